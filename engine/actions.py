@@ -1,0 +1,90 @@
+"""Player actions and the chance action (a deal), with their wire form.
+
+Wire form (msgpack-friendly): `{"seat": 0, "call": "play", "card": "7o"}`; the "card" key
+is present only for "play". A deal: `{"deal": [["1e", "7o", "3c"], ...], "face_up": None}`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.calls import Call
+from engine.cards import Card, card_from_wire
+
+_CALLS = {c.value: c for c in Call}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    seat: int
+    call: Call
+    card: Card | None = None
+
+    def to_wire(self) -> dict[str, object]:
+        wire: dict[str, object] = {"seat": self.seat, "call": self.call.value}
+        if self.card is not None:
+            wire["card"] = str(self.card)
+        return wire
+
+    def __str__(self) -> str:
+        if self.card is not None:
+            return f"seat {self.seat}: {self.call.value} {self.card}"
+        return f"seat {self.seat}: {self.call.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance: the cards each seat receives (index = seat), and the face-up card if any."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    face_up: Card | None = None
+
+    def to_wire(self) -> dict[str, object]:
+        return {
+            "deal": [[str(c) for c in hand] for hand in self.hands],
+            "face_up": None if self.face_up is None else str(self.face_up),
+        }
+
+
+def _int(d: dict[str, object], key: str) -> int:
+    value = d.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{key!r} must be an integer")
+    return value
+
+
+def action_from_wire(d: object) -> Action:
+    """The Action of a wire dict; ValueError on anything malformed (never KeyError)."""
+    if not isinstance(d, dict):
+        raise ValueError("an action must be a map")
+    extra = set(d) - {"seat", "call", "card"}
+    if extra:
+        raise ValueError(f"unknown action fields: {sorted(map(str, extra))}")
+    seat = _int(d, "seat")
+    if not 0 <= seat < 16:
+        raise ValueError("seat out of range")
+    name = d.get("call")
+    if not isinstance(name, str) or name not in _CALLS:
+        raise ValueError(f"unknown call {name!r}")
+    call = _CALLS[name]
+    card_value = d.get("card")
+    if call is Call.PLAY:
+        return Action(seat, call, card_from_wire(card_value))
+    if card_value is not None:
+        raise ValueError(f"the call {name!r} takes no card")
+    return Action(seat, call)
+
+
+def deal_from_wire(d: object) -> Deal:
+    if not isinstance(d, dict) or not isinstance(d.get("deal"), list):
+        raise ValueError("a deal must be a map with a 'deal' list")
+    hands_raw = d["deal"]
+    assert isinstance(hands_raw, list)
+    hands = []
+    for hand in hands_raw:
+        if not isinstance(hand, list):
+            raise ValueError("each dealt hand must be a list of cards")
+        hands.append(tuple(card_from_wire(c) for c in hand))
+    face_up_raw = d.get("face_up")
+    face_up = None if face_up_raw is None else card_from_wire(face_up_raw)
+    return Deal(tuple(hands), face_up)

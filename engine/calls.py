@@ -1,0 +1,44 @@
+"""Every kind of player action (the calls of the game and playing a card), as one Enum.
+
+The values are the wire names. Envido and truco answers share QUIERO / NO_QUIERO: the
+answer always goes to the open envido or flor bet first, because those suspend a pending
+truco (RULES.md 1.8.1).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Call(Enum):
+    PLAY = "play"
+    TRUCO = "truco"
+    RETRUCO = "retruco"
+    VALE_CUATRO = "vale_cuatro"
+    QUIERO = "quiero"
+    NO_QUIERO = "no_quiero"
+    ENVIDO = "envido"
+    REAL_ENVIDO = "real_envido"
+    DOS_REALES_ENVIDO = "dos_reales_envido"
+    TRES_REALES_ENVIDO = "tres_reales_envido"
+    FALTA_ENVIDO = "falta_envido"
+    DECLARE_ENVIDO = "declare_envido"
+    SON_BUENAS = "son_buenas"
+    FLOR = "flor"
+    CONTRAFLOR = "contraflor"
+    CONTRAFLOR_AL_RESTO = "contraflor_al_resto"
+    CON_FLOR_QUIERO = "con_flor_quiero"
+    CON_FLOR_ME_ACHICO = "con_flor_me_achico"
+    PASS_FLOR = "pass_flor"
+    MAZO = "mazo"
+
+
+TRUCO_CALLS = (Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO)
+ENVIDO_CALLS = (
+    Call.ENVIDO,
+    Call.REAL_ENVIDO,
+    Call.DOS_REALES_ENVIDO,
+    Call.TRES_REALES_ENVIDO,
+    Call.FALTA_ENVIDO,
+)
+FLOR_RAISES = (Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO)

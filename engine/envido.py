@@ -1,0 +1,176 @@
+"""The envido ladder (RULES.md 1.7.2, 1.8.2): openings, answers, and declaring values.
+
+Values are declared in mano order; a player facing a better value may say "son buenas"
+instead of revealing his own, and a player whose partner holds the best value is skipped
+until an opponent beats it (example AR-19). So a value is revealed only when it must be.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action
+from engine.calls import Call
+from engine.events import Acted, Event
+from engine.scoring import envido_cards
+from engine.state import EnvidoStatus, State
+
+
+def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Action]:
+    if (
+        state.envido_status is not EnvidoStatus.OPEN
+        or seat in state.envido_barred
+        or not (answering_truco or state.rules.truco_timing == "any_time" or state.turn == seat)
+    ):
+        return []
+    return [Action(seat, step.call) for step in state.rules.envido_ladder]
+
+
+def explain_opening(state: State, seat: int) -> str:
+    status = state.envido_status
+    if status is EnvidoStatus.DONE:
+        return "the envido has already been played in this hand"
+    if status is EnvidoStatus.CLOSED:
+        if state.flor_announced:
+            return "a flor was announced: there is no envido in this hand"
+        return "envido is only possible during the first trick"
+    if seat in state.envido_barred:
+        return "you can no longer call envido: you have played a card or bet on the truco"
+    if state.truco_pending and seat % 2 == state.truco_by:
+        return "your team's truco call is waiting for an answer"
+    return "envido may only be called on your own turn at this table"
+
+
+def _stake(state: State, calls: tuple[Call, ...]) -> int:
+    rules = state.rules
+    return sum(s.points for c in calls if (s := rules.envido_step(c)) is not None)
+
+
+def legal_answers(state: State, seat: int) -> list[Action]:
+    acts = [Action(seat, Call.QUIERO), Action(seat, Call.NO_QUIERO)]
+    rules = state.rules
+    calls = state.envido_calls
+    last = rules.envido_step(calls[-1])
+    assert last is not None
+    if last.call is Call.FALTA_ENVIDO:
+        return acts  # falta envido cannot be raised
+    mode = rules.envido_max_replies
+    if mode == "a" and len(calls) >= 3:
+        return acts
+    stake = _stake(state, calls)
+    for step in rules.envido_ladder:
+        if step.level < last.level:
+            continue
+        if step.call is not Call.FALTA_ENVIDO:
+            if mode == "b" and step.call is Call.ENVIDO and calls.count(Call.ENVIDO) >= 2:
+                continue
+            if mode == "unlimited" and stake + step.points > rules.target:
+                continue  # a stake above the target decides nothing more (engine policy)
+        acts.append(Action(seat, step.call))
+    return acts
+
+
+def accepted_points(w: Any) -> int:
+    from engine.game import leader_needs
+
+    if w.envido_calls[-1] is Call.FALTA_ENVIDO:
+        return leader_needs(w, w.rules.target)
+    return _stake(w, w.envido_calls)
+
+
+def declined_points(w: Any) -> int:
+    calls = w.envido_calls
+    return 1 if len(calls) == 1 else _stake(w, calls[:-1])
+
+
+def bet(w: Any, events: list[Event], action: Action) -> None:
+    from engine.game import credit, end_hand_now
+
+    seat, call = action.seat, action.call
+    team = seat % 2
+    if w.envido_status is EnvidoStatus.OPEN:
+        w.envido_calls = (call,)
+        w.envido_by = team
+        w.envido_status = EnvidoStatus.BETTING
+        w.envido_barred = w.envido_barred | {seat}
+        return
+    if call is Call.QUIERO:
+        w.envido_status = EnvidoStatus.DECLARING
+        return
+    if call is Call.NO_QUIERO:
+        points = declined_points(w)
+        w.envido_status = EnvidoStatus.DONE
+        w.envido_result = (w.envido_by, points)
+        if credit(w, events, w.envido_by, points, "envido_declined"):
+            end_hand_now(w, events)
+        return
+    w.envido_calls = w.envido_calls + (call,)
+    w.envido_by = team
+
+
+def next_declarer(state: State) -> int:
+    declared = {seat for seat, _ in state.envido_decl}
+    best = state.envido_best
+    for seat in state.players:
+        if seat in declared or (best >= 0 and seat % 2 == best % 2):
+            continue
+        return seat
+    return -1
+
+
+def _value(state: State, seat: int) -> int:
+    return state.rules.envido(state.dealt[seat], state.face_up)
+
+
+def _best_value(state: State) -> int:
+    for seat, value in state.envido_decl:
+        if seat == state.envido_best:
+            assert value is not None
+            return value
+    return -1
+
+
+def beats(state: State, seat: int) -> bool:
+    best = state.envido_best
+    if best < 0:
+        return True
+    value, best_value = _value(state, seat), _best_value(state)
+    if value != best_value:
+        return value > best_value
+    # Equal values: the player nearer the mano wins (RULES.md 1.7.2).
+    return state.players.index(seat) < state.players.index(best)
+
+
+def legal_declare(state: State, seat: int) -> list[Action]:
+    if next_declarer(state) != seat:
+        return []
+    if state.envido_best < 0:
+        return [Action(seat, Call.DECLARE_ENVIDO)]
+    acts = [Action(seat, Call.SON_BUENAS)]
+    if beats(state, seat):
+        acts.append(Action(seat, Call.DECLARE_ENVIDO))
+    return acts
+
+
+def declare(w: Any, events: list[Event], action: Action) -> None:
+    from engine.game import credit, end_hand_now
+
+    seat = action.seat
+    if action.call is Call.DECLARE_ENVIDO:
+        value = _value(w, seat)
+        w.envido_decl = w.envido_decl + ((seat, value),)
+        w.envido_best = seat
+        events.append(Acted(seat, action.call.value, None, value))
+    else:
+        w.envido_decl = w.envido_decl + ((seat, None),)
+        events.append(Acted(seat, action.call.value))
+    if next_declarer(w) >= 0:
+        return
+    best = w.envido_best
+    team = best % 2
+    points = accepted_points(w)
+    w.envido_status = EnvidoStatus.DONE
+    w.envido_result = (team, points)
+    w.shown = w.shown + ((best, envido_cards(w.dealt[best])),)
+    if credit(w, events, team, points, "envido"):
+        end_hand_now(w, events)

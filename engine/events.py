@@ -1,0 +1,223 @@
+"""Events: what happened, in order, as the table log stores them.
+
+Every event is public except `HandDealt`, which carries every seat's cards;
+`project_event(event, seat_or_None)` gives the copy one viewer may see (other seats' cards
+replaced by None). Cards become public through `Acted` (a card played face up) and
+`CardsShown` (cards proving an envido or flor at the end of a hand).
+
+Wire form: a dict with "type" (the event's `kind`) and one key per field; cards as text,
+tuples as lists, None kept. `event_from_wire` reverses it and raises ValueError on bad input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from engine.cards import Card, card_from_wire
+
+
+def _enc(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, tuple):
+        return [_enc(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = "event"
+    # How each field decodes from the wire (see _DECODERS).
+    codec: ClassVar[tuple[str, ...]] = ()
+
+    def to_wire(self) -> dict[str, Any]:
+        wire: dict[str, Any] = {"type": self.kind}
+        for f in fields(self):
+            wire[f.name] = _enc(getattr(self, f.name))
+        return wire
+
+    @property
+    def public(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted(Event):
+    kind: ClassVar[str] = "match_started"
+    codec: ClassVar[tuple[str, ...]] = ("str", "options", "int", "int")
+    variant: str
+    options: tuple[tuple[str, bool | int | str], ...]
+    n_players: int
+    first_dealer: int
+
+    def to_wire(self) -> dict[str, Any]:
+        wire = Event.to_wire(self)
+        wire["options"] = dict(self.options)
+        return wire
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt(Event):
+    """A deal: `hands[seat]` is that seat's cards, or None where hidden from the viewer."""
+
+    kind: ClassVar[str] = "hand_dealt"
+    codec: ClassVar[tuple[str, ...]] = ("int", "int", "str", "hands", "opt_card")
+    deal_no: int
+    dealer: int
+    deal_kind: str
+    hands: tuple[tuple[Card, ...] | None, ...]
+    face_up: Card | None
+
+    @property
+    def public(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    kind: ClassVar[str] = "hand_started"
+    codec: ClassVar[tuple[str, ...]] = ("int", "ints", "int")
+    mano: int
+    players: tuple[int, ...]
+    duel: int
+
+
+@dataclass(frozen=True, slots=True)
+class Acted(Event):
+    """A player's action; `value` is the envido value a DECLARE_ENVIDO makes public."""
+
+    kind: ClassVar[str] = "acted"
+    codec: ClassVar[tuple[str, ...]] = ("int", "str", "opt_card", "opt_int")
+    seat: int
+    call: str
+    card: Card | None = None
+    value: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrickEnded(Event):
+    kind: ClassVar[str] = "trick_ended"
+    codec: ClassVar[tuple[str, ...]] = ("int", "opt_int", "int")
+    number: int
+    winner_team: int | None  # None: parda
+    next_leader: int
+
+
+@dataclass(frozen=True, slots=True)
+class PointsScored(Event):
+    kind: ClassVar[str] = "points_scored"
+    codec: ClassVar[tuple[str, ...]] = ("int", "int", "str", "ints")
+    team: int
+    points: int
+    reason: str
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsShown(Event):
+    kind: ClassVar[str] = "cards_shown"
+    codec: ClassVar[tuple[str, ...]] = ("int", "cards", "str")
+    seat: int
+    cards: tuple[Card, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    kind: ClassVar[str] = "hand_ended"
+    codec: ClassVar[tuple[str, ...]] = ("opt_int", "int", "str", "ints")
+    winner_team: int | None  # None when the game ended during the hand
+    points: int
+    reason: str
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    kind: ClassVar[str] = "game_ended"
+    codec: ClassVar[tuple[str, ...]] = ("int", "ints", "ints")
+    winner_team: int
+    scores: tuple[int, ...]
+    games_won: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    kind: ClassVar[str] = "match_ended"
+    codec: ClassVar[tuple[str, ...]] = ("int", "ints")
+    winner_team: int
+    games_won: tuple[int, ...]
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        MatchStarted, HandDealt, HandStarted, Acted, TrickEnded, PointsScored,
+        CardsShown, HandEnded, GameEnded, MatchEnded,
+    )
+}
+
+
+def project_event(event: Event, seat: int | None) -> Event | None:
+    """The event as `seat` (None: a spectator) may see it; None if nothing of it is visible."""
+    if isinstance(event, HandDealt):
+        hands = tuple(h if i == seat else None for i, h in enumerate(event.hands))
+        return HandDealt(event.deal_no, event.dealer, event.deal_kind, hands, event.face_up)
+    return event
+
+
+def _int(v: Any) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ValueError(f"expected an integer, got {v!r}")
+    return v
+
+
+def _str(v: Any) -> str:
+    if not isinstance(v, str):
+        raise ValueError(f"expected a string, got {v!r}")
+    return v
+
+
+def _list(v: Any) -> list[Any]:
+    if not isinstance(v, list):
+        raise ValueError(f"expected a list, got {v!r}")
+    return v
+
+
+def _options(v: Any) -> tuple[tuple[str, bool | int | str], ...]:
+    if not isinstance(v, dict):
+        raise ValueError("options must be a map")
+    out = []
+    for key, value in v.items():
+        if not isinstance(key, str) or not isinstance(value, (bool, int, str)):
+            raise ValueError("bad option entry")
+        out.append((key, value))
+    return tuple(sorted(out))
+
+
+_DECODERS: dict[str, Any] = {
+    "int": _int,
+    "str": _str,
+    "opt_int": lambda v: None if v is None else _int(v),
+    "opt_card": lambda v: None if v is None else card_from_wire(v),
+    "ints": lambda v: tuple(_int(x) for x in _list(v)),
+    "cards": lambda v: tuple(card_from_wire(x) for x in _list(v)),
+    "hands": lambda v: tuple(
+        None if h is None else tuple(card_from_wire(x) for x in _list(h)) for h in _list(v)
+    ),
+    "options": _options,
+}
+
+
+def event_from_wire(d: object) -> Event:
+    if not isinstance(d, dict):
+        raise ValueError("an event must be a map")
+    cls = EVENT_TYPES.get(d.get("type"))  # type: ignore[arg-type]
+    if cls is None:
+        raise ValueError(f"unknown event type {d.get('type')!r}")
+    names = [f.name for f in fields(cls)]
+    if set(d) != set(names) | {"type"}:
+        raise ValueError(f"event {cls.kind!r} needs exactly the fields {names}")
+    args = [_DECODERS[codec](d[name]) for name, codec in zip(names, cls.codec)]
+    return cls(*args)

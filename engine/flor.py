@@ -1,0 +1,216 @@
+"""Flor (RULES.md 1.9): announcements and the flor betting states of 1.9.4.
+
+Flor is mandatory and the engine knows every hand, so the flor round comes first in a hand
+in which anyone holds a flor: "flor betting is settled at once, before anything else"
+(DECISIONS.md, flor). Holders speak in mano order (round one); a concession made before a
+partner has spoken is cancelled if that partner announces (table row 5). If both teams
+announced plainly, each holder may then raise, concede or pass (round two). A pending
+contraflor is answered by any holder of the other team.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action
+from engine.calls import Call
+from engine.events import Event
+from engine.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State
+
+
+def start(w: Any) -> None:
+    w.flor_holders = ()
+    w.flor_announced = ()
+    w.flor_idx = 0
+    w.flor_level = 0
+    w.flor_by = NO_TEAM
+    w.flor_accepted = False
+    w.flor_conceded = NO_TEAM
+    w.flor_cf_by = NO_TEAM
+    w.flor_passes = 0
+    w.flor_status = FlorStatus.NONE
+    rules = w.rules
+    if not rules.flor:
+        return
+    holders = tuple(p for p in w.players if rules.flor_fn(w.dealt[p], w.face_up) is not None)
+    if not holders:
+        return
+    w.flor_holders = holders
+    w.flor_status = FlorStatus.ANNOUNCING
+    w.phase = Phase.FLOR
+    w.envido_status = EnvidoStatus.CLOSED  # a flor cancels envido for the whole hand
+
+
+def _raises(state: State, seat: int) -> list[Action]:
+    acts = []
+    if state.flor_level < 1:
+        acts.append(Action(seat, Call.CONTRAFLOR))
+    if state.flor_level < 2:
+        acts.append(Action(seat, Call.CONTRAFLOR_AL_RESTO))
+    return acts
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    status = state.flor_status
+    holders = state.flor_holders
+    team = seat % 2
+    if status is FlorStatus.ANNOUNCING:
+        if holders[state.flor_idx] != seat:
+            return []
+        acts = [Action(seat, Call.FLOR)]
+        if state.flor_accepted:
+            return acts
+        if state.flor_conceded != NO_TEAM:
+            if state.flor_conceded == team:
+                acts.append(Action(seat, Call.CON_FLOR_ME_ACHICO))
+            return acts
+        if not any(h % 2 != team for h in state.flor_announced):
+            return acts
+        acts.append(Action(seat, Call.CON_FLOR_ME_ACHICO))
+        if state.flor_by == 1 - team:
+            acts.append(Action(seat, Call.CON_FLOR_QUIERO))
+        if state.flor_by != team:
+            acts.extend(_raises(state, seat))
+        return acts
+    if status is FlorStatus.ANSWERING:
+        if seat not in holders or team == state.flor_by:
+            return []
+        acts = [Action(seat, Call.CON_FLOR_QUIERO), Action(seat, Call.CON_FLOR_ME_ACHICO)]
+        if state.flor_level < 2:
+            acts.append(Action(seat, Call.CONTRAFLOR_AL_RESTO))
+        return acts
+    if status is FlorStatus.ROUND_TWO:
+        if holders[state.flor_idx] != seat:
+            return []
+        return _raises(state, seat) + [
+            Action(seat, Call.CON_FLOR_ME_ACHICO),
+            Action(seat, Call.PASS_FLOR),
+        ]
+    return []
+
+
+def explain(state: State, action: Action) -> str:
+    seat = action.seat
+    if seat not in state.flor_holders:
+        return "the flor is being settled: only players holding a flor speak now"
+    if state.flor_status is FlorStatus.ANSWERING:
+        if seat % 2 == state.flor_by:
+            return "your team's flor bet is waiting for an answer"
+        return "answer the flor bet: con flor quiero, con flor me achico or contraflor al resto"
+    if state.flor_holders[state.flor_idx] != seat:
+        return "it is another flor holder's turn to speak"
+    if action.call is Call.CON_FLOR_QUIERO:
+        return "there is no flor bet for you to accept"
+    if action.call in (Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO, Call.CON_FLOR_ME_ACHICO):
+        return "that flor bet is not possible now"
+    return "you hold a flor: announce it before anything else"
+
+
+def act(w: Any, events: list[Event], action: Action) -> None:
+    seat, call = action.seat, action.call
+    team = seat % 2
+    status = w.flor_status
+    if status is FlorStatus.ANNOUNCING:
+        w.flor_announced = w.flor_announced + (seat,)
+        if call is Call.FLOR:
+            if w.flor_conceded == team:
+                w.flor_conceded = NO_TEAM  # a partner's flor cancels an early concession
+        elif call is Call.CON_FLOR_ME_ACHICO:
+            w.flor_conceded = team
+        elif call is Call.CON_FLOR_QUIERO:
+            w.flor_accepted = True
+        else:
+            _raise(w, call, team)
+        w.flor_idx += 1
+        if w.flor_idx == len(w.flor_holders):
+            _after_round_one(w, events)
+        return
+    if call is Call.CON_FLOR_QUIERO:
+        w.flor_accepted = True
+        resolve(w, events)
+    elif call is Call.CON_FLOR_ME_ACHICO:
+        w.flor_conceded = team
+        resolve(w, events)
+    elif call is Call.PASS_FLOR:
+        w.flor_passes += 1
+        w.flor_idx = (w.flor_idx + 1) % len(w.flor_holders)
+        if w.flor_passes == len(w.flor_holders):
+            resolve(w, events)
+    else:
+        _raise(w, call, team)
+        w.flor_status = FlorStatus.ANSWERING
+
+
+def _raise(w: Any, call: Call, team: int) -> None:
+    w.flor_level = 1 if call is Call.CONTRAFLOR else 2
+    w.flor_by = team
+    if call is Call.CONTRAFLOR:
+        w.flor_cf_by = team
+
+
+def _after_round_one(w: Any, events: list[Event]) -> None:
+    teams = {seat % 2 for seat in w.flor_announced}
+    if len(teams) == 1 or w.flor_conceded != NO_TEAM or w.flor_accepted:
+        resolve(w, events)
+    elif w.flor_by != NO_TEAM:
+        w.flor_status = FlorStatus.ANSWERING
+    else:
+        w.flor_status = FlorStatus.ROUND_TWO
+        w.flor_idx = 0
+        w.flor_passes = 0
+
+
+def _flor_of(w: Any, seat: int) -> int:
+    value = w.rules.flor_fn(w.dealt[seat], w.face_up)
+    assert value is not None
+    return int(value)
+
+
+def resolve(w: Any, events: list[Event]) -> None:
+    """Score the flor (section 1.9.3/1.9.4 and the CFAR options) and resume the hand."""
+    from engine.game import credit, end_hand_now, leader_needs
+
+    rules = w.rules
+    announced = w.flor_announced
+    total = len(announced)
+    per_team = [sum(1 for s in announced if s % 2 == t) for t in (0, 1)]
+    teams = {seat % 2 for seat in announced}
+    if len(teams) == 1:
+        winner = next(iter(teams))
+        points, reason = 3 * total, "flor"
+        proofs = [s for s in announced if s % 2 == winner]
+    elif w.flor_conceded != NO_TEAM:
+        loser = w.flor_conceded
+        winner = 1 - loser
+        if rules.cfar_achico_all_flores and w.flor_level == 2 and w.flor_cf_by == loser:
+            points = 3 * total
+        else:
+            points = 3 * per_team[winner] + 1
+        reason = "flor_achico"
+        proofs = [s for s in announced if s % 2 == winner]
+    else:
+        # Best flor; equal values go to the holder nearer the mano (holders are in mano order).
+        best = max(w.flor_holders, key=lambda s: (_flor_of(w, s), -w.flor_holders.index(s)))
+        winner = best % 2
+        proofs = [best]
+        if w.flor_accepted and w.flor_level == 2:
+            reason = "contraflor_al_resto"
+            if rules.cfar_wins_chico:
+                points = max(rules.target - w.scores[winner], 1)
+            else:
+                goal = rules.target
+                if rules.cfar_malas and max(w.scores) <= rules.malas:
+                    goal = rules.malas
+                points = leader_needs(w, goal)
+                if not rules.cfar_no_flor_points:
+                    points += 3 * total
+        else:
+            reason = "contraflor" if w.flor_accepted else "flor"
+            points = 3 * total
+    w.flor_status = FlorStatus.DONE
+    w.flor_result = (winner, points)
+    w.shown = w.shown + tuple((s, w.dealt[s]) for s in proofs)
+    w.phase = Phase.PLAY
+    w.turn = w.leader = w.mano
+    if credit(w, events, winner, points, reason):
+        end_hand_now(w, events)

@@ -1,0 +1,545 @@
+"""Transitions: new_match, legal_actions, apply, deal, replay.
+
+`apply` validates an action by membership in `legal_actions` (so the two can never
+disagree), then runs it on a mutable scratch copy of the state and freezes the result.
+Chance is a separate action (`Deal`): `deal(state, rng)` shuffles with the injected rng and
+applies the resulting `Deal`, whose event carries every card, so `replay` needs no rng.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from engine import envido as env
+from engine import flor as flr
+from engine.actions import Action, Deal
+from engine.calls import Call
+from engine.errors import IllegalAction
+from engine.events import (
+    Acted,
+    CardsShown,
+    Event,
+    GameEnded,
+    HandDealt,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    MatchStarted,
+    PointsScored,
+    TrickEnded,
+)
+from engine.ruleset import RuleSet
+from engine.state import (
+    NO_TEAM,
+    PARDA,
+    DealKind,
+    EnvidoStatus,
+    FlorStatus,
+    HandSummary,
+    Phase,
+    State,
+)
+
+
+class Work:
+    """A mutable scratch copy of a State's fields (same attribute names)."""
+
+
+def thaw(state: State) -> Any:
+    w = Work()
+    w.__dict__.update(state.__dict__)
+    return w
+
+
+def freeze(w: Any) -> State:
+    s = State.__new__(State)
+    s.__dict__.update(w.__dict__)
+    return s
+
+
+# ---------------------------------------------------------------- starting a match
+
+
+def new_match(rules: RuleSet, n_players: int, rng: random.Random) -> tuple[State, list[Event]]:
+    """A fresh match with its first deal; the first dealer is drawn from `rng` (OP-AR-24)."""
+    if n_players not in rules.player_counts:
+        raise ValueError(f"{rules.variant} is played by {rules.player_counts} players")
+    first_dealer = rng.randrange(n_players)
+    state = initial_state(rules, n_players, first_dealer)
+    events: list[Event] = [MatchStarted(rules.variant, rules.options, n_players, first_dealer)]
+    state, more = deal(state, rng)
+    return state, events + more
+
+
+def initial_state(rules: RuleSet, n_players: int, first_dealer: int) -> State:
+    empty: tuple[tuple[Any, ...], ...] = tuple(() for _ in range(n_players))
+    return State(
+        rules=rules, n=n_players, phase=Phase.DEAL, scores=(0, 0), games_won=(0, 0),
+        game_no=1, dealer=first_dealer, deal_no=0,
+        deal_kind=DealKind.REDONDA if n_players == 6 else DealKind.NORMAL,
+        next_pica=False, duel=0, dealt=empty, face_up=None, winner=None, history=(),
+        deferred=(), players=(), mano=-1, hands=empty, tricks=(), trick_results=(),
+        current=(), leader=-1, turn=-1, truco_level=0, truco_pending=0, truco_by=NO_TEAM,
+        truco_right=NO_TEAM, envido_status=EnvidoStatus.CLOSED, envido_calls=(),
+        envido_by=NO_TEAM, envido_decl=(), envido_best=-1, envido_barred=frozenset(),
+        envido_result=None, flor_status=FlorStatus.NONE, flor_holders=(),
+        flor_announced=(), flor_idx=0, flor_level=0, flor_by=NO_TEAM, flor_accepted=False,
+        flor_conceded=NO_TEAM, flor_cf_by=NO_TEAM, flor_passes=0, flor_result=None, shown=(),
+    )
+
+
+def deal(state: State, rng: random.Random) -> tuple[State, list[Event]]:
+    """Shuffle with `rng` and deal: three cards each, one at a time, starting at the mano."""
+    if state.phase is not Phase.DEAL:
+        raise IllegalAction("it is not time to deal")
+    cards = list(state.rules.deck)
+    rng.shuffle(cards)
+    n = state.n
+    per = state.rules.cards_per_hand
+    hands: list[tuple[Any, ...]] = [()] * n
+    for i in range(n):
+        seat = (state.dealer + 1 + i) % n
+        hands[seat] = tuple(cards[i + k * n] for k in range(per))
+    face_up = cards[n * per] if state.rules.has_face_up else None
+    return apply(state, Deal(tuple(hands), face_up))
+
+
+# ---------------------------------------------------------------- legal actions
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Everything `seat` may do now (possibly nothing). Several seats may act at once:
+    any player of a team may answer a bet made to it."""
+    phase = state.phase
+    if phase is Phase.PLAY:
+        return _legal_play(state, seat)
+    if phase is Phase.FLOR:
+        return flr.legal(state, seat)
+    return []
+
+
+def all_legal_actions(state: State) -> list[Action]:
+    out: list[Action] = []
+    for seat in range(state.n):
+        out.extend(legal_actions(state, seat))
+    return out
+
+
+def _timing_ok(state: State, seat: int) -> bool:
+    return state.rules.truco_timing == "any_time" or state.turn == seat
+
+
+def _legal_play(state: State, seat: int) -> list[Action]:
+    if seat not in state.players:
+        return []
+    team = seat % 2
+    status = state.envido_status
+    if status is EnvidoStatus.DECLARING:
+        return env.legal_declare(state, seat)
+    if status is EnvidoStatus.BETTING:
+        return env.legal_answers(state, seat) if team != state.envido_by else []
+    acts: list[Action] = []
+    mazo = state.rules.mazo_allowed(state.n)
+    if state.truco_pending:
+        if team != state.truco_by:
+            acts.append(Action(seat, Call.QUIERO))
+            acts.append(Action(seat, Call.NO_QUIERO))
+            acts.extend(env.legal_openings(state, seat, answering_truco=True))
+            if mazo:
+                acts.append(Action(seat, Call.MAZO))
+        return acts
+    if state.turn == seat:
+        for card in state.hands[seat]:
+            acts.append(Action(seat, Call.PLAY, card))
+    level = state.truco_level
+    if (
+        level < len(state.rules.truco_ladder)
+        and state.truco_right in (NO_TEAM, team)
+        and _timing_ok(state, seat)
+    ):
+        acts.append(Action(seat, state.rules.truco_ladder[level].call))
+    if status is EnvidoStatus.OPEN:
+        acts.extend(env.legal_openings(state, seat, answering_truco=False))
+    if mazo and state.turn == seat:
+        acts.append(Action(seat, Call.MAZO))
+    return acts
+
+
+def explain(state: State, action: Action) -> str:
+    """Why `action` is not legal now, in words for the player."""
+    seat, call = action.seat, action.call
+    if state.phase is Phase.MATCH_OVER:
+        return "the match is over"
+    if state.phase is Phase.DEAL:
+        return "the cards have not been dealt yet"
+    if not 0 <= seat < state.n:
+        return f"there is no seat {seat}"
+    if seat not in state.players:
+        return "you are not playing this hand"
+    team = seat % 2
+    if state.phase is Phase.FLOR:
+        return flr.explain(state, action)
+    if state.envido_status is EnvidoStatus.DECLARING:
+        return "the envido values are being declared"
+    if state.envido_status is EnvidoStatus.BETTING:
+        if team == state.envido_by:
+            return "your team's envido call is waiting for an answer"
+        return "answer the envido first (quiero, no quiero or a raise)"
+    if call is Call.PLAY:
+        if state.truco_pending:
+            return "the truco call must be answered before anyone plays"
+        if state.turn != seat:
+            return "it is not your turn to play"
+        return f"you do not hold {action.card}"
+    if call in (Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO):
+        if state.truco_pending and team != state.truco_by:
+            return "say quiero first: a raise is only allowed after accepting the bet"
+        if state.truco_pending:
+            return "your team's truco call is waiting for an answer"
+        if state.truco_right not in (NO_TEAM, team):
+            return "your team does not hold the right to raise: the other team accepted last"
+        if state.truco_level >= len(state.rules.truco_ladder):
+            return "vale cuatro is the highest bet"
+        if not _timing_ok(state, seat):
+            return "truco may only be called on your own turn at this table"
+        return f"the next bet is {state.rules.truco_ladder[state.truco_level].call.value}"
+    if call in (Call.QUIERO, Call.NO_QUIERO):
+        return "there is no bet for you to answer"
+    if state.rules.envido_step(call) is not None:
+        return env.explain_opening(state, seat)
+    if call is Call.MAZO:
+        if not state.rules.mazo_allowed(state.n):
+            return "me voy al mazo is not allowed at this table"
+        return "you may go to the mazo only on your turn or when answering a truco"
+    if call in (Call.DECLARE_ENVIDO, Call.SON_BUENAS):
+        return "no envido values are being declared"
+    return f"{call.value} is not possible now"
+
+
+# ---------------------------------------------------------------- apply
+
+
+def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
+    """The state after `action`, and the events it caused. Raises IllegalAction."""
+    if isinstance(action, Deal):
+        return _apply_deal(state, action)
+    if not isinstance(action, Action):
+        raise IllegalAction("not an action")
+    if action not in legal_actions(state, action.seat):
+        raise IllegalAction(explain(state, action))
+    w = thaw(state)
+    events: list[Event] = []
+    call = action.call
+    if state.phase is Phase.FLOR:
+        events.append(Acted(action.seat, call.value))
+        flr.act(w, events, action)
+    elif call is Call.PLAY:
+        events.append(Acted(action.seat, call.value, action.card))
+        _play(w, events, action)
+    elif call is Call.DECLARE_ENVIDO or call is Call.SON_BUENAS:
+        env.declare(w, events, action)
+    elif state.envido_status is EnvidoStatus.BETTING or (
+        state.rules.envido_step(call) is not None
+    ):
+        events.append(Acted(action.seat, call.value))
+        env.bet(w, events, action)
+    else:
+        events.append(Acted(action.seat, call.value))
+        _truco(w, events, action)
+    return freeze(w), events
+
+
+def _apply_deal(state: State, d: Deal) -> tuple[State, list[Event]]:
+    if state.phase is not Phase.DEAL:
+        raise IllegalAction("it is not time to deal")
+    rules = state.rules
+    if len(d.hands) != state.n or any(len(h) != rules.cards_per_hand for h in d.hands):
+        raise IllegalAction(f"a deal gives {rules.cards_per_hand} cards to each of {state.n} seats")
+    seen = [c for h in d.hands for c in h] + ([] if d.face_up is None else [d.face_up])
+    if len(set(seen)) != len(seen) or any(c not in rules.deck for c in seen):
+        raise IllegalAction("a deal must use distinct cards of the deck")
+    if (d.face_up is not None) != rules.has_face_up:
+        raise IllegalAction("wrong face-up card for this variant")
+    w = thaw(state)
+    w.deal_no += 1
+    if state.n == 6:
+        pica_allowed = max(state.scores) < rules.target - 5
+        w.deal_kind = DealKind.PICA_PICA if (state.next_pica and pica_allowed) else DealKind.REDONDA
+        w.next_pica = w.deal_kind is DealKind.REDONDA
+    w.dealt = d.hands
+    w.hands = d.hands
+    w.face_up = d.face_up
+    w.duel = 0
+    events: list[Event] = [HandDealt(w.deal_no, w.dealer, w.deal_kind.value, d.hands, d.face_up)]
+    _start_hand(w, events)
+    return freeze(w), events
+
+
+def _start_hand(w: Any, events: list[Event]) -> None:
+    n, d = w.n, w.dealer
+    if w.deal_kind is DealKind.PICA_PICA:
+        # Duels of opposite seats: mano vs his opposite, then their right-hand neighbours,
+        # then the dealer vs his opposite (RULES.md 1.12.6; duel mano per OP-AR-21).
+        first = (d + 1 + w.duel) % n
+        w.players = (first, (first + 3) % n)
+    else:
+        w.players = tuple((d + 1 + i) % n for i in range(n))
+    w.mano = w.players[0]
+    w.tricks = ()
+    w.trick_results = ()
+    w.current = ()
+    w.leader = w.turn = w.mano
+    w.truco_level = w.truco_pending = 0
+    w.truco_by = w.truco_right = NO_TEAM
+    w.envido_status = EnvidoStatus.OPEN
+    w.envido_calls = ()
+    w.envido_by = NO_TEAM
+    w.envido_decl = ()
+    w.envido_best = -1
+    w.envido_barred = frozenset()
+    w.envido_result = None
+    w.flor_result = None
+    w.shown = ()
+    w.phase = Phase.PLAY
+    events.append(HandStarted(w.mano, w.players, w.duel))
+    flr.start(w)
+
+
+# ---------------------------------------------------------------- tricks
+
+
+def _next_in_hand(w: Any, seat: int) -> int:
+    players = w.players
+    return players[(players.index(seat) + 1) % len(players)]
+
+
+def _play(w: Any, events: list[Event], action: Action) -> None:
+    seat, card = action.seat, action.card
+    hand = w.hands[seat]
+    w.hands = w.hands[:seat] + (tuple(c for c in hand if c != card),) + w.hands[seat + 1 :]
+    w.current = w.current + ((seat, card),)
+    if seat not in w.envido_barred:
+        w.envido_barred = w.envido_barred | {seat}
+    if len(w.current) < len(w.players):
+        w.turn = _next_in_hand(w, seat)
+        return
+    _finish_trick(w, events)
+
+
+def _finish_trick(w: Any, events: list[Event]) -> None:
+    strength = w.rules.strength
+    face_up = w.face_up
+    best = -1
+    top: list[int] = []
+    for seat, card in w.current:
+        s = strength(card, face_up)
+        if s > best:
+            best, top = s, [seat]
+        elif s == best:
+            top.append(seat)
+    teams = {seat % 2 for seat in top}
+    if len(teams) == 1:
+        result = top[0] % 2
+        # Equal top cards within one team: the first of them to be played leads (OP-AR-19).
+        leader = top[0]
+    else:
+        result = PARDA
+        leader = w.leader
+    w.tricks = w.tricks + (w.current,)
+    w.trick_results = w.trick_results + (result,)
+    w.current = ()
+    number = len(w.tricks)
+    events.append(TrickEnded(number, None if result == PARDA else result, leader))
+    if number == 1 and w.envido_status is EnvidoStatus.OPEN:
+        w.envido_status = EnvidoStatus.CLOSED
+    winner = hand_winner(w.trick_results, w.mano % 2)
+    if winner is not None:
+        _end_hand(w, events, winner, "tricks")
+        return
+    w.leader = w.turn = leader
+
+
+def hand_winner(results: tuple[int, ...], mano_team: int) -> int | None:
+    """RULES.md 1.6 table: the winning team once decided, else None."""
+    if len(results) < 2:
+        return None
+    r1, r2 = results[0], results[1]
+    if len(results) == 2:
+        if r1 == r2 and r1 != PARDA:
+            return r1
+        if r1 == PARDA and r2 != PARDA:
+            return r2
+        if r2 == PARDA and r1 != PARDA:
+            return r1
+        return None
+    r3 = results[2]
+    if r1 != PARDA and r2 != PARDA:  # split 1-1
+        return r3 if r3 != PARDA else r1
+    # parda, parda: the third decides, three pardas go to the mano's team
+    return r3 if r3 != PARDA else mano_team
+
+
+# ---------------------------------------------------------------- truco ladder
+
+
+def _truco(w: Any, events: list[Event], action: Action) -> None:
+    seat, call = action.seat, action.call
+    team = seat % 2
+    ladder = w.rules.truco_ladder
+    first_trick = not w.tricks
+    if call is Call.QUIERO:
+        w.truco_level = w.truco_pending
+        w.truco_pending = 0
+        w.truco_right = team
+        if first_trick:
+            w.envido_barred = w.envido_barred | {seat}
+    elif call is Call.NO_QUIERO:
+        step = ladder[w.truco_pending - 1]
+        w.truco_pending = 0
+        _end_hand(w, events, w.truco_by, "truco_declined", step.declined)
+    elif call is Call.MAZO:
+        _end_hand(w, events, 1 - team, "mazo")
+    else:
+        w.truco_pending = w.truco_level + 1
+        w.truco_by = team
+        if first_trick:
+            w.envido_barred = w.envido_barred | {seat}
+
+
+# ---------------------------------------------------------------- scoring and hand end
+
+
+def truco_value(w: Any) -> int:
+    level = w.truco_level
+    return w.rules.truco_ladder[level - 1].accepted if level else 1
+
+
+def credit(w: Any, events: list[Event], team: int, points: int, reason: str) -> bool:
+    """Add points now (or defer them under OPT-SIMULTANEOUS); True if the game just ended."""
+    if points <= 0:
+        return False
+    if w.rules.simultaneous and reason != "truco" and reason != "truco_declined" and reason != "mazo":
+        w.deferred = w.deferred + ((team, points, reason),)
+        return False
+    scores = list(w.scores)
+    scores[team] += points
+    w.scores = (scores[0], scores[1])
+    events.append(PointsScored(team, points, reason, w.scores))
+    return not w.rules.simultaneous and w.scores[team] >= w.rules.target
+
+
+def leader_needs(w: Any, goal: int) -> int:
+    """Points the leading team still needs to reach `goal` (falta envido, al resto)."""
+    return max(goal - max(w.scores), 1)
+
+
+def _end_hand(
+    w: Any, events: list[Event], winner: int | None, reason: str, points: int | None = None
+) -> None:
+    """Finish the hand: truco points (unless the game already ended), proofs, next step."""
+    game_over = reason == "game_over"
+    truco_points = 0
+    if not game_over and winner is not None:
+        truco_points = truco_value(w) if points is None else points
+        game_over = credit(w, events, winner, truco_points, "truco" if reason == "tricks" else reason)
+    for seat, cards in w.shown:
+        events.append(CardsShown(seat, cards, "flor" if len(cards) == 3 else "envido"))
+    if w.rules.simultaneous and not game_over:
+        for team, pts, why in w.deferred:
+            scores = list(w.scores)
+            scores[team] += pts
+            w.scores = (scores[0], scores[1])
+            events.append(PointsScored(team, pts, why, w.scores))
+        w.deferred = ()
+        target = w.rules.target
+        a, b = w.scores
+        game_over = (a >= target or b >= target) and a != b
+    events.append(HandEnded(winner, truco_points, reason, w.scores))
+    w.history = w.history + (
+        HandSummary(w.deal_no, w.duel, winner, truco_points, w.envido_result, w.flor_result,
+                    reason, w.shown),
+    )
+    w.turn = -1
+    if game_over:
+        _end_game(w, events)
+        return
+    if w.deal_kind is DealKind.PICA_PICA and w.duel < 2:
+        w.duel += 1
+        _start_hand(w, events)
+        return
+    w.phase = Phase.DEAL
+    w.dealer = (w.dealer + 1) % w.n
+
+
+def end_hand_now(w: Any, events: list[Event]) -> None:
+    """The game was decided by envido or flor points: the hand stops at once (RULES 1.10)."""
+    _end_hand(w, events, None, "game_over")
+
+
+def _end_game(w: Any, events: list[Event]) -> None:
+    a, b = w.scores
+    winner = 0 if a > b else 1
+    won = list(w.games_won)
+    won[winner] += 1
+    w.games_won = (won[0], won[1])
+    events.append(GameEnded(winner, w.scores, w.games_won))
+    w.deferred = ()
+    if w.games_won[winner] >= w.rules.match_games:
+        w.phase = Phase.MATCH_OVER
+        w.winner = winner
+        events.append(MatchEnded(winner, w.games_won))
+        return
+    w.scores = (0, 0)
+    w.game_no += 1
+    w.history = ()
+    w.next_pica = False
+    w.phase = Phase.DEAL
+    w.dealer = (w.dealer + 1) % w.n
+
+
+# ---------------------------------------------------------------- replay
+
+
+def replay(rules: RuleSet, n_players: int, events: Iterable[Event]) -> State:
+    """Rebuild a state from a log: player actions and deals are re-applied, every derived
+    event is checked against the log (ValueError on any difference). No rng is needed."""
+    it = iter(events)
+    first = next(it, None)
+    if not isinstance(first, MatchStarted):
+        raise ValueError("a log starts with match_started")
+    if first.variant != rules.variant or first.options != rules.options or first.n_players != n_players:
+        raise ValueError("the log was played with other rules")
+    state = initial_state(rules, n_players, first.first_dealer)
+    expected: list[Event] = []
+    for event in it:
+        if expected:
+            if event != expected.pop(0):
+                raise ValueError(f"the log disagrees with the rules at {event!r}")
+            continue
+        if isinstance(event, HandDealt):
+            hands = tuple(h if h is not None else () for h in event.hands)
+            state, produced = apply(state, Deal(hands, event.face_up))
+        elif isinstance(event, Acted):
+            action = _action_of(event)
+            try:
+                state, produced = apply(state, action)
+            except IllegalAction as exc:
+                raise ValueError(f"illegal action in the log: {exc.reason}") from exc
+        else:
+            raise ValueError(f"unexpected event in the log: {event!r}")
+        if produced[0] != event:
+            raise ValueError(f"the log disagrees with the rules at {event!r}")
+        expected = produced[1:]
+    if expected:
+        raise ValueError("the log is truncated in the middle of an action's events")
+    return state
+
+
+def _action_of(event: Acted) -> Action:
+    try:
+        call = Call(event.call)
+    except ValueError as exc:
+        raise ValueError(f"unknown call {event.call!r} in the log") from exc
+    return Action(event.seat, call, event.card)

@@ -1,0 +1,184 @@
+"""RuleSet: one variant as frozen data plus the few small functions that are behaviour.
+
+`get_ruleset(variant, **options)` is the only way to build one; options are validated
+against the catalog (engine/catalog.py), so the lobby form and the engine cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from engine.calls import Call
+from engine.cards import SPANISH_DECK, Card
+from engine.catalog import OptionValue, resolve_options, variant_spec
+from engine.scoring import argentine_envido, argentine_flor, argentine_strength
+
+StrengthFn = Callable[[Card, Card | None], int]
+EnvidoFn = Callable[[tuple[Card, ...], Card | None], int]
+FlorFn = Callable[[tuple[Card, ...], Card | None], int | None]
+
+
+@dataclass(frozen=True, slots=True)
+class TrucoStep:
+    call: Call
+    accepted: int  # the hand is worth this once the call is accepted
+    declined: int  # the calling team scores this when it is declined
+
+
+@dataclass(frozen=True, slots=True)
+class EnvidoStep:
+    call: Call
+    level: int  # a call may not follow one of a higher level (RULES.md 1.7.2)
+    points: int  # what it adds to the stake; falta envido replaces the stake (points 0)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    variant: str
+    options: tuple[tuple[str, OptionValue], ...]
+    player_counts: tuple[int, ...]
+    deck: tuple[Card, ...]
+    cards_per_hand: int
+    has_face_up: bool  # a muestra / vira card is turned up after the deal
+    target: int
+    match_games: int
+    malas: int  # the malas/buenas boundary, shown to players
+    truco_ladder: tuple[TrucoStep, ...]
+    envido_ladder: tuple[EnvidoStep, ...]
+    flor: bool
+    negras_30: bool
+    cfar_malas: bool
+    cfar_no_flor_points: bool
+    cfar_achico_all_flores: bool
+    cfar_wins_chico: bool
+    envido_max_replies: str
+    truco_timing: str
+    mazo: str
+    simultaneous: bool
+    strength: StrengthFn
+    envido: EnvidoFn
+    flor_fn: FlorFn
+
+    def option(self, name: str) -> OptionValue:
+        for key, value in self.options:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+    def options_dict(self) -> dict[str, OptionValue]:
+        return dict(self.options)
+
+    def envido_step(self, call: Call) -> EnvidoStep | None:
+        for step in self.envido_ladder:
+            if step.call is call:
+                return step
+        return None
+
+    def mazo_allowed(self, n_players: int) -> bool:
+        return self.mazo == "always" or (self.mazo == "two_player" and n_players == 2)
+
+
+ARGENTINE_TRUCO = (
+    TrucoStep(Call.TRUCO, 2, 1),
+    TrucoStep(Call.RETRUCO, 3, 2),
+    TrucoStep(Call.VALE_CUATRO, 4, 3),
+)
+
+
+def _argentine_envido_ladder(reales: bool) -> tuple[EnvidoStep, ...]:
+    steps = [EnvidoStep(Call.ENVIDO, 0, 2), EnvidoStep(Call.REAL_ENVIDO, 1, 3)]
+    if reales:
+        steps += [
+            EnvidoStep(Call.DOS_REALES_ENVIDO, 2, 6),
+            EnvidoStep(Call.TRES_REALES_ENVIDO, 3, 9),
+        ]
+    steps.append(EnvidoStep(Call.FALTA_ENVIDO, 9, 0))
+    return tuple(steps)
+
+
+def _argentino(opts: dict[str, OptionValue]) -> RuleSet:
+    def b(name: str) -> bool:
+        value = opts[name]
+        assert isinstance(value, bool)
+        return value
+
+    def i(name: str) -> int:
+        value = opts[name]
+        assert isinstance(value, int)
+        return value
+
+    def s(name: str) -> str:
+        value = opts[name]
+        assert isinstance(value, str)
+        return value
+
+    flor_fn: FlorFn = partial(argentine_flor, negras_30=b("negras_30"))
+    return RuleSet(
+        variant="argentino",
+        options=tuple(sorted(opts.items())),
+        player_counts=(2, 4, 6),
+        deck=SPANISH_DECK,
+        cards_per_hand=3,
+        has_face_up=False,
+        target=i("target"),
+        match_games=i("match_games"),
+        malas=i("target") // 2,
+        truco_ladder=ARGENTINE_TRUCO,
+        envido_ladder=_argentine_envido_ladder(b("reales")),
+        flor=b("flor"),
+        negras_30=b("negras_30"),
+        cfar_malas=b("cfar_malas"),
+        cfar_no_flor_points=b("cfar_no_flor_points"),
+        cfar_achico_all_flores=b("cfar_achico_all_flores"),
+        cfar_wins_chico=b("cfar_wins_chico"),
+        envido_max_replies=s("envido_max_replies"),
+        truco_timing=s("truco_timing"),
+        mazo=s("mazo"),
+        simultaneous=b("simultaneous"),
+        strength=argentine_strength,
+        envido=argentine_envido,
+        flor_fn=flor_fn,
+    )
+
+
+_BUILDERS: dict[str, Callable[[dict[str, OptionValue]], RuleSet]] = {"argentino": _argentino}
+_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], RuleSet] = {}
+
+
+def get_ruleset(variant: str, **options: Any) -> RuleSet:
+    """The RuleSet of `variant` with `options` over the catalog defaults.
+
+    Raises ValueError for an unknown variant, an unknown option, a value outside the
+    option's choices, or a variant that is catalogued but not implemented yet.
+    """
+    spec = variant_spec(variant)
+    resolved = resolve_options(variant, options)
+    if not spec.implemented:
+        raise ValueError(f"variant {variant!r} is not implemented yet")
+    key = (variant, tuple(sorted(resolved.items())))
+    rules = _CACHE.get(key)
+    if rules is None:
+        rules = _CACHE[key] = _BUILDERS[variant](resolved)
+    return rules
+
+
+def envido_value(cards: tuple[Card, ...] | list[Card], rules: RuleSet, face_up: Card | None = None) -> int:
+    """The envido value of a hand under `rules` (0..33 in the Argentine game)."""
+    return rules.envido(tuple(cards), face_up)
+
+
+def flor_value(
+    cards: tuple[Card, ...] | list[Card], rules: RuleSet, face_up: Card | None = None
+) -> int | None:
+    """The flor value of a hand, or None when it is no flor (or flor is not played)."""
+    if not rules.flor:
+        return None
+    return rules.flor_fn(tuple(cards), face_up)
+
+
+def trick_strength(card: Card, rules: RuleSet, face_up: Card | None = None) -> int:
+    """Higher beats lower; equal strengths tie (parda)."""
+    return rules.strength(card, face_up)

@@ -1,0 +1,130 @@
+"""The match state: one flat frozen dataclass.
+
+Flat on purpose: `apply` copies the field dict into a scratch object, changes what the
+action changes and freezes the result, which is both simple and fast (one copy per action
+instead of nested `replace` calls). Sequences are tuples, so a state is hashable-free but
+comparable, and two replays of one log compare equal field by field.
+
+Teams: seat % 2 (partners opposite with 4 players, alternate seats with 6). Seats are
+numbered in playing order (counter-clockwise); the mano is the seat after the dealer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.calls import Call
+from engine.cards import Card
+from engine.ruleset import RuleSet
+
+NO_TEAM = -1
+PARDA = -1
+
+
+class Phase(Enum):
+    DEAL = "deal"  # waiting for the chance action (engine.deal)
+    FLOR = "flor"  # flor announcements and flor betting, before anything else
+    PLAY = "play"  # tricks, with truco and envido betting
+    MATCH_OVER = "match_over"
+
+
+class DealKind(Enum):
+    NORMAL = "normal"
+    REDONDA = "redonda"  # 6 players, 3 against 3
+    PICA_PICA = "pica_pica"  # 6 players, three duels of opposite seats
+
+
+class EnvidoStatus(Enum):
+    OPEN = "open"  # may still be called in this hand
+    BETTING = "betting"  # a call is waiting for an answer
+    DECLARING = "declaring"  # accepted; values are being declared in mano order
+    DONE = "done"  # settled (accepted or declined) in this hand
+    CLOSED = "closed"  # never called and no longer possible (trick 1 over, or flor)
+
+
+class FlorStatus(Enum):
+    NONE = "none"  # nobody in this hand holds a flor (or flor is off)
+    ANNOUNCING = "announcing"  # first round: each holder speaks in mano order
+    ANSWERING = "answering"  # a contraflor is pending; any holder of the other team answers
+    ROUND_TWO = "round_two"  # both teams announced plainly: each may raise, concede or pass
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    deal_no: int
+    duel: int
+    winner_team: int | None
+    truco_points: int
+    envido: tuple[int, int] | None  # (team, points)
+    flor: tuple[int, int] | None
+    reason: str
+    shown: tuple[tuple[int, tuple[Card, ...]], ...]
+
+
+@dataclass(frozen=True)
+class State:
+    rules: RuleSet
+    n: int
+    phase: Phase
+    scores: tuple[int, int]
+    games_won: tuple[int, int]
+    game_no: int
+    dealer: int
+    deal_no: int
+    deal_kind: DealKind
+    next_pica: bool
+    duel: int
+    dealt: tuple[tuple[Card, ...], ...]
+    face_up: Card | None
+    winner: int | None
+    history: tuple[HandSummary, ...]
+    deferred: tuple[tuple[int, int, str], ...]  # simultaneous scoring: (team, points, reason)
+    # ---- the current hand (or pica-pica duel) ----
+    players: tuple[int, ...]  # seats in this hand, mano first
+    mano: int
+    hands: tuple[tuple[Card, ...], ...]  # cards still held, per seat
+    tricks: tuple[tuple[tuple[int, Card], ...], ...]  # finished tricks
+    trick_results: tuple[int, ...]  # winning team per finished trick, PARDA for a tie
+    current: tuple[tuple[int, Card], ...]  # the trick being played
+    leader: int
+    turn: int  # seat to play a card, -1 when nobody is to play
+    truco_level: int  # accepted steps of the truco ladder (0 = no truco)
+    truco_pending: int  # the step waiting for an answer, 0 for none
+    truco_by: int  # team that made the pending (or last) truco call
+    truco_right: int  # team holding the right to raise, NO_TEAM before any truco
+    envido_status: EnvidoStatus
+    envido_calls: tuple[Call, ...]
+    envido_by: int  # team that made the last envido call
+    envido_decl: tuple[tuple[int, int | None], ...]  # (seat, value) or (seat, None): son buenas
+    envido_best: int  # seat holding the best declared value, -1 before any
+    envido_barred: frozenset[int]  # seats that may no longer open envido
+    envido_result: tuple[int, int] | None
+    flor_status: FlorStatus
+    flor_holders: tuple[int, ...]  # hidden knowledge: never shown by a view before announced
+    flor_announced: tuple[int, ...]
+    flor_idx: int  # whose turn among the holders (announcing and round two)
+    flor_level: int  # 0 flor, 1 contraflor, 2 contraflor al resto
+    flor_by: int  # team of the pending raise, NO_TEAM if none
+    flor_accepted: bool
+    flor_conceded: int  # team that gave up (con flor me achico), NO_TEAM if none
+    flor_cf_by: int  # team that said contraflor (for OPT-CFAR-ACHICO-ALL-FLORES)
+    flor_passes: int
+    flor_result: tuple[int, int] | None
+    shown: tuple[tuple[int, tuple[Card, ...]], ...]  # proofs to reveal at the end of the hand
+
+    def team(self, seat: int) -> int:
+        return seat % 2
+
+    @property
+    def game_over(self) -> bool:
+        return self.phase is Phase.MATCH_OVER
+
+    @property
+    def match_over(self) -> bool:
+        return self.phase is Phase.MATCH_OVER
+
+    @property
+    def needs_deal(self) -> bool:
+        return self.phase is Phase.DEAL

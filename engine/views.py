@@ -1,0 +1,152 @@
+"""Per-seat views: everything a UI shows, and nothing a seat may not see.
+
+A seat sees its own cards; everybody sees cards played face up, calls, declared values,
+scores, and the cards shown at the end of a hand to prove an envido or flor. Nobody sees
+another seat's hidden cards or the undealt deck; a spectator (seat None) sees no hidden card.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any
+
+from engine.actions import Action
+from engine.cards import Card
+from engine.game import legal_actions, truco_value
+from engine.state import NO_TEAM, PARDA, EnvidoStatus, HandSummary, Phase, State
+
+
+def malas_buenas(score: int, malas: int = 15) -> str:
+    """RULES.md 1.11: 12 -> "12 malas", 18 -> "3 buenas" (with the boundary at 15)."""
+    if score <= malas:
+        return f"{score} malas"
+    return f"{score - malas} buenas"
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    viewer: int | None
+    variant: str
+    options: tuple[tuple[str, bool | int | str], ...]
+    n_players: int
+    teams: tuple[int, ...]  # team of each seat
+    phase: str
+    deal_kind: str
+    game_no: int
+    deal_no: int
+    duel: int
+    dealer: int
+    mano: int
+    players: tuple[int, ...]  # seats in the current hand, mano first
+    target: int
+    scores: tuple[int, int]
+    scores_text: tuple[str, str]  # malas / buenas
+    games_won: tuple[int, int]
+    match_games: int
+    turn: int | None  # seat to play a card
+    awaiting: tuple[int, ...]  # every seat that may act now
+    own_cards: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    tricks: tuple[tuple[tuple[int, Card], ...], ...]  # finished tricks, in play order
+    trick_results: tuple[int | None, ...]  # winning team, None for parda
+    current_trick: tuple[tuple[int, Card], ...]
+    face_up: Card | None
+    truco_value: int  # what the hand is worth now
+    truco_pending: str | None  # the call waiting for an answer
+    truco_pending_by: int | None
+    truco_right: int | None  # the team that may raise next (None: either)
+    envido_status: str
+    envido_calls: tuple[str, ...]
+    envido_by: int | None
+    envido_declarations: tuple[tuple[int, int | None], ...]  # None: son buenas
+    envido_result: tuple[int, int] | None
+    flor_status: str
+    flor_announced: tuple[int, ...]
+    flor_level: int
+    flor_pending_by: int | None
+    flor_conceded: int | None
+    flor_result: tuple[int, int] | None
+    history: tuple[HandSummary, ...]  # finished hands of this game, with shown proofs
+    match_over: bool
+    winner: int | None
+    legal: tuple[Action, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {f.name: _wire(getattr(self, f.name)) for f in fields(self)}
+
+
+def _wire(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Action):
+        return value.to_wire()
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_wire(v) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _wire(getattr(value, f.name)) for f in fields(value)}
+    return value
+
+
+def _team(team: int) -> int | None:
+    return None if team == NO_TEAM else team
+
+
+def view(state: State, seat: int | None) -> View:
+    if seat is not None and not 0 <= seat < state.n:
+        raise ValueError(f"there is no seat {seat}")
+    rules = state.rules
+    playing = state.phase in (Phase.PLAY, Phase.FLOR)
+    awaiting = tuple(s for s in range(state.n) if legal_actions(state, s))
+    pending = state.truco_pending
+    envido_live = state.envido_status is not EnvidoStatus.CLOSED
+    return View(
+        viewer=seat,
+        variant=rules.variant,
+        options=rules.options,
+        n_players=state.n,
+        teams=tuple(s % 2 for s in range(state.n)),
+        phase=state.phase.value,
+        deal_kind=state.deal_kind.value,
+        game_no=state.game_no,
+        deal_no=state.deal_no,
+        duel=state.duel,
+        dealer=state.dealer,
+        mano=state.mano,
+        players=state.players,
+        target=rules.target,
+        scores=state.scores,
+        scores_text=(malas_buenas(state.scores[0], rules.malas),
+                     malas_buenas(state.scores[1], rules.malas)),
+        games_won=state.games_won,
+        match_games=rules.match_games,
+        turn=state.turn if playing and state.turn >= 0 else None,
+        awaiting=awaiting,
+        own_cards=state.hands[seat] if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        tricks=state.tricks,
+        trick_results=tuple(None if r == PARDA else r for r in state.trick_results),
+        current_trick=state.current,
+        face_up=state.face_up,
+        truco_value=truco_value(state) if state.truco_level else 1,
+        truco_pending=rules.truco_ladder[pending - 1].call.value if pending else None,
+        truco_pending_by=state.truco_by if pending else None,
+        truco_right=_team(state.truco_right),
+        envido_status=state.envido_status.value,
+        envido_calls=tuple(c.value for c in state.envido_calls) if envido_live else (),
+        envido_by=_team(state.envido_by),
+        envido_declarations=state.envido_decl,
+        envido_result=state.envido_result,
+        flor_status=state.flor_status.value,
+        flor_announced=state.flor_announced,
+        flor_level=state.flor_level,
+        flor_pending_by=_team(state.flor_by) if not state.flor_accepted else None,
+        flor_conceded=_team(state.flor_conceded),
+        flor_result=state.flor_result,
+        history=state.history,
+        match_over=state.phase is Phase.MATCH_OVER,
+        winner=state.winner,
+        legal=tuple(legal_actions(state, seat)) if seat is not None else (),
+    )
