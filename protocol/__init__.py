@@ -1,0 +1,29 @@
+"""The msgpack event protocol between sessions and the hub/tables.
+
+Sessions never share objects with the hub: every exchange is an encoded frame
+(``encode``/``decode``); stream transports add a 4-byte length prefix
+(``FrameReader``/``frame``).
+"""
+from protocol.codec import (
+    MAX_FRAME,
+    PROTOCOL_VERSION,
+    FrameReader,
+    decode,
+    encode,
+    frame,
+)
+from protocol.errors import ProtocolError
+from protocol.messages import *  # noqa: F401,F403  (the message classes are the API)
+from protocol.messages import MESSAGE_TYPES, Message
+
+__all__ = [
+    "MAX_FRAME",
+    "MESSAGE_TYPES",
+    "PROTOCOL_VERSION",
+    "FrameReader",
+    "Message",
+    "ProtocolError",
+    "decode",
+    "encode",
+    "frame",
+]

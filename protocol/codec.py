@@ -1,0 +1,101 @@
+"""msgpack encoding of messages, with explicit limits, and stream framing."""
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import msgpack
+
+from protocol.errors import ProtocolError
+from protocol.messages import MESSAGE_TYPES, Message
+from protocol.schema import from_plain, to_plain
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 64 * 1024  # bytes in one encoded message
+_LENGTH = struct.Struct(">I")
+
+_UNPACK_LIMITS: dict[str, Any] = dict(
+    max_str_len=MAX_FRAME,
+    max_bin_len=0,  # the protocol has no binary fields
+    max_array_len=10_000,
+    max_map_len=10_000,
+    max_ext_len=0,
+    strict_map_key=True,
+    raw=False,
+    use_list=True,
+)
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise ProtocolError("extension types are not allowed")
+
+
+def encode(message: Message) -> bytes:
+    """One message as msgpack bytes (no length prefix)."""
+    body = to_plain(message)
+    body["v"] = PROTOCOL_VERSION
+    body["t"] = message.TYPE
+    data = msgpack.packb(body, use_bin_type=True)
+    if len(data) > MAX_FRAME:
+        raise ProtocolError(f"{message.TYPE}: frame of {len(data)} bytes exceeds {MAX_FRAME}")
+    return data
+
+
+def decode(data: bytes) -> Message:
+    """The message in ``data``, fully validated, or ProtocolError."""
+    if len(data) > MAX_FRAME:
+        raise ProtocolError(f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
+    try:
+        body = msgpack.unpackb(data, ext_hook=_no_ext, **_UNPACK_LIMITS)
+    except ProtocolError:
+        raise
+    except Exception as exc:  # msgpack raises several unrelated types for bad input
+        raise ProtocolError(f"undecodable frame ({type(exc).__name__})") from None
+    if not isinstance(body, dict):
+        raise ProtocolError("a message must be a map")
+    version = body.get("v")
+    if version != PROTOCOL_VERSION or type(version) is not int:
+        raise ProtocolError(f"unsupported protocol version {version!r:.20}")
+    kind = body.get("t")
+    cls = MESSAGE_TYPES.get(kind) if type(kind) is str else None
+    if cls is None:
+        raise ProtocolError(f"unknown message type {kind!r:.40}")
+    return from_plain(cls, body)  # type: ignore[no-any-return]
+
+
+def frame(message: Message) -> bytes:
+    """A message with its 4-byte big-endian length prefix, for stream transports."""
+    data = encode(message)
+    return _LENGTH.pack(len(data)) + data
+
+
+class FrameReader:
+    """Reassembles length-prefixed frames from arbitrary chunks.
+
+    Holds at most one frame's worth of bytes: an announced length over
+    ``max_frame`` is rejected before any of its body is buffered.
+    """
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self._max = max_frame
+        self._buf = bytearray()
+
+    def feed(self, chunk: bytes) -> list[Message]:
+        self._buf += chunk
+        out: list[Message] = []
+        while len(self._buf) >= _LENGTH.size:
+            (size,) = _LENGTH.unpack_from(self._buf)
+            if size > self._max:
+                self._buf.clear()
+                raise ProtocolError(f"announced frame of {size} bytes exceeds {self._max}")
+            end = _LENGTH.size + size
+            if len(self._buf) < end:
+                break
+            data = bytes(self._buf[_LENGTH.size:end])
+            del self._buf[:end]
+            out.append(decode(data))
+        return out
+
+    @property
+    def pending(self) -> int:
+        return len(self._buf)

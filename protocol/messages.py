@@ -1,0 +1,249 @@
+"""Every message of the protocol, one frozen dataclass each.
+
+``TYPE`` is the envelope's ``t``. Commands travel from a session to the hub;
+events travel back. New fields get defaults and go at the end; a meaning
+change bumps ``PROTOCOL_VERSION``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from protocol.schema import limited
+
+NAME_MAX = 16
+CHAT_MAX = 200
+TITLE_MAX = 40
+CODE_LEN = 6
+TABLE_ID_MAX = 16
+OptionValue = bool | int | str
+
+
+class Message:
+    """Base of every message; ``TYPE`` is its wire name."""
+
+    TYPE: ClassVar[str] = ""
+
+
+class Command(Message):
+    """Sent by a session."""
+
+
+class Event(Message):
+    """Sent to a session."""
+
+
+# -- records inside messages ------------------------------------------------
+
+@dataclass(frozen=True)
+class OptionInfo:
+    name: str = limited(max_len=40)
+    label: str = limited(max_len=80)
+    kind: str = limited(max_len=8)  # "bool" | "choice" | "int"
+    default: OptionValue = limited(max_len=40)
+    choices: tuple[OptionValue, ...] = limited((), max_len=40, max_items=32)
+    help: str = limited("", max_len=400)
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    name: str = limited(max_len=20)
+    title: str = limited(max_len=60)
+    player_counts: tuple[int, ...] = limited(lo=2, hi=8, max_items=8)
+    options: tuple[OptionInfo, ...] = limited((), max_items=64)
+    implemented: bool = True
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    name: str = limited(max_len=NAME_MAX)
+    guest: bool = True
+    table_id: str | None = limited(None, max_len=TABLE_ID_MAX)  # where they sit or watch
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    title: str = limited(max_len=TITLE_MAX)
+    variant: str = limited(max_len=20)
+    owner: str = limited(max_len=NAME_MAX)
+    seats: tuple[str | None, ...] = limited(max_len=NAME_MAX, max_items=8)
+    options: dict[str, OptionValue] = limited(max_len=40, max_items=64)
+    private: bool = False
+    status: str = limited("waiting", max_len=16)  # waiting | full | playing | finished
+    spectators: int = limited(0, lo=0, hi=10_000)
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    sender: str = limited(max_len=NAME_MAX)
+    text: str = limited(max_len=CHAT_MAX)
+    ts: int = limited(lo=0, hi=2**40)  # unix seconds
+    system: bool = False  # server announcements
+
+
+# -- commands (session -> hub) ----------------------------------------------
+
+@dataclass(frozen=True)
+class ClaimName(Command):
+    TYPE: ClassVar[str] = "claim_name"
+    name: str = limited(max_len=64)  # sanitised by the hub; longer is refused
+    lang: str = limited("en", max_len=8)
+
+
+@dataclass(frozen=True)
+class SendChat(Command):
+    TYPE: ClassVar[str] = "send_chat"
+    text: str = limited(max_len=CHAT_MAX * 4)  # trimmed to CHAT_MAX after cleaning
+
+
+@dataclass(frozen=True)
+class CreateTable(Command):
+    TYPE: ClassVar[str] = "create_table"
+    variant: str = limited(max_len=20)
+    players: int = limited(lo=2, hi=8)
+    options: dict[str, OptionValue] = limited(max_len=40, max_items=64)
+    private: bool = False
+    title: str = limited("", max_len=TITLE_MAX * 4)
+
+
+@dataclass(frozen=True)
+class JoinTable(Command):
+    TYPE: ClassVar[str] = "join_table"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    seat: int | None = limited(None, lo=0, hi=7)  # None: the first free seat
+
+
+@dataclass(frozen=True)
+class JoinByCode(Command):
+    TYPE: ClassVar[str] = "join_code"
+    code: str = limited(max_len=16)
+
+
+@dataclass(frozen=True)
+class LeaveTable(Command):
+    TYPE: ClassVar[str] = "leave_table"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+
+
+@dataclass(frozen=True)
+class WatchTable(Command):
+    TYPE: ClassVar[str] = "watch_table"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+
+
+@dataclass(frozen=True)
+class Ping(Command):
+    TYPE: ClassVar[str] = "ping"
+    n: int = limited(0, lo=0, hi=2**31)
+
+
+# -- events (hub -> session) ------------------------------------------------
+
+@dataclass(frozen=True)
+class Welcome(Event):
+    TYPE: ClassVar[str] = "welcome"
+    name: str = limited(max_len=NAME_MAX)
+    guest: bool
+    variants: tuple[VariantInfo, ...] = limited(max_items=16)
+    chat_max: int = limited(CHAT_MAX, lo=1, hi=10_000)
+
+
+@dataclass(frozen=True)
+class NameRefused(Event):
+    TYPE: ClassVar[str] = "name_refused"
+    name: str = limited(max_len=64)
+    reason: str = limited(max_len=24)  # invalid | taken | reserved_key | reserved_word
+    suggestion: str = limited("", max_len=NAME_MAX)
+
+
+@dataclass(frozen=True)
+class LobbySnapshot(Event):
+    TYPE: ClassVar[str] = "lobby"
+    players: tuple[PlayerInfo, ...] = limited(max_items=10_000)
+    tables: tuple[TableInfo, ...] = limited(max_items=10_000)
+    chat: tuple[ChatLine, ...] = limited(max_items=200)
+
+
+@dataclass(frozen=True)
+class PlayerUpdated(Event):
+    TYPE: ClassVar[str] = "player"
+    player: PlayerInfo
+
+
+@dataclass(frozen=True)
+class PlayerLeft(Event):
+    TYPE: ClassVar[str] = "player_left"
+    name: str = limited(max_len=NAME_MAX)
+
+
+@dataclass(frozen=True)
+class TableUpdated(Event):
+    TYPE: ClassVar[str] = "table"
+    table: TableInfo
+
+
+@dataclass(frozen=True)
+class TableRemoved(Event):
+    TYPE: ClassVar[str] = "table_removed"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+
+
+@dataclass(frozen=True)
+class TableCreated(Event):
+    """To the creator only: the id, and the join code of a private table."""
+
+    TYPE: ClassVar[str] = "table_created"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    code: str = limited("", max_len=16)
+
+
+@dataclass(frozen=True)
+class Seated(Event):
+    """To one session: where it now sits (seat None: watching; table None: in the lobby)."""
+
+    TYPE: ClassVar[str] = "seated"
+    table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
+    seat: int | None = limited(None, lo=0, hi=7)
+
+
+@dataclass(frozen=True)
+class Chat(Event):
+    TYPE: ClassVar[str] = "chat"
+    line: ChatLine
+
+
+@dataclass(frozen=True)
+class Error(Event):
+    TYPE: ClassVar[str] = "error"
+    code: str = limited(max_len=32)
+    message: str = limited(max_len=400)
+
+
+@dataclass(frozen=True)
+class Notice(Event):
+    TYPE: ClassVar[str] = "notice"
+    code: str = limited(max_len=32)  # translated by the session, e.g. "shutdown"
+    text: str = limited("", max_len=400)
+
+
+@dataclass(frozen=True)
+class Pong(Event):
+    TYPE: ClassVar[str] = "pong"
+    n: int = limited(0, lo=0, hi=2**31)
+
+
+MESSAGE_TYPES: dict[str, type[Message]] = {
+    cls.TYPE: cls
+    for cls in (
+        ClaimName, SendChat, CreateTable, JoinTable, JoinByCode, LeaveTable, WatchTable, Ping,
+        Welcome, NameRefused, LobbySnapshot, PlayerUpdated, PlayerLeft, TableUpdated,
+        TableRemoved, TableCreated, Seated, Chat, Error, Notice, Pong,
+    )
+}
+
+__all__ = [
+    "MESSAGE_TYPES", "Message", "Command", "Event", "OptionInfo", "VariantInfo", "PlayerInfo",
+    "TableInfo", "ChatLine", "OptionValue", *(cls.__name__ for cls in MESSAGE_TYPES.values()),
+    "NAME_MAX", "CHAT_MAX", "TITLE_MAX", "CODE_LEN",
+]

@@ -1,0 +1,181 @@
+"""Typed records <-> plain msgpack data, with validation driven by type hints.
+
+Every message is a frozen dataclass. Its field annotations say what a decoded
+value must be; ``field_limits`` metadata bounds strings, integers and
+collections. Decoding checks everything and raises ``ProtocolError`` with a
+short reason; it never lets a KeyError or TypeError escape.
+"""
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Union
+
+from protocol.errors import ProtocolError
+
+MAX_DEPTH = 12  # nesting allowed inside free-form (Any) payloads
+DEFAULT_MAX_STR = 256
+DEFAULT_MAX_ITEMS = 256
+INT_MIN, INT_MAX = -(2**53), 2**53
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_len: int = DEFAULT_MAX_STR  # characters for str
+    max_items: int = DEFAULT_MAX_ITEMS  # elements for tuples and dicts
+    lo: int = INT_MIN
+    hi: int = INT_MAX
+
+
+def limited(default: Any = dataclasses.MISSING, **limits: int) -> Any:
+    """A dataclass field with validation limits (and an optional default)."""
+    meta = {"limits": Limits(**limits)}
+    if default is dataclasses.MISSING:
+        return field(metadata=meta)
+    if isinstance(default, (dict, list)):
+        raise TypeError("mutable default")
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class _FieldSpec:
+    name: str
+    hint: Any
+    limits: Limits
+    required: bool
+    default: Any
+
+
+@cache
+def _fields(cls: type) -> tuple[_FieldSpec, ...]:
+    hints = typing.get_type_hints(cls)
+    specs = []
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        default = f.default if f.default is not dataclasses.MISSING else None
+        if f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        specs.append(
+            _FieldSpec(f.name, hints[f.name], f.metadata.get("limits", Limits()), required, default)
+        )
+    return tuple(specs)
+
+
+# -- to plain data ---------------------------------------------------------
+
+def to_plain(value: Any) -> Any:
+    """A record (or a value inside one) as msgpack-ready data."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {spec.name: to_plain(getattr(value, spec.name)) for spec in _fields(type(value))}
+    if isinstance(value, (tuple, list)):
+        return [to_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_plain(v) for k, v in value.items()}
+    return value
+
+
+# -- from plain data, validated --------------------------------------------
+
+def from_plain(cls: type, data: Any, where: str = "") -> Any:
+    """Build record ``cls`` from decoded data, validating every field."""
+    if not isinstance(data, dict):
+        raise ProtocolError(f"{where or cls.__name__}: expected a map")
+    values = {}
+    for spec in _fields(cls):
+        path = f"{where}.{spec.name}" if where else spec.name
+        if spec.name in data:
+            values[spec.name] = _check(spec.hint, data[spec.name], spec.limits, path, 0)
+        elif spec.required:
+            raise ProtocolError(f"missing field {path!r}")
+        else:
+            values[spec.name] = spec.default
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as exc:  # __post_init__ range checks
+        raise ProtocolError(f"{where or cls.__name__}: {exc}") from None
+
+
+def _check(hint: Any, value: Any, limits: Limits, path: str, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise ProtocolError(f"{path}: nested too deeply")
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return _check_free(value, path, depth)
+    if origin in (Union, types.UnionType):
+        options = typing.get_args(hint)
+        if value is None and type(None) in options:
+            return None
+        errors = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return _check(option, value, limits, path, depth)
+            except ProtocolError as exc:
+                errors.append(str(exc))
+        raise ProtocolError(errors[0] if len(errors) == 1 else f"{path}: unexpected value")
+    if hint is bool:
+        if type(value) is not bool:
+            raise ProtocolError(f"{path}: expected a boolean")
+        return value
+    if hint is int:
+        if type(value) is not int:
+            raise ProtocolError(f"{path}: expected an integer")
+        if not limits.lo <= value <= limits.hi:
+            raise ProtocolError(f"{path}: {value} out of range {limits.lo}..{limits.hi}")
+        return value
+    if hint is str:
+        if type(value) is not str:
+            raise ProtocolError(f"{path}: expected a string")
+        if len(value) > limits.max_len:
+            raise ProtocolError(f"{path}: longer than {limits.max_len} characters")
+        return value
+    if origin is tuple:
+        item_hint = typing.get_args(hint)[0]
+        if not isinstance(value, (list, tuple)):
+            raise ProtocolError(f"{path}: expected a list")
+        if len(value) > limits.max_items:
+            raise ProtocolError(f"{path}: more than {limits.max_items} items")
+        # Elements inherit the string/int limits but not the item count.
+        return tuple(
+            _check(item_hint, v, limits, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)
+        )
+    if origin is dict:
+        key_hint, value_hint = typing.get_args(hint)
+        if not isinstance(value, dict):
+            raise ProtocolError(f"{path}: expected a map")
+        if len(value) > limits.max_items:
+            raise ProtocolError(f"{path}: more than {limits.max_items} entries")
+        key_limits = Limits(max_len=64)
+        return {
+            _check(key_hint, k, key_limits, f"{path} key", depth + 1): _check(
+                value_hint, v, limits, f"{path}[{k!r}]", depth + 1
+            )
+            for k, v in value.items()
+        }
+    if dataclasses.is_dataclass(hint):
+        return from_plain(hint, value, path)
+    raise TypeError(f"unsupported annotation {hint!r} at {path}")  # a bug in messages.py
+
+
+def _check_free(value: Any, path: str, depth: int) -> Any:
+    """Free-form payloads (engine views and events): plain data, bounded depth."""
+    if depth > MAX_DEPTH:
+        raise ProtocolError(f"{path}: nested too deeply")
+    if value is None or type(value) in (bool, int, str, float):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_check_free(v, path, depth + 1) for v in value]
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if type(k) is not str:
+                raise ProtocolError(f"{path}: map keys must be strings")
+            out[k] = _check_free(v, path, depth + 1)
+        return out
+    raise ProtocolError(f"{path}: unsupported value type")

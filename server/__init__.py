@@ -1,0 +1,1 @@
+"""The truco-ssh server: SSH front end, lobby hub, persistence, CLI."""

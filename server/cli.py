@@ -1,0 +1,130 @@
+"""``truco-ssh serve``: start the server, print how to connect, stop cleanly on Ctrl-C."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import logging
+import signal
+import sys
+from pathlib import Path
+
+from server.config import ServerConfig
+from server.hostkey import fingerprint, load_or_create_host_key
+from server.hub import Hub
+from server.netinfo import lan_addresses, ssh_command
+from server.ssh import ServerContext, start_ssh_server
+from server.store import Store, StoreError
+from server.variants import validate_options, variant_infos
+
+log = logging.getLogger("truco-ssh")
+SHUTDOWN_GRACE = 2.0  # seconds for sessions to show the farewell and close
+
+
+def _say(text: str) -> None:
+    # Textual swaps sys.stdout per app; the real terminal of the operator is __stdout__.
+    out = sys.__stdout__
+    if out is not None:
+        out.write(text + "\n")
+        out.flush()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    defaults = ServerConfig()
+    parser = argparse.ArgumentParser(prog="truco-ssh", description="Truco over SSH")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the server")
+    serve.add_argument("--host", default=defaults.host, help="address to listen on (default %(default)s)")
+    serve.add_argument("--port", type=int, default=defaults.port, help="TCP port (default %(default)s)")
+    serve.add_argument("--data-dir", type=Path, default=defaults.data_dir,
+                       help="where the database lives (default %(default)s)")
+    serve.add_argument("--host-key", type=Path, default=defaults.host_key,
+                       help="ed25519 host key, created on first start (default %(default)s)")
+    serve.add_argument("--max-connections-per-ip", type=int, default=defaults.max_connections_per_ip)
+    serve.add_argument("--max-sessions", type=int, default=defaults.max_sessions)
+    serve.add_argument("--chat-per-second", type=float, default=defaults.chat_per_second)
+    serve.add_argument("--chat-max-len", type=int, default=defaults.chat_max_len)
+    serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    return parser
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    return dataclasses.replace(
+        ServerConfig(),
+        host=args.host, port=args.port, data_dir=args.data_dir, host_key=args.host_key,
+        max_connections_per_ip=args.max_connections_per_ip, max_sessions=args.max_sessions,
+        chat_per_second=args.chat_per_second, chat_max_len=min(args.chat_max_len, 200),
+    )
+
+
+async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
+                stop: asyncio.Event | None = None) -> None:
+    """Run until ``stop`` is set (or SIGINT/SIGTERM), then shut down cleanly."""
+    host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
+    store = Store(config.data_dir / "truco.sqlite3")
+    await store.open()
+    hub = Hub(config, variant_infos(), validate_options, store)
+    await hub.load()
+    hub_task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
+    ctx = ServerContext(config, hub)
+    acceptor = await start_ssh_server(ctx, host_key)
+    port = acceptor.get_port()
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # not the main thread (tests)
+            pass
+    _say(f"truco-ssh listening on {config.host}:{port}")
+    _say(f"Host key fingerprint: {fingerprint(host_key)}")
+    _say("Players connect with:")
+    addresses = lan_addresses(config.host)
+    for address in addresses:
+        _say(f"  {ssh_command(address, port)}")
+    if not addresses:
+        _say(f"  {ssh_command('127.0.0.1', port)}   (no network address found: this machine only)")
+    _say("Press Ctrl-C to stop.")
+    if ready is not None:
+        ready.set()
+    try:
+        await stop.wait()
+    finally:
+        _say("Shutting down: telling players…")
+        acceptor.close()
+        hub.request_shutdown("shutdown")
+        await asyncio.wait_for(hub_task, timeout=SHUTDOWN_GRACE)
+        deadline = loop.time() + SHUTDOWN_GRACE
+        while ctx.sessions and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        for session in list(ctx.sessions):
+            session.close()
+        await acceptor.wait_closed()
+        await hub.drain_writes()
+        await store.close()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.remove_signal_handler(sig)
+            except (NotImplementedError, RuntimeError):
+                pass
+        _say("Stopped.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=args.log_level, stream=sys.__stderr__,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = config_from_args(args)
+    try:
+        asyncio.run(serve(config))
+    except StoreError as exc:
+        log.error("%s", exc)
+        return 2
+    except OSError as exc:
+        log.error("cannot start: %s", exc)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Everything an operator can tune, with the defaults the README documents."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str = "0.0.0.0"
+    port: int = 2222
+    data_dir: Path = Path("data")
+    host_key: Path = Path("hostkeys/ssh_host_ed25519_key")
+    # Connection limits
+    max_connections_per_ip: int = 8
+    max_sessions: int = 500
+    max_unauthenticated: int = 64
+    login_timeout: float = 15.0
+    keepalive_interval: float = 30.0
+    keepalive_count_max: int = 3
+    # Session limits
+    chat_per_second: float = 1.0
+    chat_burst: int = 5
+    chat_max_len: int = 200
+    commands_per_second: float = 20.0
+    commands_burst: int = 40
+    min_cols: int = 20
+    max_cols: int = 300
+    min_rows: int = 10
+    max_rows: int = 100
+    output_high_water: int = 256 * 1024  # unsent bytes before frames are dropped
+
+    def clamp_size(self, cols: int, rows: int) -> tuple[int, int]:
+        """A terminal size any client may claim, brought into the supported range."""
+        cols = cols or 80
+        rows = rows or 24
+        return (
+            max(self.min_cols, min(self.max_cols, cols)),
+            max(self.min_rows, min(self.max_rows, rows)),
+        )

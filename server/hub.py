@@ -1,0 +1,440 @@
+"""The lobby actor: who is online, the lobby chat and the open tables.
+
+One asyncio task owns all lobby state. Sessions reach it only through their
+``HubLink``: encoded command frames in, encoded event frames out.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable
+
+import protocol as p
+from protocol.text import clean_text, name_key, name_stem, usable_name, valid_name, RESERVED_NAMES
+from server.config import ServerConfig
+from server.link import HubLink, Peer
+from server.ratelimit import TokenBucket
+from server.store import Store
+
+log = logging.getLogger(__name__)
+
+CHAT_HISTORY = 50
+BAD_FRAMES_BEFORE_DROP = 10
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I look-alikes
+
+OptionsValidator = Callable[[str, int, dict[str, p.OptionValue]], dict[str, p.OptionValue]]
+
+
+@dataclass
+class _Conn:
+    peer: Peer
+    link: HubLink
+    commands: TokenBucket
+    chat: TokenBucket
+    name: str | None = None
+    table_id: str | None = None
+    seat: int | None = None  # None while watching
+    bad_frames: int = 0
+    last_rate_error: float = 0.0
+
+    @property
+    def key(self) -> str | None:
+        return name_key(self.name) if self.name else None
+
+
+@dataclass
+class _Table:
+    table_id: str
+    title: str
+    variant: str
+    owner: str
+    seats: list[int | None]  # conn ids
+    options: dict[str, p.OptionValue]
+    private: bool
+    code: str
+    spectators: set[int] = field(default_factory=set)
+    invited: set[int] = field(default_factory=set)  # conns that used the code
+
+
+class Hub:
+    def __init__(
+        self,
+        config: ServerConfig,
+        variants: tuple[p.VariantInfo, ...],
+        validate_options: OptionsValidator,
+        store: Store | None = None,
+    ) -> None:
+        self.config = config
+        self.variants = {v.name: v for v in variants}
+        self._variant_list = variants
+        self._validate_options = validate_options
+        self._store = store
+        self._inbox: asyncio.Queue[tuple[str, int, object]] = asyncio.Queue()
+        self._conns: dict[int, _Conn] = {}
+        self._online: dict[str, int] = {}  # name key -> conn id
+        self._reservations: dict[str, str] = {}  # name key -> fingerprint
+        self._tables: dict[str, _Table] = {}
+        self._chat: deque[p.ChatLine] = deque(maxlen=CHAT_HISTORY)
+        self._ids = itertools.count(1)
+        self._writes: set[asyncio.Task[None]] = set()
+
+    # -- wiring ----------------------------------------------------------------
+    async def load(self) -> None:
+        if self._store is not None:
+            for r in await self._store.reservations():
+                self._reservations[r.name_key] = r.fingerprint
+
+    def connect(self, ip: str, username: str, fingerprint: str | None) -> HubLink:
+        """Open a connection for a verified SSH peer; called by the SSH layer only."""
+        conn_id = next(self._ids)
+        link = HubLink(self._inbox, conn_id)
+        peer = Peer(conn_id, ip, username, fingerprint)
+        self._inbox.put_nowait(("open", conn_id, (peer, link)))
+        return link
+
+    def reserved_fingerprint(self, key: str) -> str | None:
+        """The fingerprint a name (by ``name_key``) is reserved for, if any."""
+        return self._reservations.get(key)
+
+    @property
+    def online_count(self) -> int:
+        return len(self._conns)
+
+    async def run(self) -> None:
+        while True:
+            kind, conn_id, payload = await self._inbox.get()
+            try:
+                if kind == "open":
+                    peer, link = payload  # type: ignore[misc]
+                    self._open(peer, link)
+                elif kind == "frame":
+                    self._frame(conn_id, payload)  # type: ignore[arg-type]
+                elif kind == "close":
+                    self._close(conn_id)
+                elif kind == "shutdown":
+                    self._shutdown(payload)  # type: ignore[arg-type]
+                    return
+            except Exception:  # one bad command must not stop the lobby for everyone
+                log.exception("hub failed on %s from conn %s", kind, conn_id)
+
+    def request_shutdown(self, notice: str = "shutdown") -> None:
+        self._inbox.put_nowait(("shutdown", 0, notice))
+
+    async def drain_writes(self) -> None:
+        if self._writes:
+            await asyncio.gather(*self._writes, return_exceptions=True)
+
+    # -- connection lifecycle --------------------------------------------------
+    def _open(self, peer: Peer, link: HubLink) -> None:
+        cfg = self.config
+        self._conns[peer.conn_id] = _Conn(
+            peer,
+            link,
+            commands=TokenBucket(cfg.commands_per_second, cfg.commands_burst),
+            chat=TokenBucket(cfg.chat_per_second, cfg.chat_burst),
+        )
+
+    def _close(self, conn_id: int) -> None:
+        conn = self._conns.pop(conn_id, None)
+        if conn is None:
+            return
+        conn.link.hang_up()
+        if conn.name is None:
+            return
+        self._leave_table(conn)
+        if self._online.get(conn.key or "") == conn_id:
+            del self._online[conn.key or ""]
+        self._broadcast(p.PlayerLeft(name=conn.name))
+
+    def _shutdown(self, notice: str) -> None:
+        frame = p.encode(p.Notice(code=notice))
+        for conn in list(self._conns.values()):
+            conn.link.deliver(frame)
+            conn.link.hang_up()
+        self._conns.clear()
+        self._online.clear()
+
+    # -- sending ---------------------------------------------------------------
+    def _send(self, conn: _Conn, message: p.Message) -> None:
+        self._deliver(conn, p.encode(message))
+
+    def _deliver(self, conn: _Conn, frame: bytes) -> None:
+        if not conn.link.deliver(frame):
+            log.warning("conn %s (%s) is not reading its events: dropped", conn.peer.conn_id, conn.name)
+            self._close(conn.peer.conn_id)
+
+    def _broadcast(self, message: p.Message, exclude: int | None = None) -> None:
+        frame = p.encode(message)  # once for everybody
+        for conn in list(self._conns.values()):
+            if conn.name is not None and conn.peer.conn_id != exclude:
+                self._deliver(conn, frame)
+
+    def _error(self, conn: _Conn, code: str, message: str) -> None:
+        self._send(conn, p.Error(code=code, message=message[:400]))
+
+    # -- commands --------------------------------------------------------------
+    def _frame(self, conn_id: int, data: bytes) -> None:
+        conn = self._conns.get(conn_id)
+        if conn is None:
+            return
+        try:
+            message = p.decode(data)
+        except p.ProtocolError as exc:
+            conn.bad_frames += 1
+            self._error(conn, "bad_frame", str(exc))
+            if conn.bad_frames >= BAD_FRAMES_BEFORE_DROP:
+                self._close(conn_id)
+            return
+        if not isinstance(message, p.Command):
+            self._error(conn, "bad_frame", f"{message.TYPE} is not a command")
+            return
+        if not conn.commands.take():
+            now = time.monotonic()
+            if now - conn.last_rate_error > 1.0:  # one error a second, not one per command
+                conn.last_rate_error = now
+                self._error(conn, "rate_limited", "too many commands; slow down")
+            return
+        if conn.name is None and not isinstance(message, (p.ClaimName, p.Ping)):
+            self._error(conn, "no_name", "choose a name first")
+            return
+        handler = getattr(self, "_on_" + message.TYPE)
+        handler(conn, message)
+
+    def _on_ping(self, conn: _Conn, msg: p.Ping) -> None:
+        self._send(conn, p.Pong(n=msg.n))
+
+    def _on_claim_name(self, conn: _Conn, msg: p.ClaimName) -> None:
+        if conn.name is not None:
+            self._error(conn, "has_name", "you already have a name")
+            return
+        name = msg.name
+        fp = conn.peer.fingerprint
+        refusal = self._name_refusal(name, fp)
+        if refusal:
+            self._send(
+                conn, p.NameRefused(name=name[:64], reason=refusal, suggestion=self._suggest(name, fp))
+            )
+            return
+        key = name_key(name)
+        previous = self._online.get(key)
+        if previous is not None:  # same key-holder logging in again: the new session wins
+            old = self._conns.get(previous)
+            if old is not None:
+                self._send(old, p.Notice(code="replaced"))
+                self._close(previous)
+        conn.name = name
+        self._online[key] = conn.peer.conn_id
+        if fp is not None and key not in self._reservations:
+            self._reservations[key] = fp
+            self._persist_reservation(key, name, fp)
+        self._send(
+            conn,
+            p.Welcome(
+                name=name, guest=fp is None, variants=self._variant_list,
+                chat_max=self.config.chat_max_len,
+            ),
+        )
+        self._send(conn, self._snapshot())
+        self._broadcast(p.PlayerUpdated(player=self._player_info(conn)), exclude=conn.peer.conn_id)
+
+    def _name_refusal(self, name: str, fp: str | None) -> str:
+        if not valid_name(name):
+            return "invalid"
+        key = name_key(name)
+        if key in RESERVED_NAMES:
+            return "reserved_word"
+        owner = self._reservations.get(key)
+        if owner is not None and owner != fp:
+            return "reserved_key"
+        online = self._online.get(key)
+        if online is not None:
+            holder = self._conns.get(online)
+            if fp is None or holder is None or holder.peer.fingerprint != fp:
+                return "taken"
+        return ""
+
+    def _suggest(self, name: str, fp: str | None) -> str:
+        stem = name_stem(name) or "player"
+        if usable_name(stem) and not self._name_refusal(stem, fp):
+            return stem
+        stem = stem[:13]
+        for n in itertools.chain(range(2, 100), (secrets.randbelow(900) + 100 for _ in range(50))):
+            candidate = f"{stem}{n}"
+            if not self._name_refusal(candidate, fp):
+                return candidate
+        return ""
+
+    def _persist_reservation(self, key: str, name: str, fp: str) -> None:
+        if self._store is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._store.reserve(key, name, fp))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+
+    def _on_send_chat(self, conn: _Conn, msg: p.SendChat) -> None:
+        text = clean_text(msg.text, self.config.chat_max_len)
+        if not text:
+            return
+        if not conn.chat.take():
+            self._error(conn, "chat_rate", "you are chatting too fast")
+            return
+        line = p.ChatLine(sender=conn.name or "", text=text, ts=int(time.time()))
+        self._chat.append(line)
+        self._broadcast(p.Chat(line=line))
+
+    def _on_create_table(self, conn: _Conn, msg: p.CreateTable) -> None:
+        variant = self.variants.get(msg.variant)
+        if variant is None:
+            self._error(conn, "bad_table", f"unknown variant {msg.variant!r:.30}")
+            return
+        if not variant.implemented:
+            self._error(conn, "not_playable", f"{variant.title}: coming soon, not playable yet")
+            return
+        if msg.players not in variant.player_counts:
+            self._error(conn, "bad_table", f"{variant.title} is not played by {msg.players}")
+            return
+        try:
+            options = self._validate_options(msg.variant, msg.players, dict(msg.options))
+        except ValueError as exc:
+            self._error(conn, "bad_table", str(exc))
+            return
+        self._leave_table(conn)
+        title = clean_text(msg.title, p.TITLE_MAX) or f"{conn.name}"
+        table_id = self._new_table_id()
+        code = self._new_code() if msg.private else ""
+        table = _Table(
+            table_id=table_id, title=title, variant=msg.variant, owner=conn.name or "",
+            seats=[None] * msg.players, options=options, private=msg.private, code=code,
+        )
+        self._tables[table_id] = table
+        self._send(conn, p.TableCreated(table_id=table_id, code=code))
+        self._sit(conn, table, 0)
+
+    def _on_join_table(self, conn: _Conn, msg: p.JoinTable) -> None:
+        table = self._tables.get(msg.table_id)
+        if table is None:
+            self._error(conn, "no_table", "that table is gone")
+            return
+        if table.private and conn.peer.conn_id not in table.invited and not self._is_at(conn, table):
+            self._error(conn, "private", "this table is private: join it with its code")
+            return
+        seat = msg.seat
+        if seat is None:
+            seat = next((i for i, s in enumerate(table.seats) if s is None), None)
+            if seat is None:
+                self._error(conn, "table_full", "no free seat at that table")
+                return
+        if seat >= len(table.seats):
+            self._error(conn, "bad_seat", "no such seat")
+            return
+        if table.seats[seat] is not None:
+            self._error(conn, "seat_taken", "that seat is taken")
+            return
+        self._sit(conn, table, seat)
+
+    def _on_join_code(self, conn: _Conn, msg: p.JoinByCode) -> None:
+        code = clean_text(msg.code, 16).upper().replace(" ", "")
+        table = next((t for t in self._tables.values() if t.code and t.code == code), None)
+        if table is None:
+            self._error(conn, "bad_code", "no table has that code")
+            return
+        table.invited.add(conn.peer.conn_id)
+        self._on_join_table(conn, p.JoinTable(table_id=table.table_id))
+
+    def _on_leave_table(self, conn: _Conn, msg: p.LeaveTable) -> None:
+        if conn.table_id != msg.table_id:
+            self._error(conn, "not_at_table", "you are not at that table")
+            return
+        self._leave_table(conn)
+        self._send(conn, p.Seated())
+
+    def _on_watch_table(self, conn: _Conn, msg: p.WatchTable) -> None:
+        table = self._tables.get(msg.table_id)
+        if table is None:
+            self._error(conn, "no_table", "that table is gone")
+            return
+        if table.private and conn.peer.conn_id not in table.invited:
+            self._error(conn, "private", "this table is private: join it with its code")
+            return
+        if conn.table_id == table.table_id and conn.seat is None:
+            return
+        self._leave_table(conn)
+        table.spectators.add(conn.peer.conn_id)
+        conn.table_id, conn.seat = table.table_id, None
+        self._send(conn, p.Seated(table_id=table.table_id))
+        self._table_changed(table)
+        self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
+
+    # -- tables ----------------------------------------------------------------
+    def _is_at(self, conn: _Conn, table: _Table) -> bool:
+        return conn.table_id == table.table_id
+
+    def _sit(self, conn: _Conn, table: _Table, seat: int) -> None:
+        if conn.table_id is not None:
+            self._leave_table(conn)
+        table.seats[seat] = conn.peer.conn_id
+        conn.table_id, conn.seat = table.table_id, seat
+        self._send(conn, p.Seated(table_id=table.table_id, seat=seat))
+        self._table_changed(table)
+        self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
+
+    def _leave_table(self, conn: _Conn) -> None:
+        table = self._tables.get(conn.table_id or "")
+        conn.table_id, conn.seat = None, None
+        if table is None:
+            return
+        cid = conn.peer.conn_id
+        table.spectators.discard(cid)
+        table.seats = [None if s == cid else s for s in table.seats]
+        if all(s is None for s in table.seats):
+            del self._tables[table.table_id]
+            for watcher in table.spectators:
+                w = self._conns.get(watcher)
+                if w is not None:
+                    w.table_id = None
+                    self._send(w, p.Seated())
+            self._broadcast(p.TableRemoved(table_id=table.table_id))
+        else:
+            self._table_changed(table)
+        if conn.name is not None and cid in self._conns:
+            self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
+
+    def _table_changed(self, table: _Table) -> None:
+        self._broadcast(p.TableUpdated(table=self._table_info(table)))
+
+    def _table_info(self, table: _Table) -> p.TableInfo:
+        names = tuple(self._conns[s].name if s in self._conns else None for s in table.seats)
+        return p.TableInfo(
+            table_id=table.table_id, title=table.title, variant=table.variant, owner=table.owner,
+            seats=names, options=dict(table.options), private=table.private,
+            status="full" if all(names) else "waiting", spectators=len(table.spectators),
+        )
+
+    def _new_table_id(self) -> str:
+        while True:
+            table_id = "t" + secrets.token_hex(3)
+            if table_id not in self._tables:
+                return table_id
+
+    def _new_code(self) -> str:
+        taken = {t.code for t in self._tables.values()}
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(p.CODE_LEN))
+            if code not in taken:
+                return code
+
+    # -- snapshots ---------------------------------------------------------------
+    def _player_info(self, conn: _Conn) -> p.PlayerInfo:
+        return p.PlayerInfo(name=conn.name or "", guest=conn.peer.fingerprint is None, table_id=conn.table_id)
+
+    def _snapshot(self) -> p.LobbySnapshot:
+        return p.LobbySnapshot(
+            players=tuple(self._player_info(c) for c in self._conns.values() if c.name),
+            tables=tuple(self._table_info(t) for t in self._tables.values()),
+            chat=tuple(self._chat),
+        )

@@ -1,0 +1,54 @@
+"""The byte pipe between one session and the hub: the only thing they share."""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+# Messages a session may have queued before it counts as not keeping up.
+OUTBOX_LIMIT = 2000
+
+
+@dataclass(frozen=True)
+class Peer:
+    """What the SSH layer verified about a connection (never taken from the client's words)."""
+
+    conn_id: int
+    ip: str
+    username: str
+    fingerprint: str | None  # SHA256 of the key that signed, None for guests
+
+
+class HubLink:
+    """A session's end of its connection to the hub: encoded frames both ways."""
+
+    def __init__(self, inbox: asyncio.Queue[tuple[str, int, object]], conn_id: int) -> None:
+        self._inbox = inbox
+        self.conn_id = conn_id
+        self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.closed = False
+
+    # session -> hub
+    def send(self, data: bytes) -> None:
+        if not self.closed:
+            self._inbox.put_nowait(("frame", self.conn_id, data))
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._inbox.put_nowait(("close", self.conn_id, None))
+
+    async def receive(self) -> bytes | None:
+        """The next frame from the hub, or None once the hub has hung up."""
+        return await self._outbox.get()
+
+    # hub -> session (called by the hub only)
+    def deliver(self, data: bytes | None) -> bool:
+        """Queue a frame; False if the session has fallen too far behind."""
+        if self._outbox.qsize() >= OUTBOX_LIMIT:
+            return False
+        self._outbox.put_nowait(data)
+        return True
+
+    def hang_up(self) -> None:
+        self.closed = True
+        self._outbox.put_nowait(None)

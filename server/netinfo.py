@@ -1,0 +1,67 @@
+"""The machine's own addresses, for the LAN invite printed at start."""
+from __future__ import annotations
+
+import fcntl
+import ipaddress
+import socket
+import struct
+from pathlib import Path
+
+_SIOCGIFADDR = 0x8915
+
+
+def _ipv4_addresses() -> list[str]:
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        for _index, name in socket.if_nameindex():
+            request = struct.pack("256s", name.encode()[:15])
+            try:
+                reply = fcntl.ioctl(sock.fileno(), _SIOCGIFADDR, request)
+            except OSError:  # interface without an IPv4 address
+                continue
+            found.append(socket.inet_ntoa(reply[20:24]))
+    return found
+
+
+def _ipv6_addresses() -> list[str]:
+    table = Path("/proc/net/if_inet6")
+    if not table.exists():
+        return []
+    found = []
+    for line in table.read_text().splitlines():
+        fields = line.split()
+        if len(fields) >= 6:
+            found.append(str(ipaddress.IPv6Address(bytes.fromhex(fields[0]))))
+    return found
+
+
+def lan_addresses(bind_host: str) -> list[str]:
+    """Addresses players on other machines can use to reach ``bind_host``.
+
+    Loopback and link-local addresses are left out: they do not work from
+    another machine (link-local would need a zone id).
+    """
+    if bind_host not in ("0.0.0.0", "::", ""):
+        candidates = [bind_host]
+    else:
+        try:
+            candidates = _ipv4_addresses()
+        except OSError:
+            candidates = []
+        if bind_host == "::":
+            candidates += _ipv6_addresses()
+    result = []
+    for text in candidates:
+        try:
+            addr = ipaddress.ip_address(text)
+        except ValueError:
+            result.append(text)  # a host name given with --host
+            continue
+        if not (addr.is_loopback or addr.is_link_local or addr.is_unspecified):
+            result.append(text)
+    return sorted(set(result), key=result.index)
+
+
+def ssh_command(address: str, port: int) -> str:
+    host = f"[{address}]" if ":" in address else address
+    return f"ssh -p {port} {host}" if port != 22 else f"ssh {host}"

@@ -1,0 +1,181 @@
+"""One SSH shell session: a Textual app wired to the channel and to the hub.
+
+Output from the app is batched per event-loop iteration and written to the
+channel in one piece; while the client is not reading (flow control paused)
+frames are dropped and one full repaint is made when it resumes.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import asyncssh
+from rich.console import Console
+
+from tui.app import TrucoApp
+from tui.driver import ChannelDriver
+from tui.i18n import Translator, language_from_env
+
+if TYPE_CHECKING:
+    from server.ssh import ServerContext
+
+log = logging.getLogger(__name__)
+
+NO_TERMINAL = (
+    b"truco-ssh is a game for your terminal and needs one: connect without -T, "
+    b"e.g.  ssh -t -p PORT host\r\n"
+)
+FAREWELL = {"shutdown": "notice.shutdown", "replaced": "notice.replaced"}
+
+
+def color_system(term: str, env: dict[str, str]) -> str | None:
+    """The richest colour mode the client's terminal claims, or None for no colour."""
+    if "NO_COLOR" in env or term in ("dumb", "vt100", "vt220"):
+        return None
+    if env.get("COLORTERM", "") in ("truecolor", "24bit"):
+        return "truecolor"
+    if "256" in term:
+        return "256"
+    return "standard"
+
+
+def make_console(colors: str | None, term: str) -> Console:
+    from textual.app import _NullFile  # the settings App.__init__ uses
+
+    return Console(
+        color_system=colors, file=_NullFile(), markup=False, highlight=False, emoji=False,
+        legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
+        _environ={"TERM": term or "xterm"},
+    )
+
+
+class TrucoSession(asyncssh.SSHServerSession[bytes]):
+    def __init__(self, ctx: "ServerContext", username: str, fingerprint: str | None, ip: str):
+        self._ctx = ctx
+        self._username = username
+        self._fingerprint = fingerprint
+        self._ip = ip
+        self._chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self._term: str | None = None
+        self._size = (80, 24)
+        self._driver: ChannelDriver | None = None
+        self._app: TrucoApp | None = None
+        self._buf: list[str] = []
+        self._flush_scheduled = False
+        self._paused = False
+        self._need_repaint = False
+        self._closed = False
+        self.bytes_out = 0
+
+    # -- asyncssh callbacks ---------------------------------------------------------
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self._chan = chan
+        high = self._ctx.config.output_high_water
+        chan.set_write_buffer_limits(high=high, low=high // 4)
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
+        self._term = (term_type or "xterm")[:64]
+        self._size = self._ctx.config.clamp_size(term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        return False
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        assert self._chan is not None
+        if self._term is None:
+            self._chan.write(NO_TERMINAL)
+            self._chan.exit(1)
+            return
+        self._task = asyncio.get_running_loop().create_task(self._run_app())
+
+    async def _run_app(self) -> None:
+        assert self._chan is not None
+        env = {str(k): str(v) for k, v in self._chan.get_environment().items()}
+        lang = language_from_env(env)
+        link = self._ctx.hub.connect(self._ip, self._username, self._fingerprint)
+        app = TrucoApp(link, self._username, lang, driver_class=ChannelDriver)
+        app.terminal_link = self  # type: ignore[attr-defined]
+        app.console = make_console(color_system(self._term or "", env), self._term or "xterm")
+        self._app = app
+        self._ctx.sessions.add(self)
+        try:
+            await app.run_async(size=self._size, mouse=True)
+        except Exception:
+            log.exception("app crashed for %s", self._username)
+        finally:
+            self._ctx.sessions.discard(self)
+            link.close()
+            self._flush()
+            if not self._closed:
+                reason = FAREWELL.get(str(app.return_value or ""), "")
+                if reason:
+                    line = f"truco-ssh: {Translator(app.tr.lang)(reason)}\r\n"
+                    self._chan.write(line.encode())
+                self._chan.exit(0)
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        if self._driver is not None:
+            self._driver.feed(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self._size = self._ctx.config.clamp_size(width, height)
+        if self._driver is not None:
+            self._driver.resize(*self._size)
+
+    def eof_received(self) -> bool:
+        if self._app is not None:
+            self._app.exit()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._closed = True
+        if self._app is not None:
+            self._app.exit()
+
+    def pause_writing(self) -> None:
+        self._paused = True
+
+    def resume_writing(self) -> None:
+        self._paused = False
+        if self._need_repaint and self._app is not None:
+            self._need_repaint = False
+            self._app.call_later(self._app.refresh, repaint=True, layout=True)
+
+    # -- the link the driver writes through --------------------------------------------
+    def attach(self, driver: ChannelDriver) -> None:
+        self._driver = driver
+
+    def write(self, data: str) -> None:
+        self._buf.append(data)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        if not self._buf:
+            return
+        data = "".join(self._buf).encode("utf-8")
+        self._buf.clear()
+        if self._closed or self._chan is None:
+            return
+        if self._paused:  # the client is not reading: skip this frame, repaint on resume
+            self._need_repaint = True
+            return
+        self.bytes_out += len(data)
+        try:
+            self._chan.write(data)
+        except (BrokenPipeError, asyncssh.Error, OSError):
+            self._closed = True
+
+    def close(self) -> None:
+        if self._app is not None:
+            self._app.exit()

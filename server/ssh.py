@@ -1,0 +1,177 @@
+"""The asyncssh front end: authentication, identity and connection limits.
+
+Identity: the SSH username is the requested display name. Any public key is
+accepted, except that a name reserved by one key refuses every other key (so
+a client holding several keys moves on to the right one); the fingerprint of
+the key that actually signed becomes the connection's identity. A client
+without keys gets in as a guest through keyboard-interactive auth with no
+prompts (or any password).
+"""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import asyncssh
+
+from protocol.text import name_key
+from server.config import ServerConfig
+from server.session import TrucoSession
+
+if TYPE_CHECKING:
+    from server.hub import Hub
+
+log = logging.getLogger(__name__)
+
+SERVER_VERSION = "TrucoSSH"  # no library name or version for scanners
+KEX_ALGS = ["mlkem768x25519-sha256", "curve25519-sha256", "curve25519-sha256@libssh.org"]
+ENCRYPTION_ALGS = [
+    "chacha20-poly1305@openssh.com", "aes256-gcm@openssh.com", "aes128-gcm@openssh.com",
+    "aes256-ctr", "aes192-ctr", "aes128-ctr",
+]
+MAC_ALGS = ["hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com"]
+SIG_ALGS = ["ssh-ed25519"]
+# Server-to-client zlib is a large saving, but asyncssh negotiates one list for
+# both directions and inflating a stranger's zlib is unbounded: off until the
+# bounded decompressor exists.
+COMPRESSION_ALGS = ["none"]
+
+
+@dataclass
+class ServerContext:
+    """Shared by every connection of one server (all on one event loop)."""
+
+    config: ServerConfig
+    hub: "Hub"
+    sessions: set[TrucoSession] = field(default_factory=set)
+    per_ip: Counter[str] = field(default_factory=Counter)
+    unauthenticated: int = 0
+
+
+class TrucoSSHServer(asyncssh.SSHServer):
+    def __init__(self, ctx: ServerContext) -> None:
+        self._ctx = ctx
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._ip = ""
+        self._authenticated = False
+        self._counted = False
+        self._last_method = ""
+        self._last_key_fp: str | None = None
+        self._fingerprint: str | None = None
+        self._username = ""
+        self._has_session = False
+
+    # -- connection accounting -------------------------------------------------------
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self._ip = str(peer[0])
+        cfg = self._ctx.config
+        ctx = self._ctx
+        if ctx.per_ip[self._ip] >= cfg.max_connections_per_ip:
+            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections from your address")
+            return
+        if ctx.unauthenticated >= cfg.max_unauthenticated:
+            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "server busy, try again shortly")
+            return
+        if len(ctx.sessions) >= cfg.max_sessions:
+            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "the server is full, try again later")
+            return
+        ctx.per_ip[self._ip] += 1
+        ctx.unauthenticated += 1
+        self._counted = True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self._counted:
+            return
+        self._counted = False
+        ctx = self._ctx
+        ctx.per_ip[self._ip] -= 1
+        if ctx.per_ip[self._ip] <= 0:
+            del ctx.per_ip[self._ip]
+        if not self._authenticated:
+            ctx.unauthenticated -= 1
+
+    # -- authentication ----------------------------------------------------------------
+    def begin_auth(self, username: str) -> bool:
+        self._username = username
+        return True  # ask for auth, so that clients offer their keys
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        fp = str(key.get_fingerprint("sha256"))
+        owner = self._ctx.hub.reserved_fingerprint(name_key(username))
+        if owner is not None and owner != fp:
+            return False  # let the client try its next key, then fall back to guest auth
+        # Called for the probe and again for the signed request; the success that
+        # follows a signed request is the last call before auth_completed.
+        self._last_method, self._last_key_fp = "publickey", fp
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self._last_method, self._last_key_fp = "guest", None
+        return True  # no prompts: a guest
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    def validate_password(self, username: str, password: str) -> bool:
+        self._last_method, self._last_key_fp = "guest", None
+        return True
+
+    def auth_completed(self) -> None:
+        self._authenticated = True
+        if self._counted:
+            self._ctx.unauthenticated -= 1
+        self._fingerprint = self._last_key_fp if self._last_method == "publickey" else None
+
+    # -- what an authenticated client may ask for -------------------------------------
+    def session_requested(self) -> Any:
+        if self._has_session:
+            return False  # one session per connection
+        self._has_session = True
+        return TrucoSession(self._ctx, self._username, self._fingerprint, self._ip)
+
+    def connection_requested(self, *args: Any) -> bool:
+        return False
+
+    def server_requested(self, *args: Any) -> bool:
+        return False
+
+    def unix_connection_requested(self, *args: Any) -> bool:
+        return False
+
+    def unix_server_requested(self, *args: Any) -> bool:
+        return False
+
+
+async def start_ssh_server(ctx: ServerContext, host_key: asyncssh.SSHKey) -> asyncssh.SSHAcceptor:
+    cfg = ctx.config
+    return await asyncssh.listen(
+        cfg.host or None,
+        cfg.port,
+        server_host_keys=[host_key],
+        server_factory=lambda: TrucoSSHServer(ctx),
+        encoding=None,
+        line_editor=False,
+        allow_pty=True,
+        agent_forwarding=False,
+        x11_forwarding=False,
+        server_version=SERVER_VERSION,
+        kex_algs=KEX_ALGS,
+        encryption_algs=ENCRYPTION_ALGS,
+        mac_algs=MAC_ALGS,
+        signature_algs=SIG_ALGS,
+        compression_algs=COMPRESSION_ALGS,
+        login_timeout=cfg.login_timeout,
+        keepalive_interval=cfg.keepalive_interval,
+        keepalive_count_max=cfg.keepalive_count_max,
+        reuse_address=True,
+    )

@@ -1,0 +1,109 @@
+"""Test helpers: a real server on 127.0.0.1 and SSH clients whose screens are read with pyte."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import time
+from pathlib import Path
+from typing import AsyncIterator, Callable
+
+import asyncssh
+import pyte
+
+from server.cli import serve
+from server.config import ServerConfig
+
+
+@dataclasses.dataclass
+class RunningServer:
+    config: ServerConfig
+    port: int
+
+
+@contextlib.asynccontextmanager
+async def running_server(tmp_path: Path, **overrides: object) -> AsyncIterator[RunningServer]:
+    """The whole server (hub, store, SSH) on 127.0.0.1 and a free port."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    config = dataclasses.replace(
+        ServerConfig(), host="127.0.0.1", port=port, data_dir=tmp_path / "data",
+        host_key=tmp_path / "hostkeys" / "key", **overrides,
+    )
+    ready, stop = asyncio.Event(), asyncio.Event()
+    task = asyncio.create_task(serve(config, ready=ready, stop=stop))
+    await asyncio.wait([task, asyncio.create_task(ready.wait())], return_when=asyncio.FIRST_COMPLETED)
+    if task.done():
+        task.result()  # re-raise the start-up failure
+    try:
+        yield RunningServer(config, port)
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, timeout=15)
+
+
+class ScreenClient:
+    """An SSH client with a PTY; everything it receives is fed to a pyte screen."""
+
+    def __init__(self, cols: int = 80, rows: int = 24) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.process: asyncssh.SSHClientProcess[bytes] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()
+
+    async def connect(self, port: int, username: str, *, client_keys: list[asyncssh.SSHKey] | None = None,
+                      env: dict[str, str] | None = None, term_type: str = "xterm-256color") -> "ScreenClient":
+        self.conn = await asyncssh.connect(
+            "127.0.0.1", port, username=username, known_hosts=None,
+            client_keys=client_keys or [], agent_path=None, password=None if client_keys else "x",
+            preferred_auth="publickey,keyboard-interactive,password",
+        )
+        self.process = await self.conn.create_process(
+            term_type=term_type, term_size=(self.screen.columns, self.screen.lines),
+            encoding=None, env=env or {},
+        )
+        self._reader = asyncio.create_task(self._read())
+        return self
+
+    async def _read(self) -> None:
+        assert self.process is not None
+        try:
+            while True:
+                data = await self.process.stdout.read(65536)
+                if not data:
+                    break
+                self.raw += data
+                self.stream.feed(data)
+        finally:
+            self.closed.set()
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def send(self, data: str | bytes) -> None:
+        assert self.process is not None
+        self.process.stdin.write(data.encode() if isinstance(data, str) else data)
+
+    async def wait_for(self, predicate: Callable[[str], bool] | str, timeout: float = 10.0) -> str:
+        check = (lambda s: predicate in s) if isinstance(predicate, str) else predicate
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.text()
+            if check(text):
+                return text
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"timed out waiting for {predicate!r}; screen:\n{self.text()}")
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.conn.wait_closed(), 5)
+        if self._reader is not None:
+            self._reader.cancel()

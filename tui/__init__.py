@@ -1,0 +1,1 @@
+"""The Textual front end. Imports only ``protocol``: a session sees nothing but messages."""

@@ -1,0 +1,120 @@
+"""One Textual app per SSH session; it talks to the server only through protocol frames."""
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from rich.text import Text
+from textual.app import App
+
+import protocol as p
+from protocol.text import usable_name
+from tui.i18n import Translator, next_language
+from tui.model import LobbyModel
+
+log = logging.getLogger(__name__)
+
+
+class FrameLink(Protocol):
+    """The session's connection to the hub: encoded frames both ways."""
+
+    def send(self, data: bytes) -> None: ...
+
+    async def receive(self) -> bytes | None: ...
+
+    def close(self) -> None: ...
+
+
+class TrucoApp(App[None]):
+    CSS_PATH = "truco.tcss"
+    TITLE = "truco-ssh"
+    ENABLE_COMMAND_PALETTE = False
+    # Keys are listed by each screen's own key bar; nothing here may quit by surprise.
+    BINDINGS = [("ctrl+q", "quit", "")]
+
+    def __init__(
+        self, link: FrameLink, username: str, lang: str = "en", *, driver_class: type | None = None
+    ) -> None:
+        super().__init__(driver_class=driver_class)
+        self.link = link
+        self.username = username
+        self.tr = Translator(lang)
+        self.model = LobbyModel()
+        self.animation_level = "none"  # slow links: nothing repaints by itself
+
+    # -- lifecycle ---------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.run_worker(self._read_hub(), name="hub-reader", exclusive=False)
+        if usable_name(self.username):
+            self.send(p.ClaimName(name=self.username, lang=self.tr.lang))
+        else:
+            from tui.screens.choose_name import ChooseNameScreen
+
+            self.push_screen(ChooseNameScreen(self.username, "", ""))
+
+    async def _read_hub(self) -> None:
+        while True:
+            data = await self.link.receive()
+            if data is None:
+                self.exit(message="disconnected")
+                return
+            try:
+                message = p.decode(data)
+            except p.ProtocolError:
+                log.exception("undecodable frame from the hub")
+                continue
+            try:
+                self.on_server_message(message)
+            except Exception:  # a drawing bug must not end the player's session
+                log.exception("failed to show %s", message.TYPE)
+
+    def send(self, command: p.Command) -> None:
+        self.link.send(p.encode(command))
+
+    # -- events from the server ----------------------------------------------------
+    def on_server_message(self, msg: p.Message) -> None:
+        self.model.apply(msg)
+        if isinstance(msg, p.Welcome):
+            self._enter_lobby()
+        elif isinstance(msg, p.NameRefused):
+            from tui.screens.choose_name import ChooseNameScreen
+
+            if isinstance(self.screen, ChooseNameScreen):
+                self.screen.refused(msg)
+            else:
+                self.push_screen(ChooseNameScreen(msg.name, msg.reason, msg.suggestion))
+        elif isinstance(msg, p.Error):
+            self.notify_text(self.tr(f"error.{msg.code}") if self.tr.has(f"error.{msg.code}") else msg.message,
+                             severity="error")
+        elif isinstance(msg, p.Notice):
+            self.notify_text(self.tr(f"notice.{msg.code}"), severity="warning", timeout=10)
+            if msg.code in ("shutdown", "replaced"):
+                self.exit(message=msg.code)
+        elif isinstance(msg, p.TableCreated) and msg.code:
+            self.notify_text(self.tr("lobby.private_code", code=msg.code), timeout=20)
+        # Whatever screen shows lobby data redraws the parts this event touched.
+        refresh = getattr(self.screen, "lobby_changed", None)
+        if refresh is not None:
+            refresh(msg)
+
+    def _enter_lobby(self) -> None:
+        from tui.screens.lobby import LobbyScreen
+
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(LobbyScreen())
+
+    # -- helpers for screens ---------------------------------------------------------
+    def notify_text(self, text: str, *, severity: str = "information", timeout: float = 4) -> None:
+        """A notification whose text is never parsed as markup."""
+        self.notify(text, severity=severity, timeout=timeout, markup=False)  # type: ignore[arg-type]
+
+    def switch_language(self) -> None:
+        self.tr = Translator(next_language(self.tr.lang))
+        relabel = getattr(self.screen, "relabel", None)
+        if relabel is not None:
+            relabel()
+        self.notify_text(self.tr("lobby.language_set"))
+
+    def plain(self, text: str, style: str = "") -> Text:
+        return Text(text, style=style, no_wrap=True, overflow="ellipsis")

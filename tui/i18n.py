@@ -1,0 +1,49 @@
+"""The one translation function every user-facing string goes through.
+
+Catalogs are JSON files in ``tui/locales``; a key missing from a language falls
+back to English, then to the key itself (so a missing string is visible, not a crash).
+Game calls (truco, envido, quiero...) keep their traditional words in every language.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any, Mapping
+
+LOCALES = Path(__file__).parent / "locales"
+LANGUAGES: dict[str, str] = {"en": "English", "es": "Español"}
+DEFAULT_LANGUAGE = "en"
+
+
+@cache
+def _catalog(lang: str) -> dict[str, str]:
+    path = LOCALES / f"{lang}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+class Translator:
+    def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
+        self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+    def __call__(self, key: str, **values: Any) -> str:
+        text = _catalog(self.lang).get(key) or _catalog(DEFAULT_LANGUAGE).get(key) or key
+        return text.format(**values) if values else text
+
+    def has(self, key: str) -> bool:
+        return key in _catalog(self.lang)
+
+
+def language_from_env(env: Mapping[str, str]) -> str:
+    """The language a client's locale asks for (LC_ALL, LC_MESSAGES, LANG), else English."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if value and value not in ("C", "POSIX") and not value.startswith("C."):
+            code = value.split(".")[0].split("_")[0].split("@")[0].lower()
+            return code if code in LANGUAGES else DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+def next_language(lang: str) -> str:
+    codes = list(LANGUAGES)
+    return codes[(codes.index(lang) + 1) % len(codes)] if lang in codes else DEFAULT_LANGUAGE

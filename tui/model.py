@@ -1,0 +1,61 @@
+"""The lobby as a session knows it: built only from protocol events."""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import protocol as p
+
+
+@dataclass
+class LobbyModel:
+    me: str = ""
+    guest: bool = True
+    variants: dict[str, p.VariantInfo] = field(default_factory=dict)
+    players: dict[str, p.PlayerInfo] = field(default_factory=dict)
+    tables: dict[str, p.TableInfo] = field(default_factory=dict)
+    chat: deque[p.ChatLine] = field(default_factory=lambda: deque(maxlen=200))
+    table_id: str | None = None  # where I sit or watch
+    seat: int | None = None
+    codes: dict[str, str] = field(default_factory=dict)  # private tables I created
+    chat_max: int = p.CHAT_MAX
+
+    def apply(self, msg: p.Message) -> None:
+        """Fold one event into the model (events not about the lobby are ignored)."""
+        if isinstance(msg, p.Welcome):
+            self.me, self.guest, self.chat_max = msg.name, msg.guest, msg.chat_max
+            self.variants = {v.name: v for v in msg.variants}
+        elif isinstance(msg, p.LobbySnapshot):
+            self.players = {pl.name: pl for pl in msg.players}
+            self.tables = {t.table_id: t for t in msg.tables}
+            self.chat.clear()
+            self.chat.extend(msg.chat)
+        elif isinstance(msg, p.PlayerUpdated):
+            self.players[msg.player.name] = msg.player
+        elif isinstance(msg, p.PlayerLeft):
+            self.players.pop(msg.name, None)
+        elif isinstance(msg, p.TableUpdated):
+            self.tables[msg.table.table_id] = msg.table
+        elif isinstance(msg, p.TableRemoved):
+            self.tables.pop(msg.table_id, None)
+            self.codes.pop(msg.table_id, None)
+        elif isinstance(msg, p.TableCreated):
+            if msg.code:
+                self.codes[msg.table_id] = msg.code
+        elif isinstance(msg, p.Seated):
+            self.table_id, self.seat = msg.table_id, msg.seat
+        elif isinstance(msg, p.Chat):
+            self.chat.append(msg.line)
+
+    @property
+    def my_table(self) -> p.TableInfo | None:
+        return self.tables.get(self.table_id or "")
+
+    def sorted_players(self) -> list[p.PlayerInfo]:
+        return sorted(self.players.values(), key=lambda pl: (pl.name != self.me, pl.name.casefold()))
+
+    def sorted_tables(self) -> list[p.TableInfo]:
+        return sorted(
+            self.tables.values(),
+            key=lambda t: (t.table_id != self.table_id, t.status != "waiting", t.title.casefold()),
+        )

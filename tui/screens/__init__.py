@@ -1,0 +1,1 @@
+"""The screens of a session: choose a name, the lobby, its dialogs."""

@@ -1,0 +1,55 @@
+"""Shown when the SSH username cannot be used as a display name, or was refused."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Input, Static
+
+import protocol as p
+from protocol.text import NAME_MAX, name_stem, usable_name
+from tui.screens.keybar import KeyBar
+
+
+class ChooseNameScreen(Screen[None]):
+    BINDINGS = [("escape", "app.quit", "")]
+
+    def __init__(self, name: str, reason: str, suggestion: str) -> None:
+        super().__init__()
+        self._name = name
+        self._reason = reason
+        stem = name_stem(name)
+        self._suggestion = suggestion or (stem if usable_name(stem) else "")
+
+    def compose(self) -> ComposeResult:
+        tr = self.app.tr  # type: ignore[attr-defined]
+        with Vertical(classes="dialog"):
+            yield Static(Text(tr("name.title"), style="bold"), id="name-title")
+            yield Static(self._explanation(), id="name-why")
+            yield Static(Text(tr("name.rules")), id="name-rules")
+            yield Input(value=self._suggestion, max_length=NAME_MAX, id="name-input")
+            yield Static("", id="name-error")
+        bar = KeyBar()
+        bar.show([("Enter", tr("key.accept")), ("Esc", tr("key.quit"))])
+        yield bar
+
+    def _explanation(self) -> Text:
+        tr = self.app.tr  # type: ignore[attr-defined]
+        key = f"name.reason.{self._reason}" if self._reason else "name.reason.unusable"
+        return Text(tr(key, name=self._name[:NAME_MAX * 2]))
+
+    def refused(self, msg: p.NameRefused) -> None:
+        self._name, self._reason = msg.name, msg.reason
+        self.query_one("#name-why", Static).update(self._explanation())
+        if msg.suggestion:
+            self.query_one("#name-input", Input).value = msg.suggestion
+        self.query_one("#name-error", Static).update("")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        name = event.value.strip()
+        if not usable_name(name):
+            tr = self.app.tr  # type: ignore[attr-defined]
+            self.query_one("#name-error", Static).update(Text(tr("name.invalid"), style="bold red"))
+            return
+        self.app.send(p.ClaimName(name=name, lang=self.app.tr.lang))  # type: ignore[attr-defined]

@@ -1,0 +1,26 @@
+"""Keys and a short guide, in the session's language."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tui.screens.keybar import KeyBar
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [("escape", "close", ""), ("question_mark", "close", ""), ("q", "close", "")]
+
+    def compose(self) -> ComposeResult:
+        tr = self.app.tr  # type: ignore[attr-defined]
+        with Vertical(classes="dialog", id="help"):
+            yield Static(Text(tr("help.title"), style="bold"))
+            yield VerticalScroll(Static(Text(tr("help.body"))))
+            bar = KeyBar()
+            bar.show([("Esc", tr("key.close"))])
+            yield bar
+
+    def action_close(self) -> None:
+        self.dismiss(None)

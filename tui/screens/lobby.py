@@ -1,0 +1,236 @@
+"""The lobby: who is online, the open tables, the lobby chat."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+import protocol as p
+from tui.screens.keybar import KeyBar
+
+
+class LobbyScreen(Screen[None]):
+    BINDINGS = [
+        ("n", "new_table", ""),
+        ("j", "join", ""),
+        ("w", "watch", ""),
+        ("l", "leave", ""),
+        ("k", "code", ""),
+        ("c", "chat", ""),
+        ("g", "language", ""),
+        ("question_mark", "help", ""),
+        ("q", "app.quit", ""),
+        ("escape", "focus_tables", ""),
+    ]
+
+    @property
+    def tr(self):  # type: ignore[no-untyped-def]
+        return self.app.tr  # type: ignore[attr-defined]
+
+    @property
+    def model(self):  # type: ignore[no-untyped-def]
+        return self.app.model  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title-bar")
+        yield Static(id="status-line")
+        with Horizontal(id="lobby-main"):
+            with Vertical(id="players-pane"):
+                yield OptionList(id="players")
+            with Vertical(id="tables-pane"):
+                yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
+        yield RichLog(id="chat-log", markup=False, wrap=True, max_lines=200, auto_scroll=True)
+        yield Input(id="chat-input", max_length=self.model.chat_max)
+        yield KeyBar(id="keys")
+
+    def on_mount(self) -> None:
+        tables = self.query_one("#tables", DataTable)
+        for key, width in (("title", 18), ("game", 12), ("seats", 6), ("points", 4), ("status", 12)):
+            tables.add_column(self.tr(f"lobby.col.{key}"), key=key, width=width)
+        self.query_one("#players-pane").border_title = self.tr("lobby.players")
+        self.query_one("#tables-pane").border_title = self.tr("lobby.tables")
+        self.query_one("#chat-input", Input).placeholder = self.tr("lobby.chat_placeholder")
+        self.query_one("#keys", KeyBar).show(self._keys())
+        log = self.query_one("#chat-log", RichLog)
+        for line in self.model.chat:
+            log.write(self._chat_text(line))
+        self._draw_players()
+        self._draw_tables()
+        self._draw_status()
+        tables.focus()
+
+    def _keys(self) -> list[tuple[str, str]]:
+        tr = self.tr
+        return [
+            ("n", tr("key.new_table")), ("j", tr("key.join")), ("w", tr("key.watch")),
+            ("l", tr("key.leave")), ("k", tr("key.code")), ("c", tr("key.chat")),
+            ("g", tr("key.language")), ("?", tr("key.help")), ("q", tr("key.quit")),
+        ]
+
+    # -- drawing from the model --------------------------------------------------
+    def lobby_changed(self, msg: p.Message) -> None:
+        if not self.is_mounted:
+            return  # on_mount draws everything from the model
+        if isinstance(msg, p.Chat):
+            self.query_one("#chat-log", RichLog).write(self._chat_text(msg.line))
+        elif isinstance(msg, (p.PlayerUpdated, p.PlayerLeft, p.LobbySnapshot)):
+            self._draw_players()
+            self._draw_title()
+            if isinstance(msg, p.LobbySnapshot):
+                self._draw_tables()
+        elif isinstance(msg, (p.TableUpdated, p.TableRemoved)):
+            self._draw_tables()
+            self._draw_status()
+        elif isinstance(msg, p.Seated):
+            self._draw_status()
+            self._draw_tables()
+
+    def _chat_text(self, line: p.ChatLine) -> Text:
+        text = Text()
+        text.append(line.sender, style="bold cyan" if line.sender != self.model.me else "bold green")
+        text.append(": ")
+        text.append(line.text)
+        return text
+
+    def _draw_title(self) -> None:
+        m = self.model
+        who = m.me + (f" ({self.tr('lobby.guest')})" if m.guest else "")
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append(" truco-ssh ", style="reverse bold")
+        title.append(f" {self.tr('lobby.title')} · {who} · {self.tr('lobby.online', n=len(m.players))}")
+        self.query_one("#title-bar", Static).update(title)
+
+    def _draw_status(self) -> None:
+        m = self.model
+        table = m.my_table
+        if table is None:
+            text = Text(self.tr("lobby.status.idle"), style="dim")
+        else:
+            free = sum(1 for s in table.seats if s is None)
+            key = "lobby.status.watching" if m.seat is None else "lobby.status.seated"
+            text = Text(self.tr(key, title=table.title, seat=(m.seat or 0) + 1, free=free))
+            code = m.codes.get(table.table_id)
+            if code:
+                text.append("  " + self.tr("lobby.status.code", code=code), style="bold")
+        self.query_one("#status-line", Static).update(text)
+        self._draw_title()
+
+    def _draw_players(self) -> None:
+        players = self.query_one("#players", OptionList)
+        players.clear_options()
+        options = []
+        for pl in self.model.sorted_players():
+            text = Text(pl.name, style="bold" if pl.name == self.model.me else "", no_wrap=True,
+                        overflow="ellipsis")
+            if pl.table_id:
+                text.append(" *", style="dim")
+            options.append(Option(text))
+        players.add_options(options)
+
+    def _draw_tables(self) -> None:
+        table_view = self.query_one("#tables", DataTable)
+        selected = self._selected_table_id()
+        table_view.clear()
+        for info in self.model.sorted_tables():
+            table_view.add_row(*self._table_cells(info), key=info.table_id)
+        if selected is not None and selected in self.model.tables:
+            table_view.move_cursor(row=table_view.get_row_index(selected))
+
+    def _table_cells(self, info: p.TableInfo) -> list[Text]:
+        taken = sum(1 for s in info.seats if s)
+        variant = self.model.variants.get(info.variant)
+        game = self.tr(f"variant.{info.variant}") if variant else info.variant
+        mine = info.table_id == self.model.table_id
+        status = self.tr(f"lobby.table_status.{info.status}")
+        if info.private:
+            status += " " + self.tr("lobby.private_mark")
+        target = info.options.get("target", info.options.get("target_points", ""))
+        style = "bold" if mine else ""
+        return [
+            Text(("> " if mine else "") + info.title, style=style, no_wrap=True, overflow="ellipsis"),
+            Text(game, no_wrap=True, overflow="ellipsis"),
+            Text(f"{taken}/{len(info.seats)}"),
+            Text(str(target)),
+            Text(status, no_wrap=True, overflow="ellipsis"),
+        ]
+
+    def _selected_table_id(self) -> str | None:
+        table_view = self.query_one("#tables", DataTable)
+        if table_view.row_count == 0:
+            return None
+        try:
+            row_key, _ = table_view.coordinate_to_cell_key(table_view.cursor_coordinate)
+        except Exception:  # cursor outside the rows after a clear
+            return None
+        return str(row_key.value) if row_key.value is not None else None
+
+    # -- actions --------------------------------------------------------------------
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_join()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            self.app.send(p.SendChat(text=text))  # type: ignore[attr-defined]
+
+    # set_focus, not focus(): focus() is deferred, and keys typed right after
+    # "c" (they arrive in one packet on a slow link) would go to the old widget.
+    def action_chat(self) -> None:
+        self.set_focus(self.query_one("#chat-input", Input))
+
+    def action_focus_tables(self) -> None:
+        self.set_focus(self.query_one("#tables", DataTable))
+
+    def action_new_table(self) -> None:
+        from tui.screens.new_table import NewTableScreen
+
+        def created(command: p.CreateTable | None) -> None:
+            if command is not None:
+                self.app.send(command)  # type: ignore[attr-defined]
+
+        self.app.push_screen(NewTableScreen(tuple(self.model.variants.values())), created)
+
+    def action_join(self) -> None:
+        table_id = self._selected_table_id()
+        if table_id is None:
+            self.app.notify_text(self.tr("lobby.no_table_selected"))  # type: ignore[attr-defined]
+        elif table_id != self.model.table_id or self.model.seat is None:
+            self.app.send(p.JoinTable(table_id=table_id))  # type: ignore[attr-defined]
+
+    def action_watch(self) -> None:
+        table_id = self._selected_table_id()
+        if table_id is not None:
+            self.app.send(p.WatchTable(table_id=table_id))  # type: ignore[attr-defined]
+
+    def action_leave(self) -> None:
+        if self.model.table_id is not None:
+            self.app.send(p.LeaveTable(table_id=self.model.table_id))  # type: ignore[attr-defined]
+
+    def action_code(self) -> None:
+        from tui.screens.prompt import PromptScreen
+
+        def entered(code: str | None) -> None:
+            if code:
+                self.app.send(p.JoinByCode(code=code))  # type: ignore[attr-defined]
+
+        tr = self.tr
+        self.app.push_screen(
+            PromptScreen(tr("code.title"), tr("code.placeholder"), 16,
+                         [("Enter", tr("key.join")), ("Esc", tr("key.cancel"))]),
+            entered,
+        )
+
+    def action_language(self) -> None:
+        self.app.switch_language()  # type: ignore[attr-defined]
+
+    def relabel(self) -> None:
+        self.app.switch_screen(LobbyScreen())
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())

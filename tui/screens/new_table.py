@@ -1,0 +1,139 @@
+"""The New-table form, built entirely from the variant data the hub sent.
+
+A variant or option added to the engine's catalog shows up here with no change
+to this file: option widgets come from each option's kind and choices.
+"""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+import protocol as p
+from tui.screens.keybar import KeyBar
+
+
+def _value_label(value: p.OptionValue, tr) -> str:  # type: ignore[no-untyped-def]
+    if isinstance(value, bool):
+        return tr("form.yes") if value else tr("form.no")
+    key = f"value.{value}"
+    return tr(key) if tr.has(key) else str(value)
+
+
+class NewTableScreen(ModalScreen[p.CreateTable | None]):
+    BINDINGS = [("escape", "cancel", ""), ("ctrl+s", "create", "")]
+
+    def __init__(self, variants: tuple[p.VariantInfo, ...]) -> None:
+        super().__init__()
+        self._variants = {v.name: v for v in variants}
+        playable = [v for v in variants if v.implemented] or list(variants)
+        self._variant = playable[0].name if playable else ""
+
+    @property
+    def tr(self):  # type: ignore[no-untyped-def]
+        return self.app.tr  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        tr = self.tr
+        with Vertical(classes="dialog", id="new-table"):
+            yield Static(Text(tr("form.title"), style="bold"))
+            with Horizontal(classes="form-row"):
+                yield Label(tr("form.variant"), classes="form-label")
+                yield Select(
+                    [(self._variant_label(v), v.name) for v in self._variants.values()],
+                    value=self._variant, allow_blank=False, id="variant",
+                )
+            with Horizontal(classes="form-row"):
+                yield Label(tr("form.players"), classes="form-label")
+                yield Select(self._player_choices(), allow_blank=False, id="players",
+                             value=self._player_choices()[0][1])
+            with Horizontal(classes="form-row"):
+                yield Label(tr("form.table_title"), classes="form-label")
+                yield Input(max_length=p.TITLE_MAX, id="title", placeholder=tr("form.title_placeholder"))
+            yield Checkbox(tr("form.private"), False, id="private")
+            yield VerticalScroll(*self._option_rows(), id="options")
+            with Horizontal(id="form-buttons"):
+                yield Button(tr("form.create"), variant="primary", id="create")
+                yield Button(tr("form.cancel"), id="cancel")
+            bar = KeyBar()
+            bar.show([("Tab", tr("key.next_field")), ("Ctrl+S", tr("form.create")),
+                      ("Esc", tr("key.cancel"))])
+            yield bar
+
+    def _variant_label(self, v: p.VariantInfo) -> str:
+        label = self.tr(f"variant.{v.name}") if self.tr.has(f"variant.{v.name}") else v.title
+        return label if v.implemented else f"{label} ({self.tr('form.coming_soon')})"
+
+    def _player_choices(self) -> list[tuple[str, int]]:
+        variant = self._variants.get(self._variant)
+        counts = variant.player_counts if variant else (2,)
+        return [(self.tr("form.n_players", n=n), n) for n in counts]
+
+    def _option_rows(self) -> list[Horizontal | Checkbox]:
+        variant = self._variants.get(self._variant)
+        rows: list[Horizontal | Checkbox] = []
+        if variant is None:
+            return rows
+        for opt in variant.options:
+            label = self._option_label(opt)
+            if opt.kind == "bool":
+                box = Checkbox(label, bool(opt.default), id=f"opt-{opt.name}", classes="option")
+                box.tooltip = opt.help
+                rows.append(box)
+            else:
+                select = Select(
+                    [(_value_label(c, self.tr), c) for c in opt.choices],
+                    value=opt.default, allow_blank=False, id=f"opt-{opt.name}", classes="option",
+                )
+                rows.append(Horizontal(Label(label, classes="form-label wide"), select, classes="form-row"))
+        return rows
+
+    def _option_label(self, opt: p.OptionInfo) -> str:
+        key = f"option.{opt.name}"
+        return self.tr(key) if self.tr.has(key) else opt.label
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "variant" and event.value != self._variant:
+            self._variant = str(event.value)
+            players = self.query_one("#players", Select)
+            choices = self._player_choices()
+            players.set_options(choices)
+            players.value = choices[0][1]
+            options = self.query_one("#options", VerticalScroll)
+            await options.remove_children()
+            await options.mount_all(self._option_rows())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "create":
+            self.action_create()
+        else:
+            self.action_cancel()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_create()
+
+    def action_create(self) -> None:
+        variant = self._variants.get(self._variant)
+        if variant is None:
+            return
+        options: dict[str, p.OptionValue] = {}
+        for opt in variant.options:
+            widget = self.query_one(f"#opt-{opt.name}")
+            value = widget.value  # type: ignore[attr-defined]
+            if value is Select.BLANK:
+                value = opt.default
+            options[opt.name] = value
+        self.dismiss(
+            p.CreateTable(
+                variant=variant.name,
+                players=int(self.query_one("#players", Select).value),  # type: ignore[arg-type]
+                options=options,
+                private=self.query_one("#private", Checkbox).value,
+                title=self.query_one("#title", Input).value,
+            )
+        )
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

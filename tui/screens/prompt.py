@@ -1,0 +1,35 @@
+"""A small dialog asking for one line of text."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from tui.screens.keybar import KeyBar
+
+
+class PromptScreen(ModalScreen[str | None]):
+    BINDINGS = [("escape", "cancel", "")]
+
+    def __init__(self, title: str, placeholder: str, max_length: int, keys: list[tuple[str, str]]):
+        super().__init__()
+        self._title = title
+        self._placeholder = placeholder
+        self._max_length = max_length
+        self._keys = keys
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog small"):
+            yield Static(Text(self._title, style="bold"))
+            yield Input(placeholder=self._placeholder, max_length=self._max_length)
+            bar = KeyBar()
+            bar.show(self._keys)
+            yield bar
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
