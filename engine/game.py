@@ -79,7 +79,8 @@ def initial_state(rules: RuleSet, n_players: int, first_dealer: int) -> State:
         rules=rules, n=n_players, phase=Phase.DEAL, scores=(0, 0), games_won=(0, 0),
         game_no=1, dealer=first_dealer, deal_no=0,
         deal_kind=DealKind.REDONDA if n_players == 6 else DealKind.NORMAL,
-        next_pica=False, duel=0, dealt=empty, face_up=None, winner=None, history=(),
+        next_pica=False, duel=0, dealt=empty, face_up=None, winner=None, game_winner=None,
+        history=(),
         deferred=(), players=(), mano=-1, hands=empty, tricks=(), trick_results=(),
         current=(), leader=-1, turn=-1, truco_level=0, truco_pending=0, truco_by=NO_TEAM,
         truco_right=NO_TEAM, envido_status=EnvidoStatus.CLOSED, envido_calls=(),
@@ -263,10 +264,17 @@ def _apply_deal(state: State, d: Deal) -> tuple[State, list[Event]]:
     if (d.face_up is not None) != rules.has_face_up:
         raise IllegalAction("wrong face-up card for this variant")
     w = thaw(state)
+    if w.game_winner is not None:
+        w.scores = (0, 0)
+        w.game_no += 1
+        w.history = ()
+        w.next_pica = False
+        w.game_winner = None
     w.deal_no += 1
     if state.n == 6:
-        pica_allowed = max(state.scores) < rules.target - 5
-        w.deal_kind = DealKind.PICA_PICA if (state.next_pica and pica_allowed) else DealKind.REDONDA
+        # Pica-pica stops once a team has 10 buenas (25 of 30; target - 5 in general).
+        pica_allowed = max(w.scores) < rules.target - 5
+        w.deal_kind = DealKind.PICA_PICA if (w.next_pica and pica_allowed) else DealKind.REDONDA
         w.next_pica = w.deal_kind is DealKind.REDONDA
     w.dealt = d.hands
     w.hands = d.hands
@@ -491,10 +499,8 @@ def _end_game(w: Any, events: list[Event]) -> None:
         w.winner = winner
         events.append(MatchEnded(winner, w.games_won))
         return
-    w.scores = (0, 0)
-    w.game_no += 1
-    w.history = ()
-    w.next_pica = False
+    # The final score stays visible until the next game's first deal resets it.
+    w.game_winner = winner
     w.phase = Phase.DEAL
     w.dealer = (w.dealer + 1) % w.n
 

@@ -78,7 +78,8 @@ class State:
     duel: int
     dealt: tuple[tuple[Card, ...], ...]
     face_up: Card | None
-    winner: int | None
+    winner: int | None  # the match winner
+    game_winner: int | None  # winner of the game just ended, until the next deal
     history: tuple[HandSummary, ...]
     deferred: tuple[tuple[int, int, str], ...]  # simultaneous scoring: (team, points, reason)
     # ---- the current hand (or pica-pica duel) ----

@@ -68,6 +68,7 @@ class View:
     flor_conceded: int | None
     flor_result: tuple[int, int] | None
     history: tuple[HandSummary, ...]  # finished hands of this game, with shown proofs
+    game_winner: int | None  # set between a game's end and the next game's first deal
     match_over: bool
     winner: int | None
     legal: tuple[Action, ...]
@@ -146,6 +147,7 @@ def view(state: State, seat: int | None) -> View:
         flor_conceded=_team(state.flor_conceded),
         flor_result=state.flor_result,
         history=state.history,
+        game_winner=state.game_winner,
         match_over=state.phase is Phase.MATCH_OVER,
         winner=state.winner,
         legal=tuple(legal_actions(state, seat)) if seat is not None else (),

@@ -1,0 +1,73 @@
+"""Helpers for scripted engine scenarios (seats in playing order; seat n-1 deals by default).
+
+RULES.md section 5 uses compass seats with East as mano: with four players E=0, N=1, W=2,
+S=3 (S deals), teams E-W = 0 and N-S = 1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from engine import Action, Call, Deal, Event, IllegalAction, PointsScored, State, apply, parse_cards
+from engine.cards import Card
+from engine.game import initial_state
+from engine.ruleset import get_ruleset
+
+E, N, W, S = 0, 1, 2, 3
+
+
+def scenario(
+    hands: dict[int, str],
+    n: int = 4,
+    dealer: int | None = None,
+    scores: tuple[int, int] = (0, 0),
+    **options: Any,
+) -> tuple[State, list[Event]]:
+    """A state right after a deal of the given hands; other seats get flor-free filler."""
+    rules = get_ruleset("argentino", **options)
+    state = initial_state(rules, n, n - 1 if dealer is None else dealer)
+    state = dataclasses.replace(state, scores=scores)
+    given = {seat: parse_cards(text) for seat, text in hands.items()}
+    used = {c for cards in given.values() for c in cards}
+    spare = [c for c in rules.deck if c not in used]
+    full: list[tuple[Card, ...]] = []
+    for seat in range(n):
+        if seat in given:
+            full.append(given[seat])
+            continue
+        # Three cards of three different suits: never a flor.
+        picked: list[Card] = []
+        for card in spare:
+            if all(card.suit is not p.suit for p in picked):
+                picked.append(card)
+            if len(picked) == 3:
+                break
+        for card in picked:
+            spare.remove(card)
+        full.append(tuple(picked))
+    return apply(state, Deal(tuple(full)))
+
+
+def act(state: State, *steps: tuple[Any, ...]) -> tuple[State, list[Event]]:
+    """Apply steps like (N, "truco") or (E, "play", "1e"); returns the state and all events."""
+    events: list[Event] = []
+    for step in steps:
+        seat, call = step[0], Call(step[1])
+        card = parse_cards(step[2])[0] if len(step) > 2 else None
+        state, more = apply(state, Action(seat, call, card))
+        events.extend(more)
+    return state, events
+
+
+def points(events: list[Event]) -> list[tuple[int, int, str]]:
+    return [(e.team, e.points, e.reason) for e in events if isinstance(e, PointsScored)]
+
+
+def illegal(state: State, *step: Any) -> str:
+    """The reason the step is rejected (fails the test if it is accepted)."""
+    try:
+        act(state, step)
+    except IllegalAction as exc:
+        return exc.reason
+    raise AssertionError(f"{step} was accepted")
