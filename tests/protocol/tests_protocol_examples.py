@@ -1,0 +1,114 @@
+"""Round trips of every message type, and the decoder's refusals."""
+from __future__ import annotations
+
+import msgpack
+import pytest
+
+import protocol as p
+from protocol.codec import PROTOCOL_VERSION
+
+OPTION = p.OptionInfo(name="target", label="Points", kind="choice", default=30, choices=(30, 15), help="h")
+VARIANT = p.VariantInfo(name="argentino", title="Truco", player_counts=(2, 4, 6), options=(OPTION,))
+TABLE = p.TableInfo(
+    table_id="t1", title="mesa", variant="argentino", owner="ana", seats=("ana", None),
+    options={"target": 30, "flor": True, "mazo": "always"}, private=True, status="waiting", spectators=2,
+)
+LINE = p.ChatLine(sender="ana", text="hola", ts=1_700_000_000)
+PLAYER = p.PlayerInfo(name="ana", guest=False, table_id="t1")
+
+EXAMPLES: list[p.Message] = [
+    p.ClaimName(name="ana", lang="es"),
+    p.SendChat(text="hola"),
+    p.CreateTable(variant="argentino", players=4, options={"flor": False, "target": 15}, private=True, title="x"),
+    p.JoinTable(table_id="t1", seat=1),
+    p.JoinTable(table_id="t1"),
+    p.JoinByCode(code="ABC234"),
+    p.LeaveTable(table_id="t1"),
+    p.WatchTable(table_id="t1"),
+    p.Ping(n=7),
+    p.Welcome(name="ana", guest=True, variants=(VARIANT,), chat_max=200),
+    p.NameRefused(name="root", reason="reserved_word", suggestion="root2"),
+    p.LobbySnapshot(players=(PLAYER,), tables=(TABLE,), chat=(LINE,)),
+    p.PlayerUpdated(player=PLAYER),
+    p.PlayerLeft(name="ana"),
+    p.TableUpdated(table=TABLE),
+    p.TableRemoved(table_id="t1"),
+    p.TableCreated(table_id="t1", code="ABC234"),
+    p.Seated(table_id="t1", seat=0),
+    p.Seated(),
+    p.Chat(line=LINE),
+    p.Error(code="bad_frame", message="nope"),
+    p.Notice(code="shutdown"),
+    p.Pong(n=7),
+]
+
+
+def test_every_message_type_has_an_example() -> None:
+    assert {type(m) for m in EXAMPLES} == set(p.MESSAGE_TYPES.values())
+
+
+@pytest.mark.parametrize("message", EXAMPLES, ids=lambda m: m.TYPE)
+def test_round_trip(message: p.Message) -> None:
+    assert p.decode(p.encode(message)) == message
+
+
+@pytest.mark.parametrize("message", EXAMPLES, ids=lambda m: m.TYPE)
+def test_round_trip_through_frames(message: p.Message) -> None:
+    reader = p.FrameReader()
+    data = p.frame(message) * 2
+    out = []
+    for i in range(len(data)):  # one byte at a time: the worst chunking
+        out += reader.feed(data[i : i + 1])
+    assert out == [message, message]
+    assert reader.pending == 0
+
+
+def _raw(**body: object) -> bytes:
+    return msgpack.packb({"v": PROTOCOL_VERSION, **body})
+
+
+@pytest.mark.parametrize(
+    "data, reason",
+    [
+        (b"", "undecodable"),
+        (b"\xc1", "undecodable"),
+        (msgpack.packb([1, 2]), "must be a map"),
+        (msgpack.packb({"t": "ping"}), "version"),
+        (msgpack.packb({"v": 99, "t": "ping"}), "version"),
+        (msgpack.packb({"v": True, "t": "ping"}), "version"),
+        (_raw(t="nope"), "unknown message type"),
+        (_raw(t=5), "unknown message type"),
+        (_raw(t="join_table"), "missing field"),
+        (_raw(t="ping", n="1"), "expected an integer"),
+        (_raw(t="ping", n=True), "expected an integer"),
+        (_raw(t="ping", n=-1), "out of range"),
+        (_raw(t="create_table", variant="a", players=99, options={}), "out of range"),
+        (_raw(t="create_table", variant="a", players=2, options={"x": [1]}), "unexpected value"),
+        (_raw(t="create_table", variant="a", players=2, options={1: 2}), "undecodable"),
+        (_raw(t="send_chat", text="x" * 5000), "longer than"),
+        (_raw(t="claim_name", name=b"bytes"), "undecodable"),
+        (msgpack.packb({"v": 1, "t": "ping", "n": msgpack.ExtType(1, b"x")}), "extension"),
+        (b"\x91" * 3000 + b"\x00", "undecodable"),
+        (b"\x00" * (p.MAX_FRAME + 1), "exceeds"),
+    ],
+)
+def test_decoder_refuses(data: bytes, reason: str) -> None:
+    with pytest.raises(p.ProtocolError, match=reason):
+        p.decode(data)
+
+
+def test_unknown_fields_are_ignored_for_forward_compatibility() -> None:
+    assert p.decode(_raw(t="ping", n=3, later_field="x")) == p.Ping(n=3)
+
+
+def test_frame_reader_refuses_oversize_announcement_before_buffering() -> None:
+    reader = p.FrameReader(max_frame=100)
+    with pytest.raises(p.ProtocolError, match="exceeds"):
+        reader.feed((101).to_bytes(4, "big") + b"x")
+    assert reader.pending == 0
+
+
+def test_encoder_refuses_oversize_message() -> None:
+    huge = p.LobbySnapshot(players=tuple(p.PlayerInfo(name=f"p{i:014d}") for i in range(3000)), tables=(), chat=())
+    with pytest.raises(p.ProtocolError, match="exceeds"):
+        p.encode(huge)

@@ -1,0 +1,239 @@
+"""The lobby actor, driven the way sessions drive it: encoded frames through links."""
+from __future__ import annotations
+
+import asyncio
+from typing import AsyncIterator
+
+import pytest
+
+import protocol as p
+from server.config import ServerConfig
+from server.hub import Hub
+from server.link import HubLink
+from server.store import Store
+from server.variants import validate_options, variant_infos
+
+
+class Client:
+    def __init__(self, link: HubLink) -> None:
+        self.link = link
+        self.inbox: list[p.Message] = []
+
+    def send(self, message: p.Message) -> None:
+        self.link.send(p.encode(message))
+
+    async def settle(self) -> None:
+        await asyncio.sleep(0)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        while not self.link._outbox.empty():
+            data = self.link._outbox.get_nowait()
+            if data is not None:
+                self.inbox.append(p.decode(data))
+
+    def of(self, kind: type) -> list:
+        return [m for m in self.inbox if isinstance(m, kind)]
+
+
+@pytest.fixture
+async def hub(tmp_path) -> AsyncIterator[Hub]:
+    store = Store(tmp_path / "db.sqlite3")
+    await store.open()
+    hub = Hub(ServerConfig(), variant_infos(), validate_options, store)
+    await hub.load()
+    task = asyncio.create_task(hub.run())
+    yield hub
+    task.cancel()
+    await hub.drain_writes()
+    await store.close()
+
+
+async def join(hub: Hub, name: str, fp: str | None = None) -> Client:
+    client = Client(hub.connect("127.0.0.1", name, fp))
+    client.send(p.ClaimName(name=name))
+    await client.settle()
+    return client
+
+
+async def test_claim_name_gives_welcome_and_snapshot(hub: Hub) -> None:
+    ana = await join(hub, "ana")
+    welcome = ana.of(p.Welcome)[0]
+    assert welcome.name == "ana" and welcome.guest
+    assert {v.name for v in welcome.variants} == {"argentino", "uruguayo", "paulista", "venezolano"}
+    assert [pl.name for pl in ana.of(p.LobbySnapshot)[0].players] == ["ana"]
+
+
+async def test_others_see_arrivals_and_departures(hub: Hub) -> None:
+    ana = await join(hub, "ana")
+    beto = await join(hub, "beto")
+    await ana.settle()
+    assert any(m.player.name == "beto" for m in ana.of(p.PlayerUpdated))
+    beto.link.close()
+    await ana.settle()
+    assert ana.of(p.PlayerLeft)[-1].name == "beto"
+
+
+@pytest.mark.parametrize(
+    "name, reason", [("root", "reserved_word"), ("a b", "invalid"), ("[/", "invalid"), ("x" * 17, "invalid")]
+)
+async def test_unusable_names_are_refused_with_a_suggestion(hub: Hub, name: str, reason: str) -> None:
+    c = await join(hub, name)
+    refused = c.of(p.NameRefused)[0]
+    assert refused.reason == reason
+    assert refused.suggestion and refused.suggestion != name
+
+
+async def test_guest_name_online_is_taken_ignoring_case(hub: Hub) -> None:
+    await join(hub, "Ana")
+    other = await join(hub, "ana")
+    refused = other.of(p.NameRefused)[0]
+    assert refused.reason == "taken" and refused.suggestion.lower() != "ana"
+
+
+async def test_key_reserves_name_across_sessions_and_restarts(hub: Hub, tmp_path) -> None:
+    first = await join(hub, "ana", "SHA256:key1")
+    first.link.close()
+    await first.settle()
+    guest = await join(hub, "ana")
+    assert guest.of(p.NameRefused)[0].reason == "reserved_key"
+    thief = await join(hub, "ANA", "SHA256:key2")
+    assert thief.of(p.NameRefused)[0].reason == "reserved_key"
+    owner = await join(hub, "ana", "SHA256:key1")
+    assert owner.of(p.Welcome)
+    await hub.drain_writes()
+    # A new hub on the same database still knows the reservation.
+    assert hub._store is not None
+    reloaded = Hub(ServerConfig(), variant_infos(), validate_options, hub._store)
+    await reloaded.load()
+    assert reloaded.reserved_fingerprint("ana") == "SHA256:key1"
+
+
+async def test_same_key_logging_in_again_replaces_the_old_session(hub: Hub) -> None:
+    old = await join(hub, "ana", "SHA256:k")
+    new = await join(hub, "ana", "SHA256:k")
+    await old.settle()
+    assert new.of(p.Welcome)
+    assert any(m.code == "replaced" for m in old.of(p.Notice))
+
+
+async def test_chat_is_cleaned_and_broadcast(hub: Hub) -> None:
+    ana = await join(hub, "ana")
+    beto = await join(hub, "beto")
+    ana.send(p.SendChat(text="hola \x1b]52;c;SGVsbG8=\x07 [b]x[/b] \u202e"))
+    await beto.settle()
+    line = beto.of(p.Chat)[-1].line
+    assert line.sender == "ana"
+    assert line.text == "hola ]52;c;SGVsbG8= [b]x[/b]"
+
+
+async def test_chat_is_rate_limited(hub: Hub) -> None:
+    ana = await join(hub, "ana")
+    beto = await join(hub, "beto")
+    for i in range(20):
+        ana.send(p.SendChat(text=f"m{i}"))
+    await ana.settle()
+    await beto.settle()
+    assert len(beto.of(p.Chat)) == hub.config.chat_burst
+    assert any(e.code == "chat_rate" for e in ana.of(p.Error))
+
+
+async def test_commands_before_a_name_are_refused(hub: Hub) -> None:
+    c = Client(hub.connect("127.0.0.1", "x", None))
+    c.send(p.SendChat(text="hi"))
+    await c.settle()
+    assert c.of(p.Error)[0].code == "no_name"
+
+
+async def test_garbage_frames_get_errors_then_the_connection_is_dropped(hub: Hub) -> None:
+    c = Client(hub.connect("127.0.0.1", "x", None))
+    for _ in range(10):
+        c.link.send(b"\xc1garbage")
+    await asyncio.sleep(0.01)
+    frames = []
+    while not c.link._outbox.empty():
+        frames.append(c.link._outbox.get_nowait())
+    assert frames[-1] is None  # hung up
+    assert all(p.decode(f).code == "bad_frame" for f in frames[:-1])
+    ana = await join(hub, "ana")  # and the hub still serves everyone else
+    assert ana.of(p.Welcome)
+
+
+async def test_create_join_leave_table(hub: Hub) -> None:
+    ana = await join(hub, "ana")
+    beto = await join(hub, "beto")
+    ana.send(p.CreateTable(variant="argentino", players=2, options={"flor": False}, title="  la \x1b[31mmesa "))
+    await ana.settle()
+    created = ana.of(p.TableCreated)[0]
+    table = ana.of(p.TableUpdated)[-1].table
+    assert table.title == "la [31mmesa" and table.seats == ("ana", None) and table.status == "waiting"
+    assert table.options["flor"] is False and table.options["target"] == 30  # defaults filled in
+    beto.send(p.JoinTable(table_id=created.table_id))
+    await beto.settle()
+    await ana.settle()
+    assert beto.of(p.Seated)[-1] == p.Seated(table_id=created.table_id, seat=1)
+    assert ana.of(p.TableUpdated)[-1].table.status == "full"
+    ana.send(p.LeaveTable(table_id=created.table_id))
+    beto.send(p.LeaveTable(table_id=created.table_id))
+    await ana.settle()
+    assert ana.of(p.TableRemoved)[-1].table_id == created.table_id
+
+
+async def test_private_table_needs_its_code(hub: Hub) -> None:
+    ana = await join(hub, "ana")
+    beto = await join(hub, "beto")
+    ana.send(p.CreateTable(variant="argentino", players=4, options={}, private=True))
+    await ana.settle()
+    created = ana.of(p.TableCreated)[0]
+    assert len(created.code) == p.CODE_LEN
+    beto.send(p.JoinTable(table_id=created.table_id))
+    beto.send(p.WatchTable(table_id=created.table_id))
+    await beto.settle()
+    assert [e.code for e in beto.of(p.Error)] == ["private", "private"]
+    beto.send(p.JoinByCode(code=created.code.lower()))
+    await beto.settle()
+    assert beto.of(p.Seated)[-1].table_id == created.table_id
+
+
+@pytest.mark.parametrize(
+    "command, code",
+    [
+        (p.CreateTable(variant="nope", players=2, options={}), "bad_table"),
+        (p.CreateTable(variant="argentino", players=3, options={}), "bad_table"),
+        (p.CreateTable(variant="argentino", players=2, options={"target": 99}), "bad_table"),
+        (p.CreateTable(variant="argentino", players=2, options={"bogus": True}), "bad_table"),
+        (p.CreateTable(variant="argentino", players=2, options={"flor": "yes"}), "bad_table"),
+    ],
+)
+async def test_bad_tables_are_refused_with_the_reason(hub: Hub, command: p.CreateTable, code: str) -> None:
+    ana = await join(hub, "ana")
+    ana.send(command)
+    await ana.settle()
+    assert ana.of(p.Error)[-1].code == code
+    assert not ana.of(p.TableCreated)
+
+
+async def test_unimplemented_variant_cannot_be_opened(hub: Hub) -> None:
+    unplayable = [v for v in variant_infos() if not v.implemented]
+    if not unplayable:
+        pytest.skip("every variant is implemented")
+    ana = await join(hub, "ana")
+    v = unplayable[0]
+    ana.send(p.CreateTable(variant=v.name, players=v.player_counts[0], options={}))
+    await ana.settle()
+    assert ana.of(p.Error)[-1].code == "not_playable"
+
+
+async def test_a_session_that_stops_reading_is_dropped_without_hurting_others(hub: Hub, monkeypatch) -> None:
+    import server.link
+
+    monkeypatch.setattr(server.link, "OUTBOX_LIMIT", 30)
+    sleeper = await join(hub, "sleeper")  # never reads again
+    ana = await join(hub, "ana")
+    for i in range(40):
+        await join(hub, f"p{i}")  # every arrival is broadcast to the sleeper
+        await ana.settle()
+    assert any(isinstance(m, p.PlayerLeft) and m.name == "sleeper" for m in ana.inbox)
+    assert sleeper.link.closed
+    ana.send(p.Ping(n=1))
+    await ana.settle()
+    assert p.Pong(n=1) in ana.inbox
