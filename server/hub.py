@@ -82,6 +82,7 @@ class Hub:
         self._chat: deque[p.ChatLine] = deque(maxlen=CHAT_HISTORY)
         self._ids = itertools.count(1)
         self._writes: set[asyncio.Task[None]] = set()
+        self._lagging: set[int] = set()  # conns to drop once the current step is done
 
     # -- wiring ----------------------------------------------------------------
     async def load(self) -> None:
@@ -121,6 +122,17 @@ class Hub:
                     return
             except Exception:  # one bad command must not stop the lobby for everyone
                 log.exception("hub failed on %s from conn %s", kind, conn_id)
+            self._drop_lagging()
+
+    def _drop_lagging(self) -> None:
+        # Dropped after the step, not inside a broadcast: closing broadcasts
+        # PlayerLeft, which must not recurse into the broadcast being sent.
+        while self._lagging:
+            conn_id = self._lagging.pop()
+            conn = self._conns.get(conn_id)
+            if conn is not None:
+                log.warning("conn %s (%s) is not reading its events: dropped", conn_id, conn.name)
+                self._close(conn_id)
 
     def request_shutdown(self, notice: str = "shutdown") -> None:
         self._inbox.put_nowait(("shutdown", 0, notice))
@@ -141,6 +153,7 @@ class Hub:
 
     def _close(self, conn_id: int) -> None:
         conn = self._conns.pop(conn_id, None)
+        self._lagging.discard(conn_id)
         if conn is None:
             return
         conn.link.hang_up()
@@ -164,9 +177,9 @@ class Hub:
         self._deliver(conn, p.encode(message))
 
     def _deliver(self, conn: _Conn, frame: bytes) -> None:
-        if not conn.link.deliver(frame):
-            log.warning("conn %s (%s) is not reading its events: dropped", conn.peer.conn_id, conn.name)
-            self._close(conn.peer.conn_id)
+        conn_id = conn.peer.conn_id
+        if conn_id not in self._lagging and not conn.link.deliver(frame):
+            self._lagging.add(conn_id)
 
     def _broadcast(self, message: p.Message, exclude: int | None = None) -> None:
         frame = p.encode(message)  # once for everybody

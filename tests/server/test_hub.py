@@ -230,7 +230,8 @@ async def test_a_session_that_stops_reading_is_dropped_without_hurting_others(hu
     sleeper = await join(hub, "sleeper")  # never reads again
     ana = await join(hub, "ana")
     for i in range(40):
-        await join(hub, f"p{i}")  # every arrival is broadcast to the sleeper
+        visitor = await join(hub, f"p{i}")  # every arrival and departure reaches the sleeper
+        visitor.link.close()
         await ana.settle()
     assert any(isinstance(m, p.PlayerLeft) and m.name == "sleeper" for m in ana.inbox)
     assert sleeper.link.closed
