@@ -142,7 +142,7 @@ def beats(state: State, seat: int) -> bool:
 
 
 def legal_declare(state: State, seat: int) -> list[Action]:
-    if next_declarer(state) != seat:
+    if state.envido_status is not EnvidoStatus.DECLARING or next_declarer(state) != seat:
         return []
     if state.envido_best < 0:
         return [Action(seat, Call.DECLARE_ENVIDO)]
