@@ -46,6 +46,19 @@ class Deal:
         }
 
 
+_INTERNED: dict[tuple[int, Call, Card | None], Action] = {}
+
+
+def action(seat: int, call: Call, card: Card | None = None) -> Action:
+    """A shared Action instance: legal-action lists are rebuilt on every step, and a dict
+    lookup is much cheaper than a frozen dataclass constructor."""
+    key = (seat, call, card)
+    found = _INTERNED.get(key)
+    if found is None:
+        found = _INTERNED[key] = Action(seat, call, card)
+    return found
+
+
 def _int(d: dict[str, object], key: str) -> int:
     value = d.get(key)
     if not isinstance(value, int) or isinstance(value, bool):

@@ -55,7 +55,8 @@ class Card:
         object.__setattr__(self, "code", _SUIT_INDEX[self.suit] * 13 + self.rank - 1)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Card) and other.code == self.code
+        # Cards are normally the interned deck objects: identity settles almost every test.
+        return self is other or (isinstance(other, Card) and other.code == self.code)
 
     def __hash__(self) -> int:
         return self.code

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, action as mk
 from engine.calls import Call
 from engine.events import Acted, Event
 from engine.scoring import envido_cards
@@ -23,7 +23,7 @@ def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Actio
         or not (answering_truco or state.rules.truco_timing == "any_time" or state.turn == seat)
     ):
         return []
-    return [Action(seat, step.call) for step in state.rules.envido_ladder]
+    return [mk(seat, step.call) for step in state.rules.envido_ladder]
 
 
 def explain_opening(state: State, seat: int) -> str:
@@ -47,7 +47,7 @@ def _stake(state: State, calls: tuple[Call, ...]) -> int:
 
 
 def legal_answers(state: State, seat: int) -> list[Action]:
-    acts = [Action(seat, Call.QUIERO), Action(seat, Call.NO_QUIERO)]
+    acts = [mk(seat, Call.QUIERO), mk(seat, Call.NO_QUIERO)]
     rules = state.rules
     calls = state.envido_calls
     last = rules.envido_step(calls[-1])
@@ -66,7 +66,7 @@ def legal_answers(state: State, seat: int) -> list[Action]:
                 continue
             if mode == "unlimited" and stake + step.points > rules.target:
                 continue  # a stake above the target decides nothing more (engine policy)
-        acts.append(Action(seat, step.call))
+        acts.append(mk(seat, step.call))
     return acts
 
 
@@ -145,10 +145,10 @@ def legal_declare(state: State, seat: int) -> list[Action]:
     if state.envido_status is not EnvidoStatus.DECLARING or next_declarer(state) != seat:
         return []
     if state.envido_best < 0:
-        return [Action(seat, Call.DECLARE_ENVIDO)]
-    acts = [Action(seat, Call.SON_BUENAS)]
+        return [mk(seat, Call.DECLARE_ENVIDO)]
+    acts = [mk(seat, Call.SON_BUENAS)]
     if beats(state, seat):
-        acts.append(Action(seat, Call.DECLARE_ENVIDO))
+        acts.append(mk(seat, Call.DECLARE_ENVIDO))
     return acts
 
 

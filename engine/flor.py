@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, action as mk
 from engine.calls import Call
 from engine.events import Event
 from engine.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State
@@ -44,9 +44,9 @@ def start(w: Any) -> None:
 def _raises(state: State, seat: int) -> list[Action]:
     acts = []
     if state.flor_level < 1:
-        acts.append(Action(seat, Call.CONTRAFLOR))
+        acts.append(mk(seat, Call.CONTRAFLOR))
     if state.flor_level < 2:
-        acts.append(Action(seat, Call.CONTRAFLOR_AL_RESTO))
+        acts.append(mk(seat, Call.CONTRAFLOR_AL_RESTO))
     return acts
 
 
@@ -57,34 +57,34 @@ def legal(state: State, seat: int) -> list[Action]:
     if status is FlorStatus.ANNOUNCING:
         if holders[state.flor_idx] != seat:
             return []
-        acts = [Action(seat, Call.FLOR)]
+        acts = [mk(seat, Call.FLOR)]
         if state.flor_accepted:
             return acts
         if state.flor_conceded != NO_TEAM:
             if state.flor_conceded == team:
-                acts.append(Action(seat, Call.CON_FLOR_ME_ACHICO))
+                acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
             return acts
         if not any(h % 2 != team for h in state.flor_announced):
             return acts
-        acts.append(Action(seat, Call.CON_FLOR_ME_ACHICO))
+        acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
         if state.flor_by == 1 - team:
-            acts.append(Action(seat, Call.CON_FLOR_QUIERO))
+            acts.append(mk(seat, Call.CON_FLOR_QUIERO))
         if state.flor_by != team:
             acts.extend(_raises(state, seat))
         return acts
     if status is FlorStatus.ANSWERING:
         if seat not in holders or team == state.flor_by:
             return []
-        acts = [Action(seat, Call.CON_FLOR_QUIERO), Action(seat, Call.CON_FLOR_ME_ACHICO)]
+        acts = [mk(seat, Call.CON_FLOR_QUIERO), mk(seat, Call.CON_FLOR_ME_ACHICO)]
         if state.flor_level < 2:
-            acts.append(Action(seat, Call.CONTRAFLOR_AL_RESTO))
+            acts.append(mk(seat, Call.CONTRAFLOR_AL_RESTO))
         return acts
     if status is FlorStatus.ROUND_TWO:
         if holders[state.flor_idx] != seat:
             return []
         return _raises(state, seat) + [
-            Action(seat, Call.CON_FLOR_ME_ACHICO),
-            Action(seat, Call.PASS_FLOR),
+            mk(seat, Call.CON_FLOR_ME_ACHICO),
+            mk(seat, Call.PASS_FLOR),
         ]
     return []
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine import envido as env
 from engine import flor as flr
-from engine.actions import Action, Deal
+from engine.actions import Action, Deal, action as mk
 from engine.calls import Call
 from engine.errors import IllegalAction
 from engine.events import (
@@ -145,26 +145,26 @@ def _legal_play(state: State, seat: int) -> list[Action]:
     mazo = state.rules.mazo_allowed(state.n)
     if state.truco_pending:
         if team != state.truco_by:
-            acts.append(Action(seat, Call.QUIERO))
-            acts.append(Action(seat, Call.NO_QUIERO))
+            acts.append(mk(seat, Call.QUIERO))
+            acts.append(mk(seat, Call.NO_QUIERO))
             acts.extend(env.legal_openings(state, seat, answering_truco=True))
             if mazo:
-                acts.append(Action(seat, Call.MAZO))
+                acts.append(mk(seat, Call.MAZO))
         return acts
     if state.turn == seat:
         for card in state.hands[seat]:
-            acts.append(Action(seat, Call.PLAY, card))
+            acts.append(mk(seat, Call.PLAY, card))
     level = state.truco_level
     if (
         level < len(state.rules.truco_ladder)
         and state.truco_right in (NO_TEAM, team)
         and _timing_ok(state, seat)
     ):
-        acts.append(Action(seat, state.rules.truco_ladder[level].call))
+        acts.append(mk(seat, state.rules.truco_ladder[level].call))
     if status is EnvidoStatus.OPEN:
         acts.extend(env.legal_openings(state, seat, answering_truco=False))
     if mazo and state.turn == seat:
-        acts.append(Action(seat, Call.MAZO))
+        acts.append(mk(seat, Call.MAZO))
     return acts
 
 
@@ -258,8 +258,9 @@ def _apply_deal(state: State, d: Deal) -> tuple[State, list[Event]]:
     rules = state.rules
     if len(d.hands) != state.n or any(len(h) != rules.cards_per_hand for h in d.hands):
         raise IllegalAction(f"a deal gives {rules.cards_per_hand} cards to each of {state.n} seats")
-    seen = [c for h in d.hands for c in h] + ([] if d.face_up is None else [d.face_up])
-    if len(set(seen)) != len(seen) or any(c not in rules.deck for c in seen):
+    seen = [c.code for h in d.hands for c in h] + ([] if d.face_up is None else [d.face_up.code])
+    codes = set(seen)
+    if len(codes) != len(seen) or not codes <= rules.deck_codes:
         raise IllegalAction("a deal must use distinct cards of the deck")
     if (d.face_up is not None) != rules.has_face_up:
         raise IllegalAction("wrong face-up card for this variant")

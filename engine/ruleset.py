@@ -62,6 +62,10 @@ class RuleSet:
     envido: EnvidoFn
     flor_fn: FlorFn
 
+    @property
+    def deck_codes(self) -> frozenset[int]:
+        return _deck_codes(self.deck)
+
     def option(self, name: str) -> OptionValue:
         for key, value in self.options:
             if key == name:
@@ -79,6 +83,16 @@ class RuleSet:
 
     def mazo_allowed(self, n_players: int) -> bool:
         return self.mazo == "always" or (self.mazo == "two_player" and n_players == 2)
+
+
+_DECK_CODES: dict[tuple[Card, ...], frozenset[int]] = {}
+
+
+def _deck_codes(deck: tuple[Card, ...]) -> frozenset[int]:
+    codes = _DECK_CODES.get(deck)
+    if codes is None:
+        codes = _DECK_CODES[deck] = frozenset(c.code for c in deck)
+    return codes
 
 
 ARGENTINE_TRUCO = (

@@ -1,0 +1,75 @@
+"""Engine benchmark: random legal hands per second for 2, 4 and 6 players, on one core.
+
+Each step asks `all_legal_actions` and applies one of them (mostly card plays, so hands
+reach their tricks), dealing with a seeded rng whenever a hand ends: the same calls a table
+actor makes, validation included. Run: `python tests/bench/engine_bench.py [--profile]`.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from engine import Call, HandEnded, advance, all_legal_actions, get_ruleset, new_match  # noqa: E402
+
+
+def play_hands(n_players: int, hands: int, seed: int = 1) -> tuple[int, int]:
+    """Play at least `hands` hands; returns (hands played, actions applied)."""
+    rules = get_ruleset("argentino")
+    rng = random.Random(seed)
+    state, _ = new_match(rules, n_players, rng)
+    played = actions = 0
+    while played < hands:
+        if state.match_over:
+            state, _ = new_match(rules, n_players, rng)
+        legal = all_legal_actions(state)
+        plays = [a for a in legal if a.call is Call.PLAY]
+        action = rng.choice(plays) if plays and rng.random() < 0.75 else rng.choice(legal)
+        state, events = advance(state, action, rng)
+        actions += 1
+        played += sum(1 for e in events if isinstance(e, HandEnded))
+    return played, actions
+
+
+def run(seconds_per_size: float = 2.0) -> dict[str, dict[str, float]]:
+    results: dict[str, dict[str, float]] = {}
+    for n in (2, 4, 6):
+        play_hands(n, 200)  # warm-up
+        hands = actions = 0
+        start = time.perf_counter()
+        elapsed = 0.0
+        while elapsed < seconds_per_size:
+            h, a = play_hands(n, 500, seed=hands + 7)
+            hands += h
+            actions += a
+            elapsed = time.perf_counter() - start
+        results[f"{n}p"] = {
+            "hands": hands,
+            "seconds": round(elapsed, 3),
+            "hands_per_second": round(hands / elapsed),
+            "actions_per_second": round(actions / elapsed),
+        }
+    return results
+
+
+def main() -> None:
+    if "--profile" in sys.argv:
+        import cProfile
+        import pstats
+
+        cProfile.run("play_hands(2, 5000)", "/tmp/engine_bench.prof")
+        pstats.Stats("/tmp/engine_bench.prof").sort_stats("tottime").print_stats(15)
+        return
+    results = run()
+    print(f"{'players':>8} {'hands':>8} {'seconds':>8} {'hands/s':>10} {'actions/s':>10}")
+    for name, r in results.items():
+        print(f"{name:>8} {r['hands']:>8} {r['seconds']:>8} {r['hands_per_second']:>10} "
+              f"{r['actions_per_second']:>10}")
+
+
+if __name__ == "__main__":
+    main()
