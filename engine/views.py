@@ -99,7 +99,7 @@ def view(state: State, seat: int | None) -> View:
     if seat is not None and not 0 <= seat < state.n:
         raise ValueError(f"there is no seat {seat}")
     rules = state.rules
-    playing = state.phase in (Phase.PLAY, Phase.FLOR)
+    playing = state.phase is Phase.PLAY
     awaiting = tuple(s for s in range(state.n) if legal_actions(state, s))
     pending = state.truco_pending
     envido_live = state.envido_status is not EnvidoStatus.CLOSED
