@@ -56,7 +56,7 @@ class TrucoApp(App[None]):
         while True:
             data = await self.link.receive()
             if data is None:
-                self.exit(message="disconnected")
+                self.exit(result="disconnected")
                 return
             try:
                 message = p.decode(data)
@@ -89,7 +89,7 @@ class TrucoApp(App[None]):
         elif isinstance(msg, p.Notice):
             self.notify_text(self.tr(f"notice.{msg.code}"), severity="warning", timeout=10)
             if msg.code in ("shutdown", "replaced"):
-                self.exit(message=msg.code)
+                self.exit(result=msg.code)
         elif isinstance(msg, p.TableCreated) and msg.code:
             self.notify_text(self.tr("lobby.private_code", code=msg.code), timeout=20)
         # Whatever screen shows lobby data redraws the parts this event touched.

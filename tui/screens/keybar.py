@@ -10,7 +10,7 @@ def key_line(pairs: list[tuple[str, str]]) -> Text:
     for i, (key, label) in enumerate(pairs):
         if i:
             line.append("  ")
-        line.append(f" {key} ", style="reverse bold")
+        line.append(key, style="reverse bold")
         line.append(" " + label)
     return line
 

@@ -121,10 +121,8 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
         options: dict[str, p.OptionValue] = {}
         for opt in variant.options:
             widget = self.query_one(f"#opt-{opt.name}")
-            value = widget.value  # type: ignore[attr-defined]
-            if value is Select.BLANK:
-                value = opt.default
-            options[opt.name] = value
+            # Selects here never allow a blank (and Select.BLANK is False, a real value).
+            options[opt.name] = widget.value  # type: ignore[attr-defined]
         self.dismiss(
             p.CreateTable(
                 variant=variant.name,

@@ -1,0 +1,221 @@
+"""Pilot tests of the screens, fed with protocol events through a fake link."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from textual.widgets import Checkbox, DataTable, Input, OptionList, Select
+
+import protocol as p
+from tui.app import TrucoApp
+from tui.screens.choose_name import ChooseNameScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.new_table import NewTableScreen
+
+HOSTILE = "[@click=app.quit]x[/]"
+
+
+class FakeLink:
+    def __init__(self) -> None:
+        self.incoming: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.sent: list[p.Message] = []
+
+    def send(self, data: bytes) -> None:
+        self.sent.append(p.decode(data))
+
+    async def receive(self) -> bytes | None:
+        return await self.incoming.get()
+
+    def close(self) -> None:
+        pass
+
+    def push(self, *messages: p.Message) -> None:
+        for m in messages:
+            self.incoming.put_nowait(p.encode(m))
+
+
+VARIANTS = (
+    p.VariantInfo(
+        name="argentino", title="Truco argentino", player_counts=(2, 4, 6),
+        options=(
+            p.OptionInfo(name="target", label="Points", kind="choice", default=30, choices=(30, 15)),
+            p.OptionInfo(name="flor", label="Flor", kind="bool", default=True, choices=(False, True)),
+        ),
+    ),
+    p.VariantInfo(
+        name="invented", title="Invented game", player_counts=(3, 5),
+        options=(p.OptionInfo(name="made_up", label="A brand new option", kind="choice",
+                              default="b", choices=("a", "b", "c")),),
+    ),
+    p.VariantInfo(name="venezolano", title="Truco venezolano", player_counts=(2, 4), implemented=False),
+)
+
+
+def welcome(name: str = "ana") -> list[p.Message]:
+    return [
+        p.Welcome(name=name, guest=True, variants=VARIANTS),
+        p.LobbySnapshot(players=(p.PlayerInfo(name=name),), tables=(), chat=()),
+    ]
+
+
+def screen_text(app: TrucoApp) -> str:
+    """What the terminal shows, as plain text (the compositor's strips)."""
+    strips = app.screen._compositor.render_strips()  # private: Textual is pinned exactly
+    return "\n".join(strip.text for strip in strips)
+
+
+async def lobby_app(pilot_size=(80, 24), lang: str = "en"):  # type: ignore[no-untyped-def]
+    link = FakeLink()
+    app = TrucoApp(link, "ana", lang)
+    link.push(*welcome())
+    return app, link
+
+
+async def test_lobby_fits_80x24_and_shows_keys() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, LobbyScreen)
+        assert link.sent[0] == p.ClaimName(name="ana", lang="en")
+        for widget_id in ("#title-bar", "#players", "#tables", "#chat-log", "#chat-input", "#keys"):
+            region = app.screen.query_one(widget_id).region
+            assert region.width > 0 and region.height > 0
+            assert region.right <= 80 and region.bottom <= 24, widget_id
+        shot = screen_text(app)
+        assert "New" in shot and "Join" in shot and "Quit" in shot
+
+
+async def test_hostile_names_and_chat_render_literally() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.1)
+        link.push(
+            p.PlayerUpdated(player=p.PlayerInfo(name="[/")),
+            p.Chat(line=p.ChatLine(sender="[/", text=HOSTILE, ts=0)),
+            p.TableUpdated(table=p.TableInfo(table_id="t1", title=HOSTILE, variant="argentino",
+                                             owner="[/", seats=("[/", None), options={"target": 30})),
+        )
+        await pilot.pause(0.2)
+        players = app.screen.query_one("#players", OptionList)
+        assert "[/" in [str(players.get_option_at_index(i).prompt) for i in range(players.option_count)]
+        table = app.screen.query_one("#tables", DataTable)
+        assert str(table.get_row("t1")[0]) == HOSTILE
+        log_lines = [strip.text for strip in app.screen.query_one("#chat-log").lines]
+        assert any(HOSTILE in line for line in log_lines)
+        assert app.is_running  # nothing was clicked or quit by markup
+
+
+async def test_unusable_username_asks_for_a_name() -> None:
+    link = FakeLink()
+    app = TrucoApp(link, "root", "en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ChooseNameScreen)
+        assert link.sent == []  # nothing claimed for "root"
+        await pilot.press("ctrl+u", *"[/", "enter")
+        assert link.sent == []  # refused locally
+        await pilot.press("ctrl+u", *"Ana", "enter")
+        assert link.sent == [p.ClaimName(name="Ana", lang="en")]
+        link.push(p.NameRefused(name="Ana", reason="taken", suggestion="Ana2"))
+        await pilot.pause(0.1)
+        assert app.screen.query_one("#name-input", Input).value == "Ana2"
+        assert "already online" in screen_text(app)
+        link.push(*welcome("Ana2"))
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_new_table_form_is_built_from_variant_data() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        form = app.screen
+        assert isinstance(form, NewTableScreen)
+        assert form.query_one("#opt-flor", Checkbox).value is True
+        assert form.query_one("#opt-target", Select).value == 30
+        # Switch to a variant the TUI has never heard of: its option appears.
+        form.query_one("#variant", Select).value = "invented"
+        await pilot.pause(0.2)
+        assert form.query_one("#opt-made_up", Select).value == "b"
+        assert not form.query("#opt-flor")
+        players = form.query_one("#players", Select)
+        assert players.value == 3
+        form.query_one("#opt-made_up", Select).value = "c"
+        players.value = 5
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.1)
+        assert link.sent[-1] == p.CreateTable(variant="invented", players=5, options={"made_up": "c"},
+                                             private=False, title="")
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_new_table_form_sends_changed_options() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        form = app.screen
+        form.query_one("#opt-flor", Checkbox).value = False
+        form.query_one("#opt-target", Select).value = 15
+        form.query_one("#private", Checkbox).value = True
+        form.query_one("#title", Input).value = "mesa"
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.1)
+        assert link.sent[-1] == p.CreateTable(variant="argentino", players=2,
+                                             options={"target": 15, "flor": False}, private=True, title="mesa")
+
+
+async def test_form_escape_cancels() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, LobbyScreen)
+        assert not any(isinstance(m, p.CreateTable) for m in link.sent)
+
+
+async def test_chat_key_focuses_input_at_once_and_sends() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("c", *"hola", "enter")  # no pause between "c" and the text
+        assert link.sent[-1] == p.SendChat(text="hola")
+        await pilot.press("escape", "j")
+        assert isinstance(app.focused, DataTable)
+
+
+async def test_language_switch_and_spanish_start() -> None:
+    app, link = await lobby_app(lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert "Salón" in screen_text(app)
+        assert "Salir" in screen_text(app)  # the whole key bar fits in 80 columns
+        await pilot.press("g")
+        await pilot.pause(0.2)
+        shot = screen_text(app)
+        assert "Lobby" in shot and "Salón" not in shot
+
+
+@pytest.mark.parametrize("size", [(20, 10), (300, 100), (80, 24), (40, 12)])
+async def test_lobby_survives_any_clamped_size(size: tuple[int, int]) -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.1)
+        await pilot.resize_terminal(*size)
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_server_hang_up_ends_the_app() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(p.Notice(code="shutdown"))
+        await pilot.pause(0.2)
+    assert app.return_value == "shutdown"
