@@ -1,0 +1,138 @@
+"""Session benchmark: time from SSH connect to a drawn lobby, and server RSS per session.
+
+Starts the real server as a subprocess on 127.0.0.1 (a free port, a temporary data dir),
+connects asyncssh clients with PTYs whose output is fed to pyte, and reads the server's
+RSS from /proc. Everything stays on loopback and is bounded in count and time.
+Run: `python tests/bench/session_bench.py [--sessions 20]`.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+
+from harness import ScreenClient  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+class ServerProcess:
+    def __init__(self, tmp: Path) -> None:
+        self.port = free_port()
+        exe = Path(sys.executable).parent / "truco-ssh"
+        self.proc = subprocess.Popen(
+            [str(exe), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+             "--data-dir", str(tmp / "data"), "--host-key", str(tmp / "key"),
+             "--max-connections-per-ip", "1000", "--max-sessions", "1000"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + 30
+        for line in self.proc.stdout:
+            if "Press Ctrl-C" in line or time.monotonic() > deadline:
+                break
+
+    def stop(self) -> int:
+        self.proc.send_signal(2)
+        try:
+            return self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return -9
+
+
+async def connect_to_lobby(port: int, name: str) -> tuple[ScreenClient, float]:
+    start = time.perf_counter()
+    client = await ScreenClient().connect(port, name)
+    await client.wait_for(lambda s: "Lobby" in s and name in s, timeout=30)
+    return client, time.perf_counter() - start
+
+
+async def measure(sessions: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ServerProcess(Path(tmp))
+        try:
+            warm, _ = await connect_to_lobby(server.port, "warmup")  # imports, first app
+            await warm.close()
+            await asyncio.sleep(0.5)
+            base = rss_kib(server.proc.pid)
+            clients, times = [], []
+            for i in range(sessions):  # one after another: connect latency without queueing
+                client, seconds = await connect_to_lobby(server.port, f"bench{i}")
+                clients.append(client)
+                times.append(seconds)
+            await asyncio.sleep(1.0)
+            loaded = rss_kib(server.proc.pid)
+            openssh = openssh_connect_seconds(server.port)
+            for client in clients:
+                await client.close()
+        finally:
+            code = server.stop()
+    result = {
+        "sessions": float(sessions),
+        "connect_to_lobby_median_ms": statistics.median(times) * 1000,
+        "connect_to_lobby_max_ms": max(times) * 1000,
+        "rss_base_mib": base / 1024,
+        "rss_loaded_mib": loaded / 1024,
+        "rss_per_session_mib": (loaded - base) / 1024 / sessions,
+        "server_exit_code": float(code),
+    }
+    if openssh is not None:
+        result["openssh_start_to_lobby_ms"] = openssh * 1000
+    return result
+
+
+def openssh_connect_seconds(port: int) -> float | None:
+    """Wall time from starting the OpenSSH client (in tmux) to the lobby on its screen."""
+    if not (shutil.which("ssh") and shutil.which("tmux")):
+        return None
+    sock = f"truco-bench-{os.getpid()}"
+    cmd = (f"ssh -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR "
+           f"-p {port} openssh@127.0.0.1")
+    start = time.perf_counter()
+    subprocess.run(["tmux", "-L", sock, "new-session", "-d", "-x", "80", "-y", "24", cmd], check=True)
+    try:
+        deadline = start + 30
+        while time.perf_counter() < deadline:
+            screen = subprocess.run(["tmux", "-L", sock, "capture-pane", "-p"], capture_output=True,
+                                    text=True).stdout
+            if "Lobby" in screen and "openssh" in screen:
+                return time.perf_counter() - start
+            time.sleep(0.01)
+        return None
+    finally:
+        subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
+
+
+def run(sessions: int = 20) -> dict[str, float]:
+    return asyncio.run(measure(sessions))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sessions", type=int, default=20)
+    args = parser.parse_args()
+    for key, value in run(args.sessions).items():
+        print(f"{key:32s} {value:10.2f}")
