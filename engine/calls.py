@@ -31,6 +31,8 @@ class Call(Enum):
     CON_FLOR_ME_ACHICO = "con_flor_me_achico"
     PASS_FLOR = "pass_flor"
     MAZO = "mazo"
+    # OPT-MALDON: a misdeal claim that throws the hand in (RULES.md 1.13, OP-AR-26).
+    MALDON = "maldon"
 
 
 TRUCO_CALLS = (Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO)

@@ -140,6 +140,18 @@ _ARGENTINO = VariantSpec(
             "game, only with two players, or never.",
         ),
         _bool(
+            "flor_optional", "Flor need not be announced", False,
+            "A player holding a flor may keep quiet about it (e.g. when an opponent's flor "
+            "looks better); there is then no 'pido flor' penalty, and a silent holder "
+            "plays envido like anyone else.",
+        ),
+        _choice(
+            "maldon", "Maldon (misdeal claim)", "off", ("off", "any", "mano"),
+            "A player dealt two 4s and a card without a signal (a 12 or lower) may claim "
+            "maldon: the hand is thrown in and the next player deals. any: every player "
+            "may claim; mano: only the mano.",
+        ),
+        _bool(
             "simultaneous", "Score envido and flor with the truco", False,
             "Envido and flor points are added at the end of the hand together with the "
             "truco points, so a drawn game is possible (play then goes on until one team "

@@ -35,7 +35,9 @@ def start(w: Any) -> None:
     holders = tuple(p for p in w.players if rules.flor_fn(w.dealt[p], w.face_up) is not None)
     if not holders:
         return
-    w.flor_holders = holders
+    # OPT-FLOR-OPTIONAL: every player of the hand speaks in round one (a non-holder can
+    # only pass), so staying quiet with a flor looks exactly like holding none.
+    w.flor_holders = tuple(w.players) if rules.flor_optional else holders
     w.flor_status = FlorStatus.ANNOUNCING
     w.phase = Phase.FLOR
     w.envido_status = EnvidoStatus.CLOSED  # a flor cancels envido for the whole hand
@@ -50,6 +52,29 @@ def _raises(state: State, seat: int) -> list[Action]:
     return acts
 
 
+def holds_flor(state: State, seat: int) -> bool:
+    return state.rules.flor_fn(state.dealt[seat], state.face_up) is not None
+
+
+def _announcing(state: State, seat: int, team: int) -> list[Action]:
+    """A holder's choices in round one: announce, or answer what the other team said."""
+    acts = [mk(seat, Call.FLOR)]
+    if state.flor_accepted:
+        return acts
+    if state.flor_conceded != NO_TEAM:
+        if state.flor_conceded == team:
+            acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
+        return acts
+    if not any(h % 2 != team for h in state.flor_announced):
+        return acts
+    acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
+    if state.flor_by == 1 - team:
+        acts.append(mk(seat, Call.CON_FLOR_QUIERO))
+    if state.flor_by != team:
+        acts.extend(_raises(state, seat))
+    return acts
+
+
 def legal(state: State, seat: int) -> list[Action]:
     status = state.flor_status
     holders = state.flor_holders
@@ -57,21 +82,11 @@ def legal(state: State, seat: int) -> list[Action]:
     if status is FlorStatus.ANNOUNCING:
         if holders[state.flor_idx] != seat:
             return []
-        acts = [mk(seat, Call.FLOR)]
-        if state.flor_accepted:
-            return acts
-        if state.flor_conceded != NO_TEAM:
-            if state.flor_conceded == team:
-                acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
-            return acts
-        if not any(h % 2 != team for h in state.flor_announced):
-            return acts
-        acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
-        if state.flor_by == 1 - team:
-            acts.append(mk(seat, Call.CON_FLOR_QUIERO))
-        if state.flor_by != team:
-            acts.extend(_raises(state, seat))
-        return acts
+        if state.rules.flor_optional:
+            if not holds_flor(state, seat):
+                return [mk(seat, Call.PASS_FLOR)]
+            return _announcing(state, seat, team) + [mk(seat, Call.PASS_FLOR)]
+        return _announcing(state, seat, team)
     if status is FlorStatus.ANSWERING:
         if seat not in holders or team == state.flor_by:
             return []
@@ -93,6 +108,12 @@ def explain(state: State, action: Action) -> str:
     seat = action.seat
     if seat not in state.flor_holders:
         return "the flor is being settled: only players holding a flor speak now"
+    if (
+        state.flor_status is FlorStatus.ANNOUNCING
+        and state.flor_holders[state.flor_idx] == seat
+        and not holds_flor(state, seat)
+    ):
+        return "the flor round: you may only pass"
     if state.flor_status is FlorStatus.ANSWERING:
         if seat % 2 == state.flor_by:
             return "your team's flor bet is waiting for an answer"
@@ -111,8 +132,11 @@ def act(w: Any, events: list[Event], action: Action) -> None:
     team = seat % 2
     status = w.flor_status
     if status is FlorStatus.ANNOUNCING:
-        w.flor_announced = w.flor_announced + (seat,)
-        if call is Call.FLOR:
+        if call is not Call.PASS_FLOR:  # a silent player (OPT-FLOR-OPTIONAL) announces nothing
+            w.flor_announced = w.flor_announced + (seat,)
+        if call is Call.PASS_FLOR:
+            pass
+        elif call is Call.FLOR:
             if w.flor_conceded == team:
                 w.flor_conceded = NO_TEAM  # a partner's flor cancels an early concession
         elif call is Call.CON_FLOR_ME_ACHICO:
@@ -149,6 +173,16 @@ def _raise(w: Any, call: Call, team: int) -> None:
 
 
 def _after_round_one(w: Any, events: list[Event]) -> None:
+    if w.rules.flor_optional:
+        # Only announced flores take part from here on (round two, answers, comparison).
+        w.flor_holders = w.flor_announced
+        if not w.flor_announced:
+            # Nobody announced: the hand goes on as a hand without flor, envido included.
+            w.flor_status = FlorStatus.DONE
+            w.envido_status = EnvidoStatus.OPEN
+            w.phase = Phase.PLAY
+            w.turn = w.leader = w.mano
+            return
     teams = {seat % 2 for seat in w.flor_announced}
     if len(teams) == 1 or w.flor_conceded != NO_TEAM or w.flor_accepted:
         resolve(w, events)

@@ -30,7 +30,9 @@ from engine.events import (
     PointsScored,
     TrickEnded,
 )
+from engine.cards import Card
 from engine.ruleset import RuleSet
+from engine.scoring import ARGENTINE_STRENGTH, MALDON_MAX_STRENGTH
 from engine.state import (
     NO_TEAM,
     PARDA,
@@ -115,10 +117,14 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     any player of a team may answer a bet made to it."""
     phase = state.phase
     if phase is Phase.PLAY:
-        return _legal_play(state, seat)
-    if phase is Phase.FLOR:
-        return flr.legal(state, seat)
-    return []
+        acts = _legal_play(state, seat)
+    elif phase is Phase.FLOR:
+        acts = flr.legal(state, seat)
+    else:
+        return []
+    if state.rules.maldon != "off" and maldon_ok(state, seat):
+        acts.append(mk(seat, Call.MALDON))
+    return acts
 
 
 def all_legal_actions(state: State) -> list[Action]:
@@ -126,6 +132,33 @@ def all_legal_actions(state: State) -> list[Action]:
     for seat in range(state.n):
         out.extend(legal_actions(state, seat))
     return out
+
+
+def maldon_ok(state: State, seat: int) -> bool:
+    """OPT-MALDON: may `seat` throw this hand in? Only before anything has happened in it
+    (no card played, no bet, no flor announced), and only with a maldon hand."""
+    rules = state.rules
+    if rules.maldon == "off" or seat not in state.players:
+        return False
+    if rules.maldon == "mano" and seat != state.mano:
+        return False
+    if state.tricks or state.current or state.truco_level or state.truco_pending:
+        return False
+    if state.phase is Phase.FLOR:
+        untouched = state.flor_status is FlorStatus.ANNOUNCING and state.flor_idx == 0
+    else:
+        untouched = state.flor_status is FlorStatus.NONE and state.envido_status is EnvidoStatus.OPEN
+    return untouched and is_maldon(state.dealt[seat])
+
+
+def is_maldon(cards: tuple[Card, ...]) -> bool:
+    """Two 4s and a card "without a signal": a 12 or lower, rank classes 8-14 of RULES.md
+    1.3, a third 4 included (OP-AR-26). The signalled cards are the bravas, 3s, 2s, false
+    aces."""
+    fours = sum(1 for c in cards if c.rank == 4)
+    if fours < 2:
+        return False
+    return all(c.rank == 4 or ARGENTINE_STRENGTH[c.code] <= MALDON_MAX_STRENGTH for c in cards)
 
 
 def _timing_ok(state: State, seat: int) -> bool:
@@ -180,6 +213,12 @@ def explain(state: State, action: Action) -> str:
     if seat not in state.players:
         return "you are not playing this hand"
     team = seat % 2
+    if call is Call.MALDON:
+        if state.rules.maldon == "off":
+            return "maldon is not played at this table"
+        if state.rules.maldon == "mano" and seat != state.mano:
+            return "only the mano may claim maldon at this table"
+        return "maldon needs two 4s and a card without a signal, before anything is played"
     if state.phase is Phase.FLOR:
         return flr.explain(state, action)
     if state.envido_status is EnvidoStatus.DECLARING:
@@ -233,7 +272,12 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
     w = thaw(state)
     events: list[Event] = []
     call = action.call
-    if state.phase is Phase.FLOR:
+    if call is Call.MALDON:
+        events.append(Acted(action.seat, call.value))
+        # The claimant proves the hand; it is thrown in without points and the deal moves on.
+        w.shown = w.shown + ((action.seat, state.dealt[action.seat]),)
+        _end_hand(w, events, None, "maldon")
+    elif state.phase is Phase.FLOR:
         events.append(Acted(action.seat, call.value))
         flr.act(w, events, action)
     elif call is Call.PLAY:
@@ -454,7 +498,8 @@ def _end_hand(
         truco_points = truco_value(w) if points is None else points
         game_over = credit(w, events, winner, truco_points, "truco" if reason == "tricks" else reason)
     for seat, cards in w.shown:
-        events.append(CardsShown(seat, cards, "flor" if len(cards) == 3 else "envido"))
+        kind = "maldon" if reason == "maldon" else "flor" if len(cards) == 3 else "envido"
+        events.append(CardsShown(seat, cards, kind))
     if w.rules.simultaneous and not game_over:
         for team, pts, why in w.deferred:
             scores = list(w.scores)

@@ -61,6 +61,9 @@ class RuleSet:
     strength: StrengthFn
     envido: EnvidoFn
     flor_fn: FlorFn
+    # Fields added after the Argentine core carry defaults, so every builder stays short.
+    flor_optional: bool = False  # OPT-FLOR-OPTIONAL: a holder may keep quiet
+    maldon: str = "off"  # OPT-MALDON: "off", "any" player or only the "mano" may claim
 
     @property
     def deck_codes(self) -> frozenset[int]:
@@ -155,6 +158,8 @@ def _argentino(opts: dict[str, OptionValue]) -> RuleSet:
         strength=argentine_strength,
         envido=argentine_envido,
         flor_fn=flor_fn,
+        flor_optional=b("flor_optional"),
+        maldon=s("maldon"),
     )
 
 
