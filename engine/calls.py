@@ -33,9 +33,17 @@ class Call(Enum):
     MAZO = "mazo"
     # OPT-MALDON: a misdeal claim that throws the hand in (RULES.md 1.13, OP-AR-26).
     MALDON = "maldon"
+    # Brazilian truco ladder after TRUCO (RULES.md 3.7); the UI names them per variant.
+    SEIS = "seis"
+    NUEVE = "nueve"
+    DOCE = "doce"
+    # A card played blind (Brazilian double eleven): the engine plays the seat's next card.
+    PLAY_BLIND = "play_blind"
+    # Uruguayan 3 players: the mano lays one of his four cards face down (RULES.md 2.12.2).
+    DISCARD = "discard"
 
 
-TRUCO_CALLS = (Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO)
+TRUCO_CALLS = (Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO, Call.SEIS, Call.NUEVE, Call.DOCE)
 ENVIDO_CALLS = (
     Call.ENVIDO,
     Call.REAL_ENVIDO,

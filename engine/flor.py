@@ -65,7 +65,7 @@ def _announcing(state: State, seat: int, team: int) -> list[Action]:
         if state.flor_conceded == team:
             acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
         return acts
-    if not any(h % 2 != team for h in state.flor_announced):
+    if not any(state.team_of[h] != team for h in state.flor_announced):
         return acts
     acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
     if state.flor_by == 1 - team:
@@ -78,7 +78,7 @@ def _announcing(state: State, seat: int, team: int) -> list[Action]:
 def legal(state: State, seat: int) -> list[Action]:
     status = state.flor_status
     holders = state.flor_holders
-    team = seat % 2
+    team = state.team_of[seat]
     if status is FlorStatus.ANNOUNCING:
         if holders[state.flor_idx] != seat:
             return []
@@ -115,7 +115,7 @@ def explain(state: State, action: Action) -> str:
     ):
         return "the flor round: you may only pass"
     if state.flor_status is FlorStatus.ANSWERING:
-        if seat % 2 == state.flor_by:
+        if state.team_of[seat] == state.flor_by:
             return "your team's flor bet is waiting for an answer"
         return "answer the flor bet: con flor quiero, con flor me achico or contraflor al resto"
     if state.flor_holders[state.flor_idx] != seat:
@@ -129,7 +129,7 @@ def explain(state: State, action: Action) -> str:
 
 def act(w: Any, events: list[Event], action: Action) -> None:
     seat, call = action.seat, action.call
-    team = seat % 2
+    team = w.team_of[seat]
     status = w.flor_status
     if status is FlorStatus.ANNOUNCING:
         if call is not Call.PASS_FLOR:  # a silent player (OPT-FLOR-OPTIONAL) announces nothing
@@ -183,7 +183,7 @@ def _after_round_one(w: Any, events: list[Event]) -> None:
             w.phase = Phase.PLAY
             w.turn = w.leader = w.mano
             return
-    teams = {seat % 2 for seat in w.flor_announced}
+    teams = {w.team_of[seat] for seat in w.flor_announced}
     if len(teams) == 1 or w.flor_conceded != NO_TEAM or w.flor_accepted:
         resolve(w, events)
     elif w.flor_by != NO_TEAM:
@@ -202,17 +202,18 @@ def _flor_of(w: Any, seat: int) -> int:
 
 def resolve(w: Any, events: list[Event]) -> None:
     """Score the flor (section 1.9.3/1.9.4 and the CFAR options) and resume the hand."""
-    from engine.game import credit, end_hand_now, leader_needs
+    from engine.game import credit, end_hand_now, leader_needs, team_score
 
     rules = w.rules
     announced = w.flor_announced
     total = len(announced)
-    per_team = [sum(1 for s in announced if s % 2 == t) for t in (0, 1)]
-    teams = {seat % 2 for seat in announced}
+    team_of = w.team_of
+    per_team = [sum(1 for s in announced if team_of[s] == t) for t in (0, 1)]
+    teams = {team_of[seat] for seat in announced}
     if len(teams) == 1:
         winner = next(iter(teams))
         points, reason = 3 * total, "flor"
-        proofs = [s for s in announced if s % 2 == winner]
+        proofs = [s for s in announced if team_of[s] == winner]
     elif w.flor_conceded != NO_TEAM:
         loser = w.flor_conceded
         winner = 1 - loser
@@ -221,16 +222,16 @@ def resolve(w: Any, events: list[Event]) -> None:
         else:
             points = 3 * per_team[winner] + 1
         reason = "flor_achico"
-        proofs = [s for s in announced if s % 2 == winner]
+        proofs = [s for s in announced if team_of[s] == winner]
     else:
         # Best flor; equal values go to the holder nearer the mano (holders are in mano order).
         best = max(w.flor_holders, key=lambda s: (_flor_of(w, s), -w.flor_holders.index(s)))
-        winner = best % 2
+        winner = team_of[best]
         proofs = [best]
         if w.flor_accepted and w.flor_level == 2:
             reason = "contraflor_al_resto"
             if rules.cfar_wins_chico:
-                points = max(rules.target - w.scores[winner], 1)
+                points = max(rules.target - team_score(w, winner), 1)
             else:
                 goal = rules.target
                 if rules.cfar_malas and max(w.scores) <= rules.malas:

@@ -7,18 +7,30 @@ against the catalog (engine/catalog.py), so the lobby form and the engine cannot
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
 from engine.calls import Call
-from engine.cards import SPANISH_DECK, Card
+from engine.cards import FRENCH_DECK, FRENCH_DECK_40, SPANISH_DECK, Card
 from engine.catalog import OptionValue, resolve_options, variant_spec
-from engine.scoring import argentine_envido, argentine_flor, argentine_strength
+from engine.manilha import MANILHA_28, MANILHA_40, no_envido, no_flor
+from engine.muestra import (
+    uruguayan_envido,
+    uruguayan_envido_cards,
+    uruguayan_flor,
+    uruguayan_strength,
+)
+from engine.scoring import argentine_envido, argentine_flor, argentine_strength, envido_cards
 
 StrengthFn = Callable[[Card, Card | None], int]
 EnvidoFn = Callable[[tuple[Card, ...], Card | None], int]
 FlorFn = Callable[[tuple[Card, ...], Card | None], int | None]
+ProofFn = Callable[[tuple[Card, ...], Card | None], tuple[Card, ...]]
+
+
+def _argentine_proof(cards: tuple[Card, ...], face_up: Card | None = None) -> tuple[Card, ...]:
+    return envido_cards(cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +76,15 @@ class RuleSet:
     # Fields added after the Argentine core carry defaults, so every builder stays short.
     flor_optional: bool = False  # OPT-FLOR-OPTIONAL: a holder may keep quiet
     maldon: str = "off"  # OPT-MALDON: "off", "any" player or only the "mano" may claim
+    # ---- muestra / manilha variants (RULES.md 2 and 3) ----
+    card_notation: str = "spanish"  # deck for card text: "spanish" or "french"
+    envido_proof: ProofFn = _argentine_proof  # the cards that prove an envido value
+    deal_step: int = 1  # +1: the deal passes on in playing order; -1: backwards (Brazil)
+    three_pardas: str = "mano"  # "mano" wins, or the dealer's team "loses_game"/"loses_hand"
+    counter_raise: bool = False  # a ladder raise may answer a pending one (accepting it)
+    first_tie_highest: bool = False  # after a tied trick 1, everyone plays his highest card
+    eleven_rule: bool = False  # Brazilian mão de onze and double-eleven blind hand
+    solo_mano_three: bool = False  # 3 players: the mano alone with 4 cards (RULES.md 2.12.2)
 
     @property
     def deck_codes(self) -> frozenset[int]:
@@ -163,7 +184,76 @@ def _argentino(opts: dict[str, OptionValue]) -> RuleSet:
     )
 
 
-_BUILDERS: dict[str, Callable[[dict[str, OptionValue]], RuleSet]] = {"argentino": _argentino}
+def _on_argentine(opts: dict[str, OptionValue]) -> RuleSet:
+    """The Argentine RuleSet for a variant's options (Argentine defaults for the rest): the
+    muestra and manilha games share all Argentine behaviour they do not replace."""
+    shared = {k: v for k, v in opts.items() if k in _ARGENTINE_OPTION_NAMES}
+    return _argentino(resolve_options("argentino", shared))
+
+
+_ARGENTINE_OPTION_NAMES = frozenset(o.name for o in variant_spec("argentino").options)
+
+
+def _uruguayo(opts: dict[str, OptionValue]) -> RuleSet:
+    """RULES.md 2: the Argentine game with the muestra (face-up card) and its piezas."""
+    return replace(
+        _on_argentine(opts),
+        variant="uruguayo",
+        options=tuple(sorted(opts.items())),
+        player_counts=(2, 3, 4, 6),
+        has_face_up=True,
+        strength=uruguayan_strength,
+        envido=uruguayan_envido,
+        flor_fn=uruguayan_flor,
+        envido_proof=uruguayan_envido_cards,
+        solo_mano_three=True,
+    )
+
+
+# RULES.md 3.7 / OP-BR-3: accepted 3 / 6 / 9 / 12; a declined raise pays the step below.
+BRAZILIAN_TRUCO = (
+    TrucoStep(Call.TRUCO, 3, 1),
+    TrucoStep(Call.SEIS, 6, 3),
+    TrucoStep(Call.NUEVE, 9, 6),
+    TrucoStep(Call.DOCE, 12, 9),
+)
+
+
+def _paulista(opts: dict[str, OptionValue]) -> RuleSet:
+    """RULES.md 3: no envido or flor, the vira and manilha, truco 3-6-9-12, game to 12."""
+    forty = opts["deck"] == "french40"
+    target = opts["target"]
+    assert isinstance(target, int)
+    return replace(
+        _on_argentine({"match_games": opts["match_games"], "flor": False}),
+        variant="paulista",
+        options=tuple(sorted(opts.items())),
+        player_counts=(2, 4),
+        deck=FRENCH_DECK_40 if forty else FRENCH_DECK,
+        has_face_up=True,
+        target=target,
+        malas=0,  # no malas/buenas in Brazil: scores are shown as plain numbers
+        truco_ladder=BRAZILIAN_TRUCO,
+        envido_ladder=(),
+        truco_timing="own_turn",  # "only on the player's own turn, before he lays a card"
+        mazo="off",  # the seed has no mazo; declining a raise turns the cards in
+        strength=MANILHA_40 if forty else MANILHA_28,
+        envido=no_envido,
+        flor_fn=no_flor,
+        card_notation="french",
+        deal_step=-1,  # OP-BR-7: the deal passes to the left, against the play
+        three_pardas="loses_" + str(opts["forfeit_scope"]),
+        counter_raise=True,
+        first_tie_highest=True,
+        eleven_rule=True,
+    )
+
+
+_BUILDERS: dict[str, Callable[[dict[str, OptionValue]], RuleSet]] = {
+    "argentino": _argentino,
+    "uruguayo": _uruguayo,
+    "paulista": _paulista,
+}
 _CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], RuleSet] = {}
 
 
