@@ -1,7 +1,7 @@
 """Player actions and the chance action (a deal), with their wire form.
 
 Wire form (msgpack-friendly): `{"seat": 0, "call": "play", "card": "7o"}`; the "card" key
-is present only for "play". A deal: `{"deal": [["1e", "7o", "3c"], ...], "face_up": None}`.
+is present only for "play" and "discard". A deal: `{"deal": [["1e", "7o", "3c"], ...], "face_up": None}`.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def action_from_wire(d: object, deck: str | None = None) -> Action:
         raise ValueError(f"unknown call {name!r}")
     call = _CALLS[name]
     card_value = d.get("card")
-    if call is Call.PLAY:
+    if call is Call.PLAY or call is Call.DISCARD:
         return Action(seat, call, card_from_wire(card_value, deck))
     if card_value is not None:
         raise ValueError(f"the call {name!r} takes no card")
