@@ -182,6 +182,14 @@ class TableActor:
         if not seat_view.legal:
             return
         action = engine.choose_action(seat_view, self.rules, self._bot_rng)
+        if action is None:
+            # The bot would rather wait, but the table waits on this seat: make the
+            # least committal move (a card, else an acceptance, else whatever is legal).
+            by_call = {a.call: a for a in seat_view.legal}
+            action = next(
+                (a for a in seat_view.legal if a.call is engine.Call.PLAY),
+                by_call.get(engine.Call.QUIERO, seat_view.legal[0]),
+            )
         self._apply(action)
 
     def _on_timeout(self, seq: int) -> None:
