@@ -137,7 +137,8 @@ class TrucoApp(App[None]):
 
     # -- helpers for screens ---------------------------------------------------------
     def notify_text(self, text: str, *, severity: str = "information", timeout: float = 4) -> None:
-        """A notification whose text is never parsed as markup."""
+        """A notification whose text is never parsed as markup; it replaces the previous one."""
+        self.clear_notifications()
         self.notify(text, severity=severity, timeout=timeout, markup=False)  # type: ignore[arg-type]
 
     def switch_language(self) -> None:

@@ -223,7 +223,8 @@ class TableScreen(Screen[None]):
             mine = team is not None and team == model.my_team()
             style = "bold green" if mine else "bold"
             name = info.name + (" *" if seat == model.seat else "")
-            out.append(f"{name[:14]:<14}", style=style)
+            out.append(f"{name[:13]:<13}", style=style)
+            out.append(f" {team_name(self.tr, model, team)[:5]:<5}", style="green" if mine else "")
             size = hand_sizes[seat] if seat < len(hand_sizes) else 0
             out.append(" " + ("■" * size).ljust(4), style="cyan")
             role = ("D" if view.get("dealer") == seat else " ") + ("M" if view.get("mano") == seat else " ")
@@ -443,8 +444,14 @@ class TableScreen(Screen[None]):
 
     def play_card(self, index: int) -> None:
         own = list(self.table.view.get("own_cards") or [])
-        if 0 <= index < len(own):
-            self._send_action("play", own[index])
+        if not 0 <= index < len(own):
+            return
+        legal = {a.get("card") for a in self.table.view.get("legal") or [] if a.get("call") == "play"}
+        if own[index] not in legal:
+            # Known locally: no round trip, no error toast, just say why in the status line.
+            self.query_one("#t-status", Static).update(Text(self.tr("table.cannot_play"), style="bold red"))
+            return
+        self._send_action("play", own[index])
 
     def _send_action(self, call: str, card: str | None) -> None:
         self._cid += 1
