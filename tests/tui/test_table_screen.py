@@ -67,21 +67,39 @@ async def test_table_screen_shows_cards_calls_and_fits_80x24() -> None:
 
 async def test_keys_send_the_legal_action_with_a_fresh_command_id() -> None:
     rules, state, events = two_player_state()
-    view = engine.view(state, 0)
+    seat = engine.view(state, 0).turn
+    view = engine.view(state, seat)
     link = FakeLink()
-    app = await seated_app(link)
+    app = TrucoApp(link, "ana", "en")
+    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=seat))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
-        link.push(update_for(state, 0, 3, events))
+        link.push(update_for(state, seat, 3, events))
         await pilot.pause(0.2)
+        calls = [a.call.value for a in view.legal if a.call is not engine.Call.PLAY]
+        assert "envido" in calls
+        await pilot.press("e")
+        sent = [m for m in link.sent if isinstance(m, p.TableAction)]
+        assert sent[-1].call == "envido" and sent[-1].cid == 1
         await pilot.press("1")
         sent = [m for m in link.sent if isinstance(m, p.TableAction)]
-        assert sent[-1].call == "play" and sent[-1].card == str(view.own_cards[0]) and sent[-1].cid == 1
-        calls = [a.call.value for a in view.legal if a.call is not engine.Call.PLAY]
-        if "envido" in calls:
-            await pilot.press("e")
-            sent = [m for m in link.sent if isinstance(m, p.TableAction)]
-            assert sent[-1].call == "envido" and sent[-1].cid == 2
+        assert sent[-1].call == "play" and sent[-1].card == str(view.own_cards[0]) and sent[-1].cid == 2
+
+
+async def test_a_card_that_cannot_be_played_is_not_sent() -> None:
+    rules, state, events = two_player_state()
+    seat = 1 - engine.view(state, 0).turn  # not this seat's turn
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=seat))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(state, seat, 3, events))
+        await pilot.pause(0.2)
+        await pilot.press("1")
+        await pilot.pause(0.1)
+        assert not [m for m in link.sent if isinstance(m, p.TableAction)]
+        assert "Not your card to play now" in screen_text(app)
 
 
 async def test_pending_truco_offers_answers_and_shows_who_called() -> None:
