@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 LOCALES = Path(__file__).parent / "locales"
-LANGUAGES: dict[str, str] = {"en": "English", "es": "Español"}
+LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt": "Português"}
 DEFAULT_LANGUAGE = "en"
 
 
@@ -32,6 +32,9 @@ class Translator:
 
     def has(self, key: str) -> bool:
         return key in _catalog(self.lang)
+
+    def has_default(self, key: str) -> bool:
+        return key in _catalog(DEFAULT_LANGUAGE)
 
 
 def language_from_env(env: Mapping[str, str]) -> str:
