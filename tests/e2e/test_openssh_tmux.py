@@ -111,7 +111,10 @@ class Tmux:
         raise AssertionError(f"timed out; tmux pane:\n{text}")
 
     def kill(self) -> None:
+        socket_path = self._tmux("display-message", "-p", "#{socket_path}", check=False).stdout.strip()
         self._tmux("kill-server", check=False)
+        if socket_path.endswith(self.socket):  # tmux leaves its socket file behind
+            Path(socket_path).unlink(missing_ok=True)
 
 
 def _ssh(port: int, key: Path, *extra: str) -> list[str]:
