@@ -157,6 +157,7 @@ class TableActor:
             return
         seen = self._cids.setdefault(seat, deque(maxlen=RECENT_CIDS))
         if cmd.cid and cmd.cid in seen:
+            log.debug("table %s seat %s: command %s already applied", self.table_id, seat, cmd.cid)
             return  # a retried command: it already acted
         wire: dict[str, Any] = {"seat": seat, "call": cmd.call}
         if cmd.card is not None:
@@ -166,6 +167,7 @@ class TableActor:
             self._apply(action)
         except (engine.IllegalAction, ValueError) as exc:
             reason = getattr(exc, "reason", None) or str(exc)
+            log.debug("table %s seat %s: %s refused: %s", self.table_id, seat, wire, reason)
             self._error(conn_id, "illegal", reason)
             return
         if cmd.cid:

@@ -80,8 +80,6 @@ async def test_chat_flood_is_cut_and_the_viewer_keeps_updating(tmp_path):
             await close_all(ana, beto)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="BUG: chat lines typed ahead (several Enter in one packet) "
-                   "are merged: each Enter sends the whole accumulated input")
 async def test_lines_typed_ahead_are_sent_one_by_one(tmp_path):
     """On a slow link the keys typed while waiting arrive together: "uno⏎dos⏎" is two lines."""
     async with running_server(tmp_path) as srv:

@@ -34,13 +34,17 @@ async def test_two_players_see_each_other_chat_and_fill_a_table(tmp_path):
             ana.send("n")
             await ana.wait_for("New table")
             ana.send(KEY_CTRL_S)  # create with the defaults: Argentine, 2 players
-            await ana.wait_for(lambda t: "New table" not in t and table_seats(t, "ana") == "1/2")
+            # The creator sits at the new table and sees it waiting for a player ...
+            await ana.wait_for(lambda t: "New table" not in t and "Waiting for 1 more player" in t)
+            # ... which the others see in the lobby, one seat of two taken.
             await beto.wait_for(lambda t: table_seats(t, "ana") == "1/2")
 
-            beto.send("j")  # the only table is the selected row
-            await beto.wait_for(lambda t: table_seats(t, "ana") == "2/2")
-            await ana.wait_for(lambda t: table_seats(t, "ana") == "2/2")
-            await beto.wait_for('You sit at "ana", seat 2')
+            beto.send("j")  # the only table is the selected row: the game starts
+            await beto.wait_for("Hand 1")
+            await ana.wait_for("Hand 1")
+            for client in (ana, beto):
+                text = client.text()
+                assert "ana *" in text or "beto *" in text  # each sees itself marked at the table
         finally:
             await close_all(ana, beto)
 
@@ -265,9 +269,6 @@ async def test_server_stop_ends_every_session_cleanly(tmp_path):
         await close_all(ana, beto)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="BUG: the farewell line is never "
-                   "written: tui/app.py calls exit(message=code) but server/session.py reads "
-                   "app.return_value (always None)")
 @pytest.mark.parametrize("why", ["shutdown", "replaced"])
 async def test_players_are_told_why_their_session_ended(tmp_path, why):
     key = asyncssh.generate_private_key("ssh-ed25519")

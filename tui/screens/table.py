@@ -20,6 +20,7 @@ import protocol as p
 from tui.calls import CallChoice, assign_keys, call_label
 from tui.cards import card_box
 from tui.event_text import event_line, hand_summary, team_name
+from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
 from tui.table_model import TableModel
 
@@ -79,7 +80,7 @@ class TableScreen(Screen[None]):
                 yield CardWidget(i)
             yield Vertical(id="t-actions")
         yield RichLog(id="t-log", markup=False, wrap=True, max_lines=300, auto_scroll=True)
-        yield Input(id="t-chat", max_length=p.CHAT_MAX)
+        yield ChatInput(id="t-chat", max_length=p.CHAT_MAX)
         with Horizontal(id="t-status-row"):
             yield Static(id="t-status")
             yield Static(id="t-timer")
@@ -436,11 +437,8 @@ class TableScreen(Screen[None]):
         if isinstance(event.button, ActionButton):
             self._send_action(event.button.call, event.button.card)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        event.input.value = ""
-        if text:
-            self.app.send(p.TableChat(table_id=self.table_id, text=text))  # type: ignore[attr-defined]
+    def on_chat_input_send(self, event: ChatInput.Send) -> None:
+        self.app.send(p.TableChat(table_id=self.table_id, text=event.text))  # type: ignore[attr-defined]
 
     def play_card(self, index: int) -> None:
         own = list(self.table.view.get("own_cards") or [])
@@ -501,7 +499,12 @@ class MatchOverScreen(ModalScreen[None]):
         with Vertical(classes="dialog small", id="match-over"):
             yield Static(Text(tr("table.match_over_title"), style="bold"))
             yield Static(Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green"))
-            yield Static(Text(tr("table.final_score", a=scores[0], b=scores[1], ga=games[0], gb=games[1])))
+            final = " · ".join(
+                f"{team_name(tr, model, team)} {scores[team]}" for team in range(len(scores))
+            )
+            yield Static(Text(tr("table.final_score", scores=final)))
+            if len(games) == 2 and (view.get("match_games") or 1) > 1:
+                yield Static(Text(tr("table.games", a=games[0], b=games[1]), style="dim"))
             bar = KeyBar()
             bar.show([("r", tr("key.rematch")), ("l", tr("key.back_to_lobby")), ("Esc", tr("key.close"))])
             yield bar
