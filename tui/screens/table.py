@@ -122,9 +122,7 @@ class TableScreen(Screen[None]):
         return text
 
     def _french(self) -> bool:
-        view = self.table.view
-        options = dict(view.get("options") or [])
-        return view.get("variant") == "paulista" and options.get("deck", "french28") != "spanish40"
+        return self.table.view.get("card_notation") == "french"
 
     # -- drawing --------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -193,20 +191,25 @@ class TableScreen(Screen[None]):
 
     def _draw_score(self) -> None:
         view, model = self.table.view, self.table
-        scores = view.get("scores") or [0, 0]
-        texts = view.get("scores_text") or [str(s) for s in scores]
+        scores = list(view.get("scores") or [0, 0])
+        texts = view.get("scores_text") or [str(x) for x in scores]
+        holders = view.get("score_holders") or [[i] for i in range(len(scores))]
         target = view.get("target", "")
         line = Text(no_wrap=True, overflow="ellipsis")
-        for team in (0, 1):
-            name = team_name(self.tr, model, team)
-            mine = model.my_team() == team
-            line.append(f" {name} ", style="reverse bold green" if mine else "reverse bold")
-            if view.get("variant") == "argentino":
-                line.append(f" {scores[team]} ({texts[team]})  ")
+        for entry, score in enumerate(scores):
+            seats = holders[entry] if entry < len(holders) else []
+            if len(scores) == 2:
+                label, mine = team_name(self.tr, model, entry), model.my_team() == entry
+            else:  # one score per player (the three-player game)
+                label = " + ".join(model.name(seat) for seat in seats)
+                mine = model.seat in seats
+            line.append(f" {label} ", style="reverse bold green" if mine else "reverse bold")
+            if view.get("variant") == "argentino" or texts[entry] != str(score):
+                line.append(f" {score} ({texts[entry]})  ")
             else:
-                line.append(f" {scores[team]}/{target}  ")
+                line.append(f" {score}/{target}  ")
         games = view.get("games_won") or [0, 0]
-        if (view.get("match_games") or 1) > 1:
+        if (view.get("match_games") or 1) > 1 and len(games) == 2:
             line.append(self.tr("table.games", a=games[0], b=games[1]), style="dim")
         self.query_one("#t-score", Static).update(line)
 
@@ -316,7 +319,7 @@ class TableScreen(Screen[None]):
     def _draw_cards(self) -> None:
         own = list(self.table.view.get("own_cards") or [])
         french = self._french()
-        playable = {a.get("card") for a in self.table.view.get("legal") or [] if a.get("call") == "play"}
+        playable = {a.get("card") for a in self.table.view.get("legal") or [] if a.get("card")}
         for i in range(4):
             widget = self.query_one(f"#card-{i}", CardWidget)
             if i < len(own):
@@ -327,7 +330,8 @@ class TableScreen(Screen[None]):
             widget.display = i < max(3, len(own))
 
     def _draw_actions(self) -> None:
-        legal = [a for a in self.table.view.get("legal") or [] if a.get("call") != "play"]
+        # Actions that take a card are made with the card keys; the rest get buttons.
+        legal = [a for a in self.table.view.get("legal") or [] if not a.get("card")]
         key = tuple(str(a.get("call")) for a in legal)
         if key == self._actions_key:
             return  # unchanged: no re-layout, no repaint
@@ -361,7 +365,8 @@ class TableScreen(Screen[None]):
         self.query_one("#t-status", Static).update(text)
 
     def _draw_keys(self) -> None:
-        keys = [("1-3", self.tr("key.play")), ("c", self.tr("key.chat")), ("l", self.tr("key.leave_table")),
+        cards = len(self.table.view.get("own_cards") or []) or 3
+        keys = [(f"1-{cards}", self.tr("key.play")), ("c", self.tr("key.chat")), ("l", self.tr("key.leave_table")),
                 ("?", self.tr("key.help"))]
         if self.table.view.get("match_over"):
             keys.insert(0, ("r", self.tr("key.rematch")))
@@ -441,15 +446,19 @@ class TableScreen(Screen[None]):
         self.app.send(p.TableChat(table_id=self.table_id, text=event.text))  # type: ignore[attr-defined]
 
     def play_card(self, index: int) -> None:
+        """A card key (or click): whatever legal action takes that card (play, discard...)."""
         own = list(self.table.view.get("own_cards") or [])
         if not 0 <= index < len(own):
             return
-        legal = {a.get("card") for a in self.table.view.get("legal") or [] if a.get("call") == "play"}
-        if own[index] not in legal:
+        call = next(
+            (str(a.get("call")) for a in self.table.view.get("legal") or [] if a.get("card") == own[index]),
+            None,
+        )
+        if call is None:
             # Known locally: no round trip, no error toast, just say why in the status line.
             self.query_one("#t-status", Static).update(Text(self.tr("table.cannot_play"), style="bold red"))
             return
-        self._send_action("play", own[index])
+        self._send_action(call, own[index])
 
     def _send_action(self, call: str, card: str | None) -> None:
         self._cid += 1
