@@ -163,7 +163,7 @@ class TableActor:
         if cmd.card is not None:
             wire["card"] = cmd.card
         try:
-            action = engine.action_from_wire(wire)
+            action = engine.action_from_wire(wire, deck=self.rules.card_notation)
             self._apply(action)
         except (engine.IllegalAction, ValueError) as exc:
             reason = getattr(exc, "reason", None) or str(exc)
