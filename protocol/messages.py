@@ -357,6 +357,8 @@ class ReplayStep(Event):
     game: GameSummary
     hand: int = limited(1, lo=1, hi=100_000)
     events: tuple[dict[str, Any], ...] = limited((), max_items=512)
+    hands: int = limited(1, lo=0, hi=100_000)  # how many hands the game had
+    card_notation: str = limited("spanish", max_len=16)  # "spanish" | "french"
 
 
 MESSAGE_TYPES: dict[str, type[Message]] = {

@@ -21,6 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
+import engine
 import protocol as p
 from protocol.text import clean_text, name_key, name_stem, usable_name, valid_name, RESERVED_NAMES
 from server.config import ServerConfig
@@ -419,7 +420,9 @@ class Hub:
             hands = split_hands(events)
             if not 1 <= msg.hand <= len(hands):
                 return p.Error(code="no_hand", message=f"that game has {len(hands)} hands")
-            return p.ReplayStep(game=_summary(game), hand=msg.hand, events=tuple(hands[msg.hand - 1]))
+            notation = engine.get_ruleset(game.variant).card_notation
+            return p.ReplayStep(game=_summary(game), hand=msg.hand, events=tuple(hands[msg.hand - 1]),
+                                hands=len(hands), card_notation=notation)
 
         self._later(conn, asyncio.ensure_future(query()))
 

@@ -66,6 +66,7 @@ EXAMPLES: list[p.Message] = [
     p.GamesList(),
     p.ReplayStep(game=GAME, hand=2, events=({"type": "acted", "seat": 0, "call": "play", "card": "1e",
                                               "value": None},)),
+    p.ReplayStep(game=GAME, hand=1, events=(), hands=12, card_notation="french"),
 ]
 
 

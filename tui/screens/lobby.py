@@ -20,6 +20,8 @@ class LobbyScreen(Screen[None]):
         ("w", "watch", ""),
         ("l", "leave", ""),
         ("k", "code", ""),
+        ("r", "resume", ""),
+        ("h", "history", ""),
         ("c", "chat", ""),
         ("g", "language", ""),
         ("question_mark", "help", ""),
@@ -67,7 +69,9 @@ class LobbyScreen(Screen[None]):
         tr = self.tr
         return [
             ("n", tr("key.new_table")), ("j", tr("key.join")), ("w", tr("key.watch")),
-            ("l", tr("key.leave")), ("k", tr("key.code")), ("c", tr("key.chat")),
+            # l (leave) and c (chat) are in the help and the chat's placeholder: the bar
+            # must fit 80 columns in every language.
+            ("k", tr("key.code")), ("r", tr("key.resume")), ("h", tr("key.history")),
             ("g", tr("key.language")), ("?", tr("key.help")), ("q", tr("key.quit")),
         ]
 
@@ -235,6 +239,25 @@ class LobbyScreen(Screen[None]):
                          [("Enter", tr("key.join")), ("Esc", tr("key.cancel"))]),
             entered,
         )
+
+    def action_resume(self) -> None:
+        from tui.screens.prompt import PromptScreen
+
+        def entered(code: str | None) -> None:
+            if code:
+                self.app.send(p.ResumeSeat(code=code))  # type: ignore[attr-defined]
+
+        tr = self.tr
+        self.app.push_screen(
+            PromptScreen(tr("resume.title"), tr("resume.placeholder"), 16,
+                         [("Enter", tr("key.resume")), ("Esc", tr("key.cancel"))]),
+            entered,
+        )
+
+    def action_history(self) -> None:
+        from tui.screens.history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen())
 
     def action_language(self) -> None:
         self.app.switch_language()  # type: ignore[attr-defined]
