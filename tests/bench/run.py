@@ -12,6 +12,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
 import engine_bench  # noqa: E402
+import log_bench  # noqa: E402
 import session_bench  # noqa: E402
 
 
@@ -25,6 +26,11 @@ def main() -> None:
     results["engine"] = engine
     for size, figures in engine.items():
         print(f"  {size}: " + ", ".join(f"{k} {v:,.0f}" for k, v in figures.items()))
+    print("== event log: SQLite writer, and the latency it adds per action ==")
+    log_figures = log_bench.run()
+    results["event_log"] = log_figures
+    for key, value in log_figures.items():
+        print(f"  {key:44s} {value:12.3f}")
     print("== sessions: 20 SSH sessions in the lobby ==")
     sessions = session_bench.run(20)
     results["sessions"] = sessions
