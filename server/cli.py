@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds a bot takes to move (default %(default)s)")
     serve.add_argument("--hand-pause", type=float, default=defaults.hand_pause,
                        help="seconds the end of a hand stays on screen (default %(default)s)")
+    sub.add_parser("options", help="print every variant's table options (Markdown)")
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     return parser
 
@@ -119,6 +120,11 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "options":
+        from server.options_doc import options_markdown
+
+        _say(options_markdown().rstrip())
+        return 0
     logging.basicConfig(level=args.log_level, stream=sys.__stderr__,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = config_from_args(args)

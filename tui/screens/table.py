@@ -246,10 +246,14 @@ class TableScreen(Screen[None]):
             tricks.append(list(current))
         columns = max(3, len(tricks))
         french = self._french()
+        results = view.get("trick_results") or []
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(" " * 13)
-        for i in range(columns):
-            out.append(f"{self.tr('table.trick_n', n=i + 1):<6}", style="dim")
+        for i in range(columns):  # a finished trick's header says who took it
+            if i < len(results):
+                out.append(f"{self._result_text(results[i])[:5]:<6}", style="bold cyan")
+            else:
+                out.append(f"{self.tr('table.trick_n', n=i + 1):<6}", style="dim")
         for seat in view.get("players") or []:
             out.append(f"\n{model.name(seat)[:12]:<13}")
             for trick in tricks:
@@ -257,9 +261,6 @@ class TableScreen(Screen[None]):
                 cell = _card_cell(card, french)
                 cell.truncate(6, pad=True)
                 out.append_text(cell)
-        out.append("\n" + " " * 13)
-        for result in view.get("trick_results") or []:
-            out.append(f"{self._result_text(result)[:5]:<6}", style="cyan")
         self.query_one("#t-tricks", Panel).show(out)
 
     def _result_text(self, team: int | None) -> str:
