@@ -12,7 +12,6 @@ from typing import Any
 from engine.actions import Action, action as mk
 from engine.calls import Call
 from engine.events import Acted, Event
-from engine.scoring import envido_cards
 from engine.state import EnvidoStatus, State
 
 
@@ -73,6 +72,10 @@ def legal_answers(state: State, seat: int) -> list[Action]:
 def accepted_points(w: Any) -> int:
     from engine.game import leader_needs
 
+    if w.rules.envite == "piedras":
+        from engine.envite import accepted_points as piedras_points
+
+        return piedras_points(w)
     if w.envido_calls[-1] is Call.FALTA_ENVIDO:
         return leader_needs(w, w.rules.target)
     return _stake(w, w.envido_calls)
@@ -171,6 +174,6 @@ def declare(w: Any, events: list[Event], action: Action) -> None:
     points = accepted_points(w)
     w.envido_status = EnvidoStatus.DONE
     w.envido_result = (team, points)
-    w.shown = w.shown + ((best, envido_cards(w.dealt[best])),)
+    w.shown = w.shown + ((best, w.rules.envido_proof(w.dealt[best], w.face_up)),)
     if credit(w, events, team, points, "envido"):
         end_hand_now(w, events)

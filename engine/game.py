@@ -13,9 +13,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine import envido as env
+from engine import envite as ve_env
 from engine import flor as flr
+from engine import ve_flor
 from engine.actions import Action, Deal, action as mk
-from engine.calls import Call
+from engine.calls import AMOUNT_CALLS, Call
 from engine.errors import IllegalAction
 from engine.events import (
     Acted,
@@ -117,6 +119,8 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     if phase is Phase.PLAY:
         return _legal_play(state, seat)
     if phase is Phase.FLOR:
+        if state.rules.flor_style == "venezolano":
+            return ve_flor.legal(state, seat)
         return flr.legal(state, seat)
     return []
 
@@ -132,37 +136,65 @@ def _timing_ok(state: State, seat: int) -> bool:
     return state.rules.truco_timing == "any_time" or state.turn == seat
 
 
+def _openings(state: State, seat: int, answering_truco: bool) -> list[Action]:
+    if state.rules.envite == "piedras":
+        return ve_env.legal_openings(state, seat, answering_truco)
+    return env.legal_openings(state, seat, answering_truco)
+
+
+def _may_raise(state: State, seat: int) -> bool:
+    """The next truco step by `seat`'s team, without a pending bet."""
+    rules = state.rules
+    right = state.truco_right
+    return (
+        state.truco_level < len(rules.truco_ladder)
+        and (right == NO_TEAM or (right == seat % 2 and rules.late_raises))
+        and not state.perico_lock
+        and _timing_ok(state, seat)
+    )
+
+
 def _legal_play(state: State, seat: int) -> list[Action]:
     if seat not in state.players:
         return []
     team = seat % 2
     status = state.envido_status
+    rules = state.rules
     if status is EnvidoStatus.DECLARING:
         return env.legal_declare(state, seat)
     if status is EnvidoStatus.BETTING:
-        return env.legal_answers(state, seat) if team != state.envido_by else []
+        if team == state.envido_by:
+            return []
+        if rules.envite == "piedras":
+            return ve_env.legal_answers(state, seat)
+        return env.legal_answers(state, seat)
     acts: list[Action] = []
-    mazo = state.rules.mazo_allowed(state.n)
+    mazo = rules.mazo_allowed(state.n)
     if state.truco_pending:
         if team != state.truco_by:
             acts.append(mk(seat, Call.QUIERO))
-            acts.append(mk(seat, Call.NO_QUIERO))
-            acts.extend(env.legal_openings(state, seat, answering_truco=True))
+            if not state.truco_forced:
+                acts.append(mk(seat, Call.NO_QUIERO))
+            if (
+                rules.raise_with_quiero
+                and state.truco_pending < len(rules.truco_ladder)
+                and not state.perico_lock
+            ):
+                # "quiero y retruco": accept and raise in one call (001 L34-36)
+                acts.append(mk(seat, rules.truco_ladder[state.truco_pending].call))
+            acts.extend(_openings(state, seat, answering_truco=True))
             if mazo:
                 acts.append(mk(seat, Call.MAZO))
         return acts
     if state.turn == seat:
         for card in state.hands[seat]:
             acts.append(mk(seat, Call.PLAY, card))
-    level = state.truco_level
-    if (
-        level < len(state.rules.truco_ladder)
-        and state.truco_right in (NO_TEAM, team)
-        and _timing_ok(state, seat)
-    ):
-        acts.append(mk(seat, state.rules.truco_ladder[level].call))
+        if rules.pasar and len(state.hands[seat]) == rules.cards_per_hand:
+            acts.append(mk(seat, Call.PASAR))
+    if _may_raise(state, seat):
+        acts.append(mk(seat, rules.truco_ladder[state.truco_level].call))
     if status is EnvidoStatus.OPEN:
-        acts.extend(env.legal_openings(state, seat, answering_truco=False))
+        acts.extend(_openings(state, seat, answering_truco=False))
     if mazo and state.turn == seat:
         acts.append(mk(seat, Call.MAZO))
     return acts
@@ -181,6 +213,8 @@ def explain(state: State, action: Action) -> str:
         return "you are not playing this hand"
     team = seat % 2
     if state.phase is Phase.FLOR:
+        if state.rules.flor_style == "venezolano":
+            return ve_flor.explain(state, action)
         return flr.explain(state, action)
     if state.envido_status is EnvidoStatus.DECLARING:
         return "the envido values are being declared"
@@ -188,27 +222,41 @@ def explain(state: State, action: Action) -> str:
         if team == state.envido_by:
             return "your team's envido call is waiting for an answer"
         return "answer the envido first (quiero, no quiero or a raise)"
-    if call is Call.PLAY:
+    if call is Call.PLAY or call is Call.LAS_QUE_PINTAN or call is Call.PASAR:
+        if call is not Call.PLAY and state.rules.variant != "venezolano":
+            return f"{call.value} is not part of this variant"
         if state.truco_pending:
             return "the truco call must be answered before anyone plays"
         if state.turn != seat:
             return "it is not your turn to play"
+        if call is Call.PASAR:
+            return "all three cards may be passed only on your first turn"
+        if call is Call.LAS_QUE_PINTAN:
+            return "las que pintan opens the envite: not possible now or with that card"
         return f"you do not hold {action.card}"
-    if call in (Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO):
+    if call in (Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO, Call.VALE_NUEVE, Call.VALE_EL_JUEGO):
         if state.truco_pending and team != state.truco_by:
+            if state.rules.raise_with_quiero:
+                return f"the next bet is {state.rules.truco_ladder[state.truco_pending].call.value}" if state.truco_pending < len(state.rules.truco_ladder) else "nothing is above this bet"
             return "say quiero first: a raise is only allowed after accepting the bet"
         if state.truco_pending:
             return "your team's truco call is waiting for an answer"
         if state.truco_right not in (NO_TEAM, team):
             return "your team does not hold the right to raise: the other team accepted last"
         if state.truco_level >= len(state.rules.truco_ladder):
-            return "vale cuatro is the highest bet"
+            return f"{state.rules.truco_ladder[-1].call.value} is the highest bet"
+        if state.perico_lock:
+            return "the perico was played by a trick winner: no more raises (001 L37)"
+        if state.truco_right != NO_TEAM and not state.rules.late_raises:
+            return "raises only together with quiero at this table"
         if not _timing_ok(state, seat):
             return "truco may only be called on your own turn at this table"
         return f"the next bet is {state.rules.truco_ladder[state.truco_level].call.value}"
     if call in (Call.QUIERO, Call.NO_QUIERO):
+        if state.truco_pending and state.truco_forced and team != state.truco_by:
+            return "the truco must be played: it cannot be declined (estar cantando)"
         return "there is no bet for you to answer"
-    if state.rules.envido_step(call) is not None:
+    if _is_envite_call(state, call):
         return env.explain_opening(state, seat)
     if call is Call.MAZO:
         if not state.rules.mazo_allowed(state.n):
@@ -234,22 +282,45 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
     events: list[Event] = []
     call = action.call
     if state.phase is Phase.FLOR:
-        events.append(Acted(action.seat, call.value))
-        flr.act(w, events, action)
+        events.append(Acted(action.seat, call.value, None, action.amount))
+        if state.rules.flor_style == "venezolano":
+            ve_flor.act(w, events, action)
+        else:
+            flr.act(w, events, action)
     elif call is Call.PLAY:
         events.append(Acted(action.seat, call.value, action.card))
         _play(w, events, action)
+    elif call is Call.LAS_QUE_PINTAN:
+        # The card is played and the envite opened at its value (001 L28).
+        events.append(Acted(action.seat, call.value, action.card))
+        ve_env.bet(w, events, action)
+        _play(w, events, action)
+    elif call is Call.PASAR:
+        events.append(Acted(action.seat, call.value))
+        _pasar(w, events, action.seat)
     elif call is Call.DECLARE_ENVIDO or call is Call.SON_BUENAS:
         env.declare(w, events, action)
-    elif state.envido_status is EnvidoStatus.BETTING or (
-        state.rules.envido_step(call) is not None
-    ):
-        events.append(Acted(action.seat, call.value))
-        env.bet(w, events, action)
+    elif state.envido_status is EnvidoStatus.BETTING or _is_envite_call(state, call):
+        events.append(Acted(action.seat, call.value, None, action.amount))
+        if state.rules.envite == "piedras":
+            ve_env.bet(w, events, action)
+        else:
+            env.bet(w, events, action)
     else:
         events.append(Acted(action.seat, call.value))
         _truco(w, events, action)
     return freeze(w), events
+
+
+_PIEDRAS_OPENINGS = frozenset(
+    (Call.ENVIDO, Call.ENVIDO_PUNTOS, Call.FALTA_ENVIDO, Call.HASTA_IGUALAR)
+)
+
+
+def _is_envite_call(state: State, call: Call) -> bool:
+    if state.rules.envite == "piedras":
+        return call in _PIEDRAS_OPENINGS or call is Call.PIEDRAS
+    return state.rules.envido_step(call) is not None
 
 
 def _apply_deal(state: State, d: Deal) -> tuple[State, list[Event]]:
@@ -311,17 +382,43 @@ def _start_hand(w: Any, events: list[Event]) -> None:
     w.envido_result = None
     w.flor_result = None
     w.shown = ()
+    w.active = w.players
+    w.trick_winners = ()
+    w.passed = ()
+    w.passed_seats = ()
+    w.envido_stake = w.envido_prev = 0
+    w.envido_falta = False
+    w.perico_lock = False
+    w.truco_forced = False
+    w.cantando = NO_TEAM
     w.phase = Phase.PLAY
     events.append(HandStarted(w.mano, w.players, w.duel))
-    flr.start(w)
+    rules = w.rules
+    if rules.flor_style == "venezolano":
+        team = ve_flor.cantando_team(w) if rules.cantando else NO_TEAM
+        if team != NO_TEAM:
+            ve_flor.start(w)  # clears the flor fields; the flores count in the comparison
+            w.phase = Phase.PLAY
+            w.flor_status = FlorStatus.NONE
+            ve_flor.start_cantando(w, events, team)
+        else:
+            ve_flor.start(w)
+    else:
+        flr.start(w)
 
 
 # ---------------------------------------------------------------- tricks
 
 
 def _next_in_hand(w: Any, seat: int) -> int:
-    players = w.players
-    return players[(players.index(seat) + 1) % len(players)]
+    """The next seat in playing order that takes part in the trick."""
+    players, active = w.players, w.active
+    i = players.index(seat)
+    for k in range(1, len(players) + 1):
+        nxt = players[(i + k) % len(players)]
+        if nxt in active:
+            return int(nxt)
+    return -1
 
 
 def _play(w: Any, events: list[Event], action: Action) -> None:
@@ -331,19 +428,61 @@ def _play(w: Any, events: list[Event], action: Action) -> None:
     w.current = w.current + ((seat, card),)
     if seat not in w.envido_barred:
         w.envido_barred = w.envido_barred | {seat}
-    if len(w.current) < len(w.players):
+    rules = w.rules
+    if rules.perico_locks and not w.perico_lock and seat in w.trick_winners:
+        # 001 L37 (OP-VE-25): a player who won the first or second trick plays the perico.
+        specials = rules.specials(w.face_up)
+        if specials and card == specials[0]:
+            w.perico_lock = True
+    if len(w.current) < len(w.active):
         w.turn = _next_in_hand(w, seat)
         return
     _finish_trick(w, events)
 
 
+def _pasar(w: Any, events: list[Event], seat: int) -> None:
+    """OP-VE-23: the three cards go face down (never shown); the player keeps his envite
+    rights but takes no part in the tricks. A team with nobody left loses the hand."""
+    w.hands = w.hands[:seat] + ((),) + w.hands[seat + 1 :]
+    w.passed_seats = w.passed_seats + (seat,)
+    w.envido_barred = w.envido_barred | {seat}  # his first-card turn is spent
+    nxt = _next_in_hand(w, seat)
+    w.active = tuple(s for s in w.active if s != seat)
+    team = seat % 2
+    if not any(s % 2 == team for s in w.active):
+        _end_hand(w, events, 1 - team, "pasar")
+        return
+    if len(w.current) == len(w.active):
+        _finish_trick(w, events)
+    else:
+        w.turn = nxt
+
+
+def _parda_leader(w: Any) -> int:
+    if w.rules.parda_leads == "mano":
+        # 001 L46: after a tie El Mano leads (the first in playing order still in the trick).
+        for seat in w.players:
+            if seat in w.active:
+                return int(seat)
+    return int(w.leader)
+
+
 def _finish_trick(w: Any, events: list[Event]) -> None:
-    strength = w.rules.strength
+    rules = w.rules
+    strength = rules.strength
     face_up = w.face_up
+    number = len(w.tricks) + 1
+    restricted = rules.tie_rule == "venezolano" and number == 3 and w.trick_results == (PARDA, PARDA)
     best = -1
     top: list[int] = []
     for seat, card in w.current:
         s = strength(card, face_up)
+        if restricted:
+            second = next(c for p, c in w.tricks[1] if p == seat)
+            if s > strength(second, face_up):
+                # 001 L45: a third card above one's second is a carta pasada (no value).
+                s = -1
+                w.passed = w.passed + ((number, seat),)
         if s > best:
             best, top = s, [seat]
         elif s == best:
@@ -355,11 +494,16 @@ def _finish_trick(w: Any, events: list[Event]) -> None:
         leader = top[0]
     else:
         result = PARDA
-        leader = w.leader
+        leader = -1
     w.tricks = w.tricks + (w.current,)
     w.trick_results = w.trick_results + (result,)
+    w.trick_winners = w.trick_winners + (leader,)
     w.current = ()
-    number = len(w.tricks)
+    if rules.tie_rule == "venezolano" and number == 2 and w.trick_results == (PARDA, PARDA):
+        # 001 L45: after two ties only the players who tied the second decide the third.
+        w.active = tuple(s for s in w.players if s in top)
+    if result == PARDA:
+        leader = _parda_leader(w)
     events.append(TrickEnded(number, None if result == PARDA else result, leader))
     if number == 1 and w.envido_status is EnvidoStatus.OPEN:
         w.envido_status = EnvidoStatus.CLOSED
@@ -402,7 +546,8 @@ def _truco(w: Any, events: list[Event], action: Action) -> None:
         w.truco_level = w.truco_pending
         w.truco_pending = 0
         w.truco_right = team
-        if first_trick:
+        w.truco_forced = False
+        if first_trick and w.rules.accept_bars_envido:
             w.envido_barred = w.envido_barred | {seat}
     elif call is Call.NO_QUIERO:
         step = ladder[w.truco_pending - 1]
@@ -411,6 +556,10 @@ def _truco(w: Any, events: list[Event], action: Action) -> None:
     elif call is Call.MAZO:
         _end_hand(w, events, 1 - team, "mazo")
     else:
+        if w.truco_pending:
+            # "quiero y retruco": the pending step is accepted and the next one called.
+            w.truco_level = w.truco_pending
+            w.truco_forced = False
         w.truco_pending = w.truco_level + 1
         w.truco_by = team
         if first_trick:
@@ -421,8 +570,12 @@ def _truco(w: Any, events: list[Event], action: Action) -> None:
 
 
 def truco_value(w: Any) -> int:
+    """What the hand is worth now; a game-deciding step shows the whole target."""
     level = w.truco_level
-    return w.rules.truco_ladder[level - 1].accepted if level else 1
+    if not level:
+        return 1
+    step = w.rules.truco_ladder[level - 1]
+    return w.rules.target if step.wins_game else step.accepted
 
 
 def credit(w: Any, events: list[Event], team: int, points: int, reason: str) -> bool:
@@ -452,6 +605,9 @@ def _end_hand(
     truco_points = 0
     if not game_over and winner is not None:
         truco_points = truco_value(w) if points is None else points
+        if points is None and w.truco_level and w.rules.truco_ladder[w.truco_level - 1].wins_game:
+            # vale el juego accepted: the winner wins the game whatever the score (001 L36)
+            truco_points = max(w.rules.target - w.scores[winner], 1)
         game_over = credit(w, events, winner, truco_points, "truco" if reason == "tricks" else reason)
     for seat, cards in w.shown:
         events.append(CardsShown(seat, cards, "flor" if len(cards) == 3 else "envido"))
@@ -549,4 +705,6 @@ def _action_of(event: Acted) -> Action:
         call = Call(event.call)
     except ValueError as exc:
         raise ValueError(f"unknown call {event.call!r} in the log") from exc
+    if call in AMOUNT_CALLS:
+        return Action(event.seat, call, None, event.value)
     return Action(event.seat, call, event.card)

@@ -9,7 +9,7 @@ def test_catalog_lists_all_four_variants() -> None:
     assert names == ["argentino", "uruguayo", "paulista", "venezolano"]
     implemented = {v.name: v.implemented for v in variant_catalog()}
     assert implemented == {
-        "argentino": True, "uruguayo": False, "paulista": False, "venezolano": False
+        "argentino": True, "uruguayo": False, "paulista": False, "venezolano": True
     }
 
 

@@ -24,7 +24,7 @@ from engine import (
 
 
 def test_get_ruleset_errors() -> None:
-    for variant in ("uruguayo", "paulista", "venezolano"):
+    for variant in ("uruguayo", "paulista"):
         with pytest.raises(ValueError, match="not implemented"):
             get_ruleset(variant)
     with pytest.raises(ValueError):
