@@ -94,7 +94,9 @@ def initial_state(rules: RuleSet, n_players: int, first_dealer: int) -> State:
 
 
 def deal(state: State, rng: random.Random) -> tuple[State, list[Event]]:
-    """Shuffle with `rng` and deal: three cards each, one at a time, starting at the mano."""
+    """Shuffle with `rng` and deal: three cards each, one at a time, starting at the mano;
+    then the face-up card (vira) where the variant has one. Deals again if the deal alone
+    ended the hand (see below), so the result never needs another deal."""
     if state.phase is not Phase.DEAL:
         raise IllegalAction("it is not time to deal")
     cards = list(state.rules.deck)
@@ -106,7 +108,14 @@ def deal(state: State, rng: random.Random) -> tuple[State, list[Event]]:
         seat = (state.dealer + 1 + i) % n
         hands[seat] = tuple(cards[i + k * n] for k in range(per))
     face_up = cards[n * per] if state.rules.has_face_up else None
-    return apply(state, Deal(tuple(hands), face_up))
+    state, events = apply(state, Deal(tuple(hands), face_up))
+    if state.phase is Phase.DEAL:
+        # The deal itself ended the hand (Venezuelan estar cantando: the cantando team's
+        # envite was not beaten, RULES.md 4.12.1): chance acts again, so that a caller of
+        # `deal` always gets a state in which a player is to act (or the match is over).
+        state, more = deal(state, rng)
+        events = events + more
+    return state, events
 
 
 # ---------------------------------------------------------------- legal actions
@@ -223,7 +232,9 @@ def explain(state: State, action: Action) -> str:
             return "your team's envido call is waiting for an answer"
         return "answer the envido first (quiero, no quiero or a raise)"
     if call is Call.PLAY or call is Call.LAS_QUE_PINTAN or call is Call.PASAR:
-        if call is not Call.PLAY and state.rules.variant != "venezolano":
+        if (call is Call.PASAR and not state.rules.pasar) or (
+            call is Call.LAS_QUE_PINTAN and state.rules.envite != "piedras"
+        ):
             return f"{call.value} is not part of this variant"
         if state.truco_pending:
             return "the truco call must be answered before anyone plays"

@@ -72,6 +72,14 @@ class View:
     match_over: bool
     winner: int | None
     legal: tuple[Action, ...]
+    # ---- added with venezolano (generic; empty or None where a variant has none) ----
+    envido_stake: int | None  # piedras at stake in the pending or accepted envite (piedras games)
+    special_cards: tuple[Card, ...]  # cards the face-up card promotes (perico, perica)
+    trick_players: tuple[int, ...]  # seats taking part in the current trick, in playing order
+    passed_cards: tuple[tuple[int, int], ...]  # (trick number, seat): a card with no truco value
+    passed_seats: tuple[int, ...]  # seats that passed all three cards (face down)
+    truco_forced: bool  # the pending truco may not be declined
+    cantando: int | None  # the team that needs one point and plays the special hand
 
     def to_wire(self) -> dict[str, Any]:
         return {f.name: _wire(getattr(self, f.name)) for f in fields(self)}
@@ -151,4 +159,21 @@ def view(state: State, seat: int | None) -> View:
         match_over=state.phase is Phase.MATCH_OVER,
         winner=state.winner,
         legal=tuple(legal_actions(state, seat)) if seat is not None else (),
+        envido_stake=_envido_stake(state),
+        special_cards=tuple(c for c in rules.specials(state.face_up) if c is not None),
+        trick_players=state.active if playing else (),
+        passed_cards=state.passed,
+        passed_seats=state.passed_seats,
+        truco_forced=bool(state.truco_pending) and state.truco_forced,
+        cantando=_team(state.cantando),
     )
+
+
+def _envido_stake(state: State) -> int | None:
+    if state.rules.envite != "piedras" or not state.envido_calls:
+        return None
+    if state.envido_status is EnvidoStatus.CLOSED:
+        return None
+    from engine.envite import current_stake
+
+    return current_stake(state)

@@ -22,14 +22,18 @@ def scenario(
     n: int = 4,
     dealer: int | None = None,
     scores: tuple[int, int] = (0, 0),
+    variant: str = "argentino",
+    face_up: str | None = None,
     **options: Any,
 ) -> tuple[State, list[Event]]:
-    """A state right after a deal of the given hands; other seats get flor-free filler."""
-    rules = get_ruleset("argentino", **options)
+    """A state right after a deal of the given hands; other seats get flor-free filler.
+    `face_up` is the turned-up card (the vira of `variant="venezolano"`)."""
+    rules = get_ruleset(variant, **options)
     state = initial_state(rules, n, n - 1 if dealer is None else dealer)
     state = dataclasses.replace(state, scores=scores)
     given = {seat: parse_cards(text) for seat, text in hands.items()}
-    used = {c for cards in given.values() for c in cards}
+    vira = parse_cards(face_up)[0] if face_up else None
+    used = {c for cards in given.values() for c in cards} | ({vira} if vira else set())
     spare = [c for c in rules.deck if c not in used]
     full: list[tuple[Card, ...]] = []
     for seat in range(n):
@@ -46,16 +50,21 @@ def scenario(
         for card in picked:
             spare.remove(card)
         full.append(tuple(picked))
-    return apply(state, Deal(tuple(full)))
+    return apply(state, Deal(tuple(full), vira))
 
 
 def act(state: State, *steps: tuple[Any, ...]) -> tuple[State, list[Event]]:
-    """Apply steps like (N, "truco") or (E, "play", "1e"); returns the state and all events."""
+    """Apply steps like (N, "truco"), (E, "play", "1e") or (E, "piedras", 3); returns the
+    state and all events."""
     events: list[Event] = []
     for step in steps:
         seat, call = step[0], Call(step[1])
-        card = parse_cards(step[2])[0] if len(step) > 2 else None
-        state, more = apply(state, Action(seat, call, card))
+        card = amount = None
+        if len(step) > 2 and isinstance(step[2], int):
+            amount = step[2]  # ("piedras", 3), ("envido_puntos", 15)
+        elif len(step) > 2:
+            card = parse_cards(step[2])[0]
+        state, more = apply(state, Action(seat, call, card, amount))
         events.extend(more)
     return state, events
 
