@@ -1,4 +1,5 @@
-"""Engine benchmark: random legal hands per second for 2, 4 and 6 players, on one core.
+"""Engine benchmark: random legal hands per second on one core: Argentine truco for 2, 4
+and 6 players ("2p", "4p", "6p") and Venezuelan truco for 2 and 4 ("venezolano-2p", ...).
 
 Each step asks `all_legal_actions` and applies one of them (mostly card plays, so hands
 reach their tricks), dealing with a seeded rng whenever a hand ends: the same calls a table
@@ -17,9 +18,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from engine import Call, HandEnded, advance, all_legal_actions, get_ruleset, new_match  # noqa: E402
 
 
-def play_hands(n_players: int, hands: int, seed: int = 1) -> tuple[int, int]:
+def play_hands(
+    n_players: int, hands: int, seed: int = 1, variant: str = "argentino"
+) -> tuple[int, int]:
     """Play at least `hands` hands; returns (hands played, actions applied)."""
-    rules = get_ruleset("argentino")
+    rules = get_ruleset(variant)
     rng = random.Random(seed)
     state, _ = new_match(rules, n_players, rng)
     played = actions = 0
@@ -37,17 +40,19 @@ def play_hands(n_players: int, hands: int, seed: int = 1) -> tuple[int, int]:
 
 def run(seconds_per_size: float = 2.0) -> dict[str, dict[str, float]]:
     results: dict[str, dict[str, float]] = {}
-    for n in (2, 4, 6):
-        play_hands(n, 200)  # warm-up
+    sizes = [("argentino", n, f"{n}p") for n in (2, 4, 6)]
+    sizes += [("venezolano", n, f"venezolano-{n}p") for n in (2, 4)]
+    for variant, n, key in sizes:
+        play_hands(n, 200, variant=variant)  # warm-up
         hands = actions = 0
         start = time.perf_counter()
         elapsed = 0.0
         while elapsed < seconds_per_size:
-            h, a = play_hands(n, 500, seed=hands + 7)
+            h, a = play_hands(n, 500, seed=hands + 7, variant=variant)
             hands += h
             actions += a
             elapsed = time.perf_counter() - start
-        results[f"{n}p"] = {
+        results[key] = {
             "hands": hands,
             "seconds": round(elapsed, 3),
             "hands_per_second": round(hands / elapsed),
@@ -65,9 +70,9 @@ def main() -> None:
         pstats.Stats("/tmp/engine_bench.prof").sort_stats("tottime").print_stats(15)
         return
     results = run()
-    print(f"{'players':>8} {'hands':>8} {'seconds':>8} {'hands/s':>10} {'actions/s':>10}")
+    print(f"{'players':>14} {'hands':>8} {'seconds':>8} {'hands/s':>10} {'actions/s':>10}")
     for name, r in results.items():
-        print(f"{name:>8} {r['hands']:>8} {r['seconds']:>8} {r['hands_per_second']:>10} "
+        print(f"{name:>14} {r['hands']:>8} {r['seconds']:>8} {r['hands_per_second']:>10} "
               f"{r['actions_per_second']:>10}")
 
 
