@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 
 from engine.actions import Action, Deal, action_from_wire, deal_from_wire
+from engine.bot import choose_action
 from engine.calls import Call
 from engine.cards import Card, Suit, parse_cards
 from engine.catalog import OptionSpec, VariantSpec, variant_catalog
@@ -73,3 +74,4 @@ __all__ = [
     "malas_buenas", "new_match", "parse_cards", "project_event", "replay", "trick_strength",
     "variant_catalog", "view",
 ]
+__all__ += ["choose_action"]  # the bot of issue 6 (engine/bot.py)

@@ -7,7 +7,7 @@ change bumps ``PROTOCOL_VERSION``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from protocol.schema import limited
 
@@ -72,6 +72,8 @@ class TableInfo:
     private: bool = False
     status: str = limited("waiting", max_len=16)  # waiting | full | playing | finished
     spectators: int = limited(0, lo=0, hi=10_000)
+    bots: tuple[bool, ...] = limited((), max_items=8)  # per seat: a bot plays it
+    turn_timer: int = limited(0, lo=0, hi=600)  # seconds per decision, 0 = none
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,16 @@ class ChatLine:
     text: str = limited(max_len=CHAT_MAX)
     ts: int = limited(lo=0, hi=2**40)  # unix seconds
     system: bool = False  # server announcements
+    table_id: str | None = limited(None, max_len=TABLE_ID_MAX)  # None: the lobby chat
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Who sits in one seat of a running table."""
+
+    name: str = limited(max_len=NAME_MAX + 8)
+    bot: bool = False
+    away: bool = False  # a player whose connection dropped (a bot covers if needed)
 
 
 # -- commands (session -> hub) ----------------------------------------------
@@ -105,6 +117,7 @@ class CreateTable(Command):
     options: dict[str, OptionValue] = limited(max_len=40, max_items=64)
     private: bool = False
     title: str = limited("", max_len=TITLE_MAX * 4)
+    turn_timer: int | None = limited(None, lo=0, hi=600)  # None: the server default
 
 
 @dataclass(frozen=True)
@@ -129,6 +142,41 @@ class LeaveTable(Command):
 @dataclass(frozen=True)
 class WatchTable(Command):
     TYPE: ClassVar[str] = "watch_table"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+
+
+@dataclass(frozen=True)
+class AddBot(Command):
+    """The table's owner puts a bot in an empty seat (None: the first empty one)."""
+
+    TYPE: ClassVar[str] = "add_bot"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    seat: int | None = limited(None, lo=0, hi=7)
+
+
+@dataclass(frozen=True)
+class TableAction(Command):
+    """A call or a card at the table; the seat is the sender's, never taken from the message."""
+
+    TYPE: ClassVar[str] = "act"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    call: str = limited(max_len=32)
+    card: str | None = limited(None, max_len=4)
+    cid: int = limited(0, lo=0, hi=2**53)  # the client's command id: a repeat never acts twice
+
+
+@dataclass(frozen=True)
+class TableChat(Command):
+    TYPE: ClassVar[str] = "table_chat"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    text: str = limited(max_len=CHAT_MAX * 4)
+
+
+@dataclass(frozen=True)
+class Rematch(Command):
+    """After a match: vote to play again with the same seats."""
+
+    TYPE: ClassVar[str] = "rematch"
     table_id: str = limited(max_len=TABLE_ID_MAX)
 
 
@@ -228,6 +276,27 @@ class Notice(Event):
 
 
 @dataclass(frozen=True)
+class TableUpdate(Event):
+    """What one viewer of a running table may see after a change.
+
+    ``view`` is the engine's view for this viewer (its wire form: the viewer's own
+    cards, never another seat's hidden ones); ``events`` are the engine events
+    since the previous update, projected for this viewer.
+    """
+
+    TYPE: ClassVar[str] = "table_update"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    seq: int = limited(lo=0, hi=2**53)
+    seat: int | None = limited(lo=0, hi=7)  # the viewer's seat, None for a spectator
+    seats: tuple[SeatInfo, ...] = limited(max_items=8)
+    view: dict[str, Any] = limited(max_items=128)
+    events: tuple[dict[str, Any], ...] = limited((), max_items=64)
+    waiting: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)  # seats the game waits for
+    timer: float | None = limited(None, lo=0, hi=3600)  # seconds they have left, if timed
+    rematch_votes: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
+
+
+@dataclass(frozen=True)
 class Pong(Event):
     TYPE: ClassVar[str] = "pong"
     n: int = limited(0, lo=0, hi=2**31)
@@ -237,6 +306,7 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls
     for cls in (
         ClaimName, SendChat, CreateTable, JoinTable, JoinByCode, LeaveTable, WatchTable, Ping,
+        AddBot, TableAction, TableChat, Rematch, TableUpdate,
         Welcome, NameRefused, LobbySnapshot, PlayerUpdated, PlayerLeft, TableUpdated,
         TableRemoved, TableCreated, Seated, Chat, Error, Notice, Pong,
     )
@@ -244,6 +314,6 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
 
 __all__ = [
     "MESSAGE_TYPES", "Message", "Command", "Event", "OptionInfo", "VariantInfo", "PlayerInfo",
-    "TableInfo", "ChatLine", "OptionValue", *(cls.__name__ for cls in MESSAGE_TYPES.values()),
+    "TableInfo", "ChatLine", "SeatInfo", "OptionValue", *(cls.__name__ for cls in MESSAGE_TYPES.values()),
     "NAME_MAX", "CHAT_MAX", "TITLE_MAX", "CODE_LEN",
 ]

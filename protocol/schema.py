@@ -8,6 +8,7 @@ short reason; it never lets a KeyError or TypeError escape.
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from dataclasses import dataclass, field
@@ -129,6 +130,12 @@ def _check(hint: Any, value: Any, limits: Limits, path: str, depth: int) -> Any:
         if not limits.lo <= value <= limits.hi:
             raise ProtocolError(f"{path}: {value} out of range {limits.lo}..{limits.hi}")
         return value
+    if hint is float:
+        if type(value) not in (int, float) or not math.isfinite(value):
+            raise ProtocolError(f"{path}: expected a number")
+        if not limits.lo <= value <= limits.hi:
+            raise ProtocolError(f"{path}: {value} out of range {limits.lo}..{limits.hi}")
+        return float(value)
     if hint is str:
         if type(value) is not str:
             raise ProtocolError(f"{path}: expected a string")

@@ -14,6 +14,7 @@ from server.hostkey import fingerprint, load_or_create_host_key
 from server.hub import Hub
 from server.netinfo import lan_addresses, ssh_command
 from server.ssh import ServerContext, start_ssh_server
+from server.table import Pace
 from server.store import Store, StoreError
 from server.variants import validate_options, variant_infos
 
@@ -44,6 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-sessions", type=int, default=defaults.max_sessions)
     serve.add_argument("--chat-per-second", type=float, default=defaults.chat_per_second)
     serve.add_argument("--chat-max-len", type=int, default=defaults.chat_max_len)
+    serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
+                       help="seconds a bot takes to move (default %(default)s)")
+    serve.add_argument("--hand-pause", type=float, default=defaults.hand_pause,
+                       help="seconds the end of a hand stays on screen (default %(default)s)")
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     return parser
 
@@ -54,6 +59,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         host=args.host, port=args.port, data_dir=args.data_dir, host_key=args.host_key,
         max_connections_per_ip=args.max_connections_per_ip, max_sessions=args.max_sessions,
         chat_per_second=args.chat_per_second, chat_max_len=min(args.chat_max_len, 200),
+        bot_delay=max(0.0, args.bot_delay), hand_pause=max(0.0, args.hand_pause),
     )
 
 
@@ -63,7 +69,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     store = Store(config.data_dir / "truco.sqlite3")
     await store.open()
-    hub = Hub(config, variant_infos(), validate_options, store)
+    hub = Hub(config, variant_infos(), validate_options, store,
+              pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause))
     await hub.load()
     hub_task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
     ctx = ServerContext(config, hub)

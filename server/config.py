@@ -29,6 +29,9 @@ class ServerConfig:
     min_rows: int = 10
     max_rows: int = 100
     output_high_water: int = 256 * 1024  # unsent bytes before frames are dropped
+    # Table pace
+    bot_delay: float = 0.9  # seconds a bot takes to move
+    hand_pause: float = 3.0  # seconds between the end of a hand and the next deal
 
     def clamp_size(self, cols: int, rows: int) -> tuple[int, int]:
         """A terminal size any client may claim, brought into the supported range."""

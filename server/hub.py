@@ -20,11 +20,13 @@ from server.config import ServerConfig
 from server.link import HubLink, Peer
 from server.ratelimit import TokenBucket
 from server.store import Store
+from server.table import Occupant, Pace, TableActor
 
 log = logging.getLogger(__name__)
 
 CHAT_HISTORY = 50
 BAD_FRAMES_BEFORE_DROP = 10
+DEFAULT_PUBLIC_TURN_TIMER = 30  # seconds
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I look-alikes
 
 OptionsValidator = Callable[[str, int, dict[str, p.OptionValue]], dict[str, p.OptionValue]]
@@ -53,12 +55,18 @@ class _Table:
     title: str
     variant: str
     owner: str
-    seats: list[int | None]  # conn ids
+    seats: list[Occupant | None]
     options: dict[str, p.OptionValue]
     private: bool
     code: str
+    turn_timer: int = 0
     spectators: set[int] = field(default_factory=set)
     invited: set[int] = field(default_factory=set)  # conns that used the code
+    actor: TableActor | None = None  # the running game, once every seat is filled
+    last_info: p.TableInfo | None = None
+
+    def humans(self) -> list[int]:
+        return [o.conn_id for o in self.seats if o is not None and o.conn_id is not None]
 
 
 class Hub:
@@ -68,7 +76,9 @@ class Hub:
         variants: tuple[p.VariantInfo, ...],
         validate_options: OptionsValidator,
         store: Store | None = None,
+        pace: Pace = Pace(),
     ) -> None:
+        self.pace = pace
         self.config = config
         self.variants = {v.name: v for v in variants}
         self._variant_list = variants
@@ -181,6 +191,14 @@ class Hub:
         if conn_id not in self._lagging and not conn.link.deliver(frame):
             self._lagging.add(conn_id)
 
+    def _send_frame(self, conn_id: int, frame: bytes) -> None:
+        """How table actors reach a connection (frames are already encoded)."""
+        conn = self._conns.get(conn_id)
+        if conn is not None:
+            self._deliver(conn, frame)
+            if self._lagging:
+                asyncio.get_running_loop().call_soon(self._drop_lagging)
+
     def _broadcast(self, message: p.Message, exclude: int | None = None) -> None:
         frame = p.encode(message)  # once for everybody
         for conn in list(self._conns.values()):
@@ -215,7 +233,7 @@ class Hub:
         if conn.name is None and not isinstance(message, (p.ClaimName, p.Ping)):
             self._error(conn, "no_name", "choose a name first")
             return
-        handler = getattr(self, "_on_" + message.TYPE)
+        handler = getattr(self, "_on_" + message.TYPE)  # every Command type has one
         handler(conn, message)
 
     def _on_ping(self, conn: _Conn, msg: p.Ping) -> None:
@@ -320,9 +338,13 @@ class Hub:
         title = clean_text(msg.title, p.TITLE_MAX) or f"{conn.name}"
         table_id = self._new_table_id()
         code = self._new_code() if msg.private else ""
+        timer = msg.turn_timer
+        if timer is None:  # strangers wait for nobody; friends at a private table need no clock
+            timer = 0 if msg.private else DEFAULT_PUBLIC_TURN_TIMER
         table = _Table(
             table_id=table_id, title=title, variant=msg.variant, owner=conn.name or "",
             seats=[None] * msg.players, options=options, private=msg.private, code=code,
+            turn_timer=timer,
         )
         self._tables[table_id] = table
         self._send(conn, p.TableCreated(table_id=table_id, code=code))
@@ -335,6 +357,9 @@ class Hub:
             return
         if table.private and conn.peer.conn_id not in table.invited and not self._is_at(conn, table):
             self._error(conn, "private", "this table is private: join it with its code")
+            return
+        if table.actor is not None:
+            self._error(conn, "playing", "the game has started: watch it instead")
             return
         seat = msg.seat
         if seat is None:
@@ -380,6 +405,8 @@ class Hub:
         table.spectators.add(conn.peer.conn_id)
         conn.table_id, conn.seat = table.table_id, None
         self._send(conn, p.Seated(table_id=table.table_id))
+        if table.actor is not None:
+            table.actor.post("watch", conn.peer.conn_id)
         self._table_changed(table)
         self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
 
@@ -390,11 +417,26 @@ class Hub:
     def _sit(self, conn: _Conn, table: _Table, seat: int) -> None:
         if conn.table_id is not None:
             self._leave_table(conn)
-        table.seats[seat] = conn.peer.conn_id
+        table.seats[seat] = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id)
         conn.table_id, conn.seat = table.table_id, seat
         self._send(conn, p.Seated(table_id=table.table_id, seat=seat))
         self._table_changed(table)
         self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
+        self._maybe_start(table)
+
+    def _maybe_start(self, table: _Table) -> None:
+        if table.actor is not None or any(s is None for s in table.seats):
+            return
+        seats = [s for s in table.seats if s is not None]
+        table.actor = TableActor(
+            table.table_id, table.variant, dict(table.options), seats, self._send_frame,
+            turn_timer=table.turn_timer, pace=self.pace,
+            on_change=lambda actor: self._table_changed(table),
+        )
+        for watcher in table.spectators:
+            table.actor.viewers[watcher] = None
+        table.actor.start()
+        self._table_changed(table)
 
     def _leave_table(self, conn: _Conn) -> None:
         table = self._tables.get(conn.table_id or "")
@@ -403,9 +445,18 @@ class Hub:
             return
         cid = conn.peer.conn_id
         table.spectators.discard(cid)
-        table.seats = [None if s == cid else s for s in table.seats]
-        if all(s is None for s in table.seats):
+        if table.actor is not None:
+            for occupant in table.seats:
+                if occupant is not None and occupant.conn_id == cid:
+                    occupant.conn_id, occupant.bot = None, True  # a bot plays on for them
+                    occupant.name = f"{occupant.name}"[:p.NAME_MAX]
+            table.actor.post("leave", cid)
+        else:
+            table.seats = [None if s is not None and s.conn_id == cid else s for s in table.seats]
+        if not table.humans():
             del self._tables[table.table_id]
+            if table.actor is not None:
+                table.actor.post("stop")
             for watcher in table.spectators:
                 w = self._conns.get(watcher)
                 if w is not None:
@@ -418,15 +469,77 @@ class Hub:
             self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
 
     def _table_changed(self, table: _Table) -> None:
-        self._broadcast(p.TableUpdated(table=self._table_info(table)))
+        if table.table_id not in self._tables:
+            return
+        info = self._table_info(table)
+        if info != table.last_info:  # actors report every move; the lobby sees only changes
+            table.last_info = info
+            self._broadcast(p.TableUpdated(table=info))
 
     def _table_info(self, table: _Table) -> p.TableInfo:
-        names = tuple(self._conns[s].name if s in self._conns else None for s in table.seats)
+        if table.actor is None:
+            status = "waiting"
+        else:
+            status = "finished" if table.actor.finished else "playing"
         return p.TableInfo(
             table_id=table.table_id, title=table.title, variant=table.variant, owner=table.owner,
-            seats=names, options=dict(table.options), private=table.private,
-            status="full" if all(names) else "waiting", spectators=len(table.spectators),
+            seats=tuple(o.name if o is not None else None for o in table.seats),
+            options=dict(table.options), private=table.private, status=status,
+            spectators=len(table.spectators),
+            bots=tuple(o is not None and o.bot for o in table.seats), turn_timer=table.turn_timer,
         )
+
+    # -- at the table ------------------------------------------------------------------
+    def _my_table(self, conn: _Conn, table_id: str) -> _Table | None:
+        table = self._tables.get(table_id)
+        if table is None or conn.table_id != table_id:
+            self._error(conn, "not_at_table", "you are not at that table")
+            return None
+        return table
+
+    def _on_add_bot(self, conn: _Conn, msg: p.AddBot) -> None:
+        table = self._my_table(conn, msg.table_id)
+        if table is None:
+            return
+        if table.owner != conn.name:
+            self._error(conn, "not_owner", "only the table's creator can add bots")
+            return
+        if table.actor is not None:
+            self._error(conn, "playing", "the game has already started")
+            return
+        free = [i for i, s in enumerate(table.seats) if s is None]
+        seat = msg.seat if msg.seat is not None else (free[0] if free else None)
+        if seat is None or seat not in free:
+            self._error(conn, "seat_taken", "no free seat for a bot")
+            return
+        number = sum(1 for s in table.seats if s is not None and s.bot) + 1
+        table.seats[seat] = Occupant(name=f"Bot {number}", conn_id=None, bot=True)
+        self._table_changed(table)
+        self._maybe_start(table)
+
+    def _on_act(self, conn: _Conn, msg: p.TableAction) -> None:
+        table = self._my_table(conn, msg.table_id)
+        if table is None:
+            return
+        if table.actor is None:
+            self._error(conn, "not_started", "the game has not started yet")
+            return
+        table.actor.post("act", conn.peer.conn_id, msg)
+
+    def _on_table_chat(self, conn: _Conn, msg: p.TableChat) -> None:
+        table = self._my_table(conn, msg.table_id)
+        if table is None or table.actor is None:
+            return
+        if not conn.chat.take():
+            self._error(conn, "chat_rate", "you are chatting too fast")
+            return
+        table.actor.post("chat", conn.peer.conn_id, conn.name or "", msg.text)
+
+    def _on_rematch(self, conn: _Conn, msg: p.Rematch) -> None:
+        table = self._my_table(conn, msg.table_id)
+        if table is None or table.actor is None:
+            return
+        table.actor.post("rematch", conn.peer.conn_id)
 
     def _new_table_id(self) -> str:
         while True:

@@ -11,6 +11,7 @@ import protocol as p
 from protocol.text import usable_name
 from tui.i18n import Translator, next_language
 from tui.model import LobbyModel
+from tui.table_model import TableModel
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ class TrucoApp(App[None]):
         self.username = username
         self.tr = Translator(lang)
         self.model = LobbyModel()
+        self.tables: dict[str, TableModel] = {}
         self.animation_level = "none"  # slow links: nothing repaints by itself
 
     # -- lifecycle ---------------------------------------------------------------
@@ -72,8 +74,21 @@ class TrucoApp(App[None]):
         self.link.send(p.encode(command))
 
     # -- events from the server ----------------------------------------------------
+    def table_model(self, table_id: str) -> TableModel:
+        model = self.tables.get(table_id)
+        if model is None:
+            model = self.tables[table_id] = TableModel(table_id)
+        return model
+
     def on_server_message(self, msg: p.Message) -> None:
+        was_at = self.model.table_id
         self.model.apply(msg)
+        if isinstance(msg, p.TableUpdate):
+            self.table_model(msg.table_id).apply(msg)
+        elif isinstance(msg, p.Chat) and msg.line.table_id is not None:
+            self.table_model(msg.line.table_id).chat.append(msg.line)
+        elif isinstance(msg, p.Seated):
+            self._follow_seat(was_at, msg.table_id)
         if isinstance(msg, p.Welcome):
             self._enter_lobby()
         elif isinstance(msg, p.NameRefused):
@@ -92,10 +107,26 @@ class TrucoApp(App[None]):
                 self.exit(result=msg.code)
         elif isinstance(msg, p.TableCreated) and msg.code:
             self.notify_text(self.tr("lobby.private_code", code=msg.code), timeout=20)
-        # Whatever screen shows lobby data redraws the parts this event touched.
-        refresh = getattr(self.screen, "lobby_changed", None)
-        if refresh is not None:
-            refresh(msg)
+        # Every screen that shows server data redraws the parts this event touched
+        # (a table under a help dialog keeps its log; the lobby defers while hidden).
+        for screen in list(self.screen_stack):
+            refresh = getattr(screen, "lobby_changed", None)
+            if refresh is not None:
+                refresh(msg)
+
+    def _follow_seat(self, was_at: str | None, table_id: str | None) -> None:
+        """Sitting down or watching opens the table; leaving it returns to the lobby."""
+        from tui.screens.lobby import LobbyScreen
+        from tui.screens.table import TableScreen
+
+        if was_at is not None and was_at != table_id:
+            self.tables.pop(was_at, None)
+            while not isinstance(self.screen, LobbyScreen) and len(self.screen_stack) > 1:
+                self.pop_screen()
+        if table_id is not None and not (isinstance(self.screen, TableScreen) and self.screen.table_id == table_id):
+            while not isinstance(self.screen, LobbyScreen) and len(self.screen_stack) > 1:
+                self.pop_screen()
+            self.push_screen(TableScreen(table_id))
 
     def _enter_lobby(self) -> None:
         from tui.screens.lobby import LobbyScreen

@@ -33,6 +33,9 @@ class Translator:
     def has(self, key: str) -> bool:
         return key in _catalog(self.lang)
 
+    def has_default(self, key: str) -> bool:
+        return key in _catalog(DEFAULT_LANGUAGE)
+
 
 def language_from_env(env: Mapping[str, str]) -> str:
     """The language a client's locale asks for (LC_ALL, LC_MESSAGES, LANG), else English."""

@@ -40,6 +40,21 @@ EXAMPLES: list[p.Message] = [
     p.Error(code="bad_frame", message="nope"),
     p.Notice(code="shutdown"),
     p.Pong(n=7),
+    p.AddBot(table_id="t1"),
+    p.AddBot(table_id="t1", seat=3),
+    p.TableAction(table_id="t1", call="play", card="1e", cid=5),
+    p.TableAction(table_id="t1", call="truco"),
+    p.TableChat(table_id="t1", text="buena"),
+    p.Rematch(table_id="t1"),
+    p.TableUpdate(
+        table_id="t1", seq=12, seat=None,
+        seats=(p.SeatInfo(name="ana"), p.SeatInfo(name="Bot 1", bot=True), p.SeatInfo(name="x", away=True)),
+        view={"own_cards": ["1e", "7o"], "scores": [3, 4], "face_up": None, "legal": [{"call": "truco"}]},
+        events=({"type": "acted", "seat": 1, "call": "truco"},), waiting=(0, 2), timer=12.5,
+        rematch_votes=(1,),
+    ),
+    p.Chat(line=p.ChatLine(sender="ana", text="hola", ts=1, table_id="t1")),
+    p.CreateTable(variant="argentino", players=2, options={}, turn_timer=60),
 ]
 
 

@@ -13,11 +13,15 @@ from tui.screens.keybar import KeyBar
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [("escape", "close", ""), ("question_mark", "close", ""), ("q", "close", "")]
 
+    def __init__(self, body: str | None = None) -> None:
+        super().__init__()
+        self._body = body
+
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
         with Vertical(classes="dialog", id="help"):
             yield Static(Text(tr("help.title"), style="bold"))
-            yield VerticalScroll(Static(Text(tr("help.body"))))
+            yield VerticalScroll(Static(Text(self._body or tr("help.body"))))
             bar = KeyBar()
             bar.show([("Esc", tr("key.close"))])
             yield bar

@@ -71,10 +71,24 @@ class LobbyScreen(Screen[None]):
         ]
 
     # -- drawing from the model --------------------------------------------------
+    _stale = False
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self._stale = False
+            self._draw_players()
+            self._draw_tables()
+            self._draw_status()
+
     def lobby_changed(self, msg: p.Message) -> None:
         if not self.is_mounted:
             return  # on_mount draws everything from the model
+        if not self.is_current and not isinstance(msg, p.Chat):
+            self._stale = True  # hidden under a table: redraw once on return
+            return
         if isinstance(msg, p.Chat):
+            if msg.line.table_id is not None:
+                return  # table chat belongs to the table screen
             self.query_one("#chat-log", RichLog).write(self._chat_text(msg.line))
         elif isinstance(msg, (p.PlayerUpdated, p.PlayerLeft, p.LobbySnapshot)):
             self._draw_players()

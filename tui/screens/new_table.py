@@ -14,6 +14,8 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 import protocol as p
 from tui.screens.keybar import KeyBar
 
+TIMER_CHOICES = (15, 30, 60, 120)
+
 
 def _value_label(value: p.OptionValue, tr) -> str:  # type: ignore[no-untyped-def]
     if isinstance(value, bool):
@@ -53,6 +55,13 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                 yield Label(tr("form.table_title"), classes="form-label")
                 yield Input(max_length=p.TITLE_MAX, id="title", placeholder=tr("form.title_placeholder"))
             yield Checkbox(tr("form.private"), False, id="private")
+            with Horizontal(classes="form-row"):
+                yield Label(tr("form.turn_timer"), classes="form-label")
+                yield Select(
+                    [(tr("form.timer_default"), -1), (tr("form.timer_off"), 0)]
+                    + [(f"{n} s", n) for n in TIMER_CHOICES],
+                    value=-1, allow_blank=False, id="turn_timer",
+                )
             yield VerticalScroll(*self._option_rows(), id="options")
             with Horizontal(id="form-buttons"):
                 yield Button(tr("form.create"), variant="primary", id="create")
@@ -123,6 +132,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
             widget = self.query_one(f"#opt-{opt.name}")
             # Selects here never allow a blank (and Select.BLANK is False, a real value).
             options[opt.name] = widget.value  # type: ignore[attr-defined]
+        timer = int(self.query_one("#turn_timer", Select).value)  # type: ignore[arg-type]
         self.dismiss(
             p.CreateTable(
                 variant=variant.name,
@@ -130,6 +140,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                 options=options,
                 private=self.query_one("#private", Checkbox).value,
                 title=self.query_one("#title", Input).value,
+                turn_timer=None if timer == -1 else timer,
             )
         )
 

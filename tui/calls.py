@@ -1,0 +1,58 @@
+"""Keys and labels for the calls a player may make, for any variant.
+
+The engine says which calls are legal; this module only gives each a key and a
+name. Calls are grouped in families so a call added by a new variant lands on a
+sensible key (or a spare one) without table code knowing the variant.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Preferred keys by call; the first free one wins. Families share keys because
+# their members are never legal at the same time (e.g. truco / retruco / vale cuatro).
+PREFERRED_KEYS: dict[str, str] = {
+    "truco": "t", "retruco": "t", "vale_cuatro": "t", "vale_nueve": "t", "vale_juego": "t",
+    "seis": "t", "nueve": "t", "doce": "t",
+    "quiero": "q", "con_flor_quiero": "q",
+    "no_quiero": "n", "con_flor_me_achico": "n",
+    "envido": "e", "real_envido": "r", "falta_envido": "f",
+    "dos_reales_envido": "d", "tres_reales_envido": "x",
+    "declare_envido": "e", "son_buenas": "s",
+    "flor": "o", "contraflor": "o", "contraflor_al_resto": "a", "pass_flor": "p",
+    "mazo": "m",
+}
+SPARE_KEYS = "abghijkuvwxyz"
+RESERVED = set("123456789lc?")  # cards, leave, chat, help
+
+
+@dataclass(frozen=True)
+class CallChoice:
+    call: str
+    key: str
+
+
+def assign_keys(calls: list[str]) -> list[CallChoice]:
+    """A distinct key for each legal call (cards keep 1-9)."""
+    used: set[str] = set()
+    out: list[CallChoice] = []
+    pending: list[str] = []
+    for call in calls:
+        key = PREFERRED_KEYS.get(call)
+        if key and key not in used:
+            used.add(key)
+            out.append(CallChoice(call, key))
+        else:
+            pending.append(call)
+    for call in pending:
+        key = next(k for k in SPARE_KEYS + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if k not in used and k not in RESERVED)
+        used.add(key)
+        out.append(CallChoice(call, key))
+    return out
+
+
+def call_label(tr, variant: str, call: str, value: object = None) -> str:  # type: ignore[no-untyped-def]
+    """The words a player says: per-variant (Portuguese for the Brazilian game), then general."""
+    for key in (f"call.{variant}.{call}", f"call.{call}"):
+        if tr.has(key) or tr.has_default(key):
+            return tr(key, value=value) if value is not None else tr(key)
+    return call.replace("_", " ")

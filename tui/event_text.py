@@ -1,0 +1,83 @@
+"""Engine events (as the protocol carries them) told in the session's language."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from tui.calls import call_label
+from tui.cards import card_text
+from tui.table_model import TableModel
+
+
+def team_name(tr, model: TableModel, team: int | None) -> str:  # type: ignore[no-untyped-def]
+    if team is None:
+        return tr("table.parda")
+    mine = model.my_team()
+    if mine is None:
+        return tr("table.team_n", n=team + 1)
+    return tr("table.us") if team == mine else tr("table.them")
+
+
+def reason_text(tr, reason: str) -> str:  # type: ignore[no-untyped-def]
+    key = f"reason.{reason}"
+    return tr(key) if tr.has(key) or tr.has_default(key) else reason.replace("_", " ")
+
+
+def event_line(tr, model: TableModel, event: dict[str, Any], french: bool) -> Text | None:  # type: ignore[no-untyped-def]
+    """One log line for an event, or None for events that need no line."""
+    kind = event.get("type")
+    variant = str(model.view.get("variant", ""))
+    name = model.name
+    if kind == "acted":
+        who = name(event.get("seat"))
+        call = str(event.get("call"))
+        line = Text(f"{who}: ", style="bold")
+        if call == "play" and event.get("card"):
+            line.append_text(card_text(str(event["card"]), french=french))
+        elif call == "declare_envido":
+            line.append(str(event.get("value")))
+        else:
+            line.append(call_label(tr, variant, call) + ("" if call in ("son_buenas", "pass_flor") else "!"))
+        return line
+    if kind == "hand_dealt":
+        line = Text(tr("log.dealt", n=event.get("deal_no"), dealer=name(event.get("dealer"))), style="dim")
+        if event.get("face_up"):
+            line.append("  " + tr("table.face_up") + " ")
+            line.append_text(card_text(str(event["face_up"]), french=french))
+        return line
+    if kind == "trick_ended":
+        winner = event.get("winner_team")
+        return Text(tr("log.trick", n=event.get("number"), team=team_name(tr, model, winner)), style="cyan")
+    if kind == "points_scored":
+        return Text(tr("log.points", team=team_name(tr, model, event.get("team")), points=event.get("points"),
+                       reason=reason_text(tr, str(event.get("reason")))), style="bold yellow")
+    if kind == "cards_shown":
+        line = Text(tr("log.shown", who=name(event.get("seat")), reason=reason_text(tr, str(event.get("reason")))) + " ")
+        for card in event.get("cards") or []:
+            line.append_text(card_text(str(card), french=french))
+            line.append(" ")
+        return line
+    if kind == "hand_ended":
+        winner = event.get("winner_team")
+        if winner is None:
+            return Text(tr("log.hand_over_plain"), style="bold")
+        return Text(tr("log.hand_over", team=team_name(tr, model, winner), points=event.get("points"),
+                       reason=reason_text(tr, str(event.get("reason")))), style="bold")
+    if kind == "game_ended":
+        return Text(tr("log.game_over", team=team_name(tr, model, event.get("winner_team"))), style="bold green")
+    if kind == "match_ended":
+        return Text(tr("log.match_over", team=team_name(tr, model, event.get("winner_team"))), style="bold green")
+    return None
+
+
+def hand_summary(tr, model: TableModel, french: bool) -> Text:  # type: ignore[no-untyped-def]
+    """After a hand: who scored what, and why (from the events of that hand)."""
+    parts = Text()
+    for event in model.last_hand_events:
+        if event.get("type") == "points_scored":
+            if parts:
+                parts.append(" · ")
+            parts.append(tr("log.points", team=team_name(tr, model, event.get("team")), points=event.get("points"),
+                            reason=reason_text(tr, str(event.get("reason")))))
+    return parts

@@ -1,0 +1,511 @@
+"""The table: seats, tricks, bets, your cards and the calls you may make.
+
+Everything here is drawn from the last ``TableUpdate`` (the engine's view for this
+viewer) and the events it carried; no game state lives in the widgets. Each part
+is its own small widget so a change repaints only what it touches.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Input, RichLog, Static
+
+import protocol as p
+from tui.calls import CallChoice, assign_keys, call_label
+from tui.cards import card_box
+from tui.event_text import event_line, hand_summary, team_name
+from tui.screens.keybar import KeyBar
+from tui.table_model import TableModel
+
+PENDING_ENVIDO = ("betting", "declaring")
+PENDING_FLOR = ("announcing", "answering", "round_two")
+
+
+class CardWidget(Static):
+    """One of the player's cards; clicking it plays it when that is legal."""
+
+    DEFAULT_CSS = "CardWidget { width: 8; height: 5; }"
+
+    def __init__(self, index: int) -> None:
+        super().__init__(id=f"card-{index}")
+        self.index = index
+
+    def on_click(self) -> None:
+        self.screen.play_card(self.index)  # type: ignore[attr-defined]
+
+
+class ActionButton(Button):
+    def __init__(self, label: Text, call: str, card: str | None) -> None:
+        super().__init__(label, classes="action")
+        self.call = call
+        self.card = card
+
+
+class TableScreen(Screen[None]):
+    def __init__(self, table_id: str) -> None:
+        super().__init__()
+        self.table_id = table_id
+        self._actions_key: tuple[Any, ...] = ()
+        self._choices: list[CallChoice] = []
+        self._cid = 0
+        self._summary_shown_for = -1
+        self._match_over_shown = False
+        self._timer_handle = None
+        self._timer_shown = ""
+
+    @property
+    def tr(self):  # type: ignore[no-untyped-def]
+        return self.app.tr  # type: ignore[attr-defined]
+
+    @property
+    def table(self) -> TableModel:
+        return self.app.table_model(self.table_id)  # type: ignore[attr-defined,no-any-return]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="t-title")
+        yield Static(id="t-score")
+        with Horizontal(id="t-middle"):
+            yield Static(id="t-seats")
+            yield Static(id="t-tricks")
+        yield Static(id="t-bets")
+        with Horizontal(id="t-hand"):
+            for i in range(4):
+                yield CardWidget(i)
+            yield Vertical(id="t-actions")
+        yield RichLog(id="t-log", markup=False, wrap=True, max_lines=300, auto_scroll=True)
+        yield Input(id="t-chat", max_length=p.CHAT_MAX)
+        with Horizontal(id="t-status-row"):
+            yield Static(id="t-status")
+            yield Static(id="t-timer")
+        yield KeyBar(id="t-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#t-chat", Input).placeholder = self.tr("table.chat_placeholder")
+        log = self.query_one("#t-log", RichLog)
+        for entry in self.table.log:
+            self._write_log(log, entry)
+        for line in self.table.chat:
+            log.write(self._chat_text(line))
+        self.redraw()
+        self._timer_handle = self.set_interval(1.0, self._tick_timer)
+
+    # -- events from the app ------------------------------------------------------------
+    def lobby_changed(self, msg: p.Message) -> None:
+        if not self.is_mounted:
+            return
+        if isinstance(msg, p.TableUpdate) and msg.table_id == self.table_id:
+            log = self.query_one("#t-log", RichLog)
+            for entry in msg.events:
+                self._write_log(log, entry)
+            self.redraw()
+        elif isinstance(msg, p.Chat) and msg.line.table_id == self.table_id:
+            self.query_one("#t-log", RichLog).write(self._chat_text(msg.line))
+        elif isinstance(msg, (p.TableUpdated, p.Seated)) and self.table.update is None:
+            self.redraw()
+
+    def _write_log(self, log: RichLog, entry: dict[str, Any]) -> None:
+        line = event_line(self.tr, self.table, entry, self._french())
+        if line is not None:
+            log.write(line)
+
+    def _chat_text(self, line: p.ChatLine) -> Text:
+        text = Text(line.sender, style="bold magenta")
+        text.append(": ")
+        text.append(line.text)
+        return text
+
+    def _french(self) -> bool:
+        view = self.table.view
+        options = dict(view.get("options") or [])
+        return view.get("variant") == "paulista" and options.get("deck", "french28") != "spanish40"
+
+    # -- drawing --------------------------------------------------------------------------
+    def redraw(self) -> None:
+        model = self.table
+        self._draw_title()
+        if model.update is None:
+            self._draw_waiting()
+            return
+        self._draw_score()
+        self._draw_seats()
+        self._draw_tricks()
+        self._draw_bets()
+        self._draw_cards()
+        self._draw_actions()
+        self._draw_status()
+        self._draw_keys()
+        self._tick_timer()
+        view = model.view
+        if view.get("match_over") and not self._match_over_shown:
+            self._match_over_shown = True
+            self.app.push_screen(MatchOverScreen(self.table_id))
+        elif not view.get("match_over"):
+            self._match_over_shown = False
+
+    def _info(self) -> p.TableInfo | None:
+        return self.app.model.tables.get(self.table_id)  # type: ignore[attr-defined,no-any-return]
+
+    def _draw_title(self) -> None:
+        info = self._info()
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append(" truco-ssh ", style="reverse bold")
+        if info is not None:
+            variant = self.tr(f"variant.{info.variant}")
+            target = info.options.get("target", "")
+            title.append(f" {info.title} · {variant} · {self.tr('table.to_points', n=target)}")
+            if info.options.get("flor") is True:
+                title.append(" · " + self.tr("table.with_flor"))
+        if self.table.seat is None and self.table.update is not None:
+            title.append(" · " + self.tr("table.watching"), style="italic")
+        self.query_one("#t-title", Static).update(title)
+
+    def _draw_waiting(self) -> None:
+        info = self._info()
+        seats = Text()
+        free = 0
+        if info is not None:
+            for i, name in enumerate(info.seats):
+                if name is None:
+                    free += 1
+                seats.append(f" {i + 1}. ")
+                seats.append(name or self.tr("table.free_seat"), style="" if name else "dim italic")
+                if info.bots and i < len(info.bots) and info.bots[i]:
+                    seats.append(" (bot)", style="dim")
+                seats.append("\n")
+        self.query_one("#t-seats", Static).update(seats)
+        self.query_one("#t-tricks", Static).update("")
+        waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
+        self.query_one("#t-bets", Static).update(waiting)
+        self.query_one("#t-score", Static).update("")
+        owner = info is not None and info.owner == self.app.model.me  # type: ignore[attr-defined]
+        keys = [("l", self.tr("key.leave_table")), ("c", self.tr("key.chat")), ("?", self.tr("key.help"))]
+        if owner:
+            keys.insert(0, ("b", self.tr("key.add_bot")))
+        self.query_one("#t-keys", KeyBar).show(keys)
+        self.query_one("#t-status", Static).update(Text(self.tr("table.status.waiting")))
+
+    def _draw_score(self) -> None:
+        view, model = self.table.view, self.table
+        scores = view.get("scores") or [0, 0]
+        texts = view.get("scores_text") or [str(s) for s in scores]
+        target = view.get("target", "")
+        line = Text(no_wrap=True, overflow="ellipsis")
+        for team in (0, 1):
+            name = team_name(self.tr, model, team)
+            mine = model.my_team() == team
+            line.append(f" {name} ", style="reverse bold green" if mine else "reverse bold")
+            if view.get("variant") == "argentino":
+                line.append(f" {scores[team]} ({texts[team]})  ")
+            else:
+                line.append(f" {scores[team]}/{target}  ")
+        games = view.get("games_won") or [0, 0]
+        if (view.get("match_games") or 1) > 1:
+            line.append(self.tr("table.games", a=games[0], b=games[1]), style="dim")
+        self.query_one("#t-score", Static).update(line)
+
+    def _draw_seats(self) -> None:
+        model, view = self.table, self.table.view
+        update = model.update
+        assert update is not None
+        hand_sizes = view.get("hand_sizes") or []
+        said = self._last_said()
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for seat, info in enumerate(update.seats):
+            waiting = seat in update.waiting
+            out.append("▶ " if waiting else "  ", style="bold yellow")
+            team = model.team_of(seat)
+            mine = team is not None and team == model.my_team()
+            style = "bold green" if mine else "bold"
+            name = info.name + (" *" if seat == model.seat else "")
+            out.append(f"{name[:14]:<14}", style=style)
+            size = hand_sizes[seat] if seat < len(hand_sizes) else 0
+            out.append(" " + ("■" * size).ljust(4), style="cyan")
+            role = ("D" if view.get("dealer") == seat else " ") + ("M" if view.get("mano") == seat else " ")
+            out.append(role, style="dim")
+            if info.bot:
+                out.append(" bot", style="dim")
+            elif info.away:
+                out.append(" " + self.tr("table.away"), style="red")
+            if seat in said:
+                out.append(" " + said[seat], style="italic yellow")
+            out.append("\n")
+        self.query_one("#t-seats", Static).update(out)
+
+    def _last_said(self) -> dict[int, str]:
+        said: dict[int, str] = {}
+        variant = str(self.table.view.get("variant", ""))
+        for event in self.table.last_hand_events:
+            if event.get("type") == "acted" and event.get("call") != "play":
+                seat = event.get("seat")
+                if isinstance(seat, int):
+                    call = str(event.get("call"))
+                    said[seat] = (str(event.get("value")) if call == "declare_envido"
+                                  else call_label(self.tr, variant, call))
+        return said
+
+    def _draw_tricks(self) -> None:
+        model, view = self.table, self.table.view
+        tricks = [list(t) for t in (view.get("tricks") or [])]
+        current = view.get("current_trick") or []
+        if current:
+            tricks.append(list(current))
+        players = view.get("players") or []
+        columns = max(3, len(tricks))
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True, max_width=12)
+        for _ in range(columns):
+            grid.add_column(no_wrap=True, width=5)
+        grid.add_row(Text(""), *[Text(self.tr("table.trick_n", n=i + 1), style="dim") for i in range(columns)])
+        french = self._french()
+        for seat in players:
+            cells = []
+            for trick in tricks:
+                card = next((c for s, c in trick if s == seat), None)
+                cells.append(_card_cell(card, french))
+            cells += [Text("")] * (columns - len(cells))
+            grid.add_row(Text(model.name(seat)[:12]), *cells)
+        results = view.get("trick_results") or []
+        row = [Text(self._result_text(r)[:5], style="cyan") for r in results]
+        row += [Text("")] * (columns - len(row))
+        grid.add_row(Text(""), *row)
+        self.query_one("#t-tricks", Static).update(grid)
+
+    def _result_text(self, team: int | None) -> str:
+        return team_name(self.tr, self.table, team)
+
+    def _draw_bets(self) -> None:
+        view, model = self.table.view, self.table
+        variant = str(view.get("variant", ""))
+        line = Text(no_wrap=False)
+        truco_value = view.get("truco_value", 1)
+        pending = view.get("truco_pending")
+        line.append(self.tr("table.hand_worth", n=truco_value), style="bold")
+        if pending:
+            who = model.name(view.get("truco_pending_by"))
+            line.append("  " + self.tr("table.pending", call=call_label(self.tr, variant, str(pending)), who=who),
+                        style="bold red")
+        envido = view.get("envido_status")
+        calls = view.get("envido_calls") or []
+        if calls and envido in PENDING_ENVIDO:
+            said = " + ".join(call_label(self.tr, variant, str(c)) for c in calls)
+            line.append("  " + self.tr("table.envido_pending", calls=said), style="bold magenta")
+        if view.get("flor_status") in PENDING_FLOR:
+            line.append("  " + self.tr("table.flor_pending"), style="bold magenta")
+        if view.get("face_up"):
+            from tui.cards import card_text
+
+            line.append("  " + self.tr(f"table.face_up.{variant}") if self.tr.has_default(f"table.face_up.{variant}")
+                        else "  " + self.tr("table.face_up"))
+            line.append(" ")
+            line.append_text(card_text(str(view["face_up"]), french=self._french()))
+        if view.get("phase") == "deal" or (view.get("game_winner") is not None and not view.get("match_over")):
+            summary = hand_summary(self.tr, model, self._french())
+            if summary:
+                line.append("\n")
+                line.append_text(summary)
+        self.query_one("#t-bets", Static).update(line)
+
+    def _draw_cards(self) -> None:
+        own = list(self.table.view.get("own_cards") or [])
+        french = self._french()
+        playable = {a.get("card") for a in self.table.view.get("legal") or [] if a.get("call") == "play"}
+        for i in range(4):
+            widget = self.query_one(f"#card-{i}", CardWidget)
+            if i < len(own):
+                lines = card_box(own[i], str(i + 1), french=french, selected=own[i] in playable)
+                widget.update(Text("\n").join(lines))
+            else:
+                widget.update("")
+            widget.display = i < max(3, len(own))
+
+    def _draw_actions(self) -> None:
+        legal = [a for a in self.table.view.get("legal") or [] if a.get("call") != "play"]
+        key = tuple(str(a.get("call")) for a in legal)
+        if key == self._actions_key:
+            return  # unchanged: no re-layout, no repaint
+        self._actions_key = key
+        self._choices = assign_keys([str(a.get("call")) for a in legal])
+        box = self.query_one("#t-actions", Vertical)
+        box.remove_children()
+        variant = str(self.table.view.get("variant", ""))
+        buttons = []
+        for choice in self._choices:
+            label = Text()
+            label.append(choice.key, style="reverse bold")
+            label.append(" " + call_label(self.tr, variant, choice.call))
+            buttons.append(ActionButton(label, choice.call, None))
+        if buttons:
+            box.mount_all(buttons)
+
+    def _draw_status(self) -> None:
+        model, view = self.table, self.table.view
+        update = model.update
+        assert update is not None
+        if view.get("match_over"):
+            text = Text(self.tr("table.status.match_over"), style="bold green")
+        elif model.seat is not None and model.seat in update.waiting:
+            text = Text(self.tr("table.status.your_turn"), style="bold yellow")
+        elif update.waiting:
+            names = ", ".join(model.name(s) for s in update.waiting)
+            text = Text(self.tr("table.status.waiting_on", names=names))
+        else:
+            text = Text(self.tr("table.status.next_hand"), style="dim")
+        self.query_one("#t-status", Static).update(text)
+
+    def _draw_keys(self) -> None:
+        keys = [("1-3", self.tr("key.play")), ("c", self.tr("key.chat")), ("l", self.tr("key.leave_table")),
+                ("?", self.tr("key.help"))]
+        if self.table.view.get("match_over"):
+            keys.insert(0, ("r", self.tr("key.rematch")))
+        self.query_one("#t-keys", KeyBar).show(keys)
+
+    def _tick_timer(self) -> None:
+        left = self.table.seconds_left()
+        shown = "" if left is None else f"⏱ {left:>3}s"
+        if shown != self._timer_shown:  # only this one-line widget repaints, once a second
+            self._timer_shown = shown
+            style = "bold red" if left is not None and left <= 5 else "bold"
+            self.query_one("#t-timer", Static).update(Text(shown, style=style))
+
+    # -- input ---------------------------------------------------------------------------
+    def on_key(self, event: events.Key) -> None:
+        if isinstance(self.focused, Input):
+            if event.key == "escape":
+                self.set_focus(None)
+                event.stop()
+            return
+        key = event.character or event.key
+        if key and key.isdigit() and key != "0":
+            self.play_card(int(key) - 1)
+            event.stop()
+            return
+        for choice in self._choices:
+            if choice.key == key:
+                self._send_action(choice.call, None)
+                event.stop()
+                return
+        if key == "c":
+            self.set_focus(self.query_one("#t-chat", Input))
+        elif key == "l":
+            self.app.push_screen(ConfirmLeaveScreen(), self._leave_confirmed)
+        elif key == "b":
+            self.app.send(p.AddBot(table_id=self.table_id))  # type: ignore[attr-defined]
+        elif key == "r" and self.table.view.get("match_over"):
+            self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
+        elif key == "question_mark" or key == "?":
+            from tui.screens.help import HelpScreen
+
+            self.app.push_screen(HelpScreen(self._help_text()))
+        else:
+            return
+        event.stop()
+
+    def _help_text(self) -> str:
+        info = self._info()
+        lines = [self.tr("help.table")]
+        if info is not None:
+            lines.append("")
+            lines.append(self.tr("help.options"))
+            for name, value in sorted(info.options.items()):
+                lines.append(f"  {self._option_label(info.variant, name)}: {value}")
+            lines.append(f"  {self.tr('form.turn_timer')}: {info.turn_timer or '-'}")
+        return "\n".join(lines)
+
+    def _option_label(self, variant: str, name: str) -> str:
+        key = f"option.{name}"
+        if self.tr.has(key) or self.tr.has_default(key):
+            return str(self.tr(key))
+        info = self.app.model.variants.get(variant)  # type: ignore[attr-defined]
+        for opt in info.options if info else ():
+            if opt.name == name:
+                return opt.label
+        return name
+
+    def _leave_confirmed(self, yes: bool | None) -> None:
+        if yes:
+            self.app.send(p.LeaveTable(table_id=self.table_id))  # type: ignore[attr-defined]
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if isinstance(event.button, ActionButton):
+            self._send_action(event.button.call, event.button.card)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            self.app.send(p.TableChat(table_id=self.table_id, text=text))  # type: ignore[attr-defined]
+
+    def play_card(self, index: int) -> None:
+        own = list(self.table.view.get("own_cards") or [])
+        if 0 <= index < len(own):
+            self._send_action("play", own[index])
+
+    def _send_action(self, call: str, card: str | None) -> None:
+        self._cid += 1
+        self.app.send(p.TableAction(table_id=self.table_id, call=call, card=card, cid=self._cid))  # type: ignore[attr-defined]
+
+
+def _card_cell(card: str | None, french: bool) -> Text:
+    if card is None:
+        return Text("")
+    from tui.cards import card_text
+
+    return card_text(card, french=french)
+
+
+class ConfirmLeaveScreen(ModalScreen[bool]):
+    BINDINGS = [("y", "yes", ""), ("s", "yes", ""), ("n", "no", ""), ("escape", "no", "")]
+
+    def compose(self) -> ComposeResult:
+        tr = self.app.tr  # type: ignore[attr-defined]
+        with Vertical(classes="dialog small"):
+            yield Static(Text(tr("table.confirm_leave")))
+            bar = KeyBar()
+            bar.show([("y", tr("form.yes")), ("n", tr("form.no"))])
+            yield bar
+
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    def action_no(self) -> None:
+        self.dismiss(False)
+
+
+class MatchOverScreen(ModalScreen[None]):
+    BINDINGS = [("r", "rematch", ""), ("l", "leave", ""), ("escape", "close", "")]
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__()
+        self.table_id = table_id
+
+    def compose(self) -> ComposeResult:
+        tr = self.app.tr  # type: ignore[attr-defined]
+        model: TableModel = self.app.table_model(self.table_id)  # type: ignore[attr-defined]
+        view = model.view
+        winner = view.get("winner")
+        scores = view.get("scores") or [0, 0]
+        games = view.get("games_won") or [0, 0]
+        with Vertical(classes="dialog small", id="match-over"):
+            yield Static(Text(tr("table.match_over_title"), style="bold"))
+            yield Static(Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green"))
+            yield Static(Text(tr("table.final_score", a=scores[0], b=scores[1], ga=games[0], gb=games[1])))
+            bar = KeyBar()
+            bar.show([("r", tr("key.rematch")), ("l", tr("key.back_to_lobby")), ("Esc", tr("key.close"))])
+            yield bar
+
+    def action_rematch(self) -> None:
+        self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
+        self.dismiss(None)
+
+    def action_leave(self) -> None:
+        self.app.send(p.LeaveTable(table_id=self.table_id))  # type: ignore[attr-defined]
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

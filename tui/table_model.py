@@ -1,0 +1,53 @@
+"""One table as a session knows it: the last update from the server, and a log."""
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import protocol as p
+
+
+@dataclass
+class TableModel:
+    table_id: str
+    update: p.TableUpdate | None = None
+    deadline: float | None = None  # local monotonic time the turn timer runs out
+    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=200))
+    chat: deque[p.ChatLine] = field(default_factory=lambda: deque(maxlen=100))
+    last_hand_events: list[dict[str, Any]] = field(default_factory=list)
+
+    def apply(self, update: p.TableUpdate) -> None:
+        self.update = update
+        self.deadline = None if update.timer is None else time.monotonic() + update.timer
+        for event in update.events:
+            self.log.append(event)
+            if event.get("type") == "hand_dealt":
+                self.last_hand_events = []
+            self.last_hand_events.append(event)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.update.view if self.update is not None else {}
+
+    @property
+    def seat(self) -> int | None:
+        return self.update.seat if self.update is not None else None
+
+    def seconds_left(self) -> int | None:
+        if self.deadline is None:
+            return None
+        return max(0, int(self.deadline - time.monotonic() + 0.999))
+
+    def name(self, seat: int | None) -> str:
+        if seat is None or self.update is None or not 0 <= seat < len(self.update.seats):
+            return "?"
+        return self.update.seats[seat].name
+
+    def team_of(self, seat: int) -> int | None:
+        teams = self.view.get("teams") or []
+        return teams[seat] if 0 <= seat < len(teams) else None
+
+    def my_team(self) -> int | None:
+        return None if self.seat is None else self.team_of(self.seat)
