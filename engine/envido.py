@@ -63,8 +63,11 @@ def legal_answers(state: State, seat: int) -> list[Action]:
         if step.call is not Call.FALTA_ENVIDO:
             if mode == "b" and step.call is Call.ENVIDO and calls.count(Call.ENVIDO) >= 2:
                 continue
-            if mode == "unlimited" and stake + step.points > rules.target:
-                continue  # a stake above the target decides nothing more (engine policy)
+            if stake + step.points > rules.target:
+                # A stake above the target decides nothing more (engine policy). In every
+                # mode: reading b limits only plain envidos, so real envido could repeat
+                # forever (two bots did exactly that).
+                continue
         acts.append(mk(seat, step.call))
     return acts
 
