@@ -1,8 +1,9 @@
 """Player actions and the chance action (a deal), with their wire form.
 
 Wire form (msgpack-friendly): `{"seat": 0, "call": "play", "card": "7o"}`; the "card" key
-is present only for "play" and "las_que_pintan"; "amount" (a number of piedras) only for
-the calls of `AMOUNT_CALLS` ("envido_puntos", "piedras"). A deal: `{"deal": [["1e", "7o", "3c"], ...], "face_up": None}`.
+is present only for "play", "discard" and "las_que_pintan"; "amount" (a number of
+piedras) only for the calls of `AMOUNT_CALLS` ("envido_puntos", "piedras"). A deal:
+`{"deal": [["1e", "7o", "3c"], ...], "face_up": None}`.
 """
 
 from __future__ import annotations
@@ -72,8 +73,9 @@ def _int(d: dict[str, object], key: str) -> int:
     return value
 
 
-def action_from_wire(d: object) -> Action:
-    """The Action of a wire dict; ValueError on anything malformed (never KeyError)."""
+def action_from_wire(d: object, deck: str | None = None) -> Action:
+    """The Action of a wire dict; ValueError on anything malformed (never KeyError).
+    `deck` is the table's `rules.card_notation` (needed for French cards like "7c")."""
     if not isinstance(d, dict):
         raise ValueError("an action must be a map")
     extra = set(d) - {"seat", "call", "card", "amount"}
@@ -96,14 +98,14 @@ def action_from_wire(d: object) -> Action:
         return Action(seat, call, None, amount)
     if d.get("amount") is not None:
         raise ValueError(f"the call {name!r} takes no amount")
-    if call is Call.PLAY or call is Call.LAS_QUE_PINTAN:
-        return Action(seat, call, card_from_wire(card_value))
+    if call is Call.PLAY or call is Call.DISCARD or call is Call.LAS_QUE_PINTAN:
+        return Action(seat, call, card_from_wire(card_value, deck))
     if card_value is not None:
         raise ValueError(f"the call {name!r} takes no card")
     return Action(seat, call)
 
 
-def deal_from_wire(d: object) -> Deal:
+def deal_from_wire(d: object, deck: str | None = None) -> Deal:
     if not isinstance(d, dict) or not isinstance(d.get("deal"), list):
         raise ValueError("a deal must be a map with a 'deal' list")
     hands_raw = d["deal"]
@@ -112,7 +114,7 @@ def deal_from_wire(d: object) -> Deal:
     for hand in hands_raw:
         if not isinstance(hand, list):
             raise ValueError("each dealt hand must be a list of cards")
-        hands.append(tuple(card_from_wire(c) for c in hand))
+        hands.append(tuple(card_from_wire(c, deck) for c in hand))
     face_up_raw = d.get("face_up")
-    face_up = None if face_up_raw is None else card_from_wire(face_up_raw)
+    face_up = None if face_up_raw is None else card_from_wire(face_up_raw, deck)
     return Deal(tuple(hands), face_up)

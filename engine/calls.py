@@ -31,6 +31,16 @@ class Call(Enum):
     CON_FLOR_ME_ACHICO = "con_flor_me_achico"
     PASS_FLOR = "pass_flor"
     MAZO = "mazo"
+    # OPT-MALDON: a misdeal claim that throws the hand in (RULES.md 1.13, OP-AR-26).
+    MALDON = "maldon"
+    # Brazilian truco ladder after TRUCO (RULES.md 3.7); the UI names them per variant.
+    SEIS = "seis"
+    NUEVE = "nueve"
+    DOCE = "doce"
+    # A card played blind (Brazilian double eleven): the engine plays the seat's next card.
+    PLAY_BLIND = "play_blind"
+    # Uruguayan 3 players: the mano lays one of his four cards face down (RULES.md 2.12.2).
+    DISCARD = "discard"
     # ---- Venezuelan truco (RULES.md section 4) ----
     VALE_NUEVE = "vale_nueve"
     VALE_EL_JUEGO = "vale_el_juego"
@@ -41,7 +51,10 @@ class Call(Enum):
     PASAR = "pasar"  # pass all three cards on one's first turn (OP-VE-23)
 
 
-TRUCO_CALLS = (Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO, Call.VALE_NUEVE, Call.VALE_EL_JUEGO)
+TRUCO_CALLS = (
+    Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO, Call.SEIS, Call.NUEVE, Call.DOCE,
+    Call.VALE_NUEVE, Call.VALE_EL_JUEGO,
+)
 # Calls that carry a number (Action.amount; in the log, Acted.value).
 AMOUNT_CALLS = (Call.ENVIDO_PUNTOS, Call.PIEDRAS)
 ENVIDO_CALLS = (

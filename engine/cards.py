@@ -1,9 +1,10 @@
 """Cards, suits, decks and the text notation of DESIGN.md section 3.
 
 Spanish deck: `<rank><suit>`, ranks 1-7, 10, 11, 12, suits e b o c (`1e`, `7o`, `12c`).
-French 28-card deck (Brazilian): ranks A K Q J 7 3 2, suits c h s d (`Ac`, `7h`).
-The two decks share the suit letter `c`, so a token like `7c` is read on the Spanish deck
-unless the text (or the `deck` argument) says French.
+French 28-card deck (Brazilian): ranks A K Q J 7 3 2, suits c h s d (`Ac`, `7h`); the
+40-card French deck adds 4 5 6 (`4d`). The two decks share the suit letter `c`, so a token
+like `7c` is read on the Spanish deck unless the text (or the `deck` argument) says French:
+code that decodes cards of a known variant passes `deck=rules.card_notation`.
 """
 
 from __future__ import annotations
@@ -35,8 +36,11 @@ SPANISH_SUITS = (Suit.ESPADAS, Suit.BASTOS, Suit.OROS, Suit.COPAS)
 FRENCH_SUITS = (Suit.CLUBS, Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS)
 SPANISH_RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 # French ranks as numbers so one Card type serves both decks: A=1, J=11, Q=12, K=13.
-FRENCH_RANKS = (1, 2, 3, 7, 11, 12, 13)
-_FRENCH_RANK_TEXT = {1: "A", 2: "2", 3: "3", 7: "7", 11: "J", 12: "Q", 13: "K"}
+FRENCH_RANKS = (1, 2, 3, 4, 5, 6, 7, 11, 12, 13)
+FRENCH_RANKS_28 = (1, 2, 3, 7, 11, 12, 13)  # the seed's Brazilian deck (RULES.md 3.2)
+_FRENCH_RANK_TEXT = {
+    1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 11: "J", 12: "Q", 13: "K"
+}
 _FRENCH_TEXT_RANK = {v: k for k, v in _FRENCH_RANK_TEXT.items()}
 _SUIT_INDEX = {s: i for i, s in enumerate(Suit)}
 
@@ -71,9 +75,14 @@ class Card:
 
 
 SPANISH_DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SPANISH_SUITS for r in SPANISH_RANKS)
-FRENCH_DECK: tuple[Card, ...] = tuple(Card(r, s) for s in FRENCH_SUITS for r in FRENCH_RANKS)
+FRENCH_DECK_40: tuple[Card, ...] = tuple(
+    Card(r, s) for s in FRENCH_SUITS for r in FRENCH_RANKS
+)
+# The same objects as in FRENCH_DECK_40, so identity comparisons hold across both decks.
+FRENCH_DECK: tuple[Card, ...] = tuple(c for c in FRENCH_DECK_40 if c.rank in FRENCH_RANKS_28)
 _BY_TEXT_SPANISH = {str(c): c for c in SPANISH_DECK}
-_BY_TEXT_FRENCH = {str(c): c for c in FRENCH_DECK}
+_BY_TEXT_FRENCH = {str(c): c for c in FRENCH_DECK_40}
+DECK_NOTATIONS = ("spanish", "french")
 
 
 def _looks_french(token: str) -> bool:
@@ -84,9 +93,9 @@ def parse_card(token: str, deck: str | None = None) -> Card:
     """One card from its notation; `deck` is "spanish", "french" or None (guess)."""
     if deck is None:
         deck = "french" if _looks_french(token) else "spanish"
-    table = _BY_TEXT_FRENCH if deck == "french" else _BY_TEXT_SPANISH
-    if deck not in ("french", "spanish"):
+    if deck not in DECK_NOTATIONS:
         raise ValueError(f"unknown deck {deck!r}")
+    table = _BY_TEXT_FRENCH if deck == "french" else _BY_TEXT_SPANISH
     card = table.get(token)
     if card is None:
         raise ValueError(f"not a card of the {deck} deck: {token!r}")
@@ -113,7 +122,9 @@ def card_to_wire(card: Card) -> str:
     return str(card)
 
 
-def card_from_wire(value: object) -> Card:
+def card_from_wire(value: object, deck: str | None = None) -> Card:
+    """A card from its wire text; `deck` ("spanish"/"french", i.e. `rules.card_notation`)
+    resolves tokens both decks share ("7c"); None guesses as `parse_card` does."""
     if not isinstance(value, str):
         raise ValueError(f"a card must be a string, not {type(value).__name__}")
-    return parse_card(value)
+    return parse_card(value, deck)

@@ -140,6 +140,18 @@ _ARGENTINO = VariantSpec(
             "game, only with two players, or never.",
         ),
         _bool(
+            "flor_optional", "Flor need not be announced", False,
+            "A player holding a flor may keep quiet about it (e.g. when an opponent's flor "
+            "looks better); there is then no 'pido flor' penalty, and a silent holder "
+            "plays envido like anyone else.",
+        ),
+        _choice(
+            "maldon", "Maldon (misdeal claim)", "off", ("off", "any", "mano"),
+            "A player dealt two 4s and a card without a signal (a 12 or lower) may claim "
+            "maldon: the hand is thrown in and the next player deals. any: every player "
+            "may claim; mano: only the mano.",
+        ),
+        _bool(
             "simultaneous", "Score envido and flor with the truco", False,
             "Envido and flor points are added at the end of the hand together with the "
             "truco points, so a drawn game is possible (play then goes on until one team "
@@ -151,8 +163,8 @@ _ARGENTINO = VariantSpec(
 _URUGUAYO = VariantSpec(
     name="uruguayo",
     title="Truco uruguayo",
-    player_counts=(2, 3, 4),
-    implemented=False,
+    player_counts=(2, 3, 4, 6),
+    implemented=True,
     options=(
         _choice(
             "target", "Points to win a game", 30, (30, 15),
@@ -161,8 +173,13 @@ _URUGUAYO = VariantSpec(
         _match_games("chicos"),
         _bool(
             "flor", "Play with flor", True,
-            "Three cards of one suit, two of a suit plus a muestra, or two muestras, "
-            "make a flor.",
+            "Three cards of one suit, two of a suit plus a pieza, or two piezas make a "
+            "flor. Off: such a hand is an ordinary envido hand.",
+        ),
+        _choice(
+            "envido_max_replies", "Envido raises", "unlimited", ("unlimited", "a", "b"),
+            "unlimited: any number of raises (the stake never above the target); "
+            "a: at most two replies after the opening call; b: at most two plain envidos.",
         ),
         _choice(
             "truco_timing", "When truco may be called", "any_time", ("any_time", "own_turn"),
@@ -178,18 +195,20 @@ _URUGUAYO = VariantSpec(
 _PAULISTA = VariantSpec(
     name="paulista",
     title="Truco paulista (Brazilian)",
-    player_counts=(4,),
-    implemented=False,
+    player_counts=(2, 4),
+    implemented=True,
     options=(
         _choice("target", "Points to win a game", 12, (12,), "The first team to 12 wins."),
         _match_games("games"),
         _choice(
             "forfeit_scope", "Penalty for three tied tricks", "game", ("game", "hand"),
-            "The seed says the dealer's side loses the game; 'hand' scores only the hand.",
+            "The seed says the dealer's side loses the game; 'hand': it loses only the "
+            "hand, at the hand's value.",
         ),
         _choice(
-            "deck", "Deck", "french28", ("french28", "spanish40"),
-            "28-card French deck (A K Q J 7 3 2) or the 40-card Spanish deck.",
+            "deck", "Deck", "french28", ("french28", "french40"),
+            "The seed's 28 cards (A K Q J 7 3 2), or the 40-card deck most Brazilians use "
+            "(A 2 3 4 5 6 7 Q J K; order 3 2 A K J Q 7 6 5 4).",
         ),
     ),
 )

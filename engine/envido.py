@@ -35,7 +35,7 @@ def explain_opening(state: State, seat: int) -> str:
         return "envido is only possible during the first trick"
     if seat in state.envido_barred:
         return "you can no longer call envido: you have played a card or bet on the truco"
-    if state.truco_pending and seat % 2 == state.truco_by:
+    if state.truco_pending and state.team_of[seat] == state.truco_by:
         return "your team's truco call is waiting for an answer"
     return "envido may only be called on your own turn at this table"
 
@@ -93,7 +93,7 @@ def bet(w: Any, events: list[Event], action: Action) -> None:
     from engine.game import credit, end_hand_now
 
     seat, call = action.seat, action.call
-    team = seat % 2
+    team = w.team_of[seat]
     if w.envido_status is EnvidoStatus.OPEN:
         w.envido_calls = (call,)
         w.envido_by = team
@@ -118,7 +118,7 @@ def next_declarer(state: State) -> int:
     declared = {seat for seat, _ in state.envido_decl}
     best = state.envido_best
     for seat in state.players:
-        if seat in declared or (best >= 0 and seat % 2 == best % 2):
+        if seat in declared or (best >= 0 and state.team_of[seat] == state.team_of[best]):
             continue
         return seat
     return -1
@@ -173,7 +173,7 @@ def declare(w: Any, events: list[Event], action: Action) -> None:
     if next_declarer(w) >= 0:
         return
     best = w.envido_best
-    team = best % 2
+    team = w.team_of[best]
     points = accepted_points(w)
     w.envido_status = EnvidoStatus.DONE
     w.envido_result = (team, points)

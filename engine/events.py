@@ -162,8 +162,12 @@ EVENT_TYPES: dict[str, type[Event]] = {
 def project_event(event: Event, seat: int | None) -> Event | None:
     """The event as `seat` (None: a spectator) may see it; None if nothing of it is visible."""
     if isinstance(event, HandDealt):
-        hands = tuple(h if i == seat else None for i, h in enumerate(event.hands))
+        # A blind hand (Brazilian double eleven) is hidden from its own holder too.
+        blind = event.deal_kind == "blind"
+        hands = tuple(h if i == seat and not blind else None for i, h in enumerate(event.hands))
         return HandDealt(event.deal_no, event.dealer, event.deal_kind, hands, event.face_up)
+    if isinstance(event, Acted) and event.call == "discard" and event.seat != seat:
+        return Acted(event.seat, event.call)  # the laid-away card stays face down
     return event
 
 
@@ -196,21 +200,25 @@ def _options(v: Any) -> tuple[tuple[str, bool | int | str], ...]:
     return tuple(sorted(out))
 
 
+# Each decoder takes (value, deck): the deck resolves card tokens both decks share ("7c").
 _DECODERS: dict[str, Any] = {
-    "int": _int,
-    "str": _str,
-    "opt_int": lambda v: None if v is None else _int(v),
-    "opt_card": lambda v: None if v is None else card_from_wire(v),
-    "ints": lambda v: tuple(_int(x) for x in _list(v)),
-    "cards": lambda v: tuple(card_from_wire(x) for x in _list(v)),
-    "hands": lambda v: tuple(
-        None if h is None else tuple(card_from_wire(x) for x in _list(h)) for h in _list(v)
+    "int": lambda v, deck: _int(v),
+    "str": lambda v, deck: _str(v),
+    "opt_int": lambda v, deck: None if v is None else _int(v),
+    "opt_card": lambda v, deck: None if v is None else card_from_wire(v, deck),
+    "ints": lambda v, deck: tuple(_int(x) for x in _list(v)),
+    "cards": lambda v, deck: tuple(card_from_wire(x, deck) for x in _list(v)),
+    "hands": lambda v, deck: tuple(
+        None if h is None else tuple(card_from_wire(x, deck) for x in _list(h))
+        for h in _list(v)
     ),
-    "options": _options,
+    "options": lambda v, deck: _options(v),
 }
 
 
-def event_from_wire(d: object) -> Event:
+def event_from_wire(d: object, deck: str | None = None) -> Event:
+    """The Event of a wire dict. `deck` is the table's `rules.card_notation`; without it a
+    French card that looks Spanish ("7c") is read as Spanish."""
     if not isinstance(d, dict):
         raise ValueError("an event must be a map")
     cls = EVENT_TYPES.get(d.get("type"))  # type: ignore[arg-type]
@@ -219,5 +227,5 @@ def event_from_wire(d: object) -> Event:
     names = [f.name for f in fields(cls)]
     if set(d) != set(names) | {"type"}:
         raise ValueError(f"event {cls.kind!r} needs exactly the fields {names}")
-    args = [_DECODERS[codec](d[name]) for name, codec in zip(names, cls.codec)]
+    args = [_DECODERS[codec](d[name], deck) for name, codec in zip(names, cls.codec)]
     return cls(*args)

@@ -35,7 +35,9 @@ def start(w: Any) -> None:
     holders = tuple(p for p in w.players if rules.flor_fn(w.dealt[p], w.face_up) is not None)
     if not holders:
         return
-    w.flor_holders = holders
+    # OPT-FLOR-OPTIONAL: every player of the hand speaks in round one (a non-holder can
+    # only pass), so staying quiet with a flor looks exactly like holding none.
+    w.flor_holders = tuple(w.players) if rules.flor_optional else holders
     w.flor_status = FlorStatus.ANNOUNCING
     w.phase = Phase.FLOR
     w.envido_status = EnvidoStatus.CLOSED  # a flor cancels envido for the whole hand
@@ -50,28 +52,41 @@ def _raises(state: State, seat: int) -> list[Action]:
     return acts
 
 
+def holds_flor(state: State, seat: int) -> bool:
+    return state.rules.flor_fn(state.dealt[seat], state.face_up) is not None
+
+
+def _announcing(state: State, seat: int, team: int) -> list[Action]:
+    """A holder's choices in round one: announce, or answer what the other team said."""
+    acts = [mk(seat, Call.FLOR)]
+    if state.flor_accepted:
+        return acts
+    if state.flor_conceded != NO_TEAM:
+        if state.flor_conceded == team:
+            acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
+        return acts
+    if not any(state.team_of[h] != team for h in state.flor_announced):
+        return acts
+    acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
+    if state.flor_by == 1 - team:
+        acts.append(mk(seat, Call.CON_FLOR_QUIERO))
+    if state.flor_by != team:
+        acts.extend(_raises(state, seat))
+    return acts
+
+
 def legal(state: State, seat: int) -> list[Action]:
     status = state.flor_status
     holders = state.flor_holders
-    team = seat % 2
+    team = state.team_of[seat]
     if status is FlorStatus.ANNOUNCING:
         if holders[state.flor_idx] != seat:
             return []
-        acts = [mk(seat, Call.FLOR)]
-        if state.flor_accepted:
-            return acts
-        if state.flor_conceded != NO_TEAM:
-            if state.flor_conceded == team:
-                acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
-            return acts
-        if not any(h % 2 != team for h in state.flor_announced):
-            return acts
-        acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
-        if state.flor_by == 1 - team:
-            acts.append(mk(seat, Call.CON_FLOR_QUIERO))
-        if state.flor_by != team:
-            acts.extend(_raises(state, seat))
-        return acts
+        if state.rules.flor_optional:
+            if not holds_flor(state, seat):
+                return [mk(seat, Call.PASS_FLOR)]
+            return _announcing(state, seat, team) + [mk(seat, Call.PASS_FLOR)]
+        return _announcing(state, seat, team)
     if status is FlorStatus.ANSWERING:
         if seat not in holders or team == state.flor_by:
             return []
@@ -93,8 +108,14 @@ def explain(state: State, action: Action) -> str:
     seat = action.seat
     if seat not in state.flor_holders:
         return "the flor is being settled: only players holding a flor speak now"
+    if (
+        state.flor_status is FlorStatus.ANNOUNCING
+        and state.flor_holders[state.flor_idx] == seat
+        and not holds_flor(state, seat)
+    ):
+        return "the flor round: you may only pass"
     if state.flor_status is FlorStatus.ANSWERING:
-        if seat % 2 == state.flor_by:
+        if state.team_of[seat] == state.flor_by:
             return "your team's flor bet is waiting for an answer"
         return "answer the flor bet: con flor quiero, con flor me achico or contraflor al resto"
     if state.flor_holders[state.flor_idx] != seat:
@@ -108,11 +129,14 @@ def explain(state: State, action: Action) -> str:
 
 def act(w: Any, events: list[Event], action: Action) -> None:
     seat, call = action.seat, action.call
-    team = seat % 2
+    team = w.team_of[seat]
     status = w.flor_status
     if status is FlorStatus.ANNOUNCING:
-        w.flor_announced = w.flor_announced + (seat,)
-        if call is Call.FLOR:
+        if call is not Call.PASS_FLOR:  # a silent player (OPT-FLOR-OPTIONAL) announces nothing
+            w.flor_announced = w.flor_announced + (seat,)
+        if call is Call.PASS_FLOR:
+            pass
+        elif call is Call.FLOR:
             if w.flor_conceded == team:
                 w.flor_conceded = NO_TEAM  # a partner's flor cancels an early concession
         elif call is Call.CON_FLOR_ME_ACHICO:
@@ -149,7 +173,17 @@ def _raise(w: Any, call: Call, team: int) -> None:
 
 
 def _after_round_one(w: Any, events: list[Event]) -> None:
-    teams = {seat % 2 for seat in w.flor_announced}
+    if w.rules.flor_optional:
+        # Only announced flores take part from here on (round two, answers, comparison).
+        w.flor_holders = w.flor_announced
+        if not w.flor_announced:
+            # Nobody announced: the hand goes on as a hand without flor, envido included.
+            w.flor_status = FlorStatus.DONE
+            w.envido_status = EnvidoStatus.OPEN
+            w.phase = Phase.PLAY
+            w.turn = w.leader = w.mano
+            return
+    teams = {w.team_of[seat] for seat in w.flor_announced}
     if len(teams) == 1 or w.flor_conceded != NO_TEAM or w.flor_accepted:
         resolve(w, events)
     elif w.flor_by != NO_TEAM:
@@ -168,17 +202,18 @@ def _flor_of(w: Any, seat: int) -> int:
 
 def resolve(w: Any, events: list[Event]) -> None:
     """Score the flor (section 1.9.3/1.9.4 and the CFAR options) and resume the hand."""
-    from engine.game import credit, end_hand_now, leader_needs
+    from engine.game import credit, end_hand_now, leader_needs, team_score
 
     rules = w.rules
     announced = w.flor_announced
     total = len(announced)
-    per_team = [sum(1 for s in announced if s % 2 == t) for t in (0, 1)]
-    teams = {seat % 2 for seat in announced}
+    team_of = w.team_of
+    per_team = [sum(1 for s in announced if team_of[s] == t) for t in (0, 1)]
+    teams = {team_of[seat] for seat in announced}
     if len(teams) == 1:
         winner = next(iter(teams))
         points, reason = 3 * total, "flor"
-        proofs = [s for s in announced if s % 2 == winner]
+        proofs = [s for s in announced if team_of[s] == winner]
     elif w.flor_conceded != NO_TEAM:
         loser = w.flor_conceded
         winner = 1 - loser
@@ -187,16 +222,16 @@ def resolve(w: Any, events: list[Event]) -> None:
         else:
             points = 3 * per_team[winner] + 1
         reason = "flor_achico"
-        proofs = [s for s in announced if s % 2 == winner]
+        proofs = [s for s in announced if team_of[s] == winner]
     else:
         # Best flor; equal values go to the holder nearer the mano (holders are in mano order).
         best = max(w.flor_holders, key=lambda s: (_flor_of(w, s), -w.flor_holders.index(s)))
-        winner = best % 2
+        winner = team_of[best]
         proofs = [best]
         if w.flor_accepted and w.flor_level == 2:
             reason = "contraflor_al_resto"
             if rules.cfar_wins_chico:
-                points = max(rules.target - w.scores[winner], 1)
+                points = max(rules.target - team_score(w, winner), 1)
             else:
                 goal = rules.target
                 if rules.cfar_malas and max(w.scores) <= rules.malas:

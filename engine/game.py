@@ -17,7 +17,7 @@ from engine import envite as ve_env
 from engine import flor as flr
 from engine import ve_flor
 from engine.actions import Action, Deal, action as mk
-from engine.calls import AMOUNT_CALLS, Call
+from engine.calls import AMOUNT_CALLS, TRUCO_CALLS, Call
 from engine.errors import IllegalAction
 from engine.events import (
     Acted,
@@ -32,7 +32,9 @@ from engine.events import (
     PointsScored,
     TrickEnded,
 )
+from engine.cards import Card
 from engine.ruleset import RuleSet
+from engine.scoring import ARGENTINE_STRENGTH, MALDON_MAX_STRENGTH
 from engine.state import (
     NO_TEAM,
     PARDA,
@@ -77,8 +79,9 @@ def new_match(rules: RuleSet, n_players: int, rng: random.Random) -> tuple[State
 
 def initial_state(rules: RuleSet, n_players: int, first_dealer: int) -> State:
     empty: tuple[tuple[Any, ...], ...] = tuple(() for _ in range(n_players))
+    zeros = (0,) * holder_count(rules, n_players)
     return State(
-        rules=rules, n=n_players, phase=Phase.DEAL, scores=(0, 0), games_won=(0, 0),
+        rules=rules, n=n_players, phase=Phase.DEAL, scores=zeros, games_won=zeros,
         game_no=1, dealer=first_dealer, deal_no=0,
         deal_kind=DealKind.REDONDA if n_players == 6 else DealKind.NORMAL,
         next_pica=False, duel=0, dealt=empty, face_up=None, winner=None, game_winner=None,
@@ -90,7 +93,31 @@ def initial_state(rules: RuleSet, n_players: int, first_dealer: int) -> State:
         envido_result=None, flor_status=FlorStatus.NONE, flor_holders=(),
         flor_announced=(), flor_idx=0, flor_level=0, flor_by=NO_TEAM, flor_accepted=False,
         flor_conceded=NO_TEAM, flor_cf_by=NO_TEAM, flor_passes=0, flor_result=None, shown=(),
+        raise_barred=False, team_of=tuple(s % 2 for s in range(n_players)),
     )
+
+
+def holder_count(rules: RuleSet, n: int) -> int:
+    """Score holders: two teams, or the three seats of the Uruguayan 3-player game."""
+    return n if solo_mano(rules, n) else 2
+
+
+def holders(w: Any, team: int) -> tuple[int, ...]:
+    """Indices into `scores` credited when `team` (of the current hand) scores."""
+    if len(w.scores) == 2:
+        return (team,)
+    return tuple(s for s in range(w.n) if w.team_of[s] == team)
+
+
+def team_score(w: Any, team: int) -> int:
+    return max(w.scores[h] for h in holders(w, team))
+
+
+def _add(w: Any, team: int, points: int) -> None:
+    scores = list(w.scores)
+    for h in holders(w, team):
+        scores[h] += points
+    w.scores = tuple(scores)
 
 
 def deal(state: State, rng: random.Random) -> tuple[State, list[Event]]:
@@ -107,7 +134,13 @@ def deal(state: State, rng: random.Random) -> tuple[State, list[Event]]:
     for i in range(n):
         seat = (state.dealer + 1 + i) % n
         hands[seat] = tuple(cards[i + k * n] for k in range(per))
-    face_up = cards[n * per] if state.rules.has_face_up else None
+    used = n * per
+    if solo_mano(state.rules, n):
+        # RULES.md 2.12.2 / OP-UY-6: the mano's fourth card comes in the normal deal.
+        mano = (state.dealer + 1) % n
+        hands[mano] = hands[mano] + (cards[used],)
+        used += 1
+    face_up = cards[used] if state.rules.has_face_up else None
     state, events = apply(state, Deal(tuple(hands), face_up))
     if state.phase is Phase.DEAL:
         # The deal itself ended the hand (Venezuelan estar cantando: the cantando team's
@@ -126,12 +159,21 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     any player of a team may answer a bet made to it."""
     phase = state.phase
     if phase is Phase.PLAY:
-        return _legal_play(state, seat)
-    if phase is Phase.FLOR:
+        acts = _legal_play(state, seat)
+    elif phase is Phase.FLOR:
         if state.rules.flor_style == "venezolano":
-            return ve_flor.legal(state, seat)
-        return flr.legal(state, seat)
-    return []
+            acts = ve_flor.legal(state, seat)
+        else:
+            acts = flr.legal(state, seat)
+    elif phase is Phase.DISCARD:
+        if seat != state.mano:
+            return []
+        return [mk(seat, Call.DISCARD, card) for card in state.hands[seat]]
+    else:
+        return []
+    if state.rules.maldon != "off" and maldon_ok(state, seat):
+        acts.append(mk(seat, Call.MALDON))
+    return acts
 
 
 def all_legal_actions(state: State) -> list[Action]:
@@ -139,6 +181,57 @@ def all_legal_actions(state: State) -> list[Action]:
     for seat in range(state.n):
         out.extend(legal_actions(state, seat))
     return out
+
+
+def maldon_ok(state: State, seat: int) -> bool:
+    """OPT-MALDON: may `seat` throw this hand in? Only before anything has happened in it
+    (no card played, no bet, no flor announced), and only with a maldon hand."""
+    rules = state.rules
+    if rules.maldon == "off" or seat not in state.players:
+        return False
+    if rules.maldon == "mano" and seat != state.mano:
+        return False
+    if state.tricks or state.current or state.truco_level or state.truco_pending:
+        return False
+    if state.phase is Phase.FLOR:
+        untouched = state.flor_status is FlorStatus.ANNOUNCING and state.flor_idx == 0
+    else:
+        untouched = state.flor_status is FlorStatus.NONE and state.envido_status is EnvidoStatus.OPEN
+    return untouched and is_maldon(state.dealt[seat])
+
+
+def is_maldon(cards: tuple[Card, ...]) -> bool:
+    """Two 4s and a card "without a signal": a 12 or lower, rank classes 8-14 of RULES.md
+    1.3, a third 4 included (OP-AR-26). The signalled cards are the bravas, 3s, 2s, false
+    aces."""
+    fours = sum(1 for c in cards if c.rank == 4)
+    if fours < 2:
+        return False
+    return all(c.rank == 4 or ARGENTINE_STRENGTH[c.code] <= MALDON_MAX_STRENGTH for c in cards)
+
+
+def playable(state: State, seat: int) -> tuple[Card, ...]:
+    """The cards `seat` may play: all, except after a tied first trick in Brazil, where each
+    player must play his highest card (RULES.md 3.6)."""
+    hand = state.hands[seat]
+    if state.rules.first_tie_highest and state.trick_results == (PARDA,):
+        strength, face_up = state.rules.strength, state.face_up
+        top = max(strength(c, face_up) for c in hand)
+        return tuple(c for c in hand if strength(c, face_up) == top)
+    return hand
+
+
+def solo_mano(rules: RuleSet, n: int) -> bool:
+    """The Uruguayan 3-player game: the mano alone, with a fourth card to discard."""
+    return rules.solo_mano_three and n == 3
+
+
+def eleven_kind(scores: tuple[int, ...], target: int) -> DealKind:
+    """Brazilian eleven rules (RULES.md 3.11): one team on 11, or both (blind hand)."""
+    on = [s == target - 1 for s in scores]
+    if all(on):
+        return DealKind.BLIND
+    return DealKind.ELEVEN if any(on) else DealKind.NORMAL
 
 
 def _timing_ok(state: State, seat: int) -> bool:
@@ -157,8 +250,8 @@ def _may_raise(state: State, seat: int) -> bool:
     right = state.truco_right
     return (
         state.truco_level < len(rules.truco_ladder)
-        and (right == NO_TEAM or (right == seat % 2 and rules.late_raises))
-        and not state.perico_lock
+        and (right == NO_TEAM or (right == state.team_of[seat] and rules.late_raises))
+        and not state.raise_barred
         and _timing_ok(state, seat)
     )
 
@@ -166,7 +259,7 @@ def _may_raise(state: State, seat: int) -> bool:
 def _legal_play(state: State, seat: int) -> list[Action]:
     if seat not in state.players:
         return []
-    team = seat % 2
+    team = state.team_of[seat]
     status = state.envido_status
     rules = state.rules
     if status is EnvidoStatus.DECLARING:
@@ -179,29 +272,33 @@ def _legal_play(state: State, seat: int) -> list[Action]:
         return env.legal_answers(state, seat)
     acts: list[Action] = []
     mazo = rules.mazo_allowed(state.n)
+    ladder = rules.truco_ladder
     if state.truco_pending:
         if team != state.truco_by:
             acts.append(mk(seat, Call.QUIERO))
-            if not state.truco_forced:
+            if not state.truco_forced:  # estar cantando (RULES.md 4.12.1 V-C3, V-C4)
                 acts.append(mk(seat, Call.NO_QUIERO))
             if (
-                rules.raise_with_quiero
-                and state.truco_pending < len(rules.truco_ladder)
-                and not state.perico_lock
+                rules.counter_raise
+                and not state.raise_barred
+                and state.truco_pending < len(ladder)
             ):
-                # "quiero y retruco": accept and raise in one call (001 L34-36)
-                acts.append(mk(seat, rules.truco_ladder[state.truco_pending].call))
+                # A counter-raise answers the bet and accepts it (Brazil OP-BR-3, OP-BR-9;
+                # Venezuela "quiero y retruco", 001 L34-36).
+                acts.append(mk(seat, ladder[state.truco_pending].call))
             acts.extend(_openings(state, seat, answering_truco=True))
             if mazo:
                 acts.append(mk(seat, Call.MAZO))
         return acts
     if state.turn == seat:
-        for card in state.hands[seat]:
-            acts.append(mk(seat, Call.PLAY, card))
+        if state.deal_kind is DealKind.BLIND:
+            acts.append(mk(seat, Call.PLAY_BLIND))
+        else:
+            acts.extend(mk(seat, Call.PLAY, card) for card in playable(state, seat))
         if rules.pasar and len(state.hands[seat]) == rules.cards_per_hand:
             acts.append(mk(seat, Call.PASAR))
     if _may_raise(state, seat):
-        acts.append(mk(seat, rules.truco_ladder[state.truco_level].call))
+        acts.append(mk(seat, ladder[state.truco_level].call))
     if status is EnvidoStatus.OPEN:
         acts.extend(_openings(state, seat, answering_truco=False))
     if mazo and state.turn == seat:
@@ -220,7 +317,17 @@ def explain(state: State, action: Action) -> str:
         return f"there is no seat {seat}"
     if seat not in state.players:
         return "you are not playing this hand"
-    team = seat % 2
+    team = state.team_of[seat]
+    if call is Call.MALDON:
+        if state.rules.maldon == "off":
+            return "maldon is not played at this table"
+        if state.rules.maldon == "mano" and seat != state.mano:
+            return "only the mano may claim maldon at this table"
+        return "maldon needs two 4s and a card without a signal, before anything is played"
+    if state.phase is Phase.DISCARD:
+        if seat != state.mano:
+            return "the mano is laying away his fourth card"
+        return "lay away one of your four cards first"
     if state.phase is Phase.FLOR:
         if state.rules.flor_style == "venezolano":
             return ve_flor.explain(state, action)
@@ -231,7 +338,7 @@ def explain(state: State, action: Action) -> str:
         if team == state.envido_by:
             return "your team's envido call is waiting for an answer"
         return "answer the envido first (quiero, no quiero or a raise)"
-    if call is Call.PLAY or call is Call.LAS_QUE_PINTAN or call is Call.PASAR:
+    if call in (Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR):
         if (call is Call.PASAR and not state.rules.pasar) or (
             call is Call.LAS_QUE_PINTAN and state.rules.envite != "piedras"
         ):
@@ -244,11 +351,23 @@ def explain(state: State, action: Action) -> str:
             return "all three cards may be passed only on your first turn"
         if call is Call.LAS_QUE_PINTAN:
             return "las que pintan opens the envite: not possible now or with that card"
+        if state.deal_kind is DealKind.BLIND:
+            return "this hand is played blind: play your next card unseen"
+        if call is Call.PLAY_BLIND:
+            return "cards are played face up in this hand"
+        if action.card in state.hands[seat]:
+            return "after a tied first trick you must play your highest card"
         return f"you do not hold {action.card}"
-    if call in (Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO, Call.VALE_NUEVE, Call.VALE_EL_JUEGO):
+    if call in TRUCO_CALLS:
+        if call not in [step.call for step in state.rules.truco_ladder]:
+            return f"{call.value} is not a call of this game"
+        if state.perico_lock:
+            return "the perico was played by a trick winner: no more raises (001 L37)"
+        if state.raise_barred:
+            return "no raising in this hand (eleven rule)"
         if state.truco_pending and team != state.truco_by:
-            if state.rules.raise_with_quiero:
-                return f"the next bet is {state.rules.truco_ladder[state.truco_pending].call.value}" if state.truco_pending < len(state.rules.truco_ladder) else "nothing is above this bet"
+            if state.rules.counter_raise:
+                return f"the raise now is {state.rules.truco_ladder[state.truco_pending].call.value}" if state.truco_pending < len(state.rules.truco_ladder) else "the bet is at its highest"
             return "say quiero first: a raise is only allowed after accepting the bet"
         if state.truco_pending:
             return "your team's truco call is waiting for an answer"
@@ -256,8 +375,6 @@ def explain(state: State, action: Action) -> str:
             return "your team does not hold the right to raise: the other team accepted last"
         if state.truco_level >= len(state.rules.truco_ladder):
             return f"{state.rules.truco_ladder[-1].call.value} is the highest bet"
-        if state.perico_lock:
-            return "the perico was played by a trick winner: no more raises (001 L37)"
         if state.truco_right != NO_TEAM and not state.rules.late_raises:
             return "raises only together with quiero at this table"
         if not _timing_ok(state, seat):
@@ -292,7 +409,15 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
     w = thaw(state)
     events: list[Event] = []
     call = action.call
-    if state.phase is Phase.FLOR:
+    if call is Call.DISCARD:
+        events.append(Acted(action.seat, call.value, action.card))
+        _discard(w, action)
+    elif call is Call.MALDON:
+        events.append(Acted(action.seat, call.value))
+        # The claimant proves the hand; it is thrown in without points and the deal moves on.
+        w.shown = w.shown + ((action.seat, state.dealt[action.seat]),)
+        _end_hand(w, events, None, "maldon")
+    elif state.phase is Phase.FLOR:
         events.append(Acted(action.seat, call.value, None, action.amount))
         if state.rules.flor_style == "venezolano":
             ve_flor.act(w, events, action)
@@ -301,6 +426,11 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
     elif call is Call.PLAY:
         events.append(Acted(action.seat, call.value, action.card))
         _play(w, events, action)
+    elif call is Call.PLAY_BLIND:
+        # The seat's next card, in dealt order; it becomes public as it is played.
+        card = state.hands[action.seat][0]
+        events.append(Acted(action.seat, call.value, card))
+        _play(w, events, Action(action.seat, Call.PLAY, card))
     elif call is Call.LAS_QUE_PINTAN:
         # The card is played and the envite opened at its value (001 L28).
         events.append(Acted(action.seat, call.value, action.card))
@@ -338,7 +468,10 @@ def _apply_deal(state: State, d: Deal) -> tuple[State, list[Event]]:
     if state.phase is not Phase.DEAL:
         raise IllegalAction("it is not time to deal")
     rules = state.rules
-    if len(d.hands) != state.n or any(len(h) != rules.cards_per_hand for h in d.hands):
+    sizes = [rules.cards_per_hand] * state.n
+    if solo_mano(rules, state.n):
+        sizes[(state.dealer + 1) % state.n] += 1
+    if len(d.hands) != state.n or [len(h) for h in d.hands] != sizes:
         raise IllegalAction(f"a deal gives {rules.cards_per_hand} cards to each of {state.n} seats")
     seen = [c.code for h in d.hands for c in h] + ([] if d.face_up is None else [d.face_up.code])
     codes = set(seen)
@@ -348,7 +481,7 @@ def _apply_deal(state: State, d: Deal) -> tuple[State, list[Event]]:
         raise IllegalAction("wrong face-up card for this variant")
     w = thaw(state)
     if w.game_winner is not None:
-        w.scores = (0, 0)
+        w.scores = (0,) * len(w.scores)
         w.game_no += 1
         w.history = ()
         w.next_pica = False
@@ -359,6 +492,8 @@ def _apply_deal(state: State, d: Deal) -> tuple[State, list[Event]]:
         pica_allowed = max(w.scores) < rules.target - 5
         w.deal_kind = DealKind.PICA_PICA if (w.next_pica and pica_allowed) else DealKind.REDONDA
         w.next_pica = w.deal_kind is DealKind.REDONDA
+    if rules.eleven_rule:
+        w.deal_kind = eleven_kind(w.scores, rules.target)
     w.dealt = d.hands
     w.hands = d.hands
     w.face_up = d.face_up
@@ -378,6 +513,8 @@ def _start_hand(w: Any, events: list[Event]) -> None:
     else:
         w.players = tuple((d + 1 + i) % n for i in range(n))
     w.mano = w.players[0]
+    if solo_mano(w.rules, n):
+        w.team_of = tuple(0 if s == w.mano else 1 for s in range(n))
     w.tricks = ()
     w.trick_results = ()
     w.current = ()
@@ -403,19 +540,47 @@ def _start_hand(w: Any, events: list[Event]) -> None:
     w.truco_forced = False
     w.cantando = NO_TEAM
     w.phase = Phase.PLAY
+    if not w.rules.envido_ladder:
+        w.envido_status = EnvidoStatus.CLOSED  # a game without envido (Brazil)
+    w.raise_barred = w.deal_kind in (DealKind.ELEVEN, DealKind.BLIND)
+    if w.deal_kind is DealKind.ELEVEN:
+        # The eleven rule is an offer the team on 11 answers like a truco from the other
+        # team: quiero plays the hand for 3, no quiero gives the others 1 (RULES.md 3.11).
+        on_eleven = 0 if w.scores[0] == w.rules.target - 1 else 1
+        w.truco_pending = 1
+        w.truco_by = 1 - on_eleven
     events.append(HandStarted(w.mano, w.players, w.duel))
+    if solo_mano(w.rules, n) and len(w.hands[w.mano]) > w.rules.cards_per_hand:
+        w.phase = Phase.DISCARD  # flor is known only once the mano has kept his three
+        w.turn = -1
+        return
+    _start_flor(w, events)
+
+
+def _start_flor(w: Any, events: list[Event]) -> None:
     rules = w.rules
-    if rules.flor_style == "venezolano":
-        team = ve_flor.cantando_team(w) if rules.cantando else NO_TEAM
-        if team != NO_TEAM:
-            ve_flor.start(w)  # clears the flor fields; the flores count in the comparison
-            w.phase = Phase.PLAY
-            w.flor_status = FlorStatus.NONE
-            ve_flor.start_cantando(w, events, team)
-        else:
-            ve_flor.start(w)
-    else:
+    if rules.flor_style != "venezolano":
         flr.start(w)
+        return
+    team = ve_flor.cantando_team(w) if rules.cantando else NO_TEAM
+    ve_flor.start(w)
+    if team != NO_TEAM:
+        # Estar cantando: the flores count in the team comparison, not in a flor round.
+        w.phase = Phase.PLAY
+        w.flor_status = FlorStatus.NONE
+        ve_flor.start_cantando(w, events, team)
+
+
+def _discard(w: Any, action: Action) -> None:
+    """The mano lays one card away, face down and out of play (OP-UY-6); the hand then
+    starts as usual, with envido and flor counted on the three cards he kept."""
+    seat = action.seat
+    kept = tuple(c for c in w.hands[seat] if c != action.card)
+    w.hands = w.hands[:seat] + (kept,) + w.hands[seat + 1 :]
+    w.dealt = w.dealt[:seat] + (kept,) + w.dealt[seat + 1 :]
+    w.phase = Phase.PLAY
+    w.turn = w.leader = w.mano
+    flr.start(w)
 
 
 # ---------------------------------------------------------------- tricks
@@ -444,7 +609,7 @@ def _play(w: Any, events: list[Event], action: Action) -> None:
         # 001 L37 (OP-VE-25): a player who won the first or second trick plays the perico.
         specials = rules.specials(w.face_up)
         if specials and card == specials[0]:
-            w.perico_lock = True
+            w.perico_lock = w.raise_barred = True
     if len(w.current) < len(w.active):
         w.turn = _next_in_hand(w, seat)
         return
@@ -459,8 +624,8 @@ def _pasar(w: Any, events: list[Event], seat: int) -> None:
     w.envido_barred = w.envido_barred | {seat}  # his first-card turn is spent
     nxt = _next_in_hand(w, seat)
     w.active = tuple(s for s in w.active if s != seat)
-    team = seat % 2
-    if not any(s % 2 == team for s in w.active):
+    team = w.team_of[seat]
+    if not any(w.team_of[s] == team for s in w.active):
         _end_hand(w, events, 1 - team, "pasar")
         return
     if len(w.current) == len(w.active):
@@ -498,9 +663,10 @@ def _finish_trick(w: Any, events: list[Event]) -> None:
             best, top = s, [seat]
         elif s == best:
             top.append(seat)
-    teams = {seat % 2 for seat in top}
+    team_of = w.team_of
+    teams = {team_of[seat] for seat in top}
     if len(teams) == 1:
-        result = top[0] % 2
+        result = team_of[top[0]]
         # Equal top cards within one team: the first of them to be played leads (OP-AR-19).
         leader = top[0]
     else:
@@ -518,7 +684,15 @@ def _finish_trick(w: Any, events: list[Event]) -> None:
     events.append(TrickEnded(number, None if result == PARDA else result, leader))
     if number == 1 and w.envido_status is EnvidoStatus.OPEN:
         w.envido_status = EnvidoStatus.CLOSED
-    winner = hand_winner(w.trick_results, w.mano % 2)
+    if w.trick_results == (PARDA, PARDA, PARDA) and w.rules.three_pardas != "mano":
+        # Brazil: three ties lose the dealer's side the game (or, as an option, the hand).
+        winner = 1 - w.team_of[w.dealer]
+        points = None
+        if w.rules.three_pardas == "loses_game":
+            points = max(w.rules.target - team_score(w, winner), 1)
+        _end_hand(w, events, winner, "three_ties", points)
+        return
+    winner = hand_winner(w.trick_results, w.team_of[w.mano])
     if winner is not None:
         _end_hand(w, events, winner, "tricks")
         return
@@ -550,7 +724,7 @@ def hand_winner(results: tuple[int, ...], mano_team: int) -> int | None:
 
 def _truco(w: Any, events: list[Event], action: Action) -> None:
     seat, call = action.seat, action.call
-    team = seat % 2
+    team = w.team_of[seat]
     ladder = w.rules.truco_ladder
     first_trick = not w.tricks
     if call is Call.QUIERO:
@@ -563,12 +737,14 @@ def _truco(w: Any, events: list[Event], action: Action) -> None:
     elif call is Call.NO_QUIERO:
         step = ladder[w.truco_pending - 1]
         w.truco_pending = 0
-        _end_hand(w, events, w.truco_by, "truco_declined", step.declined)
+        why = "eleven_declined" if w.deal_kind is DealKind.ELEVEN else "truco_declined"
+        _end_hand(w, events, w.truco_by, why, step.declined)
     elif call is Call.MAZO:
         _end_hand(w, events, 1 - team, "mazo")
     else:
         if w.truco_pending:
-            # "quiero y retruco": the pending step is accepted and the next one called.
+            # A counter-raise accepts the pending step before raising it (Brazil; the
+            # Venezuelan "quiero y retruco").
             w.truco_level = w.truco_pending
             w.truco_forced = False
         w.truco_pending = w.truco_level + 1
@@ -596,11 +772,9 @@ def credit(w: Any, events: list[Event], team: int, points: int, reason: str) -> 
     if w.rules.simultaneous and reason != "truco" and reason != "truco_declined" and reason != "mazo":
         w.deferred = w.deferred + ((team, points, reason),)
         return False
-    scores = list(w.scores)
-    scores[team] += points
-    w.scores = (scores[0], scores[1])
+    _add(w, team, points)
     events.append(PointsScored(team, points, reason, w.scores))
-    return not w.rules.simultaneous and w.scores[team] >= w.rules.target
+    return not w.rules.simultaneous and team_score(w, team) >= w.rules.target
 
 
 def leader_needs(w: Any, goal: int) -> int:
@@ -621,12 +795,11 @@ def _end_hand(
             truco_points = max(w.rules.target - w.scores[winner], 1)
         game_over = credit(w, events, winner, truco_points, "truco" if reason == "tricks" else reason)
     for seat, cards in w.shown:
-        events.append(CardsShown(seat, cards, "flor" if len(cards) == 3 else "envido"))
+        kind = "maldon" if reason == "maldon" else "flor" if len(cards) == 3 else "envido"
+        events.append(CardsShown(seat, cards, kind))
     if w.rules.simultaneous and not game_over:
         for team, pts, why in w.deferred:
-            scores = list(w.scores)
-            scores[team] += pts
-            w.scores = (scores[0], scores[1])
+            _add(w, team, pts)
             events.append(PointsScored(team, pts, why, w.scores))
         w.deferred = ()
         target = w.rules.target
@@ -646,7 +819,7 @@ def _end_hand(
         _start_hand(w, events)
         return
     w.phase = Phase.DEAL
-    w.dealer = (w.dealer + 1) % w.n
+    w.dealer = (w.dealer + w.rules.deal_step) % w.n
 
 
 def end_hand_now(w: Any, events: list[Event]) -> None:
@@ -655,14 +828,22 @@ def end_hand_now(w: Any, events: list[Event]) -> None:
 
 
 def _end_game(w: Any, events: list[Event]) -> None:
-    a, b = w.scores
-    winner = 0 if a > b else 1
+    if len(w.scores) == 2:
+        a, b = w.scores
+        winner = 0 if a > b else 1
+        won_by: tuple[int, ...] = (winner,)
+    else:
+        # 3 players: the seats that reached the target (partners together), OP-UY-5; the
+        # event's team is their team in the hand that ended the game.
+        won_by = tuple(s for s in range(w.n) if w.scores[s] >= w.rules.target)
+        winner = w.team_of[won_by[0]]
     won = list(w.games_won)
-    won[winner] += 1
-    w.games_won = (won[0], won[1])
+    for h in won_by:
+        won[h] += 1
+    w.games_won = tuple(won)
     events.append(GameEnded(winner, w.scores, w.games_won))
     w.deferred = ()
-    if w.games_won[winner] >= w.rules.match_games:
+    if max(w.games_won[h] for h in won_by) >= w.rules.match_games:
         w.phase = Phase.MATCH_OVER
         w.winner = winner
         events.append(MatchEnded(winner, w.games_won))
@@ -670,7 +851,7 @@ def _end_game(w: Any, events: list[Event]) -> None:
     # The final score stays visible until the next game's first deal resets it.
     w.game_winner = winner
     w.phase = Phase.DEAL
-    w.dealer = (w.dealer + 1) % w.n
+    w.dealer = (w.dealer + w.rules.deal_step) % w.n
 
 
 # ---------------------------------------------------------------- replay
@@ -718,4 +899,6 @@ def _action_of(event: Acted) -> Action:
         raise ValueError(f"unknown call {event.call!r} in the log") from exc
     if call in AMOUNT_CALLS:
         return Action(event.seat, call, None, event.value)
+    if call is Call.PLAY_BLIND:
+        return Action(event.seat, call)  # the event shows the card; the action names none
     return Action(event.seat, call, event.card)

@@ -7,13 +7,20 @@ against the catalog (engine/catalog.py), so the lobby form and the engine cannot
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
 from engine.calls import Call
-from engine.cards import SPANISH_DECK, Card
+from engine.cards import FRENCH_DECK, FRENCH_DECK_40, SPANISH_DECK, Card
 from engine.catalog import OptionValue, resolve_options, variant_spec
+from engine.manilha import MANILHA_28, MANILHA_40, no_envido, no_flor
+from engine.muestra import (
+    uruguayan_envido,
+    uruguayan_envido_cards,
+    uruguayan_flor,
+    uruguayan_strength,
+)
 from engine.scoring import argentine_envido, argentine_flor, argentine_strength, envido_cards
 from engine.ve_cards import pericos, ve_envite, ve_envite_cards, ve_flor, ve_strength
 
@@ -73,13 +80,23 @@ class RuleSet:
     strength: StrengthFn
     envido: EnvidoFn
     flor_fn: FlorFn
-    # ---- generalisations added with venezolano; the defaults are the Argentine game ----
+    # Fields added after the Argentine core carry defaults, so every builder stays short.
+    flor_optional: bool = False  # OPT-FLOR-OPTIONAL: a holder may keep quiet
+    maldon: str = "off"  # OPT-MALDON: "off", "any" player or only the "mano" may claim
+    # ---- muestra / manilha variants (RULES.md 2 and 3) ----
+    card_notation: str = "spanish"  # deck for card text: "spanish" or "french"
+    envido_proof: ProofFn = _argentine_proof  # the cards that prove an envido value
+    deal_step: int = 1  # +1: the deal passes on in playing order; -1: backwards (Brazil)
+    three_pardas: str = "mano"  # "mano" wins, or the dealer's team "loses_game"/"loses_hand"
+    counter_raise: bool = False  # a ladder raise may answer a pending one (accepting it)
+    first_tie_highest: bool = False  # after a tied trick 1, everyone plays his highest card
+    eleven_rule: bool = False  # Brazilian mão de onze and double-eleven blind hand
+    solo_mano_three: bool = False  # 3 players: the mano alone with 4 cards (RULES.md 2.12.2)
+    # ---- added with venezolano; the defaults are the Argentine game ----
     envite: str = "ladder"  # "ladder": the envido_ladder calls; "piedras": the Venezuelan envite
-    envido_proof: ProofFn = _argentine_proof  # cards shown to prove an envido value
     specials: SpecialsFn = _no_specials  # cards named by the face-up card (perico, perica)
     parda_leads: str = "previous"  # after a tied trick: the "previous" leader or the "mano"
     tie_rule: str = "standard"  # "venezolano": RULES 4.6 (second tie decided by the tied)
-    raise_with_quiero: bool = False  # a raise may answer a pending bet ("quiero y retruco")
     late_raises: bool = True  # the team holding the right may raise on a later turn
     accept_bars_envido: bool = True  # accepting a truco in trick 1 ends one's envido window
     perico_locks: bool = False  # 001 L37: a trick winner playing the perico voids raises
@@ -182,6 +199,8 @@ def _argentino(opts: dict[str, OptionValue]) -> RuleSet:
         strength=argentine_strength,
         envido=argentine_envido,
         flor_fn=flor_fn,
+        flor_optional=b("flor_optional"),
+        maldon=s("maldon"),
     )
 
 
@@ -230,7 +249,7 @@ def _venezolano(opts: dict[str, OptionValue]) -> RuleSet:
         specials=pericos,
         parda_leads="mano",  # 001 L46
         tie_rule="venezolano",
-        raise_with_quiero=True,  # "quiero y retruco" (001 L34-36)
+        counter_raise=True,  # "quiero y retruco" (001 L34-36)
         late_raises=bool(opts["late_raises"]),
         accept_bars_envido=False,  # 001 L21: only calling truco ends one's envite window
         perico_locks=True,
@@ -242,8 +261,75 @@ def _venezolano(opts: dict[str, OptionValue]) -> RuleSet:
     )
 
 
+def _on_argentine(opts: dict[str, OptionValue]) -> RuleSet:
+    """The Argentine RuleSet for a variant's options (Argentine defaults for the rest): the
+    muestra and manilha games share all Argentine behaviour they do not replace."""
+    shared = {k: v for k, v in opts.items() if k in _ARGENTINE_OPTION_NAMES}
+    return _argentino(resolve_options("argentino", shared))
+
+
+_ARGENTINE_OPTION_NAMES = frozenset(o.name for o in variant_spec("argentino").options)
+
+
+def _uruguayo(opts: dict[str, OptionValue]) -> RuleSet:
+    """RULES.md 2: the Argentine game with the muestra (face-up card) and its piezas."""
+    return replace(
+        _on_argentine(opts),
+        variant="uruguayo",
+        options=tuple(sorted(opts.items())),
+        player_counts=(2, 3, 4, 6),
+        has_face_up=True,
+        strength=uruguayan_strength,
+        envido=uruguayan_envido,
+        flor_fn=uruguayan_flor,
+        envido_proof=uruguayan_envido_cards,
+        solo_mano_three=True,
+    )
+
+
+# RULES.md 3.7 / OP-BR-3: accepted 3 / 6 / 9 / 12; a declined raise pays the step below.
+BRAZILIAN_TRUCO = (
+    TrucoStep(Call.TRUCO, 3, 1),
+    TrucoStep(Call.SEIS, 6, 3),
+    TrucoStep(Call.NUEVE, 9, 6),
+    TrucoStep(Call.DOCE, 12, 9),
+)
+
+
+def _paulista(opts: dict[str, OptionValue]) -> RuleSet:
+    """RULES.md 3: no envido or flor, the vira and manilha, truco 3-6-9-12, game to 12."""
+    forty = opts["deck"] == "french40"
+    target = opts["target"]
+    assert isinstance(target, int)
+    return replace(
+        _on_argentine({"match_games": opts["match_games"], "flor": False}),
+        variant="paulista",
+        options=tuple(sorted(opts.items())),
+        player_counts=(2, 4),
+        deck=FRENCH_DECK_40 if forty else FRENCH_DECK,
+        has_face_up=True,
+        target=target,
+        malas=0,  # no malas/buenas in Brazil: scores are shown as plain numbers
+        truco_ladder=BRAZILIAN_TRUCO,
+        envido_ladder=(),
+        truco_timing="own_turn",  # "only on the player's own turn, before he lays a card"
+        mazo="off",  # the seed has no mazo; declining a raise turns the cards in
+        strength=MANILHA_40 if forty else MANILHA_28,
+        envido=no_envido,
+        flor_fn=no_flor,
+        card_notation="french",
+        deal_step=-1,  # OP-BR-7: the deal passes to the left, against the play
+        three_pardas="loses_" + str(opts["forfeit_scope"]),
+        counter_raise=True,
+        first_tie_highest=True,
+        eleven_rule=True,
+    )
+
+
 _BUILDERS: dict[str, Callable[[dict[str, OptionValue]], RuleSet]] = {
     "argentino": _argentino,
+    "uruguayo": _uruguayo,
+    "paulista": _paulista,
     "venezolano": _venezolano,
 }
 _CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], RuleSet] = {}

@@ -39,6 +39,8 @@ def _build_argentine_strength() -> tuple[int, ...]:
 
 
 ARGENTINE_STRENGTH: tuple[int, ...] = _build_argentine_strength()
+# Rank class 8 (the 12s) and below carry no signal (OPT-MALDON, OP-AR-26).
+MALDON_MAX_STRENGTH = len(_ARGENTINE_CLASSES) - 7
 
 
 def argentine_strength(card: Card, face_up: Card | None = None) -> int:

@@ -24,6 +24,7 @@ PARDA = -1
 
 class Phase(Enum):
     DEAL = "deal"  # waiting for the chance action (engine.deal)
+    DISCARD = "discard"  # Uruguayan 3 players: the mano lays one of his four cards away
     FLOR = "flor"  # flor announcements and flor betting, before anything else
     PLAY = "play"  # tricks, with truco and envido betting
     MATCH_OVER = "match_over"
@@ -33,6 +34,8 @@ class DealKind(Enum):
     NORMAL = "normal"
     REDONDA = "redonda"  # 6 players, 3 against 3
     PICA_PICA = "pica_pica"  # 6 players, three duels of opposite seats
+    ELEVEN = "eleven"  # Brazilian: one team on 11 chooses to play for 3 or concede 1
+    BLIND = "blind"  # Brazilian double eleven: nobody sees his cards, no raises
 
 
 class EnvidoStatus(Enum):
@@ -68,8 +71,10 @@ class State:
     rules: RuleSet
     n: int
     phase: Phase
-    scores: tuple[int, int]
-    games_won: tuple[int, int]
+    # One entry per score holder: the two teams, or each seat in the Uruguayan 3-player game
+    # (points won by the partners are credited to both, RULES.md 2.12.2).
+    scores: tuple[int, ...]
+    games_won: tuple[int, ...]
     game_no: int
     dealer: int
     deal_no: int
@@ -114,6 +119,11 @@ class State:
     flor_passes: int
     flor_result: tuple[int, int] | None
     shown: tuple[tuple[int, tuple[Card, ...]], ...]  # proofs to reveal at the end of the hand
+    # ---- added for the muestra/manilha variants (defaults keep older constructors valid) ----
+    raise_barred: bool = False  # no truco-ladder raise in this hand (Brazilian eleven rules)
+    # Team of each seat in this hand: seat % 2, except in the Uruguayan 3-player game, where
+    # the mano (team 0) plays alone against the other two (team 1), a new split every hand.
+    team_of: tuple[int, ...] = ()
     # ---- added with venezolano; the defaults mean "not in play" ----
     active: tuple[int, ...] = ()  # seats taking part in the trick (all players, unless some
     # passed their cards or a Venezuelan double tie leaves the third trick to the tied)
@@ -128,7 +138,7 @@ class State:
     cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
 
     def team(self, seat: int) -> int:
-        return seat % 2
+        return self.team_of[seat] if self.team_of else seat % 2
 
     @property
     def game_over(self) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import Card
 from engine.game import legal_actions, truco_value
-from engine.state import NO_TEAM, PARDA, EnvidoStatus, HandSummary, Phase, State
+from engine.state import NO_TEAM, PARDA, DealKind, EnvidoStatus, HandSummary, Phase, State
 
 
 def malas_buenas(score: int, malas: int = 15) -> str:
@@ -30,7 +30,7 @@ class View:
     variant: str
     options: tuple[tuple[str, bool | int | str], ...]
     n_players: int
-    teams: tuple[int, ...]  # team of each seat
+    teams: tuple[int, ...]  # team of each seat in this hand (3 players: mano 0, others 1)
     phase: str
     deal_kind: str
     game_no: int
@@ -40,9 +40,9 @@ class View:
     mano: int
     players: tuple[int, ...]  # seats in the current hand, mano first
     target: int
-    scores: tuple[int, int]
-    scores_text: tuple[str, str]  # malas / buenas
-    games_won: tuple[int, int]
+    scores: tuple[int, ...]  # per team; per seat in the Uruguayan 3-player game
+    scores_text: tuple[str, ...]  # malas / buenas, or plain numbers (Brazil)
+    games_won: tuple[int, ...]  # indexed like scores
     match_games: int
     turn: int | None  # seat to play a card
     awaiting: tuple[int, ...]  # every seat that may act now
@@ -72,6 +72,14 @@ class View:
     match_over: bool
     winner: int | None
     legal: tuple[Action, ...]
+    # ---- added for the muestra / manilha variants ----
+    card_notation: str  # "spanish" or "french": how to read card text of this table
+    truco_ladder: tuple[str, ...]  # the ladder's calls in order (their Call values)
+    truco_level: int  # accepted steps (0: no bet); truco_ladder[level-1] is the last one
+    truco_pending_level: int | None  # the ladder step of truco_pending (1-based)
+    raises_barred: bool  # no raising in this hand (Brazilian eleven / blind hand)
+    score_holders: tuple[tuple[int, ...], ...]  # seats credited by each entry of scores
+    winners: tuple[int, ...]  # seats that won the match (empty until it is over)
     # ---- added with venezolano (generic; empty or None where a variant has none) ----
     envido_stake: int | None  # piedras at stake in the pending or accepted envite (piedras games)
     special_cards: tuple[Card, ...]  # cards the face-up card promotes (perico, perica)
@@ -111,12 +119,20 @@ def view(state: State, seat: int | None) -> View:
     awaiting = tuple(s for s in range(state.n) if legal_actions(state, s))
     pending = state.truco_pending
     envido_live = state.envido_status is not EnvidoStatus.CLOSED
+    team_of = state.team_of
+    per_seat = len(state.scores) != 2
+    holders = (
+        tuple((s,) for s in range(state.n))
+        if per_seat
+        else tuple(tuple(s for s in range(state.n) if s % 2 == t) for t in (0, 1))
+    )
+    blind = state.deal_kind is DealKind.BLIND and state.phase is not Phase.DEAL
     return View(
         viewer=seat,
         variant=rules.variant,
         options=rules.options,
         n_players=state.n,
-        teams=tuple(s % 2 for s in range(state.n)),
+        teams=team_of,
         phase=state.phase.value,
         deal_kind=state.deal_kind.value,
         game_no=state.game_no,
@@ -127,13 +143,15 @@ def view(state: State, seat: int | None) -> View:
         players=state.players,
         target=rules.target,
         scores=state.scores,
-        scores_text=(malas_buenas(state.scores[0], rules.malas),
-                     malas_buenas(state.scores[1], rules.malas)),
+        scores_text=tuple(
+            malas_buenas(score, rules.malas) if rules.malas else str(score)
+            for score in state.scores
+        ),
         games_won=state.games_won,
         match_games=rules.match_games,
         turn=state.turn if playing and state.turn >= 0 else None,
         awaiting=awaiting,
-        own_cards=state.hands[seat] if seat is not None else (),
+        own_cards=state.hands[seat] if seat is not None and not blind else (),
         hand_sizes=tuple(len(h) for h in state.hands),
         tricks=state.tricks,
         trick_results=tuple(None if r == PARDA else r for r in state.trick_results),
@@ -159,6 +177,17 @@ def view(state: State, seat: int | None) -> View:
         match_over=state.phase is Phase.MATCH_OVER,
         winner=state.winner,
         legal=tuple(legal_actions(state, seat)) if seat is not None else (),
+        card_notation=rules.card_notation,
+        truco_ladder=tuple(step.call.value for step in rules.truco_ladder),
+        truco_level=state.truco_level,
+        truco_pending_level=pending if pending else None,
+        raises_barred=state.raise_barred,
+        score_holders=holders,
+        winners=(
+            tuple(s for s, h in enumerate(state.team_of) if _won(state, s))
+            if state.phase is Phase.MATCH_OVER
+            else ()
+        ),
         envido_stake=_envido_stake(state),
         special_cards=tuple(c for c in rules.specials(state.face_up) if c is not None),
         trick_players=state.active if playing else (),
@@ -167,6 +196,11 @@ def view(state: State, seat: int | None) -> View:
         truco_forced=bool(state.truco_pending) and state.truco_forced,
         cantando=_team(state.cantando),
     )
+
+
+def _won(state: State, seat: int) -> bool:
+    holder = seat if len(state.scores) != 2 else seat % 2
+    return state.games_won[holder] >= state.rules.match_games
 
 
 def _envido_stake(state: State) -> int | None:

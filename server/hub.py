@@ -225,6 +225,7 @@ class Hub:
             self._error(conn, "bad_frame", f"{message.TYPE} is not a command")
             return
         if not conn.commands.take():
+            log.debug("conn %s (%s): command rate limited", conn.peer.conn_id, conn.name)
             now = time.monotonic()
             if now - conn.last_rate_error > 1.0:  # one error a second, not one per command
                 conn.last_rate_error = now

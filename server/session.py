@@ -141,9 +141,11 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             self._app.exit()
 
     def pause_writing(self) -> None:
+        log.debug("session %s: output paused (client not reading)", self._username)
         self._paused = True
 
     def resume_writing(self) -> None:
+        log.debug("session %s: output resumed", self._username)
         self._paused = False
         if self._need_repaint and self._app is not None:
             self._need_repaint = False

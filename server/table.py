@@ -157,15 +157,17 @@ class TableActor:
             return
         seen = self._cids.setdefault(seat, deque(maxlen=RECENT_CIDS))
         if cmd.cid and cmd.cid in seen:
+            log.debug("table %s seat %s: command %s already applied", self.table_id, seat, cmd.cid)
             return  # a retried command: it already acted
         wire: dict[str, Any] = {"seat": seat, "call": cmd.call}
         if cmd.card is not None:
             wire["card"] = cmd.card
         try:
-            action = engine.action_from_wire(wire)
+            action = engine.action_from_wire(wire, deck=self.rules.card_notation)
             self._apply(action)
         except (engine.IllegalAction, ValueError) as exc:
             reason = getattr(exc, "reason", None) or str(exc)
+            log.debug("table %s seat %s: %s refused: %s", self.table_id, seat, wire, reason)
             self._error(conn_id, "illegal", reason)
             return
         if cmd.cid:
@@ -182,6 +184,14 @@ class TableActor:
         if not seat_view.legal:
             return
         action = engine.choose_action(seat_view, self.rules, self._bot_rng)
+        if action is None:
+            # The bot would rather wait, but the table waits on this seat: make the
+            # least committal move (a card, else an acceptance, else whatever is legal).
+            by_call = {a.call: a for a in seat_view.legal}
+            action = next(
+                (a for a in seat_view.legal if a.call is engine.Call.PLAY),
+                by_call.get(engine.Call.QUIERO, seat_view.legal[0]),
+            )
         self._apply(action)
 
     def _on_timeout(self, seq: int) -> None:

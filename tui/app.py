@@ -14,6 +14,7 @@ from tui.model import LobbyModel
 from tui.table_model import TableModel
 
 log = logging.getLogger(__name__)
+SESSION_ENDING = ("shutdown", "replaced")  # notices after which the server hangs up
 
 
 class FrameLink(Protocol):
@@ -69,6 +70,8 @@ class TrucoApp(App[None]):
                 self.on_server_message(message)
             except Exception:  # a drawing bug must not end the player's session
                 log.exception("failed to show %s", message.TYPE)
+            if isinstance(message, p.Notice) and message.code in SESSION_ENDING:
+                return  # the reason is set; the hang-up that follows must not replace it
 
     def send(self, command: p.Command) -> None:
         self.link.send(p.encode(command))
@@ -103,7 +106,7 @@ class TrucoApp(App[None]):
                              severity="error")
         elif isinstance(msg, p.Notice):
             self.notify_text(self.tr(f"notice.{msg.code}"), severity="warning", timeout=10)
-            if msg.code in ("shutdown", "replaced"):
+            if msg.code in SESSION_ENDING:
                 self.exit(result=msg.code)
         elif isinstance(msg, p.TableCreated) and msg.code:
             self.notify_text(self.tr("lobby.private_code", code=msg.code), timeout=20)
@@ -137,7 +140,8 @@ class TrucoApp(App[None]):
 
     # -- helpers for screens ---------------------------------------------------------
     def notify_text(self, text: str, *, severity: str = "information", timeout: float = 4) -> None:
-        """A notification whose text is never parsed as markup."""
+        """A notification whose text is never parsed as markup; it replaces the previous one."""
+        self.clear_notifications()
         self.notify(text, severity=severity, timeout=timeout, markup=False)  # type: ignore[arg-type]
 
     def switch_language(self) -> None:

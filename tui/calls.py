@@ -19,7 +19,7 @@ PREFERRED_KEYS: dict[str, str] = {
     "dos_reales_envido": "d", "tres_reales_envido": "x",
     "declare_envido": "e", "son_buenas": "s",
     "flor": "o", "contraflor": "o", "contraflor_al_resto": "a", "pass_flor": "p",
-    "mazo": "m",
+    "mazo": "m", "play_blind": "j", "maldon": "x",
 }
 SPARE_KEYS = "abghijkuvwxyz"
 RESERVED = set("123456789lc?")  # cards, leave, chat, help

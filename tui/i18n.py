@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 LOCALES = Path(__file__).parent / "locales"
-LANGUAGES: dict[str, str] = {"en": "English", "es": "Español"}
+LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt": "Português"}
 DEFAULT_LANGUAGE = "en"
 
 

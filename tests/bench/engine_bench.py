@@ -1,5 +1,5 @@
-"""Engine benchmark: random legal hands per second on one core: Argentine truco for 2, 4
-and 6 players ("2p", "4p", "6p") and Venezuelan truco for 2 and 4 ("venezolano-2p", ...).
+"""Engine benchmark: random legal hands per second for 2, 4 and 6 players, on one core,
+for the Argentine game and (keys "uruguayo-2p", "venezolano-2p" ...) the other variants.
 
 Each step asks `all_legal_actions` and applies one of them (mostly card plays, so hands
 reach their tricks), dealing with a seeded rng whenever a hand ends: the same calls a table
@@ -30,7 +30,7 @@ def play_hands(
         if state.match_over:
             state, _ = new_match(rules, n_players, rng)
         legal = all_legal_actions(state)
-        plays = [a for a in legal if a.call is Call.PLAY]
+        plays = [a for a in legal if a.call in (Call.PLAY, Call.PLAY_BLIND)]
         action = rng.choice(plays) if plays and rng.random() < 0.75 else rng.choice(legal)
         state, events = advance(state, action, rng)
         actions += 1
@@ -38,11 +38,16 @@ def play_hands(
     return played, actions
 
 
+# Argentine sizes keep their historical keys ("2p"); other variants are "<variant>-<n>p".
+VARIANT_SIZES = (("uruguayo", (2, 3, 4, 6)), ("paulista", (2, 4)), ("venezolano", (2, 4)))
+
+
 def run(seconds_per_size: float = 2.0) -> dict[str, dict[str, float]]:
     results: dict[str, dict[str, float]] = {}
-    sizes = [("argentino", n, f"{n}p") for n in (2, 4, 6)]
-    sizes += [("venezolano", n, f"venezolano-{n}p") for n in (2, 4)]
-    for variant, n, key in sizes:
+    cases = [("argentino", n, f"{n}p") for n in (2, 4, 6)] + [
+        (variant, n, f"{variant}-{n}p") for variant, sizes in VARIANT_SIZES for n in sizes
+    ]
+    for variant, n, key in cases:
         play_hands(n, 200, variant=variant)  # warm-up
         hands = actions = 0
         start = time.perf_counter()

@@ -58,10 +58,13 @@ class ScreenClient:
         self.closed = asyncio.Event()
 
     async def connect(self, port: int, username: str, *, client_keys: list[asyncssh.SSHKey] | None = None,
-                      env: dict[str, str] | None = None, term_type: str = "xterm-256color") -> "ScreenClient":
+                      env: dict[str, str] | None = None, term_type: str = "xterm-256color",
+                      password: str | None = "x") -> "ScreenClient":
+        # Like OpenSSH: offer the keys first, then fall back to keyboard-interactive (no
+        # prompts for a guest) or a password, so a refused key still gets in as a guest.
         self.conn = await asyncssh.connect(
             "127.0.0.1", port, username=username, known_hosts=None,
-            client_keys=client_keys or [], agent_path=None, password=None if client_keys else "x",
+            client_keys=client_keys or [], agent_path=None, password=password,
             preferred_auth="publickey,keyboard-interactive,password",
         )
         self.process = await self.conn.create_process(

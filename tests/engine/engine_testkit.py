@@ -11,7 +11,8 @@ from typing import Any
 
 from engine import Action, Call, Deal, Event, IllegalAction, PointsScored, State, apply, parse_cards
 from engine.cards import Card
-from engine.game import initial_state
+from engine.game import initial_state, solo_mano
+from engine.muestra import is_pieza
 from engine.ruleset import get_ruleset
 
 E, N, W, S = 0, 1, 2, 3
@@ -21,36 +22,45 @@ def scenario(
     hands: dict[int, str],
     n: int = 4,
     dealer: int | None = None,
-    scores: tuple[int, int] = (0, 0),
+    scores: tuple[int, ...] = (0, 0),
     variant: str = "argentino",
     face_up: str | None = None,
     **options: Any,
 ) -> tuple[State, list[Event]]:
-    """A state right after a deal of the given hands; other seats get flor-free filler.
-    `face_up` is the turned-up card (the vira of `variant="venezolano"`)."""
+    """A state right after a deal of the given hands; other seats get flor-free filler
+    (three suits, no pieza), and a muestra variant gets `face_up` (or a spare card)."""
     rules = get_ruleset(variant, **options)
+    deck = rules.card_notation
     state = initial_state(rules, n, n - 1 if dealer is None else dealer)
-    state = dataclasses.replace(state, scores=scores)
-    given = {seat: parse_cards(text) for seat, text in hands.items()}
-    vira = parse_cards(face_up)[0] if face_up else None
-    used = {c for cards in given.values() for c in cards} | ({vira} if vira else set())
+    if len(scores) == len(state.scores):
+        state = dataclasses.replace(state, scores=scores)
+    given = {seat: parse_cards(text, deck=deck) for seat, text in hands.items()}
+    up = parse_cards(face_up, deck=deck)[0] if face_up else None
+    used = {c for cards in given.values() for c in cards} | ({up} if up else set())
     spare = [c for c in rules.deck if c not in used]
+    if rules.has_face_up and up is None:
+        up = spare.pop()
+    sizes = [rules.cards_per_hand] * n
+    if solo_mano(rules, n):
+        sizes[(state.dealer + 1) % n] += 1
     full: list[tuple[Card, ...]] = []
     for seat in range(n):
         if seat in given:
             full.append(given[seat])
             continue
-        # Three cards of three different suits: never a flor.
+        # Cards of different suits and no pieza: never a flor.
         picked: list[Card] = []
         for card in spare:
-            if all(card.suit is not p.suit for p in picked):
+            if rules.variant == "uruguayo" and is_pieza(card, up):  # type: ignore[arg-type]
+                continue
+            if all(card.suit is not p.suit for p in picked) or len(picked) >= 3:
                 picked.append(card)
-            if len(picked) == 3:
+            if len(picked) == sizes[seat]:
                 break
         for card in picked:
             spare.remove(card)
         full.append(tuple(picked))
-    return apply(state, Deal(tuple(full), vira))
+    return apply(state, Deal(tuple(full), up))
 
 
 def act(state: State, *steps: tuple[Any, ...]) -> tuple[State, list[Event]]:
@@ -63,7 +73,7 @@ def act(state: State, *steps: tuple[Any, ...]) -> tuple[State, list[Event]]:
         if len(step) > 2 and isinstance(step[2], int):
             amount = step[2]  # ("piedras", 3), ("envido_puntos", 15)
         elif len(step) > 2:
-            card = parse_cards(step[2])[0]
+            card = parse_cards(step[2], deck=state.rules.card_notation)[0]
         state, more = apply(state, Action(seat, call, card, amount))
         events.extend(more)
     return state, events

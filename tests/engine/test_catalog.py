@@ -9,8 +9,10 @@ def test_catalog_lists_all_four_variants() -> None:
     assert names == ["argentino", "uruguayo", "paulista", "venezolano"]
     implemented = {v.name: v.implemented for v in variant_catalog()}
     assert implemented == {
-        "argentino": True, "uruguayo": False, "paulista": False, "venezolano": True
+        "argentino": True, "uruguayo": True, "paulista": True, "venezolano": True
     }
+    counts = {v.name: v.player_counts for v in variant_catalog()}
+    assert counts["uruguayo"] == (2, 3, 4, 6) and counts["paulista"] == (2, 4)
 
 
 def test_every_option_default_is_valid_and_kind_known() -> None:
@@ -44,3 +46,17 @@ def test_resolve_options_rejects_unknown_and_bad_values() -> None:
     with pytest.raises(ValueError):
         resolve_options("chinchon", {})
     assert resolve_options("argentino", {"target": 15})["target"] == 15
+
+
+def test_catalog_option_names_are_get_ruleset_keywords() -> None:
+    from engine import get_ruleset
+
+    for variant in variant_catalog():
+        if not variant.implemented:
+            continue
+        rules = get_ruleset(variant.name)
+        assert rules.player_counts == variant.player_counts
+        assert [k for k, _ in rules.options] == sorted(o.name for o in variant.options)
+        for opt in variant.options:
+            for choice in opt.choices:
+                assert get_ruleset(variant.name, **{opt.name: choice}).option(opt.name) == choice

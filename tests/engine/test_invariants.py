@@ -46,6 +46,8 @@ OPTIONS = st.fixed_dictionaries(
         "cfar_no_flor_points": st.booleans(),
         "cfar_achico_all_flores": st.booleans(),
         "cfar_wins_chico": st.booleans(),
+        "flor_optional": st.booleans(),
+        "maldon": st.sampled_from(["off", "any", "mano"]),
     }
 )
 

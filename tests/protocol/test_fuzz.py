@@ -35,7 +35,7 @@ def test_random_bytes(data: bytes) -> None:
     _decode_or_error(data)
 
 
-@FUZZ
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(p.MESSAGE_TYPES)), st.dictionaries(st.text(max_size=12), plain, max_size=8))
 def test_random_fields_for_real_types(kind: str, fields: dict) -> None:
     body = {**fields, "v": PROTOCOL_VERSION, "t": kind}

@@ -209,3 +209,29 @@ async def test_table_chat_reaches_players_and_spectators_cleaned() -> None:
         lines = [m.line for m in viewers.frames[conn] if isinstance(m, p.Chat)]
         assert [(l.sender, l.text, l.table_id) for l in lines] == [("ana", "buena [2J[b]x[/b]", "t")]
     await actor.stop()
+
+
+@pytest.mark.parametrize("variant", [v.name for v in implemented()])
+async def test_a_human_plays_cards_by_their_text_in_every_variant(variant: str) -> None:
+    """Cards travel as text; French ones ("7c" = seven of clubs) must read as the table's deck."""
+    viewers = Viewers()
+    seats = [Occupant("ana", 1)] + bots(1)
+    actor = TableActor("t", variant, short_options(variant), seats, viewers.send, pace=FAST, seed=9)
+    actor.start()
+    played = 0
+    deadline = time.monotonic() + 20
+    while played < 5 and time.monotonic() < deadline and not actor.finished:
+        await asyncio.sleep(0.002)
+        updates = viewers.updates(1)
+        if not updates or 0 not in updates[-1].waiting:
+            continue
+        legal = updates[-1].view["legal"]
+        cards = [a for a in legal if a.get("card")]
+        action = cards[0] if cards else legal[0]
+        before = actor.seq
+        actor.post("act", 1, p.TableAction(table_id="t", call=action["call"], card=action.get("card")))
+        await until(lambda: actor.seq > before or viewers.errors(1), timeout=5)
+        assert not viewers.errors(1), viewers.errors(1)[-1].message
+        played += 1
+    assert played == 5 or actor.finished
+    await actor.stop()

@@ -198,6 +198,9 @@ async def test_language_switch_and_spanish_start() -> None:
         assert "Salir" in screen_text(app)  # the whole key bar fits in 80 columns
         await pilot.press("g")
         await pilot.pause(0.2)
+        assert "Saguão" in screen_text(app)
+        await pilot.press("g")
+        await pilot.pause(0.2)
         shot = screen_text(app)
         assert "Lobby" in shot and "Salón" not in shot
 

@@ -9,6 +9,7 @@ from textual.widgets import DataTable, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 import protocol as p
+from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
 
 
@@ -43,7 +44,7 @@ class LobbyScreen(Screen[None]):
             with Vertical(id="tables-pane"):
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
         yield RichLog(id="chat-log", markup=False, wrap=True, max_lines=200, auto_scroll=True)
-        yield Input(id="chat-input", max_length=self.model.chat_max)
+        yield ChatInput(id="chat-input", max_length=self.model.chat_max)
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
@@ -185,11 +186,8 @@ class LobbyScreen(Screen[None]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_join()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        event.input.value = ""
-        if text:
-            self.app.send(p.SendChat(text=text))  # type: ignore[attr-defined]
+    def on_chat_input_send(self, event: ChatInput.Send) -> None:
+        self.app.send(p.SendChat(text=event.text))  # type: ignore[attr-defined]
 
     # set_focus, not focus(): focus() is deferred, and keys typed right after
     # "c" (they arrive in one packet on a slow link) would go to the old widget.

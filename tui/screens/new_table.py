@@ -9,10 +9,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 import protocol as p
 from tui.screens.keybar import KeyBar
+from tui.screens.tickbox import TickBox
 
 TIMER_CHOICES = (15, 30, 60, 120)
 
@@ -21,7 +22,7 @@ def _value_label(value: p.OptionValue, tr) -> str:  # type: ignore[no-untyped-de
     if isinstance(value, bool):
         return tr("form.yes") if value else tr("form.no")
     key = f"value.{value}"
-    return tr(key) if tr.has(key) else str(value)
+    return tr(key) if tr.has(key) or tr.has_default(key) else str(value)
 
 
 class NewTableScreen(ModalScreen[p.CreateTable | None]):
@@ -45,22 +46,23 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                 yield Label(tr("form.variant"), classes="form-label")
                 yield Select(
                     [(self._variant_label(v), v.name) for v in self._variants.values()],
-                    value=self._variant, allow_blank=False, id="variant",
+                    value=self._variant, allow_blank=False, id="variant", compact=True,
                 )
             with Horizontal(classes="form-row"):
                 yield Label(tr("form.players"), classes="form-label")
                 yield Select(self._player_choices(), allow_blank=False, id="players",
-                             value=self._player_choices()[0][1])
+                             value=self._player_choices()[0][1], compact=True)
             with Horizontal(classes="form-row"):
                 yield Label(tr("form.table_title"), classes="form-label")
-                yield Input(max_length=p.TITLE_MAX, id="title", placeholder=tr("form.title_placeholder"))
-            yield Checkbox(tr("form.private"), False, id="private")
+                yield Input(max_length=p.TITLE_MAX, id="title", placeholder=tr("form.title_placeholder"),
+                            compact=True)
+            yield TickBox(tr("form.private"), False, id="private")
             with Horizontal(classes="form-row"):
                 yield Label(tr("form.turn_timer"), classes="form-label")
                 yield Select(
                     [(tr("form.timer_default"), -1), (tr("form.timer_off"), 0)]
                     + [(f"{n} s", n) for n in TIMER_CHOICES],
-                    value=-1, allow_blank=False, id="turn_timer",
+                    value=-1, allow_blank=False, id="turn_timer", compact=True,
                 )
             yield VerticalScroll(*self._option_rows(), id="options")
             with Horizontal(id="form-buttons"):
@@ -80,21 +82,22 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
         counts = variant.player_counts if variant else (2,)
         return [(self.tr("form.n_players", n=n), n) for n in counts]
 
-    def _option_rows(self) -> list[Horizontal | Checkbox]:
+    def _option_rows(self) -> list[Horizontal | TickBox]:
         variant = self._variants.get(self._variant)
-        rows: list[Horizontal | Checkbox] = []
+        rows: list[Horizontal | TickBox] = []
         if variant is None:
             return rows
         for opt in variant.options:
             label = self._option_label(opt)
             if opt.kind == "bool":
-                box = Checkbox(label, bool(opt.default), id=f"opt-{opt.name}", classes="option")
+                box = TickBox(label, bool(opt.default), id=f"opt-{opt.name}", classes="option")
                 box.tooltip = opt.help
                 rows.append(box)
             else:
                 select = Select(
                     [(_value_label(c, self.tr), c) for c in opt.choices],
                     value=opt.default, allow_blank=False, id=f"opt-{opt.name}", classes="option",
+                    compact=True,
                 )
                 rows.append(Horizontal(Label(label, classes="form-label wide"), select, classes="form-row"))
         return rows
@@ -138,7 +141,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                 variant=variant.name,
                 players=int(self.query_one("#players", Select).value),  # type: ignore[arg-type]
                 options=options,
-                private=self.query_one("#private", Checkbox).value,
+                private=self.query_one("#private", TickBox).value,
                 title=self.query_one("#title", Input).value,
                 turn_timer=None if timer == -1 else timer,
             )

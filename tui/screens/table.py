@@ -20,6 +20,7 @@ import protocol as p
 from tui.calls import CallChoice, assign_keys, call_label
 from tui.cards import card_box
 from tui.event_text import event_line, hand_summary, team_name
+from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
 from tui.table_model import TableModel
 
@@ -79,7 +80,7 @@ class TableScreen(Screen[None]):
                 yield CardWidget(i)
             yield Vertical(id="t-actions")
         yield RichLog(id="t-log", markup=False, wrap=True, max_lines=300, auto_scroll=True)
-        yield Input(id="t-chat", max_length=p.CHAT_MAX)
+        yield ChatInput(id="t-chat", max_length=p.CHAT_MAX)
         with Horizontal(id="t-status-row"):
             yield Static(id="t-status")
             yield Static(id="t-timer")
@@ -121,9 +122,7 @@ class TableScreen(Screen[None]):
         return text
 
     def _french(self) -> bool:
-        view = self.table.view
-        options = dict(view.get("options") or [])
-        return view.get("variant") == "paulista" and options.get("deck", "french28") != "spanish40"
+        return self.table.view.get("card_notation") == "french"
 
     # -- drawing --------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -192,20 +191,25 @@ class TableScreen(Screen[None]):
 
     def _draw_score(self) -> None:
         view, model = self.table.view, self.table
-        scores = view.get("scores") or [0, 0]
-        texts = view.get("scores_text") or [str(s) for s in scores]
+        scores = list(view.get("scores") or [0, 0])
+        texts = view.get("scores_text") or [str(x) for x in scores]
+        holders = view.get("score_holders") or [[i] for i in range(len(scores))]
         target = view.get("target", "")
         line = Text(no_wrap=True, overflow="ellipsis")
-        for team in (0, 1):
-            name = team_name(self.tr, model, team)
-            mine = model.my_team() == team
-            line.append(f" {name} ", style="reverse bold green" if mine else "reverse bold")
-            if view.get("variant") == "argentino":
-                line.append(f" {scores[team]} ({texts[team]})  ")
+        for entry, score in enumerate(scores):
+            seats = holders[entry] if entry < len(holders) else []
+            if len(scores) == 2:
+                label, mine = team_name(self.tr, model, entry), model.my_team() == entry
+            else:  # one score per player (the three-player game)
+                label = " + ".join(model.name(seat) for seat in seats)
+                mine = model.seat in seats
+            line.append(f" {label} ", style="reverse bold green" if mine else "reverse bold")
+            if view.get("variant") == "argentino" or texts[entry] != str(score):
+                line.append(f" {score} ({texts[entry]})  ")
             else:
-                line.append(f" {scores[team]}/{target}  ")
+                line.append(f" {score}/{target}  ")
         games = view.get("games_won") or [0, 0]
-        if (view.get("match_games") or 1) > 1:
+        if (view.get("match_games") or 1) > 1 and len(games) == 2:
             line.append(self.tr("table.games", a=games[0], b=games[1]), style="dim")
         self.query_one("#t-score", Static).update(line)
 
@@ -223,7 +227,8 @@ class TableScreen(Screen[None]):
             mine = team is not None and team == model.my_team()
             style = "bold green" if mine else "bold"
             name = info.name + (" *" if seat == model.seat else "")
-            out.append(f"{name[:14]:<14}", style=style)
+            out.append(f"{name[:13]:<13}", style=style)
+            out.append(f" {team_name(self.tr, model, team)[:5]:<5}", style="green" if mine else "")
             size = hand_sizes[seat] if seat < len(hand_sizes) else 0
             out.append(" " + ("■" * size).ljust(4), style="cyan")
             role = ("D" if view.get("dealer") == seat else " ") + ("M" if view.get("mano") == seat else " ")
@@ -314,7 +319,7 @@ class TableScreen(Screen[None]):
     def _draw_cards(self) -> None:
         own = list(self.table.view.get("own_cards") or [])
         french = self._french()
-        playable = {a.get("card") for a in self.table.view.get("legal") or [] if a.get("call") == "play"}
+        playable = {a.get("card") for a in self.table.view.get("legal") or [] if a.get("card")}
         for i in range(4):
             widget = self.query_one(f"#card-{i}", CardWidget)
             if i < len(own):
@@ -325,7 +330,8 @@ class TableScreen(Screen[None]):
             widget.display = i < max(3, len(own))
 
     def _draw_actions(self) -> None:
-        legal = [a for a in self.table.view.get("legal") or [] if a.get("call") != "play"]
+        # Actions that take a card are made with the card keys; the rest get buttons.
+        legal = [a for a in self.table.view.get("legal") or [] if not a.get("card")]
         key = tuple(str(a.get("call")) for a in legal)
         if key == self._actions_key:
             return  # unchanged: no re-layout, no repaint
@@ -359,7 +365,8 @@ class TableScreen(Screen[None]):
         self.query_one("#t-status", Static).update(text)
 
     def _draw_keys(self) -> None:
-        keys = [("1-3", self.tr("key.play")), ("c", self.tr("key.chat")), ("l", self.tr("key.leave_table")),
+        cards = len(self.table.view.get("own_cards") or []) or 3
+        keys = [(f"1-{cards}", self.tr("key.play")), ("c", self.tr("key.chat")), ("l", self.tr("key.leave_table")),
                 ("?", self.tr("key.help"))]
         if self.table.view.get("match_over"):
             keys.insert(0, ("r", self.tr("key.rematch")))
@@ -435,16 +442,23 @@ class TableScreen(Screen[None]):
         if isinstance(event.button, ActionButton):
             self._send_action(event.button.call, event.button.card)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        event.input.value = ""
-        if text:
-            self.app.send(p.TableChat(table_id=self.table_id, text=text))  # type: ignore[attr-defined]
+    def on_chat_input_send(self, event: ChatInput.Send) -> None:
+        self.app.send(p.TableChat(table_id=self.table_id, text=event.text))  # type: ignore[attr-defined]
 
     def play_card(self, index: int) -> None:
+        """A card key (or click): whatever legal action takes that card (play, discard...)."""
         own = list(self.table.view.get("own_cards") or [])
-        if 0 <= index < len(own):
-            self._send_action("play", own[index])
+        if not 0 <= index < len(own):
+            return
+        call = next(
+            (str(a.get("call")) for a in self.table.view.get("legal") or [] if a.get("card") == own[index]),
+            None,
+        )
+        if call is None:
+            # Known locally: no round trip, no error toast, just say why in the status line.
+            self.query_one("#t-status", Static).update(Text(self.tr("table.cannot_play"), style="bold red"))
+            return
+        self._send_action(call, own[index])
 
     def _send_action(self, call: str, card: str | None) -> None:
         self._cid += 1
@@ -494,7 +508,12 @@ class MatchOverScreen(ModalScreen[None]):
         with Vertical(classes="dialog small", id="match-over"):
             yield Static(Text(tr("table.match_over_title"), style="bold"))
             yield Static(Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green"))
-            yield Static(Text(tr("table.final_score", a=scores[0], b=scores[1], ga=games[0], gb=games[1])))
+            final = " · ".join(
+                f"{team_name(tr, model, team)} {scores[team]}" for team in range(len(scores))
+            )
+            yield Static(Text(tr("table.final_score", scores=final)))
+            if len(games) == 2 and (view.get("match_games") or 1) > 1:
+                yield Static(Text(tr("table.games", a=games[0], b=games[1]), style="dim"))
             bar = KeyBar()
             bar.show([("r", tr("key.rematch")), ("l", tr("key.back_to_lobby")), ("Esc", tr("key.close"))])
             yield bar

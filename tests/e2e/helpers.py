@@ -1,0 +1,129 @@
+"""Helpers shared by the end-to-end tests: reading the lobby screen, typing like a person."""
+from __future__ import annotations
+
+import asyncio
+import re
+
+from tests.e2e.harness import ScreenClient
+
+KEY_CTRL_S = "\x13"
+KEY_ESC = "\x1b"
+KEY_ENTER = "\r"
+
+
+def title_of(text: str) -> str:
+    """The lobby's title bar (first screen line)."""
+    return text.splitlines()[0] if text else ""
+
+
+def lobby_word(text: str) -> str:
+    """The first word of the title bar after the app name: "Lobby", "Salón"..."""
+    m = re.match(r"\s*truco-ssh\s+(\S+) · ", title_of(text))
+    return m.group(1) if m else ""
+
+
+def in_lobby_as(name: str, *, lobby_word: str = "Lobby"):
+    """Predicate: the title bar shows the lobby for player ``name``."""
+    pattern = re.compile(rf"{re.escape(lobby_word)} · {re.escape(name)}( \(|\s·)")
+
+    def check(text: str) -> bool:
+        return bool(pattern.search(title_of(text)))
+
+    check.__name__ = f"in_lobby_as({name!r})"
+    return check
+
+
+def _input_row(client: ScreenClient) -> int:
+    return client.screen.lines - 2  # the chat input sits just above the key bar
+
+
+def _input_bg(client: ScreenClient) -> str:
+    # The middle of the line: column 1 holds the blinking cursor when focused.
+    return client.screen.buffer[_input_row(client)][client.screen.columns // 2].bg
+
+
+def input_line(client: ScreenClient) -> str:
+    return client.screen.display[_input_row(client)]
+
+
+def chat_focused(client: ScreenClient) -> bool:
+    """The chat input has the focus: it is drawn in another colour than when the tables have it."""
+    return _input_bg(client) != client.unfocused_input_bg  # type: ignore[attr-defined]
+
+
+async def lobby_client(port: int, name: str, **kwargs) -> ScreenClient:
+    """A connected client that has reached the lobby as ``name`` (the tables have the focus)."""
+    lobby_word = kwargs.pop("lobby_word", "Lobby")
+    client = ScreenClient()
+    try:
+        await asyncio.wait_for(client.connect(port, name, **kwargs), 10)
+        await client.wait_for(in_lobby_as(name, lobby_word=lobby_word), 10)
+        await client.wait_for(lambda _: _input_bg(client) != "default", 10)
+        client.unfocused_input_bg = _input_bg(client)  # type: ignore[attr-defined]
+    except BaseException:
+        await client.close()
+        raise
+    return client
+
+
+async def focus_chat(client: ScreenClient) -> None:
+    """Press c and wait until the chat input visibly has the focus (as a person would)."""
+    client.send("c")
+    await client.wait_for(lambda _: chat_focused(client), 10)
+
+
+async def say(client: ScreenClient, text: str | bytes) -> None:
+    """Chat one line the way a person does: c (unless already in the chat), the text, Enter."""
+    if not chat_focused(client):
+        await focus_chat(client)
+    client.send(text)
+    client.send(KEY_ENTER)
+
+
+def chat_area(text: str) -> str:
+    """The chat log part of the lobby screen (below the lists, above the input)."""
+    lines = text.splitlines()
+    start = max((i for i, line in enumerate(lines) if line.startswith("────")), default=0)
+    return "\n".join(lines[start + 1:-2])
+
+
+async def close_all(*clients: ScreenClient) -> None:
+    await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+
+
+PLAYERS_WIDTH = 22  # tui/truco.tcss: #players-pane { width: 22 }
+
+
+def _main_lines(text: str) -> list[str]:
+    """The lines of the two bordered panes (players | tables), between status and chat."""
+    lines = text.splitlines()
+    end = next((i for i, line in enumerate(lines) if line.startswith("────")), len(lines))
+    return lines[2:end]
+
+
+def players_pane(text: str) -> str:
+    return "\n".join(line[:PLAYERS_WIDTH] for line in _main_lines(text))
+
+
+def tables_pane(text: str) -> str:
+    return "\n".join(line[PLAYERS_WIDTH:] for line in _main_lines(text))
+
+
+def table_seats(text: str, title: str) -> str | None:
+    """The Seats cell ("1/2") of the table row titled ``title``, or None if no such row."""
+    row = re.compile(rf"^│\s*(?:> )?{re.escape(title)}\s+\S+\s+(\d+/\d+)\s")
+    for line in tables_pane(text).splitlines():
+        m = row.match(line)
+        if m:
+            return m.group(1)
+    return None
+
+
+async def press_escape(client: ScreenClient) -> None:
+    """Esc: from the chat back to the tables. A lone ESC only becomes the Escape key after a
+    pause (ESC + the next key would be Alt+key), so wait for its effect or the pause."""
+    was_in_chat = chat_focused(client)
+    client.send(KEY_ESC)
+    await asyncio.sleep(0.2)
+    if was_in_chat:
+        await client.wait_for(lambda _: not chat_focused(client), 10)

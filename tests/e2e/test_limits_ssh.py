@@ -1,0 +1,117 @@
+"""Limits seen from outside: connections per address, chat flood, absurd terminal sizes."""
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+import time
+
+import asyncssh
+import pytest
+
+from tests.e2e.harness import ScreenClient, running_server
+from tests.e2e.helpers import (
+    KEY_ENTER, chat_area, close_all, focus_chat, in_lobby_as, input_line, lobby_client,
+    lobby_word, say,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_third_connection_from_one_address_is_refused(tmp_path):
+    async with running_server(tmp_path, max_connections_per_ip=2) as srv:
+        ana = await lobby_client(srv.port, "ana")
+        beto = await lobby_client(srv.port, "beto")
+        try:
+            third = ScreenClient()
+            with pytest.raises((asyncssh.DisconnectError, ConnectionError)) as refused:
+                await asyncio.wait_for(third.connect(srv.port, "carla"), 10)
+            await third.close()
+            if isinstance(refused.value, asyncssh.DisconnectError):
+                assert "too many connections" in refused.value.reason
+            # The first two are unaffected.
+            assert not ana.closed.is_set() and not beto.closed.is_set()
+            await say(ana, "still talking")
+            await beto.wait_for(lambda t: "ana: still talking" in chat_area(t))
+            await say(beto, "me too")
+            await ana.wait_for(lambda t: "beto: me too" in chat_area(t))
+        finally:
+            await close_all(ana, beto)
+        # A slot frees up when one leaves.
+        dora = await lobby_client(srv.port, "dora")
+        await dora.close()
+
+
+def _flood_lines_seen(client: ScreenClient) -> set[str]:
+    return set(re.findall(r"flood(\d\d)x", bytes(client.raw).decode("utf-8", "replace")))
+
+
+async def test_chat_flood_is_cut_and_the_viewer_keeps_updating(tmp_path):
+    async with running_server(tmp_path) as srv:  # chat: 1 line/s, bursts of 5
+        ana = await lobby_client(srv.port, "ana")
+        beto = await lobby_client(srv.port, "beto")
+        try:
+            await focus_chat(ana)
+            started = time.monotonic()
+            for i in range(20):
+                # As fast as the sender's TUI takes them: type a line, Enter as soon as it shows,
+                # the next one as soon as the input is empty again. (Lines arriving in one
+                # packet are merged by another bug: test_lines_typed_ahead_are_sent_one_by_one.)
+                token = f"flood{i:02d}x"
+                ana.send(token)
+                await ana.wait_for(lambda _, token=token: token in input_line(ana), 10)
+                ana.send(KEY_ENTER)
+                await ana.wait_for(lambda _, token=token: token not in input_line(ana), 10)
+            elapsed = time.monotonic() - started
+            await ana.wait_for("chatting too fast")
+            await beto.wait_for(lambda t: "ana: flood" in chat_area(t))
+            await asyncio.sleep(0.5)  # everything the hub let through has arrived
+            seen = _flood_lines_seen(beto)
+            # The burst of 5, plus one line per second the flood lasted (~1-2 s here: at most
+            # 6 or 7 of the 20 lines).
+            assert 1 <= len(seen) <= 5 + math.ceil(elapsed), (sorted(seen), elapsed)
+            assert len(seen) < 20 - elapsed, (sorted(seen), elapsed)
+            assert {"00", "01", "02", "03", "04"} <= seen, sorted(seen)  # the burst passes
+            # beto's screen still follows the lobby.
+            await asyncio.sleep(1.1)  # one chat token back
+            await say(ana, "calm now")
+            await beto.wait_for(lambda t: "ana: calm now" in chat_area(t))
+        finally:
+            await close_all(ana, beto)
+
+
+async def test_lines_typed_ahead_are_sent_one_by_one(tmp_path):
+    """On a slow link the keys typed while waiting arrive together: "uno⏎dos⏎" is two lines."""
+    async with running_server(tmp_path) as srv:
+        ana = await lobby_client(srv.port, "ana")
+        beto = await lobby_client(srv.port, "beto")
+        try:
+            await focus_chat(ana)
+            ana.send(f"uno{KEY_ENTER}dos{KEY_ENTER}")  # one packet
+            await beto.wait_for(lambda t: "ana: " in chat_area(t))
+            await asyncio.sleep(0.5)
+            chat = chat_area(beto.text())
+            lines = [line.strip() for line in chat.splitlines() if line.startswith("ana:")]
+            assert lines == ["ana: uno", "ana: dos"], chat
+        finally:
+            await close_all(ana, beto)
+
+
+async def test_absurd_terminal_sizes_do_not_break_the_session(tmp_path):
+    async with running_server(tmp_path) as srv:
+        ana = await lobby_client(srv.port, "ana")
+        beto = await lobby_client(srv.port, "beto")
+        try:
+            for cols, rows in ((10000, 10000), (0, 0), (1, 1), (300, 1), (1, 100), (10000, 10000)):
+                ana.process.change_terminal_size(cols, rows)
+                await asyncio.sleep(0.3)
+                assert not ana.closed.is_set(), f"session ended after a resize to {cols}x{rows}"
+            ana.process.change_terminal_size(80, 24)
+            await ana.wait_for(in_lobby_as("ana"))
+            # It still answers keys and still talks to the lobby.
+            ana.send("g")  # another language
+            await ana.wait_for(lambda t: lobby_word(t) not in ("", "Lobby"))
+            await say(ana, "sigo vivo")
+            await beto.wait_for(lambda t: "ana: sigo vivo" in chat_area(t))
+        finally:
+            await close_all(ana, beto)

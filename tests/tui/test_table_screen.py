@@ -1,0 +1,234 @@
+"""Pilot tests of the table screen, fed with real engine views through a fake link."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+import protocol as p
+from tui.app import TrucoApp
+from tui.screens.table import MatchOverScreen, TableScreen
+
+from test_screens import FakeLink, screen_text, welcome
+
+TABLE = p.TableInfo(table_id="t1", title="la mesa", variant="argentino", owner="ana",
+                    seats=("ana", "beto"), options={"target": 30, "flor": False}, status="playing")
+
+
+def update_for(state: engine.State, seat: int | None, seq: int, events: list[engine.Event] = (),
+               names=("ana", "beto", "carla", "dani", "eva", "fede"), waiting=None) -> p.TableUpdate:  # type: ignore[assignment]
+    view = engine.view(state, seat)
+    projected = [engine.project_event(e, seat) for e in events]
+    return p.TableUpdate(
+        table_id="t1", seq=seq, seat=seat,
+        seats=tuple(p.SeatInfo(name=n) for n in names[: state.n]),
+        view=view.to_wire(), events=tuple(e.to_wire() for e in projected if e is not None),
+        waiting=tuple(view.awaiting if waiting is None else waiting),
+    )
+
+
+def two_player_state(seed: int = 3, **options):  # type: ignore[no-untyped-def]
+    rules = engine.get_ruleset("argentino", flor=False, **options)
+    return rules, *engine.new_match(rules, 2, random.Random(seed))
+
+
+async def seated_app(link: FakeLink) -> TrucoApp:
+    app = TrucoApp(link, "ana", "en")
+    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=0))
+    return app
+
+
+async def test_table_screen_shows_cards_calls_and_fits_80x24() -> None:
+    rules, state, events = two_player_state()
+    link = FakeLink()
+    app = await seated_app(link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TableScreen)
+        link.push(update_for(state, 0, 3, events))
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        own = engine.view(state, 0).own_cards
+        for card in own:
+            face = str(card)
+            assert face[:-1] in text  # rank drawn on a card
+        assert "ana" in text and "beto" in text
+        legal_calls = {a.call.value for a in engine.legal_actions(state, 0) if a.call is not engine.Call.PLAY}
+        if "truco" in legal_calls:
+            assert "t Truco" in text
+        for widget_id in ("#t-seats", "#t-tricks", "#t-bets", "#t-actions", "#t-log", "#t-keys"):
+            region = app.screen.query_one(widget_id).region
+            assert region.bottom <= 24 and region.right <= 80, widget_id
+        # The other seat's cards are never on this screen.
+        other = engine.view(state, 1).own_cards
+        assert not any(str(c) in text for c in other if c not in own)
+
+
+async def test_keys_send_the_legal_action_with_a_fresh_command_id() -> None:
+    rules, state, events = two_player_state()
+    seat = engine.view(state, 0).turn
+    view = engine.view(state, seat)
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=seat))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(state, seat, 3, events))
+        await pilot.pause(0.2)
+        calls = [a.call.value for a in view.legal if a.call is not engine.Call.PLAY]
+        assert "envido" in calls
+        await pilot.press("e")
+        sent = [m for m in link.sent if isinstance(m, p.TableAction)]
+        assert sent[-1].call == "envido" and sent[-1].cid == 1
+        await pilot.press("1")
+        sent = [m for m in link.sent if isinstance(m, p.TableAction)]
+        assert sent[-1].call == "play" and sent[-1].card == str(view.own_cards[0]) and sent[-1].cid == 2
+
+
+async def test_a_card_that_cannot_be_played_is_not_sent() -> None:
+    rules, state, events = two_player_state()
+    seat = 1 - engine.view(state, 0).turn  # not this seat's turn
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=seat))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(state, seat, 3, events))
+        await pilot.pause(0.2)
+        await pilot.press("1")
+        await pilot.pause(0.1)
+        assert not [m for m in link.sent if isinstance(m, p.TableAction)]
+        assert "Not your card to play now" in screen_text(app)
+
+
+async def test_pending_truco_offers_answers_and_shows_who_called() -> None:
+    rules, state, events = two_player_state(seed=5)
+    mano = engine.view(state, 0).mano
+    truco = next(a for a in engine.legal_actions(state, mano) if a.call is engine.Call.TRUCO)
+    state, more = engine.apply(state, truco)
+    answerer = 1 - mano
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=answerer))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(state, answerer, 4, events + more))
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        caller = ("ana", "beto")[mano]
+        assert f"Truco from {caller}" in text
+        assert "q Quiero" in text and "n No quiero" in text
+        await pilot.press("q")
+        assert [m for m in link.sent if isinstance(m, p.TableAction)][-1].call == "quiero"
+
+
+async def test_spectator_screen_has_no_hidden_cards_and_no_actions() -> None:
+    rules, state, events = two_player_state(seed=8)
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(state, None, 3, events))
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "watching" in text
+        hidden = [str(c) for s in (0, 1) for c in engine.view(state, s).own_cards]
+        assert not any(f"│{c[:-1]:<2}" in text for c in hidden)
+        assert len(app.screen.query("ActionButton")) == 0
+
+
+async def test_match_over_offers_rematch() -> None:
+    rules = engine.get_ruleset("argentino", flor=False, match_games=1, target=15)
+    rng = random.Random(1)
+    state, _ = engine.new_match(rules, 2, rng)
+    while not state.match_over:
+        seat = next(s for s in range(2) if engine.legal_actions(state, s))
+        action = engine.choose_action(engine.view(state, seat), rules, rng) or engine.legal_actions(state, seat)[0]
+        state, _ = engine.advance(state, action, rng)
+    link = FakeLink()
+    app = await seated_app(link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(state, 0, 99, [], waiting=()))
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, MatchOverScreen)
+        await pilot.press("r")
+        assert isinstance(link.sent[-1], p.Rematch)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+async def test_bigger_tables_fit(players: int) -> None:
+    rules = engine.get_ruleset("argentino")
+    state, events = engine.new_match(rules, players, random.Random(2))
+    link = FakeLink()
+    app = await seated_app(link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(state, 0, 3, events))
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        for name in ("ana", "beto", "carla", "dani", "eva", "fede")[:players]:
+            assert name in text
+
+
+async def test_leaving_asks_first_and_returns_to_the_lobby() -> None:
+    rules, state, events = two_player_state()
+    link = FakeLink()
+    app = await seated_app(link)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(state, 0, 3, events))
+        await pilot.pause(0.1)
+        await pilot.press("l")
+        await pilot.pause(0.1)
+        await pilot.press("y")
+        assert link.sent[-1] == p.LeaveTable(table_id="t1")
+        link.push(p.Seated())
+        await pilot.pause(0.2)
+        from tui.screens.lobby import LobbyScreen
+
+        assert isinstance(app.screen, LobbyScreen)
+
+
+def every_variant_and_count() -> list[tuple[str, int]]:
+    return [(v.name, n) for v in engine.variant_catalog() if v.implemented for n in v.player_counts]
+
+
+@pytest.mark.parametrize("variant, players", every_variant_and_count())
+async def test_every_variant_renders_and_takes_card_keys(variant: str, players: int) -> None:
+    """No variant-specific table code: every implemented variant draws and plays."""
+    rules = engine.get_ruleset(variant)
+    rng = random.Random(11)
+    state, events = engine.new_match(rules, players, rng)
+
+    def card_seats() -> list[int]:
+        return [s for s in range(players) if any(a.card for a in engine.legal_actions(state, s))]
+
+    while not card_seats():  # e.g. a flor round first: let the bots speak
+        speaker = next(s for s in range(players) if engine.legal_actions(state, s))
+        action = engine.choose_action(engine.view(state, speaker), rules, rng)
+        state, more = engine.advance(state, action or engine.legal_actions(state, speaker)[0], rng)
+        events = events + more
+    # The seat the game waits for, and a card action it may take (play or discard).
+    seat = card_seats()[0]
+    view = engine.view(state, seat)
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    info = p.TableInfo(table_id="t1", title="mesa", variant=variant, owner="ana",
+                       seats=tuple(f"p{i}" for i in range(players)), options={}, status="playing")
+    link.push(*welcome(), p.TableUpdated(table=info), p.Seated(table_id="t1", seat=seat))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(state, seat, 3, events, names=tuple(f"p{i}" for i in range(6))))
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        if view.face_up is not None:
+            face = str(view.face_up)
+            assert face[:-1] in text  # the muestra / vira is on screen
+        legal_cards = [a for a in view.legal if a.card is not None]
+        index = list(view.own_cards).index(legal_cards[0].card)
+        await pilot.press(str(index + 1))
+        sent = [m for m in link.sent if isinstance(m, p.TableAction)][-1]
+        assert sent.call == legal_cards[0].call.value and sent.card == str(legal_cards[0].card)
