@@ -1,14 +1,16 @@
 """Player actions and the chance action (a deal), with their wire form.
 
 Wire form (msgpack-friendly): `{"seat": 0, "call": "play", "card": "7o"}`; the "card" key
-is present only for "play" and "discard". A deal: `{"deal": [["1e", "7o", "3c"], ...], "face_up": None}`.
+is present only for "play", "discard" and "las_que_pintan"; "amount" (a number of
+piedras) only for the calls of `AMOUNT_CALLS` ("envido_puntos", "piedras"). A deal:
+`{"deal": [["1e", "7o", "3c"], ...], "face_up": None}`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.calls import Call
+from engine.calls import AMOUNT_CALLS, Call
 from engine.cards import Card, card_from_wire
 
 _CALLS = {c.value: c for c in Call}
@@ -19,14 +21,19 @@ class Action:
     seat: int
     call: Call
     card: Card | None = None
+    amount: int | None = None  # piedras of ENVIDO_PUNTOS / PIEDRAS (Venezuelan envite)
 
     def to_wire(self) -> dict[str, object]:
         wire: dict[str, object] = {"seat": self.seat, "call": self.call.value}
         if self.card is not None:
             wire["card"] = str(self.card)
+        if self.amount is not None:
+            wire["amount"] = self.amount
         return wire
 
     def __str__(self) -> str:
+        if self.amount is not None:
+            return f"seat {self.seat}: {self.call.value} {self.amount}"
         if self.card is not None:
             return f"seat {self.seat}: {self.call.value} {self.card}"
         return f"seat {self.seat}: {self.call.value}"
@@ -46,16 +53,16 @@ class Deal:
         }
 
 
-_INTERNED: dict[tuple[int, Call, Card | None], Action] = {}
+_INTERNED: dict[tuple[int, Call, Card | None, int | None], Action] = {}
 
 
-def action(seat: int, call: Call, card: Card | None = None) -> Action:
+def action(seat: int, call: Call, card: Card | None = None, amount: int | None = None) -> Action:
     """A shared Action instance: legal-action lists are rebuilt on every step, and a dict
     lookup is much cheaper than a frozen dataclass constructor."""
-    key = (seat, call, card)
+    key = (seat, call, card, amount)
     found = _INTERNED.get(key)
     if found is None:
-        found = _INTERNED[key] = Action(seat, call, card)
+        found = _INTERNED[key] = Action(seat, call, card, amount)
     return found
 
 
@@ -71,7 +78,7 @@ def action_from_wire(d: object, deck: str | None = None) -> Action:
     `deck` is the table's `rules.card_notation` (needed for French cards like "7c")."""
     if not isinstance(d, dict):
         raise ValueError("an action must be a map")
-    extra = set(d) - {"seat", "call", "card"}
+    extra = set(d) - {"seat", "call", "card", "amount"}
     if extra:
         raise ValueError(f"unknown action fields: {sorted(map(str, extra))}")
     seat = _int(d, "seat")
@@ -82,7 +89,16 @@ def action_from_wire(d: object, deck: str | None = None) -> Action:
         raise ValueError(f"unknown call {name!r}")
     call = _CALLS[name]
     card_value = d.get("card")
-    if call is Call.PLAY or call is Call.DISCARD:
+    if call in AMOUNT_CALLS:
+        if card_value is not None:
+            raise ValueError(f"the call {name!r} takes no card")
+        amount = _int(d, "amount")
+        if not 0 < amount < 1000:
+            raise ValueError("amount out of range")
+        return Action(seat, call, None, amount)
+    if d.get("amount") is not None:
+        raise ValueError(f"the call {name!r} takes no amount")
+    if call is Call.PLAY or call is Call.DISCARD or call is Call.LAS_QUE_PINTAN:
         return Action(seat, call, card_from_wire(card_value, deck))
     if card_value is not None:
         raise ValueError(f"the call {name!r} takes no card")

@@ -443,7 +443,11 @@ def choose_action(
 def is_obliged(view: View, rules: RuleSet) -> bool:
     """True when the seat must act (a card to play, a bet to answer, a value to declare,
     a flor to announce): its legal actions are not only optional initiatives."""
-    return any(call_family(a.call, rules) not in _INITIATIVES for a in view.legal)
+    # A maldon claim is optional too: a seat holding one is not obliged to act by it.
+    return any(
+        call_family(a.call, rules) not in _INITIATIVES and a.call is not Call.MALDON
+        for a in view.legal
+    )
 
 
 def _fallback(view: View, rules: RuleSet) -> Action | None:

@@ -41,9 +41,22 @@ class Call(Enum):
     PLAY_BLIND = "play_blind"
     # Uruguayan 3 players: the mano lays one of his four cards face down (RULES.md 2.12.2).
     DISCARD = "discard"
+    # ---- Venezuelan truco (RULES.md section 4) ----
+    VALE_NUEVE = "vale_nueve"
+    VALE_EL_JUEGO = "vale_el_juego"
+    ENVIDO_PUNTOS = "envido_puntos"  # "envido N puntos": opens at N (Action.amount)
+    PIEDRAS = "piedras"  # "quiero y N piedras más": raises by N (Action.amount)
+    HASTA_IGUALAR = "hasta_igualar"  # opens at the difference of the scores
+    LAS_QUE_PINTAN = "las_que_pintan"  # plays Action.card and opens at its absolute value
+    PASAR = "pasar"  # pass all three cards on one's first turn (OP-VE-23)
 
 
-TRUCO_CALLS = (Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO, Call.SEIS, Call.NUEVE, Call.DOCE)
+TRUCO_CALLS = (
+    Call.TRUCO, Call.RETRUCO, Call.VALE_CUATRO, Call.SEIS, Call.NUEVE, Call.DOCE,
+    Call.VALE_NUEVE, Call.VALE_EL_JUEGO,
+)
+# Calls that carry a number (Action.amount; in the log, Acted.value).
+AMOUNT_CALLS = (Call.ENVIDO_PUNTOS, Call.PIEDRAS)
 ENVIDO_CALLS = (
     Call.ENVIDO,
     Call.REAL_ENVIDO,

@@ -217,26 +217,40 @@ _VENEZOLANO = VariantSpec(
     name="venezolano",
     title="Truco venezolano",
     player_counts=(2, 4),
-    implemented=False,
+    implemented=True,
     options=(
         _choice(
             "target", "Points to win a game", 24, (24, 12),
-            "24 piedras per the source; many tables play to 12.",
+            "24 piedras per the source; many tables play to 12 (not in the source).",
         ),
         _match_games("games"),
         _bool(
             "flor", "Play with flor", True,
-            "Flor, flor a ley and la reservada.",
+            "Three cards of one suit, or the perico and perica together (la reservada), "
+            "are a flor: 3 piedras each, 6 for two partners, an envite between opposing "
+            "flores. Off: such hands are ordinary envite hands.",
+        ),
+        _choice(
+            "perico_rule", "Perico and perica", "vira_11_10", ("vira_11_10",),
+            "A card is turned up after the deal (la vira). The perico is the caballo (11) "
+            "and the perica the sota (10) of its suit; when the vira is one of them, the "
+            "rey (12) takes its place. The usual Venezuelan rule: the source does not say.",
         ),
         _bool(
             "late_raises", "Raises on a later turn", True,
-            "The side that accepted the last truco step may raise on a later turn, not "
-            "only together with its 'quiero'.",
+            "The side that accepted the last truco step may raise on a later turn of its "
+            "own, not only together with its 'quiero'.",
         ),
         _choice(
             "hasta_igualar_level", "'Hasta igualar' with level scores", "illegal",
             ("illegal", "two"),
             "When the scores are level, 'hasta igualar' is not allowed, or is worth 2.",
+        ),
+        _choice(
+            "las_que_pintan_figure", "'Las que pintan' with a sota, caballo or rey",
+            "illegal", ("illegal", "two"),
+            "A figure card is worth 0: 'envido las que pintan' on it is not allowed, or is "
+            "worth 2 (the minimum envite).",
         ),
     ),
 )

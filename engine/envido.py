@@ -63,8 +63,11 @@ def legal_answers(state: State, seat: int) -> list[Action]:
         if step.call is not Call.FALTA_ENVIDO:
             if mode == "b" and step.call is Call.ENVIDO and calls.count(Call.ENVIDO) >= 2:
                 continue
-            if mode == "unlimited" and stake + step.points > rules.target:
-                continue  # a stake above the target decides nothing more (engine policy)
+            if stake + step.points > rules.target:
+                # A stake above the target decides nothing more (engine policy). In every
+                # mode: reading b limits only plain envidos, so real envido could repeat
+                # forever (two bots did exactly that).
+                continue
         acts.append(mk(seat, step.call))
     return acts
 
@@ -72,6 +75,10 @@ def legal_answers(state: State, seat: int) -> list[Action]:
 def accepted_points(w: Any) -> int:
     from engine.game import leader_needs
 
+    if w.rules.envite == "piedras":
+        from engine.envite import accepted_points as piedras_points
+
+        return piedras_points(w)
     if w.envido_calls[-1] is Call.FALTA_ENVIDO:
         return leader_needs(w, w.rules.target)
     return _stake(w, w.envido_calls)

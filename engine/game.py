@@ -13,9 +13,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine import envido as env
+from engine import envite as ve_env
 from engine import flor as flr
+from engine import ve_flor
 from engine.actions import Action, Deal, action as mk
-from engine.calls import TRUCO_CALLS, Call
+from engine.calls import AMOUNT_CALLS, TRUCO_CALLS, Call
 from engine.errors import IllegalAction
 from engine.events import (
     Acted,
@@ -119,7 +121,9 @@ def _add(w: Any, team: int, points: int) -> None:
 
 
 def deal(state: State, rng: random.Random) -> tuple[State, list[Event]]:
-    """Shuffle with `rng` and deal: three cards each, one at a time, starting at the mano."""
+    """Shuffle with `rng` and deal: three cards each, one at a time, starting at the mano;
+    then the face-up card (vira) where the variant has one. Deals again if the deal alone
+    ended the hand (see below), so the result never needs another deal."""
     if state.phase is not Phase.DEAL:
         raise IllegalAction("it is not time to deal")
     cards = list(state.rules.deck)
@@ -137,7 +141,14 @@ def deal(state: State, rng: random.Random) -> tuple[State, list[Event]]:
         hands[mano] = hands[mano] + (cards[used],)
         used += 1
     face_up = cards[used] if state.rules.has_face_up else None
-    return apply(state, Deal(tuple(hands), face_up))
+    state, events = apply(state, Deal(tuple(hands), face_up))
+    if state.phase is Phase.DEAL:
+        # The deal itself ended the hand (Venezuelan estar cantando: the cantando team's
+        # envite was not beaten, RULES.md 4.12.1): chance acts again, so that a caller of
+        # `deal` always gets a state in which a player is to act (or the match is over).
+        state, more = deal(state, rng)
+        events = events + more
+    return state, events
 
 
 # ---------------------------------------------------------------- legal actions
@@ -150,7 +161,10 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     if phase is Phase.PLAY:
         acts = _legal_play(state, seat)
     elif phase is Phase.FLOR:
-        acts = flr.legal(state, seat)
+        if state.rules.flor_style == "venezolano":
+            acts = ve_flor.legal(state, seat)
+        else:
+            acts = flr.legal(state, seat)
     elif phase is Phase.DISCARD:
         if seat != state.mano:
             return []
@@ -224,30 +238,55 @@ def _timing_ok(state: State, seat: int) -> bool:
     return state.rules.truco_timing == "any_time" or state.turn == seat
 
 
+def _openings(state: State, seat: int, answering_truco: bool) -> list[Action]:
+    if state.rules.envite == "piedras":
+        return ve_env.legal_openings(state, seat, answering_truco)
+    return env.legal_openings(state, seat, answering_truco)
+
+
+def _may_raise(state: State, seat: int) -> bool:
+    """The next truco step by `seat`'s team, without a pending bet."""
+    rules = state.rules
+    right = state.truco_right
+    return (
+        state.truco_level < len(rules.truco_ladder)
+        and (right == NO_TEAM or (right == state.team_of[seat] and rules.late_raises))
+        and not state.raise_barred
+        and _timing_ok(state, seat)
+    )
+
+
 def _legal_play(state: State, seat: int) -> list[Action]:
     if seat not in state.players:
         return []
     team = state.team_of[seat]
     status = state.envido_status
+    rules = state.rules
     if status is EnvidoStatus.DECLARING:
         return env.legal_declare(state, seat)
     if status is EnvidoStatus.BETTING:
-        return env.legal_answers(state, seat) if team != state.envido_by else []
+        if team == state.envido_by:
+            return []
+        if rules.envite == "piedras":
+            return ve_env.legal_answers(state, seat)
+        return env.legal_answers(state, seat)
     acts: list[Action] = []
-    mazo = state.rules.mazo_allowed(state.n)
-    ladder = state.rules.truco_ladder
+    mazo = rules.mazo_allowed(state.n)
+    ladder = rules.truco_ladder
     if state.truco_pending:
         if team != state.truco_by:
             acts.append(mk(seat, Call.QUIERO))
-            acts.append(mk(seat, Call.NO_QUIERO))
+            if not state.truco_forced:  # estar cantando (RULES.md 4.12.1 V-C3, V-C4)
+                acts.append(mk(seat, Call.NO_QUIERO))
             if (
-                state.rules.counter_raise
+                rules.counter_raise
                 and not state.raise_barred
                 and state.truco_pending < len(ladder)
             ):
-                # Brazil: a counter-raise answers the bet and accepts it (OP-BR-3, OP-BR-9).
+                # A counter-raise answers the bet and accepts it (Brazil OP-BR-3, OP-BR-9;
+                # Venezuela "quiero y retruco", 001 L34-36).
                 acts.append(mk(seat, ladder[state.truco_pending].call))
-            acts.extend(env.legal_openings(state, seat, answering_truco=True))
+            acts.extend(_openings(state, seat, answering_truco=True))
             if mazo:
                 acts.append(mk(seat, Call.MAZO))
         return acts
@@ -256,16 +295,12 @@ def _legal_play(state: State, seat: int) -> list[Action]:
             acts.append(mk(seat, Call.PLAY_BLIND))
         else:
             acts.extend(mk(seat, Call.PLAY, card) for card in playable(state, seat))
-    level = state.truco_level
-    if (
-        level < len(ladder)
-        and not state.raise_barred
-        and state.truco_right in (NO_TEAM, team)
-        and _timing_ok(state, seat)
-    ):
-        acts.append(mk(seat, state.rules.truco_ladder[level].call))
+        if rules.pasar and len(state.hands[seat]) == rules.cards_per_hand:
+            acts.append(mk(seat, Call.PASAR))
+    if _may_raise(state, seat):
+        acts.append(mk(seat, ladder[state.truco_level].call))
     if status is EnvidoStatus.OPEN:
-        acts.extend(env.legal_openings(state, seat, answering_truco=False))
+        acts.extend(_openings(state, seat, answering_truco=False))
     if mazo and state.turn == seat:
         acts.append(mk(seat, Call.MAZO))
     return acts
@@ -294,6 +329,8 @@ def explain(state: State, action: Action) -> str:
             return "the mano is laying away his fourth card"
         return "lay away one of your four cards first"
     if state.phase is Phase.FLOR:
+        if state.rules.flor_style == "venezolano":
+            return ve_flor.explain(state, action)
         return flr.explain(state, action)
     if state.envido_status is EnvidoStatus.DECLARING:
         return "the envido values are being declared"
@@ -301,11 +338,19 @@ def explain(state: State, action: Action) -> str:
         if team == state.envido_by:
             return "your team's envido call is waiting for an answer"
         return "answer the envido first (quiero, no quiero or a raise)"
-    if call is Call.PLAY or call is Call.PLAY_BLIND:
+    if call in (Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR):
+        if (call is Call.PASAR and not state.rules.pasar) or (
+            call is Call.LAS_QUE_PINTAN and state.rules.envite != "piedras"
+        ):
+            return f"{call.value} is not part of this variant"
         if state.truco_pending:
             return "the truco call must be answered before anyone plays"
         if state.turn != seat:
             return "it is not your turn to play"
+        if call is Call.PASAR:
+            return "all three cards may be passed only on your first turn"
+        if call is Call.LAS_QUE_PINTAN:
+            return "las que pintan opens the envite: not possible now or with that card"
         if state.deal_kind is DealKind.BLIND:
             return "this hand is played blind: play your next card unseen"
         if call is Call.PLAY_BLIND:
@@ -316,6 +361,8 @@ def explain(state: State, action: Action) -> str:
     if call in TRUCO_CALLS:
         if call not in [step.call for step in state.rules.truco_ladder]:
             return f"{call.value} is not a call of this game"
+        if state.perico_lock:
+            return "the perico was played by a trick winner: no more raises (001 L37)"
         if state.raise_barred:
             return "no raising in this hand (eleven rule)"
         if state.truco_pending and team != state.truco_by:
@@ -328,12 +375,16 @@ def explain(state: State, action: Action) -> str:
             return "your team does not hold the right to raise: the other team accepted last"
         if state.truco_level >= len(state.rules.truco_ladder):
             return f"{state.rules.truco_ladder[-1].call.value} is the highest bet"
+        if state.truco_right != NO_TEAM and not state.rules.late_raises:
+            return "raises only together with quiero at this table"
         if not _timing_ok(state, seat):
             return "truco may only be called on your own turn at this table"
         return f"the next bet is {state.rules.truco_ladder[state.truco_level].call.value}"
     if call in (Call.QUIERO, Call.NO_QUIERO):
+        if state.truco_pending and state.truco_forced and team != state.truco_by:
+            return "the truco must be played: it cannot be declined (estar cantando)"
         return "there is no bet for you to answer"
-    if state.rules.envido_step(call) is not None:
+    if _is_envite_call(state, call):
         return env.explain_opening(state, seat)
     if call is Call.MAZO:
         if not state.rules.mazo_allowed(state.n):
@@ -367,8 +418,11 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
         w.shown = w.shown + ((action.seat, state.dealt[action.seat]),)
         _end_hand(w, events, None, "maldon")
     elif state.phase is Phase.FLOR:
-        events.append(Acted(action.seat, call.value))
-        flr.act(w, events, action)
+        events.append(Acted(action.seat, call.value, None, action.amount))
+        if state.rules.flor_style == "venezolano":
+            ve_flor.act(w, events, action)
+        else:
+            flr.act(w, events, action)
     elif call is Call.PLAY:
         events.append(Acted(action.seat, call.value, action.card))
         _play(w, events, action)
@@ -377,17 +431,37 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
         card = state.hands[action.seat][0]
         events.append(Acted(action.seat, call.value, card))
         _play(w, events, Action(action.seat, Call.PLAY, card))
+    elif call is Call.LAS_QUE_PINTAN:
+        # The card is played and the envite opened at its value (001 L28).
+        events.append(Acted(action.seat, call.value, action.card))
+        ve_env.bet(w, events, action)
+        _play(w, events, action)
+    elif call is Call.PASAR:
+        events.append(Acted(action.seat, call.value))
+        _pasar(w, events, action.seat)
     elif call is Call.DECLARE_ENVIDO or call is Call.SON_BUENAS:
         env.declare(w, events, action)
-    elif state.envido_status is EnvidoStatus.BETTING or (
-        state.rules.envido_step(call) is not None
-    ):
-        events.append(Acted(action.seat, call.value))
-        env.bet(w, events, action)
+    elif state.envido_status is EnvidoStatus.BETTING or _is_envite_call(state, call):
+        events.append(Acted(action.seat, call.value, None, action.amount))
+        if state.rules.envite == "piedras":
+            ve_env.bet(w, events, action)
+        else:
+            env.bet(w, events, action)
     else:
         events.append(Acted(action.seat, call.value))
         _truco(w, events, action)
     return freeze(w), events
+
+
+_PIEDRAS_OPENINGS = frozenset(
+    (Call.ENVIDO, Call.ENVIDO_PUNTOS, Call.FALTA_ENVIDO, Call.HASTA_IGUALAR)
+)
+
+
+def _is_envite_call(state: State, call: Call) -> bool:
+    if state.rules.envite == "piedras":
+        return call in _PIEDRAS_OPENINGS or call is Call.PIEDRAS
+    return state.rules.envido_step(call) is not None
 
 
 def _apply_deal(state: State, d: Deal) -> tuple[State, list[Event]]:
@@ -456,6 +530,15 @@ def _start_hand(w: Any, events: list[Event]) -> None:
     w.envido_result = None
     w.flor_result = None
     w.shown = ()
+    w.active = w.players
+    w.trick_winners = ()
+    w.passed = ()
+    w.passed_seats = ()
+    w.envido_stake = w.envido_prev = 0
+    w.envido_falta = False
+    w.perico_lock = False
+    w.truco_forced = False
+    w.cantando = NO_TEAM
     w.phase = Phase.PLAY
     if not w.rules.envido_ladder:
         w.envido_status = EnvidoStatus.CLOSED  # a game without envido (Brazil)
@@ -471,7 +554,21 @@ def _start_hand(w: Any, events: list[Event]) -> None:
         w.phase = Phase.DISCARD  # flor is known only once the mano has kept his three
         w.turn = -1
         return
-    flr.start(w)
+    _start_flor(w, events)
+
+
+def _start_flor(w: Any, events: list[Event]) -> None:
+    rules = w.rules
+    if rules.flor_style != "venezolano":
+        flr.start(w)
+        return
+    team = ve_flor.cantando_team(w) if rules.cantando else NO_TEAM
+    ve_flor.start(w)
+    if team != NO_TEAM:
+        # Estar cantando: the flores count in the team comparison, not in a flor round.
+        w.phase = Phase.PLAY
+        w.flor_status = FlorStatus.NONE
+        ve_flor.start_cantando(w, events, team)
 
 
 def _discard(w: Any, action: Action) -> None:
@@ -490,8 +587,14 @@ def _discard(w: Any, action: Action) -> None:
 
 
 def _next_in_hand(w: Any, seat: int) -> int:
-    players = w.players
-    return players[(players.index(seat) + 1) % len(players)]
+    """The next seat in playing order that takes part in the trick."""
+    players, active = w.players, w.active
+    i = players.index(seat)
+    for k in range(1, len(players) + 1):
+        nxt = players[(i + k) % len(players)]
+        if nxt in active:
+            return int(nxt)
+    return -1
 
 
 def _play(w: Any, events: list[Event], action: Action) -> None:
@@ -501,19 +604,61 @@ def _play(w: Any, events: list[Event], action: Action) -> None:
     w.current = w.current + ((seat, card),)
     if seat not in w.envido_barred:
         w.envido_barred = w.envido_barred | {seat}
-    if len(w.current) < len(w.players):
+    rules = w.rules
+    if rules.perico_locks and not w.perico_lock and seat in w.trick_winners:
+        # 001 L37 (OP-VE-25): a player who won the first or second trick plays the perico.
+        specials = rules.specials(w.face_up)
+        if specials and card == specials[0]:
+            w.perico_lock = w.raise_barred = True
+    if len(w.current) < len(w.active):
         w.turn = _next_in_hand(w, seat)
         return
     _finish_trick(w, events)
 
 
+def _pasar(w: Any, events: list[Event], seat: int) -> None:
+    """OP-VE-23: the three cards go face down (never shown); the player keeps his envite
+    rights but takes no part in the tricks. A team with nobody left loses the hand."""
+    w.hands = w.hands[:seat] + ((),) + w.hands[seat + 1 :]
+    w.passed_seats = w.passed_seats + (seat,)
+    w.envido_barred = w.envido_barred | {seat}  # his first-card turn is spent
+    nxt = _next_in_hand(w, seat)
+    w.active = tuple(s for s in w.active if s != seat)
+    team = w.team_of[seat]
+    if not any(w.team_of[s] == team for s in w.active):
+        _end_hand(w, events, 1 - team, "pasar")
+        return
+    if len(w.current) == len(w.active):
+        _finish_trick(w, events)
+    else:
+        w.turn = nxt
+
+
+def _parda_leader(w: Any) -> int:
+    if w.rules.parda_leads == "mano":
+        # 001 L46: after a tie El Mano leads (the first in playing order still in the trick).
+        for seat in w.players:
+            if seat in w.active:
+                return int(seat)
+    return int(w.leader)
+
+
 def _finish_trick(w: Any, events: list[Event]) -> None:
-    strength = w.rules.strength
+    rules = w.rules
+    strength = rules.strength
     face_up = w.face_up
+    number = len(w.tricks) + 1
+    restricted = rules.tie_rule == "venezolano" and number == 3 and w.trick_results == (PARDA, PARDA)
     best = -1
     top: list[int] = []
     for seat, card in w.current:
         s = strength(card, face_up)
+        if restricted:
+            second = next(c for p, c in w.tricks[1] if p == seat)
+            if s > strength(second, face_up):
+                # 001 L45: a third card above one's second is a carta pasada (no value).
+                s = -1
+                w.passed = w.passed + ((number, seat),)
         if s > best:
             best, top = s, [seat]
         elif s == best:
@@ -526,11 +671,16 @@ def _finish_trick(w: Any, events: list[Event]) -> None:
         leader = top[0]
     else:
         result = PARDA
-        leader = w.leader
+        leader = -1
     w.tricks = w.tricks + (w.current,)
     w.trick_results = w.trick_results + (result,)
+    w.trick_winners = w.trick_winners + (leader,)
     w.current = ()
-    number = len(w.tricks)
+    if rules.tie_rule == "venezolano" and number == 2 and w.trick_results == (PARDA, PARDA):
+        # 001 L45: after two ties only the players who tied the second decide the third.
+        w.active = tuple(s for s in w.players if s in top)
+    if result == PARDA:
+        leader = _parda_leader(w)
     events.append(TrickEnded(number, None if result == PARDA else result, leader))
     if number == 1 and w.envido_status is EnvidoStatus.OPEN:
         w.envido_status = EnvidoStatus.CLOSED
@@ -581,7 +731,8 @@ def _truco(w: Any, events: list[Event], action: Action) -> None:
         w.truco_level = w.truco_pending
         w.truco_pending = 0
         w.truco_right = team
-        if first_trick:
+        w.truco_forced = False
+        if first_trick and w.rules.accept_bars_envido:
             w.envido_barred = w.envido_barred | {seat}
     elif call is Call.NO_QUIERO:
         step = ladder[w.truco_pending - 1]
@@ -592,8 +743,10 @@ def _truco(w: Any, events: list[Event], action: Action) -> None:
         _end_hand(w, events, 1 - team, "mazo")
     else:
         if w.truco_pending:
-            # A counter-raise (Brazil) accepts the pending step before raising it.
+            # A counter-raise accepts the pending step before raising it (Brazil; the
+            # Venezuelan "quiero y retruco").
             w.truco_level = w.truco_pending
+            w.truco_forced = False
         w.truco_pending = w.truco_level + 1
         w.truco_by = team
         if first_trick:
@@ -604,8 +757,12 @@ def _truco(w: Any, events: list[Event], action: Action) -> None:
 
 
 def truco_value(w: Any) -> int:
+    """What the hand is worth now; a game-deciding step shows the whole target."""
     level = w.truco_level
-    return w.rules.truco_ladder[level - 1].accepted if level else 1
+    if not level:
+        return 1
+    step = w.rules.truco_ladder[level - 1]
+    return w.rules.target if step.wins_game else step.accepted
 
 
 def credit(w: Any, events: list[Event], team: int, points: int, reason: str) -> bool:
@@ -633,6 +790,9 @@ def _end_hand(
     truco_points = 0
     if not game_over and winner is not None:
         truco_points = truco_value(w) if points is None else points
+        if points is None and w.truco_level and w.rules.truco_ladder[w.truco_level - 1].wins_game:
+            # vale el juego accepted: the winner wins the game whatever the score (001 L36)
+            truco_points = max(w.rules.target - w.scores[winner], 1)
         game_over = credit(w, events, winner, truco_points, "truco" if reason == "tricks" else reason)
     for seat, cards in w.shown:
         kind = "maldon" if reason == "maldon" else "flor" if len(cards) == 3 else "envido"
@@ -737,6 +897,8 @@ def _action_of(event: Acted) -> Action:
         call = Call(event.call)
     except ValueError as exc:
         raise ValueError(f"unknown call {event.call!r} in the log") from exc
+    if call in AMOUNT_CALLS:
+        return Action(event.seat, call, None, event.value)
     if call is Call.PLAY_BLIND:
         return Action(event.seat, call)  # the event shows the card; the action names none
     return Action(event.seat, call, event.card)

@@ -22,15 +22,21 @@ from engine.muestra import (
     uruguayan_strength,
 )
 from engine.scoring import argentine_envido, argentine_flor, argentine_strength, envido_cards
+from engine.ve_cards import pericos, ve_envite, ve_envite_cards, ve_flor, ve_strength
 
 StrengthFn = Callable[[Card, Card | None], int]
 EnvidoFn = Callable[[tuple[Card, ...], Card | None], int]
 FlorFn = Callable[[tuple[Card, ...], Card | None], int | None]
 ProofFn = Callable[[tuple[Card, ...], Card | None], tuple[Card, ...]]
+SpecialsFn = Callable[[Card | None], tuple[Card | None, ...]]
 
 
 def _argentine_proof(cards: tuple[Card, ...], face_up: Card | None = None) -> tuple[Card, ...]:
     return envido_cards(cards)
+
+
+def _no_specials(face_up: Card | None) -> tuple[Card | None, ...]:
+    return ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +44,7 @@ class TrucoStep:
     call: Call
     accepted: int  # the hand is worth this once the call is accepted
     declined: int  # the calling team scores this when it is declined
+    wins_game: bool = False  # accepted, the hand decides the game (Venezuelan vale el juego)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +92,19 @@ class RuleSet:
     first_tie_highest: bool = False  # after a tied trick 1, everyone plays his highest card
     eleven_rule: bool = False  # Brazilian mão de onze and double-eleven blind hand
     solo_mano_three: bool = False  # 3 players: the mano alone with 4 cards (RULES.md 2.12.2)
+    # ---- added with venezolano; the defaults are the Argentine game ----
+    envite: str = "ladder"  # "ladder": the envido_ladder calls; "piedras": the Venezuelan envite
+    specials: SpecialsFn = _no_specials  # cards named by the face-up card (perico, perica)
+    parda_leads: str = "previous"  # after a tied trick: the "previous" leader or the "mano"
+    tie_rule: str = "standard"  # "venezolano": RULES 4.6 (second tie decided by the tied)
+    late_raises: bool = True  # the team holding the right may raise on a later turn
+    accept_bars_envido: bool = True  # accepting a truco in trick 1 ends one's envido window
+    perico_locks: bool = False  # 001 L37: a trick winner playing the perico voids raises
+    pasar: bool = False  # a player may pass all three cards on his first turn (OP-VE-23)
+    cantando: bool = False  # 4.12.1 estar cantando: a team needing one point
+    flor_style: str = "argentine"  # "venezolano": 3 per flor, envite between flores, achicar
+    hasta_igualar_level: str = "illegal"  # OP-VE-7
+    pintan_figure: str = "illegal"  # OP-VE-8
 
     @property
     def deck_codes(self) -> frozenset[int]:
@@ -184,6 +204,63 @@ def _argentino(opts: dict[str, OptionValue]) -> RuleSet:
     )
 
 
+VENEZUELAN_TRUCO = (
+    TrucoStep(Call.TRUCO, 3, 1),
+    TrucoStep(Call.RETRUCO, 6, 3),
+    TrucoStep(Call.VALE_NUEVE, 9, 6),
+    TrucoStep(Call.VALE_EL_JUEGO, 0, 9, wins_game=True),
+)
+
+
+def _venezolano(opts: dict[str, OptionValue]) -> RuleSet:
+    """RULES.md section 4; each option is an open point of 4.14 (see DECISIONS.md)."""
+    target = opts["target"]
+    assert isinstance(target, int)
+    match_games = opts["match_games"]
+    assert isinstance(match_games, int)
+    assert opts["perico_rule"] == "vira_11_10"  # the only reading offered (OP-VE-1)
+    return RuleSet(
+        variant="venezolano",
+        options=tuple(sorted(opts.items())),
+        player_counts=(2, 4),
+        deck=SPANISH_DECK,
+        cards_per_hand=3,
+        has_face_up=True,  # la vira
+        target=target,
+        match_games=match_games,
+        malas=target // 2,
+        truco_ladder=VENEZUELAN_TRUCO,
+        envido_ladder=(EnvidoStep(Call.ENVIDO, 0, 2),),  # the opening; the rest is envite.py
+        flor=bool(opts["flor"]),
+        negras_30=False,
+        cfar_malas=False,
+        cfar_no_flor_points=False,
+        cfar_achico_all_flores=False,
+        cfar_wins_chico=False,
+        envido_max_replies="unlimited",
+        truco_timing="own_turn",  # 001 L38, L21: truco and envite on one's own turn
+        mazo="off",  # no mazo in 001; passing the three cards is the fold (OP-VE-23)
+        simultaneous=False,
+        strength=ve_strength,
+        envido=ve_envite,
+        flor_fn=ve_flor,
+        envite="piedras",
+        envido_proof=ve_envite_cards,
+        specials=pericos,
+        parda_leads="mano",  # 001 L46
+        tie_rule="venezolano",
+        counter_raise=True,  # "quiero y retruco" (001 L34-36)
+        late_raises=bool(opts["late_raises"]),
+        accept_bars_envido=False,  # 001 L21: only calling truco ends one's envite window
+        perico_locks=True,
+        pasar=True,
+        cantando=True,
+        flor_style="venezolano",
+        hasta_igualar_level=str(opts["hasta_igualar_level"]),
+        pintan_figure=str(opts["las_que_pintan_figure"]),
+    )
+
+
 def _on_argentine(opts: dict[str, OptionValue]) -> RuleSet:
     """The Argentine RuleSet for a variant's options (Argentine defaults for the rest): the
     muestra and manilha games share all Argentine behaviour they do not replace."""
@@ -253,6 +330,7 @@ _BUILDERS: dict[str, Callable[[dict[str, OptionValue]], RuleSet]] = {
     "argentino": _argentino,
     "uruguayo": _uruguayo,
     "paulista": _paulista,
+    "venezolano": _venezolano,
 }
 _CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], RuleSet] = {}
 

@@ -124,6 +124,18 @@ class State:
     # Team of each seat in this hand: seat % 2, except in the Uruguayan 3-player game, where
     # the mano (team 0) plays alone against the other two (team 1), a new split every hand.
     team_of: tuple[int, ...] = ()
+    # ---- added with venezolano; the defaults mean "not in play" ----
+    active: tuple[int, ...] = ()  # seats taking part in the trick (all players, unless some
+    # passed their cards or a Venezuelan double tie leaves the third trick to the tied)
+    trick_winners: tuple[int, ...] = ()  # seat that won each finished trick, -1 for parda
+    passed: tuple[tuple[int, int], ...] = ()  # (trick number, seat): a carta pasada, face up
+    passed_seats: tuple[int, ...] = ()  # seats that passed all three cards (face down)
+    envido_stake: int = 0  # Venezuelan envite: the stake if accepted (see envido_falta)
+    envido_prev: int = 0  # ... and what a "no quiero" pays the bettor
+    envido_falta: bool = False  # the stake is la falta: computed when it is settled
+    perico_lock: bool = False  # 001 L37: no more truco raises in this hand
+    truco_forced: bool = False  # the pending truco may not be declined (4.12.1 V-C3, V-C4)
+    cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
 
     def team(self, seat: int) -> int:
         return self.team_of[seat] if self.team_of else seat % 2

@@ -80,6 +80,14 @@ class View:
     raises_barred: bool  # no raising in this hand (Brazilian eleven / blind hand)
     score_holders: tuple[tuple[int, ...], ...]  # seats credited by each entry of scores
     winners: tuple[int, ...]  # seats that won the match (empty until it is over)
+    # ---- added with venezolano (generic; empty or None where a variant has none) ----
+    envido_stake: int | None  # piedras at stake in the pending or accepted envite (piedras games)
+    special_cards: tuple[Card, ...]  # cards the face-up card promotes (perico, perica)
+    trick_players: tuple[int, ...]  # seats taking part in the current trick, in playing order
+    passed_cards: tuple[tuple[int, int], ...]  # (trick number, seat): a card with no truco value
+    passed_seats: tuple[int, ...]  # seats that passed all three cards (face down)
+    truco_forced: bool  # the pending truco may not be declined
+    cantando: int | None  # the team that needs one point and plays the special hand
 
     def to_wire(self) -> dict[str, Any]:
         return {f.name: _wire(getattr(self, f.name)) for f in fields(self)}
@@ -180,9 +188,26 @@ def view(state: State, seat: int | None) -> View:
             if state.phase is Phase.MATCH_OVER
             else ()
         ),
+        envido_stake=_envido_stake(state),
+        special_cards=tuple(c for c in rules.specials(state.face_up) if c is not None),
+        trick_players=state.active if playing else (),
+        passed_cards=state.passed,
+        passed_seats=state.passed_seats,
+        truco_forced=bool(state.truco_pending) and state.truco_forced,
+        cantando=_team(state.cantando),
     )
 
 
 def _won(state: State, seat: int) -> bool:
     holder = seat if len(state.scores) != 2 else seat % 2
     return state.games_won[holder] >= state.rules.match_games
+
+
+def _envido_stake(state: State) -> int | None:
+    if state.rules.envite != "piedras" or not state.envido_calls:
+        return None
+    if state.envido_status is EnvidoStatus.CLOSED:
+        return None
+    from engine.envite import current_stake
+
+    return current_stake(state)

@@ -57,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Operators and tests: bot-only tables that play on for ever (e.g. the crash test).
     serve.add_argument("--demo-bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    sub.add_parser("options", help="print every variant's table options (Markdown)")
     return parser
 
 
@@ -130,6 +131,11 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "options":
+        from server.options_doc import options_markdown
+
+        _say(options_markdown().rstrip())
+        return 0
     logging.basicConfig(level=args.log_level, stream=sys.__stderr__,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = config_from_args(args)

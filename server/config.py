@@ -15,6 +15,7 @@ class ServerConfig:
     max_connections_per_ip: int = 8
     max_sessions: int = 500
     max_unauthenticated: int = 64
+    connections_per_minute_per_ip: float = 20.0  # new connections, with bursts of the same size
     login_timeout: float = 15.0
     keepalive_interval: float = 30.0
     keepalive_count_max: int = 3
@@ -29,6 +30,12 @@ class ServerConfig:
     min_rows: int = 10
     max_rows: int = 100
     output_high_water: int = 256 * 1024  # unsent bytes before frames are dropped
+    output_limit: int = 1024 * 1024  # unsent bytes at which a client that stopped reading is dropped
+    stalled_reader_timeout: float = 120.0  # seconds a paused (not reading) client may stay
+    input_bytes_per_second: float = 4096.0  # typing and pasting; more is dropped
+    input_burst: int = 32 * 1024
+    max_env_vars: int = 32  # environment variables a client may send
+    lobby_idle_timeout: float = 1800.0  # seconds without a key press in the lobby
     # Table pace
     bot_delay: float = 0.9  # seconds a bot takes to move
     hand_pause: float = 3.0  # seconds between the end of a hand and the next deal

@@ -15,6 +15,11 @@ class TokenBucket:
         self._clock = clock
         self._stamp = clock()
 
+    def full(self) -> bool:
+        """True when nothing has been taken lately (the bucket refilled)."""
+        self.take(0)
+        return self._tokens >= self.burst
+
     def take(self, cost: float = 1.0) -> bool:
         now = self._clock()
         self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)

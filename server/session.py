@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 from rich.console import Console
 
+from server.ratelimit import TokenBucket
 from tui.app import TrucoApp
 from tui.driver import ChannelDriver
 from tui.i18n import Translator, language_from_env
@@ -26,7 +27,7 @@ NO_TERMINAL = (
     b"truco-ssh is a game for your terminal and needs one: connect without -T, "
     b"e.g.  ssh -t -p PORT host\r\n"
 )
-FAREWELL = {"shutdown": "notice.shutdown", "replaced": "notice.replaced"}
+FAREWELL = {"shutdown": "notice.shutdown", "replaced": "notice.replaced", "idle": "notice.idle"}
 
 
 def color_system(term: str, env: dict[str, str]) -> str | None:
@@ -67,6 +68,12 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._need_repaint = False
         self._closed = False
         self.bytes_out = 0
+        cfg = ctx.config
+        self._input = TokenBucket(cfg.input_bytes_per_second, cfg.input_burst)
+        self._input_dropped = 0
+        self._paused_since: float | None = None
+        self._last_input = 0.0  # loop time of the last key; set when the app starts
+        self._watchdog: asyncio.TimerHandle | None = None
 
     # -- asyncssh callbacks ---------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -106,11 +113,15 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         app.console = make_console(color_system(self._term or "", env), self._term or "xterm")
         self._app = app
         self._ctx.sessions.add(self)
+        self._last_input = asyncio.get_running_loop().time()
+        self._schedule_watchdog()
         try:
             await app.run_async(size=self._size, mouse=True)
         except Exception:
             log.exception("app crashed for %s", self._username)
         finally:
+            if self._watchdog is not None:
+                self._watchdog.cancel()
             self._ctx.sessions.discard(self)
             link.close()
             self._flush()
@@ -122,6 +133,14 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
                 self._chan.exit(0)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
+        # Typing is a few bytes at a time; a paste flood would keep the shared event
+        # loop busy parsing it, so input past the budget is dropped, not queued.
+        if not self._input.take(len(data)):
+            self._input_dropped += len(data)
+            if self._input_dropped == len(data):
+                log.warning("session %s: input flood, dropping input", self._username)
+            return
+        self._last_input = asyncio.get_running_loop().time()
         if self._driver is not None:
             self._driver.feed(data)
 
@@ -143,10 +162,12 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
     def pause_writing(self) -> None:
         log.debug("session %s: output paused (client not reading)", self._username)
         self._paused = True
+        self._paused_since = asyncio.get_running_loop().time()
 
     def resume_writing(self) -> None:
         log.debug("session %s: output resumed", self._username)
         self._paused = False
+        self._paused_since = None
         if self._need_repaint and self._app is not None:
             self._need_repaint = False
             self._app.call_later(self._app.refresh, repaint=True, layout=True)
@@ -178,6 +199,35 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         except (BrokenPipeError, asyncssh.Error, OSError):
             self._closed = True
 
-    def close(self) -> None:
+    def close(self, reason: str | None = None) -> None:
         if self._app is not None:
-            self._app.exit()
+            self._app.exit(result=reason)
+
+    # -- the watchdog: clients that stopped reading, players idle in the lobby -----------
+    WATCHDOG_PERIOD = 5.0
+
+    def _schedule_watchdog(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._watchdog = loop.call_later(self.WATCHDOG_PERIOD, self._check)
+
+    def _check(self) -> None:
+        cfg = self._ctx.config
+        now = asyncio.get_running_loop().time()
+        chan = self._chan
+        if self._closed or chan is None:
+            return
+        if chan.get_write_buffer_size() > cfg.output_limit or (
+            self._paused_since is not None and now - self._paused_since > cfg.stalled_reader_timeout
+        ):
+            log.warning("session %s: not reading its output; disconnected", self._username)
+            self._closed = True
+            chan.close()
+            if self._app is not None:
+                self._app.exit()
+            return
+        app = self._app
+        in_lobby = app is not None and app.model.table_id is None
+        if in_lobby and now - self._last_input > cfg.lobby_idle_timeout:
+            self.close("idle")
+            return
+        self._schedule_watchdog()

@@ -18,6 +18,7 @@ import asyncssh
 
 from protocol.text import name_key
 from server.config import ServerConfig
+from server.ratelimit import TokenBucket
 from server.session import TrucoSession
 
 if TYPE_CHECKING:
@@ -48,6 +49,17 @@ class ServerContext:
     sessions: set[TrucoSession] = field(default_factory=set)
     per_ip: Counter[str] = field(default_factory=Counter)
     unauthenticated: int = 0
+    connect_rate: dict[str, TokenBucket] = field(default_factory=dict)
+
+    def connection_allowed(self, ip: str) -> bool:
+        """The per-address connection rate (a token bucket per address)."""
+        per_minute = self.config.connections_per_minute_per_ip
+        bucket = self.connect_rate.get(ip)
+        if bucket is None:
+            if len(self.connect_rate) > 10_000:  # bound the table: forget idle addresses
+                self.connect_rate = {k: b for k, b in self.connect_rate.items() if not b.full()}
+            bucket = self.connect_rate[ip] = TokenBucket(per_minute / 60.0, max(1, int(per_minute)))
+        return bucket.take()
 
 
 class TrucoSSHServer(asyncssh.SSHServer):
@@ -70,6 +82,9 @@ class TrucoSSHServer(asyncssh.SSHServer):
         self._ip = str(peer[0])
         cfg = self._ctx.config
         ctx = self._ctx
+        if not ctx.connection_allowed(self._ip):
+            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "connecting too often, wait a minute")
+            return
         if ctx.per_ip[self._ip] >= cfg.max_connections_per_ip:
             conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections from your address")
             return
@@ -134,10 +149,12 @@ class TrucoSSHServer(asyncssh.SSHServer):
 
     # -- what an authenticated client may ask for -------------------------------------
     def session_requested(self) -> Any:
-        if self._has_session:
+        if self._has_session or self._conn is None:
             return False  # one session per connection
         self._has_session = True
-        return TrucoSession(self._ctx, self._username, self._fingerprint, self._ip)
+        chan = self._conn.create_server_channel(encoding=None)
+        _limit_env_requests(chan, self._ctx.config.max_env_vars)
+        return chan, TrucoSession(self._ctx, self._username, self._fingerprint, self._ip)
 
     def connection_requested(self, *args: Any) -> bool:
         return False
@@ -150,6 +167,29 @@ class TrucoSSHServer(asyncssh.SSHServer):
 
     def unix_server_requested(self, *args: Any) -> bool:
         return False
+
+
+ENV_NAME_MAX, ENV_VALUE_MAX = 64, 256
+
+
+def _limit_env_requests(chan: asyncssh.SSHServerChannel[bytes], limit: int) -> None:
+    """Refuse environment variables past ``limit`` or of absurd size.
+
+    asyncssh keeps every variable a client sends, without bound; only a few are
+    useful here (LANG, LC_*, COLORTERM, NO_COLOR).
+    """
+    accept = chan._process_env_request  # a private hook: asyncssh is pinned to 2.24.x
+
+    def limited(packet: Any) -> bool:
+        env = chan._env
+        if len(env) >= limit:
+            return False
+        result = accept(packet)
+        for key in [k for k, v in env.items() if len(k) > ENV_NAME_MAX or len(v) > ENV_VALUE_MAX]:
+            del env[key]
+        return bool(result)
+
+    chan._process_env_request = limited  # type: ignore[method-assign]
 
 
 async def start_ssh_server(ctx: ServerContext, host_key: asyncssh.SSHKey) -> asyncssh.SSHAcceptor:

@@ -1,5 +1,5 @@
 """Engine benchmark: random legal hands per second for 2, 4 and 6 players, on one core,
-for the Argentine game and (keys "uruguayo-2p" ...) the Uruguayan and Brazilian variants.
+for the Argentine game and (keys "uruguayo-2p", "venezolano-2p" ...) the other variants.
 
 Each step asks `all_legal_actions` and applies one of them (mostly card plays, so hands
 reach their tricks), dealing with a seeded rng whenever a hand ends: the same calls a table
@@ -39,7 +39,7 @@ def play_hands(
 
 
 # Argentine sizes keep their historical keys ("2p"); other variants are "<variant>-<n>p".
-VARIANT_SIZES = (("uruguayo", (2, 3, 4, 6)), ("paulista", (2, 4)))
+VARIANT_SIZES = (("uruguayo", (2, 3, 4, 6)), ("paulista", (2, 4)), ("venezolano", (2, 4)))
 
 
 def run(seconds_per_size: float = 2.0) -> dict[str, dict[str, float]]:

@@ -14,6 +14,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 import engine_bench  # noqa: E402
 import log_bench  # noqa: E402
 import session_bench  # noqa: E402
+import table_bench  # noqa: E402
 
 
 def main() -> None:
@@ -36,6 +37,11 @@ def main() -> None:
     results["sessions"] = sessions
     for key, value in sessions.items():
         print(f"  {key:32s} {value:10.2f}")
+    print("== table: 2 players over SSH, 100 actions ==")
+    table = table_bench.run(100)
+    results["table"] = table
+    for key, value in table.items():
+        print(f"  {key:34s} {value:10.2f}")
     out = HERE.parents[1] / "bench-results"
     out.mkdir(exist_ok=True)
     (out / "latest.json").write_text(json.dumps(results, indent=2))

@@ -31,6 +31,12 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -39,13 +45,16 @@ def rss_kib(pid: int) -> int:
 
 
 class ServerProcess:
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, *extra: str) -> None:
         self.port = free_port()
-        exe = Path(sys.executable).parent / "truco-ssh"
+        exe = [str(Path(sys.executable).parent / "truco-ssh")]
+        profile = os.environ.get("TRUCO_BENCH_PROFILE")
+        if profile:  # where the server's CPU goes: python -m cProfile -o PATH
+            exe = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "server.cli"]
         self.proc = subprocess.Popen(
-            [str(exe), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+            [*exe, "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--data-dir", str(tmp / "data"), "--host-key", str(tmp / "key"),
-             "--max-connections-per-ip", "1000", "--max-sessions", "1000"],
+             "--max-connections-per-ip", "1000", "--max-sessions", "1000", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         assert self.proc.stdout is not None

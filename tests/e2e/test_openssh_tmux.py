@@ -41,12 +41,12 @@ def _serve_command() -> list[str]:
 class Server:
     """`truco-ssh serve` in a subprocess; its stdout goes to a file we can poll."""
 
-    def __init__(self, tmp: Path, port: int, name: str) -> None:
+    def __init__(self, tmp: Path, port: int, name: str, extra: tuple[str, ...] = ()) -> None:
         self.out_path = tmp / f"{name}.out"
         self.err_path = tmp / f"{name}.err"
         cmd = _serve_command() + [
             "serve", "--host", "127.0.0.1", "--port", str(port),
-            "--data-dir", str(tmp / "data"), "--host-key", str(tmp / "key"),
+            "--data-dir", str(tmp / "data"), "--host-key", str(tmp / "key"), *extra,
         ]
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,

@@ -64,12 +64,17 @@ def scenario(
 
 
 def act(state: State, *steps: tuple[Any, ...]) -> tuple[State, list[Event]]:
-    """Apply steps like (N, "truco") or (E, "play", "1e"); returns the state and all events."""
+    """Apply steps like (N, "truco"), (E, "play", "1e") or (E, "piedras", 3); returns the
+    state and all events."""
     events: list[Event] = []
     for step in steps:
         seat, call = step[0], Call(step[1])
-        card = parse_cards(step[2], deck=state.rules.card_notation)[0] if len(step) > 2 else None
-        state, more = apply(state, Action(seat, call, card))
+        card = amount = None
+        if len(step) > 2 and isinstance(step[2], int):
+            amount = step[2]  # ("piedras", 3), ("envido_puntos", 15)
+        elif len(step) > 2:
+            card = parse_cards(step[2], deck=state.rules.card_notation)[0]
+        state, more = apply(state, Action(seat, call, card, amount))
         events.extend(more)
     return state, events
 

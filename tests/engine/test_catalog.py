@@ -9,7 +9,7 @@ def test_catalog_lists_all_four_variants() -> None:
     assert names == ["argentino", "uruguayo", "paulista", "venezolano"]
     implemented = {v.name: v.implemented for v in variant_catalog()}
     assert implemented == {
-        "argentino": True, "uruguayo": True, "paulista": True, "venezolano": False
+        "argentino": True, "uruguayo": True, "paulista": True, "venezolano": True
     }
     counts = {v.name: v.player_counts for v in variant_catalog()}
     assert counts["uruguayo"] == (2, 3, 4, 6) and counts["paulista"] == (2, 4)

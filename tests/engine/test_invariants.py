@@ -9,6 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.calls import AMOUNT_CALLS
 from engine import (
     Action,
     Call,
@@ -74,7 +75,10 @@ def _cards_in(wire: Any) -> set[str]:
 def _check_views(state: State) -> None:
     for viewer in [None, *range(state.n)]:
         v = view(state, viewer)
-        leaked = _cards_in(v.to_wire()) & _hidden_from(state, viewer)
+        wire = v.to_wire()
+        # Which cards the vira promotes is public; it says nothing about who holds them.
+        wire.pop("special_cards")
+        leaked = _cards_in(wire) & _hidden_from(state, viewer)
         assert not leaked, f"seat {viewer} sees hidden {leaked}"
         for action in v.legal:
             assert action.seat == viewer
@@ -83,8 +87,9 @@ def _check_views(state: State) -> None:
 def _all_calls(state: State, rng: random.Random) -> Action:
     seat = rng.randrange(state.n)
     call = rng.choice(list(Call))
-    card = rng.choice(state.rules.deck) if call is Call.PLAY else None
-    return Action(seat, call, card)
+    card = rng.choice(state.rules.deck) if call in (Call.PLAY, Call.LAS_QUE_PINTAN) else None
+    amount = rng.randrange(1, 40) if call in AMOUNT_CALLS else None
+    return Action(seat, call, card, amount)
 
 
 def _choose(legal: list[Action], rng: random.Random) -> Action:
@@ -95,10 +100,34 @@ def _choose(legal: list[Action], rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
+VE_OPTIONS = st.fixed_dictionaries(
+    {
+        "target": st.sampled_from([24, 12]),
+        "match_games": st.sampled_from([1, 2]),
+        "flor": st.booleans(),
+        "late_raises": st.booleans(),
+        "hasta_igualar_level": st.sampled_from(["illegal", "two"]),
+        "las_que_pintan_figure": st.sampled_from(["illegal", "two"]),
+    }
+)
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.sampled_from([2, 4, 6]), seed=st.integers(0, 2**32), options=OPTIONS)
 def test_random_games_keep_every_invariant(n: int, seed: int, options: dict[str, Any]) -> None:
-    rules = get_ruleset("argentino", **options)
+    _play_random_match("argentino", n, seed, options)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.sampled_from([2, 4]), seed=st.integers(0, 2**32), options=VE_OPTIONS)
+def test_random_venezuelan_games_keep_every_invariant(
+    n: int, seed: int, options: dict[str, Any]
+) -> None:
+    _play_random_match("venezolano", n, seed, options)
+
+
+def _play_random_match(variant: str, n: int, seed: int, options: dict[str, Any]) -> None:
+    rules = get_ruleset(variant, **options)
     rng = random.Random(seed)
     state, log = new_match(rules, n, rng)
     tally = [0, 0]

@@ -24,9 +24,6 @@ from engine import (
 
 
 def test_get_ruleset_errors() -> None:
-    for variant in ("venezolano",):
-        with pytest.raises(ValueError, match="not implemented"):
-            get_ruleset(variant)
     with pytest.raises(ValueError):
         get_ruleset("argentino", colour="red")
     with pytest.raises(ValueError):

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+
+from tui.screens.panels import Panel
 
 
 def key_line(pairs: list[tuple[str, str]]) -> Text:
@@ -15,8 +16,8 @@ def key_line(pairs: list[tuple[str, str]]) -> Text:
     return line
 
 
-class KeyBar(Static):
+class KeyBar(Panel):
     DEFAULT_CSS = "KeyBar { height: 1; dock: bottom; }"
 
-    def show(self, pairs: list[tuple[str, str]]) -> None:
-        self.update(key_line(pairs))
+    def show(self, pairs: list[tuple[str, str]]) -> None:  # type: ignore[override]
+        super().show(key_line(pairs))

@@ -15,7 +15,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input, RichLog, Static
+from textual.widgets import Input, Static
 
 import protocol as p
 from tui.calls import CallChoice, assign_keys, call_label
@@ -23,33 +23,18 @@ from tui.cards import card_box
 from tui.event_text import event_line, hand_summary, team_name
 from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
+from tui.screens.panels import GridPanel, HandPanel, LogPanel, Panel
 from tui.table_model import TableModel
 
 PENDING_ENVIDO = ("betting", "declaring")
 PENDING_FLOR = ("announcing", "answering", "round_two")
 
 
-class CardWidget(Static):
-    """One of the player's cards; clicking it plays it when that is legal."""
-
-    DEFAULT_CSS = "CardWidget { width: 8; height: 5; }"
-
-    def __init__(self, index: int) -> None:
-        super().__init__(id=f"card-{index}")
-        self.index = index
-
-    def on_click(self) -> None:
-        self.screen.play_card(self.index)  # type: ignore[attr-defined]
-
-
-class ActionButton(Button):
-    def __init__(self, label: Text, call: str, card: str | None) -> None:
-        super().__init__(label, classes="action")
-        self.call = call
-        self.card = card
+CARD_WIDTH = 8  # a drawn card (7) and the gap after it
 
 
 class TableScreen(Screen[None]):
+    AUTO_FOCUS = ""  # keys are the table's; the chat input only takes focus on "c"
     def __init__(self, table_id: str) -> None:
         super().__init__()
         self.table_id = table_id
@@ -72,26 +57,25 @@ class TableScreen(Screen[None]):
         return self.app.table_model(self.table_id)  # type: ignore[attr-defined,no-any-return]
 
     def compose(self) -> ComposeResult:
-        yield Static(id="t-title")
-        yield Static(id="t-score")
+        yield Panel(id="t-title")
+        yield Panel(id="t-score")
         with Horizontal(id="t-middle"):
-            yield Static(id="t-seats")
-            yield Static(id="t-tricks")
-        yield Static(id="t-bets")
+            yield Panel(id="t-seats")
+            yield Panel(id="t-tricks")
+        yield Panel(id="t-bets")
         with Horizontal(id="t-hand"):
-            for i in range(4):
-                yield CardWidget(i)
-            yield Vertical(id="t-actions")
-        yield RichLog(id="t-log", markup=False, wrap=True, max_lines=300, auto_scroll=True)
+            yield HandPanel(id="t-cards", card_width=CARD_WIDTH, on_pick=self.play_card)
+            yield GridPanel(id="t-actions", columns=2, on_pick=self._pick_action)
+        yield LogPanel(id="t-log")
         yield ChatInput(id="t-chat", max_length=p.CHAT_MAX)
         with Horizontal(id="t-status-row"):
-            yield Static(id="t-status")
-            yield Static(id="t-timer")
+            yield Panel(id="t-status")
+            yield Panel(id="t-timer")
         yield KeyBar(id="t-keys")
 
     def on_mount(self) -> None:
         self.query_one("#t-chat", Input).placeholder = self.tr("table.chat_placeholder")
-        log = self.query_one("#t-log", RichLog)
+        log = self.query_one("#t-log", LogPanel)
         for entry in self.table.log:
             self._write_log(log, entry)
         for line in self.table.chat:
@@ -104,16 +88,16 @@ class TableScreen(Screen[None]):
         if not self.is_mounted:
             return
         if isinstance(msg, p.TableUpdate) and msg.table_id == self.table_id:
-            log = self.query_one("#t-log", RichLog)
+            log = self.query_one("#t-log", LogPanel)
             for entry in msg.events:
                 self._write_log(log, entry)
             self.redraw()
         elif isinstance(msg, p.Chat) and msg.line.table_id == self.table_id:
-            self.query_one("#t-log", RichLog).write(self._chat_text(msg.line))
+            self.query_one("#t-log", LogPanel).write(self._chat_text(msg.line))
         elif isinstance(msg, (p.TableUpdated, p.Seated)) and self.table.update is None:
             self.redraw()
 
-    def _write_log(self, log: RichLog, entry: dict[str, Any]) -> None:
+    def _write_log(self, log: LogPanel, entry: dict[str, Any]) -> None:
         line = event_line(self.tr, self.table, entry, self._french())
         if line is not None:
             log.write(line)
@@ -165,7 +149,7 @@ class TableScreen(Screen[None]):
                 title.append(" · " + self.tr("table.with_flor"))
         if self.table.seat is None and self.table.update is not None:
             title.append(" · " + self.tr("table.watching"), style="italic")
-        self.query_one("#t-title", Static).update(title)
+        self.query_one("#t-title", Panel).show(title)
 
     def _draw_waiting(self) -> None:
         info = self._info()
@@ -180,17 +164,17 @@ class TableScreen(Screen[None]):
                 if info.bots and i < len(info.bots) and info.bots[i]:
                     seats.append(" (bot)", style="dim")
                 seats.append("\n")
-        self.query_one("#t-seats", Static).update(seats)
-        self.query_one("#t-tricks", Static).update("")
+        self.query_one("#t-seats", Panel).show(seats)
+        self.query_one("#t-tricks", Panel).show(Text(""))
         waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
-        self.query_one("#t-bets", Static).update(waiting)
-        self.query_one("#t-score", Static).update("")
+        self.query_one("#t-bets", Panel).show(waiting)
+        self.query_one("#t-score", Panel).show(Text(""))
         owner = info is not None and info.owner == self.app.model.me  # type: ignore[attr-defined]
         keys = [("l", self.tr("key.leave_table")), ("c", self.tr("key.chat")), ("?", self.tr("key.help"))]
         if owner:
             keys.insert(0, ("b", self.tr("key.add_bot")))
         self.query_one("#t-keys", KeyBar).show(keys)
-        self.query_one("#t-status", Static).update(Text(self.tr("table.status.waiting")))
+        self.query_one("#t-status", Panel).show(Text(self.tr("table.status.waiting")))
 
     def _draw_score(self) -> None:
         view, model = self.table.view, self.table
@@ -214,7 +198,7 @@ class TableScreen(Screen[None]):
         games = view.get("games_won") or [0, 0]
         if (view.get("match_games") or 1) > 1 and len(games) == 2:
             line.append(self.tr("table.games", a=games[0], b=games[1]), style="dim")
-        self.query_one("#t-score", Static).update(line)
+        self.query_one("#t-score", Panel).show(line)
 
     def _draw_seats(self) -> None:
         model, view = self.table, self.table.view
@@ -243,7 +227,7 @@ class TableScreen(Screen[None]):
             if seat in said:
                 out.append(" " + said[seat], style="italic yellow")
             out.append("\n")
-        self.query_one("#t-seats", Static).update(out)
+        self.query_one("#t-seats", Panel).show(out)
 
     def _last_said(self) -> dict[int, str]:
         said: dict[int, str] = {}
@@ -263,26 +247,24 @@ class TableScreen(Screen[None]):
         current = view.get("current_trick") or []
         if current:
             tricks.append(list(current))
-        players = view.get("players") or []
         columns = max(3, len(tricks))
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(no_wrap=True, max_width=12)
-        for _ in range(columns):
-            grid.add_column(no_wrap=True, width=5)
-        grid.add_row(Text(""), *[Text(self.tr("table.trick_n", n=i + 1), style="dim") for i in range(columns)])
         french = self._french()
-        for seat in players:
-            cells = []
+        results = view.get("trick_results") or []
+        out = Text(no_wrap=True, overflow="ellipsis")
+        out.append(" " * 13)
+        for i in range(columns):  # a finished trick's header says who took it
+            if i < len(results):
+                out.append(f"{self._result_text(results[i])[:5]:<6}", style="bold cyan")
+            else:
+                out.append(f"{self.tr('table.trick_n', n=i + 1):<6}", style="dim")
+        for seat in view.get("players") or []:
+            out.append(f"\n{model.name(seat)[:12]:<13}")
             for trick in tricks:
                 card = next((c for s, c in trick if s == seat), None)
-                cells.append(_card_cell(card, french))
-            cells += [Text("")] * (columns - len(cells))
-            grid.add_row(Text(model.name(seat)[:12]), *cells)
-        results = view.get("trick_results") or []
-        row = [Text(self._result_text(r)[:5], style="cyan") for r in results]
-        row += [Text("")] * (columns - len(row))
-        grid.add_row(Text(""), *row)
-        self.query_one("#t-tricks", Static).update(grid)
+                cell = _card_cell(card, french)
+                cell.truncate(6, pad=True)
+                out.append_text(cell)
+        self.query_one("#t-tricks", Panel).show(out)
 
     def _result_text(self, team: int | None) -> str:
         return team_name(self.tr, self.table, team)
@@ -317,40 +299,37 @@ class TableScreen(Screen[None]):
             if summary:
                 line.append("\n")
                 line.append_text(summary)
-        self.query_one("#t-bets", Static).update(line)
+        self.query_one("#t-bets", Panel).show(line)
 
     def _draw_cards(self) -> None:
         own = list(self.table.view.get("own_cards") or [])
         french = self._french()
         playable = {a.get("card") for a in self.table.view.get("legal") or [] if a.get("card")}
-        for i in range(4):
-            widget = self.query_one(f"#card-{i}", CardWidget)
-            if i < len(own):
-                lines = card_box(own[i], str(i + 1), french=french, selected=own[i] in playable)
-                widget.update(Text("\n").join(lines))
-            else:
-                widget.update("")
-            widget.display = i < max(3, len(own))
+        boxes = [card_box(card, str(i + 1), french=french, selected=card in playable)
+                 for i, card in enumerate(own)]
+        self.query_one("#t-cards", HandPanel).show_cards(boxes)
 
     def _draw_actions(self) -> None:
-        # Actions that take a card are made with the card keys; the rest get buttons.
+        # Actions that take a card are made with the card keys; the rest are listed here,
+        # each with its key, and can be clicked.
         legal = [a for a in self.table.view.get("legal") or [] if not a.get("card")]
         key = tuple(str(a.get("call")) for a in legal)
         if key == self._actions_key:
-            return  # unchanged: no re-layout, no repaint
+            return  # unchanged: nothing to repaint
         self._actions_key = key
         self._choices = assign_keys([str(a.get("call")) for a in legal])
-        box = self.query_one("#t-actions", Vertical)
-        box.remove_children()
         variant = str(self.table.view.get("variant", ""))
-        buttons = []
+        cells = []
         for choice in self._choices:
             label = Text()
             label.append(choice.key, style="reverse bold")
             label.append(" " + call_label(self.tr, variant, choice.call))
-            buttons.append(ActionButton(label, choice.call, None))
-        if buttons:
-            box.mount_all(buttons)
+            cells.append(label)
+        self.query_one("#t-actions", GridPanel).set_cells(cells)
+
+    def _pick_action(self, index: int) -> None:
+        if 0 <= index < len(self._choices):
+            self._send_action(self._choices[index].call, None)
 
     def _draw_status(self) -> None:
         model, view = self.table, self.table.view
@@ -367,7 +346,7 @@ class TableScreen(Screen[None]):
             text = Text(self.tr("table.status.next_hand"), style="dim")
         if update.resume_code:
             text.append("  ·  " + self.tr("table.resume_code", code=update.resume_code), style="dim")
-        self.query_one("#t-status", Static).update(text)
+        self.query_one("#t-status", Panel).show(text)
 
     def _draw_keys(self) -> None:
         cards = len(self.table.view.get("own_cards") or []) or 3
@@ -383,7 +362,7 @@ class TableScreen(Screen[None]):
         if shown != self._timer_shown:  # only this one-line widget repaints, once a second
             self._timer_shown = shown
             style = "bold red" if left is not None and left <= 5 else "bold"
-            self.query_one("#t-timer", Static).update(Text(shown, style=style))
+            self.query_one("#t-timer", Panel).show(Text(shown, style=style))
 
     # -- input ---------------------------------------------------------------------------
     def on_key(self, event: events.Key) -> None:
@@ -443,10 +422,6 @@ class TableScreen(Screen[None]):
         if yes:
             self.app.send(p.LeaveTable(table_id=self.table_id))  # type: ignore[attr-defined]
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if isinstance(event.button, ActionButton):
-            self._send_action(event.button.call, event.button.card)
-
     def on_chat_input_send(self, event: ChatInput.Send) -> None:
         self.app.send(p.TableChat(table_id=self.table_id, text=event.text))  # type: ignore[attr-defined]
 
@@ -461,7 +436,7 @@ class TableScreen(Screen[None]):
         )
         if call is None:
             # Known locally: no round trip, no error toast, just say why in the status line.
-            self.query_one("#t-status", Static).update(Text(self.tr("table.cannot_play"), style="bold red"))
+            self.query_one("#t-status", Panel).show(Text(self.tr("table.cannot_play"), style="bold red"))
             return
         self._send_action(call, own[index])
 

@@ -1,0 +1,166 @@
+"""The Venezuelan envite (RULES.md 4.7.2, 4.8.2): stakes in piedras instead of a ladder.
+
+Only the betting differs from the Argentine envido: once a stake is accepted, the values
+are declared in mano order by the shared machinery of engine/envido.py (El Mano first,
+"son buenas" for a lost value, ties to the player nearer El Mano: OP-VE-16), and the
+winner's proof is shown at the end of the hand.
+
+Openings (each player on his first-card turn, or any player facing a truco, 001 L21, L24):
+envido (2), envido N puntos (N >= 3), la falta / mi falta (OP-VE-6), hasta igualar, las que
+pintan (played with a card). Raises: "quiero y envido" (only on a plain envido, OP-VE-9),
+"quiero y N piedras más", "quiero y la falta". A decline pays the previous stake, 1 for an
+opening (OP-VE-10). No envite is worth a single piedra (001 L20): results of 1 become 2.
+The same betting serves the envite between flores (engine/ve_flor.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action, action as mk
+from engine.calls import Call
+from engine.cards import Card
+from engine.events import Event
+from engine.state import EnvidoStatus, State
+from engine.ve_cards import absolute_value
+
+MIN_STAKE = 2  # "an envite of a single point is not allowed" (001 L20)
+
+
+def falta(state: State) -> int:
+    """La falta: what the leader still needs (at 0-0 the whole game, 001 L23)."""
+    return max(state.rules.target - max(state.scores), MIN_STAKE)
+
+
+def _igualar(state: State) -> int | None:
+    a, b = state.scores
+    diff = abs(a - b)
+    if diff == 0:
+        return MIN_STAKE if state.rules.hasta_igualar_level == "two" else None  # OP-VE-7
+    return max(diff, MIN_STAKE)
+
+
+def pintan(state: State, card: Card) -> int | None:
+    """Stake of "las que pintan" on `card`: its absolute value, an ace makes 2 (001 L28)."""
+    value = absolute_value(card, state.face_up)
+    if value == 0:
+        return MIN_STAKE if state.rules.pintan_figure == "two" else None  # OP-VE-8
+    return max(value, MIN_STAKE)
+
+
+def opening_calls(state: State, seat: int) -> list[Action]:
+    """Every opening bet (without las que pintan, which goes with a card)."""
+    cap = state.rules.target  # engine policy: a stake above the game decides nothing more
+    acts = [mk(seat, Call.ENVIDO)]
+    acts.extend(mk(seat, Call.ENVIDO_PUNTOS, None, n) for n in range(3, cap + 1))
+    acts.append(mk(seat, Call.FALTA_ENVIDO))
+    if _igualar(state) is not None:
+        acts.append(mk(seat, Call.HASTA_IGUALAR))
+    return acts
+
+
+def may_open(state: State, seat: int, answering_truco: bool) -> bool:
+    return (
+        state.envido_status is EnvidoStatus.OPEN
+        and seat not in state.envido_barred
+        and (answering_truco or (state.turn == seat and not state.truco_pending))
+    )
+
+
+def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Action]:
+    if not may_open(state, seat, answering_truco):
+        return []
+    acts = opening_calls(state, seat)
+    if not answering_truco:
+        for card in state.hands[seat]:
+            if pintan(state, card) is not None:
+                acts.append(mk(seat, Call.LAS_QUE_PINTAN, card))
+    return acts
+
+
+def current_stake(state: State) -> int:
+    return falta(state) if state.envido_falta else state.envido_stake
+
+
+def legal_answers(state: State, seat: int) -> list[Action]:
+    acts = [mk(seat, Call.QUIERO), mk(seat, Call.NO_QUIERO)]
+    if state.envido_falta:
+        return acts  # la falta is the whole game: nothing above it
+    stake = state.envido_stake
+    if state.envido_calls == (Call.ENVIDO,):
+        acts.append(mk(seat, Call.ENVIDO))  # "quiero y envido" (001 L12, OP-VE-9)
+    cap = state.rules.target
+    acts.extend(mk(seat, Call.PIEDRAS, None, n) for n in range(1, cap - stake + 1))
+    if falta(state) > stake:
+        acts.append(mk(seat, Call.FALTA_ENVIDO))
+    return acts
+
+
+def open_bet(w: Any, seat: int, call: Call, stake: int) -> None:
+    w.envido_calls = (call,)
+    w.envido_by = seat % 2
+    w.envido_status = EnvidoStatus.BETTING
+    w.envido_barred = w.envido_barred | {seat}
+    w.envido_falta = call is Call.FALTA_ENVIDO
+    w.envido_stake = stake
+    w.envido_prev = 1  # a declined opening pays 1 (001 L11; OP-VE-10)
+
+
+def opening_stake(w: Any, action: Action) -> int:
+    call = action.call
+    if call is Call.ENVIDO:
+        return 2
+    if call is Call.ENVIDO_PUNTOS:
+        assert action.amount is not None
+        return action.amount
+    if call is Call.FALTA_ENVIDO:
+        return 0  # computed when settled
+    if call is Call.HASTA_IGUALAR:
+        value = _igualar(w)
+        assert value is not None
+        return value
+    assert call is Call.LAS_QUE_PINTAN and action.card is not None
+    value = pintan(w, action.card)
+    assert value is not None
+    return value
+
+
+def raise_bet(w: Any, action: Action) -> None:
+    """A raise is "quiero y ...": the old stake becomes what a decline pays."""
+    old = current_stake(w)
+    call = action.call
+    w.envido_calls = w.envido_calls + (call,)
+    w.envido_by = action.seat % 2
+    w.envido_prev = old
+    if call is Call.ENVIDO:
+        w.envido_stake = 4  # quiero y envido: 4 / 2 (VE-04)
+    elif call is Call.PIEDRAS:
+        assert action.amount is not None
+        w.envido_stake = old + action.amount
+    else:
+        w.envido_falta = True
+
+
+def bet(w: Any, events: list[Event], action: Action) -> None:
+    """An envite call or answer during trick play (the flor envite is in ve_flor.py)."""
+    from engine.game import credit, end_hand_now
+
+    call = action.call
+    if w.envido_status is EnvidoStatus.OPEN:
+        open_bet(w, action.seat, call, opening_stake(w, action))
+        return
+    if call is Call.QUIERO:
+        w.envido_status = EnvidoStatus.DECLARING
+        return
+    if call is Call.NO_QUIERO:
+        points = w.envido_prev
+        w.envido_status = EnvidoStatus.DONE
+        w.envido_result = (w.envido_by, points)
+        if credit(w, events, w.envido_by, points, "envido_declined"):
+            end_hand_now(w, events)
+        return
+    raise_bet(w, action)
+
+
+def accepted_points(w: Any) -> int:
+    return current_stake(w)

@@ -1,0 +1,144 @@
+"""Venezuelan card functions (RULES.md 4.2-4.4): the vira, the perico and perica, trick
+strength and envite / flor values. These are the small behaviour functions a RuleSet holds.
+
+The seed (001) never says which cards the perico and perica are. The default reading is the
+usual Venezuelan rule, OUTSIDE SEEDS and therefore an option (`perico_rule="vira_11_10"`,
+RULES.md 4.2): after the deal a card is turned up (la vira); the perico is the caballo (11)
+of its suit and the perica the sota (10); when the vira itself is that caballo or sota, the
+rey (12) of the suit takes its place.
+"""
+
+from __future__ import annotations
+
+from engine.cards import SPANISH_DECK, Card, Suit, parse_card
+
+PERICO_VALUE = 30  # absolute envite values, 001 L2
+PERICA_VALUE = 29
+RESERVADA_VALUE = PERICO_VALUE + PERICA_VALUE  # the literal formula for both (RULES 4.4)
+
+_BY_RANK_SUIT = {(c.rank, c.suit): c for c in SPANISH_DECK}
+
+
+def pericos(vira: Card | None) -> tuple[Card | None, Card | None]:
+    """(perico, perica) for this vira under the vira_11_10 rule; (None, None) without a vira."""
+    if vira is None:
+        return None, None
+    suit = vira.suit
+    perico = _BY_RANK_SUIT[(12 if vira.rank == 11 else 11, suit)]
+    perica = _BY_RANK_SUIT[(12 if vira.rank == 10 else 10, suit)]
+    return perico, perica
+
+
+# RULES.md 4.3 below the perico and perica, highest class first; one class ties.
+_VE_CLASSES: tuple[tuple[str, ...], ...] = (
+    ("1e",),
+    ("1b",),
+    ("7e",),
+    ("7o",),
+    ("3e", "3b", "3o", "3c"),
+    ("2e", "2b", "2o", "2c"),
+    ("1o", "1c"),
+    ("12e", "12b", "12o", "12c"),
+    ("11e", "11b", "11o", "11c"),
+    ("10e", "10b", "10o", "10c"),
+    ("7c", "7b"),
+    ("6e", "6b", "6o", "6c"),
+    ("5e", "5b", "5o", "5c"),
+    ("4e", "4b", "4o", "4c"),
+)
+PERICO_STRENGTH = len(_VE_CLASSES) + 2
+PERICA_STRENGTH = len(_VE_CLASSES) + 1
+PASADA_STRENGTH = 0  # a carta pasada has no truco value: below every card (RULES 4.3 rank 17)
+
+
+def _build() -> tuple[int, ...]:
+    table = [0] * 104
+    for index, names in enumerate(_VE_CLASSES):
+        for name in names:
+            table[parse_card(name, "spanish").code] = len(_VE_CLASSES) - index
+    return tuple(table)
+
+
+_STRENGTH = _build()
+
+
+def ve_strength(card: Card, face_up: Card | None = None) -> int:
+    """Trick strength: perico > perica > espadilla > ... > the 4s (RULES.md 4.3)."""
+    perico, perica = pericos(face_up)
+    if card == perico:
+        return PERICO_STRENGTH
+    if card == perica:
+        return PERICA_STRENGTH
+    return _STRENGTH[card.code]
+
+
+def absolute_value(card: Card, face_up: Card | None = None) -> int:
+    """Absolute envite value (VE-01): perico 30, perica 29, 1-7 face value, figures 0."""
+    perico, perica = pericos(face_up)
+    if card == perico:
+        return PERICO_VALUE
+    if card == perica:
+        return PERICA_VALUE
+    return card.rank if card.rank <= 7 else 0
+
+
+def _relative(cards: tuple[Card, ...], face_up: Card | None, count: int) -> tuple[int, tuple[Card, ...]]:
+    """The relative value (RULES 4.4) using up to `count` cards, and the cards that prove it.
+
+    La Reservada: perico + perica (59). A perico or perica "links" with any card (OP-VE-5):
+    its value plus the best other card, without the +20 (VE-02: perico + 7 = 37). Otherwise
+    20 + the best cards of one suit (two for envite, three for flor), else the best single
+    card (OP-VE-4).
+    """
+    perico, perica = pericos(face_up)
+    specials = [c for c in cards if c == perico or c == perica]
+    if len(specials) == 2:
+        return RESERVADA_VALUE, tuple(specials)
+    if specials:
+        special = specials[0]
+        rest = sorted((c for c in cards if c != special),
+                      key=lambda c: absolute_value(c, face_up), reverse=True)[: count - 1]
+        return (absolute_value(special, face_up) + sum(absolute_value(c, face_up) for c in rest),
+                (special, *rest))
+    best_value, best = -1, ()
+    for card in cards:
+        value = absolute_value(card, face_up)
+        if value > best_value:
+            best_value, best = value, (card,)
+    by_suit: dict[Suit, list[Card]] = {}
+    for card in cards:
+        by_suit.setdefault(card.suit, []).append(card)
+    for suited in by_suit.values():
+        if len(suited) >= 2:
+            suited.sort(key=lambda c: absolute_value(c, face_up), reverse=True)
+            used = tuple(suited[:count])
+            value = 20 + sum(absolute_value(c, face_up) for c in used)
+            if value > best_value:
+                best_value, best = value, used
+    return best_value, best
+
+
+def ve_envite(cards: tuple[Card, ...], face_up: Card | None = None) -> int:
+    """The envite value of a hand (relative value of two cards; La Reservada 59)."""
+    return _relative(cards, face_up, 2)[0]
+
+
+def ve_envite_cards(cards: tuple[Card, ...], face_up: Card | None = None) -> tuple[Card, ...]:
+    """The cards that prove the envite value (shown at the end of the hand)."""
+    return _relative(cards, face_up, 2)[1]
+
+
+def is_reservada(cards: tuple[Card, ...], face_up: Card | None) -> bool:
+    perico, perica = pericos(face_up)
+    return perico is not None and perico in cards and perica in cards
+
+
+def ve_flor(cards: tuple[Card, ...], face_up: Card | None = None) -> int | None:
+    """Flor value, None for no flor. A flor is three cards of one suit (OP-VE-2), valued by
+    the relative value of all three; La Reservada always counts as a flor (001 L70-71).
+    The perico and perica are not wild cards for flor (that would be OUTSIDE SEEDS)."""
+    if is_reservada(cards, face_up):
+        return RESERVADA_VALUE
+    if len(cards) != 3 or not (cards[0].suit is cards[1].suit is cards[2].suit):
+        return None
+    return _relative(cards, face_up, 3)[0]

@@ -1,0 +1,68 @@
+"""The real OpenSSH client in tmux plays a whole hand against a bot."""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import time
+
+import asyncssh
+
+from tests.e2e.test_openssh_tmux import Server, Tmux, _free_port, _ssh, pytestmark  # noqa: F401
+
+ACTION = re.compile(r"(?:^|\s)([a-zA-Z]) ([A-Z][A-Za-z ]*?)(?=\s{2,}|\s*$)")
+ANSWERS = ["Quiero", "Con flor quiero", "Say my tantos", "Son buenas", "Flor", "Pass"]
+
+
+def test_openssh_plays_a_whole_hand_against_a_bot(tmp_path):
+    key = tmp_path / "id_ed25519"
+    asyncssh.generate_private_key("ssh-ed25519").write_private_key(str(key))
+    os.chmod(key, 0o600)
+    port = _free_port()
+    server = Server(tmp_path, port, "server", extra=("--bot-delay", "0.1", "--hand-pause", "1"))
+    tmux = Tmux(tmp_path)
+    try:
+        server.wait_ready()
+        tmux.start(["sh", "-c", shlex.join(_ssh(port, key, "-t", "player@127.0.0.1"))])
+        tmux.wait_for(lambda t: "Lobby" in t.splitlines()[0] if t else False)
+        tmux.keys("n")
+        tmux.wait_for(lambda t: "New table" in t)
+        time.sleep(0.3)
+        tmux.keys("C-s")
+        tmux.wait_for(lambda t: "Waiting for 1 more player" in t)
+        tmux.keys("b")  # a bot takes the free seat: the hand is dealt
+        screen = tmux.wait_for(lambda t: "Hand 1" in t)
+        assert "╭─────╮" in screen  # the player's cards, drawn as cards
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            screen = tmux.screen()
+            if "Hand over" in screen:
+                break
+            if "Your move." in screen:
+                lines = screen.splitlines()[10:15]
+                offered = {label: k for line in lines for k, label in ACTION.findall(line[26:])}
+                answer = next((offered[a] for a in ANSWERS if a in offered), None)
+                if answer:
+                    tmux.keys(answer)
+                else:
+                    for digit in "123":
+                        tmux.keys(digit)
+                        time.sleep(0.2)
+                        if "Not your card" not in tmux.screen():
+                            break
+                time.sleep(0.4)
+            else:
+                time.sleep(0.1)
+        else:
+            raise AssertionError(f"the hand did not end:\n{tmux.screen()}")
+        # The hand's points are on the score line, the log says who took them and why.
+        assert re.search(r"(Us|Them) take \d+", screen), screen
+        score = screen.splitlines()[1]
+        assert re.search(r"(Us|Them)\s+[1-9]", score), score
+        tmux.keys("l")
+        time.sleep(0.3)
+        tmux.keys("y")  # leave the table: back to the lobby
+        tmux.wait_for(lambda t: "Lobby" in t.splitlines()[0] if t else False)
+    finally:
+        tmux.kill()
+        server.kill()
