@@ -163,6 +163,7 @@ class TableAction(Command):
     call: str = limited(max_len=32)
     card: str | None = limited(None, max_len=4)
     cid: int = limited(0, lo=0, hi=2**53)  # the client's command id: a repeat never acts twice
+    amount: int | None = limited(None, lo=0, hi=99)  # for calls that name a number (piedras)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from typing import Callable
 
 import engine
 import protocol as p
-from protocol.text import clean_text, name_key, name_stem, usable_name, valid_name, RESERVED_NAMES
+from protocol.text import RESERVED_KEYS, clean_text, name_key, name_stem, usable_name, valid_name
 from server.config import ServerConfig
 from server.link import HubLink, Peer
 from server.ratelimit import TokenBucket
@@ -535,7 +535,7 @@ class Hub:
         if not valid_name(name):
             return "invalid"
         key = name_key(name)
-        if key in RESERVED_NAMES:
+        if key in RESERVED_KEYS:
             return "reserved_word"
         owner = self._reservations.get(key)
         if owner is not None and owner != fp:

@@ -301,6 +301,8 @@ class TableActor:
         wire: dict[str, Any] = {"seat": seat, "call": cmd.call}
         if cmd.card is not None:
             wire["card"] = cmd.card
+        if cmd.amount is not None:
+            wire["amount"] = cmd.amount
         try:
             action = engine.action_from_wire(wire, deck=self.rules.card_notation)
             self._apply(action, (seat, cmd.cid) if cmd.cid else None)

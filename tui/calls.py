@@ -11,7 +11,7 @@ from dataclasses import dataclass
 # Preferred keys by call; the first free one wins. Families share keys because
 # their members are never legal at the same time (e.g. truco / retruco / vale cuatro).
 PREFERRED_KEYS: dict[str, str] = {
-    "truco": "t", "retruco": "t", "vale_cuatro": "t", "vale_nueve": "t", "vale_juego": "t",
+    "truco": "t", "retruco": "t", "vale_cuatro": "t", "vale_nueve": "t", "vale_el_juego": "t",
     "seis": "t", "nueve": "t", "doce": "t",
     "quiero": "q", "con_flor_quiero": "q",
     "no_quiero": "n", "con_flor_me_achico": "n",
@@ -20,6 +20,7 @@ PREFERRED_KEYS: dict[str, str] = {
     "declare_envido": "e", "son_buenas": "s",
     "flor": "o", "contraflor": "o", "contraflor_al_resto": "a", "pass_flor": "p",
     "mazo": "m", "play_blind": "j", "maldon": "x",
+    "envido_puntos": "u", "piedras": "i", "hasta_igualar": "h", "las_que_pintan": "k", "pasar": "p",
 }
 SPARE_KEYS = "abghijkuvwxyz"
 RESERVED = set("123456789lc?")  # cards, leave, chat, help

@@ -212,15 +212,20 @@ async def test_bad_tables_are_refused_with_the_reason(hub: Hub, command: p.Creat
     assert not ana.of(p.TableCreated)
 
 
-async def test_unimplemented_variant_cannot_be_opened(hub: Hub) -> None:
-    unplayable = [v for v in variant_infos() if not v.implemented]
-    if not unplayable:
-        pytest.skip("every variant is implemented")
-    ana = await join(hub, "ana")
-    v = unplayable[0]
-    ana.send(p.CreateTable(variant=v.name, players=v.player_counts[0], options={}))
-    await ana.settle()
-    assert ana.of(p.Error)[-1].code == "not_playable"
+async def test_unimplemented_variant_cannot_be_opened() -> None:
+    """A variant the catalog lists as coming soon is shown but cannot be opened."""
+    soon = p.VariantInfo(name="futuro", title="Truco del futuro", player_counts=(2,), implemented=False)
+    hub = Hub(ServerConfig(), (*variant_infos(), soon), validate_options)
+    task = asyncio.create_task(hub.run())
+    try:
+        ana = await join(hub, "ana")
+        assert "futuro" in {v.name for v in ana.of(p.Welcome)[0].variants}
+        ana.send(p.CreateTable(variant="futuro", players=2, options={}))
+        await ana.settle()
+        assert ana.of(p.Error)[-1].code == "not_playable"
+        assert not ana.of(p.TableCreated)
+    finally:
+        task.cancel()
 
 
 async def test_a_session_that_stops_reading_is_dropped_without_hurting_others(hub: Hub, monkeypatch) -> None:
@@ -238,3 +243,11 @@ async def test_a_session_that_stops_reading_is_dropped_without_hurting_others(hu
     ana.send(p.Ping(n=1))
     await ana.settle()
     assert p.Pong(n=1) in ana.inbox
+
+
+async def test_a_look_alike_of_a_name_online_or_reserved_is_refused(hub: Hub) -> None:
+    await join(hub, "alice", "SHA256:k1")
+    cyrillic = await join(hub, "Аlice")  # Cyrillic А
+    assert cyrillic.of(p.NameRefused)[0].reason in ("taken", "reserved_key")
+    keyed = await join(hub, "A1ice", "SHA256:k2")
+    assert keyed.of(p.NameRefused)[0].reason == "reserved_key"

@@ -245,3 +245,38 @@ async def test_every_variant_renders_and_takes_card_keys(variant: str, players: 
         await pilot.press(str(index + 1))
         sent = [m for m in link.sent if isinstance(m, p.TableAction)][-1]
         assert sent.call == legal_cards[0].call.value and sent.card == str(legal_cards[0].card)
+
+
+async def test_a_call_that_names_a_number_asks_for_it() -> None:
+    """Venezuelan 'envido N puntos': one entry in the calls, then the number is asked."""
+    rules = engine.get_ruleset("venezolano")
+    rng = random.Random(4)
+    state, events = engine.new_match(rules, 2, rng)
+    for _ in range(200):
+        seat = next((s for s in range(2) if any(a.call.value == "envido_puntos" for a in engine.legal_actions(state, s))), None)
+        if seat is not None:
+            break
+        mover = next(s for s in range(2) if engine.legal_actions(state, s))
+        action = engine.choose_action(engine.view(state, mover), rules, rng) or engine.legal_actions(state, mover)[0]
+        state, more = engine.advance(state, action, rng)
+        events = events + more
+    assert seat is not None
+    amounts = sorted(a.amount for a in engine.legal_actions(state, seat) if a.call.value == "envido_puntos")
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
+                       options={}, status="playing")
+    link.push(*welcome(), p.TableUpdated(table=info), p.Seated(table_id="t1", seat=seat))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(state, seat, 3, events, names=("p0", "p1")))
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert text.count("Envido puntos") == 1  # one entry, not one per number
+        await pilot.press("u")
+        await pilot.pause(0.2)
+        assert f"({amounts[0]} to {amounts[-1]})" in screen_text(app)
+        await pilot.press(*str(amounts[-1]), "enter")
+        await pilot.pause(0.1)
+        sent = [m for m in link.sent if isinstance(m, p.TableAction)][-1]
+        assert (sent.call, sent.amount) == ("envido_puntos", amounts[-1])

@@ -31,6 +31,7 @@ PENDING_FLOR = ("announcing", "answering", "round_two")
 
 
 CARD_WIDTH = 8  # a drawn card (7) and the gap after it
+CARD_CALLS = ("play", "discard")  # made with the card keys directly
 
 
 class TableScreen(Screen[None]):
@@ -47,6 +48,7 @@ class TableScreen(Screen[None]):
         self._match_over_shown = False
         self._timer_handle = None
         self._timer_shown = ""
+        self._card_call: str | None = None  # a call waiting for its card (las que pintan)
 
     @property
     def tr(self):  # type: ignore[no-untyped-def]
@@ -310,26 +312,75 @@ class TableScreen(Screen[None]):
         self.query_one("#t-cards", HandPanel).show_cards(boxes)
 
     def _draw_actions(self) -> None:
-        # Actions that take a card are made with the card keys; the rest are listed here,
-        # each with its key, and can be clicked.
-        legal = [a for a in self.table.view.get("legal") or [] if not a.get("card")]
-        key = tuple(str(a.get("call")) for a in legal)
+        """The calls this player may make now, each with its key; clickable.
+
+        Plain plays (and discards) are made with the card keys. A call that needs a
+        number (piedras, envido N puntos) asks for it; a call that needs a card other
+        than playing it (las que pintan) waits for the card key that follows.
+        """
+        legal = self.table.view.get("legal") or []
+        calls: list[str] = []
+        for action in legal:
+            call = str(action.get("call"))
+            if call in CARD_CALLS or call in calls:
+                continue
+            calls.append(call)
+        key = tuple(calls)
         if key == self._actions_key:
             return  # unchanged: nothing to repaint
         self._actions_key = key
-        self._choices = assign_keys([str(a.get("call")) for a in legal])
+        self._choices = assign_keys(calls)
         variant = str(self.table.view.get("variant", ""))
         cells = []
         for choice in self._choices:
             label = Text()
             label.append(choice.key, style="reverse bold")
             label.append(" " + call_label(self.tr, variant, choice.call))
+            if self._amounts(choice.call) or self._is_card_call(choice.call):
+                label.append("…")
             cells.append(label)
         self.query_one("#t-actions", GridPanel).set_cells(cells)
 
+    def _amounts(self, call: str) -> list[int]:
+        return sorted(
+            int(a["amount"]) for a in self.table.view.get("legal") or []
+            if a.get("call") == call and isinstance(a.get("amount"), int)
+        )
+
+    def _is_card_call(self, call: str) -> bool:
+        return any(a.get("call") == call and a.get("card") for a in self.table.view.get("legal") or [])
+
     def _pick_action(self, index: int) -> None:
         if 0 <= index < len(self._choices):
-            self._send_action(self._choices[index].call, None)
+            self._choose(self._choices[index].call)
+
+    def _choose(self, call: str) -> None:
+        amounts = self._amounts(call)
+        if amounts:
+            from tui.screens.prompt import PromptScreen
+
+            variant = str(self.table.view.get("variant", ""))
+            title = self.tr("table.how_many", call=call_label(self.tr, variant, call),
+                            low=amounts[0], high=amounts[-1])
+
+            def chosen(text: str | None) -> None:
+                if text and text.isdigit() and int(text) in amounts:
+                    self._send_action(call, None, amount=int(text))
+                elif text:
+                    self._say(Text(self.tr("table.bad_amount", low=amounts[0], high=amounts[-1]),
+                                   style="bold red"))
+
+            self.app.push_screen(PromptScreen(title, str(amounts[0]), 2,
+                                              [("Enter", self.tr("key.accept")), ("Esc", self.tr("key.cancel"))]),
+                                 chosen)
+        elif self._is_card_call(call):
+            self._card_call = call
+            self._say(Text(self.tr("table.pick_card"), style="bold yellow"))
+        else:
+            self._send_action(call, None)
+
+    def _say(self, text: Text) -> None:
+        self.query_one("#t-status", Panel).show(text)
 
     def _draw_status(self) -> None:
         model, view = self.table, self.table.view
@@ -378,7 +429,7 @@ class TableScreen(Screen[None]):
             return
         for choice in self._choices:
             if choice.key == key:
-                self._send_action(choice.call, None)
+                self._choose(choice.call)
                 event.stop()
                 return
         if key == "c":
@@ -430,8 +481,11 @@ class TableScreen(Screen[None]):
         own = list(self.table.view.get("own_cards") or [])
         if not 0 <= index < len(own):
             return
+        wanted, self._card_call = self._card_call, None
         call = next(
-            (str(a.get("call")) for a in self.table.view.get("legal") or [] if a.get("card") == own[index]),
+            (str(a.get("call")) for a in self.table.view.get("legal") or []
+             if a.get("card") == own[index] and (wanted is None or a.get("call") == wanted)
+             and (wanted is not None or a.get("call") in CARD_CALLS)),
             None,
         )
         if call is None:
@@ -440,9 +494,10 @@ class TableScreen(Screen[None]):
             return
         self._send_action(call, own[index])
 
-    def _send_action(self, call: str, card: str | None) -> None:
+    def _send_action(self, call: str, card: str | None, *, amount: int | None = None) -> None:
         self._cid += 1
-        self.app.send(p.TableAction(table_id=self.table_id, call=call, card=card, cid=self._cid))  # type: ignore[attr-defined]
+        self.app.send(p.TableAction(table_id=self.table_id, call=call, card=card, cid=self._cid,  # type: ignore[attr-defined]
+                                    amount=amount))
 
 
 def _card_cell(card: str | None, french: bool) -> Text:
