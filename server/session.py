@@ -170,7 +170,18 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._paused_since = None
         if self._need_repaint and self._app is not None:
             self._need_repaint = False
-            self._app.call_later(self._app.refresh, repaint=True, layout=True)
+            self._app.call_later(self._repaint_everything)
+
+    def _repaint_everything(self) -> None:
+        """Frames were dropped while the client was not reading: its screen is stale.
+
+        A plain refresh re-renders only what Textual thinks changed, so the whole
+        screen region is marked dirty and sent again.
+        """
+        if self._app is None:
+            return
+        screen = self._app.screen
+        screen.refresh(screen.region)
 
     # -- the link the driver writes through --------------------------------------------
     def attach(self, driver: ChannelDriver) -> None:

@@ -122,10 +122,31 @@ class LobbyScreen(Screen[None]):
         title.append(f" {self.tr('lobby.title')} · {who} · {self.tr('lobby.online', n=len(m.players))}")
         self.query_one("#title-bar", Static).update(title)
 
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._draw_status()
+
+    def _describe(self, info: p.TableInfo) -> Text:
+        """One line about a table: its game, size, timer and the options that differ."""
+        variant = self.model.variants.get(info.variant)
+        parts = [self.tr(f"variant.{info.variant}"), self.tr("form.n_players", n=len(info.seats))]
+        parts.append(self.tr("lobby.timer", n=info.turn_timer) if info.turn_timer else self.tr("lobby.no_timer"))
+        changed = []
+        for opt in variant.options if variant else ():
+            value = info.options.get(opt.name, opt.default)
+            if value != opt.default:
+                label = self.tr(f"option.{opt.name}") if self.tr.has(f"option.{opt.name}") else opt.label
+                shown = (self.tr("form.yes") if value else self.tr("form.no")) if isinstance(value, bool) else str(value)
+                changed.append(f"{label}: {shown}")
+        parts.append("; ".join(changed) if changed else self.tr("lobby.default_options"))
+        return Text(f"{info.title}: " + " · ".join(parts), no_wrap=True, overflow="ellipsis")
+
     def _draw_status(self) -> None:
         m = self.model
         table = m.my_table
-        if table is None:
+        selected = m.tables.get(self._selected_table_id() or "")
+        if table is None and selected is not None:
+            text = self._describe(selected)
+        elif table is None:
             text = Text(self.tr("lobby.status.idle"), style="dim")
         else:
             free = sum(1 for s in table.seats if s is None)
