@@ -142,3 +142,18 @@ async def _eof(writer: asyncio.StreamWriter) -> bool:
                 return True
     except asyncio.TimeoutError:
         return False
+
+
+async def test_a_dead_peer_is_dropped_by_keepalive(tmp_path):
+    """A client that vanished without closing (no reads, no replies) is found by keepalives."""
+    async with running_server(tmp_path, keepalive_interval=0.5, keepalive_count_max=2) as srv:
+        ana = await lobby_client(srv.port, "ana")
+        ghost = await lobby_client(srv.port, "ghost")
+        try:
+            assert ghost.conn is not None
+            ghost._reader.cancel()  # type: ignore[union-attr]
+            ghost.conn._transport.pause_reading()  # type: ignore[attr-defined]  # gone silent
+            await ana.wait_for(lambda t: "ghost" not in players(t), timeout=10)
+            assert await round_trip(ana, ana, "solo") < ROUND_TRIP
+        finally:
+            await close_all(ana, ghost)
