@@ -563,7 +563,7 @@ def _start_flor(w: Any, events: list[Event]) -> None:
         flr.start(w)
         return
     team = ve_flor.cantando_team(w) if rules.cantando else NO_TEAM
-    ve_flor.start(w)
+    flr.start(w)  # the same flor round; its betting differs (ve_flor.legal / act)
     if team != NO_TEAM:
         # Estar cantando: the flores count in the team comparison, not in a flor round.
         w.phase = Phase.PLAY

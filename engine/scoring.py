@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.cards import Card, Suit
 
 # RULES.md 1.3, highest class first; cards in one class are equal (parda).
-_ARGENTINE_CLASSES: tuple[tuple[str, ...], ...] = (
+ARGENTINE_TRICK_CLASSES: tuple[tuple[str, ...], ...] = (
     ("1e",),
     ("1b",),
     ("7e",),
@@ -32,15 +32,15 @@ def _build_argentine_strength() -> tuple[int, ...]:
     from engine.cards import parse_card
 
     table = [0] * 104
-    for index, names in enumerate(_ARGENTINE_CLASSES):
+    for index, names in enumerate(ARGENTINE_TRICK_CLASSES):
         for name in names:
-            table[parse_card(name, "spanish").code] = len(_ARGENTINE_CLASSES) - index
+            table[parse_card(name, "spanish").code] = len(ARGENTINE_TRICK_CLASSES) - index
     return tuple(table)
 
 
 ARGENTINE_STRENGTH: tuple[int, ...] = _build_argentine_strength()
 # Rank class 8 (the 12s) and below carry no signal (OPT-MALDON, OP-AR-26).
-MALDON_MAX_STRENGTH = len(_ARGENTINE_CLASSES) - 7
+MALDON_MAX_STRENGTH = len(ARGENTINE_TRICK_CLASSES) - 7
 
 
 def argentine_strength(card: Card, face_up: Card | None = None) -> int:

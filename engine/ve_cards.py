@@ -10,6 +10,7 @@ rey (12) of the suit takes its place.
 
 from __future__ import annotations
 
+from engine.scoring import ARGENTINE_TRICK_CLASSES
 from engine.cards import SPANISH_DECK, Card, Suit, parse_card
 
 PERICO_VALUE = 30  # absolute envite values, 001 L2
@@ -29,23 +30,8 @@ def pericos(vira: Card | None) -> tuple[Card | None, Card | None]:
     return perico, perica
 
 
-# RULES.md 4.3 below the perico and perica, highest class first; one class ties.
-_VE_CLASSES: tuple[tuple[str, ...], ...] = (
-    ("1e",),
-    ("1b",),
-    ("7e",),
-    ("7o",),
-    ("3e", "3b", "3o", "3c"),
-    ("2e", "2b", "2o", "2c"),
-    ("1o", "1c"),
-    ("12e", "12b", "12o", "12c"),
-    ("11e", "11b", "11o", "11c"),
-    ("10e", "10b", "10o", "10c"),
-    ("7c", "7b"),
-    ("6e", "6b", "6o", "6c"),
-    ("5e", "5b", "5o", "5c"),
-    ("4e", "4b", "4o", "4c"),
-)
+# RULES.md 4.3 below the perico and perica: the Argentine classes (highest first; one class ties).
+_VE_CLASSES = ARGENTINE_TRICK_CLASSES
 PERICO_STRENGTH = len(_VE_CLASSES) + 2
 PERICA_STRENGTH = len(_VE_CLASSES) + 1
 PASADA_STRENGTH = 0  # a carta pasada has no truco value: below every card (RULES 4.3 rank 17)

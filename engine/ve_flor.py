@@ -27,29 +27,6 @@ from engine.ve_cards import is_reservada
 FLOR_POINTS = 3
 
 
-def start(w: Any) -> None:
-    w.flor_holders = ()
-    w.flor_announced = ()
-    w.flor_idx = 0
-    w.flor_level = 0
-    w.flor_by = NO_TEAM
-    w.flor_accepted = False
-    w.flor_conceded = NO_TEAM
-    w.flor_cf_by = NO_TEAM
-    w.flor_passes = 0
-    w.flor_status = FlorStatus.NONE
-    rules = w.rules
-    if not rules.flor:
-        return
-    holders = tuple(p for p in w.players if rules.flor_fn(w.dealt[p], w.face_up) is not None)
-    if not holders:
-        return
-    w.flor_holders = holders
-    w.flor_status = FlorStatus.ANNOUNCING
-    w.phase = Phase.FLOR
-    w.envido_status = EnvidoStatus.CLOSED  # V-F3: no envite sin ley beside a flor
-
-
 def legal(state: State, seat: int) -> list[Action]:
     status = state.flor_status
     holders = state.flor_holders
