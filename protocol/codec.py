@@ -4,7 +4,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]  # no stubs published
 
 from protocol.errors import ProtocolError
 from protocol.messages import MESSAGE_TYPES, Message
@@ -35,7 +35,7 @@ def encode(message: Message) -> bytes:
     body = to_plain(message)
     body["v"] = PROTOCOL_VERSION
     body["t"] = message.TYPE
-    data = msgpack.packb(body, use_bin_type=True)
+    data: bytes = msgpack.packb(body, use_bin_type=True)
     if len(data) > MAX_FRAME:
         raise ProtocolError(f"{message.TYPE}: frame of {len(data)} bytes exceeds {MAX_FRAME}")
     return data

@@ -193,7 +193,7 @@ class Ping(Command):
 class Welcome(Event):
     TYPE: ClassVar[str] = "welcome"
     name: str = limited(max_len=NAME_MAX)
-    guest: bool
+    guest: bool = limited()
     variants: tuple[VariantInfo, ...] = limited(max_items=16)
     chat_max: int = limited(CHAT_MAX, lo=1, hi=10_000)
 

@@ -165,7 +165,7 @@ def _check(hint: Any, value: Any, limits: Limits, path: str, depth: int) -> Any:
             )
             for k, v in value.items()
         }
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return from_plain(hint, value, path)
     raise TypeError(f"unsupported annotation {hint!r} at {path}")  # a bug in messages.py
 
