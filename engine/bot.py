@@ -231,7 +231,11 @@ class _Seat:
         self.team = team = view.teams[me]
         self.tables = tables = _tables(rules, view.face_up)
         strength = tables.strength
-        self.s = lambda card: strength[card.code]
+
+        def card_strength(card: Card) -> int:
+            return strength[card.code]
+
+        self.s = card_strength
         in_hand = view.players
         self.n_opp = sum(1 for p in in_hand if view.teams[p] != team)
         self.n_mate = sum(1 for p in in_hand if view.teams[p] == team and p != me)

@@ -110,7 +110,7 @@ def holders(w: Any, team: int) -> tuple[int, ...]:
 
 
 def team_score(w: Any, team: int) -> int:
-    return max(w.scores[h] for h in holders(w, team))
+    return int(max(w.scores[h] for h in holders(w, team)))
 
 
 def _add(w: Any, team: int, points: int) -> None:
@@ -762,7 +762,7 @@ def truco_value(w: Any) -> int:
     if not level:
         return 1
     step = w.rules.truco_ladder[level - 1]
-    return w.rules.target if step.wins_game else step.accepted
+    return int(w.rules.target if step.wins_game else step.accepted)
 
 
 def credit(w: Any, events: list[Event], team: int, points: int, reason: str) -> bool:
@@ -779,7 +779,7 @@ def credit(w: Any, events: list[Event], team: int, points: int, reason: str) -> 
 
 def leader_needs(w: Any, goal: int) -> int:
     """Points the leading team still needs to reach `goal` (falta envido, al resto)."""
-    return max(goal - max(w.scores), 1)
+    return int(max(goal - max(w.scores), 1))
 
 
 def _end_hand(

@@ -72,7 +72,8 @@ def _best_envido(cards: tuple[Card, ...], face_up: Card | None) -> tuple[int, tu
     """`envido_uy` of RULES.md 2.4: the best single card, or the best pair + 20 where a pair
     counts if it is suited or contains a pieza (a pieza takes any suit)."""
     _, value, wild = _t(face_up)
-    best, proof = -1, ()
+    best = -1
+    proof: tuple[Card, ...] = ()
     for card in cards:
         if value[card.code] > best:
             best, proof = value[card.code], (card,)

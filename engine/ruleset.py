@@ -264,7 +264,7 @@ def _venezolano(opts: dict[str, OptionValue]) -> RuleSet:
 def _on_argentine(opts: dict[str, OptionValue]) -> RuleSet:
     """The Argentine RuleSet for a variant's options (Argentine defaults for the rest): the
     muestra and manilha games share all Argentine behaviour they do not replace."""
-    shared = {k: v for k, v in opts.items() if k in _ARGENTINE_OPTION_NAMES}
+    shared: dict[str, object] = {k: v for k, v in opts.items() if k in _ARGENTINE_OPTION_NAMES}
     return _argentino(resolve_options("argentino", shared))
 
 

@@ -86,7 +86,8 @@ def _relative(cards: tuple[Card, ...], face_up: Card | None, count: int) -> tupl
                       key=lambda c: absolute_value(c, face_up), reverse=True)[: count - 1]
         return (absolute_value(special, face_up) + sum(absolute_value(c, face_up) for c in rest),
                 (special, *rest))
-    best_value, best = -1, ()
+    best_value = -1
+    best: tuple[Card, ...] = ()
     for card in cards:
         value = absolute_value(card, face_up)
         if value > best_value:
