@@ -49,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds a bot takes to move (default %(default)s)")
     serve.add_argument("--hand-pause", type=float, default=defaults.hand_pause,
                        help="seconds the end of a hand stays on screen (default %(default)s)")
+    serve.add_argument("--lite", action="store_true",
+                       help="sessions start in lite mode: 16 colours, ASCII cards, no mouse (L toggles)")
+    serve.add_argument("--no-compression", dest="compression", action="store_false",
+                       help="never compress (by default clients that can inflate zlib get it)")
     sub.add_parser("options", help="print every variant's table options (Markdown)")
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     return parser
@@ -61,6 +65,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_connections_per_ip=args.max_connections_per_ip, max_sessions=args.max_sessions,
         chat_per_second=args.chat_per_second, chat_max_len=min(args.chat_max_len, 200),
         bot_delay=max(0.0, args.bot_delay), hand_pause=max(0.0, args.hand_pause),
+        lite=args.lite, compression=args.compression,
     )
 
 

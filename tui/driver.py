@@ -84,6 +84,12 @@ class ChannelDriver(Driver):
             self.write(_MOUSE_OFF)
         self.write("\x1b[?2004l\x1b[?7h\x1b[?1049l\x1b[?25h")
 
+    def set_mouse(self, on: bool) -> None:
+        """Turn click reporting on or off while running (lite mode has none)."""
+        if on != self._mouse:
+            self._mouse = on
+            self.write(_MOUSE_ON if on else _MOUSE_OFF)
+
     def send_message(self, message: Any) -> None:
         self._app.post_message(message)  # same thread, same loop
 
