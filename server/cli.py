@@ -43,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="ed25519 host key, created on first start (default %(default)s)")
     serve.add_argument("--max-connections-per-ip", type=int, default=defaults.max_connections_per_ip)
     serve.add_argument("--max-sessions", type=int, default=defaults.max_sessions)
+    serve.add_argument("--connections-per-minute-per-ip", type=float,
+                       default=defaults.connections_per_minute_per_ip)
     serve.add_argument("--chat-per-second", type=float, default=defaults.chat_per_second)
     serve.add_argument("--chat-max-len", type=int, default=defaults.chat_max_len)
     serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
@@ -66,6 +68,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         chat_per_second=args.chat_per_second, chat_max_len=min(args.chat_max_len, 200),
         bot_delay=max(0.0, args.bot_delay), hand_pause=max(0.0, args.hand_pause),
         lite=args.lite, compression=args.compression,
+        connections_per_minute_per_ip=max(1.0, args.connections_per_minute_per_ip),
     )
 
 
