@@ -295,12 +295,71 @@ class TableUpdate(Event):
     waiting: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)  # seats the game waits for
     timer: float | None = limited(None, lo=0, hi=3600)  # seconds they have left, if timed
     rematch_votes: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
+    resume_code: str = limited("", max_len=16)  # this seat's code to reclaim it (guests)
 
 
 @dataclass(frozen=True)
 class Pong(Event):
     TYPE: ClassVar[str] = "pong"
     n: int = limited(0, lo=0, hi=2**31)
+
+
+# -- persistence: resuming a seat, finished games and their replay ----------------
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One finished match, as "My games" lists it."""
+
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    match_no: int = limited(lo=1, hi=2**31)
+    variant: str = limited(max_len=20)
+    title: str = limited(max_len=TITLE_MAX)
+    seats: tuple[str, ...] = limited(max_len=NAME_MAX + 8, max_items=8)
+    scores: tuple[int, ...] = limited(lo=0, hi=10_000, max_items=8)
+    winner: int | None = limited(None, lo=0, hi=7)
+    hands: int = limited(0, lo=0, hi=100_000)
+    finished_at: int = limited(0, lo=0, hi=2**40)  # unix seconds
+
+
+@dataclass(frozen=True)
+class ResumeSeat(Command):
+    """Reclaim a held seat with the resume code shown at the table (guests)."""
+
+    TYPE: ClassVar[str] = "resume"
+    code: str = limited(max_len=16)
+
+
+@dataclass(frozen=True)
+class MyGames(Command):
+    TYPE: ClassVar[str] = "my_games"
+
+
+@dataclass(frozen=True)
+class ReplayHand(Command):
+    """Ask for one hand (1-based) of a finished game from its log."""
+
+    TYPE: ClassVar[str] = "replay_hand"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    match_no: int = limited(lo=1, hi=2**31)
+    hand: int = limited(1, lo=1, hi=100_000)
+
+
+@dataclass(frozen=True)
+class GamesList(Event):
+    TYPE: ClassVar[str] = "games"
+    games: tuple[GameSummary, ...] = limited((), max_items=100)
+
+
+@dataclass(frozen=True)
+class ReplayStep(Event):
+    """One hand of a finished game: every event of it, all cards shown (the game is over)."""
+
+    TYPE: ClassVar[str] = "replay_step"
+    game: GameSummary
+    hand: int = limited(1, lo=1, hi=100_000)
+    events: tuple[dict[str, Any], ...] = limited((), max_items=512)
+    hands: int = limited(1, lo=0, hi=100_000)  # how many hands the game had
+    card_notation: str = limited("spanish", max_len=16)  # "spanish" | "french"
 
 
 MESSAGE_TYPES: dict[str, type[Message]] = {
@@ -310,11 +369,12 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
         AddBot, TableAction, TableChat, Rematch, TableUpdate,
         Welcome, NameRefused, LobbySnapshot, PlayerUpdated, PlayerLeft, TableUpdated,
         TableRemoved, TableCreated, Seated, Chat, Error, Notice, Pong,
+        ResumeSeat, MyGames, ReplayHand, GamesList, ReplayStep,
     )
 }
 
 __all__ = [
     "MESSAGE_TYPES", "Message", "Command", "Event", "OptionInfo", "VariantInfo", "PlayerInfo",
-    "TableInfo", "ChatLine", "SeatInfo", "OptionValue", *(cls.__name__ for cls in MESSAGE_TYPES.values()),
+    "TableInfo", "ChatLine", "SeatInfo", "GameSummary", "OptionValue", *(cls.__name__ for cls in MESSAGE_TYPES.values()),
     "NAME_MAX", "CHAT_MAX", "TITLE_MAX", "CODE_LEN",
 ]

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from protocol.confusables import skeleton
+
 # Categories never shown: controls (C0, C1, DEL), format (bidi overrides,
 # zero-width joiners), surrogates, private use, unassigned, line/paragraph
 # separators.
@@ -26,6 +28,7 @@ RESERVED_NAMES = frozenset(
         "operator", "sysadmin", "support", "centos", "fedora", "vagrant", "oracle",
     }
 )
+RESERVED_KEYS = frozenset(skeleton(n) for n in RESERVED_NAMES)
 
 
 def clean_text(text: str, max_len: int) -> str:
@@ -57,12 +60,12 @@ def valid_name(name: str) -> bool:
 
 
 def name_key(name: str) -> str:
-    """What two names must not share: case and compatibility forms folded."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """What two names must not share: case, compatibility forms and look-alikes folded."""
+    return skeleton(unicodedata.normalize("NFKC", name))
 
 
 def usable_name(name: str) -> bool:
-    return valid_name(name) and name_key(name) not in RESERVED_NAMES
+    return valid_name(name) and name_key(name) not in RESERVED_KEYS
 
 
 def name_stem(raw: str) -> str:

@@ -55,8 +55,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="sessions start in lite mode: 16 colours, ASCII cards, no mouse (L toggles)")
     serve.add_argument("--no-compression", dest="compression", action="store_false",
                        help="never compress (by default clients that can inflate zlib get it)")
-    sub.add_parser("options", help="print every variant's table options (Markdown)")
+    serve.add_argument("--seat-hold", type=float, default=defaults.seat_hold,
+                       help="seconds a dropped player's seat is held for them (default %(default)s)")
+    serve.add_argument("--away-grace", type=float, default=defaults.away_grace,
+                       help="seconds the table waits on an away player before a bot makes that "
+                            "decision (default %(default)s)")
+    # Operators and tests: bot-only tables that play on for ever (e.g. the crash test).
+    serve.add_argument("--demo-bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    sub.add_parser("options", help="print every variant's table options (Markdown)")
     return parser
 
 
@@ -69,6 +76,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         bot_delay=max(0.0, args.bot_delay), hand_pause=max(0.0, args.hand_pause),
         lite=args.lite, compression=args.compression,
         connections_per_minute_per_ip=max(1.0, args.connections_per_minute_per_ip),
+        seat_hold=max(0.0, args.seat_hold), away_grace=max(0.0, args.away_grace),
+        demo_bot_tables=max(0, min(50, args.demo_bot_tables)),
     )
 
 
@@ -79,7 +88,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     store = Store(config.data_dir / "truco.sqlite3")
     await store.open()
     hub = Hub(config, variant_infos(), validate_options, store,
-              pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause))
+              pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
+                        away_grace=config.away_grace))
     await hub.load()
     hub_task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
     ctx = ServerContext(config, hub)
@@ -110,6 +120,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
         acceptor.close()
         hub.request_shutdown("shutdown")
         await asyncio.wait_for(hub_task, timeout=SHUTDOWN_GRACE)
+        await hub.stop_tables()  # their last events reach the log; they resume at the next start
         deadline = loop.time() + SHUTDOWN_GRACE
         while ctx.sessions and loop.time() < deadline:
             await asyncio.sleep(0.05)

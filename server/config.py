@@ -41,6 +41,10 @@ class ServerConfig:
     # Table pace
     bot_delay: float = 0.9  # seconds a bot takes to move
     hand_pause: float = 3.0  # seconds between the end of a hand and the next deal
+    # Persistence and reconnecting
+    seat_hold: float = 300.0  # seconds a dropped player's seat is held for them
+    away_grace: float = 15.0  # seconds the table waits on an away player before a bot covers
+    demo_bot_tables: int = 0  # bot-only tables that play on for ever (operators, tests)
 
     def clamp_size(self, cols: int, rows: int) -> tuple[int, int]:
         """A terminal size any client may claim, brought into the supported range."""

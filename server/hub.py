@@ -2,6 +2,13 @@
 
 One asyncio task owns all lobby state. Sessions reach it only through their
 ``HubLink``: encoded command frames in, encoded event frames out.
+
+Seats survive dropped connections and restarts: a seated player whose connection
+closes is marked away and the seat is held (``ServerConfig.seat_hold``) for the
+same person, recognised by the key that signed (key holders) or by the seat's
+resume code (guests: typed in the lobby, or given as the SSH username). When the
+hold runs out a bot plays the seat for good. Running tables are restored from
+the store's event log at start.
 """
 from __future__ import annotations
 
@@ -14,13 +21,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
+import engine
 import protocol as p
-from protocol.text import clean_text, name_key, name_stem, usable_name, valid_name, RESERVED_NAMES
+from protocol.text import RESERVED_KEYS, clean_text, name_key, name_stem, usable_name, valid_name
 from server.config import ServerConfig
 from server.link import HubLink, Peer
 from server.ratelimit import TokenBucket
-from server.store import Store
-from server.table import Occupant, Pace, TableActor
+from server.store import EventRow, GameRecord, Store, TableRecord
+from server.table import Occupant, Pace, TableActor, state_digest
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +72,14 @@ class _Table:
     invited: set[int] = field(default_factory=set)  # conns that used the code
     actor: TableActor | None = None  # the running game, once every seat is filled
     last_info: p.TableInfo | None = None
+    demo: bool = False  # a bot-only table the operator asked for (--demo-bot-tables)
 
     def humans(self) -> list[int]:
         return [o.conn_id for o in self.seats if o is not None and o.conn_id is not None]
+
+    def people(self) -> list[Occupant]:
+        """Seats a person holds, connected or away (not yet given to a bot for good)."""
+        return [o for o in self.seats if o is not None and not o.bot]
 
 
 class Hub:
@@ -91,14 +104,63 @@ class Hub:
         self._tables: dict[str, _Table] = {}
         self._chat: deque[p.ChatLine] = deque(maxlen=CHAT_HISTORY)
         self._ids = itertools.count(1)
-        self._writes: set[asyncio.Task[None]] = set()
+        self._writes: set[asyncio.Future[None]] = set()
         self._lagging: set[int] = set()  # conns to drop once the current step is done
+        self._holds: dict[int, int] = {}  # id(occupant) -> the token of its latest hold
 
     # -- wiring ----------------------------------------------------------------
     async def load(self) -> None:
         if self._store is not None:
             for r in await self._store.reservations():
                 self._reservations[r.name_key] = r.fingerprint
+            for record in await self._store.open_tables():
+                self._restore(record)
+        self._start_demo_tables()
+
+    def _restore(self, record: TableRecord) -> None:
+        """A table that was running when the server stopped: rebuilt from its log."""
+        seats = [Occupant.from_record(d) for d in record.seats]
+        table = _Table(
+            table_id=record.table_id, title=record.title, variant=record.variant,
+            owner=record.owner, seats=list(seats), options=dict(record.options),
+            private=record.private, code=record.code, turn_timer=record.turn_timer,
+            demo=record.demo,
+        )
+        actor = self._new_actor(table, seed=record.seed)
+        try:
+            actor.restore(record.events)
+        except (ValueError, KeyError, TypeError) as exc:
+            # Reported, and the log is left as it is for the operator: never overwritten.
+            log.error("table %s cannot be restored from its log: %s", record.table_id, exc)
+            return
+        if actor.state is None or (actor.state.match_over and not table.demo) or not (
+            table.people() or table.demo
+        ):
+            self._close_in_store(record.table_id)
+            return
+        table.actor = actor
+        self._tables[table.table_id] = table
+        log.info(
+            "restored table %s match %s seq %s digest %s", table.table_id, actor.match_no,
+            actor.seq, state_digest(actor.state, len(seats)),
+        )
+        for index, occupant in enumerate(seats):
+            if occupant.away:
+                self._hold(table, index, occupant)
+        actor.start()
+
+    def _start_demo_tables(self) -> None:
+        wanted = self.config.demo_bot_tables - sum(1 for t in self._tables.values() if t.demo)
+        for i in range(max(0, wanted)):
+            players = (2, 4, 6)[i % 3]
+            options = self._validate_options("argentino", players, {"target": 15, "match_games": 1})
+            table = _Table(
+                table_id=self._new_table_id(), title=f"Demo {i + 1}", variant="argentino",
+                owner="demo", seats=[Occupant(f"Bot {n + 1}", None, bot=True) for n in range(players)],
+                options=options, private=False, code="", demo=True,
+            )
+            self._tables[table.table_id] = table
+            self._maybe_start(table)
 
     def connect(self, ip: str, username: str, fingerprint: str | None) -> HubLink:
         """Open a connection for a verified SSH peer; called by the SSH layer only."""
@@ -127,6 +189,12 @@ class Hub:
                     self._frame(conn_id, payload)  # type: ignore[arg-type]
                 elif kind == "close":
                     self._close(conn_id)
+                elif kind == "hold_expired":
+                    self._hold_expired(*payload)  # type: ignore[misc]
+                elif kind == "result":
+                    conn = self._conns.get(conn_id)
+                    if conn is not None:
+                        self._send(conn, payload)  # type: ignore[arg-type]
                 elif kind == "shutdown":
                     self._shutdown(payload)  # type: ignore[arg-type]
                     return
@@ -151,6 +219,32 @@ class Hub:
         if self._writes:
             await asyncio.gather(*self._writes, return_exceptions=True)
 
+    async def stop_tables(self) -> None:
+        """Stop every table actor (their last events are appended first); for shutdown."""
+        actors = [t.actor for t in self._tables.values() if t.actor is not None]
+        await asyncio.gather(*(a.stop() for a in actors), return_exceptions=True)
+
+    def _persist(self, future: "asyncio.Future[None] | None") -> None:
+        if future is None:
+            return
+        self._writes.add(future)
+
+        def done(f: "asyncio.Future[None]") -> None:
+            self._writes.discard(f)
+            if not f.cancelled() and f.exception() is not None:
+                log.error("store write failed: %s", f.exception())
+
+        future.add_done_callback(done)
+
+    def _close_in_store(self, table_id: str) -> None:
+        if self._store is not None:
+            self._persist(self._store.close_table(table_id))
+
+    def _save_seats(self, table: _Table) -> None:
+        if self._store is not None and table.actor is not None:
+            records = [o.to_record() for o in table.seats if o is not None]
+            self._persist(self._store.update_seats(table.table_id, records))
+
     # -- connection lifecycle --------------------------------------------------
     def _open(self, peer: Peer, link: HubLink) -> None:
         cfg = self.config
@@ -169,7 +263,12 @@ class Hub:
         conn.link.hang_up()
         if conn.name is None:
             return
-        self._leave_table(conn)
+        table = self._tables.get(conn.table_id or "")
+        if (table is not None and table.actor is not None and conn.seat is not None
+                and not table.actor.finished):
+            self._away(conn, table)  # the seat is held for them
+        else:
+            self._leave_table(conn)
         if self._online.get(conn.key or "") == conn_id:
             del self._online[conn.key or ""]
         self._broadcast(p.PlayerLeft(name=conn.name))
@@ -181,6 +280,151 @@ class Hub:
             conn.link.hang_up()
         self._conns.clear()
         self._online.clear()
+
+    # -- held seats ------------------------------------------------------------
+    def _away(self, conn: _Conn, table: _Table) -> None:
+        cid = conn.peer.conn_id
+        seat = conn.seat
+        conn.table_id, conn.seat = None, None
+        assert table.actor is not None and seat is not None
+        occupant = table.seats[seat]
+        if occupant is None or occupant.conn_id != cid:
+            return
+        occupant.conn_id, occupant.away = None, True
+        table.actor.post("away", cid)
+        self._hold(table, seat, occupant)
+        self._table_changed(table)
+
+    def _hold(self, table: _Table, seat: int, occupant: Occupant) -> None:
+        token = next(self._ids)
+        self._holds[id(occupant)] = token
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.config.seat_hold, self._inbox.put_nowait,
+                        ("hold_expired", 0, (table.table_id, seat, occupant, token)))
+
+    def _hold_expired(self, table_id: str, seat: int, occupant: Occupant, token: int) -> None:
+        table = self._tables.get(table_id)
+        if table is None or table.actor is None or table.seats[seat] is not occupant:
+            return
+        if occupant.conn_id is not None or not occupant.away or self._holds.get(id(occupant)) != token:
+            return  # they came back (a later drop starts its own hold)
+        del self._holds[id(occupant)]
+        log.info("table %s seat %s: %s did not come back; a bot plays on", table_id, seat, occupant.name)
+        occupant.away, occupant.bot = False, True
+        table.actor.post("release", seat)
+        self._save_seats(table)
+        self._drop_if_empty(table)
+
+    def _drop_if_empty(self, table: _Table) -> bool:
+        """Remove a table nobody holds a seat at any more (True if removed)."""
+        if table.people() or table.demo or table.table_id not in self._tables:
+            if table.table_id in self._tables:
+                self._table_changed(table)
+            return False
+        del self._tables[table.table_id]
+        if table.actor is not None:
+            table.actor.post("stop")
+            self._close_in_store(table.table_id)
+        for watcher in table.spectators:
+            w = self._conns.get(watcher)
+            if w is not None:
+                w.table_id = None
+                self._send(w, p.Seated())
+        self._broadcast(p.TableRemoved(table_id=table.table_id))
+        return True
+
+    def _held_seat(self, *, fingerprint: str | None = None, code: str | None = None
+                   ) -> tuple[_Table, int, Occupant] | None:
+        for table in self._tables.values():
+            if table.actor is None or table.actor.finished:
+                continue
+            for index, occupant in enumerate(table.seats):
+                if occupant is None or occupant.bot:
+                    continue
+                if fingerprint is not None and occupant.fingerprint == fingerprint:
+                    return table, index, occupant
+                if code and occupant.resume == code:
+                    return table, index, occupant
+        return None
+
+    def _reclaim(self, conn: _Conn, table: _Table, seat: int, occupant: Occupant) -> None:
+        """Put a returning player straight back into their seat."""
+        assert table.actor is not None
+        if occupant.conn_id is not None and occupant.conn_id != conn.peer.conn_id:
+            old = self._conns.get(occupant.conn_id)  # a second login: the new session wins
+            if old is not None:
+                self._send(old, p.Notice(code="replaced"))
+                self._close(occupant.conn_id)
+        if conn.table_id is not None:
+            self._leave_table(conn)
+        occupant.conn_id, occupant.away = conn.peer.conn_id, False
+        conn.table_id, conn.seat = table.table_id, seat
+        self._send(conn, p.Seated(table_id=table.table_id, seat=seat))
+        table.actor.post("rejoin", conn.peer.conn_id, seat)
+        self._table_changed(table)
+        self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
+
+    @staticmethod
+    def _as_code(text: str) -> str:
+        code = clean_text(text, 16).upper().replace(" ", "").replace("-", "")
+        return code if len(code) == p.CODE_LEN and all(c in CODE_ALPHABET for c in code) else ""
+
+    def _on_resume(self, conn: _Conn, msg: p.ResumeSeat) -> None:
+        code = self._as_code(msg.code)
+        found = self._held_seat(code=code) if code else None
+        if found is None:
+            self._error(conn, "bad_resume", "no seat is held with that code")
+            return
+        self._reclaim(conn, *found)
+
+    # -- history -----------------------------------------------------------------
+    def _later(self, conn: _Conn, work: "asyncio.Future[p.Message | None]") -> None:
+        """Run a store query off the loop; its answer goes to ``conn`` through the inbox."""
+        conn_id = conn.peer.conn_id
+
+        async def run() -> None:
+            try:
+                message = await work
+            except Exception:
+                log.exception("store query failed")
+                message = p.Error(code="storage", message="the game history is not available")
+            if message is not None:
+                self._inbox.put_nowait(("result", conn_id, message))
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._persist(task)
+
+    def _on_my_games(self, conn: _Conn, msg: p.MyGames) -> None:
+        if self._store is None:
+            self._send(conn, p.GamesList())
+            return
+        store, fp, key = self._store, conn.peer.fingerprint, conn.key or ""
+
+        async def query() -> p.Message:
+            games = await store.my_games(fp, key, limit=100)
+            return p.GamesList(games=tuple(_summary(g) for g in games))
+
+        self._later(conn, asyncio.ensure_future(query()))
+
+    def _on_replay_hand(self, conn: _Conn, msg: p.ReplayHand) -> None:
+        if self._store is None:
+            self._error(conn, "no_game", "no such game")
+            return
+        store, fp, key = self._store, conn.peer.fingerprint, conn.key or ""
+
+        async def query() -> p.Message:
+            found = await store.game_log(msg.table_id, msg.match_no, fp, key)
+            if found is None:
+                return p.Error(code="no_game", message="no such game among yours")
+            game, events = found
+            hands = split_hands(events)
+            if not 1 <= msg.hand <= len(hands):
+                return p.Error(code="no_hand", message=f"that game has {len(hands)} hands")
+            notation = engine.get_ruleset(game.variant).card_notation
+            return p.ReplayStep(game=_summary(game), hand=msg.hand, events=tuple(hands[msg.hand - 1]),
+                                hands=len(hands), card_notation=notation)
+
+        self._later(conn, asyncio.ensure_future(query()))
 
     # -- sending ---------------------------------------------------------------
     def _send(self, conn: _Conn, message: p.Message) -> None:
@@ -246,6 +490,15 @@ class Hub:
             return
         name = msg.name
         fp = conn.peer.fingerprint
+        resuming = self._held_seat(code=self._as_code(name)) if fp is None else None
+        if resuming is not None:  # `ssh CODE@host`: the guest's seat, under their old name
+            occupant = resuming[2]
+            if occupant.conn_id is not None:
+                old = self._conns.get(occupant.conn_id)
+                if old is not None:
+                    self._send(old, p.Notice(code="replaced"))
+                    self._close(occupant.conn_id)
+            name = occupant.name if not self._name_refusal(occupant.name, None) else self._suggest(occupant.name, None)
         refusal = self._name_refusal(name, fp)
         if refusal:
             self._send(
@@ -273,12 +526,16 @@ class Hub:
         )
         self._send(conn, self._snapshot())
         self._broadcast(p.PlayerUpdated(player=self._player_info(conn)), exclude=conn.peer.conn_id)
+        if resuming is None and fp is not None:
+            resuming = self._held_seat(fingerprint=fp)
+        if resuming is not None:
+            self._reclaim(conn, *resuming)
 
     def _name_refusal(self, name: str, fp: str | None) -> str:
         if not valid_name(name):
             return "invalid"
         key = name_key(name)
-        if key in RESERVED_NAMES:
+        if key in RESERVED_KEYS:
             return "reserved_word"
         owner = self._reservations.get(key)
         if owner is not None and owner != fp:
@@ -429,15 +686,41 @@ class Hub:
         if table.actor is not None or any(s is None for s in table.seats):
             return
         seats = [s for s in table.seats if s is not None]
-        table.actor = TableActor(
+        for occupant in seats:
+            if occupant.conn_id is not None:
+                conn = self._conns.get(occupant.conn_id)
+                occupant.fingerprint = conn.peer.fingerprint if conn is not None else None
+                if occupant.fingerprint is None:
+                    occupant.resume = self._new_resume_code()
+        actor = self._new_actor(table)
+        table.actor = actor
+        if self._store is not None:  # queued before the actor's first append
+            self._persist(self._store.create_table(TableRecord(
+                table_id=table.table_id, title=table.title, variant=table.variant,
+                options=dict(table.options), owner=table.owner, private=table.private,
+                code=table.code, turn_timer=table.turn_timer,
+                seats=[o.to_record() for o in seats], seed=actor.seed, demo=table.demo,
+            )))
+        for watcher in table.spectators:
+            actor.viewers[watcher] = None
+        actor.start()
+        self._table_changed(table)
+
+    def _new_actor(self, table: _Table, seed: str | None = None) -> TableActor:
+        seats = [s for s in table.seats if s is not None]
+        return TableActor(
             table.table_id, table.variant, dict(table.options), seats, self._send_frame,
-            turn_timer=table.turn_timer, pace=self.pace,
+            turn_timer=table.turn_timer, pace=self.pace, seed=seed, store=self._store,
+            title=table.title, auto_rematch=table.demo,
             on_change=lambda actor: self._table_changed(table),
         )
-        for watcher in table.spectators:
-            table.actor.viewers[watcher] = None
-        table.actor.start()
-        self._table_changed(table)
+
+    def _new_resume_code(self) -> str:
+        taken = {o.resume for t in self._tables.values() for o in t.seats if o is not None}
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(p.CODE_LEN))
+            if code not in taken:
+                return code
 
     def _leave_table(self, conn: _Conn) -> None:
         table = self._tables.get(conn.table_id or "")
@@ -449,23 +732,12 @@ class Hub:
         if table.actor is not None:
             for occupant in table.seats:
                 if occupant is not None and occupant.conn_id == cid:
-                    occupant.conn_id, occupant.bot = None, True  # a bot plays on for them
-                    occupant.name = f"{occupant.name}"[:p.NAME_MAX]
+                    occupant.conn_id, occupant.bot, occupant.away = None, True, False  # a bot plays on
             table.actor.post("leave", cid)
+            self._save_seats(table)
         else:
             table.seats = [None if s is not None and s.conn_id == cid else s for s in table.seats]
-        if not table.humans():
-            del self._tables[table.table_id]
-            if table.actor is not None:
-                table.actor.post("stop")
-            for watcher in table.spectators:
-                w = self._conns.get(watcher)
-                if w is not None:
-                    w.table_id = None
-                    self._send(w, p.Seated())
-            self._broadcast(p.TableRemoved(table_id=table.table_id))
-        else:
-            self._table_changed(table)
+        self._drop_if_empty(table)
         if conn.name is not None and cid in self._conns:
             self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
 
@@ -565,3 +837,27 @@ class Hub:
             tables=tuple(self._table_info(t) for t in self._tables.values()),
             chat=tuple(self._chat),
         )
+
+
+def _summary(game: GameRecord) -> p.GameSummary:
+    return p.GameSummary(
+        table_id=game.table_id, match_no=game.match_no, variant=game.variant,
+        title=game.title[: p.TITLE_MAX], seats=tuple(n[: p.NAME_MAX + 8] for n in game.seats),
+        scores=tuple(game.scores), winner=game.winner, hands=game.hands,
+        finished_at=game.finished_at,
+    )
+
+
+def split_hands(events: list[dict[str, object]]) -> list[list[dict[str, object]]]:
+    """A match's events cut into hands: each starts at a deal (the match start joins hand 1)."""
+    hands: list[list[dict[str, object]]] = []
+    lead: list[dict[str, object]] = []
+    for event in events:
+        if event.get("type") == "hand_dealt":
+            hands.append(lead + [event])
+            lead = []
+        elif hands:
+            hands[-1].append(event)
+        else:
+            lead.append(event)
+    return hands

@@ -185,7 +185,18 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._paused_since = None
         if self._need_repaint and self._app is not None:
             self._need_repaint = False
-            self._app.call_later(self._app.refresh, repaint=True, layout=True)
+            self._app.call_later(self._repaint_everything)
+
+    def _repaint_everything(self) -> None:
+        """Frames were dropped while the client was not reading: its screen is stale.
+
+        A plain refresh re-renders only what Textual thinks changed, so the whole
+        screen region is marked dirty and sent again.
+        """
+        if self._app is None:
+            return
+        screen = self._app.screen
+        screen.refresh(screen.region)
 
     def set_lite(self, on: bool) -> None:
         """Lite mode on or off: 16 colours (or none), no mouse tracking; the app redraws."""

@@ -6,12 +6,15 @@ that cannot be opened or checked is reported, never silently replaced.
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
+
+import msgpack
 
 T = TypeVar("T")
 
@@ -26,6 +29,56 @@ MIGRATIONS: tuple[str, ...] = (
         last_seen   INTEGER NOT NULL
     );
     """,
+    # 2: the event log of every table, the tables themselves and their finished games
+    """
+    CREATE TABLE tables (
+        table_id    TEXT PRIMARY KEY,
+        title       TEXT NOT NULL,
+        variant     TEXT NOT NULL,
+        options     TEXT NOT NULL,            -- JSON
+        owner       TEXT NOT NULL,
+        private     INTEGER NOT NULL,
+        code        TEXT NOT NULL,
+        turn_timer  INTEGER NOT NULL,
+        seats       TEXT NOT NULL,            -- JSON: name, fingerprint, resume code, bot
+        seed        TEXT NOT NULL,            -- the table's randomness (see server/table.py)
+        demo        INTEGER NOT NULL DEFAULT 0,
+        created_at  INTEGER NOT NULL,
+        closed_at   INTEGER                   -- NULL while the table may resume
+    );
+    CREATE TABLE events (
+        table_id TEXT NOT NULL,
+        seq      INTEGER NOT NULL,            -- 1, 2, 3... per table, no gaps
+        match_no INTEGER NOT NULL,
+        data     BLOB NOT NULL,               -- msgpack of the engine event's wire form
+        seat     INTEGER,                     -- with cid: the command that caused this event
+        cid      INTEGER,
+        ts       REAL NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE games (
+        table_id    TEXT NOT NULL,
+        match_no    INTEGER NOT NULL,
+        variant     TEXT NOT NULL,
+        title       TEXT NOT NULL,
+        seats       TEXT NOT NULL,            -- JSON list of names
+        scores      TEXT NOT NULL,            -- JSON list
+        winner      INTEGER,
+        hands       INTEGER NOT NULL,
+        finished_at INTEGER NOT NULL,
+        PRIMARY KEY (table_id, match_no)
+    );
+    CREATE TABLE game_players (
+        table_id    TEXT NOT NULL,
+        match_no    INTEGER NOT NULL,
+        seat        INTEGER NOT NULL,
+        name_key    TEXT NOT NULL,
+        fingerprint TEXT,                     -- NULL for guests
+        PRIMARY KEY (table_id, match_no, seat)
+    );
+    CREATE INDEX game_players_fp ON game_players (fingerprint);
+    CREATE INDEX game_players_name ON game_players (name_key);
+    """,
 )
 
 
@@ -38,6 +91,72 @@ class Reservation:
     name_key: str
     name: str
     fingerprint: str
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """One logged table event: its wire form and, for a player's command, who sent which cid."""
+
+    seq: int
+    match_no: int
+    data: dict[str, Any]
+    seat: int | None = None
+    cid: int | None = None
+
+
+@dataclass
+class TableRecord:
+    table_id: str
+    title: str
+    variant: str
+    options: dict[str, Any]
+    owner: str
+    private: bool
+    code: str
+    turn_timer: int
+    seats: list[dict[str, Any]]  # name, fp (fingerprint or None), resume (guest code), bot
+    seed: str
+    demo: bool = False
+    events: list[EventRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    table_id: str
+    match_no: int
+    variant: str
+    title: str
+    seats: list[str]
+    scores: list[int]
+    winner: int | None
+    hands: int
+    finished_at: int
+
+
+def pack_event(data: dict[str, Any]) -> bytes:
+    return msgpack.packb(data, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def unpack_event(blob: bytes) -> dict[str, Any]:
+    return msgpack.unpackb(blob, raw=False, strict_map_key=False)  # type: ignore[no-any-return]
+
+
+def check_database(path: Path) -> dict[str, Any]:
+    """Read-only health report of a database file (for operators and tests).
+
+    ``integrity``: the result of PRAGMA integrity_check; ``gaps``: tables whose
+    sequence numbers are not exactly 1..n; ``events``: rows per table.
+    """
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+        rows = db.execute(
+            "SELECT table_id, COUNT(*), MIN(seq), MAX(seq) FROM events GROUP BY table_id"
+        ).fetchall()
+    finally:
+        db.close()
+    gaps = [t for t, n, lo, hi in rows if lo != 1 or hi != n]
+    return {"integrity": integrity, "gaps": gaps, "events": {t: n for t, n, _, _ in rows}}
 
 
 class Store:
@@ -66,10 +185,14 @@ class Store:
                     f"({len(MIGRATIONS)}); upgrade truco-ssh"
                 )
             for number in range(version, len(MIGRATIONS)):
-                db.execute("BEGIN")
-                db.execute(MIGRATIONS[number])
-                db.execute(f"PRAGMA user_version={number + 1}")
-                db.execute("COMMIT")
+                try:  # one transaction per step: a failed step leaves the previous version
+                    db.executescript(
+                        f"BEGIN; {MIGRATIONS[number]}; PRAGMA user_version={number + 1}; COMMIT;"
+                    )
+                except sqlite3.DatabaseError:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    raise
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot use the database: {exc}") from exc
         self._db = db
@@ -80,9 +203,14 @@ class Store:
             self._db = None
         self._executor.shutdown(wait=True)
 
-    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+    def _run(self, fn: Callable[..., T], *args: Any) -> "asyncio.Future[T]":
+        """Queue ``fn`` on the writer thread now; the result is awaitable.
+
+        Submitted at the call, not when awaited: writes run in the order they were asked
+        for, also when synchronous code (the hub) fires them without waiting.
+        """
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn, *args)
+        return loop.run_in_executor(self._executor, fn, *args)
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
@@ -109,3 +237,161 @@ class Store:
             )
 
         await self._run(write)
+
+    # -- tables and their event log --------------------------------------------------------
+    def create_table(self, record: TableRecord) -> "asyncio.Future[None]":
+        def write() -> None:
+            self._conn().execute(
+                "INSERT INTO tables (table_id, title, variant, options, owner, private, code,"
+                " turn_timer, seats, seed, demo, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (record.table_id, record.title, record.variant, json.dumps(record.options),
+                 record.owner, int(record.private), record.code, record.turn_timer,
+                 json.dumps(record.seats), record.seed, int(record.demo), int(time.time())),
+            )
+
+        return self._run(write)
+
+    async def append(self, table_id: str, rows: Iterable[EventRow]) -> None:
+        """Append events in one transaction; returns once they are committed."""
+        now = time.time()
+        params = [
+            (table_id, r.seq, r.match_no, pack_event(r.data), r.seat, r.cid, now) for r in rows
+        ]
+
+        def write() -> None:
+            db = self._conn()
+            db.execute("BEGIN")
+            try:
+                db.executemany(
+                    "INSERT INTO events (table_id, seq, match_no, data, seat, cid, ts)"
+                    " VALUES (?,?,?,?,?,?,?)", params,
+                )
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+        await self._run(write)
+
+    def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> "asyncio.Future[None]":
+        def write() -> None:
+            self._conn().execute(
+                "UPDATE tables SET seats = ? WHERE table_id = ?", (json.dumps(seats), table_id)
+            )
+
+        return self._run(write)
+
+    def close_table(self, table_id: str) -> "asyncio.Future[None]":
+        def write() -> None:
+            self._conn().execute(
+                "UPDATE tables SET closed_at = ? WHERE table_id = ? AND closed_at IS NULL",
+                (int(time.time()), table_id),
+            )
+
+        return self._run(write)
+
+    async def open_tables(self) -> list[TableRecord]:
+        """Every table that may resume, with its whole event log in order."""
+
+        def load() -> list[TableRecord]:
+            db = self._conn()
+            records = []
+            for row in db.execute(
+                "SELECT table_id, title, variant, options, owner, private, code, turn_timer,"
+                " seats, seed, demo FROM tables WHERE closed_at IS NULL ORDER BY created_at"
+            ).fetchall():
+                record = TableRecord(
+                    table_id=row[0], title=row[1], variant=row[2], options=json.loads(row[3]),
+                    owner=row[4], private=bool(row[5]), code=row[6], turn_timer=row[7],
+                    seats=json.loads(row[8]), seed=row[9], demo=bool(row[10]),
+                )
+                record.events = [
+                    EventRow(seq, match_no, unpack_event(data), seat, cid)
+                    for seq, match_no, data, seat, cid in db.execute(
+                        "SELECT seq, match_no, data, seat, cid FROM events WHERE table_id = ?"
+                        " ORDER BY seq", (record.table_id,),
+                    )
+                ]
+                records.append(record)
+            return records
+
+        return await self._run(load)
+
+    # -- finished games --------------------------------------------------------------------
+    async def finish_game(self, game: GameRecord, players: list[tuple[int, str, str | None]]) -> None:
+        """Record a finished match; ``players`` holds (seat, name key, fingerprint) per human."""
+
+        def write() -> None:
+            db = self._conn()
+            db.execute("BEGIN")
+            try:
+                db.execute(
+                    "INSERT OR REPLACE INTO games (table_id, match_no, variant, title, seats,"
+                    " scores, winner, hands, finished_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                    (game.table_id, game.match_no, game.variant, game.title,
+                     json.dumps(game.seats), json.dumps(game.scores), game.winner, game.hands,
+                     game.finished_at),
+                )
+                db.executemany(
+                    "INSERT OR REPLACE INTO game_players (table_id, match_no, seat, name_key,"
+                    " fingerprint) VALUES (?,?,?,?,?)",
+                    [(game.table_id, game.match_no, seat, key, fp) for seat, key, fp in players],
+                )
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+        await self._run(write)
+
+    @staticmethod
+    def _whose(fingerprint: str | None, name_key: str) -> tuple[str, tuple[Any, ...]]:
+        # Key holders are known by their key; a guest only by the name they played under.
+        if fingerprint is not None:
+            return "gp.fingerprint = ?", (fingerprint,)
+        return "gp.fingerprint IS NULL AND gp.name_key = ?", (name_key,)
+
+    async def my_games(self, fingerprint: str | None, name_key: str, limit: int = 50) -> list[GameRecord]:
+        where, args = self._whose(fingerprint, name_key)
+
+        def load() -> list[GameRecord]:
+            rows = self._conn().execute(
+                "SELECT DISTINCT g.table_id, g.match_no, g.variant, g.title, g.seats, g.scores,"
+                " g.winner, g.hands, g.finished_at FROM games g JOIN game_players gp"
+                " ON gp.table_id = g.table_id AND gp.match_no = g.match_no"
+                f" WHERE {where} ORDER BY g.finished_at DESC LIMIT ?", (*args, limit),
+            ).fetchall()
+            return [
+                GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7], r[8])
+                for r in rows
+            ]
+
+        return await self._run(load)
+
+    async def game_log(
+        self, table_id: str, match_no: int, fingerprint: str | None, name_key: str
+    ) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+        """A finished game the asker played in, and its events in order (else None)."""
+        where, args = self._whose(fingerprint, name_key)
+
+        def load() -> tuple[GameRecord, list[dict[str, Any]]] | None:
+            db = self._conn()
+            r = db.execute(
+                "SELECT g.table_id, g.match_no, g.variant, g.title, g.seats, g.scores, g.winner,"
+                " g.hands, g.finished_at FROM games g JOIN game_players gp"
+                " ON gp.table_id = g.table_id AND gp.match_no = g.match_no"
+                f" WHERE g.table_id = ? AND g.match_no = ? AND {where} LIMIT 1",
+                (table_id, match_no, *args),
+            ).fetchone()
+            if r is None:
+                return None
+            game = GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7], r[8])
+            events = [
+                unpack_event(data) for (data,) in db.execute(
+                    "SELECT data FROM events WHERE table_id = ? AND match_no = ? ORDER BY seq",
+                    (table_id, match_no),
+                )
+            ]
+            return game, events
+
+        return await self._run(load)

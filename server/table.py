@@ -5,24 +5,46 @@ change each seat and each spectator gets a ``TableUpdate`` holding exactly what 
 may see: its own view of the state and the engine events projected for it.
 Bots, turn timers and the pause between hands are timers that post back into the
 same inbox, so every change to the state happens in this one task.
+
+Persistence ("nothing seen is ever lost", DESIGN.md section 2): a step of the actor
+handles the messages waiting in its inbox (at most ``BATCH``), which only queues the
+new events and the frames for the viewers; then the events are appended to the
+store in one transaction on the writer thread, and only after the commit are the
+frames sent. A crash can therefore lose events nobody has seen, never one they have.
+
+Randomness: each table has a random seed (stored with the table); every deal and
+every bot decision draws from ``Random(f"{seed}/deal/{seq}")`` (``/bot/`` for bots),
+where ``seq`` is the number of events logged so far. The state itself is rebuilt
+from the log by ``engine.replay`` (deals are events, no rng needed); the seed only
+matters for what comes next, and because it is keyed by ``seq`` a table restored
+after a crash deals exactly what it would have dealt without one. No rng state has
+to be saved, and a restore never depends on how many numbers were drawn before.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import hashlib
 import random
+import secrets
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+import msgpack
 
 import engine
 import protocol as p
-from protocol.text import clean_text
+from protocol.text import clean_text, name_key
+
+if TYPE_CHECKING:
+    from server.store import EventRow, GameRecord, Store
 
 log = logging.getLogger(__name__)
 
 RECENT_CIDS = 64  # remembered command ids per seat, for idempotent retries
+BATCH = 32  # inbox messages handled before one append to the log
 
 
 @dataclass
@@ -30,10 +52,34 @@ class Occupant:
     name: str
     conn_id: int | None  # None while a bot plays the seat
     bot: bool = False
-    away: bool = False
+    away: bool = False  # a human whose connection dropped; the seat is held for them
+    fingerprint: str | None = None  # the key that may reclaim the seat
+    resume: str = ""  # the code a guest reclaims the seat with
+    was_human: bool = False  # a person sat here (for "my games"), even if a bot plays on
+
+    def __post_init__(self) -> None:
+        if not self.bot:
+            self.was_human = True
 
     def info(self) -> p.SeatInfo:
         return p.SeatInfo(name=self.name, bot=self.bot, away=self.away)
+
+    @property
+    def held(self) -> bool:
+        """A human's seat, whether connected or away (not given to a bot for good)."""
+        return not self.bot
+
+    def to_record(self) -> dict[str, Any]:
+        return {"name": self.name, "fp": self.fingerprint, "resume": self.resume,
+                "bot": self.bot, "human": self.was_human}
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> "Occupant":
+        bot = bool(d.get("bot"))
+        o = cls(name=str(d["name"]), conn_id=None, bot=bot, away=not bot,
+                fingerprint=d.get("fp"), resume=str(d.get("resume") or ""))
+        o.was_human = bool(d.get("human", not bot))
+        return o
 
 
 @dataclass(frozen=True)
@@ -42,6 +88,7 @@ class Pace:
 
     bot_delay: float = 0.9  # seconds a bot "thinks"
     hand_pause: float = 3.0  # seconds the last trick and the hand summary stay up
+    away_grace: float = 15.0  # seconds the table waits on an away player before the bot covers
 
 
 Send = Callable[[int, bytes], None]
@@ -58,18 +105,30 @@ class TableActor:
         *,
         turn_timer: int = 0,
         pace: Pace = Pace(),
-        seed: int | None = None,
+        seed: int | str | None = None,
         on_change: Callable[["TableActor"], None] | None = None,
+        store: "Store | None" = None,
+        title: str = "",
+        auto_rematch: bool = False,
     ) -> None:
         self.table_id = table_id
+        self.variant = variant
+        self.title = title
         self.rules = engine.get_ruleset(variant, **options)
         self.seats = seats
         self.turn_timer = turn_timer
         self.pace = pace
         self._send = send
         self._on_change = on_change
-        self._rng = random.Random(seed)
-        self._bot_rng = random.Random(self._rng.random())
+        self._store = store
+        self.auto_rematch = auto_rematch  # bot-only demo tables play on for ever
+        self.seed = str(seed) if seed is not None else secrets.token_hex(16)
+        self.match_no = 0
+        self._out: list[tuple[int, bytes]] = []  # frames waiting for the log to commit
+        self._rows: list["EventRow"] = []  # events not yet appended
+        self._games: list[tuple["GameRecord", list[tuple[int, str, str | None]]]] = []
+        self._changed = False
+        self.failed = False  # the log could not be written: the table stopped
         self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self.state: engine.State | None = None
         self.seq = 0  # events published so far
@@ -99,16 +158,83 @@ class TableActor:
             await asyncio.gather(self._task, return_exceptions=True)
 
     async def run(self) -> None:
-        self._new_match()
+        if self.state is None:
+            self._new_match()
+        else:  # restored from the log: carry on where it stopped
+            self._cancel_timers()
+            self._schedule()
+        if not await self._flush():
+            return
         while True:
-            message = await self.inbox.get()
-            if message[0] == "stop":
+            batch = [await self.inbox.get()]
+            while len(batch) < BATCH and not self.inbox.empty():
+                batch.append(self.inbox.get_nowait())
+            stop = False
+            for message in batch:
+                if message[0] == "stop":
+                    stop = True
+                    break
+                try:
+                    self._handle(message)
+                except Exception:  # a bug in one command must not freeze the table
+                    log.exception("table %s failed on %s", self.table_id, message[0])
+            if not await self._flush() or stop:
                 self._cancel_timers()
                 return
+
+    async def _flush(self) -> bool:
+        """Append the queued events to the log, then send the queued frames (in order)."""
+        rows, out, games = self._rows, self._out, self._games
+        self._rows, self._out, self._games = [], [], []
+        if self._store is not None and (rows or games):
             try:
-                self._handle(message)
-            except Exception:  # a bug in one command must not freeze the table
-                log.exception("table %s failed on %s", self.table_id, message[0])
+                if rows:
+                    await self._store.append(self.table_id, rows)
+                for game, players in games:
+                    await self._store.finish_game(game, players)
+            except Exception:
+                # Nobody may see what is not in the log: the table stops here, and resumes
+                # from its last logged event when the server is restarted.
+                log.exception("table %s: cannot write the event log; the table stops", self.table_id)
+                self.failed = True
+                frame = p.encode(p.Error(code="storage", message="the server cannot save this game"))
+                for conn_id in list(self.viewers):
+                    self._send(conn_id, frame)
+                return False
+        for conn_id, frame in out:
+            self._send(conn_id, frame)
+        if self._changed:
+            self._changed = False
+            if self._on_change is not None:
+                self._on_change(self)
+        return True
+
+    def _emit(self, conn_id: int, frame: bytes) -> None:
+        self._out.append((conn_id, frame))
+
+    # -- restoring ------------------------------------------------------------------------
+    def restore(self, rows: list["EventRow"]) -> None:
+        """Rebuild the state from the logged events of this table (before ``start``)."""
+        for number, row in enumerate(rows, 1):
+            if row.seq != number:
+                raise ValueError(f"table {self.table_id}: the log jumps from {number - 1} to {row.seq}")
+        if not rows:
+            return
+        self.match_no = rows[-1].match_no
+        deck = self.rules.card_notation
+        self.events = [engine.event_from_wire(r.data, deck) for r in rows if r.match_no == self.match_no]
+        self.state = engine.replay(self.rules, len(self.seats), self.events)
+        self.seq = rows[-1].seq
+        for row in rows:
+            if row.cid is not None and row.seat is not None:
+                self._cids.setdefault(row.seat, deque(maxlen=RECENT_CIDS)).append(row.cid)
+        self.finished = self.state.match_over
+
+    def chance_rng(self) -> random.Random:
+        return random.Random(f"{self.seed}/deal/{self.seq}")
+
+    def bot_rng(self) -> random.Random:
+        return random.Random(f"{self.seed}/bot/{self.seq}")
 
     def _handle(self, message: tuple[Any, ...]) -> None:
         kind = message[0]
@@ -116,6 +242,9 @@ class TableActor:
             self._on_act(message[1], message[2])
         elif kind == "bot":
             self._on_bot(message[1], message[2])
+        elif kind == "new_match":
+            if message[1] == self.seq and self.state is not None and self.state.match_over:
+                self._new_match()
         elif kind == "deal":
             if message[1] == self.seq and self.state is not None and self.state.needs_deal:
                 self._advance_chance()
@@ -132,22 +261,32 @@ class TableActor:
             self._on_leave(message[1])
         elif kind == "rematch":
             self._on_rematch(message[1])
+        elif kind == "away":
+            self._on_away(message[1])
+        elif kind == "rejoin":
+            self._on_rejoin(message[1], message[2])
+        elif kind == "release":
+            self._on_release(message[1])
+        elif kind == "cover":
+            self._on_cover(message[1], message[2])
 
     # -- the game ----------------------------------------------------------------------
     def _new_match(self) -> None:
         self.rematch_votes.clear()
         self.finished = False
-        self.state, events = engine.new_match(self.rules, len(self.seats), self._rng)
+        self.match_no += 1
+        self.events = []
+        self.state, events = engine.new_match(self.rules, len(self.seats), self.chance_rng())
         self._publish(events)
 
-    def _apply(self, action: engine.Action) -> None:
+    def _apply(self, action: engine.Action, cause: tuple[int, int] | None = None) -> None:
         assert self.state is not None
         self.state, events = engine.apply(self.state, action)
-        self._publish(events)
+        self._publish(events, cause)
 
     def _advance_chance(self) -> None:
         assert self.state is not None
-        self.state, events = engine.deal(self.state, self._rng)
+        self.state, events = engine.deal(self.state, self.chance_rng())
         self._publish(events)
 
     def _on_act(self, conn_id: int, cmd: p.TableAction) -> None:
@@ -166,7 +305,7 @@ class TableActor:
             wire["amount"] = cmd.amount
         try:
             action = engine.action_from_wire(wire, deck=self.rules.card_notation)
-            self._apply(action)
+            self._apply(action, (seat, cmd.cid) if cmd.cid else None)
         except (engine.IllegalAction, ValueError) as exc:
             reason = getattr(exc, "reason", None) or str(exc)
             log.debug("table %s seat %s: %s refused: %s", self.table_id, seat, wire, reason)
@@ -185,7 +324,7 @@ class TableActor:
         seat_view = engine.view(self.state, seat)
         if not seat_view.legal:
             return
-        action = engine.choose_action(seat_view, self.rules, self._bot_rng)
+        action = engine.choose_action(seat_view, self.rules, self.bot_rng())
         if action is None:
             # The bot would rather wait, but the table waits on this seat: make the
             # least committal move (a card, else an acceptance, else whatever is legal).
@@ -213,19 +352,60 @@ class TableActor:
         line = p.ChatLine(sender=sender, text=text, ts=int(time.time()), table_id=self.table_id)
         frame = p.encode(p.Chat(line=line))
         for viewer in list(self.viewers):
-            self._send(viewer, frame)
+            self._emit(viewer, frame)
 
     def _on_leave(self, conn_id: int) -> None:
         seat = self.viewers.pop(conn_id, None)
         if seat is None:
             return
         occupant = self.seats[seat]
-        occupant.conn_id, occupant.bot = None, True  # a bot finishes the game for them
+        occupant.conn_id, occupant.bot, occupant.away = None, True, False  # a bot finishes for them
         self.rematch_votes.discard(seat)
+        self._reschedule()  # the bot may be the one the table waits for
+        self._update_all([])
+
+    def _on_away(self, conn_id: int) -> None:
+        """The connection of a seated player dropped: hold the seat, show them away."""
+        seat = self.viewers.pop(conn_id, None)
+        if seat is None:
+            return
+        occupant = self.seats[seat]
+        if occupant.conn_id == conn_id:
+            occupant.conn_id, occupant.away = None, True
+        self._reschedule()
+        self._update_all([])
+
+    def _on_rejoin(self, conn_id: int, seat: int) -> None:
+        """The same player is back (on a new connection): the seat's full view, at once."""
+        for old, s in list(self.viewers.items()):
+            if s == seat:
+                del self.viewers[old]
+        occupant = self.seats[seat]
+        occupant.conn_id, occupant.away, occupant.bot = conn_id, False, False
+        self.viewers[conn_id] = seat
+        self._reschedule()
+        self._update_all([])
+
+    def _on_release(self, seat: int) -> None:
+        """The hold ran out: a bot plays the seat for good."""
+        occupant = self.seats[seat]
+        if occupant.conn_id is not None:
+            return
+        occupant.away, occupant.bot = False, True
+        self.rematch_votes.discard(seat)
+        self._reschedule()
+        self._update_all([])
+
+    def _on_cover(self, seat: int, seq: int) -> None:
+        if seq != self.seq or self.state is None or not self.seats[seat].away:
+            return
+        log.info("table %s: seat %s is away; the bot covers this decision", self.table_id, seat)
+        self._play_for(seat)
+
+    def _reschedule(self) -> None:
         if self.state is not None and not self.state.match_over:
             self._cancel_timers()
-            self._schedule()  # the bot may be the one the table waits for
-        self._update_all([])
+            self._schedule()
 
     def _on_rematch(self, conn_id: int) -> None:
         seat = self.viewers.get(conn_id)
@@ -243,14 +423,33 @@ class TableActor:
         return [i for i, o in enumerate(self.seats) if not o.bot]
 
     # -- publishing ----------------------------------------------------------------------
-    def _publish(self, events: list[engine.Event]) -> None:
+    def _publish(self, events: list[engine.Event], cause: tuple[int, int] | None = None) -> None:
+        from server.store import EventRow
+
+        for i, event in enumerate(events):
+            seat, cid = cause if cause is not None and i == 0 else (None, None)
+            self._rows.append(EventRow(self.seq + i + 1, self.match_no, event.to_wire(), seat, cid))
         self.events.extend(events)
         self.seq += len(events)
+        if any(isinstance(e, engine.MatchEnded) for e in events):
+            self._record_game()
         self._cancel_timers()
         self._schedule()  # first: the updates carry the new turn timer
         self._update_all(events)
-        if self._on_change is not None:
-            self._on_change(self)
+        self._changed = True
+
+    def _record_game(self) -> None:
+        from server.store import GameRecord
+
+        assert self.state is not None
+        hands = sum(1 for e in self.events if isinstance(e, engine.HandDealt))
+        game = GameRecord(
+            table_id=self.table_id, match_no=self.match_no, variant=self.variant, title=self.title,
+            seats=[o.name for o in self.seats], scores=list(self.state.scores),
+            winner=self.state.winner, hands=hands, finished_at=int(time.time()),
+        )
+        players = [(i, name_key(o.name), o.fingerprint) for i, o in enumerate(self.seats) if o.was_human]
+        self._games.append((game, players))
 
     def _update_all(self, events: list[engine.Event]) -> None:
         spectator_frame: bytes | None = None
@@ -258,12 +457,12 @@ class TableActor:
             if seat is None:
                 if spectator_frame is None:
                     spectator_frame = self._frame(None, events)
-                self._send(conn_id, spectator_frame)
+                self._emit(conn_id, spectator_frame)
             else:
-                self._send(conn_id, self._frame(seat, events))
+                self._emit(conn_id, self._frame(seat, events))
 
     def _update_one(self, conn_id: int, events: list[engine.Event]) -> None:
-        self._send(conn_id, self._frame(self.viewers.get(conn_id), events))
+        self._emit(conn_id, self._frame(self.viewers.get(conn_id), events))
 
     def _frame(self, seat: int | None, events: list[engine.Event]) -> bytes:
         assert self.state is not None
@@ -282,11 +481,12 @@ class TableActor:
                 events=tuple(projected[-64:]),
                 waiting=self._waiting, timer=remaining,
                 rematch_votes=tuple(sorted(self.rematch_votes)),
+                resume_code=self.seats[seat].resume if seat is not None else "",
             )
         )
 
     def _error(self, conn_id: int, code: str, message: str) -> None:
-        self._send(conn_id, p.encode(p.Error(code=code, message=message[:400])))
+        self._emit(conn_id, p.encode(p.Error(code=code, message=message[:400])))
 
     # -- who the table waits for -----------------------------------------------------------
     def waiting_on(self) -> tuple[int, ...]:
@@ -311,6 +511,8 @@ class TableActor:
         self._waiting = ()
         if state.match_over:
             self.finished = True
+            if self.auto_rematch:
+                self._timers.append(loop.call_later(self.pace.hand_pause, self.post, "new_match", self.seq))
             return
         if state.needs_deal:
             self._timers.append(loop.call_later(self.pace.hand_pause, self.post, "deal", self.seq))
@@ -325,6 +527,11 @@ class TableActor:
             self._deadline = loop.time() + self.turn_timer
             self._timer_seats = tuple(humans)
             self._timers.append(loop.call_later(self.turn_timer, self.post, "timeout", self.seq))
+        # A player who is away gets a short grace per decision (or the turn timer, if shorter);
+        # then the bot makes that one decision for them. Their seat stays theirs.
+        away = [s for s in humans if self.seats[s].away]
+        if away and (not self.turn_timer or self.pace.away_grace < self.turn_timer):
+            self._timers.append(loop.call_later(self.pace.away_grace, self.post, "cover", away[0], self.seq))
 
     def _cancel_timers(self) -> None:
         for handle in self._timers:
@@ -332,3 +539,12 @@ class TableActor:
         self._timers.clear()
         self._deadline = None
         self._timer_seats = ()
+
+
+def state_digest(state: engine.State, n_players: int) -> str:
+    """A short fingerprint of a state: every seat's view and the spectator's, hashed.
+
+    Used to compare a table restored after a restart with an independent replay of its log.
+    """
+    views = [engine.view(state, seat).to_wire() for seat in (*range(n_players), None)]
+    return hashlib.sha256(msgpack.packb(views, use_bin_type=True)).hexdigest()[:16]

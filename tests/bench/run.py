@@ -17,6 +17,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 import engine_bench  # noqa: E402
 import load_bench  # noqa: E402
+import log_bench  # noqa: E402
 import session_bench  # noqa: E402
 import slowlink_bench  # noqa: E402
 
@@ -58,6 +59,8 @@ def main() -> None:
     }
     started = time.monotonic()
     section(results, "engine", "engine: random legal hands per second, one core", engine_bench.run)
+    section(results, "event_log", "event log: SQLite writer, and the latency it adds per action",
+            log_bench.run)
     section(results, "sessions", "sessions: 100 SSH sessions in the lobby (RSS, connect to drawn lobby)",
             session_bench.run, 100)
     section(results, "bytes", "bytes: one client, 4-player table (first paint, one complete hand)",

@@ -102,10 +102,15 @@ async def test_absurd_terminal_sizes_do_not_break_the_session(tmp_path):
         ana = await lobby_client(srv.port, "ana")
         beto = await lobby_client(srv.port, "beto")
         try:
-            for cols, rows in ((10000, 10000), (0, 0), (1, 1), (300, 1), (1, 100), (10000, 10000)):
+            huge = 2**32 - 1
+            for cols, rows in ((10000, 10000), (0, 0), (1, 1), (300, 1), (1, 100), (huge, huge),
+                               (10000, 10000)):
+                before = len(ana.raw)
                 ana.process.change_terminal_size(cols, rows)
                 await asyncio.sleep(0.3)
                 assert not ana.closed.is_set(), f"session ended after a resize to {cols}x{rows}"
+                # Clamped to at most 300x100: the repaint is a bounded frame, not a huge one.
+                assert len(ana.raw) - before < 300 * 100 * 30, f"huge frame after {cols}x{rows}"
             ana.process.change_terminal_size(80, 24)
             await ana.wait_for(in_lobby_as("ana"))
             # It still answers keys and still talks to the lobby.

@@ -7,7 +7,7 @@ import re
 import asyncssh
 import pytest
 
-from tests.e2e.harness import running_server
+from tests.e2e.harness import ScreenClient, running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -88,3 +88,18 @@ async def test_server_version_does_not_name_the_ssh_library(tmp_path):
     assert "asyncssh" not in software.lower()
     assert asyncssh.__version__ not in software
     assert not re.search(r"\d+\.\d+", software), version
+
+
+async def test_one_session_per_connection(tmp_path):
+    async with running_server(tmp_path) as srv:
+        client = ScreenClient()
+        await client.connect(srv.port, "ana")
+        try:
+            await client.wait_for("Lobby")
+            assert client.conn is not None
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await client.conn.create_process(term_type="xterm", encoding=None)
+            await client.wait_for("Lobby")  # the first session is unaffected
+            assert not client.closed.is_set()
+        finally:
+            await client.close()

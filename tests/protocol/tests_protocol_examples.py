@@ -15,6 +15,8 @@ TABLE = p.TableInfo(
 )
 LINE = p.ChatLine(sender="ana", text="hola", ts=1_700_000_000)
 PLAYER = p.PlayerInfo(name="ana", guest=False, table_id="t1")
+GAME = p.GameSummary(table_id="t1", match_no=1, variant="argentino", title="mesa", seats=("ana", "Bot 1"),
+                     scores=(15, 9), winner=0, hands=12, finished_at=1_700_000_000)
 
 EXAMPLES: list[p.Message] = [
     p.ClaimName(name="ana", lang="es"),
@@ -55,6 +57,16 @@ EXAMPLES: list[p.Message] = [
     ),
     p.Chat(line=p.ChatLine(sender="ana", text="hola", ts=1, table_id="t1")),
     p.CreateTable(variant="argentino", players=2, options={}, turn_timer=60),
+    p.TableUpdate(table_id="t1", seq=3, seat=1, seats=(p.SeatInfo(name="ana"),), view={},
+                  resume_code="ABC234"),
+    p.ResumeSeat(code="ABC234"),
+    p.MyGames(),
+    p.ReplayHand(table_id="t1", match_no=2, hand=3),
+    p.GamesList(games=(GAME,)),
+    p.GamesList(),
+    p.ReplayStep(game=GAME, hand=2, events=({"type": "acted", "seat": 0, "call": "play", "card": "1e",
+                                              "value": None},)),
+    p.ReplayStep(game=GAME, hand=1, events=(), hands=12, card_notation="french"),
 ]
 
 

@@ -243,3 +243,11 @@ async def test_a_session_that_stops_reading_is_dropped_without_hurting_others(hu
     ana.send(p.Ping(n=1))
     await ana.settle()
     assert p.Pong(n=1) in ana.inbox
+
+
+async def test_a_look_alike_of_a_name_online_or_reserved_is_refused(hub: Hub) -> None:
+    await join(hub, "alice", "SHA256:k1")
+    cyrillic = await join(hub, "Аlice")  # Cyrillic А
+    assert cyrillic.of(p.NameRefused)[0].reason in ("taken", "reserved_key")
+    keyed = await join(hub, "A1ice", "SHA256:k2")
+    assert keyed.of(p.NameRefused)[0].reason == "reserved_key"

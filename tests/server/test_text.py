@@ -63,6 +63,17 @@ def test_name_key_folds_case_and_compatibility_forms() -> None:
     assert name_key("ａｌｉｃｅ") == name_key("alice")  # fullwidth
 
 
+@pytest.mark.parametrize("look_alike", ["Аlice", "аlice", "Alicе", "ΑLICE", "A1ice", "a|ice", "alıce", "ALICE"])
+def test_look_alike_names_are_the_same_name(look_alike: str) -> None:
+    assert look_alike != "alice"
+    assert name_key(look_alike) == name_key("alice")
+
+
+@pytest.mark.parametrize("other", ["alicia", "bob", "alice2", "al"])
+def test_different_names_stay_different(other: str) -> None:
+    assert name_key(other) != name_key("alice")
+
+
 def test_name_stem_keeps_the_usable_part() -> None:
     assert name_stem("[@click=app.quit]x[/]") == "clickapp.quitx"
     assert name_stem("!!!") == ""

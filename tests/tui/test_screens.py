@@ -222,3 +222,16 @@ async def test_server_hang_up_ends_the_app() -> None:
         link.push(p.Notice(code="shutdown"))
         await pilot.pause(0.2)
     assert app.return_value == "shutdown"
+
+
+async def test_lobby_describes_the_selected_table_with_its_changed_options() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(p.TableUpdated(table=p.TableInfo(
+            table_id="t1", title="la mesa", variant="argentino", owner="beto", seats=("beto", None),
+            options={"target": 15, "flor": True}, turn_timer=30)))
+        await pilot.pause(0.2)
+        status = screen_text(app).splitlines()[1]
+        assert "la mesa" in status and "Points: 15" in status and "30 s per move" in status
+        assert "Flor" not in status  # unchanged options are not listed

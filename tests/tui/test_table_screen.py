@@ -80,10 +80,23 @@ async def test_keys_send_the_legal_action_with_a_fresh_command_id() -> None:
         assert "envido" in calls
         await pilot.press("e")
         sent = [m for m in link.sent if isinstance(m, p.TableAction)]
-        assert sent[-1].call == "envido" and sent[-1].cid == 1
+        first = sent[-1].cid
+        assert sent[-1].call == "envido" and first > 0
         await pilot.press("1")
         sent = [m for m in link.sent if isinstance(m, p.TableAction)]
-        assert sent[-1].call == "play" and sent[-1].card == str(view.own_cards[0]) and sent[-1].cid == 2
+        assert sent[-1].call == "play" and sent[-1].card == str(view.own_cards[0]) and sent[-1].cid == first + 1
+    # A new session (a reconnect) does not start again at the same ids: the server
+    # remembers the seat's recent ids and would ignore a repeat.
+    link2 = FakeLink()
+    app2 = TrucoApp(link2, "ana", "en")
+    link2.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=seat))
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link2.push(update_for(state, seat, 3, events))
+        await pilot.pause(0.2)
+        await pilot.press("e")
+        again = [m for m in link2.sent if isinstance(m, p.TableAction)]
+        assert again[-1].call == "envido" and again[-1].cid not in (first, first + 1)
 
 
 async def test_a_card_that_cannot_be_played_is_not_sent() -> None:

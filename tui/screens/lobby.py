@@ -20,6 +20,8 @@ class LobbyScreen(Screen[None]):
         ("w", "watch", ""),
         ("l", "leave", ""),
         ("k", "code", ""),
+        ("r", "resume", ""),
+        ("h", "history", ""),
         ("c", "chat", ""),
         ("g", "language", ""),
         ("L", "lite", ""),
@@ -68,7 +70,9 @@ class LobbyScreen(Screen[None]):
         tr = self.tr
         return [
             ("n", tr("key.new_table")), ("j", tr("key.join")), ("w", tr("key.watch")),
-            ("l", tr("key.leave")), ("k", tr("key.code")), ("c", tr("key.chat")),
+            # l (leave) and c (chat) are in the help and the chat's placeholder: the bar
+            # must fit 80 columns in every language.
+            ("k", tr("key.code")), ("r", tr("key.resume")), ("h", tr("key.history")),
             ("g", tr("key.language")), ("?", tr("key.help")), ("q", tr("key.quit")),
         ]
 
@@ -120,10 +124,31 @@ class LobbyScreen(Screen[None]):
         title.append(f" {self.tr('lobby.title')} · {who} · {self.tr('lobby.online', n=len(m.players))}")
         self.query_one("#title-bar", Static).update(title)
 
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._draw_status()
+
+    def _describe(self, info: p.TableInfo) -> Text:
+        """One line about a table: its game, size, timer and the options that differ."""
+        variant = self.model.variants.get(info.variant)
+        parts = [self.tr(f"variant.{info.variant}"), self.tr("form.n_players", n=len(info.seats))]
+        parts.append(self.tr("lobby.timer", n=info.turn_timer) if info.turn_timer else self.tr("lobby.no_timer"))
+        changed = []
+        for opt in variant.options if variant else ():
+            value = info.options.get(opt.name, opt.default)
+            if value != opt.default:
+                label = self.tr(f"option.{opt.name}") if self.tr.has(f"option.{opt.name}") else opt.label
+                shown = (self.tr("form.yes") if value else self.tr("form.no")) if isinstance(value, bool) else str(value)
+                changed.append(f"{label}: {shown}")
+        parts.append("; ".join(changed) if changed else self.tr("lobby.default_options"))
+        return Text(f"{info.title}: " + " · ".join(parts), no_wrap=True, overflow="ellipsis")
+
     def _draw_status(self) -> None:
         m = self.model
         table = m.my_table
-        if table is None:
+        selected = m.tables.get(self._selected_table_id() or "")
+        if table is None and selected is not None:
+            text = self._describe(selected)
+        elif table is None:
             text = Text(self.tr("lobby.status.idle"), style="dim")
         else:
             free = sum(1 for s in table.seats if s is None)
@@ -237,6 +262,25 @@ class LobbyScreen(Screen[None]):
                          [("Enter", tr("key.join")), ("Esc", tr("key.cancel"))]),
             entered,
         )
+
+    def action_resume(self) -> None:
+        from tui.screens.prompt import PromptScreen
+
+        def entered(code: str | None) -> None:
+            if code:
+                self.app.send(p.ResumeSeat(code=code))  # type: ignore[attr-defined]
+
+        tr = self.tr
+        self.app.push_screen(
+            PromptScreen(tr("resume.title"), tr("resume.placeholder"), 16,
+                         [("Enter", tr("key.resume")), ("Esc", tr("key.cancel"))]),
+            entered,
+        )
+
+    def action_history(self) -> None:
+        from tui.screens.history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen())
 
     def action_language(self) -> None:
         self.app.switch_language()  # type: ignore[attr-defined]

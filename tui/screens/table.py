@@ -6,6 +6,7 @@ is its own small widget so a change repaints only what it touches.
 """
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from rich.table import Table
@@ -40,7 +41,9 @@ class TableScreen(Screen[None]):
         self.table_id = table_id
         self._actions_key: tuple[Any, ...] = ()
         self._choices: list[CallChoice] = []
-        self._cid = 0
+        # Command ids only have to differ from the ones this seat used before; a random
+        # base keeps them apart across reconnects (a new session must not reuse old ids).
+        self._cid = secrets.randbelow(2**40) << 8
         self._summary_shown_for = -1
         self._match_over_shown = False
         self._timer_handle = None
@@ -397,6 +400,8 @@ class TableScreen(Screen[None]):
             text = Text(self.tr("table.status.waiting_on", names=names))
         else:
             text = Text(self.tr("table.status.next_hand"), style="dim")
+        if update.resume_code:
+            text.append("  ·  " + self.tr("table.resume_code", code=update.resume_code), style="dim")
         self.query_one("#t-status", Panel).show(text)
 
     def _draw_keys(self) -> None:

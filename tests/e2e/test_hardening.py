@@ -1,0 +1,144 @@
+"""Hostile clients on 127.0.0.1: each abuse is refused or contained, and a well-behaved
+player keeps a quick round trip meanwhile (chat line typed -> seen on the other screen,
+under ROUND_TRIP seconds, a bound generous enough for a loaded 2-core machine)."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+import asyncssh
+import pytest
+
+from tests.e2e.harness import ScreenClient, running_server
+from tests.e2e.helpers import chat_area, close_all, lobby_client, say
+
+pytestmark = pytest.mark.e2e
+
+ROUND_TRIP = 2.0  # seconds
+
+
+async def round_trip(sender: ScreenClient, viewer: ScreenClient, text: str) -> float:
+    start = time.monotonic()
+    await say(sender, text)
+    await viewer.wait_for(lambda t: f": {text}" in chat_area(t), timeout=10)
+    return time.monotonic() - start
+
+
+async def test_environment_variable_flood_is_capped(tmp_path):
+    async with running_server(tmp_path, max_env_vars=8) as srv:
+        ana = await lobby_client(srv.port, "ana")
+        beto = await lobby_client(srv.port, "beto")
+        try:
+            env = {f"X{i}": "v" * 200 for i in range(300)}
+            env["LANG"] = "es_AR.UTF-8"
+            hostile = ScreenClient()
+            await hostile.connect(srv.port, "carla", env=env)
+            await hostile.wait_for(lambda t: "carla" in t, timeout=15)
+            # LANG came after the cap: refused, so the session speaks the default language.
+            assert "Lobby" in hostile.text() and "Salón" not in hostile.text()
+            assert await round_trip(ana, beto, "sigo aca") < ROUND_TRIP
+            await hostile.close()
+        finally:
+            await close_all(ana, beto)
+
+
+async def test_paste_flood_is_dropped_without_stalling_anyone(tmp_path):
+    async with running_server(tmp_path) as srv:
+        ana = await lobby_client(srv.port, "ana")
+        beto = await lobby_client(srv.port, "beto")
+        flooder = await lobby_client(srv.port, "flood")
+        try:
+            flooder.send("c")
+            await asyncio.sleep(0.2)
+            flooder.send(b"\x1b[200~" + b"A" * (1024 * 1024) + b"\x1b[201~")  # a 1 MB paste
+            await asyncio.sleep(0.1)
+            assert await round_trip(ana, beto, "durante") < ROUND_TRIP
+            # The flooder's session survives and a long line never reaches the others.
+            assert await round_trip(beto, ana, "despues") < ROUND_TRIP
+            assert "AAAAAAAAAAAAAAAAAAAA" not in chat_area(ana.text())
+            # The paste never reached the flooder's own input line either: it was dropped whole.
+            assert "AAAAAAAAAA" not in flooder.text()
+        finally:
+            await close_all(ana, beto, flooder)
+
+
+async def test_a_client_that_stops_reading_is_dropped(tmp_path):
+    """It forces full repaints (resizes) but never reads them: its unsent output piles up
+    past the bound and the server hangs up, while the others play on."""
+    async with running_server(tmp_path, stalled_reader_timeout=2.0) as srv:
+        ana = await lobby_client(srv.port, "ana")
+        beto = await lobby_client(srv.port, "beto")
+        stuck = await lobby_client(srv.port, "stuck")
+        try:
+            assert stuck.conn is not None and stuck.process is not None
+            stuck._reader.cancel()  # type: ignore[union-attr]
+            stuck.conn._transport.pause_reading()  # type: ignore[attr-defined]
+            deadline = time.monotonic() + 40
+            width = 80
+            while time.monotonic() < deadline and "stuck" in players(beto.text()):
+                for _ in range(20):
+                    width = 161 - width  # 80 <-> 81 columns: a whole new screen each time
+                    stuck.process.change_terminal_size(width, 24)
+                await asyncio.sleep(0.05)
+            assert "stuck" not in players(beto.text()), "the stalled client was not dropped"
+            assert await round_trip(ana, beto, "sin el colgado") < ROUND_TRIP
+        finally:
+            await close_all(ana, beto, stuck)
+
+
+def players(screen: str) -> str:
+    """The players pane of the lobby screen."""
+    return "\n".join(line[:22] for line in screen.splitlines()[3:15])
+
+
+async def test_idle_player_in_the_lobby_is_disconnected_with_a_reason(tmp_path):
+    async with running_server(tmp_path, lobby_idle_timeout=1.0) as srv:
+        sleeper = await lobby_client(srv.port, "sleeper")
+        await asyncio.wait_for(sleeper.closed.wait(), 15)
+        assert "idle in the lobby" in bytes(sleeper.raw).decode("utf-8", "replace")
+
+
+async def test_connection_rate_per_address(tmp_path):
+    async with running_server(tmp_path, connections_per_minute_per_ip=3) as srv:
+        clients = []
+        try:
+            for name in ("a1", "a2", "a3"):
+                clients.append(await lobby_client(srv.port, name))
+            extra = ScreenClient()
+            with pytest.raises((asyncssh.DisconnectError, ConnectionError)):
+                await asyncio.wait_for(extra.connect(srv.port, "a4"), 10)
+            await extra.close()
+            assert await round_trip(clients[0], clients[1], "siguen") < ROUND_TRIP
+        finally:
+            await close_all(*clients)
+
+
+async def test_logins_that_never_finish_are_capped_and_timed_out(tmp_path):
+    async with running_server(tmp_path, max_unauthenticated=2, login_timeout=2.0) as srv:
+        ana = await lobby_client(srv.port, "ana")
+        beto = await lobby_client(srv.port, "beto")
+        silent = []
+        try:
+            for _ in range(4):  # TCP connections that never speak SSH
+                reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+                silent.append(writer)
+            assert await round_trip(ana, beto, "con mudos") < ROUND_TRIP
+            # The login timeout closes them.
+            await asyncio.sleep(3.0)
+            for writer in silent:
+                assert writer.transport.is_closing() or writer.is_closing() or await _eof(writer)
+        finally:
+            for writer in silent:
+                writer.close()
+            await close_all(ana, beto)
+
+
+async def _eof(writer: asyncio.StreamWriter) -> bool:
+    reader = writer.transport.get_protocol()._stream_reader  # type: ignore[attr-defined]
+    try:
+        while True:
+            data = await asyncio.wait_for(reader.read(4096), 2)
+            if not data:
+                return True
+    except asyncio.TimeoutError:
+        return False

@@ -1,0 +1,121 @@
+"""Reconnecting over real SSH: a dropped player returns to the same hand; a restart mid-hand."""
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+import time
+
+import asyncssh
+import pytest
+
+from tests.e2e.harness import ScreenClient, running_server
+from tests.e2e.helpers import close_all, lobby_client
+from tests.e2e.test_table_ssh import join_first_table, open_table, play_like_a_person
+
+pytestmark = pytest.mark.e2e
+
+FAST = dict(bot_delay=0.05, hand_pause=0.1, away_grace=120.0)
+CODE = re.compile(r"Resume code ([A-Z0-9]{6})")
+
+
+def cards(text: str) -> str:
+    """The player's cards (left of the action buttons)."""
+    return "\n".join(line[:26].rstrip() for line in text.splitlines()[10:15])
+
+
+def status(text: str) -> str:
+    """The status row: whose move it is (the timer and the resume code cut off)."""
+    for line in text.splitlines():
+        m = re.search(r"(Your move\.|Waiting for [^.]*\.|Next hand coming)", line)
+        if m:
+            return m.group(1)
+    return ""
+
+
+def away(text: str, name: str) -> bool:
+    return any(re.search(rf"\b{name}\b.*\baway\b", line) for line in text.splitlines()[2:9])
+
+
+async def back(port: int, username: str, keys: list[asyncssh.SSHKey] | None, want: str) -> ScreenClient:
+    """Connect again and wait for the table screen to show the cards seen before."""
+    client = ScreenClient()
+    await asyncio.wait_for(client.connect(port, username, client_keys=keys), 10)
+    try:
+        await client.wait_for(lambda s: cards(s) == want and status(s) != "", 10)
+    except BaseException:
+        await client.close()
+        raise
+    return client
+
+
+async def test_a_dropped_player_comes_back_to_the_same_cards_and_turn(tmp_path) -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with running_server(tmp_path, **FAST) as server:
+        ana = await lobby_client(server.port, "ana", client_keys=[key])
+        beto = await lobby_client(server.port, "beto")  # a guest
+        clients = [ana, beto]
+        try:
+            await open_table(ana, 2)
+            await join_first_table(beto)
+            for c in clients:
+                await c.wait_for(lambda s: status(s) != "" and "╭─────╮" in s, 10)
+            mine, turn = cards(ana.text()), status(ana.text())
+            await ana.close()  # the connection drops mid-hand
+            await beto.wait_for(lambda s: away(s, "ana"), 10)
+            ana = await back(server.port, "ana", [key], mine)
+            clients[0] = ana
+            assert status(ana.text()) == turn
+            await beto.wait_for(lambda s: not away(s, "ana"), 10)
+
+            # The guest has no key: the table shows a code, and CODE@host brings them back.
+            code = CODE.search(await beto.wait_for(lambda s: CODE.search(s) is not None, 10)).group(1)  # type: ignore[union-attr]
+            theirs, their_turn = cards(beto.text()), status(beto.text())
+            await beto.close()
+            await ana.wait_for(lambda s: away(s, "beto"), 10)
+            beto = await back(server.port, code, None, theirs)
+            clients[1] = beto
+            assert status(beto.text()) == their_turn
+            await ana.wait_for(lambda s: not away(s, "beto"), 10)
+        finally:
+            await close_all(*clients)
+
+
+async def test_a_restart_mid_hand_and_all_four_players_finish_the_game(tmp_path) -> None:
+    names = ["ana", "beto", "carla", "dani"]
+    keys = {n: asyncssh.generate_private_key("ssh-ed25519") for n in names}
+    async with running_server(tmp_path, **FAST) as server:
+        clients = [await lobby_client(server.port, n, client_keys=[keys[n]]) for n in names]
+        try:
+            await open_table(clients[0], 4, short=True)
+            for c in clients[1:]:
+                await join_first_table(c)
+            for c in clients:
+                await c.wait_for(lambda s: status(s) != "" and "╭─────╮" in s, 10)
+            # One card is played, so the hand is under way when the server goes down.
+            mover = next(c for c in clients if status(c.text()) == "Your move.")
+            before = cards(mover.text())
+            for digit in "123":
+                mover.send(digit)
+                await asyncio.sleep(0.2)
+                if cards(mover.text()) != before:
+                    break
+            await asyncio.sleep(0.3)
+            seen = {n: cards(c.text()) for n, c in zip(names, clients)}
+        finally:
+            await close_all(*clients)
+    async with running_server(tmp_path, **FAST) as server:  # the same data directory
+        clients = []
+        try:
+            for n in names:
+                clients.append(await back(server.port, n, [keys[n]], seen[n]))
+            deadline = time.monotonic() + 150
+            try:
+                finals = await asyncio.gather(*(play_like_a_person(c, deadline) for c in clients))
+            except AssertionError:
+                for c in clients:
+                    sys.stderr.write(c.text() + "\n\n")
+                raise
+            assert all(re.search(r"(Us|Them) win the match!", t) for t in finals), finals
+        finally:
+            await close_all(*clients)

@@ -1,0 +1,147 @@
+"""The table actor with its event log: append before send, restore == replay, idempotent retries."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import engine
+import protocol as p
+from server.store import EventRow, Store
+from server.table import Occupant, Pace, TableActor, state_digest
+from test_table import Viewers, bots, until  # tests/server is on sys.path (pytest rootdir mode)
+
+FAST = Pace(bot_delay=0, hand_pause=0)
+OPTIONS = {"match_games": 1, "target": 15}
+
+
+class GateStore:
+    """A store whose appends wait for the test to let them through."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.committed = 0  # highest sequence number committed
+        self.appends = 0
+
+    async def append(self, table_id: str, rows: list[EventRow]) -> None:
+        await self.gate.wait()
+        self.appends += 1
+        self.committed = rows[-1].seq
+
+    async def finish_game(self, game, players) -> None:  # type: ignore[no-untyped-def]
+        return None
+
+
+async def test_no_viewer_sees_an_event_before_it_is_in_the_log() -> None:
+    store = GateStore()
+    sent: list[tuple[int, int]] = []  # (seq shown, seq committed) at each send
+
+    def send(conn_id: int, frame: bytes) -> None:
+        message = p.decode(frame)
+        if isinstance(message, p.TableUpdate):
+            sent.append((message.seq, store.committed))
+
+    seats = [Occupant("ana", 1)] + bots(1)
+    actor = TableActor("t", "argentino", OPTIONS, seats, send, pace=FAST, seed=5, store=store)  # type: ignore[arg-type]
+    actor.start()
+    await asyncio.sleep(0.05)
+    assert actor.seq > 0 and sent == []  # the match started, but nothing is shown yet
+    store.gate.set()
+    await until(lambda: len(sent) > 0)
+    actor.post("leave", 1)  # a bot plays on: many more appends and updates
+    await until(lambda: actor.finished)
+    await actor.stop()
+    assert store.appends > 5
+    assert all(shown <= committed for shown, committed in sent), sent[:5]
+
+
+async def run_until(actor: TableActor, seq: int) -> None:
+    actor.start()
+    await until(lambda: actor.seq >= seq or actor.finished)
+    await actor.stop()
+
+
+async def test_a_restored_table_equals_the_replay_and_plays_on_exactly_as_without_the_stop(tmp_path: Path) -> None:
+    from server.store import TableRecord
+
+    seed = "fixed-seed"
+    # A: one uninterrupted game.
+    straight = TableActor("a", "argentino", OPTIONS, bots(4), Viewers().send, pace=FAST, seed=seed)
+    straight.start()
+    await until(lambda: straight.finished)
+    await straight.stop()
+    # B: the same table, logged, stopped after 60 events; C: restored from B's log.
+    store = Store(tmp_path / "db.sqlite3")
+    await store.open()
+    try:
+        await store.create_table(TableRecord("b", "x", "argentino", OPTIONS, "o", False, "", 0,
+                                             [o.to_record() for o in bots(4)], seed))
+        first = TableActor("b", "argentino", OPTIONS, bots(4), Viewers().send, pace=FAST, seed=seed,
+                           store=store)
+        await run_until(first, 60)
+        assert not first.finished
+        (record,) = await store.open_tables()
+        assert [r.seq for r in record.events] == list(range(1, first.seq + 1))
+        restored = TableActor("b", "argentino", OPTIONS, bots(4), Viewers().send, pace=FAST,
+                              seed=record.seed, store=store)
+        restored.restore(record.events)
+        rules = engine.get_ruleset("argentino", **OPTIONS)
+        events = [engine.event_from_wire(r.data) for r in record.events]
+        assert restored.state == first.state == engine.replay(rules, 4, events)
+        assert state_digest(restored.state, 4) == state_digest(first.state, 4)
+        assert restored.seq == first.seq
+        restored.start()
+        await until(lambda: restored.finished)
+        await restored.stop()
+        (record,) = await store.open_tables()
+        logged = [engine.event_from_wire(r.data) for r in record.events]
+        assert [r.seq for r in record.events] == list(range(1, len(logged) + 1))
+        # Deals and bot choices are keyed by (seed, seq): the stop changed nothing.
+        assert logged == straight.events
+        assert restored.state == straight.state
+        games = await store.my_games(None, "nobody")
+        assert games == []  # bots only: nobody's game
+    finally:
+        await store.close()
+
+
+async def test_a_retried_command_does_not_act_twice_even_after_a_restart(tmp_path: Path) -> None:
+    from server.store import TableRecord
+
+    store = Store(tmp_path / "db.sqlite3")
+    await store.open()
+    try:
+        seats = [Occupant("ana", 1), Occupant("beto", 2)]
+        await store.create_table(TableRecord("t", "x", "argentino", OPTIONS, "ana", False, "", 0,
+                                             [o.to_record() for o in seats], "s"))
+        viewers = Viewers()
+        actor = TableActor("t", "argentino", {"match_games": 1, "target": 15, "flor": False}, seats,
+                           viewers.send, pace=FAST, seed="s", store=store)
+        actor.start()
+        await until(lambda: viewers.updates(1) and viewers.updates(2))
+        seat = viewers.updates(1)[-1].view["turn"]
+        conn = seat + 1
+        card = viewers.updates(conn)[-1].view["own_cards"][0]
+        command = p.TableAction(table_id="t", call="play", card=card, cid=4242)
+        actor.post("act", conn, command)
+        await until(lambda: actor.seq > 0 and any(
+            e["type"] == "acted" for u in viewers.updates(conn) for e in u.events))
+        await actor.stop()
+        seq = actor.seq
+
+        (record,) = await store.open_tables()
+        assert any(r.cid == 4242 and r.seat == seat for r in record.events)
+        again = Viewers()
+        fresh_seats = [Occupant.from_record(d) for d in record.seats]
+        restored = TableActor("t", "argentino", {"match_games": 1, "target": 15, "flor": False},
+                              fresh_seats, again.send, pace=FAST, seed=record.seed, store=store)
+        restored.restore(record.events)
+        restored.start()
+        restored.post("rejoin", 9, seat)  # the player is back on a new connection
+        await until(lambda: again.updates(9))
+        assert again.updates(9)[-1].seq == seq
+        restored.post("act", 9, command)  # the client retries: it never saw the answer
+        await asyncio.sleep(0.05)
+        assert restored.seq == seq and not again.errors(9)
+        await restored.stop()
+    finally:
+        await store.close()

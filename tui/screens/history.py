@@ -1,0 +1,183 @@
+"""My games: the finished games of this player, and a replay of each, hand by hand.
+
+Both screens draw only what the server sends (``GamesList``, ``ReplayStep``): the
+replay is the game's logged events, one hand per request, all cards shown.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, RichLog, Static
+
+import protocol as p
+from tui.cards import card_text
+from tui.event_text import event_line
+from tui.screens.keybar import KeyBar
+from tui.table_model import TableModel
+
+
+class HistoryScreen(Screen[None]):
+    BINDINGS = [("escape", "close", ""), ("q", "close", ""), ("enter", "replay", "")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.games: list[p.GameSummary] = []
+
+    @property
+    def tr(self):  # type: ignore[no-untyped-def]
+        return self.app.tr  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="h-title")
+        yield DataTable(id="h-games", cursor_type="row", zebra_stripes=False)
+        yield Static(id="h-status")
+        yield KeyBar(id="h-keys")
+
+    def on_mount(self) -> None:
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append(" truco-ssh ", style="reverse bold")
+        title.append(" " + self.tr("history.title"))
+        self.query_one("#h-title", Static).update(title)
+        table = self.query_one("#h-games", DataTable)
+        for key, width in (("when", 16), ("title", 14), ("game", 11), ("players", 22), ("score", 8)):
+            table.add_column(self.tr(f"history.col.{key}"), key=key, width=width)
+        self.query_one("#h-status", Static).update(Text(self.tr("history.loading"), style="dim"))
+        self.query_one("#h-keys", KeyBar).show(
+            [("Enter", self.tr("key.replay")), ("Esc", self.tr("key.back_to_lobby"))]
+        )
+        table.focus()
+        self.app.send(p.MyGames())  # type: ignore[attr-defined]
+
+    def lobby_changed(self, msg: p.Message) -> None:
+        if isinstance(msg, p.GamesList) and self.is_mounted:
+            self.games = list(msg.games)
+            table = self.query_one("#h-games", DataTable)
+            table.clear()
+            for i, game in enumerate(self.games):
+                when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.finished_at))
+                table.add_row(
+                    Text(when), Text(game.title, no_wrap=True, overflow="ellipsis"),
+                    Text(self.tr(f"variant.{game.variant}"), no_wrap=True, overflow="ellipsis"),
+                    Text(", ".join(game.seats), no_wrap=True, overflow="ellipsis"),
+                    Text("-".join(str(x) for x in game.scores)),
+                    key=str(i),
+                )
+            status = "" if self.games else self.tr("history.empty")
+            self.query_one("#h-status", Static).update(Text(status, style="dim"))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_replay()
+
+    def action_replay(self) -> None:
+        table = self.query_one("#h-games", DataTable)
+        if not self.games or table.cursor_row is None or not 0 <= table.cursor_row < len(self.games):
+            return
+        self.app.push_screen(ReplayScreen(self.games[table.cursor_row]))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ReplayScreen(Screen[None]):
+    BINDINGS = [
+        ("escape", "close", ""), ("q", "close", ""),
+        ("n", "step(1)", ""), ("right", "step(1)", ""), ("space", "step(1)", ""),
+        ("p", "step(-1)", ""), ("left", "step(-1)", ""),
+    ]
+
+    def __init__(self, game: p.GameSummary) -> None:
+        super().__init__()
+        self.game = game
+        self.hand = 1
+        self.total = max(1, game.hands)
+        self.step: p.ReplayStep | None = None
+
+    @property
+    def tr(self):  # type: ignore[no-untyped-def]
+        return self.app.tr  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(id="r-title")
+            yield Static(id="r-hands")
+            yield RichLog(id="r-log", markup=False, wrap=True, max_lines=500, auto_scroll=False)
+        yield KeyBar(id="r-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#r-keys", KeyBar).show([
+            ("n/→", self.tr("key.next_hand")), ("p/←", self.tr("key.prev_hand")),
+            ("Esc", self.tr("key.close")),
+        ])
+        self._ask()
+
+    def _ask(self) -> None:
+        self._draw_title()
+        self.app.send(  # type: ignore[attr-defined]
+            p.ReplayHand(table_id=self.game.table_id, match_no=self.game.match_no, hand=self.hand)
+        )
+
+    def action_step(self, delta: int) -> None:
+        wanted = self.hand + delta
+        if 1 <= wanted <= self.total:
+            self.hand = wanted
+            self._ask()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def lobby_changed(self, msg: p.Message) -> None:
+        if not isinstance(msg, p.ReplayStep) or not self.is_mounted:
+            return
+        if msg.game.table_id != self.game.table_id or msg.game.match_no != self.game.match_no:
+            return
+        self.step = msg
+        self.hand, self.total = msg.hand, max(1, msg.hands)
+        self._draw()
+
+    def _model(self) -> TableModel:
+        """A read-only table model that only knows the names and teams (no seat of mine)."""
+        n = len(self.game.seats)
+        model = TableModel(self.game.table_id)
+        model.update = p.TableUpdate(
+            table_id=self.game.table_id, seq=0, seat=None,
+            seats=tuple(p.SeatInfo(name=name) for name in self.game.seats),
+            view={"variant": self.game.variant, "teams": [s % 2 for s in range(n)]},
+        )
+        return model
+
+    def _draw_title(self) -> None:
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append(" truco-ssh ", style="reverse bold")
+        title.append(" " + self.tr("replay.title", title=self.game.title,
+                                   game=self.tr(f"variant.{self.game.variant}"),
+                                   n=self.hand, total=self.total))
+        self.query_one("#r-title", Static).update(title)
+
+    def _draw(self) -> None:
+        assert self.step is not None
+        self._draw_title()
+        french = self.step.card_notation == "french"
+        model = self._model()
+        dealt: dict[str, Any] = next((e for e in self.step.events if e.get("type") == "hand_dealt"), {})
+        hands = Text()
+        for seat, cards in enumerate(dealt.get("hands") or []):
+            hands.append(f" {model.name(seat)[:14]:<14} ", style="bold")
+            for card in cards or []:
+                hands.append_text(card_text(str(card), french=french))
+                hands.append(" ")
+            hands.append("\n")
+        if dealt.get("face_up"):
+            hands.append(" " + self.tr("replay.face_up", card=""))
+            hands.append_text(card_text(str(dealt["face_up"]), french=french))
+        self.query_one("#r-hands", Static).update(hands)
+        log = self.query_one("#r-log", RichLog)
+        log.clear()
+        for event in self.step.events:
+            line = event_line(self.tr, model, event, french)
+            if line is not None:
+                log.write(line)
