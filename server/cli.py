@@ -43,12 +43,18 @@ def build_parser() -> argparse.ArgumentParser:
                        help="ed25519 host key, created on first start (default %(default)s)")
     serve.add_argument("--max-connections-per-ip", type=int, default=defaults.max_connections_per_ip)
     serve.add_argument("--max-sessions", type=int, default=defaults.max_sessions)
+    serve.add_argument("--connections-per-minute-per-ip", type=float,
+                       default=defaults.connections_per_minute_per_ip)
     serve.add_argument("--chat-per-second", type=float, default=defaults.chat_per_second)
     serve.add_argument("--chat-max-len", type=int, default=defaults.chat_max_len)
     serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
                        help="seconds a bot takes to move (default %(default)s)")
     serve.add_argument("--hand-pause", type=float, default=defaults.hand_pause,
                        help="seconds the end of a hand stays on screen (default %(default)s)")
+    serve.add_argument("--lite", action="store_true",
+                       help="sessions start in lite mode: 16 colours, ASCII cards, no mouse (L toggles)")
+    serve.add_argument("--no-compression", dest="compression", action="store_false",
+                       help="never compress (by default clients that can inflate zlib get it)")
     serve.add_argument("--seat-hold", type=float, default=defaults.seat_hold,
                        help="seconds a dropped player's seat is held for them (default %(default)s)")
     serve.add_argument("--away-grace", type=float, default=defaults.away_grace,
@@ -68,6 +74,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_connections_per_ip=args.max_connections_per_ip, max_sessions=args.max_sessions,
         chat_per_second=args.chat_per_second, chat_max_len=min(args.chat_max_len, 200),
         bot_delay=max(0.0, args.bot_delay), hand_pause=max(0.0, args.hand_pause),
+        lite=args.lite, compression=args.compression,
+        connections_per_minute_per_ip=max(1.0, args.connections_per_minute_per_ip),
         seat_hold=max(0.0, args.seat_hold), away_grace=max(0.0, args.away_grace),
         demo_bot_tables=max(0, min(50, args.demo_bot_tables)),
     )

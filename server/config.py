@@ -19,6 +19,8 @@ class ServerConfig:
     login_timeout: float = 15.0
     keepalive_interval: float = 30.0
     keepalive_count_max: int = 3
+    compression: bool = True  # zlib to clients that can inflate it (bounded the other way)
+    lite: bool = False  # sessions start in lite mode: 16 colours, ASCII cards, no mouse
     # Session limits
     chat_per_second: float = 1.0
     chat_burst: int = 5

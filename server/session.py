@@ -30,10 +30,21 @@ NO_TERMINAL = (
 FAREWELL = {"shutdown": "notice.shutdown", "replaced": "notice.replaced", "idle": "notice.idle"}
 
 
-def color_system(term: str, env: dict[str, str]) -> str | None:
-    """The richest colour mode the client's terminal claims, or None for no colour."""
-    if "NO_COLOR" in env or term in ("dumb", "vt100", "vt220"):
+PLAIN_TERMS = ("dumb", "vt100", "vt102", "vt220", "vt52")  # no colour, no UTF-8 line drawing
+
+
+def no_colour(term: str, env: dict[str, str]) -> bool:
+    """NO_COLOR (https://no-color.org) or a terminal type without colour."""
+    return "NO_COLOR" in env or term in PLAIN_TERMS or term.endswith(("-m", "-mono"))
+
+
+def color_system(term: str, env: dict[str, str], lite: bool = False) -> str | None:
+    """The richest colour mode the client's terminal claims (16 colours in lite mode),
+    or None for no colour."""
+    if no_colour(term, env):
         return None
+    if lite:
+        return "standard"
     if env.get("COLORTERM", "") in ("truecolor", "24bit"):
         return "truecolor"
     if "256" in term:
@@ -74,6 +85,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._paused_since: float | None = None
         self._last_input = 0.0  # loop time of the last key; set when the app starts
         self._watchdog: asyncio.TimerHandle | None = None
+        self._env: dict[str, str] = {}
 
     # -- asyncssh callbacks ---------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -110,13 +122,16 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         link = self._ctx.hub.connect(self._ip, self._username, self._fingerprint)
         app = TrucoApp(link, self._username, lang, driver_class=ChannelDriver)
         app.terminal_link = self  # type: ignore[attr-defined]
-        app.console = make_console(color_system(self._term or "", env), self._term or "xterm")
+        self._env = env
+        term = self._term or ""
+        app.lite = self._ctx.config.lite or term in PLAIN_TERMS  # type: ignore[attr-defined]
+        app.console = make_console(color_system(term, env, app.lite), term or "xterm")
         self._app = app
         self._ctx.sessions.add(self)
         self._last_input = asyncio.get_running_loop().time()
         self._schedule_watchdog()
         try:
-            await app.run_async(size=self._size, mouse=True)
+            await app.run_async(size=self._size, mouse=not app.lite)
         except Exception:
             log.exception("app crashed for %s", self._username)
         finally:
@@ -182,6 +197,16 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             return
         screen = self._app.screen
         screen.refresh(screen.region)
+
+    def set_lite(self, on: bool) -> None:
+        """Lite mode on or off: 16 colours (or none), no mouse tracking; the app redraws."""
+        app = self._app
+        if app is None:
+            return
+        term = self._term or ""
+        app.console = make_console(color_system(term, self._env, on), term or "xterm")
+        if self._driver is not None:
+            self._driver.set_mouse(not on)
 
     # -- the link the driver writes through --------------------------------------------
     def attach(self, driver: ChannelDriver) -> None:

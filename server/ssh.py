@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from protocol.text import name_key
+from server import compression
 from server.config import ServerConfig
 from server.ratelimit import TokenBucket
 from server.session import TrucoSession
@@ -34,10 +35,9 @@ ENCRYPTION_ALGS = [
 ]
 MAC_ALGS = ["hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com"]
 SIG_ALGS = ["ssh-ed25519"]
-# Server-to-client zlib is a large saving, but asyncssh negotiates one list for
-# both directions and inflating a stranger's zlib is unbounded: off until the
-# bounded decompressor exists.
-COMPRESSION_ALGS = ["none"]
+# zlib from server to client saves ~85% of the bytes; inflation of what clients
+# send is bounded per packet (server/compression.py).
+COMPRESSION_ALGS = compression.COMPRESSION_ALGS
 
 
 @dataclass
@@ -152,6 +152,8 @@ class TrucoSSHServer(asyncssh.SSHServer):
         if self._has_session or self._conn is None:
             return False  # one session per connection
         self._has_session = True
+        if self._ctx.config.compression:
+            compression.prefer_compression(self._conn)
         chan = self._conn.create_server_channel(encoding=None)
         _limit_env_requests(chan, self._ctx.config.max_env_vars)
         return chan, TrucoSession(self._ctx, self._username, self._fingerprint, self._ip)
@@ -209,7 +211,7 @@ async def start_ssh_server(ctx: ServerContext, host_key: asyncssh.SSHKey) -> asy
         encryption_algs=ENCRYPTION_ALGS,
         mac_algs=MAC_ALGS,
         signature_algs=SIG_ALGS,
-        compression_algs=COMPRESSION_ALGS,
+        compression_algs=COMPRESSION_ALGS if cfg.compression else ["none"],
         login_timeout=cfg.login_timeout,
         keepalive_interval=cfg.keepalive_interval,
         keepalive_count_max=cfg.keepalive_count_max,

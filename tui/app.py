@@ -44,6 +44,7 @@ class TrucoApp(App[None]):
         self.model = LobbyModel()
         self.tables: dict[str, TableModel] = {}
         self.animation_level = "none"  # slow links: nothing repaints by itself
+        self.lite = False  # 16 colours or none, ASCII cards, no mouse (set by the session)
 
     # -- lifecycle ---------------------------------------------------------------
     def on_mount(self) -> None:
@@ -150,6 +151,16 @@ class TrucoApp(App[None]):
         if relabel is not None:
             relabel()
         self.notify_text(self.tr("lobby.language_set"))
+
+    def toggle_lite(self) -> None:
+        """Lite mode on/off for this session; the session changes colours and mouse."""
+        self.lite = not self.lite
+        link = getattr(self, "terminal_link", None)
+        if link is not None:
+            link.set_lite(self.lite)
+        self.refresh(repaint=True, layout=True)
+        self.screen.refresh(repaint=True, layout=True)
+        self.notify_text(self.tr("lobby.lite_on" if self.lite else "lobby.lite_off"))
 
     def plain(self, text: str, style: str = "") -> Text:
         return Text(text, style=style, no_wrap=True, overflow="ellipsis")

@@ -17,6 +17,8 @@ from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 
+import tui.colour  # noqa: F401  (per-session colour depth; patches Textual)
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -83,6 +85,12 @@ class ChannelDriver(Driver):
         if self._mouse:
             self.write(_MOUSE_OFF)
         self.write("\x1b[?2004l\x1b[?7h\x1b[?1049l\x1b[?25h")
+
+    def set_mouse(self, on: bool) -> None:
+        """Turn click reporting on or off while running (lite mode has none)."""
+        if on != self._mouse:
+            self._mouse = on
+            self.write(_MOUSE_ON if on else _MOUSE_OFF)
 
     def send_message(self, message: Any) -> None:
         self._app.post_message(message)  # same thread, same loop

@@ -24,7 +24,8 @@ def reason_text(tr, reason: str) -> str:  # type: ignore[no-untyped-def]
     return tr(key) if tr.has(key) or tr.has_default(key) else reason.replace("_", " ")
 
 
-def event_line(tr, model: TableModel, event: dict[str, Any], french: bool) -> Text | None:  # type: ignore[no-untyped-def]
+def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
+               ascii_only: bool = False) -> Text | None:  # type: ignore[no-untyped-def]
     """One log line for an event, or None for events that need no line."""
     kind = event.get("type")
     variant = str(model.view.get("variant", ""))
@@ -34,7 +35,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool) -> Te
         call = str(event.get("call"))
         line = Text(f"{who}: ", style="bold")
         if call == "play" and event.get("card"):
-            line.append_text(card_text(str(event["card"]), french=french))
+            line.append_text(card_text(str(event["card"]), french=french, ascii_only=ascii_only))
         elif call == "declare_envido":
             line.append(str(event.get("value")))
         else:
@@ -44,7 +45,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool) -> Te
         line = Text(tr("log.dealt", n=event.get("deal_no"), dealer=name(event.get("dealer"))), style="dim")
         if event.get("face_up"):
             line.append("  " + tr("table.face_up") + " ")
-            line.append_text(card_text(str(event["face_up"]), french=french))
+            line.append_text(card_text(str(event["face_up"]), french=french, ascii_only=ascii_only))
         return line
     if kind == "trick_ended":
         winner = event.get("winner_team")
@@ -55,7 +56,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool) -> Te
     if kind == "cards_shown":
         line = Text(tr("log.shown", who=name(event.get("seat")), reason=reason_text(tr, str(event.get("reason")))) + " ")
         for card in event.get("cards") or []:
-            line.append_text(card_text(str(card), french=french))
+            line.append_text(card_text(str(card), french=french, ascii_only=ascii_only))
             line.append(" ")
         return line
     if kind == "hand_ended":
@@ -71,7 +72,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool) -> Te
     return None
 
 
-def hand_summary(tr, model: TableModel, french: bool) -> Text:  # type: ignore[no-untyped-def]
+def hand_summary(tr, model: TableModel, french: bool, ascii_only: bool = False) -> Text:  # type: ignore[no-untyped-def]
     """After a hand: who scored what, and why (from the events of that hand)."""
     parts = Text()
     for event in model.last_hand_events:

@@ -54,7 +54,8 @@ class ServerProcess:
         self.proc = subprocess.Popen(
             [*exe, "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--data-dir", str(tmp / "data"), "--host-key", str(tmp / "key"),
-             "--max-connections-per-ip", "1000", "--max-sessions", "1000", *extra],
+             "--max-connections-per-ip", "1000", "--max-sessions", "1000",
+             "--connections-per-minute-per-ip", "100000", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         assert self.proc.stdout is not None

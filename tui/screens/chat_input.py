@@ -20,6 +20,9 @@ class ChatInput(Input):
             super().__init__()
             self.text = text
 
+    def on_mount(self) -> None:
+        self.cursor_blink = False  # no repaint twice a second while the chat has the focus
+
     async def _on_key(self, event: events.Key) -> None:
         if event.key == "enter":
             event.stop()

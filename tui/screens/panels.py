@@ -12,6 +12,8 @@ from typing import Callable
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
+from textual.visual import visualize
 from textual.widgets import Static
 
 
@@ -20,15 +22,30 @@ def _key(text: Text) -> tuple[object, ...]:
 
 
 class Panel(Static):
-    """A Static with a fixed size: ``show`` repaints only on a change, never re-lays out."""
+    """A Static with a fixed size: ``show`` repaints only the lines that changed, never
+    re-lays out (a card played rewrites one line of the tricks, not the panel)."""
 
     _shown: tuple[object, ...] | None = None
+    _shown_lines: list[tuple[object, ...]] = []
 
     def show(self, text: Text) -> None:
         key = _key(text)
-        if key != self._shown:
-            self._shown = key
-            self.update(text, layout=False)
+        if key == self._shown:
+            return
+        self._shown = key
+        lines = [_key(line) for line in text.split("\n", allow_blank=True)]
+        old, self._shown_lines = self._shown_lines, lines
+        width, height = self.size
+        if not self.is_mounted or not old or width == 0 or len(text.plain) and text.no_wrap is False:
+            self.update(text, layout=False)  # wrapping text: a change may move every line
+            return
+        changed = [y for y in range(min(height, max(len(old), len(lines))))
+                   if y >= len(old) or y >= len(lines) or old[y] != lines[y]]
+        # What Static.update does, minus the refresh of the whole widget (Textual 8.2.8).
+        self._Static__content = text  # type: ignore[attr-defined]
+        self._Static__visual = visualize(self, text, markup=self._render_markup)  # type: ignore[attr-defined]
+        if changed:
+            self.refresh(*(Region(0, y, width, 1) for y in changed), layout=False)
 
 
 class LogPanel(Panel):

@@ -100,7 +100,7 @@ class TableScreen(Screen[None]):
             self.redraw()
 
     def _write_log(self, log: LogPanel, entry: dict[str, Any]) -> None:
-        line = event_line(self.tr, self.table, entry, self._french())
+        line = event_line(self.tr, self.table, entry, self._french(), self._ascii())
         if line is not None:
             log.write(line)
 
@@ -112,6 +112,10 @@ class TableScreen(Screen[None]):
 
     def _french(self) -> bool:
         return self.table.view.get("card_notation") == "french"
+
+    def _ascii(self) -> bool:
+        """Lite mode: cards in plain ASCII."""
+        return bool(getattr(self.app, "lite", False))
 
     # -- drawing --------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -263,7 +267,7 @@ class TableScreen(Screen[None]):
             out.append(f"\n{model.name(seat)[:12]:<13}")
             for trick in tricks:
                 card = next((c for s, c in trick if s == seat), None)
-                cell = _card_cell(card, french)
+                cell = _card_cell(card, french, self._ascii())
                 cell.truncate(6, pad=True)
                 out.append_text(cell)
         self.query_one("#t-tricks", Panel).show(out)
@@ -295,9 +299,9 @@ class TableScreen(Screen[None]):
             line.append("  " + self.tr(f"table.face_up.{variant}") if self.tr.has_default(f"table.face_up.{variant}")
                         else "  " + self.tr("table.face_up"))
             line.append(" ")
-            line.append_text(card_text(str(view["face_up"]), french=self._french()))
+            line.append_text(card_text(str(view["face_up"]), french=self._french(), ascii_only=self._ascii()))
         if view.get("phase") == "deal" or (view.get("game_winner") is not None and not view.get("match_over")):
-            summary = hand_summary(self.tr, model, self._french())
+            summary = hand_summary(self.tr, model, self._french(), self._ascii())
             if summary:
                 line.append("\n")
                 line.append_text(summary)
@@ -307,7 +311,8 @@ class TableScreen(Screen[None]):
         own = list(self.table.view.get("own_cards") or [])
         french = self._french()
         playable = {a.get("card") for a in self.table.view.get("legal") or [] if a.get("card")}
-        boxes = [card_box(card, str(i + 1), french=french, selected=card in playable)
+        ascii_only = self._ascii()
+        boxes = [card_box(card, str(i + 1), french=french, ascii_only=ascii_only, selected=card in playable)
                  for i, card in enumerate(own)]
         self.query_one("#t-cards", HandPanel).show_cards(boxes)
 
@@ -409,7 +414,9 @@ class TableScreen(Screen[None]):
 
     def _tick_timer(self) -> None:
         left = self.table.seconds_left()
-        shown = "" if left is None else f"⏱ {left:>3}s"
+        if left is not None and left > 10 and self._ascii():
+            left = -(-left // 5) * 5  # lite: the countdown moves in 5 s steps until the last 10
+        shown = "" if left is None else (f"T {left:>3}s" if self._ascii() else f"⏱ {left:>3}s")
         if shown != self._timer_shown:  # only this one-line widget repaints, once a second
             self._timer_shown = shown
             style = "bold red" if left is not None and left <= 5 else "bold"
@@ -500,12 +507,12 @@ class TableScreen(Screen[None]):
                                     amount=amount))
 
 
-def _card_cell(card: str | None, french: bool) -> Text:
+def _card_cell(card: str | None, french: bool, ascii_only: bool = False) -> Text:
     if card is None:
         return Text("")
     from tui.cards import card_text
 
-    return card_text(card, french=french)
+    return card_text(card, french=french, ascii_only=ascii_only)
 
 
 class ConfirmLeaveScreen(ModalScreen[bool]):

@@ -1,0 +1,150 @@
+"""Lite mode and small repaints, seen from a real SSH client: colours, card glyphs,
+mouse tracking, and the bytes one card costs a player who watches it being played."""
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from tests.e2e.harness import ScreenClient, running_server
+from tests.e2e.helpers import close_all, in_lobby_as, lobby_client
+
+pytestmark = pytest.mark.e2e
+
+SGR = re.compile(rb"\x1b\[([0-9;:]*)m")
+MOUSE_ON = b"\x1b[?1000h"
+ENTER, DOWN, TAB, CTRL_S = "\r", "\x1b[B", "\t", "\x13"
+
+
+def colour_params(raw: bytes) -> set[int]:
+    """Every SGR parameter that sets a colour (foreground, background, 8/16/256/truecolor)."""
+    found: set[int] = set()
+    for match in SGR.finditer(raw):
+        params = [int(x) for x in re.split(rb"[;:]", match.group(1)) if x]
+        i = 0
+        while i < len(params):
+            n = params[i]
+            if n in (38, 48):
+                found.add(n)
+                i += 5 if i + 1 < len(params) and params[i + 1] == 2 else 3
+                continue
+            if 30 <= n <= 37 or 40 <= n <= 47 or 90 <= n <= 97 or 100 <= n <= 107:
+                found.add(n)
+            i += 1
+    return found
+
+
+async def table_against_a_bot(client: ScreenClient) -> None:
+    """A 2-player table with the turn timer off, the other seat a bot; waits for the deal."""
+    client.send("n")
+    await client.wait_for("New table")
+    await asyncio.sleep(0.2)
+    for key in (TAB, TAB, TAB, TAB, ENTER, DOWN, ENTER, CTRL_S):  # turn timer: off
+        client.send(key)
+        await asyncio.sleep(0.15)
+    await client.wait_for("Waiting for")
+    client.send("b")
+    await client.wait_for("Hand 1", 10)
+
+
+@pytest.mark.parametrize("term,env", [("xterm-256color", {"NO_COLOR": "1"}), ("dumb", {}),
+                                      ("vt100", {})])
+async def test_no_colour_when_the_client_asks_for_none(tmp_path, term, env):
+    async with running_server(tmp_path, bot_delay=0.05) as srv:
+        client = ScreenClient()
+        await asyncio.wait_for(client.connect(srv.port, "ana", term_type=term, env=env), 10)
+        await client.wait_for(in_lobby_as("ana"), 10)
+        await asyncio.sleep(0.3)
+        try:
+            if term != "xterm-256color":  # a terminal without colour starts in lite mode
+                await table_against_a_bot(client)
+                await asyncio.sleep(0.5)
+                assert "+-----+" in client.text() and "╭" not in client.text()
+                assert MOUSE_ON not in client.raw
+            assert colour_params(bytes(client.raw)) == set()
+            assert SGR.search(client.raw)  # still bold/reverse: it is drawn, just without colour
+        finally:
+            await client.close()
+
+
+async def test_colour_and_mouse_by_default(tmp_path):
+    """The counterpart: the same checks do see colour and mouse tracking normally."""
+    async with running_server(tmp_path) as srv:
+        client = await lobby_client(srv.port, "ana")
+        try:
+            assert colour_params(bytes(client.raw)) & {38, 48}
+            assert MOUSE_ON in client.raw
+        finally:
+            await client.close()
+
+
+async def test_server_lite_default_and_ascii_cards(tmp_path):
+    async with running_server(tmp_path, lite=True, bot_delay=0.05) as srv:
+        client = await lobby_client(srv.port, "ana", env={"COLORTERM": "truecolor"})
+        try:
+            await table_against_a_bot(client)
+            await asyncio.sleep(0.5)
+            text = client.text()
+            assert "+-----+" in text and "╭" not in text and "╰" not in text
+            assert MOUSE_ON not in client.raw
+            assert not colour_params(bytes(client.raw)) & {38, 48}  # 16 colours at most
+            assert colour_params(bytes(client.raw))  # ...but colours
+        finally:
+            await client.close()
+
+
+async def test_lite_toggle_in_the_lobby(tmp_path):
+    async with running_server(tmp_path) as srv:
+        client = await lobby_client(srv.port, "ana")
+        try:
+            assert MOUSE_ON in client.raw
+            await asyncio.sleep(0.5)  # the lobby's first paints have all arrived
+            mark = len(client.raw)
+            client.send("L")
+            await client.wait_for("Lite mode on")
+            await asyncio.sleep(0.3)
+            after = bytes(client.raw[mark:])
+            assert b"\x1b[?1000l" in after  # mouse tracking switched off
+            assert colour_params(after) and not colour_params(after) & {38, 48}
+            mark = len(client.raw)
+            client.send("L")
+            await client.wait_for("Lite mode off")
+            await asyncio.sleep(0.3)
+            assert MOUSE_ON in bytes(client.raw[mark:])
+        finally:
+            await client.close()
+
+
+async def test_a_card_played_costs_the_other_player_little(tmp_path):
+    """One card played at a 2-player table: the opponent's screen changes by a few hundred
+    bytes (uncompressed), not a repaint of the screen (~9 KB)."""
+    async with running_server(tmp_path, hand_pause=30.0) as srv:
+        ana = await lobby_client(srv.port, "ana")
+        beto = await lobby_client(srv.port, "beto")
+        try:
+            ana.send("n")
+            await ana.wait_for("New table")
+            await asyncio.sleep(0.2)
+            for key in (TAB, TAB, TAB, TAB, ENTER, DOWN, ENTER, CTRL_S):  # turn timer: off
+                ana.send(key)
+                await asyncio.sleep(0.15)
+            await ana.wait_for("Waiting for")
+            await beto.wait_for("waiting")
+            beto.send("j")
+            await ana.wait_for("Hand 1")
+            await beto.wait_for("Hand 1")
+            await asyncio.sleep(1.0)  # first paints done
+            costs = []
+            for _ in range(2):  # one card each
+                mover = next((c for c in (ana, beto) if "Your move." in c.text()), None)
+                assert mover is not None
+                other = beto if mover is ana else ana
+                before, mark = other.text(), len(other.raw)
+                mover.send("1")
+                await other.wait_for(lambda t, b=before: t != b, 5)
+                await asyncio.sleep(0.5)  # everything this action caused has arrived
+                costs.append(len(other.raw) - mark)
+            assert all(0 < c < 2048 for c in costs), costs
+        finally:
+            await close_all(ana, beto)

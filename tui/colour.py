@@ -1,0 +1,55 @@
+"""Per-session colour depth for Textual's output.
+
+Textual 8.2.8 renders a strip to escape sequences in ``Strip.render`` and caches the
+result twice, without the colour system in the key: on the strip (``_render_cache``)
+and on the shared Rich ``Style`` object (``style._ansi``). With hundreds of apps in
+one process, the first session to render a style fixes its escapes for everybody, and
+a console without colour (``color_system=None``) is treated as truecolor. This patch
+keeps Textual's path for truecolor sessions and, for 256-colour, 16-colour and
+colourless sessions, renders through a cache keyed by colour system that never writes
+to the shared caches. It uses private Textual APIs (Textual is pinned exactly in
+pyproject.toml); tests/e2e/test_lite_ssh.py checks the escapes a client receives.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rich.color import ColorSystem
+from rich.console import Console
+from rich.style import Style
+from textual.strip import SGR_STYLES, Strip
+
+_textual_render = Strip.render
+
+
+@lru_cache(maxsize=16384)
+def _sgr(style: Style, color_system: ColorSystem | None) -> str:
+    attributes = style._attributes & style._set_attributes
+    sgr = [SGR_STYLES[bit] for bit in range(attributes.bit_length()) if attributes & (1 << bit)]
+    if color_system is not None:
+        if style._color is not None:
+            sgr.extend(style._color.downgrade(color_system).get_ansi_codes())
+        if style._bgcolor is not None:
+            sgr.extend(style._bgcolor.downgrade(color_system).get_ansi_codes(False))
+    return ";".join(sgr)
+
+
+def _render(self: Strip, console: Console) -> str:
+    color_system = console._color_system
+    if color_system is ColorSystem.TRUECOLOR:
+        return _textual_render(self, console)
+    parts: list[str] = []
+    for text, style, _ in self._segments:
+        if style is None:
+            parts.append(text)
+            continue
+        ansi = _sgr(style, color_system)
+        parts.append(f"\x1b[{ansi}m{text}\x1b[0m" if ansi else text)
+    return "".join(parts)
+
+
+def install() -> None:
+    Strip.render = _render  # type: ignore[method-assign]
+
+
+install()
