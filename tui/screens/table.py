@@ -215,7 +215,8 @@ class TableScreen(Screen[None]):
         out = Text(no_wrap=True, overflow="ellipsis")
         for seat, info in enumerate(update.seats):
             waiting = seat in update.waiting
-            out.append("▶ " if waiting else "  ", style="bold yellow")
+            lite = self._ascii()
+            out.append(("> " if lite else "▶ ") if waiting else "  ", style="bold yellow")
             team = model.team_of(seat)
             mine = team is not None and team == model.my_team()
             style = "bold green" if mine else "bold"
@@ -223,7 +224,7 @@ class TableScreen(Screen[None]):
             out.append(f"{name[:13]:<13}", style=style)
             out.append(f" {team_name(self.tr, model, team)[:5]:<5}", style="green" if mine else "")
             size = hand_sizes[seat] if seat < len(hand_sizes) else 0
-            out.append(" " + ("■" * size).ljust(4), style="cyan")
+            out.append(" " + (("#" if lite else "■") * size).ljust(4), style="cyan")
             role = ("D" if view.get("dealer") == seat else " ") + ("M" if view.get("mano") == seat else " ")
             out.append(role, style="dim")
             if info.bot:
