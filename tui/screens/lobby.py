@@ -79,6 +79,7 @@ class LobbyScreen(Screen[None]):
     # L (lite mode) is in the help only: the key bar is full at 80 columns in Spanish.
     # -- drawing from the model --------------------------------------------------
     _stale = False
+    _dirty: set[str] = set()  # replaced per instance on first use (see _soon)
 
     def on_screen_resume(self) -> None:
         if self._stale:
@@ -97,17 +98,32 @@ class LobbyScreen(Screen[None]):
             if msg.line.table_id is not None:
                 return  # table chat belongs to the table screen
             self.query_one("#chat-log", RichLog).write(self._chat_text(msg.line))
-        elif isinstance(msg, (p.PlayerUpdated, p.PlayerLeft, p.LobbySnapshot)):
+        elif isinstance(msg, (p.PlayerUpdated, p.PlayerLeft)):
+            self._soon({"players"})
+        elif isinstance(msg, p.LobbySnapshot):
+            self._soon({"players", "tables"})
+        elif isinstance(msg, (p.TableUpdated, p.TableRemoved, p.Seated)):
+            self._soon({"tables", "status"})
+
+    REDRAW_DELAY = 0.1  # seconds: arrivals in a burst cost one redraw, not one each
+
+    def _soon(self, parts: set[str]) -> None:
+        """Redraw these lists shortly, once, however many events arrive meanwhile."""
+        if not self._dirty:
+            self.set_timer(self.REDRAW_DELAY, self._redraw_dirty)
+        self._dirty = self._dirty | parts  # a new set: never the shared class default
+
+    def _redraw_dirty(self) -> None:
+        dirty, self._dirty = self._dirty, set()
+        if not self.is_mounted:
+            return
+        if "players" in dirty:
             self._draw_players()
             self._draw_title()
-            if isinstance(msg, p.LobbySnapshot):
-                self._draw_tables()
-        elif isinstance(msg, (p.TableUpdated, p.TableRemoved)):
+        if "tables" in dirty:
             self._draw_tables()
+        if "status" in dirty:
             self._draw_status()
-        elif isinstance(msg, p.Seated):
-            self._draw_status()
-            self._draw_tables()
 
     def _chat_text(self, line: p.ChatLine) -> Text:
         text = Text()
