@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import logging
 import signal
+import threading
 import sys
 from pathlib import Path
 
@@ -97,11 +98,11 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     port = acceptor.get_port()
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
+    # Signals reach only the main thread; tests run serve() elsewhere and stop it by event.
+    owns_signals = threading.current_thread() is threading.main_thread()
+    if owns_signals:
+        for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):  # not the main thread (tests)
-            pass
     _say(f"truco-ssh listening on {config.host}:{port}")
     _say(f"Host key fingerprint: {fingerprint(host_key)}")
     _say("Players connect with:")
@@ -129,11 +130,9 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
         await acceptor.wait_closed()
         await hub.drain_writes()
         await store.close()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
+        if owns_signals:
+            for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(sig)
-            except (NotImplementedError, RuntimeError):
-                pass
         _say("Stopped.")
 
 
