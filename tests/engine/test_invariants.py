@@ -55,21 +55,16 @@ MAX_STEPS = 4000
 
 
 def _hidden_from(state: State, viewer: int | None) -> set[str]:
+    """Cards in hands that this viewer may not see (nobody sees his own in a blind hand)."""
     public = {str(c) for summary in state.history for _, cards in summary.shown for c in cards}
+    blind = state.deal_kind.value == "blind"
     return {
         str(c)
         for seat, hand in enumerate(state.hands)
-        if seat != viewer
+        if seat != viewer or blind
         for c in hand
         if str(c) not in public
     }
-
-
-def _cards_in(wire: Any) -> set[str]:
-    text = json.dumps(wire)
-    from engine.cards import SPANISH_DECK
-
-    return {str(c) for c in SPANISH_DECK if f'"{c}"' in text}
 
 
 def _check_views(state: State) -> None:
@@ -78,10 +73,12 @@ def _check_views(state: State) -> None:
         wire = v.to_wire()
         # Which cards the vira promotes is public; it says nothing about who holds them.
         wire.pop("special_cards")
-        leaked = _cards_in(wire) & _hidden_from(state, viewer)
+        text = json.dumps(wire)
+        shown = {str(c) for c in state.rules.deck if f'"{c}"' in text}
+        leaked = shown & _hidden_from(state, viewer)
         assert not leaked, f"seat {viewer} sees hidden {leaked}"
-        for action in v.legal:
-            assert action.seat == viewer
+        assert all(a.seat == viewer for a in v.legal)
+        assert len(v.scores) == len(v.score_holders) == len(v.scores_text)
 
 
 def _all_calls(state: State, rng: random.Random) -> Action:
@@ -126,11 +123,18 @@ def test_random_venezuelan_games_keep_every_invariant(
     _play_random_match("venezolano", n, seed, options)
 
 
-def _play_random_match(variant: str, n: int, seed: int, options: dict[str, Any]) -> None:
+def _play_random_match(variant: str, n: int, seed: int, options: dict[str, Any],
+                       views_every: int = 7) -> None:
+    """Play one random legal match and check every invariant along the way.
+
+    Shared by every variant: scores may be per team or per player (the three-player
+    game), cards may be French, and a blind hand hides everyone's own cards.
+    """
     rules = get_ruleset(variant, **options)
+    deck = rules.card_notation
     rng = random.Random(seed)
     state, log = new_match(rules, n, rng)
-    tally = [0, 0]
+    scores = state.scores
     game_ended = False
     steps = 0
     while not state.match_over:
@@ -141,7 +145,7 @@ def _play_random_match(variant: str, n: int, seed: int, options: dict[str, Any])
         # legal_actions never contains an action that apply rejects
         for action in legal:
             apply(state, action)
-            assert action_from_wire(action.to_wire()) == action
+            assert action_from_wire(action.to_wire(), deck) == action
         # and anything else is rejected with a reason
         for _ in range(3):
             probe = _all_calls(state, rng)
@@ -152,27 +156,34 @@ def _play_random_match(variant: str, n: int, seed: int, options: dict[str, Any])
                     assert exc.reason
                 else:
                     raise AssertionError(f"{probe} accepted but not listed as legal")
-        if steps % 7 == 0:
+        if steps % views_every == 0:
             _check_views(state)
         state, events = advance(state, _choose(legal, rng), rng)
         log += events
         for event in events:
             if isinstance(event, HandDealt) and game_ended:
-                tally, game_ended = [0, 0], False  # the next game starts from 0-0
+                scores, game_ended = (0,) * len(scores), False  # the next game starts at 0
             if isinstance(event, PointsScored):
-                tally[event.team] += event.points
-                assert tuple(tally) == event.scores
+                # every score holder gains exactly the points or nothing; with two teams,
+                # exactly the team the event names
+                assert len(event.scores) == len(scores)
+                gains = [b - a for a, b in zip(scores, event.scores)]
+                assert set(gains) <= {0, event.points} and event.points in gains
+                if len(scores) == 2:
+                    assert gains[event.team] == event.points and gains[1 - event.team] == 0
+                scores = event.scores
             if isinstance(event, GameEnded):
-                assert tuple(tally) == event.scores
+                assert event.scores == scores
                 game_ended = True
             for viewer in [None, *range(n)]:
                 seen = project_event(event, viewer)
                 if isinstance(seen, HandDealt):
                     for seat, hand in enumerate(seen.hands):
-                        assert (hand is not None) == (seat == viewer)
+                        visible = seat == viewer and seen.deal_kind != "blind"
+                        assert (hand is not None) == visible
         # scores only change as the events say
-        assert list(state.scores) == tally
+        assert state.scores == scores
     _check_views(state)
     # a replayed log (also through the wire form) rebuilds the identical state
     assert replay(rules, n, log) == state
-    assert replay(rules, n, [event_from_wire(e.to_wire()) for e in log]) == state
+    assert replay(rules, n, [event_from_wire(e.to_wire(), deck) for e in log]) == state
