@@ -33,9 +33,10 @@ def two_player_state(seed: int = 3, **options):  # type: ignore[no-untyped-def]
     return rules, *engine.new_match(rules, 2, random.Random(seed))
 
 
-async def seated_app(link: FakeLink) -> TrucoApp:
+async def seated_app(link: FakeLink, seat: int | None = 0, table: p.TableInfo = TABLE) -> TrucoApp:
+    """An app in the lobby that has just sat down (or, seat None, started watching) at ``table``."""
     app = TrucoApp(link, "ana", "en")
-    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=0))
+    link.push(*welcome(), p.TableUpdated(table=table), p.Seated(table_id="t1", seat=seat))
     return app
 
 
@@ -70,8 +71,7 @@ async def test_keys_send_the_legal_action_with_a_fresh_command_id() -> None:
     seat = engine.view(state, 0).turn
     view = engine.view(state, seat)
     link = FakeLink()
-    app = TrucoApp(link, "ana", "en")
-    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=seat))
+    app = await seated_app(link, seat)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         link.push(update_for(state, seat, 3, events))
@@ -88,8 +88,7 @@ async def test_keys_send_the_legal_action_with_a_fresh_command_id() -> None:
     # A new session (a reconnect) does not start again at the same ids: the server
     # remembers the seat's recent ids and would ignore a repeat.
     link2 = FakeLink()
-    app2 = TrucoApp(link2, "ana", "en")
-    link2.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=seat))
+    app2 = await seated_app(link2, seat)
     async with app2.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         link2.push(update_for(state, seat, 3, events))
@@ -103,8 +102,7 @@ async def test_a_card_that_cannot_be_played_is_not_sent() -> None:
     rules, state, events = two_player_state()
     seat = 1 - engine.view(state, 0).turn  # not this seat's turn
     link = FakeLink()
-    app = TrucoApp(link, "ana", "en")
-    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=seat))
+    app = await seated_app(link, seat)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         link.push(update_for(state, seat, 3, events))
@@ -122,8 +120,7 @@ async def test_pending_truco_offers_answers_and_shows_who_called() -> None:
     state, more = engine.apply(state, truco)
     answerer = 1 - mano
     link = FakeLink()
-    app = TrucoApp(link, "ana", "en")
-    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=answerer))
+    app = await seated_app(link, answerer)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         link.push(update_for(state, answerer, 4, events + more))
@@ -139,8 +136,7 @@ async def test_pending_truco_offers_answers_and_shows_who_called() -> None:
 async def test_spectator_screen_has_no_hidden_cards_and_no_actions() -> None:
     rules, state, events = two_player_state(seed=8)
     link = FakeLink()
-    app = TrucoApp(link, "ana", "en")
-    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=None))
+    app = await seated_app(link, None)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         link.push(update_for(state, None, 3, events))
