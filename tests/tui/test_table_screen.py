@@ -223,11 +223,10 @@ async def test_every_variant_renders_and_takes_card_keys(variant: str, players: 
     # The seat the game waits for, and a card action it may take (play or discard).
     seat = card_seats()[0]
     view = engine.view(state, seat)
-    link = FakeLink()
-    app = TrucoApp(link, "ana", "en")
     info = p.TableInfo(table_id="t1", title="mesa", variant=variant, owner="ana",
                        seats=tuple(f"p{i}" for i in range(players)), options={}, status="playing")
-    link.push(*welcome(), p.TableUpdated(table=info), p.Seated(table_id="t1", seat=seat))
+    link = FakeLink()
+    app = await seated_app(link, seat, table=info)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         link.push(update_for(state, seat, 3, events, names=tuple(f"p{i}" for i in range(6))))
@@ -258,11 +257,10 @@ async def test_a_call_that_names_a_number_asks_for_it() -> None:
         events = events + more
     assert seat is not None
     amounts = sorted(a.amount for a in engine.legal_actions(state, seat) if a.call.value == "envido_puntos")
-    link = FakeLink()
-    app = TrucoApp(link, "ana", "en")
     info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
                        options={}, status="playing")
-    link.push(*welcome(), p.TableUpdated(table=info), p.Seated(table_id="t1", seat=seat))
+    link = FakeLink()
+    app = await seated_app(link, seat, table=info)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         link.push(update_for(state, seat, 3, events, names=("p0", "p1")))
