@@ -1,7 +1,9 @@
 """Pilot tests of the table screen, fed with real engine views through a fake link."""
 from __future__ import annotations
 
+import contextlib
 import random
+from typing import Any, AsyncIterator
 
 import pytest
 
@@ -31,6 +33,16 @@ def update_for(state: engine.State, seat: int | None, seq: int, events: list[eng
 def two_player_state(seed: int = 3, **options):  # type: ignore[no-untyped-def]
     rules = engine.get_ruleset("argentino", flor=False, **options)
     return rules, *engine.new_match(rules, 2, random.Random(seed))
+
+
+@contextlib.asynccontextmanager
+async def table_shown(app: TrucoApp, link: FakeLink, update: p.TableUpdate) -> AsyncIterator[Any]:
+    """Run the app at 80x24 and show it one table update; yields the Pilot."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update)
+        await pilot.pause(0.2)
+        yield pilot
 
 
 async def seated_app(link: FakeLink, seat: int | None = 0, table: p.TableInfo = TABLE) -> TrucoApp:
@@ -72,10 +84,7 @@ async def test_keys_send_the_legal_action_with_a_fresh_command_id() -> None:
     view = engine.view(state, seat)
     link = FakeLink()
     app = await seated_app(link, seat)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, seat, 3, events))
-        await pilot.pause(0.2)
+    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
         calls = [a.call.value for a in view.legal if a.call is not engine.Call.PLAY]
         assert "envido" in calls
         await pilot.press("e")
@@ -89,10 +98,7 @@ async def test_keys_send_the_legal_action_with_a_fresh_command_id() -> None:
     # remembers the seat's recent ids and would ignore a repeat.
     link2 = FakeLink()
     app2 = await seated_app(link2, seat)
-    async with app2.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link2.push(update_for(state, seat, 3, events))
-        await pilot.pause(0.2)
+    async with table_shown(app2, link2, update_for(state, seat, 3, events)) as pilot:
         await pilot.press("e")
         again = [m for m in link2.sent if isinstance(m, p.TableAction)]
         assert again[-1].call == "envido" and again[-1].cid not in (first, first + 1)
@@ -103,10 +109,7 @@ async def test_a_card_that_cannot_be_played_is_not_sent() -> None:
     seat = 1 - engine.view(state, 0).turn  # not this seat's turn
     link = FakeLink()
     app = await seated_app(link, seat)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, seat, 3, events))
-        await pilot.pause(0.2)
+    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
         await pilot.press("1")
         await pilot.pause(0.1)
         assert not [m for m in link.sent if isinstance(m, p.TableAction)]
@@ -121,10 +124,7 @@ async def test_pending_truco_offers_answers_and_shows_who_called() -> None:
     answerer = 1 - mano
     link = FakeLink()
     app = await seated_app(link, answerer)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, answerer, 4, events + more))
-        await pilot.pause(0.2)
+    async with table_shown(app, link, update_for(state, answerer, 4, events + more)) as pilot:
         text = screen_text(app)
         caller = ("ana", "beto")[mano]
         assert f"Truco from {caller}" in text
@@ -137,10 +137,7 @@ async def test_spectator_screen_has_no_hidden_cards_and_no_actions() -> None:
     rules, state, events = two_player_state(seed=8)
     link = FakeLink()
     app = await seated_app(link, None)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, None, 3, events))
-        await pilot.pause(0.2)
+    async with table_shown(app, link, update_for(state, None, 3, events)) as pilot:
         text = screen_text(app)
         assert "watching" in text
         hidden = [str(c) for s in (0, 1) for c in engine.view(state, s).own_cards]
@@ -158,10 +155,7 @@ async def test_match_over_offers_rematch() -> None:
         state, _ = engine.advance(state, action, rng)
     link = FakeLink()
     app = await seated_app(link)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, 0, 99, [], waiting=()))
-        await pilot.pause(0.2)
+    async with table_shown(app, link, update_for(state, 0, 99, [], waiting=())) as pilot:
         assert isinstance(app.screen, MatchOverScreen)
         await pilot.press("r")
         assert isinstance(link.sent[-1], p.Rematch)
@@ -173,10 +167,7 @@ async def test_bigger_tables_fit(players: int) -> None:
     state, events = engine.new_match(rules, players, random.Random(2))
     link = FakeLink()
     app = await seated_app(link)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, 0, 3, events))
-        await pilot.pause(0.2)
+    async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
         text = screen_text(app)
         for name in ("ana", "beto", "carla", "dani", "eva", "fede")[:players]:
             assert name in text
@@ -227,10 +218,7 @@ async def test_every_variant_renders_and_takes_card_keys(variant: str, players: 
                        seats=tuple(f"p{i}" for i in range(players)), options={}, status="playing")
     link = FakeLink()
     app = await seated_app(link, seat, table=info)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, seat, 3, events, names=tuple(f"p{i}" for i in range(6))))
-        await pilot.pause(0.2)
+    async with table_shown(app, link, update_for(state, seat, 3, events, names=tuple(f"p{i}" for i in range(6)))) as pilot:
         text = screen_text(app)
         if view.face_up is not None:
             face = str(view.face_up)
@@ -261,10 +249,7 @@ async def test_a_call_that_names_a_number_asks_for_it() -> None:
                        options={}, status="playing")
     link = FakeLink()
     app = await seated_app(link, seat, table=info)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, seat, 3, events, names=("p0", "p1")))
-        await pilot.pause(0.2)
+    async with table_shown(app, link, update_for(state, seat, 3, events, names=("p0", "p1"))) as pilot:
         text = screen_text(app)
         assert text.count("Envido puntos") == 1  # one entry, not one per number
         await pilot.press("u")
