@@ -115,6 +115,19 @@ class PointsScored(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PointsWithheld(Event):
+    """Points a team won but may not collect (Venezuelan hidden flor, V-F3 void envite):
+    `rule` names the rule of RULES.md 4.9 that applied (V-F3, V-F9, V-F10, V-R5, ...)."""
+
+    kind: ClassVar[str] = "points_withheld"
+    codec: ClassVar[tuple[str, ...]] = ("int", "int", "str", "str")
+    team: int
+    points: int
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class CardsShown(Event):
     kind: ClassVar[str] = "cards_shown"
     codec: ClassVar[tuple[str, ...]] = ("int", "cards", "str")
@@ -154,7 +167,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         MatchStarted, HandDealt, HandStarted, Acted, TrickEnded, PointsScored,
-        CardsShown, HandEnded, GameEnded, MatchEnded,
+        PointsWithheld, CardsShown, HandEnded, GameEnded, MatchEnded,
     )
 }
 
