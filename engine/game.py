@@ -866,6 +866,8 @@ def _end_hand(
         game_over = credit(w, events, winner, truco_points, why)
     for seat, cards in w.shown:
         kind = "maldon" if reason == "maldon" else "flor" if len(cards) == 3 else "envido"
+        if w.ley_mode and ve_ley.lost(w, seat):
+            kind = "hidden_flor"  # a flor kept quiet, shown at the end (V-F9, V-R4)
         events.append(CardsShown(seat, cards, kind))
     if w.rules.simultaneous and not game_over:
         for team, pts, why in w.deferred:

@@ -111,6 +111,8 @@ def extend(state: State, seat: int, acts: list[Action]) -> list[Action]:
     if seat in state.ley_seats and first_card_turn(state, seat):
         acts = [a for a in acts if a.call is not Call.PASAR]  # a ley is "juego": he plays
     extra: list[Action] = []
+    if state.envido_status is EnvidoStatus.BETTING and state.envite_ley:
+        return acts  # con ley quiero declares the flor (V-L4)
     if acts and undecided(state, seat):
         extra.append(mk(seat, Call.FLOR))
     if acts and ley_open(state, seat):
@@ -400,7 +402,8 @@ def final(w: Any, events: list[Event], game_over: bool) -> bool:
         game_over = credit_now(w, events, team, points, reason)
     w.ley_deferred = ()
     for seat, rule in w.flor_lost:
-        w.shown = w.shown + ((seat, w.dealt[seat]),)
+        if seat not in w.passed_seats:  # passed cards are never shown (OP-VE-23)
+            w.shown = w.shown + ((seat, w.dealt[seat]),)
         if rule not in ("V-R4", "V-R5") or game_over:
             continue
         team = seat % 2
