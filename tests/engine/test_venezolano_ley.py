@@ -334,3 +334,35 @@ def _check_hand(events: list[Any], n: int) -> None:
         if e.reason == "reservada":
             assert any(s % 2 == e.team and is_reservada(deal.hands[s], deal.face_up)
                        for s in range(n)), e
+
+
+# ---------------------------------------------------------------- the bot
+
+
+def test_bot_answers_an_envite_con_ley_by_its_flor() -> None:
+    from engine.bot import choose_action
+
+    rng = random.Random(1)
+    for hand, answer in ((FLOR, "con_ley_quiero"), ("4e 5o 6b", "sin_ley_no_quiero")):
+        state, _ = act(ve({0: WEAK, 1: hand}), (0, "a_ley"), (0, "envido"))
+        chosen = choose_action(view(state, 1), state.rules, rng, strict=True)
+        assert chosen is not None and chosen.call.value == answer
+
+
+def test_bots_never_lose_their_own_flor() -> None:
+    from engine.bot import choose_action
+
+    rules = get_ruleset("venezolano", target=12)
+    said: set[str] = set()
+    for n in (2, 4):
+        for game in range(12):
+            rng = random.Random(game)
+            state, _ = new_match(rules, n, rng)
+            while not state.match_over:
+                action = next(a for s in range(n) if legal_actions(state, s)
+                              and (a := choose_action(view(state, s), rules, rng, strict=True)))
+                state, events = advance(state, action, rng)
+                said |= {e.call for e in events if isinstance(e, Acted)}
+                assert not [e for e in events if isinstance(e, PointsWithheld)
+                            and e.rule in ("V-F1", "V-F2", "V-F9", "V-F10")]
+    assert {"flor", "a_ley", "tengo_flor", "pass_flor"} <= said
