@@ -259,3 +259,25 @@ async def test_a_call_that_names_a_number_asks_for_it() -> None:
         await pilot.pause(0.1)
         sent = [m for m in link.sent if isinstance(m, p.TableAction)][-1]
         assert (sent.call, sent.amount) == ("envido_puntos", amounts[-1])
+
+
+async def test_a_ley_is_offered_on_a_venezolano_table() -> None:
+    """The Venezuelan a ley: its own key (y) and label next to the cards; help explains it."""
+    rules = engine.get_ruleset("venezolano")
+    state, events = engine.new_match(rules, 2, random.Random(5))
+    seat = state.mano
+    assert any(a.call.value == "a_ley" for a in engine.legal_actions(state, seat))
+    info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
+                       options={}, status="playing")
+    link = FakeLink()
+    app = await seated_app(link, seat, table=info)
+    async with table_shown(app, link, update_for(state, seat, 3, events, names=("p0", "p1"))) as pilot:
+        text = screen_text(app)
+        assert "y A ley" in text
+        await pilot.press("y")
+        await pilot.pause(0.1)
+        sent = [m for m in link.sent if isinstance(m, p.TableAction)][-1]
+        assert sent.call == "a_ley"
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        assert "tengo flor" in app.screen._body  # type: ignore[attr-defined]
