@@ -324,6 +324,7 @@ def _settle(w: Any, events: list[Event], betting: bool) -> None:
     if w.conley_stake:
         w.flor_accepted = True
     elif len(teams) == 2 and betting:
+        w.envite_ley = True  # the envite between flores is con ley
         w.phase = Phase.FLOR
         w.flor_status = FlorStatus.ROUND_TWO
         w.flor_idx = 0
@@ -409,10 +410,12 @@ def final(w: Any, events: list[Event], game_over: bool) -> bool:
         team = seat % 2
         silent = _silent_rule(w, seat)
         opp_flor = any(holds(w, s) for s in w.players if s % 2 != team)
+        # 3 flor + 1 envite point (V-R2); with a partner's flor the team has 6 (V-R7).
+        worth = FLOR_POINTS + (0 if any(s % 2 == team for s in w.flor_announced) else 1)
         if silent == "V-R4" or (silent == "V-R5" and not opp_flor):
-            game_over = credit_now(w, events, team, FLOR_POINTS + 1, "reservada")
+            game_over = credit_now(w, events, team, worth, "reservada")
         else:
-            _withhold(w, events, team, FLOR_POINTS + 1, "reservada", silent)
+            _withhold(w, events, team, worth, "reservada", silent)
     return game_over
 
 
