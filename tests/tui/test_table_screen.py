@@ -281,3 +281,24 @@ async def test_a_ley_is_offered_on_a_venezolano_table() -> None:
         await pilot.press("question_mark")
         await pilot.pause(0.2)
         assert "tengo flor" in app.screen._body  # type: ignore[attr-defined]
+
+
+async def test_withheld_points_are_explained() -> None:
+    """A Venezuelan flor kept quiet: the log and the hand summary say which rule withheld
+    the points the team won."""
+    from engine.game import initial_state
+
+    rules = engine.get_ruleset("venezolano")
+    state = initial_state(rules, 2, 1)
+    hands = tuple(tuple(engine.parse_cards(h)) for h in ("1e 7e 3e", "4o 5b 6c"))
+    state, events = engine.apply(state, engine.Deal(hands, engine.parse_cards("4c")[0]))
+    for seat, card in ((0, "1e"), (1, "4o"), (0, "7e"), (1, "5b")):
+        state, more = engine.apply(state, engine.Action(seat, engine.Call.PLAY, engine.parse_cards(card)[0]))
+        events += more
+    assert any(isinstance(e, engine.PointsWithheld) for e in events)
+    info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
+                       options={}, status="playing")
+    link = FakeLink()
+    app = await seated_app(link, 1, table=info)
+    async with table_shown(app, link, update_for(state, 1, 3, events, names=("p0", "p1"))):
+        assert "V-F1" in screen_text(app)
