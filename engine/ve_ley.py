@@ -108,11 +108,11 @@ def extend(state: State, seat: int, acts: list[Action]) -> list[Action]:
     """The a-ley calls added to (or removed from) `seat`'s ordinary legal actions."""
     if not active(state):
         return acts
+    if state.envido_status is EnvidoStatus.BETTING and state.envite_ley:
+        return acts  # con ley quiero declares the flor (V-L4)
     if seat in state.ley_seats and first_card_turn(state, seat):
         acts = [a for a in acts if a.call is not Call.PASAR]  # a ley is "juego": he plays
     extra: list[Action] = []
-    if state.envido_status is EnvidoStatus.BETTING and state.envite_ley:
-        return acts  # con ley quiero declares the flor (V-L4)
     if acts and undecided(state, seat):
         extra.append(mk(seat, Call.FLOR))
     if acts and ley_open(state, seat):
