@@ -302,3 +302,32 @@ async def test_withheld_points_are_explained() -> None:
     app = await seated_app(link, 1, table=info)
     async with table_shown(app, link, update_for(state, 1, 3, events, names=("p0", "p1"))):
         assert "V-F1" in screen_text(app)
+
+
+def test_a_ley_calls_keep_their_keys_beside_every_other_call() -> None:
+    """In random a-ley games the new calls always get their own keys (y a ley, o tengo flor,
+    q / n con ley quiero / sin ley no quiero): no clash with the calls legal with them."""
+    from tui.calls import PREFERRED_KEYS, RESERVED, assign_keys
+
+    rules = engine.get_ruleset("venezolano", target=12)
+    new = {"a_ley", "tengo_flor", "con_ley_quiero", "sin_ley_no_quiero"}
+    seen: set[str] = set()
+    for seed in range(60):
+        rng = random.Random(seed)
+        state, _ = engine.new_match(rules, 2 + 2 * (seed % 2), rng)
+        for _ in range(400):
+            if state.match_over:
+                break
+            for seat in range(state.n):
+                calls = list(dict.fromkeys(a.call.value for a in engine.legal_actions(state, seat)
+                                           if a.call.value != "play"))
+                for choice in assign_keys(calls):
+                    assert choice.key not in RESERVED
+                    if choice.call in new:
+                        seen.add(choice.call)
+                        assert choice.key == PREFERRED_KEYS[choice.call], (calls, choice)
+            mover = next(s for s in range(state.n) if engine.legal_actions(state, s))
+            bot = engine.choose_action(engine.view(state, mover), rules, rng)
+            action = bot if bot is not None and rng.random() < 0.5 else rng.choice(engine.all_legal_actions(state))
+            state, _ = engine.advance(state, action, rng)
+    assert seen == new
