@@ -255,7 +255,7 @@ _VENEZOLANO = VariantSpec(
             "When the scores are level, 'hasta igualar' is not allowed, or is worth 2.",
         ),
         _choice(
-            "las_que_pintan_figure", "'Las que pintan' with a sota, caballo or rey",
+            "las_que_pintan_figure", "'Las que pintan' on a figure card",
             "illegal", ("illegal", "two"),
             "A figure card is worth 0: 'envido las que pintan' on it is not allowed, or is "
             "worth 2 (the minimum envite).",

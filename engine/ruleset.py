@@ -229,7 +229,7 @@ def _venezolano(opts: dict[str, OptionValue]) -> RuleSet:
         has_face_up=True,  # la vira
         target=target,
         match_games=match_games,
-        malas=target // 2,
+        malas=0,  # the Venezuelan game counts plain points (piedras): no malas/buenas
         truco_ladder=VENEZUELAN_TRUCO,
         envido_ladder=(EnvidoStep(Call.ENVIDO, 0, 2),),  # the opening; the rest is envite.py
         flor=bool(opts["flor"]),
