@@ -38,6 +38,7 @@ from engine.events import (
     Acted,
     CardsShown,
     Event,
+    FlorAnswered,
     GameEnded,
     HandDealt,
     HandEnded,
@@ -67,7 +68,7 @@ def advance(state: State, action: Action, rng: random.Random) -> tuple[State, li
 
 __all__ = [
     "Acted", "Action", "Call", "Card", "CardsShown", "Deal", "DealKind", "EnvidoStatus",
-    "Event", "FlorStatus", "GameEnded", "HandDealt", "HandEnded", "HandStarted",
+    "Event", "FlorAnswered", "FlorStatus", "GameEnded", "HandDealt", "HandEnded", "HandStarted",
     "HandSummary", "IllegalAction", "MatchEnded", "MatchStarted", "OptionSpec", "Phase",
     "PointsScored", "PointsWithheld", "RuleSet", "State", "Suit", "TrickEnded", "VariantSpec", "View",
     "action_from_wire", "advance", "all_legal_actions", "apply", "deal", "deal_from_wire",

@@ -69,6 +69,7 @@ FLOR_RAISE = "flor_raise"
 FLOR_CONCEDE = "flor_concede"
 FLOR_PASS = "flor_pass"
 MAZO = "mazo"
+ASK_FLOR = "ask_flor"  # "pido flor" before answering a truco (Venezuelan, 001 L48)
 UNKNOWN = "unknown"
 
 # Optional initiatives: a seat whose legal actions are only these may wait (return None).
@@ -105,6 +106,8 @@ def call_family(call: Call, rules: RuleSet) -> str:
         return DECLARE
     if name == "son_buenas":
         return SON_BUENAS
+    if call is Call.PEDIR_FLOR:
+        return ASK_FLOR
     for estep in rules.envido_ladder:
         if estep.call is call:
             return ENVIDO_BET
@@ -489,6 +492,9 @@ def _fallback(view: View, rules: RuleSet) -> Action | None:
 
 def _decide(view: View, rules: RuleSet, rng: random.Random) -> Action | None:
     seat = _Seat(view, rules)
+    for a in view.legal:
+        if a.call is Call.PEDIR_FLOR:
+            return a  # free information before answering the truco (offered once a hand)
     skip: set[Call] = set()
     if any(a.call in _LEY_CALLS for a in view.legal) or (
         view.flor_status == "none" and any(a.call is Call.FLOR for a in view.legal)
@@ -792,9 +798,20 @@ def _answer_truco(seat: _Seat, known: dict[str, list[Action]], rng: random.Rando
         if decline is not None and not counter:
             return decline
         return counter[0] if counter else _first_known(known)
-    if decline is None:
+    if decline is None or _decline_loses_game(seat, refused):
         return accept
     return accept if _take_bet(seat, equity, stake, refused, rng) else decline
+
+
+def _decline_loses_game(seat: _Seat, refused: int) -> bool:
+    """A ley: the callers' declared flores are paid at the end of the hand (3 each), so
+    declining gives them those and the refused points; if that wins them the game, play."""
+    view, rules = seat.view, seat.rules
+    by = view.truco_pending_by
+    if rules.flor_declaration != "a_ley" or by is None or len(view.scores) != 2:
+        return False
+    flores = sum(1 for s in view.flor_announced if view.teams[s] == by)
+    return bool(flores) and view.scores[by] + refused + 3 * flores >= view.target
 
 
 # ---------------------------------------------------------------- card play

@@ -54,6 +54,8 @@ class Call(Enum):
     TENGO_FLOR = "tengo_flor"  # after a ley: the holder identifies his flor (V-F2)
     CON_LEY_QUIERO = "con_ley_quiero"  # answer to an envite con ley: I have a flor (V-L4)
     SIN_LEY_NO_QUIERO = "sin_ley_no_quiero"  # ... I have no flor, no quiero (V-L4)
+    # "pido flor": facing a truco from a team on 20, ask whether it holds a flor (001 L48)
+    PEDIR_FLOR = "pedir_flor"
 
 
 TRUCO_CALLS = (

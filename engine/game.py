@@ -478,7 +478,8 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
 
 
 _LEY_CALLS = frozenset(
-    (Call.A_LEY, Call.FLOR, Call.TENGO_FLOR, Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO)
+    (Call.A_LEY, Call.FLOR, Call.TENGO_FLOR, Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO,
+     Call.PEDIR_FLOR)
 )
 
 
@@ -584,6 +585,7 @@ def _start_hand(w: Any, events: list[Event]) -> None:
     w.ley_seats = w.ley_spoken = w.sinley_seats = ()
     w.flor_lost = w.ley_deferred = w.penalties = ()
     w.conley_stake = 0
+    w.flor_asked = False
     w.phase = Phase.PLAY
     if not w.rules.envido_ladder:
         w.envido_status = EnvidoStatus.CLOSED  # a game without envido (Brazil)

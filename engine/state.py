@@ -151,6 +151,7 @@ class State:
     sinley_seats: tuple[int, ...] = ()  # seats that bet or answered in the envite sin ley
     ley_deferred: tuple[tuple[int, int, str], ...] = ()  # envite and flor credits, hand end
     penalties: tuple[tuple[int, str, int], ...] = ()  # (team, rule, points withheld)
+    flor_asked: bool = False  # "pido flor" was said in this hand (001 L48)
 
     def team(self, seat: int) -> int:
         return self.team_of[seat] if self.team_of else seat % 2

@@ -15,6 +15,9 @@ The engine knows every hand, but a flor counts only when its holder declares it:
   answered only with CON_LEY_QUIERO (declares a flor) or SIN_LEY_NO_QUIERO (V-L4). It is
   settled with the flores. A flor declared makes an envite sin ley worth nothing (V-F3,
   except La Reservada cases, V-R8, V-R9).
+* "Pido flor" (001 L48): facing a truco (or raise) from a team on 20 that could still
+  declare a flor, an opponent may ask before answering; the engine answers for the callers,
+  truthfully (FlorAnswered), and a flor they can still declare is thereby declared.
 * Flores declared are settled after trick 1 (one team: 3 each; both: the envite between
   flores of ve_flor.py). Every envite and flor point is collected at the end of the hand,
   before the truco points, when the hidden flores are shown and the penalties applied
@@ -27,7 +30,7 @@ from typing import Any
 
 from engine.actions import Action, action as mk
 from engine.calls import TRUCO_CALLS, Call
-from engine.events import CardsShown, Event, PointsWithheld
+from engine.events import CardsShown, Event, FlorAnswered, PointsWithheld
 from engine.state import EnvidoStatus, FlorStatus, Phase, State
 from engine.ve_cards import is_reservada
 
@@ -119,7 +122,36 @@ def extend(state: State, seat: int, acts: list[Action]) -> list[Action]:
         extra.append(mk(seat, Call.TENGO_FLOR))
     if fresh(state, seat) and seat != el_pie(state) and first_card_turn(state, seat):
         extra.append(mk(seat, Call.A_LEY))
+    if acts and pedir_ok(state, seat):
+        extra.append(mk(seat, Call.PEDIR_FLOR))
     return extra + acts
+
+
+def pedir_ok(state: State, seat: int) -> bool:
+    """001 L48: a truco (or raise) is pending from a team on 20 (target - 4) that has not
+    declared a flor and could still declare one; `seat`, who may answer it, may ask first.
+    Only public facts decide it, so the offer reveals nothing about anybody's cards."""
+    team = state.truco_by
+    members = [s for s in state.players if s % 2 == team]
+    return (
+        bool(state.truco_pending)
+        and not state.flor_asked
+        and state.envido_status is not EnvidoStatus.BETTING
+        and seat % 2 != team
+        and state.scores[team] == state.rules.target - 4
+        and not any(s in state.flor_announced for s in members)
+        and any(_may_declare(state, s) for s in members)
+    )
+
+
+def _may_declare(state: State, seat: int) -> bool:
+    """As far as the table can tell, `seat` may still declare a flor: he has not passed, and
+    has not played his first card unless a ley (then he has not said pass yet)."""
+    if seat in state.passed_seats:
+        return False
+    if seat in state.ley_seats:
+        return seat not in state.ley_spoken
+    return len(state.hands[seat]) == state.rules.cards_per_hand
 
 
 def conley_openings(state: State, seat: int) -> list[Action]:
@@ -184,6 +216,9 @@ def explain(state: State, action: Action) -> str | None:
         return "there is no envite con ley to answer"
     if call is Call.FLOR and state.ley_mode:
         return "flor is said by its holder with his first card (or before it)"
+    if call is Call.PEDIR_FLOR:
+        return ("pido flor is asked, once, before answering a truco from a team on "
+                f"{state.rules.target - 4} that could still declare a flor (001 L48)")
     return None
 
 
@@ -216,7 +251,7 @@ def before(w: Any, action: Action) -> None:
 
 # Calls that never forfeit: the flor calls, and declaring envite values (compulsory).
 _NEUTRAL = frozenset((Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.CON_LEY_QUIERO,
-                      Call.PASS_FLOR, Call.DECLARE_ENVIDO, Call.SON_BUENAS))
+                      Call.PASS_FLOR, Call.DECLARE_ENVIDO, Call.SON_BUENAS, Call.PEDIR_FLOR))
 
 
 def _truco_answer(w: Any) -> bool:
@@ -249,9 +284,24 @@ def act(w: Any, events: list[Event], action: Action) -> bool:
         w.envido_status = EnvidoStatus.DONE
         w.envido_result = (w.envido_by, w.envido_prev)
         credit(w, events, w.envido_by, w.envido_prev, "con_ley_declined")
+    elif call is Call.PEDIR_FLOR:
+        _answer_pedir(w, events)
     else:
         return False
     return True
+
+
+def _answer_pedir(w: Any, events: list[Event]) -> None:
+    """001 L48: the callers say whether they hold a flor; the engine says it for them,
+    truthfully. A flor its holder may still declare is thereby declared (and scored by the
+    flor rules); one already lost stays lost (only its penalties apply, at the hand end)."""
+    w.flor_asked = True
+    team = w.truco_by
+    holders = [s for s in w.players if s % 2 == team and holds(w, s)]
+    for seat in holders:
+        if undecided(w, seat) or ley_open(w, seat):
+            _declare(w, seat)
+    events.append(FlorAnswered(team, bool(holders)))
 
 
 def _declare(w: Any, seat: int) -> None:

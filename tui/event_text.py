@@ -55,6 +55,9 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
                        reason=reason_text(tr, str(event.get("reason")))), style="bold yellow")
     if kind == "points_withheld":
         return Text(withheld_text(tr, model, event), style="bold red")
+    if kind == "flor_answered":
+        key = "log.flor_answered_yes" if event.get("holds") else "log.flor_answered_no"
+        return Text(tr(key, team=team_name(tr, model, event.get("team"))), style="bold magenta")
     if kind == "cards_shown":
         line = Text(tr("log.shown", who=name(event.get("seat")), reason=reason_text(tr, str(event.get("reason")))) + " ")
         for card in event.get("cards") or []:

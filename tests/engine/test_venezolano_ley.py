@@ -20,6 +20,7 @@ from engine import (
     Action,
     Call,
     CardsShown,
+    FlorAnswered,
     GameEnded,
     HandDealt,
     PointsScored,
@@ -246,6 +247,100 @@ def test_VL6_both_sides_a_ley_the_envite_con_ley_is_settled_before_second_cards(
     assert state.turn == 0 and len(state.hands[0]) == 2
     state, events = play_out(state)
     assert points(events)[0] == (1, 5, "flor_envite")
+
+
+# ---------------------------------------------------------------- pido flor (001 L48)
+
+NO_FLOR = "4e 5o 12b"
+
+
+def answered(events: list[Any]) -> list[tuple[int, bool]]:
+    return [(e.team, e.holds) for e in events if isinstance(e, FlorAnswered)]
+
+
+def test_ve_18_team_on_20_calls_truco_opponents_may_ask_for_flor() -> None:
+    """VE-18: a team on 20 calls truco; any opponent may ask for flor before answering, and
+    the engine says truthfully whether the callers hold one."""
+    # Seat 1 (team 1, on 20) calls truco; his partner, El Pie, still to play, has a flor.
+    hands = {0: WEAK, 1: NO_FLOR, 2: "4b 5c 6e", 3: FLOR}
+    state, _ = act(ve(hands, n=4, scores=(5, 20)), (0, "play", "4o"), (1, "truco"))
+    assert "pedir_flor" in calls(state, 0) and "pedir_flor" in calls(state, 2)
+    assert "pedir_flor" not in calls(state, 1) | calls(state, 3)  # not the callers
+    state, events = act(state, (2, "pedir_flor"))
+    assert answered(events) == [(1, True)]
+    assert 3 in state.flor_announced  # a flor he may still sing is sung by the answer
+    assert "pedir_flor" not in calls(state, 0) | calls(state, 2)  # once a hand
+    assert {"quiero", "no_quiero", "retruco"} <= calls(state, 2)  # the answer goes on
+    # Declining now gives the callers their flor and the truco point: the game.
+    state, events = act(state, (0, "no_quiero"))
+    assert points(events) == [(1, 3, "flor"), (1, 1, "truco_declined")]
+    assert any(isinstance(e, GameEnded) for e in events)
+    # No flor: the answer says so, and the hand goes on as before.
+    state, _ = act(ve({0: WEAK, 1: NO_FLOR}, scores=(0, 20)), (0, "play", "4o"), (1, "truco"))
+    state, events = act(state, (0, "pedir_flor"))
+    assert answered(events) == [(1, False)] and state.flor_announced == ()
+    state, events = play_out(act(state, (0, "quiero"))[0])
+    assert withheld(events) == []
+
+
+def test_pedir_flor_a_flor_already_lost_is_told_but_stays_lost() -> None:
+    """The caller held a flor and called truco without singing it: lost (V-F10). The answer
+    tells the truth, and the truco point he would win by a no quiero is withheld."""
+    state, _ = act(ve({0: WEAK, 1: FLOR}, scores=(0, 20)), (0, "play", "4o"), (1, "truco"))
+    state, events = act(state, (0, "pedir_flor"))
+    assert answered(events) == [(1, True)] and state.flor_announced == ()
+    state, events = act(state, (0, "no_quiero"))
+    assert withheld(events) == [(1, 1, "truco_declined", "V-F10")] and points(events) == []
+
+
+def test_pedir_flor_on_a_raise_and_at_target_12() -> None:
+    # Target 12: the team on 8 (target - 4) may be asked.
+    rules = {"target": 12}
+    state, _ = act(ve({0: NO_FLOR, 1: WEAK}, scores=(8, 0), **rules), (0, "truco"))
+    assert "pedir_flor" in calls(state, 1)
+    # A raise ("quiero y retruco") from the team on 8, after a truco from the other team.
+    state, _ = act(ve({0: WEAK, 1: NO_FLOR}, scores=(3, 8), **rules), (0, "truco"))
+    assert "pedir_flor" not in calls(state, 1)  # the callers are on 3
+    state, _ = act(state, (1, "retruco"))
+    assert "pedir_flor" in calls(state, 0)
+
+
+def test_pedir_flor_not_at_19_nor_after_a_declared_flor_nor_automatic() -> None:
+    for scores in ((0, 19), (0, 21)):
+        state, _ = act(ve({0: WEAK, 1: NO_FLOR}, scores=scores), (0, "play", "4o"), (1, "truco"))
+        assert "pedir_flor" not in calls(state, 0)
+    # The callers already sang their flor.
+    state, _ = act(ve({0: WEAK, 1: FLOR}, scores=(0, 20)), (0, "play", "4o"), (1, "flor"),
+                   (1, "truco"))
+    assert "pedir_flor" not in calls(state, 0)
+    # Nobody of the callers may still sing one: the raiser played his first card plainly.
+    state, _ = act(ve({0: WEAK, 1: NO_FLOR}, scores=(20, 0)), (0, "play", "4o"), (1, "truco"),
+                   (0, "retruco"))
+    assert state.truco_pending and "pedir_flor" not in calls(state, 1)
+    # After trick 1 the flores are settled: none can be sung any more.
+    hands = {0: WEAK, 1: "4b 5c 6e", 2: "7o 6b 3c", 3: "1e 5o 12b"}
+    state, _ = act(ve(hands, n=4, scores=(0, 20)), (0, "play", "4o"), (1, "play", "4b"),
+                   (2, "play", "7o"), (3, "play", "1e"), (3, "truco"))
+    assert "quiero" in calls(state, 0) and "pedir_flor" not in calls(state, 0) | calls(state, 2)
+    # Automatic mode: the flores are known first, so there is nothing to ask.
+    state = ve({0: WEAK, 1: NO_FLOR}, scores=(0, 20), flor_declaration="automatic")
+    state, _ = act(state, (0, "play", "4o"), (1, "truco"))
+    assert state.truco_pending and "pedir_flor" not in calls(state, 0)
+
+
+def test_bot_asks_for_flor_then_answers_the_truco() -> None:
+    from engine.bot import choose_action
+
+    rng = random.Random(3)
+    hands = {0: WEAK, 1: NO_FLOR, 2: "4b 5c 6e", 3: FLOR}
+    state, _ = act(ve(hands, n=4, scores=(5, 20)), (0, "play", "4o"), (1, "truco"))
+    chosen = choose_action(view(state, 2), state.rules, rng, strict=True)
+    assert chosen == Action(2, Call.PEDIR_FLOR)
+    state, _ = act(state, (2, "pedir_flor"))
+    # The callers' flor is sung: a no quiero would hand them the game, so the bot plays.
+    for seed in range(10):
+        chosen = choose_action(view(state, 2), state.rules, random.Random(seed), strict=True)
+        assert chosen is not None and chosen.call in (Call.QUIERO, Call.RETRUCO)
 
 
 # ---------------------------------------------------------------- La Reservada

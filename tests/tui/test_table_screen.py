@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 from typing import Any, AsyncIterator
 
@@ -306,11 +307,12 @@ async def test_withheld_points_are_explained() -> None:
 
 def test_a_ley_calls_keep_their_keys_beside_every_other_call() -> None:
     """In random a-ley games the new calls always get their own keys (y a ley, o tengo flor,
-    q / n con ley quiero / sin ley no quiero): no clash with the calls legal with them."""
+    q / n con ley quiero / sin ley no quiero, p pido flor): no clash with the calls legal
+    with them."""
     from tui.calls import PREFERRED_KEYS, RESERVED, assign_keys
 
     rules = engine.get_ruleset("venezolano", target=12)
-    new = {"a_ley", "tengo_flor", "con_ley_quiero", "sin_ley_no_quiero"}
+    new = {"a_ley", "tengo_flor", "con_ley_quiero", "sin_ley_no_quiero", "pedir_flor"}
     seen: set[str] = set()
     for seed in range(60):
         rng = random.Random(seed)
@@ -318,16 +320,51 @@ def test_a_ley_calls_keep_their_keys_beside_every_other_call() -> None:
         for _ in range(400):
             if state.match_over:
                 break
-            for seat in range(state.n):
-                calls = list(dict.fromkeys(a.call.value for a in engine.legal_actions(state, seat)
-                                           if a.call.value != "play"))
-                for choice in assign_keys(calls):
-                    assert choice.key not in RESERVED
-                    if choice.call in new:
-                        seen.add(choice.call)
-                        assert choice.key == PREFERRED_KEYS[choice.call], (calls, choice)
+            # Pido flor needs the callers on target - 4: try each state with that score too.
+            looks = [state]
+            if state.truco_pending and state.truco_by in (0, 1):
+                scores = list(state.scores)
+                scores[state.truco_by] = rules.target - 4
+                looks.append(dataclasses.replace(state, scores=tuple(scores)))
+            for look in looks:
+                for seat in range(state.n):
+                    calls = list(dict.fromkeys(a.call.value for a in engine.legal_actions(look, seat)
+                                               if a.call.value != "play"))
+                    for choice in assign_keys(calls):
+                        assert choice.key not in RESERVED
+                        if choice.call in new:
+                            seen.add(choice.call)
+                            assert choice.key == PREFERRED_KEYS[choice.call], (calls, choice)
             mover = next(s for s in range(state.n) if engine.legal_actions(state, s))
             bot = engine.choose_action(engine.view(state, mover), rules, rng)
             action = bot if bot is not None and rng.random() < 0.5 else rng.choice(engine.all_legal_actions(state))
             state, _ = engine.advance(state, action, rng)
     assert seen == new
+
+
+async def test_pido_flor_has_its_key_and_its_answer_is_logged() -> None:
+    """Facing a truco from a team on 20 (001 L48): p asks for flor; the log tells the answer."""
+    from engine.game import initial_state
+
+    rules = engine.get_ruleset("venezolano")
+    state = dataclasses.replace(initial_state(rules, 2, 1), scores=(0, 20))
+    hands = tuple(tuple(engine.parse_cards(h)) for h in ("4o 5b 6c", "1e 7e 3e"))
+    state, events = engine.apply(state, engine.Deal(hands, engine.parse_cards("4c")[0]))
+    for seat, call, card in ((0, engine.Call.PLAY, "4o"), (1, engine.Call.TRUCO, None)):
+        action = engine.Action(seat, call, engine.parse_cards(card)[0] if card else None)
+        state, more = engine.apply(state, action)
+        events += more
+    info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
+                       options={}, status="playing")
+    link = FakeLink()
+    app = await seated_app(link, 0, table=info)
+    async with table_shown(app, link, update_for(state, 0, 3, events, names=("p0", "p1"))) as pilot:
+        assert "p Pido flor" in screen_text(app)
+        await pilot.press("p")
+        await pilot.pause(0.1)
+        assert [m for m in link.sent if isinstance(m, p.TableAction)][-1].call == "pedir_flor"
+    state, more = engine.apply(state, engine.Action(0, engine.Call.PEDIR_FLOR))
+    link = FakeLink()
+    app = await seated_app(link, 0, table=info)
+    async with table_shown(app, link, update_for(state, 0, 3, events + more, names=("p0", "p1"))):
+        assert "Them hold a flor" in screen_text(app)
