@@ -78,7 +78,7 @@ class Panel(Static):
             strips = Visual.to_strips(self, visualize(self, line), width, 1, style, pad=True)
             strip = strips[0] if strips else Strip.blank(width, style.rich_style)
             self._line_strips[key] = strip
-            if len(self._line_strips) > 4 * max(8, self.size.height):
+            if len(self._line_strips) > 2 * self.size.height + 4:
                 self._line_strips.popitem(last=False)
         else:
             self._line_strips.move_to_end(key)
