@@ -12,6 +12,7 @@ from protocol.text import usable_name
 from tui.i18n import Translator, next_language
 from tui.model import LobbyModel
 from tui.table_model import TableModel
+import tui.shared_css  # noqa: F401  (one stylesheet parse for every session; patches Textual)
 
 log = logging.getLogger(__name__)
 SESSION_ENDING = ("shutdown", "replaced")  # notices after which the server hangs up

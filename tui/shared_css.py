@@ -1,0 +1,44 @@
+"""One parse of the stylesheets for every session in the process.
+
+Each SSH session runs its own Textual App, and each App parses the same CSS (the app's
+and every widget's DEFAULT_CSS) into its own rule sets: about a fifth of a session's
+start-up CPU and a few hundred KB of memory per session, all identical. The parse only
+depends on the CSS text, where it was read from, its flags and the theme variables, and
+the rule sets are not changed after parsing, so they are shared here under exactly that
+key. Textual 8.2.8 keeps a per-stylesheet cache of the same shape
+(``Stylesheet._parse_rules``); this widens it to the process. Textual is pinned exactly
+in pyproject.toml; tests/tui/test_shared_css.py checks the sharing and that a different
+theme still gets its own rules.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from textual.css.stylesheet import Stylesheet
+
+_textual_parse_rules = Stylesheet._parse_rules
+_PARSED: dict[tuple[Any, ...], list[Any]] = {}
+_MAX_ENTRIES = 4096  # a bound, not a working size: a few dozen sources x a few themes
+
+
+def _variables_key(stylesheet: Stylesheet) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(stylesheet._variables.items()))
+
+
+def _parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
+                 tie_breaker: int = 0, scope: str = "") -> list[Any]:
+    key = (css, read_from, is_default_rules, tie_breaker, scope, _variables_key(self))
+    rules = _PARSED.get(key)
+    if rules is None:
+        rules = _textual_parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+        if len(_PARSED) >= _MAX_ENTRIES:
+            _PARSED.clear()
+        _PARSED[key] = rules
+    return rules
+
+
+def install() -> None:
+    Stylesheet._parse_rules = _parse_rules  # type: ignore[method-assign]
+
+
+install()
