@@ -271,7 +271,7 @@ class Hub:
             self._leave_table(conn)
         if self._online.get(conn.key or "") == conn_id:
             del self._online[conn.key or ""]
-        self._broadcast(p.PlayerLeft(name=conn.name))
+        self._lobby_news(p.PlayerLeft(name=conn.name))
 
     def _shutdown(self, notice: str) -> None:
         frame = p.encode(p.Notice(code=notice))
@@ -329,8 +329,9 @@ class Hub:
             w = self._conns.get(watcher)
             if w is not None:
                 w.table_id = None
+                self._send(w, self._snapshot())
                 self._send(w, p.Seated())
-        self._broadcast(p.TableRemoved(table_id=table.table_id))
+        self._lobby_news(p.TableRemoved(table_id=table.table_id), table_id=table.table_id)
         return True
 
     def _held_seat(self, *, fingerprint: str | None = None, code: str | None = None
@@ -362,7 +363,7 @@ class Hub:
         self._send(conn, p.Seated(table_id=table.table_id, seat=seat))
         table.actor.post("rejoin", conn.peer.conn_id, seat)
         self._table_changed(table)
-        self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
+        self._lobby_news(p.PlayerUpdated(player=self._player_info(conn)))
 
     @staticmethod
     def _as_code(text: str) -> str:
@@ -449,6 +450,18 @@ class Hub:
             if conn.name is not None and conn.peer.conn_id != exclude:
                 self._deliver(conn, frame)
 
+    def _lobby_news(self, message: p.Message, exclude: int | None = None,
+                    table_id: str | None = None) -> None:
+        """Lobby lists reach the players in the lobby (and, for one table's news, the people
+        at that table); whoever is at a table gets a fresh snapshot on the way back. Sending
+        every arrival and every seat change to every session made setting up many tables
+        cost the server time in proportion to the square of the players."""
+        frame = p.encode(message)
+        for conn in list(self._conns.values()):
+            if (conn.name is not None and conn.peer.conn_id != exclude
+                    and (conn.table_id is None or conn.table_id == table_id)):
+                self._deliver(conn, frame)
+
     def _error(self, conn: _Conn, code: str, message: str) -> None:
         self._send(conn, p.Error(code=code, message=message[:400]))
 
@@ -525,7 +538,7 @@ class Hub:
             ),
         )
         self._send(conn, self._snapshot())
-        self._broadcast(p.PlayerUpdated(player=self._player_info(conn)), exclude=conn.peer.conn_id)
+        self._lobby_news(p.PlayerUpdated(player=self._player_info(conn)), exclude=conn.peer.conn_id)
         if resuming is None and fp is not None:
             resuming = self._held_seat(fingerprint=fp)
         if resuming is not None:
@@ -666,7 +679,7 @@ class Hub:
         if table.actor is not None:
             table.actor.post("watch", conn.peer.conn_id)
         self._table_changed(table)
-        self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
+        self._lobby_news(p.PlayerUpdated(player=self._player_info(conn)))
 
     # -- tables ----------------------------------------------------------------
     def _is_at(self, conn: _Conn, table: _Table) -> bool:
@@ -679,7 +692,7 @@ class Hub:
         conn.table_id, conn.seat = table.table_id, seat
         self._send(conn, p.Seated(table_id=table.table_id, seat=seat))
         self._table_changed(table)
-        self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
+        self._lobby_news(p.PlayerUpdated(player=self._player_info(conn)))
         self._maybe_start(table)
 
     def _maybe_start(self, table: _Table) -> None:
@@ -728,6 +741,8 @@ class Hub:
         if table is None:
             return
         cid = conn.peer.conn_id
+        if cid in self._conns:  # back in the lobby: its lists moved on meanwhile
+            self._send(conn, self._snapshot())
         table.spectators.discard(cid)
         if table.actor is not None:
             for occupant in table.seats:
@@ -739,7 +754,7 @@ class Hub:
             table.seats = [None if s is not None and s.conn_id == cid else s for s in table.seats]
         self._drop_if_empty(table)
         if conn.name is not None and cid in self._conns:
-            self._broadcast(p.PlayerUpdated(player=self._player_info(conn)))
+            self._lobby_news(p.PlayerUpdated(player=self._player_info(conn)))
 
     def _table_changed(self, table: _Table) -> None:
         if table.table_id not in self._tables:
@@ -747,7 +762,7 @@ class Hub:
         info = self._table_info(table)
         if info != table.last_info:  # actors report every move; the lobby sees only changes
             table.last_info = info
-            self._broadcast(p.TableUpdated(table=info))
+            self._lobby_news(p.TableUpdated(table=info), table_id=table.table_id)
 
     def _table_info(self, table: _Table) -> p.TableInfo:
         if table.actor is None:

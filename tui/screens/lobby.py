@@ -79,6 +79,7 @@ class LobbyScreen(Screen[None]):
     # L (lite mode) is in the help only: the key bar is full at 80 columns in Spanish.
     # -- drawing from the model --------------------------------------------------
     _stale = False
+    _chat_stale = False
     _dirty: set[str] = set()  # replaced per instance on first use (see _soon)
 
     def on_screen_resume(self) -> None:
@@ -87,16 +88,27 @@ class LobbyScreen(Screen[None]):
             self._draw_players()
             self._draw_tables()
             self._draw_status()
+        if self._chat_stale:
+            self._chat_stale = False
+            log = self.query_one("#chat-log", RichLog)
+            log.clear()
+            for line in self.model.chat:
+                log.write(self._chat_text(line))
 
     def lobby_changed(self, msg: p.Message) -> None:
         if not self.is_mounted:
             return  # on_mount draws everything from the model
-        if not self.is_current and not isinstance(msg, p.Chat):
-            self._stale = True  # hidden under a table: redraw once on return
+        if isinstance(msg, p.Chat) and msg.line.table_id is not None:
+            return  # table chat belongs to the table screen
+        if not self.is_current:
+            # Hidden under a table: redraw once on return. Even the chat log waits: a hidden
+            # log that grows re-lays out the screen on top, a full repaint for the player.
+            if isinstance(msg, p.Chat):
+                self._chat_stale = True
+            else:
+                self._stale = True
             return
         if isinstance(msg, p.Chat):
-            if msg.line.table_id is not None:
-                return  # table chat belongs to the table screen
             self.query_one("#chat-log", RichLog).write(self._chat_text(msg.line))
         elif isinstance(msg, (p.PlayerUpdated, p.PlayerLeft)):
             self._soon({"players"})

@@ -96,8 +96,10 @@ class TableScreen(Screen[None]):
             self.redraw()
         elif isinstance(msg, p.Chat) and msg.line.table_id == self.table_id:
             self.query_one("#t-log", LogPanel).write(self._chat_text(msg.line))
-        elif isinstance(msg, (p.TableUpdated, p.Seated)) and self.table.update is None:
-            self.redraw()
+        elif self.table.update is None and (
+                isinstance(msg, p.TableUpdated) and msg.table.table_id == self.table_id
+                or isinstance(msg, p.Seated) and msg.table_id == self.table_id):
+            self.redraw()  # the waiting room shows this table's seats, nobody else's
 
     def _write_log(self, log: LogPanel, entry: dict[str, Any]) -> None:
         line = event_line(self.tr, self.table, entry, self._french(), self._ascii())
