@@ -58,6 +58,7 @@ class ScreenClient:
         self.closed = asyncio.Event()
         self.changed_at = 0.0  # perf_counter() when a received chunk last changed the screen
         self._changed = asyncio.Event()  # set (and replaced) whenever the screen may have changed
+        self.muted = False  # read and drop what arrives: an idle client in a crowd costs nothing
 
     async def connect(self, port: int, username: str, *, client_keys: list[asyncssh.SSHKey] | None = None,
                       env: dict[str, str] | None = None, term_type: str = "xterm-256color",
@@ -85,6 +86,8 @@ class ScreenClient:
                 data = await self.process.stdout.read(65536)
                 if not data:
                     break
+                if self.muted:
+                    continue
                 self.raw += data
                 self.stream.feed(data)
                 if self.screen.dirty:
