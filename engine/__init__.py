@@ -38,6 +38,7 @@ from engine.events import (
     Acted,
     CardsShown,
     Event,
+    FlorAnswered,
     GameEnded,
     HandDealt,
     HandEnded,
@@ -45,6 +46,7 @@ from engine.events import (
     MatchEnded,
     MatchStarted,
     PointsScored,
+    PointsWithheld,
     TrickEnded,
     event_from_wire,
     project_event,
@@ -66,9 +68,9 @@ def advance(state: State, action: Action, rng: random.Random) -> tuple[State, li
 
 __all__ = [
     "Acted", "Action", "Call", "Card", "CardsShown", "Deal", "DealKind", "EnvidoStatus",
-    "Event", "FlorStatus", "GameEnded", "HandDealt", "HandEnded", "HandStarted",
+    "Event", "FlorAnswered", "FlorStatus", "GameEnded", "HandDealt", "HandEnded", "HandStarted",
     "HandSummary", "IllegalAction", "MatchEnded", "MatchStarted", "OptionSpec", "Phase",
-    "PointsScored", "RuleSet", "State", "Suit", "TrickEnded", "VariantSpec", "View",
+    "PointsScored", "PointsWithheld", "RuleSet", "State", "Suit", "TrickEnded", "VariantSpec", "View",
     "action_from_wire", "advance", "all_legal_actions", "apply", "deal", "deal_from_wire",
     "envido_value", "event_from_wire", "flor_value", "get_ruleset", "legal_actions",
     "malas_buenas", "new_match", "parse_cards", "project_event", "replay", "trick_strength",

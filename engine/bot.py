@@ -69,6 +69,7 @@ FLOR_RAISE = "flor_raise"
 FLOR_CONCEDE = "flor_concede"
 FLOR_PASS = "flor_pass"
 MAZO = "mazo"
+ASK_FLOR = "ask_flor"  # "pido flor" before answering a truco (Venezuelan, 001 L48)
 UNKNOWN = "unknown"
 
 # Optional initiatives: a seat whose legal actions are only these may wait (return None).
@@ -105,6 +106,8 @@ def call_family(call: Call, rules: RuleSet) -> str:
         return DECLARE
     if name == "son_buenas":
         return SON_BUENAS
+    if call is Call.PEDIR_FLOR:
+        return ASK_FLOR
     for estep in rules.envido_ladder:
         if estep.call is call:
             return ENVIDO_BET
@@ -488,13 +491,25 @@ def _fallback(view: View, rules: RuleSet) -> Action | None:
 
 
 def _decide(view: View, rules: RuleSet, rng: random.Random) -> Action | None:
+    seat = _Seat(view, rules)
+    for a in view.legal:
+        if a.call is Call.PEDIR_FLOR:
+            return a  # free information before answering the truco (offered once a hand)
+    skip: set[Call] = set()
+    if any(a.call in _LEY_CALLS for a in view.legal) or (
+        view.flor_status == "none" and any(a.call is Call.FLOR for a in view.legal)
+    ):
+        chosen = _ley(seat, rng)
+        if chosen is not None:
+            return chosen
+        skip = {Call.A_LEY, Call.FLOR}  # played plainly: no ley, La Reservada kept quiet
     by_family: dict[str, list[Action]] = {}
     for a in view.legal:
-        by_family.setdefault(call_family(a.call, rules), []).append(a)
+        if a.call not in skip:
+            by_family.setdefault(call_family(a.call, rules), []).append(a)
     known = {f: acts for f, acts in by_family.items() if f != UNKNOWN}
     if not known:
         return _fallback(view, rules)
-    seat = _Seat(view, rules)
 
     flor_families = [f for f in known if f.startswith("flor_")]
     if flor_families:
@@ -537,6 +552,46 @@ def _decide(view: View, rules: RuleSet, rng: random.Random) -> Action | None:
     return _fallback(view, rules)
 
 
+# ---------------------------------------------------------------- a ley (Venezuelan)
+
+_LEY_CALLS = (Call.A_LEY, Call.TENGO_FLOR)
+LEY_WITH_FLOR = 0.25  # a holder (not El Pie) plays a ley, then says tengo flor at once
+LEY_BLUFF = 0.05  # a player without flor plays a ley (he passes after trick 1)
+
+
+def _ley(seat: _Seat, rng: random.Random) -> Action | None:
+    """The a-ley calls of a first-card turn. A holder never loses his flor by accident:
+    he says flor (or tengo flor right after a ley), except El Pie keeping La Reservada
+    quiet while his opponents neither played a ley nor declared a flor (V-R4)."""
+    view = seat.view
+    legal = {a.call: a for a in view.legal}
+    if Call.TENGO_FLOR in legal:
+        return legal[Call.TENGO_FLOR]
+    has_flor = seat.flor_value() is not None
+    if Call.FLOR in legal and has_flor:
+        if Call.A_LEY in legal and rng.random() < LEY_WITH_FLOR:
+            return legal[Call.A_LEY]
+        if not _quiet_reservada(seat):
+            return legal[Call.FLOR]
+        return None
+    if Call.A_LEY in legal and not has_flor and rng.random() < LEY_BLUFF:
+        return legal[Call.A_LEY]
+    return None
+
+
+def _quiet_reservada(seat: _Seat) -> bool:
+    view = seat.view
+    specials = view.special_cards
+    if view.viewer != view.players[-1] or len(specials) != 2:
+        return False
+    if not any(a.call is Call.PLAY for a in view.legal):
+        return False  # only on his own first-card turn, when every opponent has spoken
+    if not all(c in view.own_cards for c in specials):
+        return False
+    opponents = [s for s in view.players if view.teams[s] != seat.team]
+    return not any(s in view.ley_seats or s in view.flor_announced for s in opponents)
+
+
 # ---------------------------------------------------------------- envido
 
 
@@ -565,6 +620,9 @@ def _stake(seat: _Seat, calls: Sequence[str]) -> int:
 def _open_envido(seat: _Seat, openings: list[Action], rng: random.Random) -> Action | None:
     if seat.rules.flor and seat.flor_value() is not None:
         return None
+    view = seat.view
+    if view.flor_announced or seat.me in view.ley_seats:
+        return None  # the envite would be con ley (a bet on a flor): not without one
     value = seat.envido_value()
     chance = seat.envido_chance(value)
     bluff = rng.random() < ENVIDO_BLUFF
@@ -740,9 +798,20 @@ def _answer_truco(seat: _Seat, known: dict[str, list[Action]], rng: random.Rando
         if decline is not None and not counter:
             return decline
         return counter[0] if counter else _first_known(known)
-    if decline is None:
+    if decline is None or _decline_loses_game(seat, refused):
         return accept
     return accept if _take_bet(seat, equity, stake, refused, rng) else decline
+
+
+def _decline_loses_game(seat: _Seat, refused: int) -> bool:
+    """A ley: the callers' declared flores are paid at the end of the hand (3 each), so
+    declining gives them those and the refused points; if that wins them the game, play."""
+    view, rules = seat.view, seat.rules
+    by = view.truco_pending_by
+    if rules.flor_declaration != "a_ley" or by is None or len(view.scores) != 2:
+        return False
+    flores = sum(1 for s in view.flor_announced if view.teams[s] == by)
+    return bool(flores) and view.scores[by] + refused + 3 * flores >= view.target
 
 
 # ---------------------------------------------------------------- card play

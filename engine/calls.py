@@ -49,6 +49,13 @@ class Call(Enum):
     HASTA_IGUALAR = "hasta_igualar"  # opens at the difference of the scores
     LAS_QUE_PINTAN = "las_que_pintan"  # plays Action.card and opens at its absolute value
     PASAR = "pasar"  # pass all three cards on one's first turn (OP-VE-23)
+    # ---- Venezuelan flor declared by the players (option flor_declaration="a_ley") ----
+    A_LEY = "a_ley"  # "a ley": the first card may hide a flor (V-L1, V-L3); the turn goes on
+    TENGO_FLOR = "tengo_flor"  # after a ley: the holder identifies his flor (V-F2)
+    CON_LEY_QUIERO = "con_ley_quiero"  # answer to an envite con ley: I have a flor (V-L4)
+    SIN_LEY_NO_QUIERO = "sin_ley_no_quiero"  # ... I have no flor, no quiero (V-L4)
+    # "pido flor": facing a truco from a team on 20, ask whether it holds a flor (001 L48)
+    PEDIR_FLOR = "pedir_flor"
 
 
 TRUCO_CALLS = (

@@ -231,6 +231,14 @@ _VENEZOLANO = VariantSpec(
             "flores. Off: such hands are ordinary envite hands.",
         ),
         _choice(
+            "flor_declaration", "Declaring the flor", "a_ley", ("a_ley", "automatic"),
+            "a_ley (the source's rules): each holder says flor with his first card, or "
+            "plays it 'a ley' (not El Pie) and says 'tengo flor' before his second card; a "
+            "flor kept quiet is lost and its team cannot collect the envite or truco points "
+            "it wins (La Reservada has its own exceptions). automatic: the server announces "
+            "every flor at the start of the hand.",
+        ),
+        _choice(
             "perico_rule", "Perico and perica", "vira_11_10", ("vira_11_10",),
             "A card is turned up after the deal (la vira). The perico is the caballo (11) "
             "and the perica the sota (10) of its suit; when the vira is one of them, the "
@@ -247,7 +255,7 @@ _VENEZOLANO = VariantSpec(
             "When the scores are level, 'hasta igualar' is not allowed, or is worth 2.",
         ),
         _choice(
-            "las_que_pintan_figure", "'Las que pintan' with a sota, caballo or rey",
+            "las_que_pintan_figure", "'Las que pintan' on a figure card",
             "illegal", ("illegal", "two"),
             "A figure card is worth 0: 'envido las que pintan' on it is not allowed, or is "
             "worth 2 (the minimum envite).",

@@ -115,6 +115,30 @@ class PointsScored(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PointsWithheld(Event):
+    """Points a team won but may not collect (Venezuelan hidden flor, V-F3 void envite):
+    `rule` names the rule of RULES.md 4.9 that applied (V-F3, V-F9, V-F10, V-R5, ...)."""
+
+    kind: ClassVar[str] = "points_withheld"
+    codec: ClassVar[tuple[str, ...]] = ("int", "int", "str", "str")
+    team: int
+    points: int
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class FlorAnswered(Event):
+    """The answer to "pido flor" (Venezuelan, 001 L48): whether the team that called the truco
+    holds a flor (the engine says it truthfully; a flor still declarable is thereby declared)."""
+
+    kind: ClassVar[str] = "flor_answered"
+    codec: ClassVar[tuple[str, ...]] = ("int", "bool")
+    team: int
+    holds: bool
+
+
+@dataclass(frozen=True, slots=True)
 class CardsShown(Event):
     kind: ClassVar[str] = "cards_shown"
     codec: ClassVar[tuple[str, ...]] = ("int", "cards", "str")
@@ -154,7 +178,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         MatchStarted, HandDealt, HandStarted, Acted, TrickEnded, PointsScored,
-        CardsShown, HandEnded, GameEnded, MatchEnded,
+        PointsWithheld, FlorAnswered, CardsShown, HandEnded, GameEnded, MatchEnded,
     )
 }
 
@@ -183,6 +207,12 @@ def _str(v: Any) -> str:
     return v
 
 
+def _bool(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError(f"expected true or false, got {v!r}")
+    return v
+
+
 def _list(v: Any) -> list[Any]:
     if not isinstance(v, list):
         raise ValueError(f"expected a list, got {v!r}")
@@ -204,6 +234,7 @@ def _options(v: Any) -> tuple[tuple[str, bool | int | str], ...]:
 _DECODERS: dict[str, Any] = {
     "int": lambda v, deck: _int(v),
     "str": lambda v, deck: _str(v),
+    "bool": lambda v, deck: _bool(v),
     "opt_int": lambda v, deck: None if v is None else _int(v),
     "opt_card": lambda v, deck: None if v is None else card_from_wire(v, deck),
     "ints": lambda v, deck: tuple(_int(x) for x in _list(v)),

@@ -15,7 +15,7 @@ from typing import Any
 from engine import envido as env
 from engine import envite as ve_env
 from engine import flor as flr
-from engine import ve_flor
+from engine import ve_flor, ve_ley
 from engine.actions import Action, Deal, action as mk
 from engine.calls import AMOUNT_CALLS, TRUCO_CALLS, Call
 from engine.errors import IllegalAction
@@ -267,9 +267,22 @@ def _legal_play(state: State, seat: int) -> list[Action]:
     if status is EnvidoStatus.BETTING:
         if team == state.envido_by:
             return []
-        if rules.envite == "piedras":
-            return ve_env.legal_answers(state, seat)
-        return env.legal_answers(state, seat)
+        if state.envite_ley:
+            acts = ve_ley.conley_answers(state, seat)
+        elif rules.envite == "piedras":
+            acts = ve_env.legal_answers(state, seat)
+        else:
+            return env.legal_answers(state, seat)
+        return ve_ley.extend(state, seat, acts)
+    acts = _legal_bets(state, seat)
+    return ve_ley.extend(state, seat, acts) if state.ley_mode else acts
+
+
+def _legal_bets(state: State, seat: int) -> list[Action]:
+    """Cards, truco and envite calls (no envite bet pending)."""
+    team = state.team_of[seat]
+    status = state.envido_status
+    rules = state.rules
     acts: list[Action] = []
     mazo = rules.mazo_allowed(state.n)
     ladder = rules.truco_ladder
@@ -301,6 +314,8 @@ def _legal_play(state: State, seat: int) -> list[Action]:
         acts.append(mk(seat, ladder[state.truco_level].call))
     if status is EnvidoStatus.OPEN:
         acts.extend(_openings(state, seat, answering_truco=False))
+    elif state.ley_mode:
+        acts.extend(ve_ley.conley_openings(state, seat))
     if mazo and state.turn == seat:
         acts.append(mk(seat, Call.MAZO))
     return acts
@@ -332,6 +347,9 @@ def explain(state: State, action: Action) -> str:
         if state.rules.flor_style == "venezolano":
             return ve_flor.explain(state, action)
         return flr.explain(state, action)
+    ley_reason = ve_ley.explain(state, action)
+    if ley_reason is not None:
+        return ley_reason
     if state.envido_status is EnvidoStatus.DECLARING:
         return "the envido values are being declared"
     if state.envido_status is EnvidoStatus.BETTING:
@@ -409,6 +427,12 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
     w = thaw(state)
     events: list[Event] = []
     call = action.call
+    if state.ley_mode and state.phase is Phase.PLAY:
+        ve_ley.before(w, action)
+        if call in _LEY_CALLS:
+            events.append(Acted(action.seat, call.value))
+            ve_ley.act(w, events, action)
+            return freeze(w), events
     if call is Call.DISCARD:
         events.append(Acted(action.seat, call.value, action.card))
         _discard(w, action)
@@ -434,7 +458,7 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
     elif call is Call.LAS_QUE_PINTAN:
         # The card is played and the envite opened at its value (001 L28).
         events.append(Acted(action.seat, call.value, action.card))
-        ve_env.bet(w, events, action)
+        _envite(w, events, action)
         _play(w, events, action)
     elif call is Call.PASAR:
         events.append(Acted(action.seat, call.value))
@@ -444,13 +468,31 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
     elif state.envido_status is EnvidoStatus.BETTING or _is_envite_call(state, call):
         events.append(Acted(action.seat, call.value, None, action.amount))
         if state.rules.envite == "piedras":
-            ve_env.bet(w, events, action)
+            _envite(w, events, action)
         else:
             env.bet(w, events, action)
     else:
         events.append(Acted(action.seat, call.value))
         _truco(w, events, action)
     return freeze(w), events
+
+
+_LEY_CALLS = frozenset(
+    (Call.A_LEY, Call.FLOR, Call.TENGO_FLOR, Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO,
+     Call.PEDIR_FLOR)
+)
+
+
+def _envite(w: Any, events: list[Event], action: Action) -> None:
+    """A Venezuelan envite call; in a ley hand, note whether it is con ley (ve_ley.py)."""
+    if w.ley_mode and w.envido_status is EnvidoStatus.DONE:
+        w.envido_status = EnvidoStatus.OPEN  # the envite con ley after one sin ley (V-R9)
+    opening = w.envido_status is EnvidoStatus.OPEN
+    ve_env.bet(w, events, action)
+    if opening:
+        ve_ley.opened(w, action.seat)
+    else:
+        ve_ley.answered(w, action.seat)
 
 
 _PIEDRAS_OPENINGS = frozenset(
@@ -539,6 +581,11 @@ def _start_hand(w: Any, events: list[Event]) -> None:
     w.perico_lock = False
     w.truco_forced = False
     w.cantando = NO_TEAM
+    w.ley_mode = w.ley_closed = w.envite_ley = w.conley_done = False
+    w.ley_seats = w.ley_spoken = w.sinley_seats = ()
+    w.flor_lost = w.ley_deferred = w.penalties = ()
+    w.conley_stake = 0
+    w.flor_asked = False
     w.phase = Phase.PLAY
     if not w.rules.envido_ladder:
         w.envido_status = EnvidoStatus.CLOSED  # a game without envido (Brazil)
@@ -564,6 +611,13 @@ def _start_flor(w: Any, events: list[Event]) -> None:
         return
     team = ve_flor.cantando_team(w) if rules.cantando else NO_TEAM
     flr.start(w)  # the same flor round; its betting differs (ve_flor.legal / act)
+    if team == NO_TEAM and rules.flor and rules.flor_declaration == "a_ley":
+        # The players declare their flores (ve_ley.py): the hand starts with the tricks.
+        w.ley_mode = True
+        w.phase = Phase.PLAY
+        w.flor_status = FlorStatus.NONE
+        w.envido_status = EnvidoStatus.OPEN
+        return
     if team != NO_TEAM:
         # Estar cantando: the flores count in the team comparison, not in a flor round.
         w.phase = Phase.PLAY
@@ -697,6 +751,8 @@ def _finish_trick(w: Any, events: list[Event]) -> None:
         _end_hand(w, events, winner, "tricks")
         return
     w.leader = w.turn = leader
+    if number == 1 and w.ley_mode:
+        ve_ley.close(w, events)  # the a-ley players speak, the declared flores are settled
 
 
 def hand_winner(results: tuple[int, ...], mano_team: int) -> int | None:
@@ -766,11 +822,21 @@ def truco_value(w: Any) -> int:
 
 
 def credit(w: Any, events: list[Event], team: int, points: int, reason: str) -> bool:
-    """Add points now (or defer them under OPT-SIMULTANEOUS); True if the game just ended."""
+    """Add points now (or defer them under OPT-SIMULTANEOUS, or to the end of an a-ley
+    hand); True if the game just ended."""
     if points <= 0:
         return False
     if w.rules.simultaneous and reason != "truco" and reason != "truco_declined" and reason != "mazo":
         w.deferred = w.deferred + ((team, points, reason),)
+        return False
+    if w.ley_mode and reason in ve_ley.DEFERRED:
+        w.ley_deferred = w.ley_deferred + ((team, points, reason),)
+        return False
+    return credit_now(w, events, team, points, reason)
+
+
+def credit_now(w: Any, events: list[Event], team: int, points: int, reason: str) -> bool:
+    if points <= 0:
         return False
     _add(w, team, points)
     events.append(PointsScored(team, points, reason, w.scores))
@@ -788,14 +854,22 @@ def _end_hand(
     """Finish the hand: truco points (unless the game already ended), proofs, next step."""
     game_over = reason == "game_over"
     truco_points = 0
+    if w.ley_mode:
+        # Envite and flor points first (001 L22), with the hidden-flor penalties.
+        game_over = ve_ley.final(w, events, game_over)
     if not game_over and winner is not None:
         truco_points = truco_value(w) if points is None else points
         if points is None and w.truco_level and w.rules.truco_ladder[w.truco_level - 1].wins_game:
             # vale el juego accepted: the winner wins the game whatever the score (001 L36)
             truco_points = max(w.rules.target - w.scores[winner], 1)
-        game_over = credit(w, events, winner, truco_points, "truco" if reason == "tricks" else reason)
+        why = "truco" if reason == "tricks" else reason
+        if w.ley_mode:
+            truco_points = ve_ley.truco_points(w, events, winner, truco_points, why)
+        game_over = credit(w, events, winner, truco_points, why)
     for seat, cards in w.shown:
         kind = "maldon" if reason == "maldon" else "flor" if len(cards) == 3 else "envido"
+        if w.ley_mode and ve_ley.lost(w, seat):
+            kind = "hidden_flor"  # a flor kept quiet, shown at the end (V-F9, V-R4)
         events.append(CardsShown(seat, cards, kind))
     if w.rules.simultaneous and not game_over:
         for team, pts, why in w.deferred:
@@ -808,7 +882,7 @@ def _end_hand(
     events.append(HandEnded(winner, truco_points, reason, w.scores))
     w.history = w.history + (
         HandSummary(w.deal_no, w.duel, winner, truco_points, w.envido_result, w.flor_result,
-                    reason, w.shown),
+                    reason, w.shown, w.penalties),
     )
     w.turn = -1
     if game_over:

@@ -105,6 +105,7 @@ class RuleSet:
     flor_style: str = "argentine"  # "venezolano": 3 per flor, envite between flores, achicar
     hasta_igualar_level: str = "illegal"  # OP-VE-7
     pintan_figure: str = "illegal"  # OP-VE-8
+    flor_declaration: str = "automatic"  # venezolano: "a_ley" (players declare) or "automatic"
 
     @property
     def deck_codes(self) -> frozenset[int]:
@@ -228,7 +229,7 @@ def _venezolano(opts: dict[str, OptionValue]) -> RuleSet:
         has_face_up=True,  # la vira
         target=target,
         match_games=match_games,
-        malas=target // 2,
+        malas=0,  # the Venezuelan game counts plain points (piedras): no malas/buenas
         truco_ladder=VENEZUELAN_TRUCO,
         envido_ladder=(EnvidoStep(Call.ENVIDO, 0, 2),),  # the opening; the rest is envite.py
         flor=bool(opts["flor"]),
@@ -258,6 +259,7 @@ def _venezolano(opts: dict[str, OptionValue]) -> RuleSet:
         flor_style="venezolano",
         hasta_igualar_level=str(opts["hasta_igualar_level"]),
         pintan_figure=str(opts["las_que_pintan_figure"]),
+        flor_declaration=str(opts["flor_declaration"]),
     )
 
 

@@ -51,6 +51,7 @@ class FlorStatus(Enum):
     ANNOUNCING = "announcing"  # first round: each holder speaks in mano order
     ANSWERING = "answering"  # a contraflor is pending; any holder of the other team answers
     ROUND_TWO = "round_two"  # both teams announced plainly: each may raise, concede or pass
+    LEY = "ley"  # Venezuelan a ley: after trick 1 each a-ley player says tengo flor or not
     DONE = "done"
 
 
@@ -64,6 +65,8 @@ class HandSummary:
     flor: tuple[int, int] | None
     reason: str
     shown: tuple[tuple[int, tuple[Card, ...]], ...]
+    # Venezuelan a ley: (team, rule, points withheld) for the hidden-flor penalties
+    penalties: tuple[tuple[int, str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,19 @@ class State:
     perico_lock: bool = False  # 001 L37: no more truco raises in this hand
     truco_forced: bool = False  # the pending truco may not be declined (4.12.1 V-C3, V-C4)
     cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
+    # ---- Venezuelan flor declared by the players (flor_declaration="a_ley", ve_ley.py) ----
+    ley_mode: bool = False  # this hand's flor is declared by the players
+    ley_seats: tuple[int, ...] = ()  # seats that played a ley (public)
+    ley_spoken: tuple[int, ...] = ()  # a-ley seats that said tengo flor or passed
+    flor_lost: tuple[tuple[int, str], ...] = ()  # hidden: (holder, rule) flores forfeited
+    ley_closed: bool = False  # the flor was settled (after trick 1)
+    envite_ley: bool = False  # the current (or last) envite is con ley
+    conley_stake: int = 0  # an accepted envite con ley, settled with the flores
+    conley_done: bool = False  # an envite con ley was made in this hand
+    sinley_seats: tuple[int, ...] = ()  # seats that bet or answered in the envite sin ley
+    ley_deferred: tuple[tuple[int, int, str], ...] = ()  # envite and flor credits, hand end
+    penalties: tuple[tuple[int, str, int], ...] = ()  # (team, rule, points withheld)
+    flor_asked: bool = False  # "pido flor" was said in this hand (001 L48)
 
     def team(self, seat: int) -> int:
         return self.team_of[seat] if self.team_of else seat % 2

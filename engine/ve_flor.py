@@ -30,6 +30,10 @@ FLOR_POINTS = 3
 def legal(state: State, seat: int) -> list[Action]:
     status = state.flor_status
     holders = state.flor_holders
+    if status is FlorStatus.LEY:
+        from engine.ve_ley import legal_close
+
+        return legal_close(state, seat)
     if status is FlorStatus.ANNOUNCING:
         return [mk(seat, Call.FLOR)] if holders[state.flor_idx] == seat else []
     if status is FlorStatus.ROUND_TWO:
@@ -44,6 +48,8 @@ def legal(state: State, seat: int) -> list[Action]:
 
 
 def explain(state: State, action: Action) -> str:
+    if state.flor_status is FlorStatus.LEY:
+        return "the players who played a ley say now whether they have a flor"
     if action.seat not in state.flor_holders:
         return "the flor is being settled: only players holding a flor speak now"
     if state.flor_status is FlorStatus.ANSWERING:
@@ -60,12 +66,17 @@ def explain(state: State, action: Action) -> str:
 def act(w: Any, events: list[Event], action: Action) -> None:
     seat, call = action.seat, action.call
     status = w.flor_status
+    if status is FlorStatus.LEY:
+        from engine.ve_ley import act_close
+
+        act_close(w, events, action)
+        return
     if status is FlorStatus.ANNOUNCING:
         w.flor_announced = w.flor_announced + (seat,)
         w.flor_idx += 1
         if w.flor_idx == len(w.flor_holders):
             if len({s % 2 for s in w.flor_announced}) == 1:
-                _resolve(w, events, None)
+                resolve(w, events, None)
             else:
                 w.flor_status = FlorStatus.ROUND_TWO
                 w.flor_idx = 0
@@ -75,7 +86,7 @@ def act(w: Any, events: list[Event], action: Action) -> None:
             w.flor_passes += 1
             w.flor_idx += 1
             if w.flor_idx == len(w.flor_holders):
-                _resolve(w, events, None)  # everybody shrank
+                resolve(w, events, None)  # everybody shrank
             return
         envite.open_bet(w, seat, call, envite.opening_stake(w, action))
         w.flor_status = FlorStatus.ANSWERING
@@ -83,9 +94,9 @@ def act(w: Any, events: list[Event], action: Action) -> None:
     # ANSWERING: the envite between flores
     if call is Call.QUIERO:
         w.flor_accepted = True
-        _resolve(w, events, None)
+        resolve(w, events, None)
     elif call is Call.NO_QUIERO:
-        _resolve(w, events, w.envido_by)
+        resolve(w, events, w.envido_by)
     else:
         envite.raise_bet(w, action)
 
@@ -105,7 +116,7 @@ def _reservada_point(w: Any, team: int) -> int:
     return 0
 
 
-def _resolve(w: Any, events: list[Event], declined_to: int | None) -> None:
+def resolve(w: Any, events: list[Event], declined_to: int | None) -> None:
     from engine.game import credit, end_hand_now
 
     holders = w.flor_holders
@@ -133,7 +144,9 @@ def _resolve(w: Any, events: list[Event], declined_to: int | None) -> None:
     w.flor_result = (winner, points)
     w.shown = w.shown + tuple((s, w.dealt[s]) for s in holders if s % 2 == winner)
     w.phase = Phase.PLAY
-    w.turn = w.leader = w.mano
+    if not w.ley_mode:
+        w.turn = w.leader = w.mano
+    # (a ley: settled after trick 1, whose winner leads on; the points wait for the hand end)
     if credit(w, events, winner, points, reason):
         end_hand_now(w, events)
 

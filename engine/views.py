@@ -88,6 +88,10 @@ class View:
     passed_seats: tuple[int, ...]  # seats that passed all three cards (face down)
     truco_forced: bool  # the pending truco may not be declined
     cantando: int | None  # the team that needs one point and plays the special hand
+    # ---- added with the Venezuelan a ley (flor_declaration="a_ley") ----
+    ley_seats: tuple[int, ...]  # seats that played their first card a ley in this hand
+    envite_ley: bool | None  # the current envite is con ley (True) or sin ley (False)
+    penalties: tuple[tuple[int, str, int], ...]  # (team, rule, points withheld) at hand end
 
     def to_wire(self) -> dict[str, Any]:
         return {f.name: _wire(getattr(self, f.name)) for f in fields(self)}
@@ -195,6 +199,9 @@ def view(state: State, seat: int | None) -> View:
         passed_seats=state.passed_seats,
         truco_forced=bool(state.truco_pending) and state.truco_forced,
         cantando=_team(state.cantando),
+        ley_seats=state.ley_seats,
+        envite_ley=state.envite_ley if state.ley_mode and state.envido_calls else None,
+        penalties=state.penalties,
     )
 
 

@@ -21,6 +21,11 @@ PREFERRED_KEYS: dict[str, str] = {
     "flor": "o", "contraflor": "o", "contraflor_al_resto": "a", "pass_flor": "p",
     "mazo": "m", "play_blind": "j", "maldon": "x",
     "envido_puntos": "u", "piedras": "i", "hasta_igualar": "h", "las_que_pintan": "k", "pasar": "p",
+    # Venezuelan a ley: tengo flor is the flor key (never legal with flor), the V-L4 answers
+    # the quiero / no quiero keys (they replace them), and a ley its own key. Pido flor is
+    # asked while a truco waits for an answer, when pass and pasar are never legal.
+    "a_ley": "y", "tengo_flor": "o", "con_ley_quiero": "q", "sin_ley_no_quiero": "n",
+    "pedir_flor": "p",
 }
 SPARE_KEYS = "abghijkuvwxyz"
 RESERVED = set("123456789lc?")  # cards, leave, chat, help

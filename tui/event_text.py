@@ -53,6 +53,11 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
     if kind == "points_scored":
         return Text(tr("log.points", team=team_name(tr, model, event.get("team")), points=event.get("points"),
                        reason=reason_text(tr, str(event.get("reason")))), style="bold yellow")
+    if kind == "points_withheld":
+        return Text(withheld_text(tr, model, event), style="bold red")
+    if kind == "flor_answered":
+        key = "log.flor_answered_yes" if event.get("holds") else "log.flor_answered_no"
+        return Text(tr(key, team=team_name(tr, model, event.get("team"))), style="bold magenta")
     if kind == "cards_shown":
         line = Text(tr("log.shown", who=name(event.get("seat")), reason=reason_text(tr, str(event.get("reason")))) + " ")
         for card in event.get("cards") or []:
@@ -72,13 +77,27 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
     return None
 
 
+def withheld_text(tr, model: TableModel, event: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]
+    """Points won but not collected (Venezuelan hidden flor), with the rule that says so."""
+    rule = str(event.get("rule"))
+    key = f"rule.{rule}"
+    return str(tr("log.withheld", team=team_name(tr, model, event.get("team")), points=event.get("points"),
+                  reason=reason_text(tr, str(event.get("reason"))),
+                  rule=tr(key) if tr.has(key) or tr.has_default(key) else rule))
+
+
 def hand_summary(tr, model: TableModel, french: bool, ascii_only: bool = False) -> Text:  # type: ignore[no-untyped-def]
     """After a hand: who scored what, and why (from the events of that hand)."""
     parts = Text()
     for event in model.last_hand_events:
-        if event.get("type") == "points_scored":
-            if parts:
-                parts.append(" · ")
-            parts.append(tr("log.points", team=team_name(tr, model, event.get("team")), points=event.get("points"),
-                            reason=reason_text(tr, str(event.get("reason")))))
+        kind = event.get("type")
+        if kind not in ("points_scored", "points_withheld"):
+            continue
+        if parts:
+            parts.append(" · ")
+        if kind == "points_withheld":
+            parts.append(withheld_text(tr, model, event), style="red")
+            continue
+        parts.append(tr("log.points", team=team_name(tr, model, event.get("team")), points=event.get("points"),
+                        reason=reason_text(tr, str(event.get("reason")))))
     return parts

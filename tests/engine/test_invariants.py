@@ -105,6 +105,7 @@ VE_OPTIONS = st.fixed_dictionaries(
         "late_raises": st.booleans(),
         "hasta_igualar_level": st.sampled_from(["illegal", "two"]),
         "las_que_pintan_figure": st.sampled_from(["illegal", "two"]),
+        "flor_declaration": st.sampled_from(["a_ley", "automatic"]),
     }
 )
 

@@ -32,10 +32,13 @@ from engine_testkit import scenario
 
 VIRA = "4c"
 RULES = get_ruleset("venezolano")
+# These tests describe the engine-announced flor (and the envite scored as it is settled):
+# the option flor_declaration="automatic". The players' a ley is in test_venezolano_ley.py.
+AUTO = {"flor_declaration": "automatic"}
 
 
 def ve(hands: dict[int, str], n: int = 2, vira: str = VIRA, **kw: Any) -> State:
-    state, _ = scenario(hands, n=n, variant="venezolano", face_up=vira, **kw)
+    state, _ = scenario(hands, n=n, variant="venezolano", face_up=vira, **AUTO, **kw)
     return state
 
 
@@ -447,7 +450,7 @@ def test_VE18_flores_are_known_before_any_truco() -> None:
 
 def _cantando(hands: dict[int, str], opp: int = 10, **kw: Any) -> tuple[State, list[Any]]:
     """Team 1 (seat 1, El Pie) is cantando on 23; team 0 has `opp`."""
-    return scenario(hands, n=2, variant="venezolano", face_up=VIRA, scores=(opp, 23), **kw)
+    return scenario(hands, n=2, variant="venezolano", face_up=VIRA, scores=(opp, 23), **AUTO, **kw)
 
 
 def test_cantando_not_beaten_wins_the_game() -> None:
@@ -505,7 +508,7 @@ def test_VE17_cantando_must_play_the_truco_against_22_or_a_flor_on_20() -> None:
 
 def test_both_teams_cantando_play_a_normal_hand() -> None:
     state, events = scenario({0: "4e 5o 12b", 1: "7b 6b 1o"}, n=2, variant="venezolano",
-                             face_up=VIRA, scores=(23, 23))
+                             face_up=VIRA, scores=(23, 23), **AUTO)
     assert points(events) == [] and state.cantando == -1 and state.truco_pending == 0
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 from typing import Any, AsyncIterator
 
@@ -259,3 +260,111 @@ async def test_a_call_that_names_a_number_asks_for_it() -> None:
         await pilot.pause(0.1)
         sent = [m for m in link.sent if isinstance(m, p.TableAction)][-1]
         assert (sent.call, sent.amount) == ("envido_puntos", amounts[-1])
+
+
+async def test_a_ley_is_offered_on_a_venezolano_table() -> None:
+    """The Venezuelan a ley: its own key (y) and label next to the cards; help explains it."""
+    rules = engine.get_ruleset("venezolano")
+    state, events = engine.new_match(rules, 2, random.Random(5))
+    seat = state.mano
+    assert any(a.call.value == "a_ley" for a in engine.legal_actions(state, seat))
+    info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
+                       options={}, status="playing")
+    link = FakeLink()
+    app = await seated_app(link, seat, table=info)
+    async with table_shown(app, link, update_for(state, seat, 3, events, names=("p0", "p1"))) as pilot:
+        text = screen_text(app)
+        assert "y A ley" in text
+        await pilot.press("y")
+        await pilot.pause(0.1)
+        sent = [m for m in link.sent if isinstance(m, p.TableAction)][-1]
+        assert sent.call == "a_ley"
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        assert "tengo flor" in app.screen._body  # type: ignore[attr-defined]
+
+
+async def test_withheld_points_are_explained() -> None:
+    """A Venezuelan flor kept quiet: the log and the hand summary say which rule withheld
+    the points the team won."""
+    from engine.game import initial_state
+
+    rules = engine.get_ruleset("venezolano")
+    state = initial_state(rules, 2, 1)
+    hands = tuple(tuple(engine.parse_cards(h)) for h in ("1e 7e 3e", "4o 5b 6c"))
+    state, events = engine.apply(state, engine.Deal(hands, engine.parse_cards("4c")[0]))
+    for seat, card in ((0, "1e"), (1, "4o"), (0, "7e"), (1, "5b")):
+        state, more = engine.apply(state, engine.Action(seat, engine.Call.PLAY, engine.parse_cards(card)[0]))
+        events += more
+    assert any(isinstance(e, engine.PointsWithheld) for e in events)
+    info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
+                       options={}, status="playing")
+    link = FakeLink()
+    app = await seated_app(link, 1, table=info)
+    async with table_shown(app, link, update_for(state, 1, 3, events, names=("p0", "p1"))):
+        assert "V-F1" in screen_text(app)
+
+
+def test_a_ley_calls_keep_their_keys_beside_every_other_call() -> None:
+    """In random a-ley games the new calls always get their own keys (y a ley, o tengo flor,
+    q / n con ley quiero / sin ley no quiero, p pido flor): no clash with the calls legal
+    with them."""
+    from tui.calls import PREFERRED_KEYS, RESERVED, assign_keys
+
+    rules = engine.get_ruleset("venezolano", target=12)
+    new = {"a_ley", "tengo_flor", "con_ley_quiero", "sin_ley_no_quiero", "pedir_flor"}
+    seen: set[str] = set()
+    for seed in range(60):
+        rng = random.Random(seed)
+        state, _ = engine.new_match(rules, 2 + 2 * (seed % 2), rng)
+        for _ in range(400):
+            if state.match_over:
+                break
+            # Pido flor needs the callers on target - 4: try each state with that score too.
+            looks = [state]
+            if state.truco_pending and state.truco_by in (0, 1):
+                scores = list(state.scores)
+                scores[state.truco_by] = rules.target - 4
+                looks.append(dataclasses.replace(state, scores=tuple(scores)))
+            for look in looks:
+                for seat in range(state.n):
+                    calls = list(dict.fromkeys(a.call.value for a in engine.legal_actions(look, seat)
+                                               if a.call.value != "play"))
+                    for choice in assign_keys(calls):
+                        assert choice.key not in RESERVED
+                        if choice.call in new:
+                            seen.add(choice.call)
+                            assert choice.key == PREFERRED_KEYS[choice.call], (calls, choice)
+            mover = next(s for s in range(state.n) if engine.legal_actions(state, s))
+            bot = engine.choose_action(engine.view(state, mover), rules, rng)
+            action = bot if bot is not None and rng.random() < 0.5 else rng.choice(engine.all_legal_actions(state))
+            state, _ = engine.advance(state, action, rng)
+    assert seen == new
+
+
+async def test_pido_flor_has_its_key_and_its_answer_is_logged() -> None:
+    """Facing a truco from a team on 20 (001 L48): p asks for flor; the log tells the answer."""
+    from engine.game import initial_state
+
+    rules = engine.get_ruleset("venezolano")
+    state = dataclasses.replace(initial_state(rules, 2, 1), scores=(0, 20))
+    hands = tuple(tuple(engine.parse_cards(h)) for h in ("4o 5b 6c", "1e 7e 3e"))
+    state, events = engine.apply(state, engine.Deal(hands, engine.parse_cards("4c")[0]))
+    for seat, call, card in ((0, engine.Call.PLAY, "4o"), (1, engine.Call.TRUCO, None)):
+        action = engine.Action(seat, call, engine.parse_cards(card)[0] if card else None)
+        state, more = engine.apply(state, action)
+        events += more
+    info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
+                       options={}, status="playing")
+    link = FakeLink()
+    app = await seated_app(link, 0, table=info)
+    async with table_shown(app, link, update_for(state, 0, 3, events, names=("p0", "p1"))) as pilot:
+        assert "p Pido flor" in screen_text(app)
+        await pilot.press("p")
+        await pilot.pause(0.1)
+        assert [m for m in link.sent if isinstance(m, p.TableAction)][-1].call == "pedir_flor"
+    state, more = engine.apply(state, engine.Action(0, engine.Call.PEDIR_FLOR))
+    link = FakeLink()
+    app = await seated_app(link, 0, table=info)
+    async with table_shown(app, link, update_for(state, 0, 3, events + more, names=("p0", "p1"))):
+        assert "Them hold a flor" in screen_text(app)

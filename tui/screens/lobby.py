@@ -52,7 +52,7 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         tables = self.query_one("#tables", DataTable)
-        for key, width in (("title", 18), ("game", 12), ("seats", 6), ("points", 4), ("status", 12)):
+        for key, width in (("title", 16), ("game", 11), ("seats", 5), ("points", 4), ("status", 10)):
             tables.add_column(self.tr(f"lobby.col.{key}"), key=key, width=width)
         self.query_one("#players-pane").border_title = self.tr("lobby.players")
         self.query_one("#tables-pane").border_title = self.tr("lobby.tables")

@@ -7,13 +7,14 @@ layout, so a card played repaints just the lines it changes.
 """
 from __future__ import annotations
 
-from collections import deque
+from collections import OrderedDict, deque
 from typing import Callable
 
 from rich.text import Text
 from textual import events
 from textual.geometry import Region
-from textual.visual import visualize
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widgets import Static
 
 
@@ -23,29 +24,65 @@ def _key(text: Text) -> tuple[object, ...]:
 
 class Panel(Static):
     """A Static with a fixed size: ``show`` repaints only the lines that changed, never
-    re-lays out (a card played rewrites one line of the tricks, not the panel)."""
+    re-lays out (a card played rewrites one line of the tricks, not the panel).
+
+    Unwrapped text is drawn line by line from a cache of rendered lines: Textual's own
+    Static re-renders every line of the widget whenever any line is refreshed, which was
+    half of the server's CPU per action."""
 
     _shown: tuple[object, ...] | None = None
     _shown_lines: list[tuple[object, ...]] = []
+    _line_texts: list[Text] | None = None
+    _line_strips: "OrderedDict[tuple[object, ...], Strip]" = OrderedDict()
+    _strips_for: tuple[object, ...] = ()
 
     def show(self, text: Text) -> None:
         key = _key(text)
         if key == self._shown:
             return
         self._shown = key
-        lines = [_key(line) for line in text.split("\n", allow_blank=True)]
-        old, self._shown_lines = self._shown_lines, lines
-        width, height = self.size
-        if not self.is_mounted or not old or width == 0 or len(text.plain) and text.no_wrap is False:
-            self.update(text, layout=False)  # wrapping text: a change may move every line
+        if len(text.plain) and text.no_wrap is False:  # wrapping text: a change may move every line
+            self._line_texts, self._shown_lines = None, []
+            self.update(text, layout=False)
             return
-        changed = [y for y in range(min(height, max(len(old), len(lines))))
-                   if y >= len(old) or y >= len(lines) or old[y] != lines[y]]
-        # What Static.update does, minus the refresh of the whole widget (Textual 8.2.8).
+        lines = text.split("\n", allow_blank=True)
+        keys = [_key(line) for line in lines]
+        old, self._shown_lines, self._line_texts = self._shown_lines, keys, lines
         self._Static__content = text  # type: ignore[attr-defined]
-        self._Static__visual = visualize(self, text, markup=self._render_markup)  # type: ignore[attr-defined]
+        self._Static__visual = None  # type: ignore[attr-defined]
+        width, height = self.size
+        if not self.is_mounted or not old or width == 0:
+            self.refresh(layout=False)
+            return
+        changed = [y for y in range(min(height, max(len(old), len(keys))))
+                   if y >= len(old) or y >= len(keys) or old[y] != keys[y]]
         if changed:
             self.refresh(*(Region(0, y, width, 1) for y in changed), layout=False)
+
+    def render_line(self, y: int) -> Strip:
+        texts = self._line_texts
+        if texts is None:
+            return super().render_line(y)
+        width, style = self.size.width, self.visual_style
+        if y >= len(texts):
+            return Strip.blank(width, style.rich_style)
+        if (width, style) != self._strips_for:
+            self._line_strips, self._strips_for = OrderedDict(), (width, style)
+        # Keyed by content, not position: a log line that scrolls up, or a card that moves
+        # along the hand, is drawn once.
+        key = self._shown_lines[y]
+        strip = self._line_strips.get(key)
+        if strip is None:
+            line = texts[y]
+            line.no_wrap = True
+            strips = Visual.to_strips(self, visualize(self, line), width, 1, style, pad=True)
+            strip = strips[0] if strips else Strip.blank(width, style.rich_style)
+            self._line_strips[key] = strip
+            if len(self._line_strips) > 2 * self.size.height + 4:
+                self._line_strips.popitem(last=False)
+        else:
+            self._line_strips.move_to_end(key)
+        return strip
 
 
 class LogPanel(Panel):

@@ -291,9 +291,18 @@ class TableScreen(Screen[None]):
         calls = view.get("envido_calls") or []
         if calls and envido in PENDING_ENVIDO:
             said = " + ".join(call_label(self.tr, variant, str(c)) for c in calls)
-            line.append("  " + self.tr("table.envido_pending", calls=said), style="bold magenta")
+            ley = view.get("envite_ley")  # Venezuelan a ley: con ley (a bet on flor) or sin ley
+            key = "table.envido_pending" if ley is None else (
+                "table.envite_con_ley" if ley else "table.envite_sin_ley")
+            line.append("  " + self.tr(key, calls=said), style="bold magenta")
         if view.get("flor_status") in PENDING_FLOR:
             line.append("  " + self.tr("table.flor_pending"), style="bold magenta")
+        elif view.get("flor_status") == "ley":
+            line.append("  " + self.tr("table.ley_pending"), style="bold magenta")
+        ley_seats = view.get("ley_seats") or []
+        if ley_seats and view.get("phase") != "deal":
+            names = ", ".join(model.name(s) for s in ley_seats)
+            line.append("  " + self.tr("table.a_ley", names=names), style="magenta")
         if view.get("face_up"):
             from tui.cards import card_text
 
@@ -459,6 +468,9 @@ class TableScreen(Screen[None]):
     def _help_text(self) -> str:
         info = self._info()
         lines = [self.tr("help.table")]
+        if info is not None and info.variant == "venezolano" and info.options.get("flor", True) \
+                and info.options.get("flor_declaration", "a_ley") == "a_ley":
+            lines += ["", self.tr("help.ley")]
         if info is not None:
             lines.append("")
             lines.append(self.tr("help.options"))

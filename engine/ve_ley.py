@@ -1,0 +1,514 @@
+"""Venezuelan flor declared by the players: "a ley", "con ley / sin ley", La Reservada kept
+silent, and the hidden-flor penalties (RULES.md 4.9; option flor_declaration="a_ley").
+
+The engine knows every hand, but a flor counts only when its holder declares it:
+
+* On his first-card turn a holder says FLOR (before his card), or, if he is not El Pie,
+  any player may say A_LEY before his first card (V-L1, V-L3: "it may hide a flor").
+* After trick 1 (before anybody's second card, V-F2, V-L6) every a-ley player says
+  TENGO_FLOR (holders only) or PASS_FLOR ("no"); a holder may say TENGO_FLOR earlier.
+* A holder who plays his first card, or bets or answers a bet, without having identified
+  his flor (a ley warns but does not identify) loses it (V-F1, V-F2, V-F9, V-F10); the
+  V-F10 exception: a truco call or "quiero y retruco" on one's first-card turn after one's
+  partner played a ley. La Reservada kept quiet is not lost but settled by V-R4..V-R6.
+* An envite is con ley when its bettor played a ley or a flor has been declared; it is
+  answered only with CON_LEY_QUIERO (declares a flor) or SIN_LEY_NO_QUIERO (V-L4). It is
+  settled with the flores. A flor declared makes an envite sin ley worth nothing (V-F3,
+  except La Reservada cases, V-R8, V-R9).
+* "Pido flor" (001 L48): facing a truco (or raise) from a team on 20 that could still
+  declare a flor, an opponent may ask before answering; the engine answers for the callers,
+  truthfully (FlorAnswered), and a flor they can still declare is thereby declared.
+* Flores declared are settled after trick 1 (one team: 3 each; both: the envite between
+  flores of ve_flor.py). Every envite and flor point is collected at the end of the hand,
+  before the truco points, when the hidden flores are shown and the penalties applied
+  (PointsWithheld events, State.penalties and HandSummary.penalties say why).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action, action as mk
+from engine.calls import TRUCO_CALLS, Call
+from engine.events import CardsShown, Event, FlorAnswered, PointsWithheld
+from engine.state import EnvidoStatus, FlorStatus, Phase, State
+from engine.ve_cards import is_reservada
+
+FLOR_POINTS = 3
+# Credits collected at the end of the hand in a ley hand (game.credit defers them).
+ENVITE_SIN_LEY = frozenset(("envido", "envido_declined"))
+DEFERRED = ENVITE_SIN_LEY | {"flor", "flor_envite", "flor_envite_declined", "con_ley_declined"}
+
+
+# ---------------------------------------------------------------- who may say what
+
+
+def holds(state: Any, seat: int) -> bool:
+    return state.rules.flor_fn(state.dealt[seat], state.face_up) is not None
+
+
+def reservada(state: Any, seat: int) -> bool:
+    return is_reservada(state.dealt[seat], state.face_up)
+
+
+def el_pie(state: Any) -> int:
+    return int(state.players[-1])
+
+
+def lost(state: Any, seat: int) -> bool:
+    return any(s == seat for s, _ in state.flor_lost)
+
+
+def fresh(state: Any, seat: int) -> bool:
+    """Before his first card, with nothing said about flor yet."""
+    return (
+        seat not in state.ley_seats
+        and seat not in state.flor_announced
+        and not lost(state, seat)
+        and seat not in state.passed_seats
+        and len(state.hands[seat]) == state.rules.cards_per_hand
+    )
+
+
+def undecided(state: Any, seat: int) -> bool:
+    """A holder who may still say FLOR."""
+    return fresh(state, seat) and holds(state, seat)
+
+
+def ley_open(state: Any, seat: int) -> bool:
+    """An a-ley holder who may still say TENGO_FLOR."""
+    return (
+        seat in state.ley_seats
+        and seat not in state.ley_spoken
+        and seat not in state.flor_announced
+        and not lost(state, seat)
+        and holds(state, seat)
+    )
+
+
+def active(state: Any) -> bool:
+    return bool(state.ley_mode) and not state.ley_closed
+
+
+def first_card_turn(state: State, seat: int) -> bool:
+    return (
+        state.turn == seat
+        and not state.truco_pending
+        and state.envido_status is not EnvidoStatus.BETTING
+        and len(state.hands[seat]) == state.rules.cards_per_hand
+    )
+
+
+def con_ley_opener(state: State, seat: int) -> bool:
+    """An envite by `seat` now would be con ley (V-L3): he played a ley, or a flor is out."""
+    return seat in state.ley_seats or bool(state.flor_announced)
+
+
+# ---------------------------------------------------------------- legal actions
+
+
+def extend(state: State, seat: int, acts: list[Action]) -> list[Action]:
+    """The a-ley calls added to (or removed from) `seat`'s ordinary legal actions."""
+    if not active(state):
+        return acts
+    if state.envido_status is EnvidoStatus.BETTING and state.envite_ley:
+        return acts  # con ley quiero declares the flor (V-L4)
+    if seat in state.ley_seats and first_card_turn(state, seat):
+        acts = [a for a in acts if a.call is not Call.PASAR]  # a ley is "juego": he plays
+    extra: list[Action] = []
+    if acts and undecided(state, seat):
+        extra.append(mk(seat, Call.FLOR))
+    if acts and ley_open(state, seat):
+        extra.append(mk(seat, Call.TENGO_FLOR))
+    if fresh(state, seat) and seat != el_pie(state) and first_card_turn(state, seat):
+        extra.append(mk(seat, Call.A_LEY))
+    if acts and pedir_ok(state, seat):
+        extra.append(mk(seat, Call.PEDIR_FLOR))
+    return extra + acts
+
+
+def pedir_ok(state: State, seat: int) -> bool:
+    """001 L48: a truco (or raise) is pending from a team on 20 (target - 4) that has not
+    declared a flor and could still declare one; `seat`, who may answer it, may ask first.
+    Only public facts decide it, so the offer reveals nothing about anybody's cards."""
+    team = state.truco_by
+    members = [s for s in state.players if s % 2 == team]
+    return (
+        bool(state.truco_pending)
+        and not state.flor_asked
+        and state.envido_status is not EnvidoStatus.BETTING
+        and seat % 2 != team
+        and state.scores[team] == state.rules.target - 4
+        and not any(s in state.flor_announced for s in members)
+        and any(_may_declare(state, s) for s in members)
+    )
+
+
+def _may_declare(state: State, seat: int) -> bool:
+    """As far as the table can tell, `seat` may still declare a flor: he has not passed, and
+    has not played his first card unless a ley (then he has not said pass yet)."""
+    if seat in state.passed_seats:
+        return False
+    if seat in state.ley_seats:
+        return seat not in state.ley_spoken
+    return len(state.hands[seat]) == state.rules.cards_per_hand
+
+
+def conley_openings(state: State, seat: int) -> list[Action]:
+    """A second envite, con ley, after an envite sin ley was settled (V-R9)."""
+    from engine import envite
+
+    if (
+        not active(state)
+        or state.envido_status is not EnvidoStatus.DONE
+        or state.conley_done
+        or state.envite_ley
+        or seat in state.envido_barred
+        or not first_card_turn(state, seat)
+        or not con_ley_opener(state, seat)
+    ):
+        return []
+    acts = envite.opening_calls(state, seat)
+    for card in state.hands[seat]:
+        if envite.pintan(state, card) is not None:
+            acts.append(mk(seat, Call.LAS_QUE_PINTAN, card))
+    return acts
+
+
+def conley_answers(state: State, seat: int) -> list[Action]:
+    """V-L4: after an envite con ley only "con ley quiero" (a flor) or "sin ley no quiero"."""
+    acts = []
+    if seat in state.flor_announced or undecided(state, seat) or ley_open(state, seat):
+        acts.append(mk(seat, Call.CON_LEY_QUIERO))
+    acts.append(mk(seat, Call.SIN_LEY_NO_QUIERO))
+    return acts
+
+
+def legal_close(state: State, seat: int) -> list[Action]:
+    """The step after trick 1: the next a-ley player says tengo flor or passes."""
+    pending = _unspoken(state)
+    if not pending or pending[0] != seat:
+        return []
+    acts = [mk(seat, Call.PASS_FLOR)]
+    if ley_open(state, seat):
+        acts.insert(0, mk(seat, Call.TENGO_FLOR))
+    return acts
+
+
+def _unspoken(state: Any) -> list[int]:
+    return [s for s in state.players if s in state.ley_seats and s not in state.ley_spoken]
+
+
+def explain(state: State, action: Action) -> str | None:
+    """Why an a-ley call is refused, or None when the call is not one of them."""
+    call, seat = action.call, action.seat
+    if call is Call.A_LEY:
+        if not state.ley_mode:
+            return "a ley is played only when the players declare their flor"
+        if seat == el_pie(state):
+            return "El Pie cannot play a ley (V-L1): he answers con ley or sin ley"
+        return "a ley goes with your first card, on your turn"
+    if call is Call.TENGO_FLOR:
+        return "tengo flor is said by a holder who played a ley, before his second card"
+    if call in (Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO):
+        if state.envido_status is EnvidoStatus.BETTING and state.envite_ley:
+            return "only a flor holder may answer con ley quiero"
+        return "there is no envite con ley to answer"
+    if call is Call.FLOR and state.ley_mode:
+        return "flor is said by its holder with his first card (or before it)"
+    if call is Call.PEDIR_FLOR:
+        return ("pido flor is asked, once, before answering a truco from a team on "
+                f"{state.rules.target - 4} that could still declare a flor (001 L48)")
+    return None
+
+
+# ---------------------------------------------------------------- acting
+
+
+def before(w: Any, action: Action) -> None:
+    """Forfeits caused by an action about to be applied (V-F1, V-F2, V-F9, V-F10)."""
+    if not active(w):
+        return
+    seat, call = action.seat, action.call
+    if call in _NEUTRAL:
+        return
+    if undecided(w, seat):
+        if call in (Call.PLAY, Call.LAS_QUE_PINTAN, Call.PASAR):
+            _forfeit(w, seat, "V-F1")
+        elif call in TRUCO_CALLS or (call in (Call.QUIERO, Call.NO_QUIERO) and _truco_answer(w)):
+            # V-F10, and its exception: a truco call or "quiero y retruco" on one's first
+            # card after one's partner played a ley counts normally (the flor may follow).
+            partner_ley = any(s in w.ley_seats for s in w.players if s != seat and s % 2 == seat % 2)
+            if not (call in TRUCO_CALLS and partner_ley):
+                _forfeit(w, seat, "V-F10")
+        else:
+            _forfeit(w, seat, "V-F9")  # an envite bet or answer sin ley
+    elif ley_open(w, seat):
+        answering = w.envido_status is EnvidoStatus.BETTING or bool(w.truco_pending)
+        if answering or (call is Call.PLAY and len(w.hands[seat]) < w.rules.cards_per_hand):
+            _forfeit(w, seat, "V-F2")
+
+
+# Calls that never forfeit: the flor calls, and declaring envite values (compulsory).
+_NEUTRAL = frozenset((Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.CON_LEY_QUIERO,
+                      Call.PASS_FLOR, Call.DECLARE_ENVIDO, Call.SON_BUENAS, Call.PEDIR_FLOR))
+
+
+def _truco_answer(w: Any) -> bool:
+    return bool(w.truco_pending) and w.envido_status is not EnvidoStatus.BETTING
+
+
+def _forfeit(w: Any, seat: int, rule: str) -> None:
+    if reservada(w, seat):
+        rule = "V-R4" if seat == el_pie(w) else "V-R5"  # kept quiet: settled at the end
+    w.flor_lost = w.flor_lost + ((seat, rule),)
+
+
+def act(w: Any, events: list[Event], action: Action) -> bool:
+    """Apply an a-ley call (True), or leave the action to the ordinary code (False)."""
+    from engine.game import credit
+
+    seat, call = action.seat, action.call
+    if call is Call.A_LEY:
+        w.ley_seats = w.ley_seats + (seat,)
+    elif call is Call.FLOR or call is Call.TENGO_FLOR:
+        _declare(w, seat)
+    elif call is Call.CON_LEY_QUIERO:
+        if seat not in w.flor_announced:
+            _declare(w, seat)
+        from engine import envite
+
+        w.conley_stake = envite.current_stake(w)
+        w.envido_status = EnvidoStatus.DONE
+    elif call is Call.SIN_LEY_NO_QUIERO:  # a holder saying it lost his flor in before()
+        w.envido_status = EnvidoStatus.DONE
+        w.envido_result = (w.envido_by, w.envido_prev)
+        credit(w, events, w.envido_by, w.envido_prev, "con_ley_declined")
+    elif call is Call.PEDIR_FLOR:
+        _answer_pedir(w, events)
+    else:
+        return False
+    return True
+
+
+def _answer_pedir(w: Any, events: list[Event]) -> None:
+    """001 L48: the callers say whether they hold a flor; the engine says it for them,
+    truthfully. A flor its holder may still declare is thereby declared (and scored by the
+    flor rules); one already lost stays lost (only its penalties apply, at the hand end)."""
+    w.flor_asked = True
+    team = w.truco_by
+    holders = [s for s in w.players if s % 2 == team and holds(w, s)]
+    for seat in holders:
+        if undecided(w, seat) or ley_open(w, seat):
+            _declare(w, seat)
+    events.append(FlorAnswered(team, bool(holders)))
+
+
+def _declare(w: Any, seat: int) -> None:
+    w.flor_announced = w.flor_announced + (seat,)
+    if seat in w.ley_seats and seat not in w.ley_spoken:
+        w.ley_spoken = w.ley_spoken + (seat,)
+    if w.envido_status is EnvidoStatus.BETTING and not w.envite_ley:
+        # V-F3: a flor makes the pending envite sin ley worth nothing.
+        w.envido_status = EnvidoStatus.DONE
+        w.envido_result = None
+
+
+def opened(w: Any, seat: int) -> None:
+    """An envite was just opened by `seat`: is it con ley?"""
+    if not w.ley_mode:
+        return
+    w.envite_ley = con_ley_opener(w, seat) and active(w)
+    if w.envite_ley:
+        w.conley_done = True
+    else:
+        w.sinley_seats = w.sinley_seats + (seat,)
+
+
+def answered(w: Any, seat: int) -> None:
+    """`seat` answered or raised the envite sin ley (V-R8 needs to know who)."""
+    if w.ley_mode and not w.envite_ley and seat not in w.sinley_seats:
+        w.sinley_seats = w.sinley_seats + (seat,)
+
+
+# ---------------------------------------------------------------- after trick 1
+
+
+def close(w: Any, events: list[Event]) -> None:
+    """Trick 1 is over: the a-ley players speak, then the declared flores are settled."""
+    if not active(w):
+        return
+    if _unspoken(w):
+        w.phase = Phase.FLOR
+        w.flor_status = FlorStatus.LEY
+        return
+    _settle(w, events, betting=True)
+
+
+def act_close(w: Any, events: list[Event], action: Action) -> None:
+    seat = action.seat
+    if action.call is Call.TENGO_FLOR:
+        _declare(w, seat)
+    else:
+        if ley_open(w, seat):
+            _forfeit(w, seat, "V-F2")
+        w.ley_spoken = w.ley_spoken + (seat,)
+    if not _unspoken(w):
+        w.phase = Phase.PLAY
+        w.flor_status = FlorStatus.NONE
+        _settle(w, events, betting=True)
+
+
+def _settle(w: Any, events: list[Event], betting: bool) -> None:
+    """The declared flores: one team collects 3 each (with its envite con ley); both teams
+    bet between their flores (ve_flor.py) unless the hand is over (then as if all shrank)."""
+    from engine import ve_flor
+
+    w.ley_closed = True
+    declared = tuple(s for s in w.players if s in w.flor_announced)
+    w.flor_holders = declared
+    if not declared:
+        w.flor_status = FlorStatus.NONE
+        return
+    teams = {s % 2 for s in declared}
+    if w.conley_stake:
+        w.flor_accepted = True
+    elif len(teams) == 2 and betting:
+        w.envite_ley = True  # the envite between flores is con ley
+        w.phase = Phase.FLOR
+        w.flor_status = FlorStatus.ROUND_TWO
+        w.flor_idx = 0
+        return
+    ve_flor.resolve(w, events, None)
+
+
+# ---------------------------------------------------------------- end of the hand
+
+
+def _team_has(w: Any, team: int, rules: tuple[str, ...]) -> str | None:
+    for seat, rule in w.flor_lost:
+        if seat % 2 == team and rule in rules:
+            return str(rule)
+    return None
+
+
+_HIDDEN = ("V-F1", "V-F2", "V-F9", "V-F10")
+
+
+def _withhold(w: Any, events: list[Event], team: int, points: int, reason: str, rule: str) -> None:
+    events.append(PointsWithheld(team, points, reason, rule))
+    w.penalties = w.penalties + ((team, rule, points),)
+
+
+def _silent_rule(w: Any, seat: int) -> str:
+    """V-R4..V-R6 for La Reservada kept quiet."""
+    opp = 1 - seat % 2
+    if any(s % 2 == opp for s in w.flor_announced):
+        return "V-R6"
+    if seat == el_pie(w) and not any(s % 2 == opp for s in w.ley_seats):
+        return "V-R4"
+    return "V-R5"
+
+
+def _sinley_void(w: Any) -> bool:
+    """V-F3: a declared flor makes the envite sin ley worth nothing, unless a Reservada
+    holder without a partner's flor took part in it (V-R8)."""
+    if not w.flor_announced:
+        return False
+    for seat in w.sinley_seats:
+        if reservada(w, seat) and not any(
+            holds(w, p) for p in w.players if p != seat and p % 2 == seat % 2
+        ):
+            return False
+    return True
+
+
+def final(w: Any, events: list[Event], game_over: bool) -> bool:
+    """Collect the deferred envite and flor points with the penalties; show hidden flores.
+    Returns True when the game is over."""
+    from engine.game import credit_now
+
+    if not w.ley_closed:
+        _settle(w, events, betting=False)
+    deferred = list(w.ley_deferred)
+    conley = _conley_won(w, deferred)
+    for i in range(len(deferred)):
+        team, points, reason = deferred[i]
+        if game_over:
+            break
+        rule = None
+        if reason in ENVITE_SIN_LEY:
+            rule = _sinley_rule(w, team, points)
+            if rule is None and conley is not None and conley[0] == team and _reservada_team(w, team):
+                # V-R9: both envites won by a Reservada team: only the larger counts, only
+                # the envite con ley when the holder's partner has a flor.
+                partner_flor = sum(1 for s in w.players if s % 2 == team and holds(w, s)) > 1
+                if partner_flor or points <= conley[1]:
+                    rule = "V-R9"
+                else:
+                    _drop_conley(w, events, deferred, team, conley[1])
+        if rule is not None:
+            _withhold(w, events, team, points, reason, rule)
+            continue
+        game_over = credit_now(w, events, team, points, reason)
+    w.ley_deferred = ()
+    for seat, rule in w.flor_lost:
+        if seat not in w.passed_seats:  # passed cards are never shown (OP-VE-23)
+            w.shown = w.shown + ((seat, w.dealt[seat]),)
+        if rule not in ("V-R4", "V-R5") or game_over:
+            continue
+        team = seat % 2
+        silent = _silent_rule(w, seat)
+        opp_flor = any(holds(w, s) for s in w.players if s % 2 != team)
+        # 3 flor + 1 envite point (V-R2); with a partner's flor the team has 6 (V-R7).
+        worth = FLOR_POINTS + (0 if any(s % 2 == team for s in w.flor_announced) else 1)
+        if silent == "V-R4" or (silent == "V-R5" and not opp_flor):
+            game_over = credit_now(w, events, team, worth, "reservada")
+        else:
+            _withhold(w, events, team, worth, "reservada", silent)
+    return game_over
+
+
+def _sinley_rule(w: Any, team: int, points: int) -> str | None:
+    """Why the envite sin ley won by `team` is not collected, or None."""
+    if _sinley_void(w):
+        return "V-F3"
+    if _team_has(w, team, _HIDDEN):
+        return "V-F9"
+    for seat, rule in w.flor_lost:
+        if seat % 2 == team and rule in ("V-R4", "V-R5") and _silent_rule(w, seat) != "V-R4":
+            return _silent_rule(w, seat)
+    return None
+
+
+def _reservada_team(w: Any, team: int) -> bool:
+    return any(reservada(w, s) for s in w.players if s % 2 == team)
+
+
+def _conley_won(w: Any, deferred: list[tuple[int, int, str]]) -> tuple[int, int] | None:
+    """(team, stake) of an envite con ley won in this hand, if any."""
+    for team, points, reason in deferred:
+        if reason == "con_ley_declined":
+            return team, points
+    if w.conley_stake and w.flor_result is not None:
+        return int(w.flor_result[0]), int(w.conley_stake)
+    return None
+
+
+def _drop_conley(
+    w: Any, events: list[Event], deferred: list[tuple[int, int, str]], team: int, stake: int
+) -> None:
+    """V-R9, the envite sin ley is the larger: the stake of the envite con ley is withheld."""
+    for i, (t, points, reason) in enumerate(deferred):
+        if t == team and reason in ("con_ley_declined", "flor_envite"):
+            _withhold(w, events, team, stake, reason, "V-R9")
+            deferred[i] = (t, points - stake, reason)
+
+
+def truco_points(w: Any, events: list[Event], winner: int, points: int, reason: str) -> int:
+    """V-F9, V-F10: a team with a hidden flor does not collect the truco points it wins."""
+    rule = _team_has(w, winner, _HIDDEN)
+    if rule is None or points <= 0:
+        return points
+    _withhold(w, events, winner, points, reason, rule)
+    return 0
