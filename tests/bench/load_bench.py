@@ -263,8 +263,8 @@ class Worker:
                         set_up_private_table(self.port, n, players, self.connecting), left))
                     self.playing.append(players)
                 except Exception as exc:  # noqa: BLE001 - a table not set up is reported, not fatal
-                    if not errors:  # the whole first one, screen included, in the worker's log
-                        print(f"table {n}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                    if isinstance(exc, AssertionError) and not errors:  # its screen, in the log
+                        print(f"table {n}: {exc}", file=sys.stderr)
                     first_line = str(exc).splitlines()[0] if str(exc) else "setup deadline"
                     errors.append(f"table {n}: {type(exc).__name__}: {first_line}")
                     await close_all(players)
