@@ -1,23 +1,33 @@
 """Load generator: bot-driven asyncssh clients with PTYs playing real 4-player tables.
 
-The server runs in its own process; this process holds every client (asyncssh + a pyte
-screen each). Each client acts when its screen says "Your move." (an answer if one is
-offered, else a card: the keys a person reads off the screen), at one action per second
-per table. For each action, the time from the key press to the change on the other three
-players' screens is recorded, and the server's CPU time is read from /proc. Everything
-stays on 127.0.0.1 and is bounded by a deadline; tables that could not be set up in time
-are reported, not hidden.
+The server runs in its own process. The clients (asyncssh + a pyte screen each) are spread
+over a few worker processes (this file run with --worker), each owning whole tables so a
+mover and the three players watching it share one clock. Tables are set up in parallel
+through private tables: the owner ticks "Private" in the New-table form and reads the code
+off its screen; the other three press k in the lobby and type it. A bounded number of
+tables is set up at once, so connects (CPU heavy for both sides) do not stampede.
+
+When every table that could be set up is playing, the measurement window starts: each table
+acts once a second (whoever's screen says "Your move." presses the key a person would read
+off it), and each worker records the time from the key press to the change arriving on the
+other three players' screens. The parent reads the server's CPU time from /proc over that
+window only; the workers report their own. Everything stays on 127.0.0.1 and is bounded by
+deadlines; tables that could not be set up in time are reported, never hidden.
 
 Also measured here, on one table: the bytes one client receives for one complete hand
 (raw, and zlib-compressed the way SSH compresses: one stream, a sync flush per write),
 and the first paint of the table screen.
-Run: `python tests/bench/load_bench.py --tables 1 25`.
+Run: `python tests/bench/load_bench.py --tables 1 25` (the stages share one server: 24 tables
+are added for the second).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
+import contextlib
+import json
+import math
+import re
 import sys
 import tempfile
 import time
@@ -26,13 +36,21 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE.parents[1] / "tests" / "e2e"))
 
+import protocol as p  # noqa: E402
 from harness import ScreenClient  # noqa: E402
 from session_bench import ServerProcess, connect_to_lobby, cpu_seconds  # noqa: E402
 from table_bench import choose_key  # noqa: E402
 
-TAB, ENTER, DOWN, CTRL_S = "\t", "\r", "\x1b[B", "\x13"
+ENTER, ESC, CTRL_S = "\r", "\x1b", "\x13"
+STEP_TIMEOUT = 30.0  # one step of setting up (a screen to appear) under load
+DRAW_TIMEOUT = 5.0  # a watcher's screen not changed by then counts as not redrawn
+TABLES_AT_ONCE = 8  # tables being set up at the same time, over all workers
+CONNECTS_AT_ONCE = 8  # SSH handshakes in flight at the same time, over all workers
+CODE = re.compile(r"code\W+([%s]{%d})\b" % ("A-Z2-9", p.CODE_LEN))
+SERVER_FLAGS = ("--hand-pause", "1.0")
 
 
 def compressed_size(chunks: list[bytes]) -> int:
@@ -61,57 +79,136 @@ async def keys(client: ScreenClient, *sequence: str, pause: float = 0.12) -> Non
         await asyncio.sleep(pause)
 
 
-async def set_up_table(port: int, n: int) -> list[ScreenClient]:
-    """Four players at one table (turn timer off), ready to play."""
-    names = [f"t{n}p{i}" for i in range(4)]
-    players = []
-    for name in names:
-        client, _ = await connect_to_lobby(port, name)
-        players.append(client)
-    owner = players[0]
+def click(client: ScreenClient, row: int, col: int) -> None:
+    """A left click at a 0-based cell (the server asks for SGR mouse reports)."""
+    client.send(f"\x1b[<0;{col + 1};{row + 1}M\x1b[<0;{col + 1};{row + 1}m")
+
+
+def find(client: ScreenClient, row_label: str, text: str) -> tuple[int, int]:
+    """Row and column of `text` on the first line that holds `row_label` and `text`."""
+    for row, line in enumerate(client.screen.display):
+        if row_label in line and text in line:
+            return row, line.index(text)
+    raise AssertionError(f"no {text!r} on a {row_label!r} line; screen:\n{client.text()}")
+
+
+async def choose(client: ScreenClient, row_label: str, current: str, wanted: str) -> None:
+    """Open a form's drop-down with a click and click one of its choices.
+
+    Clicks rather than keys: a key that arrives before the drop-down's focus has moved back
+    (Textual moves it later) goes to the wrong field under load; a click lands where it points.
+    """
+    row, col = find(client, row_label, current)
+    click(client, row, col)
+
+    def option_row(text: str) -> int | None:
+        lines = text.splitlines()
+        return next((r for r in range(row + 1, len(lines)) if lines[r][col:].startswith(wanted)), None)
+
+    await client.wait_for(lambda t: option_row(t) is not None, STEP_TIMEOUT)
+    click(client, option_row(client.text()) or 0, col)
+    await client.wait_for(lambda t: wanted in t.splitlines()[row] and option_row(t) is None, STEP_TIMEOUT)
+
+
+async def create_table(owner: ScreenClient, *, private: bool) -> str | None:
+    """Owner's New-table form: 4 players, turn timer off; the join code if private."""
     owner.send("n")
-    await owner.wait_for("New table", 20)
-    await asyncio.sleep(0.2)
-    await keys(owner, TAB, ENTER, DOWN, ENTER)  # players: 4
-    await keys(owner, TAB, TAB, TAB, ENTER, DOWN, ENTER, CTRL_S)  # turn timer: off
-    await owner.wait_for("Waiting for", 20)
-    for client in players[1:]:
-        await client.wait_for("waiting", 20)
-        # The lobby keeps the cursor on the table it was on; the waiting table sorts first.
-        await keys(client, *["\x1b[A"] * 3, pause=0.05)
-        client.send("j")
-        await client.wait_for(lambda t: "Waiting for" in t or "Hand 1" in t, 20)
-    for client in players:
-        await client.wait_for("Hand 1", 20)
-    return players
+    await owner.wait_for("New table", STEP_TIMEOUT)
+    await choose(owner, "Players", "2 players", "4 players")
+    if private:  # the default turn timer of a private table is off
+        click(owner, *find(owner, "Private", "[ ]"))
+        await owner.wait_for("[x] Private", STEP_TIMEOUT)
+    else:
+        await choose(owner, "Turn timer", "default", "off")
+    owner.send(CTRL_S)
+    await owner.wait_for("Waiting for", STEP_TIMEOUT)
+    if not private:
+        return None
+    # The code comes in a notification that may wrap; read it across the screen's lines.
+    text = await owner.wait_for(lambda t: CODE.search(t) is not None, STEP_TIMEOUT)
+    return CODE.search(text).group(1)  # type: ignore[union-attr]
 
 
-async def play_table(players: list[ScreenClient], until: float, latencies: list[float],
-                     actions: list[int]) -> None:
+async def join_by_code(client: ScreenClient, code: str) -> None:
+    """In the lobby: k, type the code, Enter; until the table screen shows."""
+    for _ in range(3):
+        client.send("k")
+        await client.wait_for("Join a private table", STEP_TIMEOUT)
+        client.send(code + ENTER)
+        with contextlib.suppress(AssertionError):
+            await client.wait_for(lambda t: "Waiting for" in t or "Hand 1" in t, STEP_TIMEOUT)
+            return
+        if "Join a private table" in client.text():
+            client.send(ESC)  # the code went astray (typed before the prompt had focus): again
+        await asyncio.sleep(0.3)
+    raise AssertionError(f"never got to the table with code {code}; screen:\n{client.text()}")
+
+
+async def set_up_private_table(port: int, n: int, players: list[ScreenClient],
+                               connecting: asyncio.Semaphore | None = None) -> dict[str, float]:
+    """Four players (appended to `players` as they connect) at one private table, playing.
+
+    Returns the seconds each step took: connect (all four to a drawn lobby), create (the
+    owner's form until the code shows), join (the other three by code, until the deal)."""
+    connecting = connecting or asyncio.Semaphore(1)
+    t0 = time.monotonic()
+
+    async def connect(name: str) -> None:
+        async with connecting:
+            client, _ = await connect_to_lobby(port, name)
+        players.append(client)
+
+    await asyncio.gather(*(connect(f"t{n}p{i}") for i in range(4)))
+    t1 = time.monotonic()
+    code = await create_table(players[0], private=True)
+    assert code is not None
+    t2 = time.monotonic()
+    await asyncio.gather(*(join_by_code(c, code) for c in players[1:]))
+    await asyncio.gather(*(c.wait_for("Hand 1", STEP_TIMEOUT) for c in players))
+    return {"connect": t1 - t0, "create": t2 - t1, "join": time.monotonic() - t2}
+
+
+class PlayStats:
+    def __init__(self) -> None:
+        self.actions = 0
+        self.latencies: list[float] = []  # seconds, one per watcher screen that changed
+        self.not_redrawn = 0  # watcher screens that did not change within DRAW_TIMEOUT
+
+
+async def act(mover: ScreenClient, others: list[ScreenClient], key: str, stats: PlayStats) -> bool:
+    """Press a key; time its arrival on the other screens. False when nobody's screen moved
+    (the key was not a legal move)."""
+    befores = [c.text() for c in others]
+    pressed = time.perf_counter()
+    mover.send(key)
+
+    async def drawn(client: ScreenClient, before: str) -> float:
+        await client.wait_for(lambda t: t != before, DRAW_TIMEOUT)
+        return client.changed_at - pressed
+
+    results = await asyncio.gather(*(drawn(c, b) for c, b in zip(others, befores)),
+                                   return_exceptions=True)
+    seen = [r for r in results if isinstance(r, float)]
+    if not seen:
+        return False
+    stats.actions += 1
+    stats.latencies.extend(seen)
+    stats.not_redrawn += len(results) - len(seen)
+    return True
+
+
+async def play_table(players: list[ScreenClient], until: float, stats: PlayStats) -> None:
     """One action per second: whoever the screen says must move presses a key."""
-    while time.monotonic() < until:
-        started = time.monotonic()
+    tick = time.monotonic()
+    while tick < until:
         mover = next((c for c in players if "Your move." in c.text()), None)
         if mover is not None:
             others = [c for c in players if c is not mover]
             for key in choose_key(mover.text()):
-                before = [c.text() for c in others]
-                t0 = time.perf_counter()
-                mover.send(key)
-                waits = [asyncio.ensure_future(c.wait_for(lambda t, b=b: t != b, timeout=3.0))
-                         for c, b in zip(others, before)]
-                done = 0
-                for w, c in zip(waits, others):
-                    try:
-                        await w
-                        latencies.append(time.perf_counter() - t0)
-                        done += 1
-                    except AssertionError:
-                        pass
-                if done:
-                    actions[0] += 1
+                if await act(mover, others, key, stats):
                     break
-        await asyncio.sleep(max(0.05, 1.0 - (time.monotonic() - started)))
+        tick += 1.0
+        await asyncio.sleep(max(0.0, tick - time.monotonic()))
 
 
 def pct(values: list[float], q: float) -> float:
@@ -119,51 +216,228 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * (len(values) - 1) + 0.5))] if values else float("nan")
 
 
-async def measure_load(tables: int, seconds: float, setup_budget: float) -> dict[str, float]:
-    with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp), "--hand-pause", "1.0")
-        all_clients: list[ScreenClient] = []
+# -- a worker process: whole tables, set up and played on the parent's word ------------------
+async def close_all(clients: list[ScreenClient]) -> None:
+    await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+
+
+class Worker:
+    """Owns whole tables. Reads commands from stdin, one JSON line each, and answers on stdout:
+    {"setup": [table numbers], "deadline": monotonic time} -> what got set up;
+    {"play": [start, until]} (monotonic times) -> actions, latencies, its own CPU, bytes;
+    anything else, or the end of stdin: hang up every client and exit."""
+
+    def __init__(self, port: int, tables_at_once: int, connects_at_once: int) -> None:
+        self.port = port
+        self.gate = asyncio.Semaphore(tables_at_once)
+        self.connecting = asyncio.Semaphore(connects_at_once)
+        self.playing: list[list[ScreenClient]] = []
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
-            warm, _ = await connect_to_lobby(server.port, "warmup")
-            await warm.close()
-            set_up: list[list[ScreenClient]] = []
-            deadline = time.monotonic() + setup_budget
-            for n in range(tables):  # one after another: "j" takes the one waiting table
-                if time.monotonic() > deadline:
+            while line := await loop.run_in_executor(None, sys.stdin.readline):
+                command = json.loads(line)
+                if "setup" in command:
+                    say(await self.set_up(command["setup"], command["deadline"]))
+                elif "play" in command:
+                    say(await self.play(*command["play"]))
+                else:
                     break
-                try:
-                    players = await set_up_table(server.port, n)
-                except AssertionError:  # too slow to set up under this load: report, go on
-                    break
-                set_up.append(players)
-                all_clients.extend(players)
-            latencies: list[float] = []
-            actions = [0]
-            cpu0 = cpu_seconds(server.proc.pid)
-            until = time.monotonic() + seconds
-            await asyncio.gather(*(play_table(p, until, latencies, actions) for p in set_up))
-            cpu = cpu_seconds(server.proc.pid) - cpu0
         finally:
-            for client in all_clients:
-                await client.close()
-            server.stop()
-    return {
-        "tables_requested": float(tables),
-        "tables_playing": float(len(set_up)),
-        "actions": float(actions[0]),
-        "actions_per_second": actions[0] / seconds,
-        "server_cpu_per_action_ms": cpu / max(1, actions[0]) * 1000,
-        "server_cpu_per_action_per_watching_seat_ms": cpu / max(1, actions[0]) / 4 * 1000,
-        "server_cpu_busy_percent": cpu / seconds * 100,
-        "press_to_draw_median_ms": pct(latencies, 0.5) * 1000,
-        "press_to_draw_p99_ms": pct(latencies, 0.99) * 1000,
-    }
+            await close_all([c for players in self.playing for c in players])
+
+    async def set_up(self, tables: list[int], deadline: float) -> dict[str, object]:
+        started = time.monotonic()
+        errors: list[str] = []
+        steps: list[dict[str, float]] = []
+
+        async def one(n: int) -> None:
+            async with self.gate:
+                players: list[ScreenClient] = []
+                try:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise asyncio.TimeoutError("no time left to start it")
+                    steps.append(await asyncio.wait_for(
+                        set_up_private_table(self.port, n, players, self.connecting), left))
+                    self.playing.append(players)
+                except Exception as exc:  # noqa: BLE001 - a table not set up is reported, not fatal
+                    if isinstance(exc, AssertionError) and not errors:  # its screen, in the log
+                        print(f"table {n}: {exc}", file=sys.stderr)
+                    first_line = str(exc).splitlines()[0] if str(exc) else "setup deadline"
+                    errors.append(f"table {n}: {type(exc).__name__}: {first_line}")
+                    await close_all(players)
+
+        await asyncio.gather(*(one(n) for n in tables))
+        return {"ready": len(tables) - len(errors), "errors": errors[:3], "steps": steps,
+                "setup_seconds": time.monotonic() - started}
+
+    async def play(self, start: float, until: float) -> dict[str, object]:
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        stats = PlayStats()
+        clients = [c for players in self.playing for c in players]
+        cpu0, received0 = time.process_time(), sum(len(c.raw) for c in clients)
+        await asyncio.gather(*(play_table(players, until, stats) for players in self.playing))
+        return {"actions": stats.actions, "latencies": stats.latencies,
+                "not_redrawn": stats.not_redrawn, "cpu_seconds": time.process_time() - cpu0,
+                "bytes_received": sum(len(c.raw) for c in clients) - received0}
+
+
+def say(message: dict[str, object]) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+# -- the parent: the server, the workers, the measurement windows ------------------------------
+class LoadRun:
+    """One server and a few client workers; tables are added in stages, each stage measured.
+
+    Stages share their set-up: measuring 25 tables after 1 adds 24, and 100 after 25 adds 75,
+    so the set-up budget goes to new tables. Use as a context manager; `stage(n, budget)`.
+    """
+
+    def __init__(self, seconds: float = 20.0, workers: int = 3) -> None:
+        self.seconds = seconds
+        self.workers = workers
+        self.tables = 0  # table numbers handed out so far (set up or not)
+        self.playing = 0
+
+    def __enter__(self) -> "LoadRun":
+        self._tmp = tempfile.TemporaryDirectory()
+        self._runner = asyncio.Runner()
+        self.server = ServerProcess(Path(self._tmp.name), *SERVER_FLAGS)
+        try:
+            self._runner.run(self._start())
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self._runner.run(self._stop())
+        finally:
+            self._runner.close()
+            self.server.stop()
+            logs = "".join(log.read_text(errors="replace")[-2000:]
+                           for log in sorted(Path(self._tmp.name).glob("worker*.log")))
+            if logs.strip():
+                print(logs, file=sys.stderr)
+            self._tmp.cleanup()
+
+    async def _start(self) -> None:
+        self.procs: list[asyncio.subprocess.Process] = []
+        warm, _ = await connect_to_lobby(self.server.port, "warmup")  # imports, the first app
+        await warm.close()
+
+        def share_of(total: int) -> str:
+            return str(max(1, math.ceil(total / self.workers)))
+
+        for w in range(self.workers):
+            self.procs.append(await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--worker", "--port", str(self.server.port),
+                "--tables-at-once", share_of(TABLES_AT_ONCE),
+                "--connects-at-once", share_of(CONNECTS_AT_ONCE),
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=open(Path(self._tmp.name) / f"worker{w}.log", "wb"),
+            ))
+
+    async def _stop(self) -> None:
+        for proc in getattr(self, "procs", []):
+            if proc.returncode is None and proc.stdin is not None:
+                proc.stdin.close()  # end of commands: the worker hangs up its clients
+        for proc in getattr(self, "procs", []):
+            try:
+                await asyncio.wait_for(proc.wait(), 30)
+            except asyncio.TimeoutError:
+                proc.kill()
+                await proc.wait()
+
+    async def _ask(self, commands: list[dict[str, object]], deadline: float) -> list[dict[str, object]]:
+        for proc, command in zip(self.procs, commands):
+            assert proc.stdin is not None
+            proc.stdin.write((json.dumps(command) + "\n").encode())
+            await proc.stdin.drain()
+        answers = []
+        for proc in self.procs:
+            assert proc.stdout is not None
+            line = await asyncio.wait_for(proc.stdout.readline(), max(1.0, deadline - time.monotonic()))
+            if not line:
+                raise RuntimeError(f"a load worker exited (code {await proc.wait()})")
+            answers.append(dict(json.loads(line)))
+        return answers
+
+    def stage(self, tables: int, setup_budget: float) -> dict[str, object]:
+        """Bring the tables up to `tables` (within setup_budget seconds), then measure."""
+        return self._runner.run(self._stage(tables, setup_budget))
+
+    async def _stage(self, tables: int, setup_budget: float) -> dict[str, object]:
+        pid = self.server.proc.pid
+        new = list(range(self.tables, self.tables + max(0, tables - self.playing)))
+        self.tables += len(new)
+        started, cpu0 = time.monotonic(), cpu_seconds(pid)
+        deadline = started + setup_budget
+        readies = await self._ask([{"setup": new[w::self.workers], "deadline": deadline}
+                                   for w in range(self.workers)], deadline + 60)
+        setup_seconds, setup_cpu = time.monotonic() - started, cpu_seconds(pid) - cpu0
+        self.playing += sum(int(r["ready"]) for r in readies)  # type: ignore[call-overload]
+        start = time.monotonic() + 0.5
+        until = start + self.seconds
+        play = self._ask([{"play": [start, until]}] * self.workers, until + DRAW_TIMEOUT + 60)
+        task = asyncio.ensure_future(play)
+        await asyncio.sleep(start - time.monotonic())
+        cpu0 = cpu_seconds(pid)
+        await asyncio.sleep(until - time.monotonic())
+        cpu = cpu_seconds(pid) - cpu0
+        reports = await task
+        return self._figures(tables, len(new), readies, reports, setup_seconds, setup_cpu, cpu)
+
+    def _figures(self, tables: int, added: int, readies: list[dict[str, object]],
+                 reports: list[dict[str, object]], setup_seconds: float, setup_cpu: float,
+                 cpu: float) -> dict[str, object]:
+        def total(answers: list[dict[str, object]], key: str) -> float:
+            return sum(float(a[key]) for a in answers)  # type: ignore[arg-type]
+
+        def every(answers: list[dict[str, object]], key: str) -> list:  # type: ignore[type-arg]
+            return [x for a in answers for x in a[key]]  # type: ignore[attr-defined]
+
+        seconds = self.seconds
+        actions = total(reports, "actions")
+        latencies = every(reports, "latencies")
+        steps = every(readies, "steps")
+        per_action = cpu / max(1.0, actions)
+        figures: dict[str, object] = {
+            "tables_requested": float(tables),
+            "tables_playing": float(self.playing),
+            "tables_set_up_now": f"{int(total(readies, 'ready'))} of {added}",
+            "client_workers": float(self.workers),
+            "setup_seconds": setup_seconds,
+            "setup_server_busy_percent": setup_cpu / max(setup_seconds, 1e-9) * 100,
+            "actions": actions,
+            "actions_per_second_requested": float(self.playing),
+            "actions_per_second": actions / seconds,
+            "server_cpu_per_action_ms": per_action * 1000,
+            "server_cpu_per_action_per_watching_seat_ms": per_action / 4 * 1000,
+            "server_cpu_busy_percent": cpu / seconds * 100,
+            "clients_cpu_percent": total(reports, "cpu_seconds") / seconds * 100,
+            "press_to_draw_median_ms": pct(latencies, 0.5) * 1000,
+            "press_to_draw_p99_ms": pct(latencies, 0.99) * 1000,
+            "screens_not_redrawn_in_5s": total(reports, "not_redrawn"),
+            "bytes_per_seat_per_action": total(reports, "bytes_received") / max(1.0, 4 * actions),
+        }
+        for step in ("connect", "create", "join"):
+            figures[f"setup_{step}_median_s"] = pct([s[step] for s in steps], 0.5)
+        errors = every(readies, "errors")
+        if errors:
+            figures["setup_errors"] = "; ".join(errors[:3])
+        return figures
 
 
 async def measure_bytes() -> dict[str, float]:
     """One client's bytes for the first paint of the table and for one complete hand."""
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp), "--hand-pause", "1.0")
+        server = ServerProcess(Path(tmp), *SERVER_FLAGS)
         players: list[ScreenClient] = []
         try:
             names = [f"b{i}" for i in range(4)]
@@ -172,13 +446,7 @@ async def measure_bytes() -> dict[str, float]:
                 players.append(client)
             watcher = players[3]
             rec = Recorder(watcher)
-            owner = players[0]
-            owner.send("n")
-            await owner.wait_for("New table", 20)
-            await asyncio.sleep(0.2)
-            await keys(owner, TAB, ENTER, DOWN, ENTER)
-            await keys(owner, TAB, TAB, TAB, ENTER, DOWN, ENTER, CTRL_S)
-            await owner.wait_for("Waiting for", 20)
+            await create_table(players[0], private=False)
             for client in players[1:3]:
                 await client.wait_for("waiting", 20)
                 client.send("j")
@@ -191,16 +459,14 @@ async def measure_bytes() -> dict[str, float]:
             await asyncio.sleep(0.5)
             first = list(rec.chunks)
             rec.chunks.clear()
-            latencies: list[float] = []
-            actions = [0]
-            task = asyncio.ensure_future(play_table(players, time.monotonic() + 120, latencies, actions))
+            stats = PlayStats()
+            task = asyncio.ensure_future(play_table(players, time.monotonic() + 120, stats))
             await watcher.wait_for("Hand 2", 120)
             hand = list(rec.chunks)
-            hand_actions = actions[0]
+            hand_actions = stats.actions
             task.cancel()
         finally:
-            for client in players:
-                await client.close()
+            await close_all(players)
             server.stop()
     return {
         "first_table_paint_bytes": float(sum(map(len, first))),
@@ -211,21 +477,40 @@ async def measure_bytes() -> dict[str, float]:
     }
 
 
-def run_load(tables: int, seconds: float = 20.0, setup_budget: float = 150.0) -> dict[str, float]:
-    return asyncio.run(measure_load(tables, seconds, setup_budget))
+def run_load(tables: int, seconds: float = 20.0, setup_budget: float = 150.0,
+             workers: int = 3) -> dict[str, object]:
+    """One stage on a fresh server: `tables` tables, measured for `seconds`."""
+    with LoadRun(seconds, workers) as load:
+        return load.stage(tables, setup_budget)
 
 
 def run_bytes() -> dict[str, float]:
     return asyncio.run(measure_bytes())
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, nargs="*", default=[1])
     parser.add_argument("--seconds", type=float, default=20.0)
-    args = parser.parse_args()
-    for key, value in run_bytes().items():
-        print(f"{key:44s} {value:10.2f}")
-    for n in args.tables:
-        for key, value in run_load(n, args.seconds).items():
+    parser.add_argument("--setup-budget", type=float, default=150.0)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--no-bytes", action="store_true")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--tables-at-once", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--connects-at-once", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        asyncio.run(Worker(args.port, args.tables_at_once, args.connects_at_once).run())
+        return
+    if not args.no_bytes:
+        for key, value in run_bytes().items():
             print(f"{key:44s} {value:10.2f}")
+    with LoadRun(args.seconds, args.workers) as load:  # the stages add tables to one server
+        for n in args.tables:
+            for key, value in load.stage(n, args.setup_budget).items():
+                print(f"{key:44s} {value:10.2f}" if isinstance(value, float) else f"{key:44s} {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -56,6 +56,9 @@ class ScreenClient:
         self.process: asyncssh.SSHClientProcess[bytes] | None = None
         self._reader: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
+        self.changed_at = 0.0  # perf_counter() when a received chunk last changed the screen
+        self._changed = asyncio.Event()  # set (and replaced) whenever the screen may have changed
+        self.muted = False  # read and drop what arrives: an idle client in a crowd costs nothing
 
     async def connect(self, port: int, username: str, *, client_keys: list[asyncssh.SSHKey] | None = None,
                       env: dict[str, str] | None = None, term_type: str = "xterm-256color",
@@ -83,10 +86,18 @@ class ScreenClient:
                 data = await self.process.stdout.read(65536)
                 if not data:
                     break
+                if self.muted:
+                    continue
                 self.raw += data
                 self.stream.feed(data)
+                if self.screen.dirty:
+                    self.screen.dirty.clear()
+                    self.changed_at = time.perf_counter()
+                    self._changed.set()
+                    self._changed = asyncio.Event()
         finally:
             self.closed.set()
+            self._changed.set()
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
@@ -96,13 +107,19 @@ class ScreenClient:
         self.process.stdin.write(data.encode() if isinstance(data, str) else data)
 
     async def wait_for(self, predicate: Callable[[str], bool] | str, timeout: float = 10.0) -> str:
+        """The screen's text once it satisfies predicate; checked each time the screen changes."""
         check = (lambda s: predicate in s) if isinstance(predicate, str) else predicate
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        while True:
+            changed = self._changed
             text = self.text()
             if check(text):
                 return text
-            await asyncio.sleep(0.02)
+            left = deadline - time.monotonic()
+            if left <= 0 or self.closed.is_set():
+                break
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(changed.wait(), left)
         raise AssertionError(f"timed out waiting for {predicate!r}; screen:\n{self.text()}")
 
     async def close(self) -> None:
