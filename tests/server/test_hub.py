@@ -178,6 +178,31 @@ async def test_create_join_leave_table(hub: Hub) -> None:
     assert ana.of(p.TableRemoved)[-1].table_id == created.table_id
 
 
+async def test_lobby_news_skips_players_at_tables_who_get_a_snapshot_on_return(hub: Hub) -> None:
+    ana = await join(hub, "ana")
+    ana.send(p.CreateTable(variant="argentino", players=2, options={"flor": False}))
+    await ana.settle()
+    table_id = ana.of(p.TableCreated)[0].table_id
+    ana.inbox.clear()
+    beto = await join(hub, "beto")  # an arrival while ana sits at her table
+    await ana.settle()
+    assert not ana.of(p.PlayerUpdated)  # lobby news is not sent to a table
+    beto.send(p.JoinTable(table_id=table_id))
+    await ana.settle()
+    assert ana.of(p.TableUpdated)[-1].table.seats == ("ana", "beto")  # her own table's news is
+    carla = await join(hub, "carla")
+    carla.send(p.CreateTable(variant="argentino", players=2, options={"flor": False}))
+    await carla.settle()
+    await ana.settle()
+    assert all(m.table.table_id == table_id for m in ana.of(p.TableUpdated))
+    ana.send(p.LeaveTable(table_id=table_id))
+    await ana.settle()
+    back = ana.of(p.LobbySnapshot)[-1]  # back in the lobby: everything she missed
+    assert {pl.name for pl in back.players} == {"ana", "beto", "carla"}
+    assert len(back.tables) == 2
+    assert ana.inbox.index(back) < ana.inbox.index(ana.of(p.Seated)[-1])
+
+
 async def test_private_table_needs_its_code(hub: Hub) -> None:
     ana = await join(hub, "ana")
     beto = await join(hub, "beto")
