@@ -368,3 +368,23 @@ async def test_pido_flor_has_its_key_and_its_answer_is_logged() -> None:
     app = await seated_app(link, 0, table=info)
     async with table_shown(app, link, update_for(state, 0, 3, events + more, names=("p0", "p1"))):
         assert "Them hold a flor" in screen_text(app)
+
+
+async def test_lobby_chat_while_at_a_table_is_shown_on_return_without_touching_the_table() -> None:
+    from tui.screens.lobby import LobbyScreen
+
+    rules, state, events = two_player_state()
+    link = FakeLink()
+    app = await seated_app(link)
+    async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
+        table_screen = app.screen
+        assert isinstance(table_screen, TableScreen)
+        lobby = next(s for s in app.screen_stack if isinstance(s, LobbyScreen))
+        link.push(p.Chat(line=p.ChatLine(sender="beto", text="who wants a game?", ts=0)))
+        await pilot.pause(0.1)
+        assert "who wants a game?" not in screen_text(app)  # the table is untouched
+        assert lobby._chat_stale
+        link.push(p.Seated())  # back to the lobby
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, LobbyScreen)
+        assert "who wants a game?" in screen_text(app)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
@@ -95,12 +95,20 @@ class LobbyScreen(Screen[None]):
             for line in self.model.chat:
                 log.write(self._chat_text(line))
 
+    def _under_a_screen(self) -> bool:
+        """True under a full screen (the table), False on top or under a dialog. Textual's
+        ``is_current`` counts the screen right below the top one as visible whatever covers
+        it, and a change to a screen it counts as visible repaints the screen on top."""
+        stack = self.app.screen_stack
+        return self in stack and any(not isinstance(s, ModalScreen)
+                                     for s in stack[stack.index(self) + 1:])
+
     def lobby_changed(self, msg: p.Message) -> None:
         if not self.is_mounted:
             return  # on_mount draws everything from the model
         if isinstance(msg, p.Chat) and msg.line.table_id is not None:
             return  # table chat belongs to the table screen
-        if not self.is_current:
+        if self._under_a_screen():
             # Hidden under a table: redraw once on return. Even the chat log waits: a hidden
             # log that grows re-lays out the screen on top, a full repaint for the player.
             if isinstance(msg, p.Chat):
