@@ -40,9 +40,12 @@ class ThrottlingProxy:
         return self
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
-        await asyncio.gather(self._pump(reader, up_writer), self._pump(up_reader, writer),
-                             return_exceptions=True)
+        try:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+            await asyncio.gather(self._pump(reader, up_writer), self._pump(up_reader, writer),
+                                 return_exceptions=True)
+        except asyncio.CancelledError:
+            pass  # the bench is over: a connection still open is simply dropped
 
     async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         loop = asyncio.get_running_loop()
