@@ -1,0 +1,76 @@
+"""Pilot tests of "My games" and the hand-by-hand replay, fed with a real engine game."""
+from __future__ import annotations
+
+import random
+
+import engine
+import protocol as p
+from server.hub import split_hands
+from tui.screens.history import HistoryScreen, ReplayScreen
+
+from test_screens import lobby_app, screen_text
+
+GAME = p.GameSummary(table_id="t9", match_no=1, variant="argentino", title="la revancha",
+                     seats=("ana", "beto"), scores=(30, 12), winner=0, hands=2)
+
+
+def two_hands_of_events() -> list[list[dict[str, object]]]:
+    """Every event of the first two hands of a random 2-player game, as the log keeps them."""
+    rules = engine.get_ruleset("argentino", flor=False)
+    rng = random.Random(7)
+    state, events = engine.new_match(rules, 2, rng)
+    log = [e.to_wire() for e in events]
+    while len(split_hands(log)) < 3:
+        state, events = engine.advance(state, rng.choice(engine.all_legal_actions(state)), rng)
+        log.extend(e.to_wire() for e in events)
+    return split_hands(log)[:2]
+
+
+async def test_my_games_lists_a_game_and_the_replay_steps_through_its_hands() -> None:
+    hands = two_hands_of_events()
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("h")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, HistoryScreen)
+        assert isinstance(link.sent[-1], p.MyGames)
+        link.push(p.GamesList(games=(GAME,)))
+        await pilot.pause(0.2)
+        assert "la revancha" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, ReplayScreen)
+        assert link.sent[-1] == p.ReplayHand(table_id="t9", match_no=1, hand=1)
+
+        link.push(p.ReplayStep(game=GAME, hand=1, events=tuple(hands[0]), hands=2))
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        dealt = next(e for e in hands[0] if e["type"] == "hand_dealt")
+        for cards in dealt["hands"]:  # every hand is shown: the game is over
+            for card in cards:
+                assert str(card)[:-1] in text
+        assert "ana" in text and "beto" in text and "hand 1 of 2" in text
+
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        assert link.sent[-1] == p.ReplayHand(table_id="t9", match_no=1, hand=2)
+        link.push(p.ReplayStep(game=GAME, hand=2, events=tuple(hands[1]), hands=2))
+        await pilot.pause(0.2)
+        assert "hand 2 of 2" in screen_text(app)
+        await pilot.press("n")  # there is no third hand: nothing is asked
+        await pilot.pause(0.1)
+        assert link.sent[-1] == p.ReplayHand(table_id="t9", match_no=1, hand=2)
+        await pilot.press("p")
+        await pilot.pause(0.1)
+        assert link.sent[-1] == p.ReplayHand(table_id="t9", match_no=1, hand=1)
+
+        other = p.GameSummary(table_id="t1", match_no=1, variant="argentino", title="otra",
+                              seats=("x", "y"), scores=(0, 0), hands=1)
+        link.push(p.ReplayStep(game=other, hand=1, events=tuple(hands[1]), hands=1))
+        await pilot.pause(0.2)
+        assert "otra" not in screen_text(app)  # another game's step is not drawn here
+
+        await pilot.press("escape")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, HistoryScreen)
