@@ -28,7 +28,7 @@ class Panel(Static):
 
     Unwrapped text is drawn line by line from a cache of rendered lines: Textual's own
     Static re-renders every line of the widget whenever any line is refreshed, which was
-    half of the server's CPU per action."""
+    about a quarter of the server's CPU per action."""
 
     _shown: tuple[object, ...] | None = None
     _shown_lines: list[tuple[object, ...]] = []
