@@ -15,6 +15,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
+import codec_bench  # noqa: E402
 import engine_bench  # noqa: E402
 import load_bench  # noqa: E402
 import log_bench  # noqa: E402
@@ -63,6 +64,8 @@ def main() -> None:
     }
     started = time.monotonic()
     section(results, "engine", "engine: random legal hands per second, one core", engine_bench.run)
+    section(results, "codec", "protocol: a 4-player table update for one seat, encoded and decoded",
+            codec_bench.run)
     section(results, "event_log", "event log: SQLite writer, and the latency it adds per action",
             log_bench.run)
     section(results, "sessions", "sessions: 100 SSH sessions in the lobby (RSS, connect to drawn lobby)",
