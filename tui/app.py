@@ -50,6 +50,7 @@ class TrucoApp(App[None]):
 
     # -- lifecycle ---------------------------------------------------------------
     def on_mount(self) -> None:
+        self.set_class(self.lite, "-lite")  # ASCII borders (truco.tcss)
         self.run_worker(self._read_hub(), name="hub-reader", exclusive=False)
         if usable_name(self.username):
             self.send(p.ClaimName(name=self.username, lang=self.tr.lang))
@@ -157,6 +158,7 @@ class TrucoApp(App[None]):
     def toggle_lite(self) -> None:
         """Lite mode on/off for this session; the session changes colours and mouse."""
         self.lite = not self.lite
+        self.set_class(self.lite, "-lite")
         link = getattr(self, "terminal_link", None)
         if link is not None:
             link.set_lite(self.lite)
