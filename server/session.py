@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 from rich.console import Console
 
+from server.ascii_out import PLAIN_TERMS, to_ascii, wants_ascii
 from server.ratelimit import TokenBucket
 from tui.app import TrucoApp
 from tui.driver import ChannelDriver
@@ -30,7 +31,6 @@ NO_TERMINAL = (
 FAREWELL = {"shutdown": "notice.shutdown", "replaced": "notice.replaced", "idle": "notice.idle"}
 
 
-PLAIN_TERMS = ("dumb", "vt100", "vt102", "vt220", "vt52")  # no colour, no UTF-8 line drawing
 
 
 def no_colour(term: str, env: dict[str, str]) -> bool:
@@ -74,6 +74,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._driver: ChannelDriver | None = None
         self._app: TrucoApp | None = None
         self._buf: list[str] = []
+        self._ascii = False  # a plain terminal without UTF-8: ASCII output (server/ascii_out.py)
         self._flush_scheduled = False
         self._paused = False
         self._need_repaint = False
@@ -125,6 +126,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._env = env
         term = self._term or ""
         app.lite = self._ctx.config.lite or term in PLAIN_TERMS  # type: ignore[attr-defined]
+        self._ascii = wants_ascii(term, env)
         app.console = make_console(color_system(term, env, app.lite), term or "xterm")
         self._app = app
         self._ctx.sessions.add(self)
@@ -222,8 +224,9 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._flush_scheduled = False
         if not self._buf:
             return
-        data = "".join(self._buf).encode("utf-8")
+        text = "".join(self._buf)
         self._buf.clear()
+        data = (to_ascii(text) if self._ascii else text).encode("utf-8")
         if self._closed or self._chan is None:
             return
         if self._paused:  # the client is not reading: skip this frame, repaint on resume
