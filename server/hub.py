@@ -444,10 +444,12 @@ class Hub:
             if self._lagging:
                 asyncio.get_running_loop().call_soon(self._drop_lagging)
 
-    def _broadcast(self, message: p.Message, exclude: int | None = None) -> None:
+    def _broadcast(self, message: p.Message, exclude: int | None = None,
+                   reaches: Callable[[_Conn], bool] | None = None) -> None:
         frame = p.encode(message)  # once for everybody
         for conn in list(self._conns.values()):
-            if conn.name is not None and conn.peer.conn_id != exclude:
+            if (conn.name is not None and conn.peer.conn_id != exclude
+                    and (reaches is None or reaches(conn))):
                 self._deliver(conn, frame)
 
     def _lobby_news(self, message: p.Message, exclude: int | None = None,
@@ -456,11 +458,7 @@ class Hub:
         at that table); whoever is at a table gets a fresh snapshot on the way back. Sending
         every arrival and every seat change to every session made setting up many tables
         cost the server time in proportion to the square of the players."""
-        frame = p.encode(message)
-        for conn in list(self._conns.values()):
-            if (conn.name is not None and conn.peer.conn_id != exclude
-                    and (conn.table_id is None or conn.table_id == table_id)):
-                self._deliver(conn, frame)
+        self._broadcast(message, exclude, lambda conn: conn.table_id in (None, table_id))
 
     def _error(self, conn: _Conn, code: str, message: str) -> None:
         self._send(conn, p.Error(code=code, message=message[:400]))

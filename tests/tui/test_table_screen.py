@@ -53,6 +53,20 @@ async def seated_app(link: FakeLink, seat: int | None = 0, table: p.TableInfo = 
     return app
 
 
+VENEZOLANO = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana",
+                         seats=("p0", "p1"), options={}, status="playing")
+
+
+@contextlib.asynccontextmanager
+async def venezolano_shown(state: engine.State, seat: int, events: list[engine.Event]
+                           ) -> AsyncIterator[tuple[TrucoApp, FakeLink, Any]]:
+    """A 2-player Venezuelan table (p0, p1) shown to ``seat`` at 80x24: app, link, pilot."""
+    link = FakeLink()
+    app = await seated_app(link, seat, table=VENEZOLANO)
+    async with table_shown(app, link, update_for(state, seat, 3, events, names=("p0", "p1"))) as pilot:
+        yield app, link, pilot
+
+
 async def test_table_screen_shows_cards_calls_and_fits_80x24() -> None:
     rules, state, events = two_player_state()
     link = FakeLink()
@@ -246,11 +260,7 @@ async def test_a_call_that_names_a_number_asks_for_it() -> None:
         events = events + more
     assert seat is not None
     amounts = sorted(a.amount for a in engine.legal_actions(state, seat) if a.call.value == "envido_puntos")
-    info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
-                       options={}, status="playing")
-    link = FakeLink()
-    app = await seated_app(link, seat, table=info)
-    async with table_shown(app, link, update_for(state, seat, 3, events, names=("p0", "p1"))) as pilot:
+    async with venezolano_shown(state, seat, events) as (app, link, pilot):
         text = screen_text(app)
         assert text.count("Envido puntos") == 1  # one entry, not one per number
         await pilot.press("u")
@@ -268,11 +278,7 @@ async def test_a_ley_is_offered_on_a_venezolano_table() -> None:
     state, events = engine.new_match(rules, 2, random.Random(5))
     seat = state.mano
     assert any(a.call.value == "a_ley" for a in engine.legal_actions(state, seat))
-    info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
-                       options={}, status="playing")
-    link = FakeLink()
-    app = await seated_app(link, seat, table=info)
-    async with table_shown(app, link, update_for(state, seat, 3, events, names=("p0", "p1"))) as pilot:
+    async with venezolano_shown(state, seat, events) as (app, link, pilot):
         text = screen_text(app)
         assert "y A ley" in text
         await pilot.press("y")
@@ -297,11 +303,7 @@ async def test_withheld_points_are_explained() -> None:
         state, more = engine.apply(state, engine.Action(seat, engine.Call.PLAY, engine.parse_cards(card)[0]))
         events += more
     assert any(isinstance(e, engine.PointsWithheld) for e in events)
-    info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
-                       options={}, status="playing")
-    link = FakeLink()
-    app = await seated_app(link, 1, table=info)
-    async with table_shown(app, link, update_for(state, 1, 3, events, names=("p0", "p1"))):
+    async with venezolano_shown(state, 1, events) as (app, link, pilot):
         assert "V-F1" in screen_text(app)
 
 
@@ -354,19 +356,13 @@ async def test_pido_flor_has_its_key_and_its_answer_is_logged() -> None:
         action = engine.Action(seat, call, engine.parse_cards(card)[0] if card else None)
         state, more = engine.apply(state, action)
         events += more
-    info = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana", seats=("p0", "p1"),
-                       options={}, status="playing")
-    link = FakeLink()
-    app = await seated_app(link, 0, table=info)
-    async with table_shown(app, link, update_for(state, 0, 3, events, names=("p0", "p1"))) as pilot:
+    async with venezolano_shown(state, 0, events) as (app, link, pilot):
         assert "p Pido flor" in screen_text(app)
         await pilot.press("p")
         await pilot.pause(0.1)
         assert [m for m in link.sent if isinstance(m, p.TableAction)][-1].call == "pedir_flor"
     state, more = engine.apply(state, engine.Action(0, engine.Call.PEDIR_FLOR))
-    link = FakeLink()
-    app = await seated_app(link, 0, table=info)
-    async with table_shown(app, link, update_for(state, 0, 3, events + more, names=("p0", "p1"))):
+    async with venezolano_shown(state, 0, events + more) as (app, link, pilot):
         assert "Them hold a flor" in screen_text(app)
 
 
