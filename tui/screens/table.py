@@ -251,47 +251,57 @@ class TableScreen(Screen[None]):
 
     def _draw_seats(self) -> None:
         """One row per seat under a header row (the tricks beside are in line with it):
-        names and team names whole; what the seat last said gets the rest of the row,
-        ending in an ellipsis when the row is too short."""
-        model, view = self.table, self.table.view
-        update = model.update
+        names and team names whole; what the seat last said gets the rest of the row.
+        When that is too short the row drops its extras (cards left in hand, the bot
+        mark) before a call ends in an ellipsis."""
+        update = self.table.update
         assert update is not None
-        hand_sizes = view.get("hand_sizes") or []
         said = self._last_said()
-        lite = self._ascii()
         panel = self.query_one("#t-seats", Panel)
         width = panel.size.width or 44
-        names = [info.name + (" *" if seat == model.seat else "") for seat, info in enumerate(update.seats)]
-        name_width = max((len(n) for n in names), default=0)
-        teams = [team_name(self.tr, model, model.team_of(seat)) for seat in range(len(update.seats))]
-        # Two or three players: each seat is its own side, the score line names them.
-        team_width = max((len(t) for t in teams), default=0) if len(update.seats) > 3 else 0
+        for extras in (True, False):
+            rows = [self._seat_row(seat, extras) for seat in range(len(update.seats))]
+            if all(row.cell_len + 1 + len(said[seat]) <= width for seat, row in enumerate(rows) if seat in said):
+                break
         out = Text(no_wrap=True, overflow="ellipsis")
-        for seat, info in enumerate(update.seats):
-            row = Text(no_wrap=True, overflow="ellipsis")
-            waiting = seat in update.waiting
-            row.append(("> " if lite else "▶ ") if waiting else "  ", style="bold yellow")
-            team = model.team_of(seat)
-            mine = team is not None and team == model.my_team()
-            row.append(f"{names[seat]:<{name_width}}", style="bold green" if mine else "bold")
-            if team_width:
-                row.append(f" {teams[seat]:<{team_width}}", style="green" if mine else "")
-            size = hand_sizes[seat] if seat < len(hand_sizes) else 0
-            row.append(" " + (("#" if lite else "■") * size).ljust(3), style="cyan")
-            role = ("D" if view.get("dealer") == seat else " ") + ("M" if view.get("mano") == seat else " ")
-            row.append(" " + role, style="dim")
-            if info.bot:
-                row.append(" bot", style="dim")
-            elif info.away:
-                row.append(" " + self.tr("table.away"), style="red")
-            if seat in said and row.cell_len + 2 < width:
+        for seat, row in enumerate(rows):
+            if seat in said:
                 bubble = Text(said[seat], style="italic yellow")
-                bubble.truncate(width - row.cell_len - 1, overflow="ellipsis")
+                bubble.truncate(max(1, width - row.cell_len - 1), overflow="ellipsis")
                 row.append(" ")
                 row.append_text(bubble)
             out.append("\n")
             out.append_text(row)
         panel.show(out)
+
+    def _seat_row(self, seat: int, extras: bool) -> Text:
+        model, view = self.table, self.table.view
+        update = model.update
+        assert update is not None
+        info = update.seats[seat]
+        lite = self._ascii()
+        names = [s.name + (" *" if i == model.seat else "") for i, s in enumerate(update.seats)]
+        teams = [team_name(self.tr, model, model.team_of(i)) for i in range(len(update.seats))]
+        # Two or three players: each seat is its own side, the score line names them.
+        team_width = max(len(t) for t in teams) if len(update.seats) > 3 else 0
+        row = Text(no_wrap=True, overflow="ellipsis")
+        row.append(("> " if lite else "▶ ") if seat in update.waiting else "  ", style="bold yellow")
+        team = model.team_of(seat)
+        mine = team is not None and team == model.my_team()
+        row.append(f"{names[seat]:<{max(len(n) for n in names)}}", style="bold green" if mine else "bold")
+        if team_width:
+            row.append(f" {teams[seat]:<{team_width}}", style="green" if mine else "")
+        if extras:
+            hand_sizes = view.get("hand_sizes") or []
+            size = hand_sizes[seat] if seat < len(hand_sizes) else 0
+            row.append(" " + (("#" if lite else "■") * size).ljust(3), style="cyan")
+        role = ("D" if view.get("dealer") == seat else " ") + ("M" if view.get("mano") == seat else " ")
+        row.append(" " + role, style="dim")
+        if info.bot and extras:
+            row.append(" bot", style="dim")
+        elif info.away:
+            row.append(" " + self.tr("table.away"), style="red")
+        return row
 
     def _last_said(self) -> dict[int, str]:
         said: dict[int, str] = {}
