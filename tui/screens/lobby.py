@@ -176,7 +176,7 @@ class LobbyScreen(Screen[None]):
                 shown = (self.tr("form.yes") if value else self.tr("form.no")) if isinstance(value, bool) else str(value)
                 changed.append(f"{label}: {shown}")
         parts.append("; ".join(changed) if changed else self.tr("lobby.default_options"))
-        return Text(f"{info.title}: " + " · ".join(parts), no_wrap=True, overflow="ellipsis")
+        return Text(f"{info.title}: " + " · ".join(parts))  # wraps (#status-line is height: auto)
 
     def _draw_status(self) -> None:
         m = self.model

@@ -85,22 +85,134 @@ class Panel(Static):
         return strip
 
 
-class LogPanel(Panel):
-    """The last lines of a log, as many as fit; older ones scroll away."""
+class DrawnPanel(Panel):
+    """A Panel whose content depends on its width: drawn again by ``draw`` on a resize."""
 
-    def __init__(self, *, id: str | None = None, keep: int = 100) -> None:
+    def __init__(self, draw: Callable[[], None], *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._lines: deque[Text] = deque(maxlen=keep)
+        self._draw_again = draw
 
-    def write(self, line: Text) -> None:
-        line.no_wrap = True
-        line.overflow = "ellipsis"
-        self._lines.append(line)
+    def on_resize(self, event: events.Resize) -> None:
+        self._draw_again()
+
+
+class WrapPanel(Panel):
+    """A Panel whose text wraps at word boundaries and whose height follows it (CSS
+    ``height: auto``): a long status or bet line takes a second line instead of losing
+    its end. The screen is laid out again only when the number of lines changes."""
+
+    _rows = 1
+
+    def show(self, text: Text) -> None:
+        text.no_wrap = False
+        width = self.size.width
+        rows = len(text.wrap(self.app.console, width)) if width else 1
+        super().show(text)
+        if rows != self._rows:
+            self._rows = rows
+            self.refresh(layout=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._shown is not None and self._Static__content is not None:  # type: ignore[attr-defined]
+            content = self._Static__content  # type: ignore[attr-defined]
+            if isinstance(content, Text):
+                self._shown = None
+                self.show(content)
+
+
+class LogPanel(Panel):
+    """A log that wraps its lines and scrolls (``page``, the mouse wheel).
+
+    Lines are kept in order with a flag: chat lines go to the chat pane, and to this one
+    too when ``show_chat`` is set (a small terminal where the two share one pane). What
+    is on screen is a window ``scrolled`` rows above the bottom; new lines do not move it
+    while the player reads back. Each line is wrapped once per width and kept (a wrapped
+    line is a few small Texts), and the rows are drawn through Panel's strip cache, so
+    a page up redraws nothing that was drawn before.
+    """
+
+    def __init__(self, *, id: str | None = None, keep: int = 400,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._lines: deque[tuple[Text, bool]] = deque(maxlen=keep)
+        self._wrapped: dict[int, tuple[int, list[Text]]] = {}  # id(line) -> (width, rows)
+        self.show_chat = False
+        self.pane_title = ""  # shown in the top border, with how far back the pane is scrolled
+        self.scrolled = 0  # rows scrolled up from the bottom
+        self._max_offset = 0
+
+    def write(self, line: Text, *, chat: bool = False) -> None:
+        line.no_wrap = False
+        if len(self._lines) == self._lines.maxlen:
+            self._wrapped.pop(id(self._lines[0][0]), None)
+        self._lines.append((line, chat))
+        if self.scrolled and (self.show_chat or not chat):
+            self.scrolled += len(self._rows_of(line))  # keep the rows being read in place
         self._draw()
+
+    def set_title(self, title: str) -> None:
+        self.pane_title = title
+        self._draw()
+
+    def set_show_chat(self, show: bool) -> None:
+        if show != self.show_chat:
+            self.show_chat, self.scrolled = show, 0
+            self._draw()
+
+    @property
+    def lines(self) -> list[Text]:
+        """The lines this pane shows, oldest first."""
+        return [line for line, chat in self._lines if self.show_chat or not chat]
+
+    def _rows_of(self, line: Text) -> list[Text]:
+        width = max(1, self.size.width or 80)
+        cached = self._wrapped.get(id(line))
+        if cached is not None and cached[0] == width:
+            return cached[1]
+        rows = list(line.wrap(self.app.console, width, overflow="fold")) if self.is_attached else [line]
+        for row in rows:
+            row.no_wrap = True
+        self._wrapped[id(line)] = (width, rows)
+        return rows
 
     def _draw(self) -> None:
         height = self.size.height or 6
-        self.show(Text("\n").join(list(self._lines)[-height:]))
+        rows: list[Text] = []
+        for line in reversed(self.lines):  # only as far back as the window reaches
+            rows[:0] = self._rows_of(line)
+            if len(rows) >= height + self.scrolled:
+                break
+        total = sum(len(self._rows_of(line)) for line in self.lines) if self.scrolled else len(rows)
+        self._max_offset = max(0, total - height)
+        self.scrolled = min(self.scrolled, self._max_offset)
+        end = len(rows) - self.scrolled
+        window = rows[max(0, end - height):end]
+        shown = Text("\n").join(window)
+        shown.no_wrap = True
+        self.show(shown)
+        title = self.pane_title + (f" ↓{self.scrolled}" if self.scrolled else "")
+        if title != self.border_title:
+            self.border_title = title
+
+    def page(self, pages: float) -> None:
+        """Scroll by ``pages`` screens (positive: back in time)."""
+        height = self.size.height or 6
+        self.scroll_rows(int(pages * max(1, height - 1)))
+
+    def scroll_rows(self, rows: int) -> None:
+        if rows > 0:  # how far back there is to go is only counted when going back
+            self.scrolled += rows
+        else:
+            self.scrolled = max(0, self.scrolled + rows)
+        self._draw()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self.scroll_rows(3)
+        event.stop()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self.scroll_rows(-3)
+        event.stop()
 
     def on_resize(self, event: events.Resize) -> None:
         self._shown = None
@@ -108,33 +220,70 @@ class LogPanel(Panel):
 
 
 class GridPanel(Panel):
-    """Cells laid out in rows and columns; a click anywhere in a cell picks it."""
+    """Cells laid out in rows; a click anywhere in a cell picks it.
+
+    Cells go in even columns when they fit whole in the panel's rows; otherwise each
+    row takes as many as fit at their own width; only when even that is too many rows
+    are labels shortened (with an ellipsis)."""
+
+    GAP = 2
 
     def __init__(self, *, id: str | None = None, columns: int = 2,
                  on_pick: Callable[[int], None] | None = None) -> None:
         super().__init__(id=id)
-        self.columns = columns
+        self.columns = columns  # at most this many even columns
         self._cells: list[Text] = []
         self._on_pick = on_pick
-
-    def cell_width(self) -> int:
-        return max(8, (self.size.width or 44) // self.columns)
+        self._spans: list[list[tuple[int, int, int]]] = []  # per row: (x0, x1, cell index)
 
     def set_cells(self, cells: list[Text]) -> None:
         self._cells = cells
         self._draw()
 
+    def _layout(self, width: int, height: int) -> list[list[tuple[int, int]]]:
+        """Rows of (cell index, width given to it)."""
+        n = len(self._cells)
+        if not n:
+            return []
+        longest = max(cell.cell_len for cell in self._cells)
+        columns = max(1, min(self.columns, (width + self.GAP) // (longest + self.GAP)))
+        if -(-n // columns) <= height or columns == n:
+            column = longest if columns > 1 else width
+            return [[(i, column) for i in range(start, min(n, start + columns))]
+                    for start in range(0, n, columns)]
+        rows: list[list[tuple[int, int]]] = [[]]
+        used = 0
+        for i, cell in enumerate(self._cells):  # each cell at its own width
+            need = cell.cell_len + (self.GAP if rows[-1] else 0)
+            if rows[-1] and used + need > width:
+                rows.append([])
+                used, need = 0, cell.cell_len
+            rows[-1].append((i, cell.cell_len))
+            used += need
+        if len(rows) <= height:
+            return rows
+        columns = -(-n // max(1, height))  # too many: even columns, labels shortened
+        column = max(4, (width + self.GAP) // columns - self.GAP)
+        return [[(i, column) for i in range(start, min(n, start + columns))]
+                for start in range(0, n, columns)]
+
     def _draw(self) -> None:
-        width = self.cell_width()
+        width = self.size.width or 44
+        height = self.size.height or 5
         rows: list[Text] = []
-        for start in range(0, len(self._cells), self.columns):
+        self._spans = []
+        for row_cells in self._layout(width, height):
             row = Text(no_wrap=True, overflow="ellipsis")
-            for cell in self._cells[start:start + self.columns]:
-                cell = cell.copy()
-                cell.truncate(width - 1, overflow="ellipsis", pad=True)
+            spans = []
+            for index, cell_width in row_cells:
+                if row.cell_len:
+                    row.append(" " * self.GAP)
+                cell = self._cells[index].copy()
+                cell.truncate(cell_width, overflow="ellipsis", pad=True)
+                spans.append((row.cell_len, row.cell_len + cell_width, index))
                 row.append_text(cell)
-                row.append(" ")
             rows.append(row)
+            self._spans.append(spans)
         self.show(Text("\n").join(rows))
 
     def on_resize(self, event: events.Resize) -> None:
@@ -142,9 +291,12 @@ class GridPanel(Panel):
         self._draw()
 
     def on_click(self, event: events.Click) -> None:
-        index = event.y * self.columns + min(self.columns - 1, event.x // self.cell_width())
-        if 0 <= index < len(self._cells) and self._on_pick is not None:
-            self._on_pick(index)
+        if not 0 <= event.y < len(self._spans) or self._on_pick is None:
+            return
+        for x0, x1, index in self._spans[event.y]:
+            if x0 <= event.x < x1 + self.GAP:
+                self._on_pick(index)
+                return
 
 
 class HandPanel(Panel):

@@ -23,7 +23,7 @@ from tui.cards import card_box
 from tui.event_text import event_line, hand_summary, team_name
 from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
-from tui.screens.panels import GridPanel, HandPanel, LogPanel, Panel
+from tui.screens.panels import DrawnPanel, GridPanel, HandPanel, LogPanel, Panel, WrapPanel
 from tui.table_model import TableModel
 
 PENDING_ENVIDO = ("betting", "declaring")
@@ -32,10 +32,15 @@ PENDING_FLOR = ("announcing", "answering", "round_two")
 
 CARD_WIDTH = 8  # a drawn card (7) and the gap after it
 CARD_CALLS = ("play", "discard")  # made with the card keys directly
+TRICK_COLUMN = 5  # the narrowest trick column: a card ("10E") and room for a mark
 
 
 class TableScreen(Screen[None]):
     AUTO_FOCUS = ""  # keys are the table's; the chat input only takes focus on "c"
+    # Size classes for tui/truco.tcss: 60x20 is the smallest supported terminal, 80x24
+    # the usual one; the -seats-N class (set when the table is known) sizes the seat rows.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-normal"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-normal-height"), (40, "-tall")]
     def __init__(self, table_id: str) -> None:
         super().__init__()
         self.table_id = table_id
@@ -61,29 +66,51 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Panel(id="t-title")
         yield Panel(id="t-score")
-        with Horizontal(id="t-middle"):
-            yield Panel(id="t-seats")
-            yield Panel(id="t-tricks")
-        yield Panel(id="t-bets")
+        with Horizontal(id="t-middle"):  # one row per seat, the tricks in line with them
+            yield DrawnPanel(self.redraw, id="t-seats")
+            yield DrawnPanel(self.redraw, id="t-tricks")
+        yield WrapPanel(id="t-bets")
         with Horizontal(id="t-hand"):
             yield HandPanel(id="t-cards", card_width=CARD_WIDTH, on_pick=self.play_card)
-            yield GridPanel(id="t-actions", columns=2, on_pick=self._pick_action)
-        yield LogPanel(id="t-log")
-        yield ChatInput(id="t-chat", max_length=p.CHAT_MAX)
-        with Horizontal(id="t-status-row"):
-            yield Panel(id="t-status")
-            yield Panel(id="t-timer")
+            yield GridPanel(id="t-actions", columns=3, on_pick=self._pick_action)
+        with Horizontal(id="t-talk"):  # side by side; stacked, or one pane, when small
+            yield LogPanel(id="t-log")
+            yield LogPanel(id="t-chat-log")
+        with Vertical(id="t-foot"):
+            yield ChatInput(id="t-chat", max_length=p.CHAT_MAX)
+            with Horizontal(id="t-status-row"):
+                yield WrapPanel(id="t-status")
+                yield Panel(id="t-timer")
         yield KeyBar(id="t-keys")
 
     def on_mount(self) -> None:
         self.query_one("#t-chat", Input).placeholder = self.tr("table.chat_placeholder")
         log = self.query_one("#t-log", LogPanel)
+        log.set_title(" " + self.tr("table.log_title") + " ")
+        chat = self.query_one("#t-chat-log", LogPanel)
+        chat.show_chat = True
+        chat.set_title(" " + self.tr("table.chat_title") + " ")
         for entry in self.table.log:
             self._write_log(log, entry)
         for line in self.table.chat:
-            log.write(self._chat_text(line))
+            self._write_chat(line)
         self.redraw()
         self._timer_handle = self.set_interval(1.0, self._tick_timer)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The size classes are set by now; the panes know their sizes after the layout.
+        self.call_after_refresh(self._share_talk)
+
+    def _share_talk(self) -> None:
+        """Where the chat pane is hidden (a small terminal) the log shows the chat too."""
+        chat = self.query_one("#t-chat-log", LogPanel)
+        self.query_one("#t-log", LogPanel).set_show_chat(not chat.display)
+
+    def key_pageup(self) -> None:
+        self.query_one("#t-log", LogPanel).page(1)
+
+    def key_pagedown(self) -> None:
+        self.query_one("#t-log", LogPanel).page(-1)
 
     # -- events from the app ------------------------------------------------------------
     def lobby_changed(self, msg: p.Message) -> None:
@@ -95,7 +122,7 @@ class TableScreen(Screen[None]):
                 self._write_log(log, entry)
             self.redraw()
         elif isinstance(msg, p.Chat) and msg.line.table_id == self.table_id:
-            self.query_one("#t-log", LogPanel).write(self._chat_text(msg.line))
+            self._write_chat(msg.line)
         elif self.table.update is None and (
                 isinstance(msg, p.TableUpdated) and msg.table.table_id == self.table_id
                 or isinstance(msg, p.Seated) and msg.table_id == self.table_id):
@@ -105,6 +132,10 @@ class TableScreen(Screen[None]):
         line = event_line(self.tr, self.table, entry, self._french(), self._ascii())
         if line is not None:
             log.write(line)
+
+    def _write_chat(self, line: p.ChatLine) -> None:
+        self.query_one("#t-chat-log", LogPanel).write(self._chat_text(line), chat=True)
+        self.query_one("#t-log", LogPanel).write(self._chat_text(line), chat=True)
 
     def _chat_text(self, line: p.ChatLine) -> Text:
         text = Text(line.sender, style="bold magenta")
@@ -122,6 +153,9 @@ class TableScreen(Screen[None]):
     # -- drawing --------------------------------------------------------------------------
     def redraw(self) -> None:
         model = self.table
+        info = self._info()
+        self._size_seats(len(model.update.seats) if model.update is not None
+                         else len(info.seats) if info is not None else 2)
         self._draw_title()
         if model.update is None:
             self._draw_waiting()
@@ -141,6 +175,13 @@ class TableScreen(Screen[None]):
             self.app.push_screen(MatchOverScreen(self.table_id))
         elif not view.get("match_over"):
             self._match_over_shown = False
+
+    def _size_seats(self, seats: int) -> None:
+        """The -seats-N class gives the seat rows (and the tricks beside them) their height."""
+        wanted = f"-seats-{seats}"
+        if not self.has_class(wanted):
+            self.remove_class(*(c for c in self.classes if c.startswith("-seats-")))
+            self.add_class(wanted)
 
     def _info(self) -> p.TableInfo | None:
         return self.app.model.tables.get(self.table_id)  # type: ignore[attr-defined,no-any-return]
@@ -209,34 +250,58 @@ class TableScreen(Screen[None]):
         self.query_one("#t-score", Panel).show(line)
 
     def _draw_seats(self) -> None:
+        """One row per seat under a header row (the tricks beside are in line with it):
+        names and team names whole; what the seat last said gets the rest of the row.
+        When that is too short the row drops its extras (cards left in hand, the bot
+        mark) before a call ends in an ellipsis."""
+        update = self.table.update
+        assert update is not None
+        said = self._last_said()
+        panel = self.query_one("#t-seats", Panel)
+        width = panel.size.width or 44
+        for extras in (True, False):
+            rows = [self._seat_row(seat, extras) for seat in range(len(update.seats))]
+            if all(row.cell_len + 1 + len(said[seat]) <= width for seat, row in enumerate(rows) if seat in said):
+                break
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for seat, row in enumerate(rows):
+            if seat in said:
+                bubble = Text(said[seat], style="italic yellow")
+                bubble.truncate(max(1, width - row.cell_len - 1), overflow="ellipsis")
+                row.append(" ")
+                row.append_text(bubble)
+            out.append("\n")
+            out.append_text(row)
+        panel.show(out)
+
+    def _seat_row(self, seat: int, extras: bool) -> Text:
         model, view = self.table, self.table.view
         update = model.update
         assert update is not None
-        hand_sizes = view.get("hand_sizes") or []
-        said = self._last_said()
-        out = Text(no_wrap=True, overflow="ellipsis")
-        for seat, info in enumerate(update.seats):
-            waiting = seat in update.waiting
-            lite = self._ascii()
-            out.append(("> " if lite else "▶ ") if waiting else "  ", style="bold yellow")
-            team = model.team_of(seat)
-            mine = team is not None and team == model.my_team()
-            style = "bold green" if mine else "bold"
-            name = info.name + (" *" if seat == model.seat else "")
-            out.append(f"{name[:13]:<13}", style=style)
-            out.append(f" {team_name(self.tr, model, team)[:5]:<5}", style="green" if mine else "")
+        info = update.seats[seat]
+        lite = self._ascii()
+        names = [s.name + (" *" if i == model.seat else "") for i, s in enumerate(update.seats)]
+        teams = [team_name(self.tr, model, model.team_of(i)) for i in range(len(update.seats))]
+        # Two or three players: each seat is its own side, the score line names them.
+        team_width = max(len(t) for t in teams) if len(update.seats) > 3 else 0
+        row = Text(no_wrap=True, overflow="ellipsis")
+        row.append(("> " if lite else "▶ ") if seat in update.waiting else "  ", style="bold yellow")
+        team = model.team_of(seat)
+        mine = team is not None and team == model.my_team()
+        row.append(f"{names[seat]:<{max(len(n) for n in names)}}", style="bold green" if mine else "bold")
+        if team_width:
+            row.append(f" {teams[seat]:<{team_width}}", style="green" if mine else "")
+        if extras:
+            hand_sizes = view.get("hand_sizes") or []
             size = hand_sizes[seat] if seat < len(hand_sizes) else 0
-            out.append(" " + (("#" if lite else "■") * size).ljust(4), style="cyan")
-            role = ("D" if view.get("dealer") == seat else " ") + ("M" if view.get("mano") == seat else " ")
-            out.append(role, style="dim")
-            if info.bot:
-                out.append(" bot", style="dim")
-            elif info.away:
-                out.append(" " + self.tr("table.away"), style="red")
-            if seat in said:
-                out.append(" " + said[seat], style="italic yellow")
-            out.append("\n")
-        self.query_one("#t-seats", Panel).show(out)
+            row.append(" " + (("#" if lite else "■") * size).ljust(3), style="cyan")
+        role = ("D" if view.get("dealer") == seat else " ") + ("M" if view.get("mano") == seat else " ")
+        row.append(" " + role, style="dim")
+        if info.bot and extras:
+            row.append(" bot", style="dim")
+        elif info.away:
+            row.append(" " + self.tr("table.away"), style="red")
+        return row
 
     def _last_said(self) -> dict[int, str]:
         said: dict[int, str] = {}
@@ -251,7 +316,13 @@ class TableScreen(Screen[None]):
         return said
 
     def _draw_tricks(self) -> None:
+        """The cards of each trick in a column, one row per seat beside the seat rows.
+
+        A trick is won by a player: that card is drawn reversed, and the header names
+        the player when the column is wide enough for the whole name."""
         model, view = self.table, self.table.view
+        update = model.update
+        assert update is not None
         tricks = [list(t) for t in (view.get("tricks") or [])]
         current = view.get("current_trick") or []
         if current:
@@ -259,24 +330,49 @@ class TableScreen(Screen[None]):
         columns = max(3, len(tricks))
         french = self._french()
         results = view.get("trick_results") or []
+        winners = self._trick_winners(tricks, results)
+        panel = self.query_one("#t-tricks", Panel)
+        column = max(TRICK_COLUMN, ((panel.size.width or 3 * TRICK_COLUMN) + 1) // columns - 1)
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(" " * 13)
-        for i in range(columns):  # a finished trick's header says who took it
+        for i in range(columns):
+            head = self.tr("table.trick_n", n=i + 1)
+            style = "dim"
             if i < len(results):
-                out.append(f"{self._result_text(results[i])[:5]:<6}", style="bold cyan")
-            else:
-                out.append(f"{self.tr('table.trick_n', n=i + 1):<6}", style="dim")
-        for seat in view.get("players") or []:
-            out.append(f"\n{model.name(seat)[:12]:<13}")
-            for trick in tricks:
+                style = "bold cyan"
+                who = self._result_text(results[i]) if results[i] is None else model.name(winners.get(i))
+                if i in winners or results[i] is None:
+                    head = f"{head} {who}" if len(head) + 1 + len(who) <= column else head
+            out.append(f"{head:<{column}} ", style=style)
+        for seat in range(len(update.seats)):
+            out.append("\n")
+            for number, trick in enumerate(tricks):
                 card = next((c for s, c in trick if s == seat), None)
                 cell = _card_cell(card, french, self._ascii())
-                cell.truncate(6, pad=True)
+                if card is not None and winners.get(number) == seat:
+                    cell.stylize("reverse")
+                cell.truncate(column, pad=True)
                 out.append_text(cell)
-        self.query_one("#t-tricks", Panel).show(out)
+                out.append(" ")
+        panel.show(out)
 
-    def _result_text(self, team: int | None) -> str:
-        return team_name(self.tr, self.table, team)
+    def _trick_winners(self, tricks: list[list[Any]], results: list[Any]) -> dict[int, int]:
+        """Trick number -> the seat that won it: the one who leads the next trick (the
+        engine's trick_ended event says so; a view alone shows it by the next lead)."""
+        winners: dict[int, int] = {}
+        for event in self.table.last_hand_events:
+            if event.get("type") == "trick_ended" and event.get("winner_team") is not None:
+                number, leader = event.get("number"), event.get("next_leader")
+                if isinstance(number, int) and isinstance(leader, int):
+                    winners[number - 1] = leader
+        for i, result in enumerate(results):
+            if result is None or i in winners:
+                continue
+            if i + 1 < len(tricks) and tricks[i + 1]:
+                winners[i] = tricks[i + 1][0][0]
+        # Only a seat of the winning side that played in that trick.
+        return {i: seat for i, seat in winners.items()
+                if i < len(results) and i < len(tricks) and self.table.team_of(seat) == results[i]
+                and any(s == seat for s, _ in tricks[i])}
 
     def _draw_bets(self) -> None:
         view, model = self.table.view, self.table

@@ -1,0 +1,89 @@
+"""The lobby, the New-table form and the help at 60x20, 80x24 and 200x50 in every
+language, with 16-character names: what a player reads there is whole and on screen."""
+from __future__ import annotations
+
+import pytest
+from textual.containers import VerticalScroll
+from textual.widgets import Button, Label
+
+import protocol as p
+from tui.app import TrucoApp
+from tui.i18n import Translator
+from tui.screens.help import HelpScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.new_table import NewTableScreen
+
+from table_states import LONG_NAMES
+from test_screens import FakeLink, screen_text, welcome
+
+SIZES = [(60, 20), (80, 24), (200, 50)]
+LANGS = ["en", "es", "pt"]
+TABLE = p.TableInfo(table_id="t1", title="la mesa larga de los sábados", variant="argentino",
+                    owner=LONG_NAMES[1], seats=(LONG_NAMES[1], None), options={"target": 15})
+
+
+def on_screen(app: TrucoApp, widget_id: str) -> str:
+    region = app.screen.query_one(widget_id).region
+    assert region.right <= app.size.width and region.bottom <= app.size.height, widget_id
+    lines = screen_text(app).split("\n")
+    return "\n".join(line[region.x:region.right] for line in lines[region.y:region.bottom])
+
+
+async def started(lang: str) -> tuple[TrucoApp, FakeLink]:
+    link = FakeLink()
+    app = TrucoApp(link, LONG_NAMES[0], lang)
+    link.push(*welcome(LONG_NAMES[0]), p.TableUpdated(table=TABLE))
+    return app, link
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+async def test_lobby_names_and_the_table_line_are_whole(lang: str, size: tuple[int, int]) -> None:
+    app, link = await started(lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.5)
+        assert isinstance(app.screen, LobbyScreen)
+        assert LONG_NAMES[0] in on_screen(app, "#players")
+        assert LONG_NAMES[0] in on_screen(app, "#title-bar")
+        # The selected table's line keeps its end (it wraps on a narrow terminal).
+        described = app.screen._describe(TABLE).plain  # type: ignore[attr-defined]
+        assert on_screen(app, "#status-line").split() == described.split()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+async def test_new_table_form_labels_and_buttons_are_whole(lang: str, size: tuple[int, int]) -> None:
+    app, link = await started(lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        await pilot.press("n")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, NewTableScreen)
+        text = screen_text(app)
+        for label in app.screen.query(".form-label").results(Label):
+            if label.region.height:  # the options scroll; the ones in view are whole
+                assert str(label.render()).strip() in text
+        for button in app.screen.query(Button):
+            assert button.region.height and button.region.right <= size[0]
+            assert str(button.label) in text
+        assert Translator(lang)("form.create") in text
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+async def test_help_fits_and_scrolls_to_its_end(lang: str, size: tuple[int, int]) -> None:
+    app, link = await started(lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        await pilot.press("question_mark")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, HelpScreen)
+        tr = Translator(lang)
+        assert tr("help.title") in on_screen(app, "#help")
+        body = app.screen.query_one(VerticalScroll)
+        body.scroll_end(animate=False)
+        await pilot.pause(0.2)
+        last_words = tr("help.body").split()[-2:]
+        shown = on_screen(app, "#help")
+        assert " ".join(last_words) in " ".join(shown.replace("│", " ").split())
+        assert tr("key.close") in shown  # the key bar under the text, inside the screen
