@@ -98,6 +98,10 @@ class LogPanel(Panel):
         self._lines.append(line)
         self._draw()
 
+    def clear(self) -> None:
+        self._lines.clear()
+        self._draw()
+
     def _draw(self) -> None:
         height = self.size.height or 6
         self.show(Text("\n").join(list(self._lines)[-height:]))

@@ -77,11 +77,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#t-chat", Input).placeholder = self.tr("table.chat_placeholder")
-        log = self.query_one("#t-log", LogPanel)
-        for entry in self.table.log:
-            self._write_log(log, entry)
-        for line in self.table.chat:
-            log.write(self._chat_text(line))
+        self._fill_log()
         self.redraw()
         self._timer_handle = self.set_interval(1.0, self._tick_timer)
 
@@ -91,8 +87,11 @@ class TableScreen(Screen[None]):
             return
         if isinstance(msg, p.TableUpdate) and msg.table_id == self.table_id:
             log = self.query_one("#t-log", LogPanel)
-            for entry in msg.events:
-                self._write_log(log, entry)
+            if msg.history:  # (re)joined: the model's log was replaced by the match so far
+                self._fill_log()
+            else:
+                for entry in msg.events:
+                    self._write_log(log, entry)
             self.redraw()
         elif isinstance(msg, p.Chat) and msg.line.table_id == self.table_id:
             self.query_one("#t-log", LogPanel).write(self._chat_text(msg.line))
@@ -100,6 +99,15 @@ class TableScreen(Screen[None]):
                 isinstance(msg, p.TableUpdated) and msg.table.table_id == self.table_id
                 or isinstance(msg, p.Seated) and msg.table_id == self.table_id):
             self.redraw()  # the waiting room shows this table's seats, nobody else's
+
+    def _fill_log(self) -> None:
+        """The log drawn again from the model (on mount, and when a rejoin replaced it)."""
+        log = self.query_one("#t-log", LogPanel)
+        log.clear()
+        for entry in self.table.log:
+            self._write_log(log, entry)
+        for line in self.table.chat:
+            log.write(self._chat_text(line))
 
     def _write_log(self, log: LogPanel, entry: dict[str, Any]) -> None:
         line = event_line(self.tr, self.table, entry, self._french(), self._ascii())
