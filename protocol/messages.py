@@ -252,11 +252,13 @@ class TableCreated(Event):
 
 @dataclass(frozen=True)
 class Seated(Event):
-    """To one session: where it now sits (seat None: watching; table None: in the lobby)."""
+    """To one session: where it now sits (seat None: watching; table None: in the lobby).
+    ``code``: the join code of a private table, for the people at it to pass on."""
 
     TYPE: ClassVar[str] = "seated"
     table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
     seat: int | None = limited(None, lo=0, hi=7)
+    code: str = limited("", max_len=16)
 
 
 @dataclass(frozen=True)

@@ -181,7 +181,12 @@ class TableScreen(Screen[None]):
                     seats.append(" (bot)", style="dim")
                 seats.append("\n")
         self.query_one("#t-seats", Panel).show(seats)
-        self.query_one("#t-tricks", Panel).show(Text(""))
+        code = self._join_code()
+        lobby = Text(no_wrap=False)
+        if code:  # for as long as the table waits: friends need it to sit down
+            lobby.append(self.tr("table.code_title", code=code) + "\n", style="bold yellow")
+            lobby.append(self.tr("table.code_how"))
+        self.query_one("#t-tricks", Panel).show(lobby)
         waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
         self.query_one("#t-bets", Panel).show(waiting)
         self.query_one("#t-score", Panel).show(Text(""))
@@ -190,7 +195,16 @@ class TableScreen(Screen[None]):
         if owner:
             keys.insert(0, ("b", self.tr("key.add_bot")))
         self.query_one("#t-keys", KeyBar).show(keys)
-        self.query_one("#t-status", Panel).show(Text(self.tr("table.status.waiting")))
+        how = (self.tr("table.status.waiting_private", code=code) if code
+               else self.tr("table.status.waiting_public"))
+        self.query_one("#t-status", Panel).show(Text(how))
+
+    def _join_code(self) -> str:
+        """The join code of this private table, if this session was told it ("" if public)."""
+        info = self._info()
+        if info is not None and not info.private:
+            return ""
+        return str(self.app.model.codes.get(self.table_id, ""))  # type: ignore[attr-defined]
 
     def _draw_score(self) -> None:
         view, model = self.table.view, self.table
@@ -320,7 +334,7 @@ class TableScreen(Screen[None]):
                         else "  " + self.tr("table.face_up"))
             line.append(" ")
             line.append_text(card_text(str(view["face_up"]), french=self._french(), ascii_only=self._ascii()))
-        if view.get("phase") == "deal" or (view.get("game_winner") is not None and not view.get("match_over")):
+        if view.get("phase") in ("deal", "match_over") or view.get("game_winner") is not None:
             summary = hand_summary(self.tr, model, self._french(), self._ascii())
             if summary:
                 line.append("\n")
@@ -395,9 +409,9 @@ class TableScreen(Screen[None]):
                     self._say(Text(self.tr("table.bad_amount", low=amounts[0], high=amounts[-1]),
                                    style="bold red"))
 
-            self.app.push_screen(PromptScreen(title, str(amounts[0]), 2,
-                                              [("Enter", self.tr("key.accept")), ("Esc", self.tr("key.cancel"))]),
-                                 chosen)
+            self.app.push_screen(over_table(PromptScreen(
+                title, str(amounts[0]), 2, [("Enter", self.tr("key.accept")), ("Esc", self.tr("key.cancel"))])),
+                chosen)
         elif self._is_card_call(call):
             self._card_call = call
             self._say(Text(self.tr("table.pick_card"), style="bold yellow"))
@@ -412,7 +426,7 @@ class TableScreen(Screen[None]):
         update = model.update
         assert update is not None
         if view.get("match_over"):
-            text = Text(self.tr("table.status.match_over"), style="bold green")
+            text = rematch_text(self.tr, model) or Text(self.tr("table.status.match_over"), style="bold green")
         elif model.seat is not None and model.seat in update.waiting:
             text = Text(self.tr("table.status.your_turn"), style="bold yellow")
         elif update.waiting:
@@ -470,7 +484,7 @@ class TableScreen(Screen[None]):
         elif key == "question_mark" or key == "?":
             from tui.screens.help import HelpScreen
 
-            self.app.push_screen(HelpScreen(self._help_text()))
+            self.app.push_screen(over_table(HelpScreen(self._help_text())))
         else:
             return
         event.stop()
@@ -538,8 +552,38 @@ def _card_cell(card: str | None, french: bool, ascii_only: bool = False) -> Text
     return card_text(card, french=french, ascii_only=ascii_only)
 
 
+OVER_TABLE = "-over-table"  # truco.tcss: at the bottom, the table in view above it
+
+
+def over_table(screen: ModalScreen[Any]) -> ModalScreen[Any]:
+    """A dialog opened at the table: drawn over it, leaving the tricks and cards in view."""
+    screen.add_class(OVER_TABLE)
+    return screen
+
+
+def rematch_text(tr, model: TableModel) -> Text | None:  # type: ignore[no-untyped-def]
+    """Who asked for a rematch and whom it waits for, told to this viewer (None: nobody asked).
+
+    The asker sees who has not accepted yet; the others see who asked and the key to accept."""
+    update = model.update
+    if update is None or not update.rematch_votes:
+        return None
+    asked = [s for s in update.rematch_votes if 0 <= s < len(update.seats)]
+    humans = [s for s, info in enumerate(update.seats) if not info.bot]
+    names = ", ".join(model.name(s) for s in asked)
+    if model.seat is None:
+        return Text(tr("table.rematch_asked_watching", names=names), style="bold yellow")
+    if model.seat in asked:
+        missing = ", ".join(model.name(s) for s in humans if s not in asked)
+        return Text(tr("table.rematch_waiting", names=missing), style="bold yellow")
+    return Text(tr("table.rematch_asked", names=names), style="bold yellow")
+
+
 class ConfirmLeaveScreen(ModalScreen[bool]):
     BINDINGS = [("y", "yes", ""), ("s", "yes", ""), ("n", "no", ""), ("escape", "no", "")]
+
+    def __init__(self) -> None:
+        super().__init__(classes=OVER_TABLE)
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
@@ -557,21 +601,29 @@ class ConfirmLeaveScreen(ModalScreen[bool]):
 
 
 class MatchOverScreen(ModalScreen[None]):
+    """Who won, the final score and the last hand's points, over the table (whose last
+    trick stays in view); follows the rematch votes and closes when the rematch starts."""
+
     BINDINGS = [("r", "rematch", ""), ("l", "leave", ""), ("escape", "close", "")]
 
     def __init__(self, table_id: str) -> None:
-        super().__init__()
+        super().__init__(classes=OVER_TABLE)
         self.table_id = table_id
+
+    @property
+    def model(self) -> TableModel:
+        return self.app.table_model(self.table_id)  # type: ignore[attr-defined,no-any-return]
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
-        model: TableModel = self.app.table_model(self.table_id)  # type: ignore[attr-defined]
+        model = self.model
         view = model.view
         winner = view.get("winner")
         scores = view.get("scores") or [0, 0]
         games = view.get("games_won") or [0, 0]
-        with Vertical(classes="dialog small", id="match-over"):
-            yield Static(Text(tr("table.match_over_title"), style="bold"))
+        box = Vertical(classes="dialog", id="match-over")
+        box.border_title = tr("table.match_over_title")
+        with box:
             yield Static(Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green"))
             final = " · ".join(
                 f"{team_name(tr, model, team)} {scores[team]}" for team in range(len(scores))
@@ -579,13 +631,28 @@ class MatchOverScreen(ModalScreen[None]):
             yield Static(Text(tr("table.final_score", scores=final)))
             if len(games) == 2 and (view.get("match_games") or 1) > 1:
                 yield Static(Text(tr("table.games", a=games[0], b=games[1]), style="dim"))
+            lite = bool(getattr(self.app, "lite", False))
+            points = hand_summary(tr, model, view.get("card_notation") == "french", lite)
+            if points:  # the last trick is in view above; what it scored is here
+                yield Static(Text(tr("table.final_hand", points=points.plain), style="bold yellow"),
+                             id="final-hand")
+            yield Static(rematch_text(tr, model) or Text(""), id="rematch")
             bar = KeyBar()
             bar.show([("r", tr("key.rematch")), ("l", tr("key.back_to_lobby")), ("Esc", tr("key.close"))])
             yield bar
 
+    def lobby_changed(self, msg: p.Message) -> None:
+        """Called by the app for every server message (as for every screen in the stack)."""
+        if not isinstance(msg, p.TableUpdate) or msg.table_id != self.table_id or not self.is_mounted:
+            return
+        if not msg.view.get("match_over"):
+            self.dismiss(None)  # the rematch started
+            return
+        self.query_one("#rematch", Static).update(rematch_text(self.app.tr, self.model) or Text(""))  # type: ignore[attr-defined]
+
     def action_rematch(self) -> None:
+        """Ask (or accept); the dialog stays, saying whom the rematch waits for."""
         self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
-        self.dismiss(None)
 
     def action_leave(self) -> None:
         self.app.send(p.LeaveTable(table_id=self.table_id))  # type: ignore[attr-defined]
