@@ -252,7 +252,12 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             self._closed = True
 
     def close(self, reason: str | None = None) -> None:
-        if self._app is not None:
+        """End the session; with a reason the player is told it on screen first (briefly)."""
+        if self._app is None:
+            return
+        if reason in FAREWELL and self._app.is_running and not self._closed:
+            self._app.call_later(self._app.farewell, reason)
+        else:
             self._app.exit(result=reason)
 
     # -- the watchdog: clients that stopped reading, players idle in the lobby -----------

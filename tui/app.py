@@ -110,7 +110,7 @@ class TrucoApp(App[None]):
                              severity="error")
         elif isinstance(msg, p.Notice):
             if msg.code in SESSION_ENDING:
-                self._farewell(msg.code)
+                self.farewell(msg.code)
             else:
                 self.notify_text(self.tr(f"notice.{msg.code}"), severity="warning", timeout=10)
         elif isinstance(msg, p.TableCreated) and msg.code:
@@ -136,9 +136,10 @@ class TrucoApp(App[None]):
                 self.pop_screen()
             self.push_screen(TableScreen(table_id))
 
-    def _farewell(self, code: str) -> None:
-        """The server hangs up: say why on the screen, for a moment, then exit (the session
-        then prints the same reason on the terminal the player returns to)."""
+    def farewell(self, code: str) -> None:
+        """The session ends (``notice.<code>`` says why): say it on the screen, for a moment,
+        then exit (the session then prints the same reason on the terminal the player
+        returns to)."""
         from tui.screens.farewell import SHOWN_FOR, FarewellScreen
 
         self.clear_notifications()
