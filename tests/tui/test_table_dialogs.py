@@ -205,6 +205,7 @@ async def test_rematch_tells_the_asker_whom_it_waits_for_and_the_others_who_aske
         link.push(dataclasses.replace(base, rematch_votes=(1,)))  # beto asks first
         await pilot.pause(0.2)
         assert "beto asked for a rematch: press r to accept." in screen_text(app)
+        assert "r Rematch" in screen_text(app)
         await pilot.press("r")
         assert isinstance(link.sent[-1], p.Rematch)
         assert isinstance(app.screen, MatchOverScreen)  # stays: the answer comes from the table
@@ -229,6 +230,7 @@ async def test_the_asker_sees_the_names_it_waits_for_even_after_closing_the_dial
         link.push(dataclasses.replace(base, seats=seats, rematch_votes=(0,)))
         await pilot.pause(0.2)
         assert "waiting for beto, dani." in screen_text(app)  # not the bot
+        assert "r Rematch" not in screen_text(app)  # asked already: nothing more to press
         await pilot.press("escape")
         await pilot.pause(0.1)
         assert isinstance(app.screen, TableScreen)
@@ -244,6 +246,9 @@ async def test_a_spectator_sees_who_asked_for_the_rematch() -> None:
         await pilot.pause(0.2)
         text = screen_text(app)
         assert "Rematch asked by ana." in text and "press r" not in text
+        assert "r Rematch" not in text  # a spectator has no say
+        await pilot.press("r")
+        assert not any(isinstance(m, p.Rematch) for m in link.sent)
 
 
 # -- 5. the join code of a private table ------------------------------------------------------

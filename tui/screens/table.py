@@ -637,9 +637,20 @@ class MatchOverScreen(ModalScreen[None]):
                 yield Static(Text(tr("table.final_hand", points=points.plain), style="bold yellow"),
                              id="final-hand")
             yield Static(rematch_text(tr, model) or Text(""), id="rematch")
-            bar = KeyBar()
-            bar.show([("r", tr("key.rematch")), ("l", tr("key.back_to_lobby")), ("Esc", tr("key.close"))])
+            bar = KeyBar(id="match-over-keys")
+            bar.show(self._keys())
             yield bar
+
+    def _can_ask(self) -> bool:
+        """A seated player who has not asked yet (spectators have no say in a rematch)."""
+        update = self.model.update
+        seat = self.model.seat
+        return update is not None and seat is not None and seat not in update.rematch_votes
+
+    def _keys(self) -> list[tuple[str, str]]:
+        tr = self.app.tr  # type: ignore[attr-defined]
+        keys = [("l", tr("key.back_to_lobby")), ("Esc", tr("key.close"))]
+        return [("r", tr("key.rematch")), *keys] if self._can_ask() else keys
 
     def lobby_changed(self, msg: p.Message) -> None:
         """Called by the app for every server message (as for every screen in the stack)."""
@@ -649,10 +660,12 @@ class MatchOverScreen(ModalScreen[None]):
             self.dismiss(None)  # the rematch started
             return
         self.query_one("#rematch", Static).update(rematch_text(self.app.tr, self.model) or Text(""))  # type: ignore[attr-defined]
+        self.query_one("#match-over-keys", KeyBar).show(self._keys())
 
     def action_rematch(self) -> None:
         """Ask (or accept); the dialog stays, saying whom the rematch waits for."""
-        self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
+        if self.model.seat is not None:
+            self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
 
     def action_leave(self) -> None:
         self.app.send(p.LeaveTable(table_id=self.table_id))  # type: ignore[attr-defined]
