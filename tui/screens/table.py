@@ -657,7 +657,8 @@ class MatchOverScreen(ModalScreen[None]):
         if not isinstance(msg, p.TableUpdate) or msg.table_id != self.table_id or not self.is_mounted:
             return
         if not msg.view.get("match_over"):
-            self.dismiss(None)  # the rematch started
+            if self.app.screen is self:  # (under a help dialog: at the next update on top)
+                self.dismiss(None)  # the rematch started
             return
         self.query_one("#rematch", Static).update(rematch_text(self.app.tr, self.model) or Text(""))  # type: ignore[attr-defined]
         self.query_one("#match-over-keys", KeyBar).show(self._keys())
