@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RECENT_CIDS = 64  # remembered command ids per seat, for idempotent retries
+RECENT_CHAT = 20  # table chat lines a (re)joining viewer is sent (chat is not in the event log)
 BATCH = 32  # inbox messages handled before one append to the log
 
 
@@ -137,6 +138,7 @@ class TableActor:
             o.conn_id: i for i, o in enumerate(seats) if o.conn_id is not None
         }
         self.rematch_votes: set[int] = set()
+        self.chat: deque[p.ChatLine] = deque(maxlen=RECENT_CHAT)
         self._cids: dict[int, deque[int]] = {}
         self._timers: list[asyncio.TimerHandle] = []
         self._deadline: float | None = None
@@ -361,6 +363,7 @@ class TableActor:
         if not text:
             return
         line = p.ChatLine(sender=sender, text=text, ts=int(time.time()), table_id=self.table_id)
+        self.chat.append(line)
         frame = p.encode(p.Chat(line=line))
         for viewer in list(self.viewers):
             self._emit(viewer, frame)
@@ -479,6 +482,9 @@ class TableActor:
         match so far (its log would otherwise start empty)."""
         seat = self.viewers.get(conn_id)
         hands = self._history(seat) if history else []
+        if history:  # what was said at the table lately, before the log it goes with
+            for line in self.chat:
+                self._emit(conn_id, p.encode(p.Chat(line=line)))
         while True:
             try:
                 self._emit(conn_id, self._frame(seat, events, [e for hand in hands for e in hand]))

@@ -322,3 +322,22 @@ async def test_the_rematch_deals_first_from_the_next_seat_so_the_mano_alternates
     # Each match replays from its own log (the first dealer is in match_started).
     state = engine.replay(actor.rules, 4, actor.events)
     assert engine.view(state, 0).to_wire() == engine.view(actor.state, 0).to_wire()
+
+
+async def test_a_rejoining_player_gets_the_recent_table_chat_before_the_update() -> None:
+    viewers = Viewers()
+    seats = [Occupant("ana", 1), Occupant("beto", 2)]
+    actor = TableActor("t", "argentino", {"flor": False}, seats, viewers.send, pace=FAST, seed=1)
+    actor.start()
+    await until(lambda: viewers.updates(2))
+    for n in range(25):
+        actor.post("chat", 1, "ana", f"line {n}")
+    actor.post("away", 2)
+    actor.post("rejoin", 3, 1)
+    await until(lambda: viewers.updates(3))
+    await actor.stop()
+    frames = viewers.frames[3]
+    said = [m.line.text for m in frames if isinstance(m, p.Chat)]
+    assert said == [f"line {n}" for n in range(5, 25)]  # the last ones, in order
+    first_update = next(i for i, m in enumerate(frames) if isinstance(m, p.TableUpdate))
+    assert all(isinstance(m, p.Chat) for m in frames[:first_update])
