@@ -375,6 +375,9 @@ class TableActor:
         occupant = self.seats[seat]
         occupant.conn_id, occupant.bot, occupant.away = None, True, False  # a bot finishes for them
         self.rematch_votes.discard(seat)
+        if self._rematch_agreed():  # the others had all asked: they need not wait for this seat
+            self._new_match()
+            return
         self._reschedule()  # the bot may be the one the table waits for
         self._update_all([])
 
@@ -407,6 +410,9 @@ class TableActor:
             return
         occupant.away, occupant.bot = False, True
         self.rematch_votes.discard(seat)
+        if self._rematch_agreed():
+            self._new_match()
+            return
         self._reschedule()
         self._update_all([])
 
@@ -427,11 +433,16 @@ class TableActor:
             self._error(conn_id, "no_rematch", "a rematch is possible once the match is over")
             return
         self.rematch_votes.add(seat)
-        humans = {i for i, o in enumerate(self.seats) if not o.bot}
-        if humans <= self.rematch_votes:
+        if self._rematch_agreed():
             self._new_match()
         else:
             self._update_all([])
+
+    def _rematch_agreed(self) -> bool:
+        """The match is over and every human still at the table asked for a rematch."""
+        if self.state is None or not self.state.match_over or not self.rematch_votes:
+            return False
+        return set(self.human_seats()) <= self.rematch_votes
 
     def human_seats(self) -> list[int]:
         return [i for i, o in enumerate(self.seats) if not o.bot]

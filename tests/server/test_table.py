@@ -341,3 +341,25 @@ async def test_a_rejoining_player_gets_the_recent_table_chat_before_the_update()
     assert said == [f"line {n}" for n in range(5, 25)]  # the last ones, in order
     first_update = next(i for i, m in enumerate(frames) if isinstance(m, p.TableUpdate))
     assert all(isinstance(m, p.Chat) for m in frames[:first_update])
+
+
+async def test_a_rematch_asked_by_everyone_left_starts_when_the_last_other_player_leaves() -> None:
+    viewers = Viewers()
+    seats = [Occupant("ana", 1), Occupant("beto", 2)]
+    actor = TableActor("t", "argentino", {"match_games": 1, "target": 15}, seats, viewers.send,
+                       pace=FAST, seed=6)
+    actor.start()
+    while not actor.finished:  # both humans play what the bot would
+        await asyncio.sleep(0)
+        if actor.state is not None and not actor.state.match_over:
+            for seat in actor.waiting_on()[:1]:
+                actor._play_for(seat)
+        await asyncio.sleep(0.001)
+    seq = actor.seq
+    actor.post("rematch", 1)
+    await until(lambda: viewers.updates(2)[-1].rematch_votes == (0,))
+    assert actor.finished and actor.seq == seq  # waits for beto
+    actor.post("leave", 2)  # beto goes: ana, who asked, need not wait for him
+    await until(lambda: actor.seq > seq and not actor.finished)
+    await actor.stop()
+    assert actor.match_no == 2 and actor.seats[1].bot

@@ -575,7 +575,7 @@ def rematch_text(tr, model: TableModel) -> Text | None:  # type: ignore[no-untyp
         return Text(tr("table.rematch_asked_watching", names=names), style="bold yellow")
     if model.seat in asked:
         missing = ", ".join(model.name(s) for s in humans if s not in asked)
-        return Text(tr("table.rematch_waiting", names=missing), style="bold yellow")
+        return Text(tr("table.rematch_waiting", names=missing), style="bold yellow") if missing else None
     return Text(tr("table.rematch_asked", names=names), style="bold yellow")
 
 
