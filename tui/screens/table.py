@@ -622,7 +622,7 @@ class MatchOverScreen(ModalScreen[None]):
         scores = view.get("scores") or [0, 0]
         games = view.get("games_won") or [0, 0]
         box = Vertical(classes="dialog", id="match-over")
-        box.border_title = tr("table.match_over_title")
+        box.border_title = Text(tr("table.match_over_title"), style="bold")  # Text: never markup
         with box:
             yield Static(Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green"))
             final = " · ".join(
