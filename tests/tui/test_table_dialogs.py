@@ -278,3 +278,27 @@ async def test_a_public_table_mentions_no_code() -> None:
 async def test_the_code_is_in_the_players_language() -> None:
     text = await waiting_room(True, "6Y2WPE", "es")
     assert "Mesa privada · código 6Y2WPE" in text
+
+
+async def test_the_three_player_match_over_names_players_not_teams() -> None:
+    """The Uruguayan three-player game keeps one score per player: the dialog names them."""
+    rules = engine.get_ruleset("uruguayo")
+    rng = random.Random(2)
+    state, events = engine.new_match(rules, 3, rng)
+    while not state.match_over:
+        seat = next(s for s in range(3) if engine.legal_actions(state, s))
+        action = engine.choose_action(engine.view(state, seat), rules, rng) or engine.legal_actions(state, seat)[0]
+        state, more = engine.advance(state, action, rng)
+        events += more
+    scores = engine.view(state, 0).to_wire()["scores"]
+    names = ("ana", "beto", "carla")
+    info = dataclasses.replace(TABLE, variant="uruguayo", seats=names)
+    link = FakeLink()
+    app = await seated_app(link, table=info)
+    async with table_shown(app, link, update_for(state, 0, len(events), [], waiting=())) as pilot:
+        assert isinstance(app.screen, MatchOverScreen)
+        text = screen_text(app)
+        top = [names[i] for i, score in enumerate(scores) if score == max(scores)]
+        assert f"{', '.join(top)} won the match!" in text
+        assert "Final score: " + " · ".join(f"{n} {s}" for n, s in zip(names, scores)) in text
+        assert "Us" not in text.split("Final score")[1]

@@ -623,11 +623,22 @@ class MatchOverScreen(ModalScreen[None]):
         games = view.get("games_won") or [0, 0]
         box = Vertical(classes="dialog", id="match-over")
         box.border_title = Text(tr("table.match_over_title"), style="bold")  # Text: never markup
+        holders = view.get("score_holders") or [[i] for i in range(len(scores))]
+
+        def label(entry: int) -> str:  # a team, or in the three-player game a player
+            if len(scores) == 2:
+                return team_name(tr, model, entry)
+            return " + ".join(model.name(seat) for seat in (holders[entry] if entry < len(holders) else []))
+
         with box:
-            yield Static(Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green"))
-            final = " · ".join(
-                f"{team_name(tr, model, team)} {scores[team]}" for team in range(len(scores))
-            )
+            if len(scores) == 2:
+                won = Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green")
+            else:  # one score per player: name whoever reached the top score
+                top = max(scores)
+                names = ", ".join(label(entry) for entry, score in enumerate(scores) if score == top)
+                won = Text(tr("table.match_won_by", names=names), style="bold green")
+            yield Static(won)
+            final = " · ".join(f"{label(entry)} {scores[entry]}" for entry in range(len(scores)))
             yield Static(Text(tr("table.final_score", scores=final)))
             if len(games) == 2 and (view.get("match_games") or 1) > 1:
                 yield Static(Text(tr("table.games", a=games[0], b=games[1]), style="dim"))
