@@ -249,6 +249,11 @@ async def test_a_spectator_sees_who_asked_for_the_rematch() -> None:
         assert "r Rematch" not in text  # a spectator has no say
         await pilot.press("r")
         assert not any(isinstance(m, p.Rematch) for m in link.sent)
+        await pilot.press("escape")
+        link.push(update_for(state, None, len(events), [], waiting=()))  # nobody asks any more
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, TableScreen)
+        assert "Match over." in screen_text(app) and "r for a rematch" not in screen_text(app)
 
 
 # -- 5. the join code of a private table ------------------------------------------------------

@@ -426,7 +426,8 @@ class TableScreen(Screen[None]):
         update = model.update
         assert update is not None
         if view.get("match_over"):
-            text = rematch_text(self.tr, model) or Text(self.tr("table.status.match_over"), style="bold green")
+            over = "table.status.match_over" if model.seat is not None else "table.status.match_over_watching"
+            text = rematch_text(self.tr, model) or Text(self.tr(over), style="bold green")  # no r for spectators
         elif model.seat is not None and model.seat in update.waiting:
             text = Text(self.tr("table.status.your_turn"), style="bold yellow")
         elif update.waiting:
