@@ -66,11 +66,17 @@ def freeze(w: Any) -> State:
 # ---------------------------------------------------------------- starting a match
 
 
-def new_match(rules: RuleSet, n_players: int, rng: random.Random) -> tuple[State, list[Event]]:
-    """A fresh match with its first deal; the first dealer is drawn from `rng` (OP-AR-24)."""
+def new_match(rules: RuleSet, n_players: int, rng: random.Random,
+              first_dealer: int | None = None) -> tuple[State, list[Event]]:
+    """A fresh match with its first deal; the first dealer is drawn from `rng` (OP-AR-24)
+    unless given (a rematch passes the deal on, so the mano alternates between matches).
+    Either way it is recorded in `match_started`, so a replay needs no rng."""
     if n_players not in rules.player_counts:
         raise ValueError(f"{rules.variant} is played by {rules.player_counts} players")
-    first_dealer = rng.randrange(n_players)
+    if first_dealer is None:
+        first_dealer = rng.randrange(n_players)
+    elif not 0 <= first_dealer < n_players:
+        raise ValueError(f"no seat {first_dealer} at a table of {n_players}")
     state = initial_state(rules, n_players, first_dealer)
     events: list[Event] = [MatchStarted(rules.variant, rules.options, n_players, first_dealer)]
     state, more = deal(state, rng)

@@ -16,6 +16,9 @@ CHAT_MAX = 200
 TITLE_MAX = 40
 CODE_LEN = 6
 TABLE_ID_MAX = 16
+# Events of the match a (re)joining viewer is sent at once: the current hand and the ones
+# before it, whole hands, at most this many (the client's log keeps as many).
+HISTORY_MAX = 200
 OptionValue = bool | int | str
 
 
@@ -249,11 +252,13 @@ class TableCreated(Event):
 
 @dataclass(frozen=True)
 class Seated(Event):
-    """To one session: where it now sits (seat None: watching; table None: in the lobby)."""
+    """To one session: where it now sits (seat None: watching; table None: in the lobby).
+    ``code``: the join code of a private table, for the people at it to pass on."""
 
     TYPE: ClassVar[str] = "seated"
     table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
     seat: int | None = limited(None, lo=0, hi=7)
+    code: str = limited("", max_len=16)
 
 
 @dataclass(frozen=True)
@@ -282,7 +287,10 @@ class TableUpdate(Event):
 
     ``view`` is the engine's view for this viewer (its wire form: the viewer's own
     cards, never another seat's hidden ones); ``events`` are the engine events
-    since the previous update, projected for this viewer.
+    since the previous update, projected for this viewer. ``history``, sent when a
+    viewer (re)joins, is the match so far as that viewer may see it (whole hands, the
+    latest last, at most ``HISTORY_MAX`` events): it replaces the viewer's log, so the
+    same events sent again never show twice.
     """
 
     TYPE: ClassVar[str] = "table_update"
@@ -296,6 +304,7 @@ class TableUpdate(Event):
     timer: float | None = limited(None, lo=0, hi=3600)  # seconds they have left, if timed
     rematch_votes: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
     resume_code: str = limited("", max_len=16)  # this seat's code to reclaim it (guests)
+    history: tuple[dict[str, Any], ...] = limited((), max_items=HISTORY_MAX)
 
 
 @dataclass(frozen=True)
@@ -376,5 +385,5 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
 __all__ = [
     "MESSAGE_TYPES", "Message", "Command", "Event", "OptionInfo", "VariantInfo", "PlayerInfo",
     "TableInfo", "ChatLine", "SeatInfo", "GameSummary", "OptionValue", *(cls.__name__ for cls in MESSAGE_TYPES.values()),
-    "NAME_MAX", "CHAT_MAX", "TITLE_MAX", "CODE_LEN",
+    "NAME_MAX", "CHAT_MAX", "TITLE_MAX", "CODE_LEN", "HISTORY_MAX",
 ]

@@ -20,7 +20,9 @@ from server.store import Store, StoreError
 from server.variants import validate_options, variant_infos
 
 log = logging.getLogger("truco-ssh")
-SHUTDOWN_GRACE = 2.0  # seconds for sessions to show the farewell and close
+# Seconds for sessions to show the farewell (tui/screens/farewell.py: 1.5 s on screen, then
+# the line on the terminal, sent before the channel closes) and close; then they are cut.
+SHUTDOWN_GRACE = 3.0
 
 
 def _say(text: str) -> None:

@@ -673,7 +673,7 @@ class Hub:
         self._leave_table(conn)
         table.spectators.add(conn.peer.conn_id)
         conn.table_id, conn.seat = table.table_id, None
-        self._send(conn, p.Seated(table_id=table.table_id))
+        self._send(conn, p.Seated(table_id=table.table_id, code=table.code))
         if table.actor is not None:
             table.actor.post("watch", conn.peer.conn_id)
         self._table_changed(table)
@@ -688,7 +688,7 @@ class Hub:
             self._leave_table(conn)
         table.seats[seat] = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id)
         conn.table_id, conn.seat = table.table_id, seat
-        self._send(conn, p.Seated(table_id=table.table_id, seat=seat))
+        self._send(conn, p.Seated(table_id=table.table_id, seat=seat, code=table.code))
         self._table_changed(table)
         self._lobby_news(p.PlayerUpdated(player=self._player_info(conn)))
         self._maybe_start(table)

@@ -29,6 +29,7 @@ NO_TERMINAL = (
     b"e.g.  ssh -t -p PORT host\r\n"
 )
 FAREWELL = {"shutdown": "notice.shutdown", "replaced": "notice.replaced", "idle": "notice.idle"}
+DRAIN_WAIT = 1.0  # seconds the farewell line may take to leave before the channel closes
 
 
 
@@ -139,15 +140,27 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         finally:
             if self._watchdog is not None:
                 self._watchdog.cancel()
-            self._ctx.sessions.discard(self)
             link.close()
             self._flush()
             if not self._closed:
                 reason = FAREWELL.get(str(app.return_value or ""), "")
                 if reason:
                     line = f"truco-ssh: {Translator(app.tr.lang)(reason)}\r\n"
-                    self._chan.write(line.encode())
+                    self._chan.write((to_ascii(line) if self._ascii else line).encode())
+                    await self._drain()
                 self._chan.exit(0)
+            # Counted until here: a shutting-down server waits (bounded) for the farewell.
+            self._ctx.sessions.discard(self)
+
+    async def _drain(self) -> None:
+        """Wait (bounded) until what was written left for the client, so the reason for a
+        hang-up is on the player's terminal before the connection closes."""
+        chan = self._chan
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DRAIN_WAIT
+        while (chan is not None and not self._closed and chan.get_write_buffer_size() > 0
+               and loop.time() < deadline):
+            await asyncio.sleep(0.02)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         # Typing is a few bytes at a time; a paste flood would keep the shared event
@@ -239,7 +252,12 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             self._closed = True
 
     def close(self, reason: str | None = None) -> None:
-        if self._app is not None:
+        """End the session; with a reason the player is told it on screen first (briefly)."""
+        if self._app is None:
+            return
+        if reason in FAREWELL and self._app.is_running and not self._closed:
+            self._app.call_later(self._app.farewell, reason)
+        else:
             self._app.exit(result=reason)
 
     # -- the watchdog: clients that stopped reading, players idle in the lobby -----------

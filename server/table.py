@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RECENT_CIDS = 64  # remembered command ids per seat, for idempotent retries
+RECENT_CHAT = 20  # table chat lines a (re)joining viewer is sent (chat is not in the event log)
 BATCH = 32  # inbox messages handled before one append to the log
 
 
@@ -137,6 +138,7 @@ class TableActor:
             o.conn_id: i for i, o in enumerate(seats) if o.conn_id is not None
         }
         self.rematch_votes: set[int] = set()
+        self.chat: deque[p.ChatLine] = deque(maxlen=RECENT_CHAT)
         self._cids: dict[int, deque[int]] = {}
         self._timers: list[asyncio.TimerHandle] = []
         self._deadline: float | None = None
@@ -254,7 +256,7 @@ class TableActor:
             self._on_chat(message[1], message[2], message[3])
         elif kind == "watch":
             self.viewers[message[1]] = None
-            self._update_one(message[1], [])
+            self._update_one(message[1], [], history=True)
         elif kind == "unwatch":
             self.viewers.pop(message[1], None)
         elif kind == "leave":
@@ -272,12 +274,23 @@ class TableActor:
 
     # -- the game ----------------------------------------------------------------------
     def _new_match(self) -> None:
+        first_dealer = self._next_first_dealer()
         self.rematch_votes.clear()
         self.finished = False
         self.match_no += 1
         self.events = []
-        self.state, events = engine.new_match(self.rules, len(self.seats), self.chance_rng())
+        self.state, events = engine.new_match(self.rules, len(self.seats), self.chance_rng(),
+                                              first_dealer=first_dealer)
         self._publish(events)
+
+    def _next_first_dealer(self) -> int | None:
+        """A rematch deals first from the seat after the last match's first dealer, so its
+        first mano is the seat after the last match's first mano; a first match draws it.
+        The previous match start is in ``events`` (also after a restore from the log)."""
+        started = self.events[0] if self.events else None
+        if not isinstance(started, engine.MatchStarted):
+            return None
+        return (started.first_dealer + 1) % len(self.seats)
 
     def _apply(self, action: engine.Action, cause: tuple[int, int] | None = None) -> None:
         assert self.state is not None
@@ -350,6 +363,7 @@ class TableActor:
         if not text:
             return
         line = p.ChatLine(sender=sender, text=text, ts=int(time.time()), table_id=self.table_id)
+        self.chat.append(line)
         frame = p.encode(p.Chat(line=line))
         for viewer in list(self.viewers):
             self._emit(viewer, frame)
@@ -361,6 +375,9 @@ class TableActor:
         occupant = self.seats[seat]
         occupant.conn_id, occupant.bot, occupant.away = None, True, False  # a bot finishes for them
         self.rematch_votes.discard(seat)
+        if self._rematch_agreed():  # the others had all asked: they need not wait for this seat
+            self._new_match()
+            return
         self._reschedule()  # the bot may be the one the table waits for
         self._update_all([])
 
@@ -384,7 +401,7 @@ class TableActor:
         occupant.conn_id, occupant.away, occupant.bot = conn_id, False, False
         self.viewers[conn_id] = seat
         self._reschedule()
-        self._update_all([])
+        self._update_all([], history_for=conn_id)  # the log of the match so far, for them only
 
     def _on_release(self, seat: int) -> None:
         """The hold ran out: a bot plays the seat for good."""
@@ -393,6 +410,9 @@ class TableActor:
             return
         occupant.away, occupant.bot = False, True
         self.rematch_votes.discard(seat)
+        if self._rematch_agreed():
+            self._new_match()
+            return
         self._reschedule()
         self._update_all([])
 
@@ -413,11 +433,16 @@ class TableActor:
             self._error(conn_id, "no_rematch", "a rematch is possible once the match is over")
             return
         self.rematch_votes.add(seat)
-        humans = {i for i, o in enumerate(self.seats) if not o.bot}
-        if humans <= self.rematch_votes:
+        if self._rematch_agreed():
             self._new_match()
         else:
             self._update_all([])
+
+    def _rematch_agreed(self) -> bool:
+        """The match is over and every human still at the table asked for a rematch."""
+        if self.state is None or not self.state.match_over or not self.rematch_votes:
+            return False
+        return set(self.human_seats()) <= self.rematch_votes
 
     def human_seats(self) -> list[int]:
         return [i for i, o in enumerate(self.seats) if not o.bot]
@@ -451,20 +476,71 @@ class TableActor:
         players = [(i, name_key(o.name), o.fingerprint) for i, o in enumerate(self.seats) if o.was_human]
         self._games.append((game, players))
 
-    def _update_all(self, events: list[engine.Event]) -> None:
+    def _update_all(self, events: list[engine.Event], history_for: int | None = None) -> None:
         spectator_frame: bytes | None = None
         for conn_id, seat in list(self.viewers.items()):
-            if seat is None:
+            if conn_id == history_for:
+                self._update_one(conn_id, events, history=True)
+            elif seat is None:
                 if spectator_frame is None:
                     spectator_frame = self._frame(None, events)
                 self._emit(conn_id, spectator_frame)
             else:
                 self._emit(conn_id, self._frame(seat, events))
 
-    def _update_one(self, conn_id: int, events: list[engine.Event]) -> None:
-        self._emit(conn_id, self._frame(self.viewers.get(conn_id), events))
+    def _update_one(self, conn_id: int, events: list[engine.Event], *, history: bool = False) -> None:
+        """One viewer's update; ``history``: it has just (re)joined, so it also gets the
+        match so far (its log would otherwise start empty)."""
+        seat = self.viewers.get(conn_id)
+        hands = self._history(seat) if history else []
+        if history:  # what was said at the table lately, before the log it goes with
+            for line in self.chat:
+                self._emit(conn_id, p.encode(p.Chat(line=line)))
+        while True:
+            try:
+                self._emit(conn_id, self._frame(seat, events, [e for hand in hands for e in hand]))
+                return
+            except p.ProtocolError:
+                if not hands:
+                    raise
+                hands = hands[1:]  # over the frame cap: send fewer old hands (never seen so far)
 
-    def _frame(self, seat: int | None, events: list[engine.Event]) -> bytes:
+    def _history(self, seat: int | None) -> list[list[dict[str, Any]]]:
+        """The current match's events as ``seat`` may see them, cut into hands (the match
+        start joins the first hand): the latest whole hands within ``HISTORY_MAX`` events,
+        or the end of the current hand if that alone is longer. Oldest first."""
+        hands: list[list[dict[str, Any]]] = []  # newest first
+        current: list[dict[str, Any]] = []  # newest first
+        count = 0
+        for event in reversed(self.events):  # a long match costs only what is sent
+            visible = engine.project_event(event, seat)
+            if visible is None:
+                continue
+            current.append(visible.to_wire())
+            if isinstance(event, engine.HandDealt):
+                hands.append(current[::-1])
+                count += len(current)
+                current = []
+                if count >= p.HISTORY_MAX:
+                    break
+        if current:  # what came before the first deal (the match start) opens hand 1
+            if hands:
+                hands[-1] = current[::-1] + hands[-1]
+            else:
+                hands.append(current[::-1])
+        kept: list[list[dict[str, Any]]] = []
+        total = 0
+        for hand in hands:
+            if kept and total + len(hand) > p.HISTORY_MAX:
+                break
+            kept.append(hand)
+            total += len(hand)
+        if total > p.HISTORY_MAX:
+            kept = [kept[0][-p.HISTORY_MAX:]]
+        return kept[::-1]
+
+    def _frame(self, seat: int | None, events: list[engine.Event],
+               history: list[dict[str, Any]] | None = None) -> bytes:
         assert self.state is not None
         projected = []
         for event in events:
@@ -482,6 +558,7 @@ class TableActor:
                 waiting=self._waiting, timer=remaining,
                 rematch_votes=tuple(sorted(self.rematch_votes)),
                 resume_code=self.seats[seat].resume if seat is not None else "",
+                history=tuple(history or ()),
             )
         )
 

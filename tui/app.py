@@ -109,11 +109,14 @@ class TrucoApp(App[None]):
             self.notify_text(self.tr(f"error.{msg.code}") if self.tr.has(f"error.{msg.code}") else msg.message,
                              severity="error")
         elif isinstance(msg, p.Notice):
-            self.notify_text(self.tr(f"notice.{msg.code}"), severity="warning", timeout=10)
             if msg.code in SESSION_ENDING:
-                self.exit(result=msg.code)
+                self.farewell(msg.code)
+            else:
+                self.notify_text(self.tr(f"notice.{msg.code}"), severity="warning", timeout=10)
         elif isinstance(msg, p.TableCreated) and msg.code:
-            self.notify_text(self.tr("lobby.private_code", code=msg.code), timeout=20)
+            # Briefly: the table screen shows the code for as long as the table waits, and a
+            # toast would cover the bottom of the table meanwhile.
+            self.notify_text(self.tr("lobby.private_code", code=msg.code), timeout=6)
         # Every screen that shows server data redraws the parts this event touched
         # (a table under a help dialog keeps its log; the lobby defers while hidden).
         for screen in list(self.screen_stack):
@@ -134,6 +137,16 @@ class TrucoApp(App[None]):
             while not isinstance(self.screen, LobbyScreen) and len(self.screen_stack) > 1:
                 self.pop_screen()
             self.push_screen(TableScreen(table_id))
+
+    def farewell(self, code: str) -> None:
+        """The session ends (``notice.<code>`` says why): say it on the screen, for a moment,
+        then exit (the session then prints the same reason on the terminal the player
+        returns to)."""
+        from tui.screens.farewell import SHOWN_FOR, FarewellScreen
+
+        self.clear_notifications()
+        self.push_screen(FarewellScreen(self.tr(f"notice.{code}"), self.tr("notice.closing")))
+        self.set_timer(SHOWN_FOR, lambda: self.exit(result=code))
 
     def _enter_lobby(self) -> None:
         from tui.screens.lobby import LobbyScreen

@@ -17,7 +17,7 @@ class LobbyModel:
     chat: deque[p.ChatLine] = field(default_factory=lambda: deque(maxlen=200))
     table_id: str | None = None  # where I sit or watch
     seat: int | None = None
-    codes: dict[str, str] = field(default_factory=dict)  # private tables I created
+    codes: dict[str, str] = field(default_factory=dict)  # private tables I created or sit at
     chat_max: int = p.CHAT_MAX
 
     def apply(self, msg: p.Message) -> None:
@@ -44,6 +44,8 @@ class LobbyModel:
                 self.codes[msg.table_id] = msg.code
         elif isinstance(msg, p.Seated):
             self.table_id, self.seat = msg.table_id, msg.seat
+            if msg.table_id is not None and msg.code:  # a private table: whoever sits can pass it on
+                self.codes[msg.table_id] = msg.code
         elif isinstance(msg, p.Chat):
             self.chat.append(msg.line)
 

@@ -14,14 +14,23 @@ class TableModel:
     table_id: str
     update: p.TableUpdate | None = None
     deadline: float | None = None  # local monotonic time the turn timer runs out
-    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=200))
+    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=p.HISTORY_MAX))
     chat: deque[p.ChatLine] = field(default_factory=lambda: deque(maxlen=100))
     last_hand_events: list[dict[str, Any]] = field(default_factory=list)
 
     def apply(self, update: p.TableUpdate) -> None:
         self.update = update
         self.deadline = None if update.timer is None else time.monotonic() + update.timer
-        for event in update.events:
+        if update.history:
+            # Sent on (re)joining: the match so far. It replaces what this session had, so
+            # events that come again are never logged twice.
+            self.log.clear()
+            self.last_hand_events = []
+            self._fold(update.history)
+        self._fold(update.events)
+
+    def _fold(self, events: tuple[dict[str, Any], ...]) -> None:
+        for event in events:
             self.log.append(event)
             if event.get("type") == "hand_dealt":
                 self.last_hand_events = []

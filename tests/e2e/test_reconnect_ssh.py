@@ -66,6 +66,9 @@ async def test_a_dropped_player_comes_back_to_the_same_cards_and_turn(tmp_path) 
             ana = await back(server.port, "ana", [key], mine)
             clients[0] = ana
             assert status(ana.text()) == turn
+            # The hand's log comes back too (issue 13: it came back empty), once.
+            await ana.wait_for("Hand 1: ", 5)
+            assert ana.text().count("Hand 1: ") == 1
             await beto.wait_for(lambda s: not away(s, "ana"), 10)
 
             # The guest has no key: the table shows a code, and CODE@host brings them back.

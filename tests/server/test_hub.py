@@ -217,6 +217,16 @@ async def test_private_table_needs_its_code(hub: Hub) -> None:
     beto.send(p.JoinByCode(code=created.code.lower()))
     await beto.settle()
     assert beto.of(p.Seated)[-1].table_id == created.table_id
+    # Whoever sits at a private table is told its code, to pass on while it waits (issue 13).
+    assert ana.of(p.Seated)[-1].code == beto.of(p.Seated)[-1].code == created.code
+
+
+async def test_a_public_table_has_no_code_to_pass_on(hub: Hub) -> None:
+    ana = await join(hub, "ana")
+    ana.send(p.CreateTable(variant="argentino", players=2, options={}))
+    await ana.settle()
+    assert ana.of(p.TableCreated)[0].code == ""
+    assert ana.of(p.Seated)[-1].table_id is not None and ana.of(p.Seated)[-1].code == ""
 
 
 @pytest.mark.parametrize(

@@ -145,3 +145,34 @@ async def test_a_retried_command_does_not_act_twice_even_after_a_restart(tmp_pat
         await restored.stop()
     finally:
         await store.close()
+
+
+async def test_the_first_dealer_moves_on_with_each_match_also_across_a_restore(tmp_path: Path) -> None:
+    """A rematch deals first from the seat after the last match's first dealer (the mano
+    alternates); the match start is logged, so a restored table replays it and moves on."""
+    from server.store import TableRecord
+
+    store = Store(tmp_path / "db.sqlite3")
+    await store.open()
+    try:
+        await store.create_table(TableRecord("d", "x", "argentino", OPTIONS, "o", False, "", 0,
+                                             [o.to_record() for o in bots(2)], "seed", demo=True))
+        first = TableActor("d", "argentino", OPTIONS, bots(2), Viewers().send, pace=FAST, seed="seed",
+                           store=store, auto_rematch=True)
+        first.start()
+        await until(lambda: first.match_no == 2 and len(first.events) > 10)
+        await first.stop()
+        (record,) = await store.open_tables()
+        starts = [engine.event_from_wire(r.data) for r in record.events if r.data["type"] == "match_started"]
+        assert [s.first_dealer for s in starts] == [starts[0].first_dealer, 1 - starts[0].first_dealer]
+        restored = TableActor("d", "argentino", OPTIONS, bots(2), Viewers().send, pace=FAST, seed="seed",
+                              store=store, auto_rematch=True)
+        restored.restore(record.events)
+        assert restored.state == first.state
+        restored.start()
+        await until(lambda: restored.match_no == 3)
+        await restored.stop()
+        third = restored.events[0]
+        assert isinstance(third, engine.MatchStarted) and third.first_dealer == starts[0].first_dealer
+    finally:
+        await store.close()

@@ -104,6 +104,29 @@ async def test_a_dropped_key_holder_is_shown_away_and_returns_to_the_same_hand(h
     assert not last_update(beto).seats[0].away
 
 
+async def test_a_returning_player_gets_the_hand_so_far_once(hub: Hub) -> None:
+    """Issue 13: the log came back empty after a reconnect."""
+    ana, beto = await two_at_a_table(hub)
+    mover, conn = (ana, 0) if 0 in last_update(ana).waiting else (beto, 1)
+    card = last_update(mover).view["own_cards"][0]
+    mover.send(p.TableAction(table_id=last_update(ana).table_id, call="play", card=card, cid=1))
+    await settle_all(ana, beto)
+    ana.link.close()
+    await settle_all(beto)
+    again = await join(hub, "ana", "SHA256:ana")
+    await until_updates(again)
+    first = again.of(p.TableUpdate)[0]
+    kinds = [e["type"] for e in first.history]
+    assert kinds[:2] == ["match_started", "hand_dealt"]
+    played = [e for e in first.history if e["type"] == "acted" and e["call"] == "play"]
+    assert played and played[0]["card"] == card and played[0]["seat"] == conn
+    dealt = next(e for e in first.history if e["type"] == "hand_dealt")
+    assert sorted(dealt["hands"][0]) == sorted(first.view["own_cards"] + ([card] if conn == 0 else []))
+    assert dealt["hands"][1] is None  # beto's cards stay hidden
+    await settle_all(beto)
+    assert all(not u.history for u in beto.of(p.TableUpdate))
+
+
 async def test_a_guest_comes_back_with_the_resume_code_as_user_name_or_typed(hub: Hub) -> None:
     ana, beto = await two_at_a_table(hub)
     code = last_update(beto).resume_code

@@ -235,3 +235,131 @@ async def test_a_human_plays_cards_by_their_text_in_every_variant(variant: str) 
         played += 1
     assert played == 5 or actor.finished
     await actor.stop()
+
+
+def projected(events: list[engine.Event], seat: int | None) -> list[dict[str, Any]]:
+    seen = (engine.project_event(e, seat) for e in events)
+    return [e.to_wire() for e in seen if e is not None]
+
+
+async def test_a_rejoining_player_and_a_new_spectator_get_the_match_so_far_in_whole_hands() -> None:
+    """Issue 13: after a reconnect the log came back empty. The update that puts a viewer
+    back carries the match so far as that viewer may see it: whole hands, latest last,
+    at most HISTORY_MAX events; everybody else's update carries none."""
+    viewers = Viewers()
+    ana = Occupant("ana", None, away=True)  # dropped: the bot covers her at once
+    seats = [ana] + bots(5)
+    actor = TableActor("t", "argentino", {"match_games": 1}, seats, viewers.send,
+                       pace=Pace(bot_delay=0, hand_pause=0, away_grace=0), seed=5)
+    actor.viewers[9] = None  # a spectator from the start: never gets a history
+    actor.start()
+    await until(lambda: len(actor.events) > p.HISTORY_MAX + 60 or actor.finished)
+    actor.post("rejoin", 1, 0)
+    actor.post("watch", 2)
+    await until(lambda: viewers.updates(1) and viewers.updates(2))
+    await actor.stop()
+    match = list(actor.events)
+    for conn, seat in ((1, 0), (2, None)):
+        update = viewers.updates(conn)[0]
+        history = list(update.history)
+        assert 0 < len(history) <= p.HISTORY_MAX
+        # Exactly the end of what this viewer may see of the match up to this update.
+        mine = projected(match[: update.seq], seat)
+        assert history == mine[-len(history):]
+        assert history[0]["type"] in ("hand_dealt", "match_started")  # a whole hand first
+        dealt = [e for e in history if e["type"] == "hand_dealt"]
+        assert len(dealt) >= 2  # the current hand and hands before it
+        assert dealt[-1]["deal_no"] == max(e["deal_no"] for e in mine if e["type"] == "hand_dealt")
+        for event in dealt:  # nobody else's cards
+            assert all(h is None for i, h in enumerate(event["hands"]) if i != seat)
+        if len(history) < p.HISTORY_MAX:  # the hand before the oldest one sent would not fit
+            start = len(mine) - len(history)
+            previous = max(i for i, e in enumerate(mine[:start]) if e["type"] == "hand_dealt")
+            assert len(mine) - previous > p.HISTORY_MAX
+    assert all(not u.history for u in viewers.updates(9))
+    assert all(not u.history for u in viewers.updates(1)[1:])
+
+
+async def test_a_rejoin_right_at_the_start_gets_the_match_start_and_the_deal() -> None:
+    viewers = Viewers()
+    seats = [Occupant("ana", 1), Occupant("beto", 2)]
+    actor = TableActor("t", "argentino", {"flor": False}, seats, viewers.send, pace=FAST, seed=1)
+    actor.start()
+    await until(lambda: viewers.updates(2))
+    actor.post("away", 2)
+    actor.post("rejoin", 3, 1)
+    await until(lambda: viewers.updates(3))
+    await actor.stop()
+    history = viewers.updates(3)[0].history
+    assert [e["type"] for e in history[:2]] == ["match_started", "hand_dealt"]
+    assert history == tuple(projected(actor.events, 1))
+    assert viewers.updates(3)[0].events == ()
+
+
+async def test_the_rematch_deals_first_from_the_next_seat_so_the_mano_alternates() -> None:
+    viewers = Viewers()
+    seats = [Occupant("ana", 1)] + bots(3)
+    actor = TableActor("t", "argentino", {"match_games": 1, "target": 15}, seats, viewers.send,
+                       pace=FAST, seed=6)
+    actor.start()
+    firsts: list[tuple[int, int]] = []  # (first dealer, first mano) of each match
+    for _ in range(3):
+        while not actor.finished:
+            await asyncio.sleep(0)
+            if actor.state is not None and not actor.state.match_over and 0 in actor.waiting_on():
+                actor._play_for(0)
+            await asyncio.sleep(0.001)
+        started = actor.events[0]
+        assert isinstance(started, engine.MatchStarted)
+        mano = next(e.mano for e in actor.events if isinstance(e, engine.HandStarted))
+        firsts.append((started.first_dealer, mano))
+        seq = actor.seq
+        actor.post("rematch", 1)
+        await until(lambda: actor.seq > seq and not actor.finished)
+    await actor.stop()
+    for (dealer, mano), (next_dealer, next_mano) in zip(firsts, firsts[1:]):
+        assert next_dealer == (dealer + 1) % 4 and next_mano == (mano + 1) % 4
+    # Each match replays from its own log (the first dealer is in match_started).
+    state = engine.replay(actor.rules, 4, actor.events)
+    assert engine.view(state, 0).to_wire() == engine.view(actor.state, 0).to_wire()
+
+
+async def test_a_rejoining_player_gets_the_recent_table_chat_before_the_update() -> None:
+    viewers = Viewers()
+    seats = [Occupant("ana", 1), Occupant("beto", 2)]
+    actor = TableActor("t", "argentino", {"flor": False}, seats, viewers.send, pace=FAST, seed=1)
+    actor.start()
+    await until(lambda: viewers.updates(2))
+    for n in range(25):
+        actor.post("chat", 1, "ana", f"line {n}")
+    actor.post("away", 2)
+    actor.post("rejoin", 3, 1)
+    await until(lambda: viewers.updates(3))
+    await actor.stop()
+    frames = viewers.frames[3]
+    said = [m.line.text for m in frames if isinstance(m, p.Chat)]
+    assert said == [f"line {n}" for n in range(5, 25)]  # the last ones, in order
+    first_update = next(i for i, m in enumerate(frames) if isinstance(m, p.TableUpdate))
+    assert all(isinstance(m, p.Chat) for m in frames[:first_update])
+
+
+async def test_a_rematch_asked_by_everyone_left_starts_when_the_last_other_player_leaves() -> None:
+    viewers = Viewers()
+    seats = [Occupant("ana", 1), Occupant("beto", 2)]
+    actor = TableActor("t", "argentino", {"match_games": 1, "target": 15}, seats, viewers.send,
+                       pace=FAST, seed=6)
+    actor.start()
+    while not actor.finished:  # both humans play what the bot would
+        await asyncio.sleep(0)
+        if actor.state is not None and not actor.state.match_over:
+            for seat in actor.waiting_on()[:1]:
+                actor._play_for(seat)
+        await asyncio.sleep(0.001)
+    seq = actor.seq
+    actor.post("rematch", 1)
+    await until(lambda: viewers.updates(2)[-1].rematch_votes == (0,))
+    assert actor.finished and actor.seq == seq  # waits for beto
+    actor.post("leave", 2)  # beto goes: ana, who asked, need not wait for him
+    await until(lambda: actor.seq > seq and not actor.finished)
+    await actor.stop()
+    assert actor.match_no == 2 and actor.seats[1].bot

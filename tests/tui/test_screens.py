@@ -221,6 +221,10 @@ async def test_server_hang_up_ends_the_app() -> None:
         await pilot.pause(0.1)
         link.push(p.Notice(code="shutdown"))
         await pilot.pause(0.2)
+        # Said on the screen first (issue 13: the notice was never seen), then the app ends.
+        assert "The server is shutting down" in screen_text(app)
+        assert app.return_value is None
+        await pilot.pause(1.6)
     assert app.return_value == "shutdown"
 
 

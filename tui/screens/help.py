@@ -19,8 +19,9 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
-        with Vertical(classes="dialog", id="help"):
-            yield Static(Text(tr("help.title"), style="bold"))
+        box = Vertical(classes="dialog", id="help")
+        box.border_title = Text(tr("help.title"), style="bold")  # in the border: one more line of help
+        with box:
             yield VerticalScroll(Static(Text(self._body or tr("help.body"))))
             bar = KeyBar()
             bar.show([("Esc", tr("key.close"))])

@@ -175,6 +175,12 @@ class LogPanel(Panel):
         self._wrapped[id(line)] = (width, rows)
         return rows
 
+    def clear(self) -> None:
+        self._lines.clear()
+        self._wrapped.clear()
+        self.scrolled = 0
+        self._draw()
+
     def _draw(self) -> None:
         height = self.size.height or 6
         rows: list[Text] = []

@@ -90,10 +90,7 @@ class TableScreen(Screen[None]):
         chat = self.query_one("#t-chat-log", LogPanel)
         chat.show_chat = True
         chat.set_title(" " + self.tr("table.chat_title") + " ")
-        for entry in self.table.log:
-            self._write_log(log, entry)
-        for line in self.table.chat:
-            self._write_chat(line)
+        self._fill_log()
         self.redraw()
         self._timer_handle = self.set_interval(1.0, self._tick_timer)
 
@@ -118,8 +115,11 @@ class TableScreen(Screen[None]):
             return
         if isinstance(msg, p.TableUpdate) and msg.table_id == self.table_id:
             log = self.query_one("#t-log", LogPanel)
-            for entry in msg.events:
-                self._write_log(log, entry)
+            if msg.history:  # (re)joined: the model's log was replaced by the match so far
+                self._fill_log()
+            else:
+                for entry in msg.events:
+                    self._write_log(log, entry)
             self.redraw()
         elif isinstance(msg, p.Chat) and msg.line.table_id == self.table_id:
             self._write_chat(msg.line)
@@ -127,6 +127,16 @@ class TableScreen(Screen[None]):
                 isinstance(msg, p.TableUpdated) and msg.table.table_id == self.table_id
                 or isinstance(msg, p.Seated) and msg.table_id == self.table_id):
             self.redraw()  # the waiting room shows this table's seats, nobody else's
+
+    def _fill_log(self) -> None:
+        """The log drawn again from the model (on mount, and when a rejoin replaced it)."""
+        log = self.query_one("#t-log", LogPanel)
+        log.clear()
+        self.query_one("#t-chat-log", LogPanel).clear()
+        for entry in self.table.log:
+            self._write_log(log, entry)
+        for line in self.table.chat:
+            self._write_chat(line)
 
     def _write_log(self, log: LogPanel, entry: dict[str, Any]) -> None:
         line = event_line(self.tr, self.table, entry, self._french(), self._ascii())
@@ -214,8 +224,13 @@ class TableScreen(Screen[None]):
                     seats.append(" (bot)", style="dim")
                 seats.append("\n")
         self.query_one("#t-seats", Panel).show(seats)
+        code = self._join_code()
         self.query_one("#t-tricks", Panel).show(Text(""))
+        # The bets line spans the screen: the code is never split from its label there.
         waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
+        if code:  # for as long as the table waits: friends need it to sit down
+            waiting.append("\n" + self.tr("table.code_title", code=code), style="bold yellow")
+            waiting.append("\n" + self.tr("table.code_how"), style="")
         self.query_one("#t-bets", Panel).show(waiting)
         self.query_one("#t-score", Panel).show(Text(""))
         owner = info is not None and info.owner == self.app.model.me  # type: ignore[attr-defined]
@@ -223,7 +238,16 @@ class TableScreen(Screen[None]):
         if owner:
             keys.insert(0, ("b", self.tr("key.add_bot")))
         self.query_one("#t-keys", KeyBar).show(keys)
-        self.query_one("#t-status", Panel).show(Text(self.tr("table.status.waiting")))
+        how = (self.tr("table.status.waiting_private", code=code) if code
+               else self.tr("table.status.waiting_public"))
+        self.query_one("#t-status", Panel).show(Text(how))
+
+    def _join_code(self) -> str:
+        """The join code of this private table, if this session was told it ("" if public)."""
+        info = self._info()
+        if info is not None and not info.private:
+            return ""
+        return str(self.app.model.codes.get(self.table_id, ""))  # type: ignore[attr-defined]
 
     def _draw_score(self) -> None:
         view, model = self.table.view, self.table
@@ -408,7 +432,7 @@ class TableScreen(Screen[None]):
                         else "  " + self.tr("table.face_up"))
             line.append(" ")
             line.append_text(card_text(str(view["face_up"]), french=self._french(), ascii_only=self._ascii()))
-        if view.get("phase") == "deal" or (view.get("game_winner") is not None and not view.get("match_over")):
+        if view.get("phase") in ("deal", "match_over") or view.get("game_winner") is not None:
             summary = hand_summary(self.tr, model, self._french(), self._ascii())
             if summary:
                 line.append("\n")
@@ -483,9 +507,9 @@ class TableScreen(Screen[None]):
                     self._say(Text(self.tr("table.bad_amount", low=amounts[0], high=amounts[-1]),
                                    style="bold red"))
 
-            self.app.push_screen(PromptScreen(title, str(amounts[0]), 2,
-                                              [("Enter", self.tr("key.accept")), ("Esc", self.tr("key.cancel"))]),
-                                 chosen)
+            self.app.push_screen(over_table(PromptScreen(
+                title, str(amounts[0]), 2, [("Enter", self.tr("key.accept")), ("Esc", self.tr("key.cancel"))])),
+                chosen)
         elif self._is_card_call(call):
             self._card_call = call
             self._say(Text(self.tr("table.pick_card"), style="bold yellow"))
@@ -500,7 +524,8 @@ class TableScreen(Screen[None]):
         update = model.update
         assert update is not None
         if view.get("match_over"):
-            text = Text(self.tr("table.status.match_over"), style="bold green")
+            over = "table.status.match_over" if model.seat is not None else "table.status.match_over_watching"
+            text = rematch_text(self.tr, model) or Text(self.tr(over), style="bold green")  # no r for spectators
         elif model.seat is not None and model.seat in update.waiting:
             text = Text(self.tr("table.status.your_turn"), style="bold yellow")
         elif update.waiting:
@@ -558,7 +583,7 @@ class TableScreen(Screen[None]):
         elif key == "question_mark" or key == "?":
             from tui.screens.help import HelpScreen
 
-            self.app.push_screen(HelpScreen(self._help_text()))
+            self.app.push_screen(over_table(HelpScreen(self._help_text())))
         else:
             return
         event.stop()
@@ -626,8 +651,38 @@ def _card_cell(card: str | None, french: bool, ascii_only: bool = False) -> Text
     return card_text(card, french=french, ascii_only=ascii_only)
 
 
+OVER_TABLE = "-over-table"  # truco.tcss: at the bottom, the table in view above it
+
+
+def over_table(screen: ModalScreen[Any]) -> ModalScreen[Any]:
+    """A dialog opened at the table: drawn over it, leaving the tricks and cards in view."""
+    screen.add_class(OVER_TABLE)
+    return screen
+
+
+def rematch_text(tr, model: TableModel) -> Text | None:  # type: ignore[no-untyped-def]
+    """Who asked for a rematch and whom it waits for, told to this viewer (None: nobody asked).
+
+    The asker sees who has not accepted yet; the others see who asked and the key to accept."""
+    update = model.update
+    if update is None or not update.rematch_votes:
+        return None
+    asked = [s for s in update.rematch_votes if 0 <= s < len(update.seats)]
+    humans = [s for s, info in enumerate(update.seats) if not info.bot]
+    names = ", ".join(model.name(s) for s in asked)
+    if model.seat is None:
+        return Text(tr("table.rematch_asked_watching", names=names), style="bold yellow")
+    if model.seat in asked:
+        missing = ", ".join(model.name(s) for s in humans if s not in asked)
+        return Text(tr("table.rematch_waiting", names=missing), style="bold yellow") if missing else None
+    return Text(tr("table.rematch_asked", names=names), style="bold yellow")
+
+
 class ConfirmLeaveScreen(ModalScreen[bool]):
     BINDINGS = [("y", "yes", ""), ("s", "yes", ""), ("n", "no", ""), ("escape", "no", "")]
+
+    def __init__(self) -> None:
+        super().__init__(classes=OVER_TABLE)
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
@@ -645,35 +700,83 @@ class ConfirmLeaveScreen(ModalScreen[bool]):
 
 
 class MatchOverScreen(ModalScreen[None]):
+    """Who won, the final score and the last hand's points, over the table (whose last
+    trick stays in view); follows the rematch votes and closes when the rematch starts."""
+
     BINDINGS = [("r", "rematch", ""), ("l", "leave", ""), ("escape", "close", "")]
 
     def __init__(self, table_id: str) -> None:
-        super().__init__()
+        super().__init__(classes=OVER_TABLE)
         self.table_id = table_id
+
+    @property
+    def model(self) -> TableModel:
+        return self.app.table_model(self.table_id)  # type: ignore[attr-defined,no-any-return]
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
-        model: TableModel = self.app.table_model(self.table_id)  # type: ignore[attr-defined]
+        model = self.model
         view = model.view
         winner = view.get("winner")
         scores = view.get("scores") or [0, 0]
         games = view.get("games_won") or [0, 0]
-        with Vertical(classes="dialog small", id="match-over"):
-            yield Static(Text(tr("table.match_over_title"), style="bold"))
-            yield Static(Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green"))
-            final = " · ".join(
-                f"{team_name(tr, model, team)} {scores[team]}" for team in range(len(scores))
-            )
+        box = Vertical(classes="dialog", id="match-over")
+        box.border_title = Text(tr("table.match_over_title"), style="bold")  # Text: never markup
+        holders = view.get("score_holders") or [[i] for i in range(len(scores))]
+
+        def label(entry: int) -> str:  # a team, or in the three-player game a player
+            if len(scores) == 2:
+                return team_name(tr, model, entry)
+            return " + ".join(model.name(seat) for seat in (holders[entry] if entry < len(holders) else []))
+
+        with box:
+            if len(scores) == 2:
+                won = Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green")
+            else:  # one score per player: name whoever reached the top score
+                top = max(scores)
+                names = ", ".join(label(entry) for entry, score in enumerate(scores) if score == top)
+                won = Text(tr("table.match_won_by", names=names), style="bold green")
+            yield Static(won)
+            final = " · ".join(f"{label(entry)} {scores[entry]}" for entry in range(len(scores)))
             yield Static(Text(tr("table.final_score", scores=final)))
             if len(games) == 2 and (view.get("match_games") or 1) > 1:
                 yield Static(Text(tr("table.games", a=games[0], b=games[1]), style="dim"))
-            bar = KeyBar()
-            bar.show([("r", tr("key.rematch")), ("l", tr("key.back_to_lobby")), ("Esc", tr("key.close"))])
+            lite = bool(getattr(self.app, "lite", False))
+            points = hand_summary(tr, model, view.get("card_notation") == "french", lite)
+            if points:  # the last trick is in view above; what it scored is here
+                yield Static(Text(tr("table.final_hand", points=points.plain), style="bold yellow"),
+                             id="final-hand")
+            yield Static(rematch_text(tr, model) or Text(""), id="rematch")
+            bar = KeyBar(id="match-over-keys")
+            bar.show(self._keys())
             yield bar
 
+    def _can_ask(self) -> bool:
+        """A seated player who has not asked yet (spectators have no say in a rematch)."""
+        update = self.model.update
+        seat = self.model.seat
+        return update is not None and seat is not None and seat not in update.rematch_votes
+
+    def _keys(self) -> list[tuple[str, str]]:
+        tr = self.app.tr  # type: ignore[attr-defined]
+        keys = [("l", tr("key.back_to_lobby")), ("Esc", tr("key.close"))]
+        return [("r", tr("key.rematch")), *keys] if self._can_ask() else keys
+
+    def lobby_changed(self, msg: p.Message) -> None:
+        """Called by the app for every server message (as for every screen in the stack)."""
+        if not isinstance(msg, p.TableUpdate) or msg.table_id != self.table_id or not self.is_mounted:
+            return
+        if not msg.view.get("match_over"):
+            if self.app.screen is self:  # (under a help dialog: at the next update on top)
+                self.dismiss(None)  # the rematch started
+            return
+        self.query_one("#rematch", Static).update(rematch_text(self.app.tr, self.model) or Text(""))  # type: ignore[attr-defined]
+        self.query_one("#match-over-keys", KeyBar).show(self._keys())
+
     def action_rematch(self) -> None:
-        self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
-        self.dismiss(None)
+        """Ask (or accept); the dialog stays, saying whom the rematch waits for."""
+        if self.model.seat is not None:
+            self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
 
     def action_leave(self) -> None:
         self.app.send(p.LeaveTable(table_id=self.table_id))  # type: ignore[attr-defined]
