@@ -1,7 +1,7 @@
 """Engine events (as the protocol carries them) told in the session's language."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from rich.text import Text
 
@@ -19,37 +19,126 @@ def team_name(tr, model: TableModel, team: int | None) -> str:  # type: ignore[n
     return tr("table.us") if team == mine else tr("table.them")
 
 
+def holder_name(tr, model: TableModel, entry: int, holders: list[list[int]]) -> str:  # type: ignore[no-untyped-def]
+    """Who one score belongs to: a team (Us / Them) or, with a score per player (the
+    Uruguayan three-player game), that player: never a team index read as a seat."""
+    if len(holders) == 2:
+        return team_name(tr, model, entry)
+    return " + ".join(model.name(s) for s in holders[entry]) if entry < len(holders) else "?"
+
+
 def reason_text(tr, reason: str) -> str:  # type: ignore[no-untyped-def]
     key = f"reason.{reason}"
     return tr(key) if tr.has(key) or tr.has_default(key) else reason.replace("_", " ")
+
+
+def log_lines(tr, model: TableModel, events: Iterable[dict[str, Any]], french: bool,
+              ascii_only: bool = False) -> list[Text]:  # type: ignore[no-untyped-def]
+    """The log lines of a run of events. A move the bot made for a seat (its timer ran out,
+    or its player is away) is one line that says so: "Time's up: the bot played 7e for ana"."""
+    out: list[Text] = []
+    covered: dict[str, Any] | None = None
+    for event in events:
+        if event.get("type") == "seat_covered":
+            if covered is not None:
+                out.append(_covered_alone(tr, model, covered))
+            covered = event
+            continue
+        line: Text | None
+        if covered is not None and event.get("type") == "acted" and event.get("seat") == covered.get("seat"):
+            line = _covered_act(tr, model, covered, event, french, ascii_only)
+        else:
+            if covered is not None:
+                out.append(_covered_alone(tr, model, covered))
+            line = event_line(tr, model, event, french, ascii_only)
+        covered = None
+        if line is not None:
+            out.append(line)
+    if covered is not None:
+        out.append(_covered_alone(tr, model, covered))
+    return out
+
+
+def _covered_alone(tr, model: TableModel, event: dict[str, Any]) -> Text:  # type: ignore[no-untyped-def]
+    why = "away" if event.get("reason") == "away" else "time"
+    return Text(tr(f"log.covered.{why}", who=model.name(event.get("seat"))), style="bold yellow")
+
+
+def _covered_act(tr, model: TableModel, covered: dict[str, Any], event: dict[str, Any], french: bool,
+                 ascii_only: bool) -> Text:  # type: ignore[no-untyped-def]
+    why = "away" if covered.get("reason") == "away" else "time"
+    who = model.name(event.get("seat"))
+    if event.get("card") and event.get("call") in ("play", "play_blind"):
+        card = card_text(str(event["card"]), french=french, ascii_only=ascii_only)
+        return _with(tr(f"log.covered_play.{why}", who=who, card="\0"), card, "bold yellow")
+    said = act_words(tr, model, event)
+    return Text(tr(f"log.covered_call.{why}", who=who, call=said), style="bold yellow")
+
+
+def _with(template: str, inner: Text, style: str) -> Text:
+    """`template` with its one NUL replaced by `inner` (a card keeps its colours)."""
+    before, _, after = template.partition("\0")
+    line = Text(before, style=style)
+    line.append_text(inner)
+    line.append(after, style=style)
+    return line
+
+
+def act_words(tr, model: TableModel, event: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]
+    """What a player said, with its number where the call has one (the Venezuelan envite's
+    piedras: "Envido 5 piedras"; a declared envido: "27")."""
+    variant = str(model.view.get("variant", ""))
+    call = str(event.get("call"))
+    value = event.get("value")
+    if call == "declare_envido":
+        return str(value)
+    if call in ("envido_puntos", "piedras") and isinstance(value, int):
+        return str(tr(f"log.{call}", n=value))
+    return call_label(tr, variant, call)
 
 
 def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
                ascii_only: bool = False) -> Text | None:  # type: ignore[no-untyped-def]
     """One log line for an event, or None for events that need no line."""
     kind = event.get("type")
-    variant = str(model.view.get("variant", ""))
     name = model.name
     if kind == "acted":
         who = name(event.get("seat"))
         call = str(event.get("call"))
         line = Text(f"{who}: ", style="bold")
-        if call == "play" and event.get("card"):
+        if call in ("play", "play_blind") and event.get("card"):
             line.append_text(card_text(str(event["card"]), french=french, ascii_only=ascii_only))
-        elif call == "declare_envido":
-            line.append(str(event.get("value")))
+        elif call == "discard":
+            line.append(tr("log.discard"))  # the laid-away card stays face down
         else:
-            line.append(call_label(tr, variant, call) + ("" if call in ("son_buenas", "pass_flor") else "!"))
+            quiet = call in ("declare_envido", "son_buenas", "pass_flor", "pasar")
+            line.append(act_words(tr, model, event) + ("" if quiet else "!"))
         return line
+    if kind == "seat_covered":
+        return _covered_alone(tr, model, event)
     if kind == "hand_dealt":
         line = Text(tr("log.dealt", n=event.get("deal_no"), dealer=name(event.get("dealer"))), style="dim")
         if event.get("face_up"):
             line.append("  " + tr("table.face_up") + " ")
             line.append_text(card_text(str(event["face_up"]), french=french, ascii_only=ascii_only))
+        deal_kind = event.get("deal_kind")
+        if deal_kind in ("eleven", "blind", "pica_pica"):
+            line.append("  " + tr(f"table.hand.{deal_kind}"), style="bold cyan")
         return line
+    if kind == "hand_started":
+        players = event.get("players") or []
+        if len(players) == 2 and len(model.view.get("teams") or []) > 2:
+            # A pica-pica duel: two of the six play this hand.
+            return Text(tr("log.duel", n=int(event.get("duel") or 0) + 1, a=name(players[0]), b=name(players[1])),
+                        style="dim")
+        return None
     if kind == "trick_ended":
         winner = event.get("winner_team")
-        return Text(tr("log.trick", n=event.get("number"), team=team_name(tr, model, winner)), style="cyan")
+        if winner is None:
+            return Text(tr("log.trick", n=event.get("number"), team=team_name(tr, model, None)), style="cyan")
+        # A trick is taken by a player (who leads the next one): name him, and his side.
+        return Text(tr("log.trick_by", n=event.get("number"), who=name(event.get("next_leader")),
+                       team=team_name(tr, model, winner)), style="cyan")
     if kind == "points_scored":
         return Text(tr("log.points", team=team_name(tr, model, event.get("team")), points=event.get("points"),
                        reason=reason_text(tr, str(event.get("reason")))), style="bold yellow")

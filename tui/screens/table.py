@@ -7,7 +7,7 @@ is its own small widget so a change repaints only what it touches.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Iterable
 
 from rich.table import Table
 from rich.text import Text
@@ -20,15 +20,12 @@ from textual.widgets import Input, Static
 import protocol as p
 from tui.calls import CallChoice, assign_keys, call_label
 from tui.cards import card_box
-from tui.event_text import event_line, hand_summary, team_name
+from tui.bets import pending_bets
+from tui.event_text import act_words, hand_summary, holder_name, log_lines, team_name
 from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
 from tui.screens.panels import GridPanel, HandPanel, LogPanel, Panel
 from tui.table_model import TableModel
-
-PENDING_ENVIDO = ("betting", "declaring")
-PENDING_FLOR = ("announcing", "answering", "round_two")
-
 
 CARD_WIDTH = 8  # a drawn card (7) and the gap after it
 CARD_CALLS = ("play", "discard")  # made with the card keys directly
@@ -78,8 +75,7 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#t-chat", Input).placeholder = self.tr("table.chat_placeholder")
         log = self.query_one("#t-log", LogPanel)
-        for entry in self.table.log:
-            self._write_log(log, entry)
+        self._write_log(log, self.table.log)
         for line in self.table.chat:
             log.write(self._chat_text(line))
         self.redraw()
@@ -91,8 +87,7 @@ class TableScreen(Screen[None]):
             return
         if isinstance(msg, p.TableUpdate) and msg.table_id == self.table_id:
             log = self.query_one("#t-log", LogPanel)
-            for entry in msg.events:
-                self._write_log(log, entry)
+            self._write_log(log, msg.events)
             self.redraw()
         elif isinstance(msg, p.Chat) and msg.line.table_id == self.table_id:
             self.query_one("#t-log", LogPanel).write(self._chat_text(msg.line))
@@ -101,9 +96,8 @@ class TableScreen(Screen[None]):
                 or isinstance(msg, p.Seated) and msg.table_id == self.table_id):
             self.redraw()  # the waiting room shows this table's seats, nobody else's
 
-    def _write_log(self, log: LogPanel, entry: dict[str, Any]) -> None:
-        line = event_line(self.tr, self.table, entry, self._french(), self._ascii())
-        if line is not None:
+    def _write_log(self, log: LogPanel, entries: Iterable[dict[str, Any]]) -> None:
+        for line in log_lines(self.tr, self.table, entries, self._french(), self._ascii()):
             log.write(line)
 
     def _chat_text(self, line: p.ChatLine) -> Text:
@@ -240,14 +234,11 @@ class TableScreen(Screen[None]):
 
     def _last_said(self) -> dict[int, str]:
         said: dict[int, str] = {}
-        variant = str(self.table.view.get("variant", ""))
         for event in self.table.last_hand_events:
-            if event.get("type") == "acted" and event.get("call") != "play":
+            if event.get("type") == "acted" and event.get("call") not in ("play", "play_blind"):
                 seat = event.get("seat")
                 if isinstance(seat, int):
-                    call = str(event.get("call"))
-                    said[seat] = (str(event.get("value")) if call == "declare_envido"
-                                  else call_label(self.tr, variant, call))
+                    said[seat] = act_words(self.tr, self.table, event)  # with its piedras, if any
         return said
 
     def _draw_tricks(self) -> None:
@@ -259,11 +250,13 @@ class TableScreen(Screen[None]):
         columns = max(3, len(tricks))
         french = self._french()
         results = view.get("trick_results") or []
+        winners = view.get("trick_winners") or []
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(" " * 13)
         for i in range(columns):  # a finished trick's header says who took it
             if i < len(results):
-                out.append(f"{self._result_text(results[i])[:5]:<6}", style="bold cyan")
+                seat = winners[i] if i < len(winners) else None
+                out.append(f"{self._result_text(results[i], seat)[:5]:<6}", style="bold cyan")
             else:
                 out.append(f"{self.tr('table.trick_n', n=i + 1):<6}", style="dim")
         for seat in view.get("players") or []:
@@ -275,32 +268,18 @@ class TableScreen(Screen[None]):
                 out.append_text(cell)
         self.query_one("#t-tricks", Panel).show(out)
 
-    def _result_text(self, team: int | None) -> str:
-        return team_name(self.tr, self.table, team)
+    def _result_text(self, team: int | None, seat: int | None = None) -> str:
+        """A trick is taken by a player: his name (the team only for a parda)."""
+        return self.table.name(seat) if seat is not None else team_name(self.tr, self.table, team)
 
     def _draw_bets(self) -> None:
         view, model = self.table.view, self.table
         variant = str(view.get("variant", ""))
         line = Text(no_wrap=False)
         truco_value = view.get("truco_value", 1)
-        pending = view.get("truco_pending")
         line.append(self.tr("table.hand_worth", n=truco_value), style="bold")
-        if pending:
-            who = model.name(view.get("truco_pending_by"))
-            line.append("  " + self.tr("table.pending", call=call_label(self.tr, variant, str(pending)), who=who),
-                        style="bold red")
-        envido = view.get("envido_status")
-        calls = view.get("envido_calls") or []
-        if calls and envido in PENDING_ENVIDO:
-            said = " + ".join(call_label(self.tr, variant, str(c)) for c in calls)
-            ley = view.get("envite_ley")  # Venezuelan a ley: con ley (a bet on flor) or sin ley
-            key = "table.envido_pending" if ley is None else (
-                "table.envite_con_ley" if ley else "table.envite_sin_ley")
-            line.append("  " + self.tr(key, calls=said), style="bold magenta")
-        if view.get("flor_status") in PENDING_FLOR:
-            line.append("  " + self.tr("table.flor_pending"), style="bold magenta")
-        elif view.get("flor_status") == "ley":
-            line.append("  " + self.tr("table.ley_pending"), style="bold magenta")
+        for part in pending_bets(self.tr, model):  # each names the seat that made the bet
+            line.append("  " + part.text, style=part.style)
         ley_seats = view.get("ley_seats") or []
         if ley_seats and view.get("phase") != "deal":
             names = ", ".join(model.name(s) for s in ley_seats)
@@ -564,9 +543,14 @@ class MatchOverScreen(ModalScreen[None]):
         games = view.get("games_won") or [0, 0]
         with Vertical(classes="dialog small", id="match-over"):
             yield Static(Text(tr("table.match_over_title"), style="bold"))
-            yield Static(Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green"))
+            holders = view.get("score_holders") or [[i] for i in range(len(scores))]
+            if len(scores) == 2:
+                won = tr("log.match_over", team=team_name(tr, model, winner))
+            else:  # one score per player (the three-player game): name the players
+                won = tr("log.match_over_names", names=", ".join(model.name(s) for s in view.get("winners") or []))
+            yield Static(Text(won, style="bold green"))
             final = " · ".join(
-                f"{team_name(tr, model, team)} {scores[team]}" for team in range(len(scores))
+                f"{holder_name(tr, model, entry, holders)} {scores[entry]}" for entry in range(len(scores))
             )
             yield Static(Text(tr("table.final_score", scores=final)))
             if len(games) == 2 and (view.get("match_games") or 1) > 1:
