@@ -1,0 +1,128 @@
+"""The lines that say who did what: the pending-bet line, the special hands, the log (the
+piedras of a Venezuelan envite, a move the bot made for a timed-out seat, who took a trick),
+in English, Spanish and Portuguese; and the same lines on the running table screen."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import engine
+import protocol as p
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))  # scripted deals: engine_testkit
+from engine_testkit import E, N, S, W, act, scenario  # noqa: E402
+from tui.bets import pending_bets
+from tui.event_text import log_lines
+from tui.i18n import Translator
+
+from test_bet_names import NAMES, model_for
+from test_screens import FakeLink, screen_text
+from test_table_screen import seated_app, table_shown, update_for
+
+EN, ES, PT = Translator("en"), Translator("es"), Translator("pt")
+
+
+def bets_text(tr: Translator, state: engine.State, seat: int | None) -> str:
+    return "  ".join(part.text for part in pending_bets(tr, model_for(state, seat)))
+
+
+def log_text(tr: Translator, state: engine.State, seat: int | None, events: list[dict[str, Any]]) -> list[str]:
+    model = model_for(state, seat)
+    return [line.plain for line in log_lines(tr, model, events, french=state.rules.card_notation == "french")]
+
+
+def test_the_seat_that_raised_is_named_not_a_player_of_its_team() -> None:
+    state, _ = scenario({}, flor=False)
+    state, _ = act(state, (N, "truco"), (W, "quiero"), (W, "retruco"))
+    # W (seat 2, "Beto") raised; seat 0 ("Ana", his partner) is the one RULES call team 0.
+    assert bets_text(EN, state, E) == "Quiero retruco from Beto: answer!"
+    assert bets_text(ES, state, N) == "Quiero retruco de Beto: ¡a responder!"
+    state, _ = act(state, (N, "quiero"), (S, "vale_cuatro"))
+    assert "Quiero vale cuatro from Bot 3" in bets_text(EN, state, None)
+
+
+def test_envido_line_names_the_bettor_and_the_answer_waits() -> None:
+    state, _ = scenario({}, flor=False)
+    state, _ = act(state, (S, "envido"), (W, "real_envido"))
+    assert bets_text(EN, state, N) == "Envido: Envido + Real envido, from Beto: answer!"
+    state, _ = act(state, (N, "quiero"))
+    assert bets_text(EN, state, N) == "Envido: Envido + Real envido"  # wanted: values are said
+
+
+def test_contraflor_names_its_seat() -> None:
+    state, _ = scenario({E: "1c 3c 5c", N: "4o 10o 12o"})
+    state, _ = act(state, (E, "flor"), (N, "contraflor"))
+    assert "Contraflor from Bot 1: answer!" in bets_text(EN, state, W)
+
+
+def test_mao_de_onze_says_who_decides_and_is_scored_as_such() -> None:
+    hands = {E: "3c Ac 7c", N: "3h Ah 7h", W: "3s As 7s", S: "3d Ad 7d"}
+    state, dealt = scenario(hands, variant="paulista", face_up="Qh", scores=(11, 5))
+    line = bets_text(EN, state, N)
+    assert line == "Mão de onze: Ana, Beto decide: play this hand for 3, or give up 1"
+    assert "Truco" not in line and "from" not in line
+    assert bets_text(PT, state, N).startswith("Mão de onze: Ana, Beto decidem")
+    wire = [e.to_wire() for e in dealt]
+    assert "Mão de onze" in log_text(EN, state, N, wire)[0]  # the deal says which hand it is
+    state, _ = act(state, (E, "quiero"))
+    assert bets_text(EN, state, N) == "Mão de onze"
+    state, ev = act(state, (E, "play", "3c"), (N, "play", "7h"), (W, "play", "As"),
+                    (S, "play", "7d"), (E, "play", "Ac"), (N, "play", "Ah"), (W, "play", "3s"),
+                    (S, "play", "Ad"))
+    lines = log_text(EN, state, N, [e.to_wire() for e in ev])
+    assert "Them +3 (mão de onze)" in lines
+    assert "Eles +3 (mão de onze)" in log_text(PT, state, N, [e.to_wire() for e in ev])
+
+
+def test_mao_de_ferro_is_named() -> None:
+    hands = {E: "Jc Jh Js", N: "7h 7d 2d", W: "Kc Ks Kd", S: "Ac Ah As"}
+    state, _ = scenario(hands, variant="paulista", face_up="Qh", scores=(11, 11))
+    assert bets_text(EN, state, E) == "Mão de ferro: everyone plays blind"
+    state, ev = act(state, (E, "play_blind"))
+    assert log_text(EN, state, E, [e.to_wire() for e in ev]) == ["Ana: J♣"]  # the card, face up now
+
+
+def test_venezuelan_envite_amount_is_in_the_log_and_the_bets_line() -> None:
+    state, _ = scenario({}, n=2, variant="venezolano", face_up="1o")
+    seat = next(a.seat for a in engine.all_legal_actions(state) if a.call is engine.Call.ENVIDO_PUNTOS)
+    state, ev = act(state, (seat, "envido_puntos", 5))
+    wire = [e.to_wire() for e in ev]
+    assert log_text(EN, state, 1 - seat, wire) == [f"{NAMES[seat]}: Envido 5 piedras!"]
+    assert log_text(ES, state, 1 - seat, wire) == [f"{NAMES[seat]}: Envido 5 piedras!"]
+    assert log_text(PT, state, 1 - seat, wire) == [f"{NAMES[seat]}: Envido 5 piedras!"]
+    assert "(5 piedras), from " + NAMES[seat] in bets_text(EN, state, 1 - seat)
+    state, ev = act(state, (1 - seat, "piedras", 3))
+    assert log_text(EN, state, seat, [e.to_wire() for e in ev]) == [f"{NAMES[1 - seat]}: Quiero y 3 piedras más!"]
+
+
+def test_a_move_the_bot_made_for_a_timed_out_seat_says_so() -> None:
+    state, _ = scenario({E: "7e 4b 5c"}, flor=False)
+    state, ev = act(state, (E, "play", "7e"))
+    wire = [engine.SeatCovered(E, "time").to_wire(), *(e.to_wire() for e in ev)]
+    assert log_text(EN, state, N, wire) == ["Time's up: the bot played 7E for Ana."]
+    assert log_text(ES, state, N, wire) == ["Se acabó el tiempo: el bot jugó 7E por Ana."]
+    assert log_text(PT, state, N, wire) == ["Acabou o tempo: o bot jogou 7E por Ana."]
+    state, ev = act(state, (N, "truco"))
+    wire = [engine.SeatCovered(N, "away").to_wire(), *(e.to_wire() for e in ev)]
+    assert log_text(EN, state, E, wire) == ["Bot 1 is away: the bot said Truco for them."]
+
+
+def test_a_trick_is_taken_by_a_player() -> None:
+    state, _ = scenario({E: "4e 5e 6b", N: "1e 4b 5b", W: "4o 5o 6o", S: "4c 5c 6c"}, flor=False)
+    state, ev = act(state, (E, "play", "4e"), (N, "play", "1e"), (W, "play", "4o"), (S, "play", "4c"))
+    lines = log_text(EN, state, E, [e.to_wire() for e in ev])
+    assert lines[-1] == "Trick 1: Bot 1 (Them)."
+
+
+async def test_the_table_screen_names_the_seat_that_raised() -> None:
+    state, events = scenario({}, flor=False)
+    state, more = act(state, (N, "truco"), (W, "quiero"), (W, "retruco"))
+    table = p.TableInfo(table_id="t1", title="mesa", variant="argentino", owner="Ana",
+                        seats=NAMES[:4], options={"flor": False}, status="playing")
+    link = FakeLink()
+    app = await seated_app(link, E, table=table)
+    async with table_shown(app, link, update_for(state, E, 9, [*events, *more], names=NAMES)):
+        bets = app.screen.query_one("#t-bets")
+        assert "Quiero retruco from Beto: answer!" in screen_text(app)
+        assert bets.region.height > 0
