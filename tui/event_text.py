@@ -1,7 +1,7 @@
 """Engine events (as the protocol carries them) told in the session's language."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from rich.text import Text
 
@@ -10,10 +10,13 @@ from tui.cards import card_text
 from tui.table_model import TableModel
 
 
-def team_name(tr, model: TableModel, team: int | None) -> str:  # type: ignore[no-untyped-def]
+def team_name(tr, model: TableModel, team: int | None,
+              teams: Sequence[int] | None = None) -> str:  # type: ignore[no-untyped-def]
+    """Us / Them for a player (Team 1 / Team 2 for a spectator). `teams` is the team of each
+    seat in the hand the event belongs to, where it differs from the current hand's."""
     if team is None:
         return tr("table.parda")
-    mine = model.my_team()
+    mine = model.my_team() if teams is None or model.seat is None else teams[model.seat]
     if mine is None:
         return tr("table.team_n", n=team + 1)
     return tr("table.us") if team == mine else tr("table.them")
@@ -38,7 +41,9 @@ def log_lines(tr, model: TableModel, events: Iterable[dict[str, Any]], french: b
     or its player is away) is one line that says so: "Time's up: the bot played 7e for ana"."""
     out: list[Text] = []
     covered: dict[str, Any] | None = None
+    teams: tuple[int, ...] | None = None
     for event in events:
+        teams = _hand_teams(model, event, teams)
         if event.get("type") == "seat_covered":
             if covered is not None:
                 out.append(_covered_alone(tr, model, covered))
@@ -50,13 +55,24 @@ def log_lines(tr, model: TableModel, events: Iterable[dict[str, Any]], french: b
         else:
             if covered is not None:
                 out.append(_covered_alone(tr, model, covered))
-            line = event_line(tr, model, event, french, ascii_only)
+            line = event_line(tr, model, event, french, ascii_only, teams)
         covered = None
         if line is not None:
             out.append(line)
     if covered is not None:
         out.append(_covered_alone(tr, model, covered))
     return out
+
+
+def _hand_teams(model: TableModel, event: dict[str, Any], teams: tuple[int, ...] | None
+                ) -> tuple[int, ...] | None:
+    """The teams of the hand an event belongs to. They change only in the Uruguayan
+    three-player game, where the mano plays alone against the other two (RULES.md 2.12.2):
+    "Us" in an earlier hand's line must be who was "us" then, not in the hand now."""
+    n = len(model.view.get("teams") or [])
+    if n == 3 and event.get("type") == "hand_started" and isinstance(event.get("mano"), int):
+        return tuple(0 if seat == event["mano"] else 1 for seat in range(n))
+    return teams
 
 
 def _covered_alone(tr, model: TableModel, event: dict[str, Any]) -> Text:  # type: ignore[no-untyped-def]
@@ -97,11 +113,16 @@ def act_words(tr, model: TableModel, event: dict[str, Any]) -> str:  # type: ign
     return call_label(tr, variant, call)
 
 
-def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
-               ascii_only: bool = False) -> Text | None:  # type: ignore[no-untyped-def]
-    """One log line for an event, or None for events that need no line."""
+def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii_only: bool = False,
+               teams: Sequence[int] | None = None) -> Text | None:  # type: ignore[no-untyped-def]
+    """One log line for an event, or None for events that need no line. `teams`: the team of
+    each seat in the event's hand, if not the current hand's (see log_lines)."""
     kind = event.get("type")
     name = model.name
+
+    def side(team: Any) -> str:
+        return team_name(tr, model, team, teams)
+
     if kind == "acted":
         who = name(event.get("seat"))
         call = str(event.get("call"))
@@ -135,18 +156,18 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
     if kind == "trick_ended":
         winner = event.get("winner_team")
         if winner is None:
-            return Text(tr("log.trick", n=event.get("number"), team=team_name(tr, model, None)), style="cyan")
+            return Text(tr("log.trick", n=event.get("number"), team=side(None)), style="cyan")
         # A trick is taken by a player (who leads the next one): name him, and his side.
         return Text(tr("log.trick_by", n=event.get("number"), who=name(event.get("next_leader")),
-                       team=team_name(tr, model, winner)), style="cyan")
+                       team=side(winner)), style="cyan")
     if kind == "points_scored":
-        return Text(tr("log.points", team=team_name(tr, model, event.get("team")), points=event.get("points"),
+        return Text(tr("log.points", team=side(event.get("team")), points=event.get("points"),
                        reason=reason_text(tr, str(event.get("reason")))), style="bold yellow")
     if kind == "points_withheld":
-        return Text(withheld_text(tr, model, event), style="bold red")
+        return Text(withheld_text(tr, model, event, teams), style="bold red")
     if kind == "flor_answered":
         key = "log.flor_answered_yes" if event.get("holds") else "log.flor_answered_no"
-        return Text(tr(key, team=team_name(tr, model, event.get("team"))), style="bold magenta")
+        return Text(tr(key, team=side(event.get("team"))), style="bold magenta")
     if kind == "cards_shown":
         line = Text(tr("log.shown", who=name(event.get("seat")), reason=reason_text(tr, str(event.get("reason")))) + " ")
         for card in event.get("cards") or []:
@@ -157,20 +178,21 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
         winner = event.get("winner_team")
         if winner is None:
             return Text(tr("log.hand_over_plain"), style="bold")
-        return Text(tr("log.hand_over", team=team_name(tr, model, winner), points=event.get("points"),
+        return Text(tr("log.hand_over", team=side(winner), points=event.get("points"),
                        reason=reason_text(tr, str(event.get("reason")))), style="bold")
     if kind == "game_ended":
-        return Text(tr("log.game_over", team=team_name(tr, model, event.get("winner_team"))), style="bold green")
+        return Text(tr("log.game_over", team=side(event.get("winner_team"))), style="bold green")
     if kind == "match_ended":
-        return Text(tr("log.match_over", team=team_name(tr, model, event.get("winner_team"))), style="bold green")
+        return Text(tr("log.match_over", team=side(event.get("winner_team"))), style="bold green")
     return None
 
 
-def withheld_text(tr, model: TableModel, event: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]
+def withheld_text(tr, model: TableModel, event: dict[str, Any],
+                  teams: Sequence[int] | None = None) -> str:  # type: ignore[no-untyped-def]
     """Points won but not collected (Venezuelan hidden flor), with the rule that says so."""
     rule = str(event.get("rule"))
     key = f"rule.{rule}"
-    return str(tr("log.withheld", team=team_name(tr, model, event.get("team")), points=event.get("points"),
+    return str(tr("log.withheld", team=team_name(tr, model, event.get("team"), teams), points=event.get("points"),
                   reason=reason_text(tr, str(event.get("reason"))),
                   rule=tr(key) if tr.has(key) or tr.has_default(key) else rule))
 

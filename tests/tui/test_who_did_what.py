@@ -126,3 +126,36 @@ async def test_the_table_screen_names_the_seat_that_raised() -> None:
         bets = app.screen.query_one("#t-bets")
         assert "Quiero retruco from Beto: answer!" in screen_text(app)
         assert bets.region.height > 0
+
+
+def test_three_player_log_names_each_hand_s_own_teams() -> None:
+    """Uruguayan three players: the mano plays alone, a new split every hand. A log read
+    again (a reconnect) says Us / Them as the teams were in each line's hand."""
+    import random
+
+    rules = engine.get_ruleset("uruguayo", flor=False)
+    rng = random.Random(7)
+    state, events = engine.new_match(rules, 3, rng)
+    log = list(events)
+    manos = []
+    while len(manos) < 3 and not state.match_over:
+        if state.needs_deal:
+            state, more = engine.deal(state, rng)
+        else:
+            legal = engine.all_legal_actions(state)
+            state, more = engine.apply(state, rng.choice(legal))
+        log += more
+        manos += [e.mano for e in more if isinstance(e, engine.HandStarted)]
+    model = model_for(state, 0, log)
+    lines = [line.plain for line in log_lines(EN, model, [e.to_wire() for e in log], french=False)]
+    # Expected, from the events alone: seat 0's team in the hand of each points line.
+    expected, mano = [], None
+    for event in log:
+        if isinstance(event, engine.HandStarted):
+            mano = event.mano
+        if isinstance(event, engine.PointsScored):
+            mine = 0 if mano == 0 else 1
+            expected.append(("Us" if event.team == mine else "Them") + f" +{event.points} ")
+    got = [line for line in lines if " +" in line and "(" in line]
+    assert len(got) == len(expected) >= 2 and len(set(manos)) > 1
+    assert all(line.startswith(want) for line, want in zip(got, expected)), (got, expected)
