@@ -1,6 +1,7 @@
 """Engine events (as the protocol carries them) told in the session's language."""
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Sequence
 
 from rich.text import Text
@@ -41,9 +42,9 @@ def log_lines(tr, model: TableModel, events: Iterable[dict[str, Any]], french: b
     or its player is away) is one line that says so: "Time's up: the bot played 7e for ana"."""
     out: list[Text] = []
     covered: dict[str, Any] | None = None
-    teams: tuple[int, ...] | None = None
+    hand = HandContext()
     for event in events:
-        teams = _hand_teams(model, event, teams)
+        hand = _hand_of(model, event, hand)
         if event.get("type") == "seat_covered":
             if covered is not None:
                 out.append(_covered_alone(tr, model, covered))
@@ -51,11 +52,11 @@ def log_lines(tr, model: TableModel, events: Iterable[dict[str, Any]], french: b
             continue
         line: Text | None
         if covered is not None and event.get("type") == "acted" and event.get("seat") == covered.get("seat"):
-            line = _covered_act(tr, model, covered, event, french, ascii_only)
+            line = _covered_act(tr, model, covered, event, french, ascii_only, hand)
         else:
             if covered is not None:
                 out.append(_covered_alone(tr, model, covered))
-            line = event_line(tr, model, event, french, ascii_only, teams)
+            line = event_line(tr, model, event, french, ascii_only, hand)
         covered = None
         if line is not None:
             out.append(line)
@@ -64,15 +65,26 @@ def log_lines(tr, model: TableModel, events: Iterable[dict[str, Any]], french: b
     return out
 
 
-def _hand_teams(model: TableModel, event: dict[str, Any], teams: tuple[int, ...] | None
-                ) -> tuple[int, ...] | None:
-    """The teams of the hand an event belongs to. They change only in the Uruguayan
-    three-player game, where the mano plays alone against the other two (RULES.md 2.12.2):
-    "Us" in an earlier hand's line must be who was "us" then, not in the hand now."""
+@dataclass(frozen=True)
+class HandContext:
+    """What a log line needs to know of its event's hand, which need not be the current one
+    (a log read again after a reconnect); None: as in the current view."""
+
+    deal_kind: str | None = None  # a mão de onze's "quiero" is "play for 3"
+    teams: tuple[int, ...] | None = None  # the team of each seat in that hand
+
+
+def _hand_of(model: TableModel, event: dict[str, Any], hand: HandContext) -> HandContext:
+    """The context after `event`. Teams change only in the Uruguayan three-player game,
+    where the mano plays alone against the other two (RULES.md 2.12.2): "Us" in an
+    earlier hand's line must be who was "us" then, not in the hand now."""
+    kind = event.get("type")
+    if kind == "hand_dealt" and isinstance(event.get("deal_kind"), str):
+        return replace(hand, deal_kind=event["deal_kind"])
     n = len(model.view.get("teams") or [])
-    if n == 3 and event.get("type") == "hand_started" and isinstance(event.get("mano"), int):
-        return tuple(0 if seat == event["mano"] else 1 for seat in range(n))
-    return teams
+    if n == 3 and kind == "hand_started" and isinstance(event.get("mano"), int):
+        return replace(hand, teams=tuple(0 if seat == event["mano"] else 1 for seat in range(n)))
+    return hand
 
 
 def _covered_alone(tr, model: TableModel, event: dict[str, Any]) -> Text:  # type: ignore[no-untyped-def]
@@ -81,13 +93,13 @@ def _covered_alone(tr, model: TableModel, event: dict[str, Any]) -> Text:  # typ
 
 
 def _covered_act(tr, model: TableModel, covered: dict[str, Any], event: dict[str, Any], french: bool,
-                 ascii_only: bool) -> Text:  # type: ignore[no-untyped-def]
+                 ascii_only: bool, hand: HandContext) -> Text:  # type: ignore[no-untyped-def]
     why = "away" if covered.get("reason") == "away" else "time"
     who = model.name(event.get("seat"))
     if event.get("card") and event.get("call") in ("play", "play_blind"):
         card = card_text(str(event["card"]), french=french, ascii_only=ascii_only)
         return _with(tr(f"log.covered_play.{why}", who=who, card="\0"), card, "bold yellow")
-    said = act_words(tr, model, event)
+    said = act_words(tr, model, event, hand.deal_kind)
     return Text(tr(f"log.covered_call.{why}", who=who, call=said), style="bold yellow")
 
 
@@ -100,25 +112,31 @@ def _with(template: str, inner: Text, style: str) -> Text:
     return line
 
 
-def act_words(tr, model: TableModel, event: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]
+def act_words(tr, model: TableModel, event: dict[str, Any],  # type: ignore[no-untyped-def]
+              deal_kind: str | None = None) -> str:
     """What a player said, with its number where the call has one (the Venezuelan envite's
-    piedras: "Envido 5 piedras"; a declared envido: "27")."""
+    piedras: "Envido 5 piedras"; a declared envido: "27"). `deal_kind` is the kind of the
+    event's hand when it is not the current one (a mão de onze's quiero is "play for 3")."""
     variant = str(model.view.get("variant", ""))
+    if deal_kind is None:
+        deal_kind = str(model.view.get("deal_kind") or "")
     call = str(event.get("call"))
     value = event.get("value")
     if call == "declare_envido":
         return str(value)
     if call in ("envido_puntos", "piedras") and isinstance(value, int):
         return str(tr(f"log.{call}", n=value))
-    return call_label(tr, variant, call)
+    return call_label(tr, variant, call, deal_kind=deal_kind)
 
 
 def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii_only: bool = False,
-               teams: Sequence[int] | None = None) -> Text | None:  # type: ignore[no-untyped-def]
-    """One log line for an event, or None for events that need no line. `teams`: the team of
-    each seat in the event's hand, if not the current hand's (see log_lines)."""
+               hand: HandContext | None = None) -> Text | None:  # type: ignore[no-untyped-def]
+    """One log line for an event, or None for events that need no line. `hand`: what is
+    known of the event's hand, if it may not be the current one (see log_lines)."""
     kind = event.get("type")
     name = model.name
+    hand = hand or HandContext()
+    teams = hand.teams
 
     def side(team: Any) -> str:
         return team_name(tr, model, team, teams)
@@ -133,7 +151,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
             line.append(tr("log.discard"))  # the laid-away card stays face down
         else:
             quiet = call in ("declare_envido", "son_buenas", "pass_flor", "pasar")
-            line.append(act_words(tr, model, event) + ("" if quiet else "!"))
+            line.append(act_words(tr, model, event, hand.deal_kind) + ("" if quiet else "!"))
         return line
     if kind == "seat_covered":
         return _covered_alone(tr, model, event)

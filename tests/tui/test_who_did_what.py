@@ -65,13 +65,19 @@ def test_mao_de_onze_says_who_decides_and_is_scored_as_such() -> None:
     assert bets_text(PT, state, N).startswith("Mão de onze: Ana, Beto decidem")
     wire = [e.to_wire() for e in dealt]
     assert "Mão de onze" in log_text(EN, state, N, wire)[0]  # the deal says which hand it is
-    state, _ = act(state, (E, "quiero"))
+    state, said = act(state, (E, "quiero"))
     assert bets_text(EN, state, N) == "Mão de onze"
+    # Nobody called truco, so nobody answers one: Ana chose to play the hand.
+    assert log_text(EN, state, N, [e.to_wire() for e in said]) == ["Ana: Play for 3!"]
+    assert log_text(PT, state, N, [e.to_wire() for e in said]) == ["Ana: Jogar!"]
     state, ev = act(state, (E, "play", "3c"), (N, "play", "7h"), (W, "play", "As"),
                     (S, "play", "7d"), (E, "play", "Ac"), (N, "play", "Ah"), (W, "play", "3s"),
                     (S, "play", "Ad"))
     lines = log_text(EN, state, N, [e.to_wire() for e in ev])
     assert "Them +3 (mão de onze)" in lines
+    # Read again later (the next hand is a normal one), the whole hand still says so.
+    again = log_text(EN, state, N, [e.to_wire() for e in [*dealt, *said, *ev]])
+    assert "Ana: Play for 3!" in again and "Them +3 (mão de onze)" in again
     assert "Eles +3 (mão de onze)" in log_text(PT, state, N, [e.to_wire() for e in ev])
 
 
@@ -113,6 +119,19 @@ def test_a_trick_is_taken_by_a_player() -> None:
     state, ev = act(state, (E, "play", "4e"), (N, "play", "1e"), (W, "play", "4o"), (S, "play", "4c"))
     lines = log_text(EN, state, E, [e.to_wire() for e in ev])
     assert lines[-1] == "Trick 1: Bot 1 (Them)."
+
+
+async def test_the_mao_de_onze_decider_is_offered_play_or_give_up() -> None:
+    hands = {E: "3c Ac 7c", N: "3h Ah 7h", W: "3s As 7s", S: "3d Ad 7d"}
+    state, events = scenario(hands, variant="paulista", face_up="Qh", scores=(5, 11))
+    table = p.TableInfo(table_id="t1", title="mesa", variant="paulista", owner="Ana",
+                        seats=NAMES[:4], options={}, status="playing")
+    link = FakeLink()
+    app = await seated_app(link, N, table=table)
+    async with table_shown(app, link, update_for(state, N, 9, events, names=NAMES)):
+        text = screen_text(app)
+        assert "q Play for 3" in text and "n Give up 1" in text
+        assert "Mão de onze: Bot 1, Bot 3 decide" in text
 
 
 async def test_the_table_screen_names_the_seat_that_raised() -> None:

@@ -321,7 +321,8 @@ class TableScreen(Screen[None]):
             if call in CARD_CALLS or call in calls:
                 continue
             calls.append(call)
-        key = tuple(calls)
+        deal_kind = str(self.table.view.get("deal_kind") or "")
+        key = (*calls, deal_kind)
         if key == self._actions_key:
             return  # unchanged: nothing to repaint
         self._actions_key = key
@@ -331,7 +332,7 @@ class TableScreen(Screen[None]):
         for choice in self._choices:
             label = Text()
             label.append(choice.key, style="reverse bold")
-            label.append(" " + call_label(self.tr, variant, choice.call))
+            label.append(" " + call_label(self.tr, variant, choice.call, deal_kind=deal_kind))
             if self._amounts(choice.call) or self._is_card_call(choice.call):
                 label.append("…")
             cells.append(label)
