@@ -64,6 +64,21 @@ def pending_bets(tr, model: TableModel) -> list[Pending]:  # type: ignore[no-unt
     return out
 
 
+def _said_by(tr, model: TableModel, view: dict[str, Any], kind: str, bet: str, seat: int,  # type: ignore[no-untyped-def]
+             style: str, frame: str | None = None) -> Pending:
+    """`bet` said by `seat`: "Quiero retruco from Beto", and ": answer!" for the players
+    whose side must answer it (not for the bettor's side, nor for a spectator)."""
+    teams = view.get("teams") or []
+    mine = model.my_team()
+    answer = mine is not None and seat < len(teams) and teams[seat] != mine
+    if frame is None and answer:
+        return Pending(kind, tr("table.pending", call=bet, who=model.name(seat)), style, seat)
+    said = tr("table.from", call=bet, who=model.name(seat))
+    if frame is not None:
+        said = tr(frame, calls=said)
+    return Pending(kind, tr("table.answer", bet=said) if answer else said, style, seat)
+
+
 def _truco(tr, model: TableModel, view: dict[str, Any]) -> Pending | None:  # type: ignore[no-untyped-def]
     pending = view.get("truco_pending")
     if not pending:
@@ -71,8 +86,7 @@ def _truco(tr, model: TableModel, view: dict[str, Any]) -> Pending | None:  # ty
     variant = str(view.get("variant", ""))
     seat = view.get("truco_pending_seat")
     if isinstance(seat, int):
-        call = call_label(tr, variant, str(pending))
-        return Pending("truco", tr("table.pending", call=call, who=model.name(seat)), "bold red", seat)
+        return _said_by(tr, model, view, "truco", call_label(tr, variant, str(pending)), seat, "bold red")
     by = view.get("truco_pending_by")
     if view.get("deal_kind") == "eleven" and isinstance(by, int):
         # Nobody called it: the team on 11 looked at its cards and decides (RULES.md 3.11).
@@ -95,10 +109,11 @@ def _envido(tr, model: TableModel, view: dict[str, Any]) -> Pending | None:  # t
     if isinstance(stake, int) and stake > 0:
         said += " " + tr("table.stake", n=stake)  # the Venezuelan envite: piedras at stake
     ley = view.get("envite_ley")  # Venezuelan a ley: con ley (a bet on flor) or sin ley
-    key = "table.envido_pending" if ley is None else ("table.envite_con_ley" if ley else "table.envite_sin_ley")
     seat = view.get("envido_pending_seat")
     if status == "betting" and isinstance(seat, int):
-        return Pending("envido", tr(key + "_by", calls=said, who=model.name(seat)), "bold magenta", seat)
+        frame = None if ley is None else ("table.envite_con_ley" if ley else "table.envite_sin_ley")
+        return _said_by(tr, model, view, "envido", said, seat, "bold magenta", frame)
+    key = "table.envido_pending" if ley is None else ("table.envite_con_ley" if ley else "table.envite_sin_ley")
     return Pending("envido", tr(key, calls=said), "bold magenta")
 
 
@@ -112,5 +127,5 @@ def _flor(tr, model: TableModel, view: dict[str, Any]) -> Pending | None:  # typ
     raise_call = FLOR_RAISES.get(view.get("flor_level") or 0)
     if isinstance(seat, int) and raise_call is not None:
         call = call_label(tr, str(view.get("variant", "")), raise_call)
-        return Pending("flor", tr("table.pending", call=call, who=model.name(seat)), "bold magenta", seat)
+        return _said_by(tr, model, view, "flor", call, seat, "bold magenta")
     return Pending("flor", tr("table.flor_pending"), "bold magenta")

@@ -36,8 +36,11 @@ def test_the_seat_that_raised_is_named_not_a_player_of_its_team() -> None:
     state, _ = scenario({}, flor=False)
     state, _ = act(state, (N, "truco"), (W, "quiero"), (W, "retruco"))
     # W (seat 2, "Beto") raised; seat 0 ("Ana", his partner) is the one RULES call team 0.
-    assert bets_text(EN, state, E) == "Quiero retruco from Beto: answer!"
+    assert bets_text(EN, state, N) == "Quiero retruco from Beto: answer!"
     assert bets_text(ES, state, N) == "Quiero retruco de Beto: ¡a responder!"
+    # Beto's side waits for the answer (nobody tells Ana to answer her partner), and so
+    # does a spectator.
+    assert bets_text(EN, state, E) == bets_text(EN, state, None) == "Quiero retruco from Beto"
     state, _ = act(state, (N, "quiero"), (S, "vale_cuatro"))
     assert "Quiero vale cuatro from Bot 3" in bets_text(EN, state, None)
 
@@ -45,7 +48,8 @@ def test_the_seat_that_raised_is_named_not_a_player_of_its_team() -> None:
 def test_envido_line_names_the_bettor_and_the_answer_waits() -> None:
     state, _ = scenario({}, flor=False)
     state, _ = act(state, (S, "envido"), (W, "real_envido"))
-    assert bets_text(EN, state, N) == "Envido: Envido + Real envido, from Beto: answer!"
+    assert bets_text(EN, state, N) == "Envido + Real envido from Beto: answer!"
+    assert bets_text(PT, state, E) == "Envido + Real envido de Beto"
     state, _ = act(state, (N, "quiero"))
     assert bets_text(EN, state, N) == "Envido: Envido + Real envido"  # wanted: values are said
 
@@ -97,7 +101,7 @@ def test_venezuelan_envite_amount_is_in_the_log_and_the_bets_line() -> None:
     assert log_text(EN, state, 1 - seat, wire) == [f"{NAMES[seat]}: Envido 5 piedras!"]
     assert log_text(ES, state, 1 - seat, wire) == [f"{NAMES[seat]}: Envido 5 piedras!"]
     assert log_text(PT, state, 1 - seat, wire) == [f"{NAMES[seat]}: Envido 5 piedras!"]
-    assert "(5 piedras), from " + NAMES[seat] in bets_text(EN, state, 1 - seat)
+    assert f"Envido puntos (5 piedras) from {NAMES[seat]}: answer!" in bets_text(EN, state, 1 - seat)
     state, ev = act(state, (1 - seat, "piedras", 3))
     assert log_text(EN, state, seat, [e.to_wire() for e in ev]) == [f"{NAMES[1 - seat]}: Quiero y 3 piedras más!"]
 
@@ -143,7 +147,8 @@ async def test_the_table_screen_names_the_seat_that_raised() -> None:
     app = await seated_app(link, E, table=table)
     async with table_shown(app, link, update_for(state, E, 9, [*events, *more], names=NAMES)):
         bets = app.screen.query_one("#t-bets")
-        assert "Quiero retruco from Beto: answer!" in screen_text(app)
+        text = screen_text(app)
+        assert "Quiero retruco from Beto" in text and "answer!" not in text  # Ana is Beto's partner
         assert bets.region.height > 0
 
 
