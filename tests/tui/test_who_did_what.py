@@ -64,7 +64,7 @@ def test_mao_de_onze_says_who_decides_and_is_scored_as_such() -> None:
     hands = {E: "3c Ac 7c", N: "3h Ah 7h", W: "3s As 7s", S: "3d Ad 7d"}
     state, dealt = scenario(hands, variant="paulista", face_up="Qh", scores=(11, 5))
     line = bets_text(EN, state, N)
-    assert line == "Mão de onze: Ana, Beto decide: play this hand for 3, or give up 1"
+    assert line == "Mão de onze: Ana, Beto decide: play for 3 or give up 1"
     assert "Truco" not in line and "from" not in line
     assert bets_text(PT, state, N).startswith("Mão de onze: Ana, Beto decidem")
     wire = [e.to_wire() for e in dealt]
