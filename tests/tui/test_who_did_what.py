@@ -183,3 +183,27 @@ def test_three_player_log_names_each_hand_s_own_teams() -> None:
     got = [line for line in lines if " +" in line and "(" in line]
     assert len(got) == len(expected) >= 2 and len(set(manos)) > 1
     assert all(line.startswith(want) for line, want in zip(got, expected)), (got, expected)
+
+
+def test_a_pica_pica_duel_says_who_plays_it() -> None:
+    """Six players: in a pica-pica hand two seats play each duel; the log names them."""
+    import random
+
+    rules = engine.get_ruleset("argentino", flor=False)
+    rng = random.Random(3)
+    state, log = engine.new_match(rules, 6, rng)
+    duels: list[engine.HandStarted] = []
+    while len(duels) < 2 and not state.match_over:
+        if state.needs_deal:
+            state, more = engine.deal(state, rng)
+        else:
+            plays = [a for a in engine.all_legal_actions(state) if a.call is engine.Call.PLAY]
+            state, more = engine.apply(state, rng.choice(plays or engine.all_legal_actions(state)))
+        log += more
+        duels += [e for e in more if isinstance(e, engine.HandStarted) and len(e.players) == 2]
+    assert duels
+    lines = log_text(ES, state, 0, [e.to_wire() for e in log])
+    for duel in duels:
+        a, b = (NAMES[s] for s in duel.players)
+        assert f"Pica-pica, duelo {duel.duel + 1}: {a} contra {b}." in lines
+    assert any(line.endswith("Pica-pica") and line.startswith("Mano ") for line in lines)  # the deal
