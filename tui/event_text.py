@@ -72,6 +72,11 @@ class HandContext:
 
     deal_kind: str | None = None  # a mão de onze's "quiero" is "play for 3"
     teams: tuple[int, ...] | None = None  # the team of each seat in that hand
+    deal_no: int | None = None  # that hand's deal number
+
+    def is_current(self, model: TableModel) -> bool:
+        """The event belongs to the hand the view shows (so the view may tell more of it)."""
+        return self.deal_no is None or self.deal_no == model.view.get("deal_no")
 
 
 def _hand_of(model: TableModel, event: dict[str, Any], hand: HandContext) -> HandContext:
@@ -80,7 +85,8 @@ def _hand_of(model: TableModel, event: dict[str, Any], hand: HandContext) -> Han
     earlier hand's line must be who was "us" then, not in the hand now."""
     kind = event.get("type")
     if kind == "hand_dealt" and isinstance(event.get("deal_kind"), str):
-        return replace(hand, deal_kind=event["deal_kind"])
+        deal_no = event.get("deal_no")
+        return replace(hand, deal_kind=event["deal_kind"], deal_no=deal_no if isinstance(deal_no, int) else None)
     n = len(model.view.get("teams") or [])
     if n == 3 and kind == "hand_started" and isinstance(event.get("mano"), int):
         return replace(hand, teams=tuple(0 if seat == event["mano"] else 1 for seat in range(n)))
@@ -174,10 +180,15 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
     if kind == "trick_ended":
         winner = event.get("winner_team")
         if winner is None:
-            return Text(tr("log.trick", n=event.get("number"), team=side(None)), style="cyan")
-        # A trick is taken by a player (who leads the next one): name him, and his side.
-        return Text(tr("log.trick_by", n=event.get("number"), who=name(event.get("next_leader")),
-                       team=side(winner)), style="cyan")
+            line = Text(tr("log.trick", n=event.get("number"), team=side(None)), style="cyan")
+        else:  # a trick is taken by a player (who leads the next one): name him, and his side
+            line = Text(tr("log.trick_by", n=event.get("number"), who=name(event.get("next_leader")),
+                           team=side(winner)), style="cyan")
+        passed = [s for n, s in model.view.get("passed_cards") or [] if n == event.get("number")]
+        if passed and hand.is_current(model):
+            # Venezuelan: a third card above one's second has no value (001 L45).
+            line.append(" " + tr("log.carta_pasada", names=", ".join(name(s) for s in passed)), style="cyan")
+        return line
     if kind == "points_scored":
         return Text(tr("log.points", team=side(event.get("team")), points=event.get("points"),
                        reason=reason_text(tr, str(event.get("reason")))), style="bold yellow")

@@ -207,3 +207,14 @@ def test_a_pica_pica_duel_says_who_plays_it() -> None:
         a, b = (NAMES[s] for s in duel.players)
         assert f"Pica-pica, duelo {duel.duel + 1}: {a} contra {b}." in lines
     assert any(line.endswith("Pica-pica") and line.startswith("Mano ") for line in lines)  # the deal
+
+
+def test_a_carta_pasada_is_told_with_its_trick() -> None:
+    """Venezuelan, two ties: a third card above one's second has no value (RULES.md 4.6)."""
+    hands = {0: "3e 4o 2e", 1: "3b 4e 4b"}
+    state, _ = scenario(hands, n=2, variant="venezolano", face_up="1c", flor_declaration="automatic")
+    state, _ = act(state, (0, "play", "3e"), (1, "play", "3b"), (0, "play", "4o"), (1, "play", "4e"))
+    state, ev = act(state, (0, "play", "2e"), (1, "play", "4b"))
+    lines = log_text(EN, state, 1, [e.to_wire() for e in ev])
+    assert "Trick 3: Bot 1 (Us). Carta pasada: Ana." in lines
+    assert "Baza 3: Bot 1 (Nosotros). Carta pasada: Ana." in log_text(ES, state, 1, [e.to_wire() for e in ev])
