@@ -1,4 +1,5 @@
-"""Who made each pending bet: the name the table shows is the seat whose `Acted` event made it.
+"""Who made each pending bet: the name the table shows is the seat whose `Acted` event made it;
+and every log line that names a player names the seat that acted.
 
 A property test over random 4- and 6-player games of every variant that has those sizes,
 through the engine's public view and events and the TUI's own text function for the bets
@@ -107,6 +108,32 @@ def _check(part: Pending, bettor: int | None, state: engine.State, team: int | N
     return 1
 
 
+def check_log(state: engine.State, events: list[engine.Event], seat: int | None, seen: Counter[str]) -> None:
+    """Every log line of these events that names a player names the seat that acted: the
+    seat of each `Acted` (also when the bot chose the move for it), the seat whose card took
+    each trick."""
+    wire = [e.to_wire() for e in (engine.project_event(e, seat) for e in events) if e is not None]
+    lines = [line.plain for line in log_lines(TRANSLATORS[0], model_for(state, seat), wire, french=False)]
+    covered = None
+    for event in events:
+        if isinstance(event, engine.SeatCovered):
+            covered = event.seat
+        elif isinstance(event, engine.Acted):
+            who = NAMES[event.seat]
+            if covered == event.seat:
+                assert any(line.startswith("Time's up: the bot") and line.endswith(f" for {who}.")
+                           for line in lines), (lines, event)
+                seen["covered"] += 1
+            else:
+                assert any(line.startswith(f"{who}: ") for line in lines), (lines, event)
+            covered = None
+        elif isinstance(event, engine.TrickEnded) and event.winner_team is not None:
+            taker = NAMES[event.next_leader]
+            assert f"Trick {event.number}: {taker} (" in " | ".join(lines), (lines, event)
+            assert state.team(event.next_leader) == event.winner_team
+            seen["tricks"] += 1
+
+
 def play(variant: str, n: int, seed: int, options: dict[str, Any], steps: int = 1500) -> Counter[str]:
     """A random match (at most `steps` moves), checked after every move."""
     rng = random.Random(seed)
@@ -128,6 +155,9 @@ def play(variant: str, n: int, seed: int, options: dict[str, Any], steps: int = 
         bets = [a for a in legal if a.call is not Call.PLAY]
         action = rng.choice(bets if bets and rng.random() < 0.6 else legal)
         state, events = engine.apply(state, action)
+        if rng.random() < 0.1:  # the table's bot chose this move for the seat (turn timer)
+            events = [engine.SeatCovered(action.seat, "time"), *events]
+        check_log(state, events, rng.choice([*range(n), None]), seen)
     return seen
 
 
@@ -158,5 +188,6 @@ def test_the_property_sees_bets_at_every_table() -> None:
             seen += play(variant, n, seed, {"flor": True} if variant in ("argentino", "uruguayo") else {})
         assert seen["named"] > 50, (variant, n, seen)
         total += seen
-    # ... and the bets nobody called: a mão de onze, a Venezuelan privo y truco.
-    assert total["eleven"] and total["privo"], total
+    # ... and the bets nobody called: a mão de onze, a Venezuelan privo y truco; and the
+    # log lines of moves the bot made for a seat, of tricks taken.
+    assert total["eleven"] and total["privo"] and total["covered"] and total["tricks"], total
