@@ -218,3 +218,43 @@ def test_a_carta_pasada_is_told_with_its_trick() -> None:
     lines = log_text(EN, state, 1, [e.to_wire() for e in ev])
     assert "Trick 3: Bot 1 (Us). Carta pasada: Ana." in lines
     assert "Baza 3: Bot 1 (Nosotros). Carta pasada: Ana." in log_text(ES, state, 1, [e.to_wire() for e in ev])
+
+
+def _duel_after_a_bet() -> tuple[engine.State, list[engine.Event], set[int]]:
+    """A six-player state just as a pica-pica duel (not the first) starts, the events since
+    the deal, and the seats that bet in the duels before."""
+    import random
+
+    rules = engine.get_ruleset("argentino", flor=False)
+    for seed in range(50):
+        rng = random.Random(seed)
+        state, _ = engine.new_match(rules, 6, rng)
+        since_deal: list[engine.Event] = []
+        while not state.match_over:
+            if state.needs_deal:
+                state, more = engine.deal(state, rng)
+                since_deal = []
+            else:
+                legal = engine.all_legal_actions(state)
+                bets = [a for a in legal if a.call in (engine.Call.TRUCO, engine.Call.ENVIDO)]
+                state, more = engine.apply(state, rng.choice(bets if bets and rng.random() < 0.3 else legal))
+            since_deal += more
+            if any(isinstance(e, engine.HandStarted) and e.duel > 0 for e in more):
+                bettors = {e.seat for e in since_deal if isinstance(e, engine.Acted) and e.call != "play"}
+                if bettors:
+                    return state, since_deal, bettors
+    raise AssertionError("no pica-pica duel after a bet")
+
+
+async def test_a_new_pica_pica_duel_clears_what_was_said_in_the_last() -> None:
+    state, since_deal, bettors = _duel_after_a_bet()
+    table = p.TableInfo(table_id="t1", title="mesa", variant="argentino", owner="Ana",
+                        seats=NAMES, options={"flor": False}, status="playing")
+    link = FakeLink()
+    app = await seated_app(link, 0, table=table)
+    async with table_shown(app, link, update_for(state, 0, 9, since_deal, names=NAMES)):
+        rows = [line.split("│")[0] for line in screen_text(app).splitlines()]
+        for seat in bettors:
+            row = next(line for line in rows if line.strip(" ▶").startswith(NAMES[seat]))
+            # the seat's bubble is empty: only name, team, cards, D/M and "bot" remain
+            assert not any(word in row for word in ("Truco", "Envido", "Quiero", "mazo")), row

@@ -235,7 +235,9 @@ class TableScreen(Screen[None]):
     def _last_said(self) -> dict[int, str]:
         said: dict[int, str] = {}
         for event in self.table.last_hand_events:
-            if event.get("type") == "acted" and event.get("call") not in ("play", "play_blind"):
+            if event.get("type") == "hand_started":
+                said.clear()  # a new pica-pica duel: what was said in the last one is over
+            elif event.get("type") == "acted" and event.get("call") not in ("play", "play_blind"):
                 seat = event.get("seat")
                 if isinstance(seat, int):
                     said[seat] = act_words(self.tr, self.table, event)  # with its piedras, if any
