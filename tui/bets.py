@@ -37,11 +37,17 @@ def team_seats(model: TableModel, team: int | None) -> str:
     return ", ".join(model.name(s) for s in seats) or "?"
 
 
-def special_hand(tr, view: dict[str, Any]) -> str | None:  # type: ignore[no-untyped-def]
-    """The name of a special hand being played (mão de onze, mão de ferro), else None."""
+def special_hand(tr, model: TableModel) -> str | None:  # type: ignore[no-untyped-def]
+    """The name of a special hand being played (mão de onze, mão de ferro, the Venezuelan
+    estar cantando, with the team that is cantando), else None."""
+    view = model.view
+    if view.get("phase") in ("deal", "match_over"):
+        return None
     kind = view.get("deal_kind")
-    if kind in ("eleven", "blind") and view.get("phase") not in ("deal", "match_over"):
+    if kind in ("eleven", "blind"):
         return str(tr(f"table.hand.{kind}"))
+    if view.get("cantando") is not None:
+        return str(tr("table.hand.cantando", names=team_seats(model, view["cantando"])))
     return None
 
 
@@ -49,7 +55,7 @@ def pending_bets(tr, model: TableModel) -> list[Pending]:  # type: ignore[no-unt
     """The bets that wait for an answer now, each naming the seat that made it."""
     view = model.view
     out: list[Pending] = []
-    hand = special_hand(tr, view)
+    hand = special_hand(tr, model)
     if hand is not None and not view.get("truco_pending"):
         out.append(Pending("hand", hand, "bold cyan"))
     truco = _truco(tr, model, view)

@@ -258,3 +258,14 @@ async def test_a_new_pica_pica_duel_clears_what_was_said_in_the_last() -> None:
             row = next(line for line in rows if line.strip(" ▶").startswith(NAMES[seat]))
             # the seat's bubble is empty: only name, team, cards, D/M and "bot" remain
             assert not any(word in row for word in ("Truco", "Envido", "Quiero", "mazo")), row
+
+
+def test_estar_cantando_says_who_sings_and_who_must_answer_the_privo_y_truco() -> None:
+    """Venezuelan: Ana's team needs one point; Bot 1's envite beats hers, so the hand starts
+    with his "privo y truco" pending, which nobody said out loud (RULES.md 4.12.1)."""
+    state, _ = scenario({0: "4o 5e 6b", 1: "7e 6e 1b"}, n=2, variant="venezolano", face_up="4c",
+                        scores=(23, 10), flor_declaration="automatic")
+    assert bets_text(EN, state, 1) == "Privo y truco: Ana must answer"
+    assert bets_text(ES, state, 0) == "Privo y truco: responden Ana"
+    state, _ = act(state, (0, "quiero"))
+    assert bets_text(EN, state, 1) == "Estar cantando: Ana"
