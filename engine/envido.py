@@ -97,6 +97,7 @@ def bet(w: Any, events: list[Event], action: Action) -> None:
     if w.envido_status is EnvidoStatus.OPEN:
         w.envido_calls = (call,)
         w.envido_by = team
+        w.envido_seat = seat
         w.envido_status = EnvidoStatus.BETTING
         w.envido_barred = w.envido_barred | {seat}
         return
@@ -112,6 +113,7 @@ def bet(w: Any, events: list[Event], action: Action) -> None:
         return
     w.envido_calls = w.envido_calls + (call,)
     w.envido_by = team
+    w.envido_seat = seat
 
 
 def next_declarer(state: State) -> int:

@@ -99,6 +99,7 @@ def legal_answers(state: State, seat: int) -> list[Action]:
 def open_bet(w: Any, seat: int, call: Call, stake: int) -> None:
     w.envido_calls = (call,)
     w.envido_by = seat % 2
+    w.envido_seat = seat
     w.envido_status = EnvidoStatus.BETTING
     w.envido_barred = w.envido_barred | {seat}
     w.envido_falta = call is Call.FALTA_ENVIDO
@@ -131,6 +132,7 @@ def raise_bet(w: Any, action: Action) -> None:
     call = action.call
     w.envido_calls = w.envido_calls + (call,)
     w.envido_by = action.seat % 2
+    w.envido_seat = action.seat
     w.envido_prev = old
     if call is Call.ENVIDO:
         w.envido_stake = 4  # quiero y envido: 4 / 2 (VE-04)

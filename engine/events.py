@@ -174,11 +174,25 @@ class MatchEnded(Event):
     games_won: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class SeatCovered(Event):
+    """The table's bot makes the next action for `seat`: its turn timer ran out
+    (reason "time") or its player is away ("away"). Not a rule event: the server logs it
+    just before that action's own events, so every viewer's log says who really chose the
+    move, and `replay` passes over it."""
+
+    kind: ClassVar[str] = "seat_covered"
+    codec: ClassVar[tuple[str, ...]] = ("int", "str")
+    seat: int
+    reason: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         MatchStarted, HandDealt, HandStarted, Acted, TrickEnded, PointsScored,
         PointsWithheld, FlorAnswered, CardsShown, HandEnded, GameEnded, MatchEnded,
+        SeatCovered,
     )
 }
 

@@ -24,6 +24,7 @@ def start(w: Any) -> None:
     w.flor_idx = 0
     w.flor_level = 0
     w.flor_by = NO_TEAM
+    w.flor_seat = -1
     w.flor_accepted = False
     w.flor_conceded = NO_TEAM
     w.flor_cf_by = NO_TEAM
@@ -144,7 +145,7 @@ def act(w: Any, events: list[Event], action: Action) -> None:
         elif call is Call.CON_FLOR_QUIERO:
             w.flor_accepted = True
         else:
-            _raise(w, call, team)
+            _raise(w, call, seat, team)
         w.flor_idx += 1
         if w.flor_idx == len(w.flor_holders):
             _after_round_one(w, events)
@@ -161,13 +162,14 @@ def act(w: Any, events: list[Event], action: Action) -> None:
         if w.flor_passes == len(w.flor_holders):
             resolve(w, events)
     else:
-        _raise(w, call, team)
+        _raise(w, call, seat, team)
         w.flor_status = FlorStatus.ANSWERING
 
 
-def _raise(w: Any, call: Call, team: int) -> None:
+def _raise(w: Any, call: Call, seat: int, team: int) -> None:
     w.flor_level = 1 if call is Call.CONTRAFLOR else 2
     w.flor_by = team
+    w.flor_seat = seat
     if call is Call.CONTRAFLOR:
         w.flor_cf_by = team
 

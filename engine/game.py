@@ -30,6 +30,7 @@ from engine.events import (
     MatchEnded,
     MatchStarted,
     PointsScored,
+    SeatCovered,
     TrickEnded,
 )
 from engine.cards import Card
@@ -569,6 +570,7 @@ def _start_hand(w: Any, events: list[Event]) -> None:
     w.leader = w.turn = w.mano
     w.truco_level = w.truco_pending = 0
     w.truco_by = w.truco_right = NO_TEAM
+    w.truco_seat = w.envido_seat = -1
     w.envido_status = EnvidoStatus.OPEN
     w.envido_calls = ()
     w.envido_by = NO_TEAM
@@ -811,6 +813,7 @@ def _truco(w: Any, events: list[Event], action: Action) -> None:
             w.truco_forced = False
         w.truco_pending = w.truco_level + 1
         w.truco_by = team
+        w.truco_seat = seat
         if first_trick:
             w.envido_barred = w.envido_barred | {seat}
 
@@ -854,6 +857,12 @@ def leader_needs(w: Any, goal: int) -> int:
     return int(max(goal - max(w.scores), 1))
 
 
+# What the tricks of a hand score, by deal: the special Brazilian hands are named for what
+# they are (RULES.md 3.11): nobody called truco in a mão de onze (the team on 11 chose to
+# play it for 3) nor in the blind mão de ferro.
+_HAND_POINTS = {DealKind.ELEVEN: "mao_de_onze", DealKind.BLIND: "mao_de_ferro"}
+
+
 def _end_hand(
     w: Any, events: list[Event], winner: int | None, reason: str, points: int | None = None
 ) -> None:
@@ -868,7 +877,7 @@ def _end_hand(
         if points is None and w.truco_level and w.rules.truco_ladder[w.truco_level - 1].wins_game:
             # vale el juego accepted: the winner wins the game whatever the score (001 L36)
             truco_points = max(w.rules.target - w.scores[winner], 1)
-        why = "truco" if reason == "tricks" else reason
+        why = _HAND_POINTS.get(w.deal_kind, "truco") if reason == "tricks" else reason
         if w.ley_mode:
             truco_points = ve_ley.truco_points(w, events, winner, truco_points, why)
         game_over = credit(w, events, winner, truco_points, why)
@@ -949,6 +958,8 @@ def replay(rules: RuleSet, n_players: int, events: Iterable[Event]) -> State:
     state = initial_state(rules, n_players, first.first_dealer)
     expected: list[Event] = []
     for event in it:
+        if isinstance(event, SeatCovered) and not expected:
+            continue  # the server's note that its bot chose the next action (not a rule event)
         if expected:
             if event != expected.pop(0):
                 raise ValueError(f"the log disagrees with the rules at {event!r}")

@@ -152,6 +152,11 @@ class State:
     ley_deferred: tuple[tuple[int, int, str], ...] = ()  # envite and flor credits, hand end
     penalties: tuple[tuple[int, str, int], ...] = ()  # (team, rule, points withheld)
     flor_asked: bool = False  # "pido flor" was said in this hand (001 L48)
+    # ---- who made each bet: a seat, not a team (the table names the player who spoke) ----
+    truco_seat: int = -1  # seat of the pending (or last) truco call; -1: nobody called it
+    # (the Brazilian mão de onze and the Venezuelan "privo y truco" start with a truco pending)
+    envido_seat: int = -1  # seat of the last envido / envite call
+    flor_seat: int = -1  # seat of the pending flor raise (contraflor, contraflor al resto)
 
     def team(self, seat: int) -> int:
         return self.team_of[seat] if self.team_of else seat % 2

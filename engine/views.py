@@ -14,7 +14,9 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import Card
 from engine.game import legal_actions, truco_value
-from engine.state import NO_TEAM, PARDA, DealKind, EnvidoStatus, HandSummary, Phase, State
+from engine.state import (
+    NO_TEAM, PARDA, DealKind, EnvidoStatus, FlorStatus, HandSummary, Phase, State,
+)
 
 
 def malas_buenas(score: int, malas: int = 15) -> str:
@@ -50,21 +52,27 @@ class View:
     hand_sizes: tuple[int, ...]
     tricks: tuple[tuple[tuple[int, Card], ...], ...]  # finished tricks, in play order
     trick_results: tuple[int | None, ...]  # winning team, None for parda
+    trick_winners: tuple[int | None, ...]  # the seat that took each trick, None for parda
     current_trick: tuple[tuple[int, Card], ...]
     face_up: Card | None
     truco_value: int  # what the hand is worth now
     truco_pending: str | None  # the call waiting for an answer
-    truco_pending_by: int | None
+    truco_pending_by: int | None  # the TEAM that made it; the seat is truco_pending_seat
+    # The seat that said the pending call; None when nobody did: the Brazilian mão de onze
+    # (the team on 11 decides whether to play) and the Venezuelan "privo y truco".
+    truco_pending_seat: int | None
     truco_right: int | None  # the team that may raise next (None: either)
     envido_status: str
     envido_calls: tuple[str, ...]
     envido_by: int | None
+    envido_pending_seat: int | None  # the seat whose envido / envite call waits for an answer
     envido_declarations: tuple[tuple[int, int | None], ...]  # None: son buenas
     envido_result: tuple[int, int] | None
     flor_status: str
     flor_announced: tuple[int, ...]
     flor_level: int
     flor_pending_by: int | None
+    flor_pending_seat: int | None  # the seat whose contraflor (al resto) waits for an answer
     flor_conceded: int | None
     flor_result: tuple[int, int] | None
     history: tuple[HandSummary, ...]  # finished hands of this game, with shown proofs
@@ -115,6 +123,10 @@ def _team(team: int) -> int | None:
     return None if team == NO_TEAM else team
 
 
+def _seat(seat: int) -> int | None:
+    return None if seat < 0 else seat
+
+
 def view(state: State, seat: int | None) -> View:
     if seat is not None and not 0 <= seat < state.n:
         raise ValueError(f"there is no seat {seat}")
@@ -159,21 +171,27 @@ def view(state: State, seat: int | None) -> View:
         hand_sizes=tuple(len(h) for h in state.hands),
         tricks=state.tricks,
         trick_results=tuple(None if r == PARDA else r for r in state.trick_results),
+        trick_winners=tuple(None if s < 0 else s for s in state.trick_winners),
         current_trick=state.current,
         face_up=state.face_up,
         truco_value=truco_value(state) if state.truco_level else 1,
         truco_pending=rules.truco_ladder[pending - 1].call.value if pending else None,
         truco_pending_by=state.truco_by if pending else None,
+        truco_pending_seat=_seat(state.truco_seat) if pending else None,
         truco_right=_team(state.truco_right),
         envido_status=state.envido_status.value,
         envido_calls=tuple(c.value for c in state.envido_calls) if envido_live else (),
         envido_by=_team(state.envido_by),
+        envido_pending_seat=(
+            _seat(state.envido_seat) if state.envido_status is EnvidoStatus.BETTING else None
+        ),
         envido_declarations=state.envido_decl,
         envido_result=state.envido_result,
         flor_status=state.flor_status.value,
         flor_announced=state.flor_announced,
         flor_level=state.flor_level,
         flor_pending_by=_team(state.flor_by) if not state.flor_accepted else None,
+        flor_pending_seat=_seat(state.flor_seat) if _flor_betting(state) else None,
         flor_conceded=_team(state.flor_conceded),
         flor_result=state.flor_result,
         history=state.history,
@@ -202,6 +220,12 @@ def view(state: State, seat: int | None) -> View:
         ley_seats=state.ley_seats,
         envite_ley=state.envite_ley if state.ley_mode and state.envido_calls else None,
         penalties=state.penalties,
+    )
+
+
+def _flor_betting(state: State) -> bool:
+    return not state.flor_accepted and state.flor_status in (
+        FlorStatus.ANNOUNCING, FlorStatus.ANSWERING, FlorStatus.ROUND_TWO
     )
 
 

@@ -292,10 +292,12 @@ class TableActor:
             return None
         return (started.first_dealer + 1) % len(self.seats)
 
-    def _apply(self, action: engine.Action, cause: tuple[int, int] | None = None) -> None:
+    def _apply(self, action: engine.Action, cause: tuple[int, int] | None = None,
+               note: engine.Event | None = None) -> None:
+        """`note` goes in the log just before the action's events (engine.SeatCovered)."""
         assert self.state is not None
         self.state, events = engine.apply(self.state, action)
-        self._publish(events, cause)
+        self._publish(events if note is None else [note, *events], cause)
 
     def _advance_chance(self) -> None:
         assert self.state is not None
@@ -332,7 +334,9 @@ class TableActor:
             return  # the table moved on since this bot started thinking
         self._play_for(seat)
 
-    def _play_for(self, seat: int) -> None:
+    def _play_for(self, seat: int, covered: str | None = None) -> None:
+        """The bot acts for `seat`; `covered` ("time", "away") says why a human's seat was
+        played by the bot, and goes in the log so every viewer sees who chose the move."""
         assert self.state is not None
         seat_view = engine.view(self.state, seat)
         if not seat_view.legal:
@@ -346,14 +350,14 @@ class TableActor:
                 (a for a in seat_view.legal if a.call is engine.Call.PLAY),
                 by_call.get(engine.Call.QUIERO, seat_view.legal[0]),
             )
-        self._apply(action)
+        self._apply(action, note=None if covered is None else engine.SeatCovered(seat, covered))
 
     def _on_timeout(self, seq: int) -> None:
         if seq != self.seq or self.state is None or not self._timer_seats:
             return
         seat = self._timer_seats[0]
         log.info("table %s: seat %s ran out of time; the bot plays for it", self.table_id, seat)
-        self._play_for(seat)
+        self._play_for(seat, "time")
 
     def _on_chat(self, conn_id: int, sender: str, text: str) -> None:
         """Table chat: to the players and the spectators of this table only."""
@@ -420,7 +424,7 @@ class TableActor:
         if seq != self.seq or self.state is None or not self.seats[seat].away:
             return
         log.info("table %s: seat %s is away; the bot covers this decision", self.table_id, seat)
-        self._play_for(seat)
+        self._play_for(seat, "away")
 
     def _reschedule(self) -> None:
         if self.state is not None and not self.state.match_over:

@@ -56,9 +56,14 @@ def assign_keys(calls: list[str]) -> list[CallChoice]:
     return out
 
 
-def call_label(tr, variant: str, call: str, value: object = None) -> str:  # type: ignore[no-untyped-def]
-    """The words a player says: per-variant (Portuguese for the Brazilian game), then general."""
-    for key in (f"call.{variant}.{call}", f"call.{call}"):
+def call_label(tr, variant: str, call: str, value: object = None,  # type: ignore[no-untyped-def]
+               deal_kind: str | None = None) -> str:
+    """The words a player says: per kind of hand (in a mão de onze, quiero is "play the
+    hand"), per variant (Portuguese for the Brazilian game), then general."""
+    keys = (f"call.{variant}.{call}", f"call.{call}")
+    if deal_kind:
+        keys = (f"call.{deal_kind}.{call}", *keys)
+    for key in keys:
         if tr.has(key) or tr.has_default(key):
             return tr(key, value=value) if value is not None else tr(key)
     return call.replace("_", " ")

@@ -1,7 +1,8 @@
 """Engine events (as the protocol carries them) told in the session's language."""
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Sequence
 
 from rich.text import Text
 
@@ -10,13 +11,24 @@ from tui.cards import card_text
 from tui.table_model import TableModel
 
 
-def team_name(tr, model: TableModel, team: int | None) -> str:  # type: ignore[no-untyped-def]
+def team_name(tr, model: TableModel, team: int | None,
+              teams: Sequence[int] | None = None) -> str:  # type: ignore[no-untyped-def]
+    """Us / Them for a player (Team 1 / Team 2 for a spectator). `teams` is the team of each
+    seat in the hand the event belongs to, where it differs from the current hand's."""
     if team is None:
         return tr("table.parda")
-    mine = model.my_team()
+    mine = model.my_team() if teams is None or model.seat is None else teams[model.seat]
     if mine is None:
         return tr("table.team_n", n=team + 1)
     return tr("table.us") if team == mine else tr("table.them")
+
+
+def holder_name(tr, model: TableModel, entry: int, holders: list[list[int]]) -> str:  # type: ignore[no-untyped-def]
+    """Who one score belongs to: a team (Us / Them) or, with a score per player (the
+    Uruguayan three-player game), that player: never a team index read as a seat."""
+    if len(holders) == 2:
+        return team_name(tr, model, entry)
+    return " + ".join(model.name(s) for s in holders[entry]) if entry < len(holders) else "?"
 
 
 def reason_text(tr, reason: str) -> str:  # type: ignore[no-untyped-def]
@@ -24,40 +36,167 @@ def reason_text(tr, reason: str) -> str:  # type: ignore[no-untyped-def]
     return tr(key) if tr.has(key) or tr.has_default(key) else reason.replace("_", " ")
 
 
-def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
-               ascii_only: bool = False) -> Text | None:  # type: ignore[no-untyped-def]
-    """One log line for an event, or None for events that need no line."""
+def log_lines(tr, model: TableModel, events: Iterable[dict[str, Any]], french: bool,
+              ascii_only: bool = False) -> list[Text]:  # type: ignore[no-untyped-def]
+    """The log lines of a run of events. A move the bot made for a seat (its timer ran out,
+    or its player is away) is one line that says so: "Time's up: the bot played 7e for ana"."""
+    out: list[Text] = []
+    covered: dict[str, Any] | None = None
+    hand = HandContext()
+    for event in events:
+        hand = _hand_of(model, event, hand)
+        if event.get("type") == "seat_covered":
+            if covered is not None:
+                out.append(_covered_alone(tr, model, covered))
+            covered = event
+            continue
+        line: Text | None
+        if covered is not None and event.get("type") == "acted" and event.get("seat") == covered.get("seat"):
+            line = _covered_act(tr, model, covered, event, french, ascii_only, hand)
+        else:
+            if covered is not None:
+                out.append(_covered_alone(tr, model, covered))
+            line = event_line(tr, model, event, french, ascii_only, hand)
+        covered = None
+        if line is not None:
+            out.append(line)
+    if covered is not None:
+        out.append(_covered_alone(tr, model, covered))
+    return out
+
+
+@dataclass(frozen=True)
+class HandContext:
+    """What a log line needs to know of its event's hand, which need not be the current one
+    (a log read again after a reconnect); None: as in the current view."""
+
+    deal_kind: str | None = None  # a mão de onze's "quiero" is "play for 3"
+    teams: tuple[int, ...] | None = None  # the team of each seat in that hand
+    deal_no: int | None = None  # that hand's deal number
+
+    def is_current(self, model: TableModel) -> bool:
+        """The event belongs to the hand the view shows (so the view may tell more of it)."""
+        return self.deal_no is None or self.deal_no == model.view.get("deal_no")
+
+
+def _hand_of(model: TableModel, event: dict[str, Any], hand: HandContext) -> HandContext:
+    """The context after `event`. Teams change only in the Uruguayan three-player game,
+    where the mano plays alone against the other two (RULES.md 2.12.2): "Us" in an
+    earlier hand's line must be who was "us" then, not in the hand now."""
     kind = event.get("type")
+    if kind == "hand_dealt" and isinstance(event.get("deal_kind"), str):
+        deal_no = event.get("deal_no")
+        return replace(hand, deal_kind=event["deal_kind"], deal_no=deal_no if isinstance(deal_no, int) else None)
+    n = len(model.view.get("teams") or [])
+    if n == 3 and kind == "hand_started" and isinstance(event.get("mano"), int):
+        return replace(hand, teams=tuple(0 if seat == event["mano"] else 1 for seat in range(n)))
+    return hand
+
+
+def _covered_alone(tr, model: TableModel, event: dict[str, Any]) -> Text:  # type: ignore[no-untyped-def]
+    why = "away" if event.get("reason") == "away" else "time"
+    return Text(tr(f"log.covered.{why}", who=model.name(event.get("seat"))), style="bold yellow")
+
+
+def _covered_act(tr, model: TableModel, covered: dict[str, Any], event: dict[str, Any], french: bool,
+                 ascii_only: bool, hand: HandContext) -> Text:  # type: ignore[no-untyped-def]
+    why = "away" if covered.get("reason") == "away" else "time"
+    who = model.name(event.get("seat"))
+    if event.get("card") and event.get("call") in ("play", "play_blind"):
+        card = card_text(str(event["card"]), french=french, ascii_only=ascii_only)
+        return _with(tr(f"log.covered_play.{why}", who=who, card="\0"), card, "bold yellow")
+    said = act_words(tr, model, event, hand.deal_kind)
+    return Text(tr(f"log.covered_call.{why}", who=who, call=said), style="bold yellow")
+
+
+def _with(template: str, inner: Text, style: str) -> Text:
+    """`template` with its one NUL replaced by `inner` (a card keeps its colours)."""
+    before, _, after = template.partition("\0")
+    line = Text(before, style=style)
+    line.append_text(inner)
+    line.append(after, style=style)
+    return line
+
+
+def act_words(tr, model: TableModel, event: dict[str, Any],  # type: ignore[no-untyped-def]
+              deal_kind: str | None = None) -> str:
+    """What a player said, with its number where the call has one (the Venezuelan envite's
+    piedras: "Envido 5 piedras"; a declared envido: "27"). `deal_kind` is the kind of the
+    event's hand when it is not the current one (a mão de onze's quiero is "play for 3")."""
     variant = str(model.view.get("variant", ""))
+    if deal_kind is None:
+        deal_kind = str(model.view.get("deal_kind") or "")
+    call = str(event.get("call"))
+    value = event.get("value")
+    if call == "declare_envido":
+        return str(value)
+    if call in ("envido_puntos", "piedras") and isinstance(value, int):
+        return str(tr(f"log.{call}", n=value))
+    return call_label(tr, variant, call, deal_kind=deal_kind)
+
+
+def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii_only: bool = False,
+               hand: HandContext | None = None) -> Text | None:  # type: ignore[no-untyped-def]
+    """One log line for an event, or None for events that need no line. `hand`: what is
+    known of the event's hand, if it may not be the current one (see log_lines)."""
+    kind = event.get("type")
     name = model.name
+    hand = hand or HandContext()
+    teams = hand.teams
+
+    def side(team: Any) -> str:
+        return team_name(tr, model, team, teams)
+
     if kind == "acted":
         who = name(event.get("seat"))
         call = str(event.get("call"))
         line = Text(f"{who}: ", style="bold")
-        if call == "play" and event.get("card"):
+        if call in ("play", "play_blind") and event.get("card"):
             line.append_text(card_text(str(event["card"]), french=french, ascii_only=ascii_only))
-        elif call == "declare_envido":
-            line.append(str(event.get("value")))
+        elif call == "discard":
+            line.append(tr("log.discard"))  # the laid-away card stays face down
         else:
-            line.append(call_label(tr, variant, call) + ("" if call in ("son_buenas", "pass_flor") else "!"))
+            quiet = call in ("declare_envido", "son_buenas", "pass_flor", "pasar")
+            line.append(act_words(tr, model, event, hand.deal_kind) + ("" if quiet else "!"))
         return line
+    if kind == "seat_covered":
+        return _covered_alone(tr, model, event)
     if kind == "hand_dealt":
         line = Text(tr("log.dealt", n=event.get("deal_no"), dealer=name(event.get("dealer"))), style="dim")
         if event.get("face_up"):
             line.append("  " + tr("table.face_up") + " ")
             line.append_text(card_text(str(event["face_up"]), french=french, ascii_only=ascii_only))
+        deal_kind = event.get("deal_kind")
+        if deal_kind in ("eleven", "blind", "pica_pica"):
+            line.append("  " + tr(f"table.hand.{deal_kind}"), style="bold cyan")
         return line
+    if kind == "hand_started":
+        players = event.get("players") or []
+        if len(players) == 2 and len(model.view.get("teams") or []) > 2:
+            # A pica-pica duel: two of the six play this hand.
+            return Text(tr("log.duel", n=int(event.get("duel") or 0) + 1, a=name(players[0]), b=name(players[1])),
+                        style="dim")
+        return None
     if kind == "trick_ended":
         winner = event.get("winner_team")
-        return Text(tr("log.trick", n=event.get("number"), team=team_name(tr, model, winner)), style="cyan")
+        if winner is None:
+            line = Text(tr("log.trick", n=event.get("number"), team=side(None)), style="cyan")
+        else:  # a trick is taken by a player (who leads the next one): name him, and his side
+            line = Text(tr("log.trick_by", n=event.get("number"), who=name(event.get("next_leader")),
+                           team=side(winner)), style="cyan")
+        passed = [s for n, s in model.view.get("passed_cards") or [] if n == event.get("number")]
+        if passed and hand.is_current(model):
+            # Venezuelan: a third card above one's second has no value (001 L45).
+            line.append(" " + tr("log.carta_pasada", names=", ".join(name(s) for s in passed)), style="cyan")
+        return line
     if kind == "points_scored":
-        return Text(tr("log.points", team=team_name(tr, model, event.get("team")), points=event.get("points"),
+        return Text(tr("log.points", team=side(event.get("team")), points=event.get("points"),
                        reason=reason_text(tr, str(event.get("reason")))), style="bold yellow")
     if kind == "points_withheld":
-        return Text(withheld_text(tr, model, event), style="bold red")
+        return Text(withheld_text(tr, model, event, teams), style="bold red")
     if kind == "flor_answered":
         key = "log.flor_answered_yes" if event.get("holds") else "log.flor_answered_no"
-        return Text(tr(key, team=team_name(tr, model, event.get("team"))), style="bold magenta")
+        return Text(tr(key, team=side(event.get("team"))), style="bold magenta")
     if kind == "cards_shown":
         line = Text(tr("log.shown", who=name(event.get("seat")), reason=reason_text(tr, str(event.get("reason")))) + " ")
         for card in event.get("cards") or []:
@@ -68,20 +207,21 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
         winner = event.get("winner_team")
         if winner is None:
             return Text(tr("log.hand_over_plain"), style="bold")
-        return Text(tr("log.hand_over", team=team_name(tr, model, winner), points=event.get("points"),
+        return Text(tr("log.hand_over", team=side(winner), points=event.get("points"),
                        reason=reason_text(tr, str(event.get("reason")))), style="bold")
     if kind == "game_ended":
-        return Text(tr("log.game_over", team=team_name(tr, model, event.get("winner_team"))), style="bold green")
+        return Text(tr("log.game_over", team=side(event.get("winner_team"))), style="bold green")
     if kind == "match_ended":
-        return Text(tr("log.match_over", team=team_name(tr, model, event.get("winner_team"))), style="bold green")
+        return Text(tr("log.match_over", team=side(event.get("winner_team"))), style="bold green")
     return None
 
 
-def withheld_text(tr, model: TableModel, event: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]
+def withheld_text(tr, model: TableModel, event: dict[str, Any],
+                  teams: Sequence[int] | None = None) -> str:  # type: ignore[no-untyped-def]
     """Points won but not collected (Venezuelan hidden flor), with the rule that says so."""
     rule = str(event.get("rule"))
     key = f"rule.{rule}"
-    return str(tr("log.withheld", team=team_name(tr, model, event.get("team")), points=event.get("points"),
+    return str(tr("log.withheld", team=team_name(tr, model, event.get("team"), teams), points=event.get("points"),
                   reason=reason_text(tr, str(event.get("reason"))),
                   rule=tr(key) if tr.has(key) or tr.has_default(key) else rule))
 

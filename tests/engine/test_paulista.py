@@ -165,7 +165,8 @@ def test_BR09_eleven_rule_play_for_three() -> None:
     state, ev = act(state, (E, "play", "3c"), (N, "play", "7h"), (W, "play", "As"),
                     (S, "play", "7d"), (E, "play", "Ac"), (N, "play", "Ah"), (W, "play", "3s"),
                     (S, "play", "Ad"))
-    assert points(ev) == [(0, 3, "truco")]
+    # nobody called truco: the points are the mão de onze's (RULES.md 3.11)
+    assert points(ev) == [(0, 3, "mao_de_onze")]
     assert [e for e in ev if isinstance(e, GameEnded)]
 
 

@@ -238,6 +238,13 @@ async def test_my_games_lists_a_finished_game_and_replays_it_hand_by_hand(tmp_pa
             assert step.hand == hand and step.hands == game.hands
             dealt = [e for e in step.events if e["type"] == "hand_dealt"]
             assert len(dealt) == 1 and all(h for h in dealt[0]["hands"])  # every hand shown: it is over
+        # The moves the bot made for ana while she was away say so in the log, each just
+        # before her move (and that log replayed: the table finished from it).
+        steps = ana.of(p.ReplayStep)
+        events = [e for step in steps for e in step.events]
+        notes = [i for i, e in enumerate(events) if e["type"] == "seat_covered"]
+        assert notes and all(events[i] == {"type": "seat_covered", "seat": 0, "reason": "away"} for i in notes)
+        assert all(events[i + 1]["type"] == "acted" and events[i + 1]["seat"] == 0 for i in notes)
         assert ana.of(p.ReplayStep)[0].events[0]["type"] == "match_started"
         assert ana.of(p.ReplayStep)[-1].events[-1]["type"] == "match_ended"
         ana.send(p.ReplayHand(table_id=table_id, match_no=game.match_no, hand=game.hands + 1))

@@ -154,6 +154,13 @@ async def test_turn_timer_lets_the_bot_move_for_a_silent_player() -> None:
     await until(lambda: actor.seq > seq, timeout=5)  # nobody typed anything
     acted = [e for u in viewers.updates(1) for e in u.events if e["type"] == "acted"]
     assert acted and acted[0]["seat"] in first.waiting
+    # The log says the bot chose that move, for whom, and why, right before the move itself.
+    events = [e for u in viewers.updates(1) for e in u.events]
+    covered = [i for i, e in enumerate(events) if e["type"] == "seat_covered"]
+    assert covered and events[covered[0]] == {"type": "seat_covered", "seat": acted[0]["seat"], "reason": "time"}
+    assert events[covered[0] + 1] == acted[0]
+    # ... and the log with that note still replays to the table's state.
+    assert engine.replay(actor.rules, 2, actor.events) == actor.state
     await actor.stop()
 
 

@@ -305,7 +305,7 @@ async def test_the_three_player_match_over_names_players_not_teams() -> None:
     async with table_shown(app, link, update_for(state, 0, len(events), [], waiting=())) as pilot:
         assert isinstance(app.screen, MatchOverScreen)
         text = screen_text(app)
-        top = [names[i] for i, score in enumerate(scores) if score == max(scores)]
-        assert f"{', '.join(top)} won the match!" in text
+        winners = engine.view(state, 0).to_wire()["winners"]  # the seats that reached the target
+        assert winners and f"{', '.join(names[s] for s in winners)} win the match!" in text
         assert "Final score: " + " · ".join(f"{n} {s}" for n, s in zip(names, scores)) in text
         assert "Us" not in text.split("Final score")[1]

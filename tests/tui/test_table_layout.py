@@ -15,7 +15,7 @@ import protocol as p
 from tui.app import TrucoApp
 from tui.calls import call_label
 from tui.cards import card_text
-from tui.event_text import event_line
+from tui.event_text import log_lines
 from tui.i18n import Translator
 from tui.screens.panels import LogPanel
 from tui.screens.table import TableScreen
@@ -80,10 +80,17 @@ def check_screen(app: TrucoApp, shown: Shown, lang: str) -> None:
     log = app.screen.query_one("#t-log", LogPanel)
     assert log.region.height - 1 >= 3  # a rule above, then the lines
     model = app.table_model("t1")  # type: ignore[attr-defined]
-    written = [line for entry in model.log
-               if (line := event_line(tr, model, entry, french)) is not None]
+    written = log_lines(tr, model, model.log, french)
     log_text = "\n".join(region_text(app, "#t-log"))
-    for line in written[-3:]:
+    rows_free = log.region.height - 1
+    newest = []  # the newest lines, as many as fit whole (a long line wraps onto two rows)
+    for line in reversed(written[-3:]):
+        rows_free -= len(line.wrap(app.console, log.region.width))
+        if rows_free < 0:
+            break
+        newest.append(line)
+    assert newest, log_text
+    for line in newest:
         assert line.plain[:20] in log_text, (line.plain, log_text)
     # Names whole: players, teams (in the score line, the seat rows and the trick headers).
     teams = [tr("table.us"), tr("table.them")] if shown.seat is not None else \
@@ -107,9 +114,9 @@ def check_bubbles(app: TrucoApp, shown: Shown, lang: str) -> None:
     seats = region_text(app, "#t-seats")
     said: dict[int, str] = {}
     for event in shown.events:
-        if isinstance(event, engine.HandDealt):
-            said = {}
-        if isinstance(event, engine.Acted) and event.call != "play":
+        if isinstance(event, (engine.HandDealt, engine.HandStarted)):
+            said = {}  # a new hand, or a new pica-pica duel: what was said is over
+        if isinstance(event, engine.Acted) and event.call not in ("play", "play_blind"):
             said[event.seat] = (str(event.value) if event.call == "declare_envido"
                                 else call_label(tr, shown.variant, event.call))
     for seat, words in said.items():

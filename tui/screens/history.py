@@ -16,7 +16,7 @@ from textual.widgets import DataTable, RichLog, Static
 
 import protocol as p
 from tui.cards import card_text
-from tui.event_text import event_line
+from tui.event_text import log_lines
 from tui.screens.keybar import KeyBar
 from tui.table_model import TableModel
 
@@ -177,7 +177,5 @@ class ReplayScreen(Screen[None]):
         self.query_one("#r-hands", Static).update(hands)
         log = self.query_one("#r-log", RichLog)
         log.clear()
-        for event in self.step.events:
-            line = event_line(self.tr, model, event, french)
-            if line is not None:
-                log.write(line)
+        for line in log_lines(self.tr, model, self.step.events, french):
+            log.write(line)

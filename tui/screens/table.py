@@ -7,7 +7,7 @@ is its own small widget so a change repaints only what it touches.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Iterable
 
 from rich.table import Table
 from rich.text import Text
@@ -20,15 +20,12 @@ from textual.widgets import Input, Static
 import protocol as p
 from tui.calls import CallChoice, assign_keys, call_label
 from tui.cards import card_box
-from tui.event_text import event_line, hand_summary, team_name
+from tui.bets import pending_bets
+from tui.event_text import act_words, hand_summary, holder_name, log_lines, team_name
 from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
 from tui.screens.panels import DrawnPanel, GridPanel, HandPanel, LogPanel, Panel, WrapPanel
 from tui.table_model import TableModel
-
-PENDING_ENVIDO = ("betting", "declaring")
-PENDING_FLOR = ("announcing", "answering", "round_two")
-
 
 CARD_WIDTH = 8  # a drawn card (7) and the gap after it
 CARD_CALLS = ("play", "discard")  # made with the card keys directly
@@ -118,8 +115,7 @@ class TableScreen(Screen[None]):
             if msg.history:  # (re)joined: the model's log was replaced by the match so far
                 self._fill_log()
             else:
-                for entry in msg.events:
-                    self._write_log(log, entry)
+                self._write_log(log, msg.events)
             self.redraw()
         elif isinstance(msg, p.Chat) and msg.line.table_id == self.table_id:
             self._write_chat(msg.line)
@@ -133,14 +129,12 @@ class TableScreen(Screen[None]):
         log = self.query_one("#t-log", LogPanel)
         log.clear()
         self.query_one("#t-chat-log", LogPanel).clear()
-        for entry in self.table.log:
-            self._write_log(log, entry)
+        self._write_log(log, self.table.log)
         for line in self.table.chat:
             self._write_chat(line)
 
-    def _write_log(self, log: LogPanel, entry: dict[str, Any]) -> None:
-        line = event_line(self.tr, self.table, entry, self._french(), self._ascii())
-        if line is not None:
+    def _write_log(self, log: LogPanel, entries: Iterable[dict[str, Any]]) -> None:
+        for line in log_lines(self.tr, self.table, entries, self._french(), self._ascii()):
             log.write(line)
 
     def _write_chat(self, line: p.ChatLine) -> None:
@@ -329,14 +323,13 @@ class TableScreen(Screen[None]):
 
     def _last_said(self) -> dict[int, str]:
         said: dict[int, str] = {}
-        variant = str(self.table.view.get("variant", ""))
         for event in self.table.last_hand_events:
-            if event.get("type") == "acted" and event.get("call") != "play":
+            if event.get("type") == "hand_started":
+                said.clear()  # a new pica-pica duel: what was said in the last one is over
+            elif event.get("type") == "acted" and event.get("call") not in ("play", "play_blind"):
                 seat = event.get("seat")
                 if isinstance(seat, int):
-                    call = str(event.get("call"))
-                    said[seat] = (str(event.get("value")) if call == "declare_envido"
-                                  else call_label(self.tr, variant, call))
+                    said[seat] = act_words(self.tr, self.table, event)  # with its piedras, if any
         return said
 
     def _draw_tricks(self) -> None:
@@ -354,7 +347,8 @@ class TableScreen(Screen[None]):
         columns = max(3, len(tricks))
         french = self._french()
         results = view.get("trick_results") or []
-        winners = self._trick_winners(tricks, results)
+        # The engine names the seat that took each trick (None for a parda).
+        winners = {i: s for i, s in enumerate(view.get("trick_winners") or []) if isinstance(s, int)}
         panel = self.query_one("#t-tricks", Panel)
         column = max(TRICK_COLUMN, ((panel.size.width or 3 * TRICK_COLUMN) + 1) // columns - 1)
         out = Text(no_wrap=True, overflow="ellipsis")
@@ -363,7 +357,7 @@ class TableScreen(Screen[None]):
             style = "dim"
             if i < len(results):
                 style = "bold cyan"
-                who = self._result_text(results[i]) if results[i] is None else model.name(winners.get(i))
+                who = self._result_text(results[i], winners.get(i))
                 if i in winners or results[i] is None:
                     head = f"{head} {who}" if len(head) + 1 + len(who) <= column else head
             out.append(f"{head:<{column}} ", style=style)
@@ -379,48 +373,18 @@ class TableScreen(Screen[None]):
                 out.append(" ")
         panel.show(out)
 
-    def _trick_winners(self, tricks: list[list[Any]], results: list[Any]) -> dict[int, int]:
-        """Trick number -> the seat that won it: the one who leads the next trick (the
-        engine's trick_ended event says so; a view alone shows it by the next lead)."""
-        winners: dict[int, int] = {}
-        for event in self.table.last_hand_events:
-            if event.get("type") == "trick_ended" and event.get("winner_team") is not None:
-                number, leader = event.get("number"), event.get("next_leader")
-                if isinstance(number, int) and isinstance(leader, int):
-                    winners[number - 1] = leader
-        for i, result in enumerate(results):
-            if result is None or i in winners:
-                continue
-            if i + 1 < len(tricks) and tricks[i + 1]:
-                winners[i] = tricks[i + 1][0][0]
-        # Only a seat of the winning side that played in that trick.
-        return {i: seat for i, seat in winners.items()
-                if i < len(results) and i < len(tricks) and self.table.team_of(seat) == results[i]
-                and any(s == seat for s, _ in tricks[i])}
+    def _result_text(self, team: int | None, seat: int | None = None) -> str:
+        """A trick is taken by a player: his name (the team only for a parda)."""
+        return self.table.name(seat) if seat is not None else team_name(self.tr, self.table, team)
 
     def _draw_bets(self) -> None:
         view, model = self.table.view, self.table
         variant = str(view.get("variant", ""))
         line = Text(no_wrap=False)
         truco_value = view.get("truco_value", 1)
-        pending = view.get("truco_pending")
         line.append(self.tr("table.hand_worth", n=truco_value), style="bold")
-        if pending:
-            who = model.name(view.get("truco_pending_by"))
-            line.append("  " + self.tr("table.pending", call=call_label(self.tr, variant, str(pending)), who=who),
-                        style="bold red")
-        envido = view.get("envido_status")
-        calls = view.get("envido_calls") or []
-        if calls and envido in PENDING_ENVIDO:
-            said = " + ".join(call_label(self.tr, variant, str(c)) for c in calls)
-            ley = view.get("envite_ley")  # Venezuelan a ley: con ley (a bet on flor) or sin ley
-            key = "table.envido_pending" if ley is None else (
-                "table.envite_con_ley" if ley else "table.envite_sin_ley")
-            line.append("  " + self.tr(key, calls=said), style="bold magenta")
-        if view.get("flor_status") in PENDING_FLOR:
-            line.append("  " + self.tr("table.flor_pending"), style="bold magenta")
-        elif view.get("flor_status") == "ley":
-            line.append("  " + self.tr("table.ley_pending"), style="bold magenta")
+        for part in pending_bets(self.tr, model):  # each names the seat that made the bet
+            line.append("  " + part.text, style=part.style)
         ley_seats = view.get("ley_seats") or []
         if ley_seats and view.get("phase") != "deal":
             names = ", ".join(model.name(s) for s in ley_seats)
@@ -462,7 +426,8 @@ class TableScreen(Screen[None]):
             if call in CARD_CALLS or call in calls:
                 continue
             calls.append(call)
-        key = tuple(calls)
+        deal_kind = str(self.table.view.get("deal_kind") or "")
+        key = (*calls, deal_kind)
         if key == self._actions_key:
             return  # unchanged: nothing to repaint
         self._actions_key = key
@@ -472,7 +437,7 @@ class TableScreen(Screen[None]):
         for choice in self._choices:
             label = Text()
             label.append(choice.key, style="reverse bold")
-            label.append(" " + call_label(self.tr, variant, choice.call))
+            label.append(" " + call_label(self.tr, variant, choice.call, deal_kind=deal_kind))
             if self._amounts(choice.call) or self._is_card_call(choice.call):
                 label.append("…")
             cells.append(label)
@@ -723,21 +688,15 @@ class MatchOverScreen(ModalScreen[None]):
         box = Vertical(classes="dialog", id="match-over")
         box.border_title = Text(tr("table.match_over_title"), style="bold")  # Text: never markup
         holders = view.get("score_holders") or [[i] for i in range(len(scores))]
-
-        def label(entry: int) -> str:  # a team, or in the three-player game a player
-            if len(scores) == 2:
-                return team_name(tr, model, entry)
-            return " + ".join(model.name(seat) for seat in (holders[entry] if entry < len(holders) else []))
-
         with box:
             if len(scores) == 2:
-                won = Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green")
-            else:  # one score per player: name whoever reached the top score
-                top = max(scores)
-                names = ", ".join(label(entry) for entry, score in enumerate(scores) if score == top)
-                won = Text(tr("table.match_won_by", names=names), style="bold green")
-            yield Static(won)
-            final = " · ".join(f"{label(entry)} {scores[entry]}" for entry in range(len(scores)))
+                won = tr("log.match_over", team=team_name(tr, model, winner))
+            else:  # one score per player (the three-player game): name the players
+                won = tr("log.match_over_names", names=", ".join(model.name(s) for s in view.get("winners") or []))
+            yield Static(Text(won, style="bold green"))
+            final = " · ".join(
+                f"{holder_name(tr, model, entry, holders)} {scores[entry]}" for entry in range(len(scores))
+            )
             yield Static(Text(tr("table.final_score", scores=final)))
             if len(games) == 2 and (view.get("match_games") or 1) > 1:
                 yield Static(Text(tr("table.games", a=games[0], b=games[1]), style="dim"))

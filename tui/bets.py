@@ -1,0 +1,137 @@
+"""What waits for an answer, and who asked: the pending-bet parts of the table's bets line.
+
+Every bet that waits is named with the SEAT that made it (the view's ``*_pending_seat``
+fields), never with its team: at a 4- or 6-player table a team is two or three people.
+A bet nobody called is told for what it is: the Brazilian mão de onze (the team on 11
+decides whether to play the hand for 3) and the Venezuelan "privo y truco" against the
+team that is cantando.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tui.calls import call_label
+from tui.table_model import TableModel
+
+PENDING_ENVIDO = ("betting", "declaring")
+PENDING_FLOR = ("announcing", "answering", "round_two")
+FLOR_RAISES = {1: "contraflor", 2: "contraflor_al_resto"}
+
+
+@dataclass(frozen=True)
+class Pending:
+    """One part of the bets line: its text, its style, and the seat it names (if any)."""
+
+    kind: str  # "truco", "envido", "flor" or "hand" (the special hand being played)
+    text: str
+    style: str
+    seat: int | None = None
+
+
+def team_seats(model: TableModel, team: int | None) -> str:
+    """The players of one team in this hand, by name ("ana, carla")."""
+    view = model.view
+    teams = view.get("teams") or []
+    seats = [s for s in (view.get("players") or range(len(teams))) if s < len(teams) and teams[s] == team]
+    return ", ".join(model.name(s) for s in seats) or "?"
+
+
+def special_hand(tr, model: TableModel) -> str | None:  # type: ignore[no-untyped-def]
+    """The name of a special hand being played (mão de onze, mão de ferro, the Venezuelan
+    estar cantando, with the team that is cantando), else None."""
+    view = model.view
+    if view.get("phase") in ("deal", "match_over"):
+        return None
+    kind = view.get("deal_kind")
+    if kind in ("eleven", "blind"):
+        return str(tr(f"table.hand.{kind}"))
+    if view.get("cantando") is not None:
+        return str(tr("table.hand.cantando", names=team_seats(model, view["cantando"])))
+    return None
+
+
+def pending_bets(tr, model: TableModel) -> list[Pending]:  # type: ignore[no-untyped-def]
+    """The bets that wait for an answer now, each naming the seat that made it."""
+    view = model.view
+    out: list[Pending] = []
+    hand = special_hand(tr, model)
+    if hand is not None and not view.get("truco_pending"):
+        out.append(Pending("hand", hand, "bold cyan"))
+    truco = _truco(tr, model, view)
+    if truco is not None:
+        out.append(truco)
+    envido = _envido(tr, model, view)
+    if envido is not None:
+        out.append(envido)
+    flor = _flor(tr, model, view)
+    if flor is not None:
+        out.append(flor)
+    return out
+
+
+def _said_by(tr, model: TableModel, view: dict[str, Any], kind: str, bet: str, seat: int,  # type: ignore[no-untyped-def]
+             style: str, frame: str | None = None) -> Pending:
+    """`bet` said by `seat`: "Quiero retruco from Beto", and ": answer!" for the players
+    whose side must answer it (not for the bettor's side, nor for a spectator)."""
+    teams = view.get("teams") or []
+    mine = model.my_team()
+    answer = mine is not None and seat < len(teams) and teams[seat] != mine
+    if frame is None and answer:
+        return Pending(kind, tr("table.pending", call=bet, who=model.name(seat)), style, seat)
+    said = tr("table.from", call=bet, who=model.name(seat))
+    if frame is not None:
+        said = tr(frame, calls=said)
+    return Pending(kind, tr("table.answer", bet=said) if answer else said, style, seat)
+
+
+def _truco(tr, model: TableModel, view: dict[str, Any]) -> Pending | None:  # type: ignore[no-untyped-def]
+    pending = view.get("truco_pending")
+    if not pending:
+        return None
+    variant = str(view.get("variant", ""))
+    seat = view.get("truco_pending_seat")
+    if isinstance(seat, int):
+        return _said_by(tr, model, view, "truco", call_label(tr, variant, str(pending)), seat, "bold red")
+    by = view.get("truco_pending_by")
+    if view.get("deal_kind") == "eleven" and isinstance(by, int):
+        # Nobody called it: the team on 11 looked at its cards and decides (RULES.md 3.11).
+        return Pending("truco", tr("table.pending_eleven", names=team_seats(model, 1 - by)), "bold red")
+    cantando = view.get("cantando")
+    if cantando is not None:
+        # Estar cantando: the opponents "privaron", the truco is on the cantando team (4.12.1).
+        return Pending("truco", tr("table.pending_privo", names=team_seats(model, cantando)), "bold red")
+    return Pending("truco", tr("table.pending_plain", call=call_label(tr, variant, str(pending))), "bold red")
+
+
+def _envido(tr, model: TableModel, view: dict[str, Any]) -> Pending | None:  # type: ignore[no-untyped-def]
+    calls = view.get("envido_calls") or []
+    status = view.get("envido_status")
+    if not calls or status not in PENDING_ENVIDO:
+        return None
+    variant = str(view.get("variant", ""))
+    said = " + ".join(call_label(tr, variant, str(c)) for c in calls)
+    stake = view.get("envido_stake")
+    if isinstance(stake, int) and stake > 0:
+        said += " " + tr("table.stake", n=stake)  # the Venezuelan envite: piedras at stake
+    ley = view.get("envite_ley")  # Venezuelan a ley: con ley (a bet on flor) or sin ley
+    seat = view.get("envido_pending_seat")
+    if status == "betting" and isinstance(seat, int):
+        frame = None if ley is None else ("table.envite_con_ley" if ley else "table.envite_sin_ley")
+        return _said_by(tr, model, view, "envido", said, seat, "bold magenta", frame)
+    key = "table.envido_pending" if ley is None else ("table.envite_con_ley" if ley else "table.envite_sin_ley")
+    return Pending("envido", tr(key, calls=said), "bold magenta")
+
+
+def _flor(tr, model: TableModel, view: dict[str, Any]) -> Pending | None:  # type: ignore[no-untyped-def]
+    status = view.get("flor_status")
+    if status == "ley":
+        return Pending("flor", tr("table.ley_pending"), "bold magenta")
+    if status not in PENDING_FLOR:
+        return None
+    seat = view.get("flor_pending_seat")
+    raise_call = FLOR_RAISES.get(view.get("flor_level") or 0)
+    if isinstance(seat, int) and raise_call is not None:
+        call = call_label(tr, str(view.get("variant", "")), raise_call)
+        return _said_by(tr, model, view, "flor", call, seat, "bold magenta")
+    return Pending("flor", tr("table.flor_pending"), "bold magenta")
