@@ -19,6 +19,17 @@ def team_name(tr, model: TableModel, team: int | None) -> str:  # type: ignore[n
     return tr("table.us") if team == mine else tr("table.them")
 
 
+def score_text(tr, score: int, malas: int) -> str:  # type: ignore[no-untyped-def]
+    """A score as players say it: "12 malas", "1 buena" in the Argentine game to 30 (the view's
+    ``malas`` boundary), the plain number everywhere else."""
+    if not malas:
+        return str(score)
+    if score <= malas:
+        return str(tr("score.mala" if score == 1 else "score.malas", n=score))
+    buenas = score - malas
+    return str(tr("score.buena" if buenas == 1 else "score.buenas", n=buenas))
+
+
 def reason_text(tr, reason: str) -> str:  # type: ignore[no-untyped-def]
     key = f"reason.{reason}"
     return tr(key) if tr.has(key) or tr.has_default(key) else reason.replace("_", " ")

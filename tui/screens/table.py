@@ -19,8 +19,9 @@ from textual.widgets import Input, Static
 
 import protocol as p
 from tui.calls import CallChoice, assign_keys, call_label
-from tui.cards import card_box
-from tui.event_text import event_line, hand_summary, team_name
+from tui.cards import card_box, card_roles, card_text
+from tui.event_text import event_line, hand_summary, score_text, team_name
+from tui.refusals import refusal_text
 from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
 from tui.screens.panels import GridPanel, HandPanel, LogPanel, Panel
@@ -187,7 +188,6 @@ class TableScreen(Screen[None]):
     def _draw_score(self) -> None:
         view, model = self.table.view, self.table
         scores = list(view.get("scores") or [0, 0])
-        texts = view.get("scores_text") or [str(x) for x in scores]
         holders = view.get("score_holders") or [[i] for i in range(len(scores))]
         target = view.get("target", "")
         line = Text(no_wrap=True, overflow="ellipsis")
@@ -199,8 +199,8 @@ class TableScreen(Screen[None]):
                 label = " + ".join(model.name(seat) for seat in seats)
                 mine = model.seat in seats
             line.append(f" {label} ", style="reverse bold green" if mine else "reverse bold")
-            if view.get("variant") == "argentino" or texts[entry] != str(score):
-                line.append(f" {score} ({texts[entry]})  ")
+            if view.get("malas"):
+                line.append(f" {score} ({score_text(self.tr, score, int(view['malas']))})  ")
             else:
                 line.append(f" {score}/{target}  ")
         games = view.get("games_won") or [0, 0]
@@ -258,9 +258,11 @@ class TableScreen(Screen[None]):
             tricks.append(list(current))
         columns = max(3, len(tricks))
         french = self._french()
+        ascii_only = self._ascii()
+        roles = card_roles(view)
         results = view.get("trick_results") or []
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(" " * 13)
+        out.append_text(self._face_up_label())
         for i in range(columns):  # a finished trick's header says who took it
             if i < len(results):
                 out.append(f"{self._result_text(results[i])[:5]:<6}", style="bold cyan")
@@ -270,10 +272,26 @@ class TableScreen(Screen[None]):
             out.append(f"\n{model.name(seat)[:12]:<13}")
             for trick in tricks:
                 card = next((c for s, c in trick if s == seat), None)
-                cell = _card_cell(card, french, self._ascii())
+                cell = _card_cell(card, french, ascii_only, roles.get(str(card)))
                 cell.truncate(6, pad=True)
                 out.append_text(cell)
         self.query_one("#t-tricks", Panel).show(out)
+
+    def _face_up_label(self) -> Text:
+        """The grid's corner (13 columns): the face-up card, named as the variant names it
+        (muestra, vira), so the card the special ones come from is always in sight."""
+        view = self.table.view
+        face_up = view.get("face_up")
+        if not face_up:
+            return Text(" " * 13)
+        variant = str(view.get("variant", ""))
+        key = f"table.face_up.{variant}"
+        label = self.tr(key) if self.tr.has_default(key) else self.tr("table.face_up")
+        card = card_text(str(face_up), french=self._french(), ascii_only=self._ascii())
+        text = Text(label.rstrip(":")[: 12 - card.cell_len] + " ", style="bold magenta")
+        text.append_text(card)
+        text.truncate(13, pad=True)
+        return text
 
     def _result_text(self, team: int | None) -> str:
         return team_name(self.tr, self.table, team)
@@ -324,7 +342,9 @@ class TableScreen(Screen[None]):
         french = self._french()
         playable = {a.get("card") for a in self.table.view.get("legal") or [] if a.get("card")}
         ascii_only = self._ascii()
-        boxes = [card_box(card, str(i + 1), french=french, ascii_only=ascii_only, selected=card in playable)
+        roles = card_roles(self.table.view)
+        boxes = [card_box(card, str(i + 1), french=french, ascii_only=ascii_only, selected=card in playable,
+                          role=roles.get(card))
                  for i, card in enumerate(own)]
         self.query_one("#t-cards", HandPanel).show_cards(boxes)
 
@@ -470,6 +490,10 @@ class TableScreen(Screen[None]):
     def _help_text(self) -> str:
         info = self._info()
         lines = [self.tr("help.table")]
+        if self.table.update is not None:
+            from tui.screens.help import hand_help
+
+            lines += ["", hand_help(self.tr, self.table.view, french=self._french(), ascii_only=self._ascii())]
         if info is not None and info.variant == "venezolano" and info.options.get("flor", True) \
                 and info.options.get("flor_declaration", "a_ley") == "a_ley":
             lines += ["", self.tr("help.ley")]
@@ -512,9 +536,20 @@ class TableScreen(Screen[None]):
         )
         if call is None:
             # Known locally: no round trip, no error toast, just say why in the status line.
-            self.query_one("#t-status", Panel).show(Text(self.tr("table.cannot_play"), style="bold red"))
+            self.query_one("#t-status", Panel).show(Text(self._card_refusal(own[index]), style="bold red"))
             return
         self._send_action(call, own[index])
+
+    def _card_refusal(self, card: str) -> str:
+        """Why this card cannot be played now: the engine's reason (the view's
+        ``card_refusals``), in the player's language."""
+        view = self.table.view
+        if self.table.seat is None:
+            return str(self.tr("refusal.watching"))
+        code = next((str(c) for entry in view.get("card_refusals") or []
+                     if isinstance(entry, (list, tuple)) and len(entry) == 2
+                     for k, c in [entry] if k == card), "")
+        return refusal_text(self.tr, code, self.table)
 
     def _send_action(self, call: str, card: str | None, *, amount: int | None = None) -> None:
         self._cid += 1
@@ -522,12 +557,10 @@ class TableScreen(Screen[None]):
                                     amount=amount))
 
 
-def _card_cell(card: str | None, french: bool, ascii_only: bool = False) -> Text:
+def _card_cell(card: str | None, french: bool, ascii_only: bool = False, role: str | None = None) -> Text:
     if card is None:
         return Text("")
-    from tui.cards import card_text
-
-    return card_text(card, french=french, ascii_only=ascii_only)
+    return card_text(card, french=french, ascii_only=ascii_only, role=role)
 
 
 class ConfirmLeaveScreen(ModalScreen[bool]):
@@ -565,8 +598,11 @@ class MatchOverScreen(ModalScreen[None]):
         with Vertical(classes="dialog small", id="match-over"):
             yield Static(Text(tr("table.match_over_title"), style="bold"))
             yield Static(Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green"))
+            malas = int(view.get("malas") or 0)
             final = " · ".join(
-                f"{team_name(tr, model, team)} {scores[team]}" for team in range(len(scores))
+                f"{team_name(tr, model, team)} {scores[team]}"
+                + (f" ({score_text(tr, scores[team], malas)})" if malas else "")
+                for team in range(len(scores))
             )
             yield Static(Text(tr("table.final_score", scores=final)))
             if len(games) == 2 and (view.get("match_games") or 1) > 1:
