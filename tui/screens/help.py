@@ -66,14 +66,15 @@ def hand_help(tr, view: dict[str, Any], *, french: bool, ascii_only: bool) -> st
         label = tr(key) if tr.has_default(key) else tr("table.face_up")
         out.append(f"  {label} {_card(str(face_up), {}, french, ascii_only)}")
     marks = [m for m in view.get("card_marks") or [] if isinstance(m, dict)]
-    if marks:
-        star = mark_text("pieza", ascii_only)
-        names = ", ".join(
-            f"{tr('guide.role.' + str(m.get('role')))} {_card(str(m.get('card')), roles, french, ascii_only)}"
-            + (f" ({tr('guide.counts', n=m['envido'])})" if isinstance(m.get("envido"), int) else "")
-            for m in marks
+    for role in dict.fromkeys(str(m.get("role")) for m in marks):  # piezas; perico, perica...
+        cards = ", ".join(
+            _card(str(m.get("card")), {}, french, ascii_only)
+            + (f" ({m['envido']})" if isinstance(m.get("envido"), int) else "")
+            for m in marks if m.get("role") == role
         )
-        out.append("  " + tr("guide.specials", star=star, cards=names))
+        out.append(f"  {tr('guide.role.' + role)} {mark_text(role, ascii_only)}: {cards}")
+    if any(isinstance(m.get("envido"), int) for m in marks):
+        out.append("  " + tr("guide.special_values"))
     ranking = view.get("ranking") or []
     if ranking:
         out.append("  " + tr("guide.ranking"))
@@ -86,7 +87,7 @@ def hand_help(tr, view: dict[str, Any], *, french: bool, ascii_only: bool) -> st
     options = dict(view.get("options") or [])
     if options.get("flor") and rule != "none":
         out.append(tr(f"guide.flor.{rule}"))
-    if isinstance(view.get("own_envido"), int):
+    if isinstance(view.get("own_envido"), int) and not isinstance(view.get("own_flor"), int):
         cards = " ".join(_card(str(c), roles, french, ascii_only) for c in view.get("own_envido_cards") or [])
         out.append("  " + tr("guide.own_envido", n=view["own_envido"], cards=cards))
     if isinstance(view.get("own_flor"), int):
