@@ -250,3 +250,27 @@ def malas_shown(rules: RuleSet) -> int:
     """The malas/buenas boundary players speak of, or 0 for plain points: malas and buenas
     are the two halves of the Argentine game to 30 (RULES.md 1.11) and nothing else."""
     return rules.malas if rules.variant == "argentino" and rules.target == 2 * rules.malas == 30 else 0
+
+
+def call_refusals(state: State, seat: int | None, legal: tuple[Action, ...]) -> tuple[tuple[str, str], ...]:
+    """The calls a player reaches for most (the next truco step, each opening envido call,
+    quiero / no quiero, the mazo) that are not legal now, each with the code of the engine's
+    reason, so that their keys say why instead of doing nothing."""
+    if seat is None or state.phase not in (Phase.PLAY, Phase.FLOR):
+        return ()
+    from engine.game import explain
+
+    rules = state.rules
+    ladder = rules.truco_ladder
+    step = state.truco_pending or state.truco_level
+    wanted = [ladder[min(step, len(ladder) - 1)].call]
+    wanted += [s.call for s in rules.envido_ladder]
+    wanted += [Call.QUIERO, Call.NO_QUIERO, Call.MAZO]
+    legal_calls = {a.call for a in legal}
+    out: list[tuple[str, str]] = []
+    for call in wanted:
+        if call in legal_calls:
+            continue
+        reason = explain(state, mk(seat, call))
+        out.append((call.value, getattr(reason, "code", "not_now")))
+    return tuple(out)

@@ -106,6 +106,7 @@ class View:
     truco_steps: tuple[guide.TrucoWorth, ...] = ()  # the truco ladder with its values
     malas: int = 0  # the malas/buenas boundary shown with the scores (0: plain points)
     card_refusals: tuple[tuple[Card, str], ...] = ()  # own cards not playable now, reason code
+    call_refusals: tuple[tuple[str, str], ...] = ()  # common calls not possible now, reason code
 
     def to_wire(self) -> dict[str, Any]:
         return {f.name: _wire(getattr(self, f.name)) for f in fields(self)}
@@ -239,6 +240,7 @@ def _guide_fields(state: State, seat: int | None, own: tuple[Card, ...], legal: 
         "truco_steps": guide.truco_steps(rules),
         "malas": malas,
         "card_refusals": guide.card_refusals(state, seat, own, legal),
+        "call_refusals": guide.call_refusals(state, seat, legal),
     }
 
 

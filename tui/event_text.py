@@ -55,7 +55,8 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
     if kind == "hand_dealt":
         line = Text(tr("log.dealt", n=event.get("deal_no"), dealer=name(event.get("dealer"))), style="dim")
         if event.get("face_up"):
-            line.append("  " + tr("table.face_up") + " ")
+            label = f"table.face_up.{variant}"  # muestra, vira
+            line.append("  " + (tr(label) if tr.has_default(label) else tr("table.face_up")) + " ")
             line.append_text(card_text(str(event["face_up"]), french=french, ascii_only=ascii_only))
         return line
     if kind == "trick_ended":

@@ -286,8 +286,14 @@ def test_common_refusals_carry_their_codes() -> None:
     with pytest.raises(IllegalAction) as refused:
         apply(state, Action(0, Call.RETRUCO))
     assert refused.value.code == "truco_waiting"
+    calls = dict(view(state, 0).call_refusals)  # the keys a player reaches for, and why not
+    assert calls["retruco"] == "truco_waiting" and calls["quiero"] == "no_bet"
+    assert dict(view(state, 1).call_refusals) == {"retruco": "quiero_first"}  # Argentina: accept first
     state, _ = act(state, (1, "envido"))
     assert {code for _, code in view(state, 0).card_refusals} == {"envido_answer"}
     with pytest.raises(IllegalAction) as refused:
         apply(state, Action(0, Call.PLAY, state.hands[0][0]))
     assert refused.value.code == "envido_answer"
+    state, _ = act(state, (0, "quiero"), (0, "declare_envido"), (1, "son_buenas"), (1, "quiero"),
+                   (0, "play", "7e"), (1, "play", "4c"))
+    assert dict(view(state, 0).call_refusals)["envido"] == "envido_done"

@@ -155,6 +155,13 @@ async def test_refusals_say_why_a_bet_blocks_the_cards() -> None:
         await pilot.press("1")
         await pilot.pause(0.1)
         assert "El truco de tu equipo espera respuesta." in screen_text(app)
+        await pilot.press("q")  # quiero is not this seat's to say: the key says why
+        await pilot.pause(0.1)
+        assert "No hay nada que contestar." in screen_text(app)
+        await pilot.press("t")
+        await pilot.pause(0.1)
+        assert "El truco de tu equipo espera respuesta." in screen_text(app)
+        assert not [m for m in link.sent if isinstance(m, p.TableAction)]
     app, link = await shown(state, 1, "argentino")
     async with table_shown(app, link, update_for(state, 1, 3, events)) as pilot:
         await pilot.press("2")
@@ -172,3 +179,18 @@ async def test_a_refused_action_from_the_server_is_said_in_the_players_language(
         await pilot.pause(0.3)
         toasts = [n.message for n in app._notifications]  # private: Textual is pinned exactly
         assert toasts == ["O truco da sua dupla está esperando resposta."]
+
+
+def test_every_refusal_the_engine_gives_is_worded_in_every_language() -> None:
+    import json
+    import re
+
+    root = Path(__file__).parents[2]
+    codes = set()
+    for source in (root / "engine").glob("*.py"):
+        codes |= set(re.findall(r'Reason\("([a-z_]+)"', source.read_text(encoding="utf-8")))
+    assert {"highest_card", "not_your_turn", "truco_answer", "envido_first_trick"} <= codes
+    for lang in ("en", "es", "pt"):
+        catalog = json.loads((root / "tui" / "locales" / f"{lang}.json").read_text(encoding="utf-8"))
+        missing = sorted(c for c in codes if f"refusal.{c}" not in catalog)
+        assert not missing, (lang, missing)

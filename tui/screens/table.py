@@ -18,7 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 import protocol as p
-from tui.calls import CallChoice, assign_keys, call_label
+from tui.calls import PREFERRED_KEYS, CallChoice, assign_keys, call_label
 from tui.cards import card_box, card_roles, card_text
 from tui.event_text import event_line, hand_summary, score_text, team_name
 from tui.refusals import refusal_text
@@ -471,6 +471,9 @@ class TableScreen(Screen[None]):
                 self._choose(choice.call)
                 event.stop()
                 return
+        if self._explain_refused_call(key):
+            event.stop()
+            return
         if key == "c":
             self.set_focus(self.query_one("#t-chat", Input))
         elif key == "l":
@@ -539,6 +542,15 @@ class TableScreen(Screen[None]):
             self.query_one("#t-status", Panel).show(Text(self._card_refusal(own[index]), style="bold red"))
             return
         self._send_action(call, own[index])
+
+    def _explain_refused_call(self, key: str | None) -> bool:
+        """The key of a call that is not possible now (t with no truco to call, e after the
+        first trick...) says why in the status line, as the engine gives it."""
+        for entry in self.table.view.get("call_refusals") or []:
+            if isinstance(entry, (list, tuple)) and len(entry) == 2 and PREFERRED_KEYS.get(str(entry[0])) == key:
+                self._say(Text(refusal_text(self.tr, str(entry[1]), self.table), style="bold red"))
+                return True
+        return False
 
     def _card_refusal(self, card: str) -> str:
         """Why this card cannot be played now: the engine's reason (the view's
