@@ -35,9 +35,10 @@ async def shown(state: engine.State, seat: int, variant: str, lang: str = "en", 
 
 
 def help_text(app: TrucoApp) -> str:
+    """The help dialog's text, with its line breaks and indents as single spaces."""
     assert isinstance(app.screen, HelpScreen)
     body = app.screen.query_one("VerticalScroll").query_one("Static")
-    return str(body.render())
+    return " ".join(str(body.render()).split())
 
 
 def uruguayan_state() -> engine.State:

@@ -53,6 +53,25 @@ def _worth(tr, wanted: Any, refused: Any, wins_game: bool) -> str:  # type: igno
     return f"{yes}, {no}"
 
 
+RANKING_WIDTH = 52  # the ranking breaks between groups, so it reads well in a 60-column dialog
+
+
+def _wrap_groups(groups: list[str], width: int) -> list[str]:
+    """Groups joined by " > ", broken into lines between groups (a line ends with ">")."""
+    lines: list[str] = []
+    line = ""
+    for i, group in enumerate(groups):
+        piece = group + (" >" if i < len(groups) - 1 else "")
+        if line and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = piece
+        else:
+            line = f"{line} {piece}" if line else piece
+    if line:
+        lines.append(line)
+    return lines
+
+
 def hand_help(tr, view: dict[str, Any], *, french: bool, ascii_only: bool) -> str:  # type: ignore[no-untyped-def]
     """This hand explained from the view: the special cards and the card ranking given the
     face-up card, how envido and flor are counted (and the player's own count), what each
@@ -79,7 +98,7 @@ def hand_help(tr, view: dict[str, Any], *, french: bool, ascii_only: bool) -> st
     if ranking:
         out.append("  " + tr("guide.ranking"))
         groups = [" ".join(_card(str(c), roles, french, ascii_only) for c in group) for group in ranking]
-        out.append("    " + " > ".join(groups))
+        out.extend("    " + line for line in _wrap_groups(groups, RANKING_WIDTH))
         out.append("  " + tr("guide.ranking_ties"))
     out.append("")
     rule = str(view.get("count_rule", "none"))

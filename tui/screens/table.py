@@ -492,11 +492,12 @@ class TableScreen(Screen[None]):
 
     def _help_text(self) -> str:
         info = self._info()
-        lines = [self.tr("help.table")]
-        if self.table.update is not None:
+        lines = []
+        if self.table.update is not None:  # this hand first: it is what a player opens help for
             from tui.screens.help import hand_help
 
-            lines += ["", hand_help(self.tr, self.table.view, french=self._french(), ascii_only=self._ascii())]
+            lines += [hand_help(self.tr, self.table.view, french=self._french(), ascii_only=self._ascii()), ""]
+        lines.append(self.tr("help.table"))
         if info is not None and info.variant == "venezolano" and info.options.get("flor", True) \
                 and info.options.get("flor_declaration", "a_ley") == "a_ley":
             lines += ["", self.tr("help.ley")]
