@@ -137,8 +137,8 @@ async def test_after_a_brazilian_parda_a_weaker_card_says_play_your_strongest() 
     state, _ = scenario(hands, n=2, variant="paulista", face_up="Jd")  # the manilha is K
     state, events = act(state, (0, "play", "3c"), (1, "play", "3h"))
     assert state.trick_results == (-1,)
-    for lang, words in (("en", "The first trick was a parda: you must play your strongest card."),
-                        ("pt", "A primeira cangou (empate): você tem que jogar sua carta mais forte.")):
+    for lang, words in (("en", "The first trick was parda: play your strongest card."),
+                        ("pt", "A primeira cangou: jogue sua carta mais forte.")):
         app, link = await shown(state, 0, "paulista", lang=lang)
         async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
             own = [str(c) for c in engine.view(state, 0).own_cards]
@@ -195,3 +195,20 @@ def test_every_refusal_the_engine_gives_is_worded_in_every_language() -> None:
         catalog = json.loads((root / "tui" / "locales" / f"{lang}.json").read_text(encoding="utf-8"))
         missing = sorted(c for c in codes if f"refusal.{c}" not in catalog)
         assert not missing, (lang, missing)
+
+
+async def test_card_keys_without_a_card_to_press_say_why() -> None:
+    # Mão de ferro (both teams on 11): the cards go down unseen, with their own key.
+    state, _ = scenario({0: "Ac 2c 3c", 1: "Ah 2h 3h"}, n=2, variant="paulista", face_up="7d",
+                        scores=(11, 11))
+    assert state.deal_kind.value == "blind"
+    app, link = await shown(state, 0, "paulista")
+    async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
+        await pilot.press("1")
+        await pilot.pause(0.1)
+        assert "Mão de ferro: your cards go down unseen, with the j key." in screen_text(app)
+    app, link = await shown(state, None, "paulista", lang="es")  # type: ignore[arg-type]
+    async with table_shown(app, link, update_for(state, None, 3)) as pilot:
+        await pilot.press("1")
+        await pilot.pause(0.1)
+        assert "Estás mirando esta mesa: los que miran no juegan." in screen_text(app)

@@ -530,6 +530,9 @@ class TableScreen(Screen[None]):
         """A card key (or click): whatever legal action takes that card (play, discard...)."""
         own = list(self.table.view.get("own_cards") or [])
         if not 0 <= index < len(own):
+            reason = self._no_card_reason()
+            if reason:
+                self._say(Text(reason, style="bold red"))
             return
         wanted, self._card_call = self._card_call, None
         call = next(
@@ -552,6 +555,17 @@ class TableScreen(Screen[None]):
                 self._say(Text(refusal_text(self.tr, str(entry[1]), self.table), style="bold red"))
                 return True
         return False
+
+    def _no_card_reason(self) -> str:
+        """Why a card key finds no card: watching, or a blind hand (mão de ferro) whose
+        cards go down unseen with their own key."""
+        if self.table.update is None or self.table.view.get("match_over"):
+            return ""
+        if self.table.seat is None:
+            return str(self.tr("refusal.watching"))
+        if any(a.get("call") == "play_blind" for a in self.table.view.get("legal") or []):
+            return refusal_text(self.tr, "blind_hand", self.table)
+        return ""
 
     def _card_refusal(self, card: str) -> str:
         """Why this card cannot be played now: the engine's reason (the view's
