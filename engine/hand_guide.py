@@ -56,11 +56,23 @@ class TrucoWorth:
 # ---------------------------------------------------------------- special cards
 
 
+_MARKS: dict[tuple[str, tuple[tuple[str, object], ...], int], tuple[CardMark, ...]] = {}
+
+
 def card_marks(rules: RuleSet, face_up: Card | None) -> tuple[CardMark, ...]:
     """The special cards of this hand, highest first. The RuleSet's strength and special
-    functions say which kind of face-up game this is; none without a face-up card."""
+    functions say which kind of face-up game this is; none without a face-up card. One
+    tuple per (variant, options, face-up card): views share it (and its wire form)."""
     if face_up is None:
         return ()
+    key = (rules.variant, rules.options, face_up.code)
+    cached = _MARKS.get(key)
+    if cached is None:
+        cached = _MARKS[key] = _card_marks(rules, face_up)
+    return cached
+
+
+def _card_marks(rules: RuleSet, face_up: Card) -> tuple[CardMark, ...]:
     if rules.strength is uruguayan_strength:
         order = sorted(piezas(face_up).items(), key=lambda item: item[1])
         return tuple(CardMark(card, "pieza", pieza_value(card, face_up)) for card, _ in order)
@@ -111,11 +123,18 @@ def count_rule(rules: RuleSet) -> str:
     return "none"
 
 
+_STEPS: dict[tuple[str, tuple[tuple[str, object], ...]], tuple[TrucoWorth, ...]] = {}
+
+
 def truco_steps(rules: RuleSet) -> tuple[TrucoWorth, ...]:
-    return tuple(
-        TrucoWorth(step.call.value, step.accepted, step.declined, step.wins_game)
-        for step in rules.truco_ladder
-    )
+    key = (rules.variant, rules.options)
+    cached = _STEPS.get(key)
+    if cached is None:
+        cached = _STEPS[key] = tuple(
+            TrucoWorth(step.call.value, step.accepted, step.declined, step.wins_game)
+            for step in rules.truco_ladder
+        )
+    return cached
 
 
 # ---------------------------------------------------------------- the viewer's own counts

@@ -109,7 +109,29 @@ class View:
     call_refusals: tuple[tuple[str, str], ...] = ()  # common calls not possible now, reason code
 
     def to_wire(self) -> dict[str, Any]:
-        return {f.name: _wire(getattr(self, f.name)) for f in fields(self)}
+        return {
+            f.name: _static_wire(value) if f.name in _STATIC_FIELDS else _wire(value)
+            for f in fields(self)
+            for value in (getattr(self, f.name),)
+        }
+
+
+# Fields whose values are built once per rules (and face-up card) and shared by every view
+# (engine/hand_guide.py caches them): their wire form is built once too. The ranking alone
+# is the whole deck, which would otherwise be turned into text for every viewer and update.
+_STATIC_FIELDS = frozenset(("ranking", "card_marks", "truco_steps"))
+_STATIC_WIRE: dict[int, tuple[object, Any]] = {}
+
+
+def _static_wire(value: Any) -> Any:
+    """The wire form of a shared (cached, immutable) value; the cache holds the value too,
+    so its id cannot be reused by another object. Callers must not mutate the result."""
+    if not value:
+        return []
+    hit = _STATIC_WIRE.get(id(value))
+    if hit is None or hit[0] is not value:
+        hit = _STATIC_WIRE[id(value)] = (value, _wire(value))
+    return hit[1]
 
 
 def _wire(value: Any) -> Any:
