@@ -212,3 +212,17 @@ async def test_card_keys_without_a_card_to_press_say_why() -> None:
         await pilot.press("1")
         await pilot.pause(0.1)
         assert "Estás mirando esta mesa: los que miran no juegan." in screen_text(app)
+
+
+async def test_las_que_pintan_with_a_card_it_cannot_take_says_why() -> None:
+    state, _ = scenario({0: "12o 5b 6c", 1: "3e 7o 4b"}, n=2, variant="venezolano", face_up="4c",
+                        flor=False, flor_declaration="automatic")
+    pintan = {str(a.card) for a in engine.legal_actions(state, 0) if a.call is engine.Call.LAS_QUE_PINTAN}
+    assert "5b" in pintan and "12o" not in pintan  # a figure does not open it (OP-VE-8)
+    app, link = await shown(state, 0, "venezolano")
+    async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
+        await pilot.press("k")
+        await pilot.press("1")  # the 12o
+        await pilot.pause(0.1)
+        assert "Las que pintan: not possible now, or not with that card." in screen_text(app)
+        assert not [m for m in link.sent if isinstance(m, p.TableAction)]

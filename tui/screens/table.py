@@ -543,7 +543,9 @@ class TableScreen(Screen[None]):
         )
         if call is None:
             # Known locally: no round trip, no error toast, just say why in the status line.
-            self.query_one("#t-status", Panel).show(Text(self._card_refusal(own[index]), style="bold red"))
+            reason = (refusal_text(self.tr, "pintan_not_now", self.table) if wanted == "las_que_pintan"
+                      else self._card_refusal(own[index]))
+            self.query_one("#t-status", Panel).show(Text(reason, style="bold red"))
             return
         self._send_action(call, own[index])
 
@@ -576,6 +578,8 @@ class TableScreen(Screen[None]):
         code = next((str(c) for entry in view.get("card_refusals") or []
                      if isinstance(entry, (list, tuple)) and len(entry) == 2
                      for k, c in [entry] if k == card), "")
+        if not code:  # the card is playable, but not for the call that waits for a card
+            return str(self.tr("table.cannot_play"))
         return refusal_text(self.tr, code, self.table)
 
     def _send_action(self, call: str, card: str | None, *, amount: int | None = None) -> None:
