@@ -48,9 +48,13 @@ def _calls(tr, variant: str, calls: list[Any]) -> str:  # type: ignore[no-untype
 
 def _worth(tr, wanted: Any, refused: Any, wins_game: bool) -> str:  # type: ignore[no-untyped-def]
     """"5 if wanted, 2 if not" (or "the game if wanted", "cannot be refused")."""
-    yes = tr("guide.wins_game") if wins_game or wanted is None else tr("guide.if_wanted", n=wanted)
-    no = tr("guide.no_refusal") if refused is None else tr("guide.if_not", n=refused)
-    return f"{yes}, {no}"
+    parts = []
+    if wins_game:
+        parts.append(tr("guide.wins_game"))
+    elif wanted is not None:
+        parts.append(tr("guide.if_wanted", n=wanted))
+    parts.append(tr("guide.no_refusal") if refused is None else tr("guide.if_not", n=refused))
+    return ", ".join(parts)
 
 
 RANKING_WIDTH = 52  # the ranking breaks between groups, so it reads well in a 60-column dialog
