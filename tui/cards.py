@@ -7,6 +7,7 @@ they are distinguishable on monochrome and plain-ASCII terminals alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 
@@ -25,10 +26,10 @@ def mark_text(role: str | None, ascii_only: bool = False) -> str:
     return mark.replace("★", "*") if ascii_only else mark
 
 
-def card_roles(view: dict[str, object]) -> dict[str, str]:
+def card_roles(view: dict[str, Any]) -> dict[str, str]:
     """card -> role for the special cards of this hand, from the view's ``card_marks``."""
     roles: dict[str, str] = {}
-    for entry in view.get("card_marks") or []:  # type: ignore[attr-defined]
+    for entry in view.get("card_marks") or []:
         if isinstance(entry, dict) and entry.get("card") and entry.get("role"):
             roles[str(entry["card"])] = str(entry["role"])
     return roles

@@ -1,5 +1,5 @@
 """Pilot tests: every variant explained at the table. Special cards are marked in the hand
-and in the trick grid, the face-up card is labelled, `?` explains this hand from the view,
+and in the trick grid, the face-up card is labelled (muestra, vira), `?` explains this hand from the view,
 scores use malas/buenas only where they apply, and refusals say their real reason."""
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ async def test_piezas_are_starred_in_the_hand_and_the_grid_and_the_muestra_is_la
     app, link = await shown(state, 0, "uruguayo")
     async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
         text = screen_text(app)
-        assert "Muestra 6B" in text  # the grid's corner names the face-up card
+        assert "Muestra: 6B" in text  # the face-up card, named as the variant names it
         assert text.count("╭★────╮") == 1  # only the 2b is a pieza
         state, events = act(state, (0, "play", "2b"))
         link.push(update_for(state, 0, 4, events))
@@ -69,7 +69,7 @@ async def test_lite_mode_marks_special_cards_in_ascii() -> None:
     async with table_shown(app, link, update_for(state, 0, 3, events)):
         text = screen_text(app)
         assert "2B*" in text and "★" not in text
-        assert "Muestra 6B" in text
+        assert "Muestra: 6B" in text
 
 
 async def test_perico_and_perica_are_told_apart() -> None:
@@ -79,7 +79,7 @@ async def test_perico_and_perica_are_told_apart() -> None:
     async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
         text = screen_text(app)
         assert "╭★★───╮" in text and "╭★────╮" in text  # perico, perica
-        assert "Vira 4C" in text
+        assert "Vira: 4C" in text
         await pilot.press("question_mark")
         await pilot.pause(0.2)
         body = help_text(app)
@@ -93,7 +93,7 @@ async def test_manilhas_are_starred_and_the_help_ranks_them_first() -> None:
     state, _ = scenario(hands, n=2, variant="paulista", face_up="Jd")  # the manilha is K
     app, link = await shown(state, 0, "paulista", lang="pt")
     async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
-        assert "╭★────╮" in screen_text(app) and "Vira J♦" in screen_text(app)
+        assert "╭★────╮" in screen_text(app) and "Vira: J♦" in screen_text(app)
         await pilot.press("question_mark")
         await pilot.pause(0.2)
         body = help_text(app)

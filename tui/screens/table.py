@@ -19,7 +19,7 @@ from textual.widgets import Input, Static
 
 import protocol as p
 from tui.calls import PREFERRED_KEYS, CallChoice, assign_keys, call_label
-from tui.cards import card_box, card_roles, card_text
+from tui.cards import card_box, card_roles
 from tui.event_text import event_line, hand_summary, score_text, team_name
 from tui.refusals import refusal_text
 from tui.screens.chat_input import ChatInput
@@ -258,11 +258,10 @@ class TableScreen(Screen[None]):
             tricks.append(list(current))
         columns = max(3, len(tricks))
         french = self._french()
-        ascii_only = self._ascii()
-        roles = card_roles(view)
+        roles = card_roles(view)  # the special cards of this hand get their star
         results = view.get("trick_results") or []
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append_text(self._face_up_label())
+        out.append(" " * 13)
         for i in range(columns):  # a finished trick's header says who took it
             if i < len(results):
                 out.append(f"{self._result_text(results[i])[:5]:<6}", style="bold cyan")
@@ -272,26 +271,10 @@ class TableScreen(Screen[None]):
             out.append(f"\n{model.name(seat)[:12]:<13}")
             for trick in tricks:
                 card = next((c for s, c in trick if s == seat), None)
-                cell = _card_cell(card, french, ascii_only, roles.get(str(card)))
+                cell = _card_cell(card, french, self._ascii(), roles.get(str(card)))
                 cell.truncate(6, pad=True)
                 out.append_text(cell)
         self.query_one("#t-tricks", Panel).show(out)
-
-    def _face_up_label(self) -> Text:
-        """The grid's corner (13 columns): the face-up card, named as the variant names it
-        (muestra, vira), so the card the special ones come from is always in sight."""
-        view = self.table.view
-        face_up = view.get("face_up")
-        if not face_up:
-            return Text(" " * 13)
-        variant = str(view.get("variant", ""))
-        key = f"table.face_up.{variant}"
-        label = self.tr(key) if self.tr.has_default(key) else self.tr("table.face_up")
-        card = card_text(str(face_up), french=self._french(), ascii_only=self._ascii())
-        text = Text(label.rstrip(":")[: 12 - card.cell_len] + " ", style="bold magenta")
-        text.append_text(card)
-        text.truncate(13, pad=True)
-        return text
 
     def _result_text(self, team: int | None) -> str:
         return team_name(self.tr, self.table, team)
@@ -591,6 +574,8 @@ class TableScreen(Screen[None]):
 def _card_cell(card: str | None, french: bool, ascii_only: bool = False, role: str | None = None) -> Text:
     if card is None:
         return Text("")
+    from tui.cards import card_text
+
     return card_text(card, french=french, ascii_only=ascii_only, role=role)
 
 
