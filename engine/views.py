@@ -96,17 +96,17 @@ class View:
     envite_ley: bool | None  # the current envite is con ley (True) or sin ley (False)
     penalties: tuple[tuple[int, str, int], ...]  # (team, rule, points withheld) at hand end
     # ---- the table explains the variant (engine/hand_guide.py); filled by _guide_fields ----
-    card_marks: tuple[guide.CardMark, ...] = ()  # special cards of this hand, highest first
-    ranking: tuple[tuple[Card, ...], ...] = ()  # playable cards, strongest first; ties together
-    count_rule: str = "none"  # how envido is counted: argentine, uruguayan, venezolano, none
-    own_envido: int | None = None  # the viewer's envido value (None: no envido in this game)
-    own_envido_cards: tuple[Card, ...] = ()  # the cards that make it
-    own_flor: int | None = None  # the viewer's flor value (None: no flor)
-    bets: tuple[guide.BetWorth, ...] = ()  # bets waiting for an answer, with their worth
-    truco_steps: tuple[guide.TrucoWorth, ...] = ()  # the truco ladder with its values
-    malas: int = 0  # the malas/buenas boundary shown with the scores (0: plain points)
-    card_refusals: tuple[tuple[Card, str], ...] = ()  # own cards not playable now, reason code
-    call_refusals: tuple[tuple[str, str], ...] = ()  # common calls not possible now, reason code
+    card_marks: tuple[guide.CardMark, ...]  # special cards of this hand, highest first
+    ranking: tuple[tuple[Card, ...], ...]  # playable cards, strongest first; ties together
+    count_rule: str  # how envido is counted: argentine, uruguayan, venezolano, none
+    own_envido: int | None  # the viewer's envido value (None: no envido in this game)
+    own_envido_cards: tuple[Card, ...]  # the cards that make it
+    own_flor: int | None  # the viewer's flor value (None: no flor)
+    bets: tuple[guide.BetWorth, ...]  # bets waiting for an answer, with their worth
+    truco_steps: tuple[guide.TrucoWorth, ...]  # the truco ladder with its values
+    malas: int  # the malas/buenas boundary shown with the scores (0: plain points)
+    card_refusals: tuple[tuple[Card, str], ...]  # own cards not playable now, reason code
+    call_refusals: tuple[tuple[str, str], ...]  # common calls not possible now, reason code
 
     def to_wire(self) -> dict[str, Any]:
         return {
