@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action, action as mk
+from engine.errors import Reason
 from engine.calls import Call
 from engine.events import Acted, Event
 from engine.state import EnvidoStatus, State
@@ -28,16 +29,16 @@ def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Actio
 def explain_opening(state: State, seat: int) -> str:
     status = state.envido_status
     if status is EnvidoStatus.DONE:
-        return "the envido has already been played in this hand"
+        return Reason("envido_done", "the envido has already been played in this hand")
     if status is EnvidoStatus.CLOSED:
         if state.flor_announced:
-            return "a flor was announced: there is no envido in this hand"
-        return "envido is only possible during the first trick"
+            return Reason("envido_flor", "a flor was announced: there is no envido in this hand")
+        return Reason("envido_first_trick", "envido is only possible during the first trick")
     if seat in state.envido_barred:
-        return "you can no longer call envido: you have played a card or bet on the truco"
+        return Reason("envido_barred", "you can no longer call envido: you have played a card or bet on the truco")
     if state.truco_pending and state.team_of[seat] == state.truco_by:
-        return "your team's truco call is waiting for an answer"
-    return "envido may only be called on your own turn at this table"
+        return Reason("truco_waiting", "your team's truco call is waiting for an answer")
+    return Reason("own_turn_envido", "envido may only be called on your own turn at this table")
 
 
 def _stake(state: State, calls: tuple[Call, ...]) -> int:

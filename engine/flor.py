@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action, action as mk
+from engine.errors import Reason
 from engine.calls import Call
 from engine.events import Event
 from engine.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State
@@ -108,24 +109,24 @@ def legal(state: State, seat: int) -> list[Action]:
 def explain(state: State, action: Action) -> str:
     seat = action.seat
     if seat not in state.flor_holders:
-        return "the flor is being settled: only players holding a flor speak now"
+        return Reason("flor_round", "the flor is being settled: only players holding a flor speak now")
     if (
         state.flor_status is FlorStatus.ANNOUNCING
         and state.flor_holders[state.flor_idx] == seat
         and not holds_flor(state, seat)
     ):
-        return "the flor round: you may only pass"
+        return Reason("flor_pass_only", "the flor round: you may only pass")
     if state.flor_status is FlorStatus.ANSWERING:
         if state.team_of[seat] == state.flor_by:
-            return "your team's flor bet is waiting for an answer"
-        return "answer the flor bet: con flor quiero, con flor me achico or contraflor al resto"
+            return Reason("flor_waiting", "your team's flor bet is waiting for an answer")
+        return Reason("flor_answer", "answer the flor bet: con flor quiero, con flor me achico or contraflor al resto")
     if state.flor_holders[state.flor_idx] != seat:
-        return "it is another flor holder's turn to speak"
+        return Reason("flor_other_turn", "it is another flor holder's turn to speak")
     if action.call is Call.CON_FLOR_QUIERO:
-        return "there is no flor bet for you to accept"
+        return Reason("flor_no_bet", "there is no flor bet for you to accept")
     if action.call in (Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO, Call.CON_FLOR_ME_ACHICO):
-        return "that flor bet is not possible now"
-    return "you hold a flor: announce it before anything else"
+        return Reason("not_now", "that flor bet is not possible now")
+    return Reason("flor_announce", "you hold a flor: announce it before anything else")
 
 
 def act(w: Any, events: list[Event], action: Action) -> None:

@@ -18,7 +18,7 @@ from engine import flor as flr
 from engine import ve_flor, ve_ley
 from engine.actions import Action, Deal, action as mk
 from engine.calls import AMOUNT_CALLS, TRUCO_CALLS, Call
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.events import (
     Acted,
     CardsShown,
@@ -332,24 +332,24 @@ def explain(state: State, action: Action) -> str:
     """Why `action` is not legal now, in words for the player."""
     seat, call = action.seat, action.call
     if state.phase is Phase.MATCH_OVER:
-        return "the match is over"
+        return Reason("match_over", "the match is over")
     if state.phase is Phase.DEAL:
-        return "the cards have not been dealt yet"
+        return Reason("not_dealt", "the cards have not been dealt yet")
     if not 0 <= seat < state.n:
-        return f"there is no seat {seat}"
+        return Reason("no_seat", f"there is no seat {seat}")
     if seat not in state.players:
-        return "you are not playing this hand"
+        return Reason("not_in_hand", "you are not playing this hand")
     team = state.team_of[seat]
     if call is Call.MALDON:
         if state.rules.maldon == "off":
-            return "maldon is not played at this table"
+            return Reason("maldon_off", "maldon is not played at this table")
         if state.rules.maldon == "mano" and seat != state.mano:
-            return "only the mano may claim maldon at this table"
-        return "maldon needs two 4s and a card without a signal, before anything is played"
+            return Reason("maldon_mano", "only the mano may claim maldon at this table")
+        return Reason("maldon_hand", "maldon needs two 4s and a card without a signal, before anything is played")
     if state.phase is Phase.DISCARD:
         if seat != state.mano:
-            return "the mano is laying away his fourth card"
-        return "lay away one of your four cards first"
+            return Reason("discarding", "the mano is laying away his fourth card")
+        return Reason("discard_first", "lay away one of your four cards first")
     if state.phase is Phase.FLOR:
         if state.rules.flor_style == "venezolano":
             return ve_flor.explain(state, action)
@@ -358,66 +358,71 @@ def explain(state: State, action: Action) -> str:
     if ley_reason is not None:
         return ley_reason
     if state.envido_status is EnvidoStatus.DECLARING:
-        return "the envido values are being declared"
+        return Reason("envido_declaring", "the envido values are being declared")
     if state.envido_status is EnvidoStatus.BETTING:
         if team == state.envido_by:
-            return "your team's envido call is waiting for an answer"
-        return "answer the envido first (quiero, no quiero or a raise)"
+            return Reason("envido_waiting", "your team's envido call is waiting for an answer")
+        return Reason("envido_answer", "answer the envido first (quiero, no quiero or a raise)")
     if call in (Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR):
         if (call is Call.PASAR and not state.rules.pasar) or (
             call is Call.LAS_QUE_PINTAN and state.rules.envite != "piedras"
         ):
-            return f"{call.value} is not part of this variant"
+            return Reason("not_in_variant", f"{call.value} is not part of this variant")
         if state.truco_pending:
-            return "the truco call must be answered before anyone plays"
+            if team == state.truco_by:
+                return Reason("truco_waiting", "your team's truco call is waiting for an answer")
+            return Reason("truco_answer", "the truco call must be answered before anyone plays")
         if state.turn != seat:
-            return "it is not your turn to play"
+            return Reason("not_your_turn", "it is not your turn to play")
         if call is Call.PASAR:
-            return "all three cards may be passed only on your first turn"
+            return Reason("pasar_first_turn", "all three cards may be passed only on your first turn")
         if call is Call.LAS_QUE_PINTAN:
-            return "las que pintan opens the envite: not possible now or with that card"
+            return Reason("pintan_not_now", "las que pintan opens the envite: not possible now or with that card")
         if state.deal_kind is DealKind.BLIND:
-            return "this hand is played blind: play your next card unseen"
+            return Reason("blind_hand", "this hand is played blind: play your next card unseen")
         if call is Call.PLAY_BLIND:
-            return "cards are played face up in this hand"
+            return Reason("face_up_hand", "cards are played face up in this hand")
         if action.card in state.hands[seat]:
-            return "after a tied first trick you must play your highest card"
-        return f"you do not hold {action.card}"
+            return Reason("highest_card", "after a tied first trick you must play your highest card")
+        return Reason("not_held", f"you do not hold {action.card}")
     if call in TRUCO_CALLS:
         if call not in [step.call for step in state.rules.truco_ladder]:
-            return f"{call.value} is not a call of this game"
+            return Reason("not_in_variant", f"{call.value} is not a call of this game")
         if state.perico_lock:
-            return "the perico was played by a trick winner: no more raises (001 L37)"
+            return Reason("perico_lock", "the perico was played by a trick winner: no more raises (001 L37)")
         if state.raise_barred:
-            return "no raising in this hand (eleven rule)"
+            return Reason("no_raises", "no raising in this hand (eleven rule)")
         if state.truco_pending and team != state.truco_by:
             if state.rules.counter_raise:
-                return f"the raise now is {state.rules.truco_ladder[state.truco_pending].call.value}" if state.truco_pending < len(state.rules.truco_ladder) else "the bet is at its highest"
-            return "say quiero first: a raise is only allowed after accepting the bet"
+                ladder = state.rules.truco_ladder
+                if state.truco_pending < len(ladder):
+                    return Reason("raise_is", f"the raise now is {ladder[state.truco_pending].call.value}")
+                return Reason("bet_highest", "the bet is at its highest")
+            return Reason("quiero_first", "say quiero first: a raise is only allowed after accepting the bet")
         if state.truco_pending:
-            return "your team's truco call is waiting for an answer"
+            return Reason("truco_waiting", "your team's truco call is waiting for an answer")
         if state.truco_right not in (NO_TEAM, team):
-            return "your team does not hold the right to raise: the other team accepted last"
+            return Reason("no_right", "your team does not hold the right to raise: the other team accepted last")
         if state.truco_level >= len(state.rules.truco_ladder):
-            return f"{state.rules.truco_ladder[-1].call.value} is the highest bet"
+            return Reason("bet_highest", f"{state.rules.truco_ladder[-1].call.value} is the highest bet")
         if state.truco_right != NO_TEAM and not state.rules.late_raises:
-            return "raises only together with quiero at this table"
+            return Reason("raise_with_quiero", "raises only together with quiero at this table")
         if not _timing_ok(state, seat):
-            return "truco may only be called on your own turn at this table"
-        return f"the next bet is {state.rules.truco_ladder[state.truco_level].call.value}"
+            return Reason("own_turn_truco", "truco may only be called on your own turn at this table")
+        return Reason("next_bet", f"the next bet is {state.rules.truco_ladder[state.truco_level].call.value}")
     if call in (Call.QUIERO, Call.NO_QUIERO):
         if state.truco_pending and state.truco_forced and team != state.truco_by:
-            return "the truco must be played: it cannot be declined (estar cantando)"
-        return "there is no bet for you to answer"
+            return Reason("truco_forced", "the truco must be played: it cannot be declined (estar cantando)")
+        return Reason("no_bet", "there is no bet for you to answer")
     if _is_envite_call(state, call):
         return env.explain_opening(state, seat)
     if call is Call.MAZO:
         if not state.rules.mazo_allowed(state.n):
-            return "me voy al mazo is not allowed at this table"
-        return "you may go to the mazo only on your turn or when answering a truco"
+            return Reason("mazo_off", "me voy al mazo is not allowed at this table")
+        return Reason("mazo_when", "you may go to the mazo only on your turn or when answering a truco")
     if call in (Call.DECLARE_ENVIDO, Call.SON_BUENAS):
-        return "no envido values are being declared"
-    return f"{call.value} is not possible now"
+        return Reason("no_declaring", "no envido values are being declared")
+    return Reason("not_now", f"{call.value} is not possible now")
 
 
 # ---------------------------------------------------------------- apply

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine import envite
 from engine.actions import Action, action as mk
+from engine.errors import Reason
 from engine.calls import Call
 from engine.events import Event
 from engine.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State
@@ -49,18 +50,18 @@ def legal(state: State, seat: int) -> list[Action]:
 
 def explain(state: State, action: Action) -> str:
     if state.flor_status is FlorStatus.LEY:
-        return "the players who played a ley say now whether they have a flor"
+        return Reason("ley_speaking", "the players who played a ley say now whether they have a flor")
     if action.seat not in state.flor_holders:
-        return "the flor is being settled: only players holding a flor speak now"
+        return Reason("flor_round", "the flor is being settled: only players holding a flor speak now")
     if state.flor_status is FlorStatus.ANSWERING:
         if action.seat % 2 == state.envido_by:
-            return "your team's envite between flores is waiting for an answer"
-        return "answer the envite between flores: quiero, no quiero or a raise"
+            return Reason("flor_waiting", "your team's envite between flores is waiting for an answer")
+        return Reason("flor_answer", "answer the envite between flores: quiero, no quiero or a raise")
     if state.flor_holders[state.flor_idx] != action.seat:
-        return "it is another flor holder's turn to speak"
+        return Reason("flor_other_turn", "it is another flor holder's turn to speak")
     if state.flor_status is FlorStatus.ANNOUNCING:
-        return "you hold a flor: say flor"
-    return "shrink (la mía es chica) or make an envite between flores"
+        return Reason("flor_announce", "you hold a flor: say flor")
+    return Reason("flor_shrink_or_bet", "shrink (la mía es chica) or make an envite between flores")
 
 
 def act(w: Any, events: list[Event], action: Action) -> None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action, action as mk
+from engine.errors import Reason
 from engine.calls import TRUCO_CALLS, Call
 from engine.events import CardsShown, Event, FlorAnswered, PointsWithheld
 from engine.state import EnvidoStatus, FlorStatus, Phase, State
@@ -204,21 +205,21 @@ def explain(state: State, action: Action) -> str | None:
     call, seat = action.call, action.seat
     if call is Call.A_LEY:
         if not state.ley_mode:
-            return "a ley is played only when the players declare their flor"
+            return Reason("ley_off", "a ley is played only when the players declare their flor")
         if seat == el_pie(state):
-            return "El Pie cannot play a ley (V-L1): he answers con ley or sin ley"
-        return "a ley goes with your first card, on your turn"
+            return Reason("ley_el_pie", "El Pie cannot play a ley (V-L1): he answers con ley or sin ley")
+        return Reason("ley_first_card", "a ley goes with your first card, on your turn")
     if call is Call.TENGO_FLOR:
-        return "tengo flor is said by a holder who played a ley, before his second card"
+        return Reason("tengo_flor_when", "tengo flor is said by a holder who played a ley, before his second card")
     if call in (Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO):
         if state.envido_status is EnvidoStatus.BETTING and state.envite_ley:
-            return "only a flor holder may answer con ley quiero"
-        return "there is no envite con ley to answer"
+            return Reason("con_ley_holder", "only a flor holder may answer con ley quiero")
+        return Reason("no_con_ley", "there is no envite con ley to answer")
     if call is Call.FLOR and state.ley_mode:
-        return "flor is said by its holder with his first card (or before it)"
+        return Reason("flor_first_card", "flor is said by its holder with his first card (or before it)")
     if call is Call.PEDIR_FLOR:
-        return ("pido flor is asked, once, before answering a truco from a team on "
-                f"{state.rules.target - 4} that could still declare a flor (001 L48)")
+        return Reason("pedir_flor_when", "pido flor is asked, once, before answering a truco from a "
+                      f"team on {state.rules.target - 4} that could still declare a flor (001 L48)")
     return None
 
 

@@ -14,16 +14,19 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import Card
 from engine.game import legal_actions, truco_value
+from engine import hand_guide as guide
 from engine.state import (
     NO_TEAM, PARDA, DealKind, EnvidoStatus, FlorStatus, HandSummary, Phase, State,
 )
 
 
 def malas_buenas(score: int, malas: int = 15) -> str:
-    """RULES.md 1.11: 12 -> "12 malas", 18 -> "3 buenas" (with the boundary at 15)."""
+    """RULES.md 1.11: 12 -> "12 malas", 18 -> "3 buenas" (with the boundary at 15); one is
+    "1 mala", "1 buena"."""
     if score <= malas:
-        return f"{score} malas"
-    return f"{score - malas} buenas"
+        return f"{score} mala" if score == 1 else f"{score} malas"
+    buenas = score - malas
+    return f"{buenas} buena" if buenas == 1 else f"{buenas} buenas"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +103,43 @@ class View:
     ley_seats: tuple[int, ...]  # seats that played their first card a ley in this hand
     envite_ley: bool | None  # the current envite is con ley (True) or sin ley (False)
     penalties: tuple[tuple[int, str, int], ...]  # (team, rule, points withheld) at hand end
+    # ---- the table explains the variant (engine/hand_guide.py); filled by _guide_fields ----
+    card_marks: tuple[guide.CardMark, ...]  # special cards of this hand, highest first
+    ranking: tuple[tuple[Card, ...], ...]  # playable cards, strongest first; ties together
+    count_rule: str  # how envido is counted: argentine, uruguayan, venezolano, none
+    own_envido: int | None  # the viewer's envido value (None: no envido in this game)
+    own_envido_cards: tuple[Card, ...]  # the cards that make it
+    own_flor: int | None  # the viewer's flor value (None: no flor)
+    bets: tuple[guide.BetWorth, ...]  # bets waiting for an answer, with their worth
+    truco_steps: tuple[guide.TrucoWorth, ...]  # the truco ladder with its values
+    malas: int  # the malas/buenas boundary shown with the scores (0: plain points)
+    card_refusals: tuple[tuple[Card, str], ...]  # own cards not playable now, reason code
+    call_refusals: tuple[tuple[str, str], ...]  # common calls not possible now, reason code
 
     def to_wire(self) -> dict[str, Any]:
-        return {f.name: _wire(getattr(self, f.name)) for f in fields(self)}
+        return {
+            f.name: _static_wire(value) if f.name in _STATIC_FIELDS else _wire(value)
+            for f in fields(self)
+            for value in (getattr(self, f.name),)
+        }
+
+
+# Fields whose values are built once per rules (and face-up card) and shared by every view
+# (engine/hand_guide.py caches them): their wire form is built once too. The ranking alone
+# is the whole deck, which would otherwise be turned into text for every viewer and update.
+_STATIC_FIELDS = frozenset(("ranking", "card_marks", "truco_steps"))
+_STATIC_WIRE: dict[int, tuple[object, Any]] = {}
+
+
+def _static_wire(value: Any) -> Any:
+    """The wire form of a shared (cached, immutable) value; the cache holds the value too,
+    so its id cannot be reused by another object. Callers must not mutate the result."""
+    if not value:
+        return []
+    hit = _STATIC_WIRE.get(id(value))
+    if hit is None or hit[0] is not value:
+        hit = _STATIC_WIRE[id(value)] = (value, _wire(value))
+    return hit[1]
 
 
 def _wire(value: Any) -> Any:
@@ -143,6 +180,9 @@ def view(state: State, seat: int | None) -> View:
         else tuple(tuple(s for s in range(state.n) if s % 2 == t) for t in (0, 1))
     )
     blind = state.deal_kind is DealKind.BLIND and state.phase is not Phase.DEAL
+    own = state.hands[seat] if seat is not None and not blind else ()
+    legal = tuple(legal_actions(state, seat)) if seat is not None else ()
+    malas = guide.malas_shown(rules)
     return View(
         viewer=seat,
         variant=rules.variant,
@@ -160,14 +200,13 @@ def view(state: State, seat: int | None) -> View:
         target=rules.target,
         scores=state.scores,
         scores_text=tuple(
-            malas_buenas(score, rules.malas) if rules.malas else str(score)
-            for score in state.scores
+            malas_buenas(score, malas) if malas else str(score) for score in state.scores
         ),
         games_won=state.games_won,
         match_games=rules.match_games,
         turn=state.turn if playing and state.turn >= 0 else None,
         awaiting=awaiting,
-        own_cards=state.hands[seat] if seat is not None and not blind else (),
+        own_cards=own,
         hand_sizes=tuple(len(h) for h in state.hands),
         tricks=state.tricks,
         trick_results=tuple(None if r == PARDA else r for r in state.trick_results),
@@ -198,7 +237,7 @@ def view(state: State, seat: int | None) -> View:
         game_winner=state.game_winner,
         match_over=state.phase is Phase.MATCH_OVER,
         winner=state.winner,
-        legal=tuple(legal_actions(state, seat)) if seat is not None else (),
+        legal=legal,
         card_notation=rules.card_notation,
         truco_ladder=tuple(step.call.value for step in rules.truco_ladder),
         truco_level=state.truco_level,
@@ -220,6 +259,7 @@ def view(state: State, seat: int | None) -> View:
         ley_seats=state.ley_seats,
         envite_ley=state.envite_ley if state.ley_mode and state.envido_calls else None,
         penalties=state.penalties,
+        **_guide_fields(state, seat, own, legal, blind, malas),
     )
 
 
@@ -227,6 +267,27 @@ def _flor_betting(state: State) -> bool:
     return not state.flor_accepted and state.flor_status in (
         FlorStatus.ANNOUNCING, FlorStatus.ANSWERING, FlorStatus.ROUND_TWO
     )
+
+
+def _guide_fields(state: State, seat: int | None, own: tuple[Card, ...], legal: tuple[Action, ...],
+                  blind: bool, malas: int) -> dict[str, Any]:
+    """The fields that explain the variant at the table (engine/hand_guide.py)."""
+    rules = state.rules
+    mine = None if blind else seat  # a blind hand hides the viewer's own cards too
+    envido, proof = guide.own_envido(state, mine)
+    return {
+        "card_marks": guide.card_marks(rules, state.face_up),
+        "ranking": guide.ranking(rules, state.face_up),
+        "count_rule": guide.count_rule(rules),
+        "own_envido": envido,
+        "own_envido_cards": proof,
+        "own_flor": guide.own_flor(state, mine),
+        "bets": guide.bets(state),
+        "truco_steps": guide.truco_steps(rules),
+        "malas": malas,
+        "card_refusals": guide.card_refusals(state, seat, own, legal),
+        "call_refusals": guide.call_refusals(state, seat, legal),
+    }
 
 
 def _won(state: State, seat: int) -> bool:

@@ -272,6 +272,9 @@ class Error(Event):
     TYPE: ClassVar[str] = "error"
     code: str = limited(max_len=32)
     message: str = limited(max_len=400)
+    # For code "illegal": the engine's code for the reason (engine.errors.Reason), which a
+    # client says in its player's language; "" when the reason has none.
+    reason: str = limited("", max_len=32)
 
 
 @dataclass(frozen=True)

@@ -324,7 +324,7 @@ class TableActor:
         except (engine.IllegalAction, ValueError) as exc:
             reason = getattr(exc, "reason", None) or str(exc)
             log.debug("table %s seat %s: %s refused: %s", self.table_id, seat, wire, reason)
-            self._error(conn_id, "illegal", reason)
+            self._error(conn_id, "illegal", reason, getattr(exc, "code", ""))
             return
         if cmd.cid:
             seen.append(cmd.cid)
@@ -566,8 +566,8 @@ class TableActor:
             )
         )
 
-    def _error(self, conn_id: int, code: str, message: str) -> None:
-        self._emit(conn_id, p.encode(p.Error(code=code, message=message[:400])))
+    def _error(self, conn_id: int, code: str, message: str, reason: str = "") -> None:
+        self._emit(conn_id, p.encode(p.Error(code=code, message=message[:400], reason=reason[:32])))
 
     # -- who the table waits for -----------------------------------------------------------
     def waiting_on(self) -> tuple[int, ...]:

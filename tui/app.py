@@ -106,8 +106,7 @@ class TrucoApp(App[None]):
             else:
                 self.push_screen(ChooseNameScreen(msg.name, msg.reason, msg.suggestion))
         elif isinstance(msg, p.Error):
-            self.notify_text(self.tr(f"error.{msg.code}") if self.tr.has(f"error.{msg.code}") else msg.message,
-                             severity="error")
+            self.notify_text(self._error_text(msg), severity="error")
         elif isinstance(msg, p.Notice):
             if msg.code in SESSION_ENDING:
                 self.farewell(msg.code)
@@ -154,6 +153,16 @@ class TrucoApp(App[None]):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(LobbyScreen())
+
+    def _error_text(self, msg: p.Error) -> str:
+        """An error in the player's language: a refused action says the engine's reason."""
+        if msg.code == "illegal" and msg.reason:
+            from tui.refusals import refusal_text
+
+            model = self.tables.get(self.model.table_id or "")
+            return refusal_text(self.tr, msg.reason, model)
+        key = f"error.{msg.code}"
+        return str(self.tr(key)) if self.tr.has(key) or self.tr.has_default(key) else msg.message
 
     # -- helpers for screens ---------------------------------------------------------
     def notify_text(self, text: str, *, severity: str = "information", timeout: float = 4) -> None:

@@ -7,6 +7,7 @@ they are distinguishable on monochrome and plain-ASCII terminals alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 
@@ -14,6 +15,24 @@ SPANISH_SUITS = {"e": ("E", "blue"), "b": ("B", "green"), "o": ("O", "yellow"), 
 FRENCH_SUITS = {"c": ("♣", "green"), "h": ("♥", "red"), "s": ("♠", "blue"), "d": ("♦", "yellow")}
 FRENCH_ASCII = {"c": "C", "h": "H", "s": "S", "d": "D"}
 FRENCH_RANKS = set("AKQJ")
+# Special cards of a face-up game (piezas, manilhas, perico and perica) carry a star; the
+# perico, the strongest card of its game, two. Plain ASCII has the same marks in asterisks.
+MARKS = {"pieza": "★", "manilha": "★", "perico": "★★", "perica": "★"}
+
+
+def mark_text(role: str | None, ascii_only: bool = False) -> str:
+    """The marker of a special card's role ("" for an ordinary card)."""
+    mark = MARKS.get(role or "", "")
+    return mark.replace("★", "*") if ascii_only else mark
+
+
+def card_roles(view: dict[str, Any]) -> dict[str, str]:
+    """card -> role for the special cards of this hand, from the view's ``card_marks``."""
+    roles: dict[str, str] = {}
+    for entry in view.get("card_marks") or []:
+        if isinstance(entry, dict) and entry.get("card") and entry.get("role"):
+            roles[str(entry["card"])] = str(entry["role"])
+    return roles
 
 
 @dataclass(frozen=True)
@@ -41,21 +60,33 @@ def card_face(card: str, *, french: bool | None = None, ascii_only: bool = False
     return CardFace(rank, mark, color)
 
 
-def card_text(card: str, *, french: bool | None = None, ascii_only: bool = False) -> Text:
-    """A card inline, e.g. ``7E`` (``7♥`` on the French deck)."""
+def card_text(card: str, *, french: bool | None = None, ascii_only: bool = False,
+              role: str | None = None) -> Text:
+    """A card inline, e.g. ``7E`` (``7♥`` on the French deck); a special card (``role``)
+    gets its star, ``11E★★``."""
     face = card_face(card, french=french, ascii_only=ascii_only)
-    return Text(f"{face.rank}{face.suit_mark}", style=f"bold {face.color}")
+    text = Text(f"{face.rank}{face.suit_mark}", style=f"bold {face.color}")
+    if role:
+        text.append(mark_text(role, ascii_only), style="bold magenta")
+    return text
 
 
 def card_box(card: str | None, label: str, *, french: bool | None = None, ascii_only: bool = False,
-             selected: bool = False) -> list[Text]:
-    """A card drawn in 4 lines of 7 columns, with its key label under it."""
+             selected: bool = False, role: str | None = None) -> list[Text]:
+    """A card drawn in 4 lines of 7 columns, with its key label under it; a special card
+    (``role``) has its star in the top border: ``╭★★───╮``."""
     if ascii_only:
         top, mid_l, mid_r, bottom = "+-----+", "|", "|", "+-----+"
     else:
         top, mid_l, mid_r, bottom = "╭─────╮", "│", "│", "╰─────╯"
+    top_line = Text(top)
+    mark = mark_text(role, ascii_only)
+    if mark:
+        top_line = Text(top[0])
+        top_line.append(mark, style="bold magenta")
+        top_line.append(top[1:][len(mark):])
     if card is None:
-        lines = [Text(top), Text(f"{mid_l}     {mid_r}"), Text(f"{mid_l}     {mid_r}"), Text(bottom)]
+        lines = [top_line, Text(f"{mid_l}     {mid_r}"), Text(f"{mid_l}     {mid_r}"), Text(bottom)]
     else:
         face = card_face(card, french=french, ascii_only=ascii_only)
         style = f"bold {face.color}"
@@ -65,6 +96,6 @@ def card_box(card: str | None, label: str, *, french: bool | None = None, ascii_
         second = Text(mid_l)
         second.append(f"{face.suit_mark:<3}{face.rank:>2}", style=style)
         second.append(mid_r)
-        lines = [Text(top), first, second, Text(bottom)]
+        lines = [top_line, first, second, Text(bottom)]
     lines.append(Text(f"{label:^7}", style="reverse bold" if selected else "bold"))
     return lines

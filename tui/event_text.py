@@ -31,6 +31,17 @@ def holder_name(tr, model: TableModel, entry: int, holders: list[list[int]]) -> 
     return " + ".join(model.name(s) for s in holders[entry]) if entry < len(holders) else "?"
 
 
+def score_text(tr, score: int, malas: int) -> str:  # type: ignore[no-untyped-def]
+    """A score as players say it: "12 malas", "1 buena" in the Argentine game to 30 (the view's
+    ``malas`` boundary), the plain number everywhere else."""
+    if not malas:
+        return str(score)
+    if score <= malas:
+        return str(tr("score.mala" if score == 1 else "score.malas", n=score))
+    buenas = score - malas
+    return str(tr("score.buena" if buenas == 1 else "score.buenas", n=buenas))
+
+
 def reason_text(tr, reason: str) -> str:  # type: ignore[no-untyped-def]
     key = f"reason.{reason}"
     return tr(key) if tr.has(key) or tr.has_default(key) else reason.replace("_", " ")
@@ -164,7 +175,8 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
     if kind == "hand_dealt":
         line = Text(tr("log.dealt", n=event.get("deal_no"), dealer=name(event.get("dealer"))), style="dim")
         if event.get("face_up"):
-            line.append("  " + tr("table.face_up") + " ")
+            label = f"table.face_up.{model.view.get('variant', '')}"  # muestra, vira
+            line.append("  " + (tr(label) if tr.has_default(label) else tr("table.face_up")) + " ")
             line.append_text(card_text(str(event["face_up"]), french=french, ascii_only=ascii_only))
         deal_kind = event.get("deal_kind")
         if deal_kind in ("eleven", "blind", "pica_pica"):

@@ -128,3 +128,20 @@ async def press_escape(client: ScreenClient) -> None:
     await asyncio.sleep(0.2)
     if was_in_chat:
         await client.wait_for(lambda _: not chat_focused(client), 10)
+
+
+def refused(text: str) -> bool:
+    """The status line says a card key was refused: any of the English refusal sentences."""
+    return any(start in text for start in _REFUSAL_STARTS)
+
+
+def _refusal_starts() -> tuple[str, ...]:
+    import json
+    from pathlib import Path
+
+    catalog = json.loads((Path(__file__).parents[2] / "tui" / "locales" / "en.json").read_text("utf-8"))
+    texts = [v for k, v in catalog.items() if k.startswith("refusal.") or k == "table.cannot_play"]
+    return tuple(t.split("{")[0][:24] for t in texts if t.split("{")[0][:24])
+
+
+_REFUSAL_STARTS = _refusal_starts()

@@ -8,6 +8,7 @@ import time
 
 import asyncssh
 
+from tests.e2e.helpers import refused
 from tests.e2e.test_openssh_tmux import Server, Tmux, _free_port, _ssh, pytestmark  # noqa: F401
 
 ACTION = re.compile(r"(?:^|\s)([a-zA-Z]) ([A-Z][A-Za-z ]*?)(?=\s{2,}|\s*$)")
@@ -48,7 +49,7 @@ def test_openssh_plays_a_whole_hand_against_a_bot(tmp_path):
                     for digit in "123":
                         tmux.keys(digit)
                         time.sleep(0.2)
-                        if "Not your card" not in tmux.screen():
+                        if not refused(tmux.screen()):
                             break
                 time.sleep(0.4)
             else:

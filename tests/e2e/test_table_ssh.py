@@ -9,7 +9,7 @@ import time
 import pytest
 
 from tests.e2e.harness import ScreenClient, running_server
-from tests.e2e.helpers import KEY_CTRL_S, close_all, lobby_client
+from tests.e2e.helpers import KEY_CTRL_S, close_all, lobby_client, refused
 
 pytestmark = pytest.mark.e2e
 
@@ -87,7 +87,7 @@ async def play_like_a_person(client: ScreenClient, deadline: float) -> str:
                 for digit in "123":
                     client.send(digit)
                     await asyncio.sleep(0.05)
-                    if "Not your card" not in client.text():
+                    if not refused(client.text()):
                         break
                 else:  # no card playable and no answer: take any offered call
                     fallback = [k for k, label in pairs if label not in AVOID] or [k for k, _ in pairs]

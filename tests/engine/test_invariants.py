@@ -73,6 +73,9 @@ def _check_views(state: State) -> None:
         wire = v.to_wire()
         # Which cards the vira promotes is public; it says nothing about who holds them.
         wire.pop("special_cards")
+        # So are the special cards it makes and the card ranking it gives (the whole deck).
+        wire.pop("card_marks")
+        wire.pop("ranking")
         text = json.dumps(wire)
         shown = {str(c) for c in state.rules.deck if f'"{c}"' in text}
         leaked = shown & _hidden_from(state, viewer)

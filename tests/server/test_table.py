@@ -115,6 +115,7 @@ async def test_illegal_actions_get_the_engine_reason_and_change_nothing() -> Non
     await until(lambda: len(viewers.errors(1)) == 2 and viewers.errors(3))
     assert [e.code for e in viewers.errors(1)] == ["illegal", "illegal"]
     assert viewers.errors(1)[0].message  # a reason in words
+    assert viewers.errors(1)[0].reason == "no_bet"  # and its code, for the player's language
     assert viewers.errors(3)[0].code == "not_seated"
     assert actor.seq == seq
     await actor.stop()

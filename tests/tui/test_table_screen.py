@@ -128,7 +128,8 @@ async def test_a_card_that_cannot_be_played_is_not_sent() -> None:
         await pilot.press("1")
         await pilot.pause(0.1)
         assert not [m for m in link.sent if isinstance(m, p.TableAction)]
-        assert "Not your card to play now" in screen_text(app)
+        turn = engine.view(state, seat).turn
+        assert f"It is {('ana', 'beto')[turn]}'s turn to play, not yours." in screen_text(app)
 
 
 async def test_pending_truco_offers_answers_and_shows_who_called() -> None:

@@ -1,5 +1,7 @@
-"""Keys and a short guide, in the session's language."""
+"""Keys and a short guide, in the session's language; at a table, this hand explained."""
 from __future__ import annotations
+
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -7,6 +9,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tui.calls import call_label
+from tui.cards import card_face, card_roles, mark_text
 from tui.screens.keybar import KeyBar
 
 
@@ -29,3 +33,110 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+# ---------------------------------------------------------------- this hand, at the table
+
+
+def _card(card: str, roles: dict[str, str], french: bool, ascii_only: bool) -> str:
+    face = card_face(card, french=french, ascii_only=ascii_only)
+    return f"{face.rank}{face.suit_mark}{mark_text(roles.get(card), ascii_only)}"
+
+
+def _calls(tr, variant: str, calls: list[Any]) -> str:  # type: ignore[no-untyped-def]
+    return " + ".join(call_label(tr, variant, str(c)) for c in calls)
+
+
+def _worth(tr, wanted: Any, refused: Any, wins_game: bool) -> str:  # type: ignore[no-untyped-def]
+    """"5 if wanted, 2 if not" (or "the game if wanted", "cannot be refused")."""
+    parts = []
+    if wins_game:
+        parts.append(tr("guide.wins_game"))
+    elif wanted is not None:
+        parts.append(tr("guide.if_wanted", n=wanted))
+    parts.append(tr("guide.no_refusal") if refused is None else tr("guide.if_not", n=refused))
+    return ", ".join(parts)
+
+
+RANKING_WIDTH = 52  # the ranking breaks between groups, so it reads well in a 60-column dialog
+
+
+def _wrap_groups(groups: list[str], width: int) -> list[str]:
+    """Groups joined by " > ", broken into lines between groups (a line ends with ">")."""
+    lines: list[str] = []
+    line = ""
+    for i, group in enumerate(groups):
+        piece = group + (" >" if i < len(groups) - 1 else "")
+        if line and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = piece
+        else:
+            line = f"{line} {piece}" if line else piece
+    if line:
+        lines.append(line)
+    return lines
+
+
+def hand_help(tr, view: dict[str, Any], *, french: bool, ascii_only: bool) -> str:  # type: ignore[no-untyped-def]
+    """This hand explained from the view: the special cards and the card ranking given the
+    face-up card, how envido and flor are counted (and the player's own count), what each
+    pending bet and each truco step is worth, and how scores are told."""
+    variant = str(view.get("variant", ""))
+    roles = card_roles(view)
+    out = [tr("guide.title", variant=tr(f"variant.{variant}"))]
+    face_up = view.get("face_up")
+    if face_up:
+        key = f"table.face_up.{variant}"
+        label = tr(key) if tr.has_default(key) else tr("table.face_up")
+        out.append(f"  {label} {_card(str(face_up), {}, french, ascii_only)}")
+    marks = [m for m in view.get("card_marks") or [] if isinstance(m, dict)]
+    for role in dict.fromkeys(str(m.get("role")) for m in marks):  # piezas; perico, perica...
+        cards = ", ".join(
+            _card(str(m.get("card")), {}, french, ascii_only)
+            + (f" ({m['envido']})" if isinstance(m.get("envido"), int) else "")
+            for m in marks if m.get("role") == role
+        )
+        out.append(f"  {tr('guide.role.' + role)} {mark_text(role, ascii_only)}: {cards}")
+    if any(isinstance(m.get("envido"), int) for m in marks):
+        out.append("  " + tr("guide.special_values"))
+    ranking = view.get("ranking") or []
+    if ranking:
+        out.append("  " + tr("guide.ranking"))
+        groups = [" ".join(_card(str(c), roles, french, ascii_only) for c in group) for group in ranking]
+        out.extend("    " + line for line in _wrap_groups(groups, RANKING_WIDTH))
+        out.append("  " + tr("guide.ranking_ties"))
+    out.append("")
+    rule = str(view.get("count_rule", "none"))
+    out.append(tr(f"guide.count.{rule}"))
+    options = dict(view.get("options") or [])
+    if options.get("flor") and rule != "none":
+        out.append(tr(f"guide.flor.{rule}"))
+    if isinstance(view.get("own_envido"), int) and not isinstance(view.get("own_flor"), int):
+        cards = " ".join(_card(str(c), roles, french, ascii_only) for c in view.get("own_envido_cards") or [])
+        out.append("  " + tr("guide.own_envido", n=view["own_envido"], cards=cards))
+    if isinstance(view.get("own_flor"), int):
+        out.append("  " + tr("guide.own_flor", n=view["own_flor"]))
+    out.append("")
+    bets = [b for b in view.get("bets") or [] if isinstance(b, dict)]
+    out.append(tr("guide.bets"))
+    for bet in bets:
+        calls = list(bet.get("calls") or [])
+        if bet.get("kind") == "truco":
+            calls = calls[-1:]  # the step waiting for its answer
+        worth = _worth(tr, bet.get("wanted"), bet.get("refused"), bool(bet.get("wins_game")))
+        out.append(f"  {_calls(tr, variant, calls)}: {worth}")
+    if not bets:
+        out.append("  " + tr("guide.no_bet"))
+    steps = [s for s in view.get("truco_steps") or [] if isinstance(s, dict)]
+    if steps:
+        out.append(tr("guide.ladder"))
+        for step in steps:
+            worth = _worth(tr, step.get("wanted"), step.get("refused"), bool(step.get("wins_game")))
+            out.append(f"  {call_label(tr, variant, str(step.get('call')))}: {worth}")
+    malas = view.get("malas")
+    out.append("")
+    if isinstance(malas, int) and malas > 0:
+        out.append(tr("guide.scores_malas", malas=malas, target=view.get("target", 2 * malas)))
+    else:
+        out.append(tr("guide.scores_plain", target=view.get("target", "")))
+    return "\n".join(out)

@@ -18,10 +18,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 import protocol as p
-from tui.calls import CallChoice, assign_keys, call_label
-from tui.cards import card_box
+from tui.calls import PREFERRED_KEYS, CallChoice, assign_keys, call_label
+from tui.cards import card_box, card_roles
 from tui.bets import pending_bets
-from tui.event_text import act_words, hand_summary, holder_name, log_lines, team_name
+from tui.event_text import act_words, hand_summary, holder_name, log_lines, score_text, team_name
+from tui.refusals import refusal_text
 from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
 from tui.screens.panels import DrawnPanel, GridPanel, HandPanel, LogPanel, Panel, WrapPanel
@@ -246,7 +247,6 @@ class TableScreen(Screen[None]):
     def _draw_score(self) -> None:
         view, model = self.table.view, self.table
         scores = list(view.get("scores") or [0, 0])
-        texts = view.get("scores_text") or [str(x) for x in scores]
         holders = view.get("score_holders") or [[i] for i in range(len(scores))]
         target = view.get("target", "")
         line = Text(no_wrap=True, overflow="ellipsis")
@@ -258,8 +258,8 @@ class TableScreen(Screen[None]):
                 label = " + ".join(model.name(seat) for seat in seats)
                 mine = model.seat in seats
             line.append(f" {label} ", style="reverse bold green" if mine else "reverse bold")
-            if view.get("variant") == "argentino" or texts[entry] != str(score):
-                line.append(f" {score} ({texts[entry]})  ")
+            if view.get("malas"):
+                line.append(f" {score} ({score_text(self.tr, score, int(view['malas']))})  ")
             else:
                 line.append(f" {score}/{target}  ")
         games = view.get("games_won") or [0, 0]
@@ -346,6 +346,7 @@ class TableScreen(Screen[None]):
             tricks.append(list(current))
         columns = max(3, len(tricks))
         french = self._french()
+        roles = card_roles(view)  # the special cards of this hand get their star
         results = view.get("trick_results") or []
         # The engine names the seat that took each trick (None for a parda).
         winners = {i: s for i, s in enumerate(view.get("trick_winners") or []) if isinstance(s, int)}
@@ -365,7 +366,7 @@ class TableScreen(Screen[None]):
             out.append("\n")
             for number, trick in enumerate(tricks):
                 card = next((c for s, c in trick if s == seat), None)
-                cell = _card_cell(card, french, self._ascii())
+                cell = _card_cell(card, french, self._ascii(), roles.get(str(card)))
                 if card is not None and winners.get(number) == seat:
                     cell.stylize("reverse")
                 cell.truncate(column, pad=True)
@@ -408,7 +409,9 @@ class TableScreen(Screen[None]):
         french = self._french()
         playable = {a.get("card") for a in self.table.view.get("legal") or [] if a.get("card")}
         ascii_only = self._ascii()
-        boxes = [card_box(card, str(i + 1), french=french, ascii_only=ascii_only, selected=card in playable)
+        roles = card_roles(self.table.view)
+        boxes = [card_box(card, str(i + 1), french=french, ascii_only=ascii_only, selected=card in playable,
+                          role=roles.get(card))
                  for i, card in enumerate(own)]
         self.query_one("#t-cards", HandPanel).show_cards(boxes)
 
@@ -537,6 +540,9 @@ class TableScreen(Screen[None]):
                 self._choose(choice.call)
                 event.stop()
                 return
+        if self._explain_refused_call(key):
+            event.stop()
+            return
         if key == "c":
             self.set_focus(self.query_one("#t-chat", Input))
         elif key == "l":
@@ -555,7 +561,12 @@ class TableScreen(Screen[None]):
 
     def _help_text(self) -> str:
         info = self._info()
-        lines = [self.tr("help.table")]
+        lines = []
+        if self.table.update is not None:  # this hand first: it is what a player opens help for
+            from tui.screens.help import hand_help
+
+            lines += [hand_help(self.tr, self.table.view, french=self._french(), ascii_only=self._ascii()), ""]
+        lines.append(self.tr("help.table"))
         if info is not None and info.variant == "venezolano" and info.options.get("flor", True) \
                 and info.options.get("flor_declaration", "a_ley") == "a_ley":
             lines += ["", self.tr("help.ley")]
@@ -588,6 +599,9 @@ class TableScreen(Screen[None]):
         """A card key (or click): whatever legal action takes that card (play, discard...)."""
         own = list(self.table.view.get("own_cards") or [])
         if not 0 <= index < len(own):
+            reason = self._no_card_reason()
+            if reason:
+                self._say(Text(reason, style="bold red"))
             return
         wanted, self._card_call = self._card_call, None
         call = next(
@@ -598,9 +612,44 @@ class TableScreen(Screen[None]):
         )
         if call is None:
             # Known locally: no round trip, no error toast, just say why in the status line.
-            self.query_one("#t-status", Panel).show(Text(self.tr("table.cannot_play"), style="bold red"))
+            reason = (refusal_text(self.tr, "pintan_not_now", self.table) if wanted == "las_que_pintan"
+                      else self._card_refusal(own[index]))
+            self.query_one("#t-status", Panel).show(Text(reason, style="bold red"))
             return
         self._send_action(call, own[index])
+
+    def _explain_refused_call(self, key: str | None) -> bool:
+        """The key of a call that is not possible now (t with no truco to call, e after the
+        first trick...) says why in the status line, as the engine gives it."""
+        for entry in self.table.view.get("call_refusals") or []:
+            if isinstance(entry, (list, tuple)) and len(entry) == 2 and PREFERRED_KEYS.get(str(entry[0])) == key:
+                self._say(Text(refusal_text(self.tr, str(entry[1]), self.table), style="bold red"))
+                return True
+        return False
+
+    def _no_card_reason(self) -> str:
+        """Why a card key finds no card: watching, or a blind hand (mão de ferro) whose
+        cards go down unseen with their own key."""
+        if self.table.update is None or self.table.view.get("match_over"):
+            return ""
+        if self.table.seat is None:
+            return str(self.tr("refusal.watching"))
+        if any(a.get("call") == "play_blind" for a in self.table.view.get("legal") or []):
+            return refusal_text(self.tr, "blind_hand", self.table)
+        return ""
+
+    def _card_refusal(self, card: str) -> str:
+        """Why this card cannot be played now: the engine's reason (the view's
+        ``card_refusals``), in the player's language."""
+        view = self.table.view
+        if self.table.seat is None:
+            return str(self.tr("refusal.watching"))
+        code = next((str(c) for entry in view.get("card_refusals") or []
+                     if isinstance(entry, (list, tuple)) and len(entry) == 2
+                     for k, c in [entry] if k == card), "")
+        if not code:  # the card is playable, but not for the call that waits for a card
+            return str(self.tr("table.cannot_play"))
+        return refusal_text(self.tr, code, self.table)
 
     def _send_action(self, call: str, card: str | None, *, amount: int | None = None) -> None:
         self._cid += 1
@@ -608,12 +657,12 @@ class TableScreen(Screen[None]):
                                     amount=amount))
 
 
-def _card_cell(card: str | None, french: bool, ascii_only: bool = False) -> Text:
+def _card_cell(card: str | None, french: bool, ascii_only: bool = False, role: str | None = None) -> Text:
     if card is None:
         return Text("")
     from tui.cards import card_text
 
-    return card_text(card, french=french, ascii_only=ascii_only)
+    return card_text(card, french=french, ascii_only=ascii_only, role=role)
 
 
 OVER_TABLE = "-over-table"  # truco.tcss: at the bottom, the table in view above it
@@ -688,6 +737,7 @@ class MatchOverScreen(ModalScreen[None]):
         box = Vertical(classes="dialog", id="match-over")
         box.border_title = Text(tr("table.match_over_title"), style="bold")  # Text: never markup
         holders = view.get("score_holders") or [[i] for i in range(len(scores))]
+        malas = int(view.get("malas") or 0)
         with box:
             if len(scores) == 2:
                 won = tr("log.match_over", team=team_name(tr, model, winner))
@@ -695,7 +745,9 @@ class MatchOverScreen(ModalScreen[None]):
                 won = tr("log.match_over_names", names=", ".join(model.name(s) for s in view.get("winners") or []))
             yield Static(Text(won, style="bold green"))
             final = " · ".join(
-                f"{holder_name(tr, model, entry, holders)} {scores[entry]}" for entry in range(len(scores))
+                f"{holder_name(tr, model, entry, holders)} {scores[entry]}"
+                + (f" ({score_text(tr, scores[entry], malas)})" if malas else "")
+                for entry in range(len(scores))
             )
             yield Static(Text(tr("table.final_score", scores=final)))
             if len(games) == 2 and (view.get("match_games") or 1) > 1:

@@ -1,0 +1,39 @@
+"""Why an action is refused, in the player's language.
+
+The engine names every reason with a code (engine.errors.Reason): the view carries the code
+for each card of the player's hand that cannot be played now (``card_refusals``), and an
+``error`` reply carries it for an action the server refused. This module only words it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tui.calls import call_label
+from tui.table_model import TableModel
+
+
+def _next_call(view: dict[str, Any]) -> str:
+    """The ladder's call a raise must be now (after a pending step, else the accepted level)."""
+    ladder = list(view.get("truco_ladder") or [])
+    step = view.get("truco_pending_level") or view.get("truco_level") or 0
+    return str(ladder[step]) if isinstance(step, int) and 0 <= step < len(ladder) else ""
+
+
+def refusal_text(tr, code: str, model: TableModel | None = None) -> str:  # type: ignore[no-untyped-def]
+    """The sentence for a refusal code; codes this client does not know get a general one."""
+    view: dict[str, Any] = model.view if model is not None else {}
+    variant = str(view.get("variant", ""))
+    values: dict[str, Any] = {}
+    if code == "not_your_turn" and model is not None and isinstance(view.get("turn"), int):
+        values["who"] = model.name(view["turn"])
+        code = "not_your_turn_who"
+    elif code in ("raise_is", "next_bet"):
+        call = _next_call(view)
+        if call:
+            values["call"] = call_label(tr, variant, call)
+        else:
+            code = "not_now"
+    key = f"refusal.{code}"
+    if not (tr.has(key) or tr.has_default(key)):
+        key, values = "refusal.not_now", {}
+    return str(tr(key, **values))
