@@ -13,12 +13,13 @@ from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 import protocol as p
-from tui.calls import CallChoice, assign_keys, call_label
+from tui.calls import PREFERRED_KEYS, RESERVED, SPARE_KEYS, CallChoice, assign_keys, call_label
 from tui.cards import card_box
 from tui.event_text import event_line, hand_summary, team_name
 from tui.screens.chat_input import ChatInput
@@ -34,8 +35,37 @@ CARD_WIDTH = 8  # a drawn card (7) and the gap after it
 CARD_CALLS = ("play", "discard")  # made with the card keys directly
 
 
+CARD_KEYS = "123456789"
+# Every key assign_keys may give a call (tui/calls.py), each its own binding.
+CALL_KEYS = "".join(dict.fromkeys(
+    k for k in [*PREFERRED_KEYS.values(), *SPARE_KEYS, *"ABCDEFGHIJKLMNOPQRSTUVWXYZ"] if k not in RESERVED))
+
+
+def _table_bindings() -> list[Binding]:
+    """Every key of the table, each enabled or hidden by ``TableScreen.check_action``.
+
+    The key bar lists the enabled ones with a description (a locale key); the calls have
+    none: the actions pane shows them with their keys. All are priority bindings, run when
+    the app reads the key: in the order typed, and a key after "c" in the same packet finds
+    the chat already focused (``check_action`` then turns every table key off).
+    """
+    calls = [Binding(k, f"call({k!r})", "", show=False, priority=True) for k in CALL_KEYS]
+    return [
+        # b and r come first: when enabled (the waiting room, the match over) they lead the bar.
+        Binding("b", "add_bot", "key.add_bot", priority=True),
+        Binding("r", "rematch", "key.rematch", priority=True),
+        *(Binding(k, f"card({i})", "key.play", priority=True) for i, k in enumerate(CARD_KEYS)),
+        Binding("c", "chat", "key.chat", priority=True),
+        Binding("l", "leave", "key.leave_table", priority=True),
+        Binding("question_mark", "help", "key.help", key_display="?", priority=True),
+        *calls,  # after b and r: a call on one of those keys wins only when they are off
+    ]
+
+
 class TableScreen(Screen[None]):
     AUTO_FOCUS = ""  # keys are the table's; the chat input only takes focus on "c"
+    BINDINGS = _table_bindings()
+
     def __init__(self, table_id: str) -> None:
         super().__init__()
         self.table_id = table_id
@@ -83,6 +113,7 @@ class TableScreen(Screen[None]):
         for line in self.table.chat:
             log.write(self._chat_text(line))
         self.redraw()
+        self.query_one("#t-keys", KeyBar).follow_bindings(self._binding_label)
         self._timer_handle = self.set_interval(1.0, self._tick_timer)
 
     # -- events from the app ------------------------------------------------------------
@@ -133,7 +164,7 @@ class TableScreen(Screen[None]):
         self._draw_cards()
         self._draw_actions()
         self._draw_status()
-        self._draw_keys()
+        self.refresh_bindings()  # the key bar: what check_action allows in this state
         self._tick_timer()
         view = model.view
         if view.get("match_over") and not self._match_over_shown:
@@ -177,11 +208,7 @@ class TableScreen(Screen[None]):
         waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
         self.query_one("#t-bets", Panel).show(waiting)
         self.query_one("#t-score", Panel).show(Text(""))
-        owner = info is not None and info.owner == self.app.model.me  # type: ignore[attr-defined]
-        keys = [("l", self.tr("key.leave_table")), ("c", self.tr("key.chat")), ("?", self.tr("key.help"))]
-        if owner:
-            keys.insert(0, ("b", self.tr("key.add_bot")))
-        self.query_one("#t-keys", KeyBar).show(keys)
+        self.refresh_bindings()
         self.query_one("#t-status", Panel).show(Text(self.tr("table.status.waiting")))
 
     def _draw_score(self) -> None:
@@ -392,6 +419,7 @@ class TableScreen(Screen[None]):
                                  chosen)
         elif self._is_card_call(call):
             self._card_call = call
+            self.refresh_bindings()  # the card keys now pick that call's card
             self._say(Text(self.tr("table.pick_card"), style="bold yellow"))
         else:
             self._send_action(call, None)
@@ -416,14 +444,6 @@ class TableScreen(Screen[None]):
             text.append("  ·  " + self.tr("table.resume_code", code=update.resume_code), style="dim")
         self.query_one("#t-status", Panel).show(text)
 
-    def _draw_keys(self) -> None:
-        cards = len(self.table.view.get("own_cards") or []) or 3
-        keys = [(f"1-{cards}", self.tr("key.play")), ("c", self.tr("key.chat")), ("l", self.tr("key.leave_table")),
-                ("?", self.tr("key.help"))]
-        if self.table.view.get("match_over"):
-            keys.insert(0, ("r", self.tr("key.rematch")))
-        self.query_one("#t-keys", KeyBar).show(keys)
-
     def _tick_timer(self) -> None:
         left = self.table.seconds_left()
         if left is not None and left > 10 and self._ascii():
@@ -435,37 +455,88 @@ class TableScreen(Screen[None]):
             self.query_one("#t-timer", Panel).show(Text(shown, style=style))
 
     # -- input ---------------------------------------------------------------------------
-    def on_key(self, event: events.Key) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which table keys work now: False hides a key from the bar and turns it off."""
         if isinstance(self.focused, Input):
-            if event.key == "escape":
-                self.set_focus(None)
-                event.stop()
+            return False  # typing in the chat: every key is text
+        model, view = self.table, self.table.view
+        if action == "card":
+            return self._card_usable(int(parameters[0]))  # type: ignore[call-overload]
+        if action == "call":
+            return any(choice.key == parameters[0] for choice in self._choices)
+        if action == "add_bot":
+            info = self._info()
+            return (model.update is None and info is not None and None in info.seats
+                    and info.owner == self.app.model.me)  # type: ignore[attr-defined]
+        if action == "rematch":
+            return not self._watching() and bool(view.get("match_over"))
+        return True
+
+    def _card_usable(self, index: int) -> bool:
+        """A card key works when some legal action now takes that card: a play or a discard,
+        or the call that waits for its card (never for a spectator, never after the match)."""
+        own = list(self.table.view.get("own_cards") or [])
+        return 0 <= index < len(own) and self._card_action(own[index]) is not None
+
+    def _card_action(self, card: str) -> str | None:
+        wanted = self._card_call
+        return next(
+            (str(a.get("call")) for a in self.table.view.get("legal") or []
+             if a.get("card") == card and (wanted is None or a.get("call") == wanted)
+             and (wanted is not None or a.get("call") in CARD_CALLS)),
+            None,
+        )
+
+    def _watching(self) -> bool:
+        """No seat here (before the first update only the lobby's Seated tells)."""
+        if self.table.update is not None:
+            return self.table.seat is None
+        return self.app.model.seat is None  # type: ignore[attr-defined,no-any-return]
+
+    def _binding_label(self, binding: Binding) -> str:
+        if binding.action == "leave" and self._watching():
+            return str(self.tr("key.stop_watching"))  # nobody's seat to hand to a bot
+        return str(self.tr(binding.description))
+
+    def on_key(self, event: events.Key) -> None:
+        """A card key that is off (out of turn, a bet to answer first) says why."""
+        key = event.character or ""
+        if isinstance(self.focused, Input) or not (key.isdigit() and key != "0"):
             return
-        key = event.character or event.key
-        if key and key.isdigit() and key != "0":
+        if int(key) <= len(self.table.view.get("own_cards") or []):
             self.play_card(int(key) - 1)
             event.stop()
-            return
+
+    def action_card(self, index: int) -> None:
+        self.play_card(index)
+
+    def action_call(self, key: str) -> None:
         for choice in self._choices:
             if choice.key == key:
                 self._choose(choice.call)
-                event.stop()
                 return
-        if key == "c":
-            self.set_focus(self.query_one("#t-chat", Input))
-        elif key == "l":
-            self.app.push_screen(ConfirmLeaveScreen(), self._leave_confirmed)
-        elif key == "b":
-            self.app.send(p.AddBot(table_id=self.table_id))  # type: ignore[attr-defined]
-        elif key == "r" and self.table.view.get("match_over"):
-            self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
-        elif key == "question_mark" or key == "?":
-            from tui.screens.help import HelpScreen
 
-            self.app.push_screen(HelpScreen(self._help_text()))
-        else:
+    def action_chat(self) -> None:
+        # set_focus, not focus(): at once, so the keys right after "c" are typed in the chat.
+        self.set_focus(self.query_one("#t-chat", Input))
+
+    def action_leave(self) -> None:
+        if self._watching():  # a spectator just stops watching: nothing to lose
+            self._leave_confirmed(True)
             return
-        event.stop()
+        waiting_room = self.table.update is None
+        self.app.push_screen(ConfirmLeaveScreen(waiting_room), self._leave_confirmed)
+
+    def action_add_bot(self) -> None:
+        self.app.send(p.AddBot(table_id=self.table_id))  # type: ignore[attr-defined]
+
+    def action_rematch(self) -> None:
+        self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self._help_text()))
 
     def _help_text(self) -> str:
         info = self._info()
@@ -503,13 +574,10 @@ class TableScreen(Screen[None]):
         own = list(self.table.view.get("own_cards") or [])
         if not 0 <= index < len(own):
             return
-        wanted, self._card_call = self._card_call, None
-        call = next(
-            (str(a.get("call")) for a in self.table.view.get("legal") or []
-             if a.get("card") == own[index] and (wanted is None or a.get("call") == wanted)
-             and (wanted is not None or a.get("call") in CARD_CALLS)),
-            None,
-        )
+        call = self._card_action(own[index])
+        if self._card_call is not None:
+            self._card_call = None
+            self.refresh_bindings()
         if call is None:
             # Known locally: no round trip, no error toast, just say why in the status line.
             self.query_one("#t-status", Panel).show(Text(self.tr("table.cannot_play"), style="bold red"))
@@ -533,10 +601,14 @@ def _card_cell(card: str | None, french: bool, ascii_only: bool = False) -> Text
 class ConfirmLeaveScreen(ModalScreen[bool]):
     BINDINGS = [("y", "yes", ""), ("s", "yes", ""), ("n", "no", ""), ("escape", "no", "")]
 
+    def __init__(self, waiting_room: bool = False) -> None:
+        super().__init__()
+        self._waiting_room = waiting_room  # before the game the seat is freed, no bot takes it
+
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
         with Vertical(classes="dialog small"):
-            yield Static(Text(tr("table.confirm_leave")))
+            yield Static(Text(tr("table.confirm_leave_waiting" if self._waiting_room else "table.confirm_leave")))
             bar = KeyBar()
             bar.show([("y", tr("form.yes")), ("n", tr("form.no"))])
             yield bar

@@ -1,0 +1,281 @@
+"""Keys that do what the player expects: the chat gives the keys back, the key bar lists
+only the keys that work now (from the screens' bindings), keys typed in one packet keep
+their order and their target."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from textual._xterm_parser import XTermParser
+from textual.widgets import DataTable, Input
+
+import engine
+import protocol as p
+from tui.app import TrucoApp
+from tui.screens.keybar import binding_pairs
+from tui.screens.lobby import LobbyScreen
+from tui.screens.new_table import NewTableScreen
+from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
+
+from test_screens import FakeLink, lobby_app, screen_text
+from test_table_screen import seated_app, table_shown, two_player_state, update_for
+
+
+def one_packet(app: TrucoApp, typed: str) -> None:
+    """Keys as the session driver delivers one SSH packet: all posted before any is handled."""
+    for event in XTermParser(False).feed(typed):
+        app.post_message(event)
+
+
+def key_bar(app: TrucoApp) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+def actions(link: FakeLink) -> list[p.TableAction]:
+    return [m for m in link.sent if isinstance(m, p.TableAction)]
+
+
+def own_turn():  # type: ignore[no-untyped-def]
+    """A 2-player Argentine state and the seat that plays next, with its view."""
+    rules, state, events = two_player_state()
+    seat = engine.view(state, 0).turn
+    return state, events, seat, engine.view(state, seat)
+
+
+# -- the chat gives the keys back ---------------------------------------------------------
+
+@pytest.mark.parametrize("leave", ["enter", "escape"])
+async def test_after_the_table_chat_the_card_keys_play(leave: str) -> None:
+    state, events, seat, view = own_turn()
+    link = FakeLink()
+    app = await seated_app(link, seat)
+    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
+        await pilot.press("c", *"hola", leave)
+        await pilot.pause(0.1)
+        sent_chat = [m for m in link.sent if isinstance(m, p.TableChat)]
+        assert sent_chat == ([p.TableChat(table_id="t1", text="hola")] if leave == "enter" else [])
+        assert app.screen.focused is None
+        await pilot.press("1")
+        assert actions(link)[-1].call == "play" and actions(link)[-1].card == str(view.own_cards[0])
+        assert "1" not in app.screen.query_one("#t-chat", Input).value
+
+
+@pytest.mark.parametrize("leave", ["enter", "escape"])
+async def test_after_the_lobby_chat_n_opens_a_table(leave: str) -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("c", *"hola", leave)
+        await pilot.pause(0.1)
+        assert (link.sent[-1] == p.SendChat(text="hola")) == (leave == "enter")
+        assert isinstance(app.focused, DataTable)
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, NewTableScreen)
+
+
+async def test_table_keys_typed_in_one_packet_go_where_the_focus_is_by_then() -> None:
+    """On a slow link "c", the line, Enter and the card key arrive together."""
+    state, events, seat, view = own_turn()
+    link = FakeLink()
+    app = await seated_app(link, seat)
+    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
+        one_packet(app, "chola\r2")
+        await pilot.pause(0.3)
+        assert [m for m in link.sent if isinstance(m, p.TableChat)] == [p.TableChat(table_id="t1", text="hola")]
+        assert actions(link)[-1].call == "play" and actions(link)[-1].card == str(view.own_cards[1])
+        assert app.screen.query_one("#t-chat", Input).value == ""
+
+
+async def test_lobby_keys_typed_in_one_packet_keep_their_order() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        one_packet(app, "cuno\rcdos\rn")  # two lines, then a table form
+        await pilot.pause(0.3)
+        assert [m for m in link.sent if isinstance(m, p.SendChat)] == [p.SendChat(text="uno"),
+                                                                         p.SendChat(text="dos")]
+        assert isinstance(app.screen, NewTableScreen)
+
+
+async def test_typing_in_the_chat_never_triggers_a_key() -> None:
+    state, events, seat, view = own_turn()
+    link = FakeLink()
+    app = await seated_app(link, seat)
+    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
+        await pilot.press("c", *"1lqe?")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen.query_one("#t-chat", Input).value == "1lqe?"
+        assert actions(link) == []
+        bar = key_bar(app)
+        assert "Enter Send" in bar and "Esc Back" in bar and "Card" not in bar
+
+
+# -- the key bar lists what works now -----------------------------------------------------
+
+async def test_player_to_play_sees_card_keys_and_no_rematch() -> None:
+    state, events, seat, view = own_turn()
+    link = FakeLink()
+    app = await seated_app(link, seat)
+    async with table_shown(app, link, update_for(state, seat, 3, events)):
+        bar = key_bar(app)
+        assert "1-3 Card" in bar and "c Chat" in bar and "l Leave" in bar and "? Help" in bar
+        assert "Rematch" not in bar and "Add bot" not in bar
+
+
+async def test_out_of_turn_the_card_keys_are_off_but_say_why() -> None:
+    state, events, seat, view = own_turn()
+    other = 1 - seat
+    link = FakeLink()
+    app = await seated_app(link, other)
+    async with table_shown(app, link, update_for(state, other, 3, events)) as pilot:
+        assert "Card" not in key_bar(app)
+        await pilot.press("1")
+        await pilot.pause(0.1)
+        assert actions(link) == []
+        assert "Not your card to play now" in screen_text(app)
+
+
+async def test_a_spectator_has_no_card_keys_and_l_stops_watching() -> None:
+    rules, state, events = two_player_state(seed=8)
+    link = FakeLink()
+    app = await seated_app(link, None)
+    async with table_shown(app, link, update_for(state, None, 3, events)) as pilot:
+        bar = key_bar(app)
+        assert "Card" not in bar and "1-" not in bar
+        assert "l Stop watching" in bar and "Leave" not in bar
+        await pilot.press("1")
+        assert actions(link) == []
+        await pilot.press("l")  # nothing lost: no question, no bot
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, ConfirmLeaveScreen)
+        assert link.sent[-1] == p.LeaveTable(table_id="t1")
+
+
+async def test_a_spectator_in_spanish_deja_de_mirar() -> None:
+    rules, state, events = two_player_state(seed=8)
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "es")
+    from test_screens import welcome
+    from test_table_screen import TABLE
+
+    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=None))
+    async with table_shown(app, link, update_for(state, None, 3, events)):
+        assert "l Dejar de mirar" in key_bar(app)
+
+
+async def test_a_bet_waiting_for_your_answer_hides_the_card_keys() -> None:
+    rules, state, events = two_player_state(seed=5)
+    mano = engine.view(state, 0).mano
+    truco = next(a for a in engine.legal_actions(state, mano) if a.call is engine.Call.TRUCO)
+    state, more = engine.apply(state, truco)
+    answerer = 1 - mano
+    link = FakeLink()
+    app = await seated_app(link, answerer)
+    async with table_shown(app, link, update_for(state, answerer, 4, events + more)) as pilot:
+        assert "Card" not in key_bar(app)
+        assert "q Quiero" in screen_text(app)  # the answers are in the calls pane
+        await pilot.press("1")
+        assert actions(link) == []
+        await pilot.press("q")
+        assert actions(link)[-1].call == "quiero"
+
+
+async def test_after_the_match_only_rematch_chat_leave_help() -> None:
+    rules = engine.get_ruleset("argentino", flor=False, match_games=1, target=15)
+    rng = random.Random(1)
+    state, _ = engine.new_match(rules, 2, rng)
+    while not state.match_over:
+        seat = next(s for s in range(2) if engine.legal_actions(state, s))
+        action = engine.choose_action(engine.view(state, seat), rules, rng) or engine.legal_actions(state, seat)[0]
+        state, _ = engine.advance(state, action, rng)
+    link = FakeLink()
+    app = await seated_app(link)
+    async with table_shown(app, link, update_for(state, 0, 99, [], waiting=())) as pilot:
+        assert isinstance(app.screen, MatchOverScreen)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TableScreen)
+        bar = key_bar(app)
+        assert "r Rematch" in bar and "Card" not in bar
+        await pilot.press("r")
+        assert link.sent[-1] == p.Rematch(table_id="t1")
+
+
+async def test_one_card_left_reads_1_card() -> None:
+    rules, state, events = two_player_state(seed=6)
+    rng = random.Random(6)
+    for _ in range(200):  # bots play until the seat to play holds a single card
+        seat = next(s for s in range(2) if engine.legal_actions(state, s))
+        view = engine.view(state, seat)
+        if len(view.own_cards) == 1 and any(a.call is engine.Call.PLAY for a in view.legal):
+            break
+        play = next(a for a in engine.legal_actions(state, seat) if a.call is engine.Call.PLAY) \
+            if any(a.call is engine.Call.PLAY for a in engine.legal_actions(state, seat)) \
+            else engine.legal_actions(state, seat)[0]
+        state, more = engine.advance(state, play, rng)
+        events = events + more
+    assert len(view.own_cards) == 1
+    link = FakeLink()
+    app = await seated_app(link, seat)
+    async with table_shown(app, link, update_for(state, seat, 7, [])) as pilot:
+        bar = key_bar(app)
+        assert "1 Card" in bar and "1-1" not in bar
+        await pilot.press("2")
+        assert actions(link) == []
+        await pilot.press("1")
+        assert actions(link)[-1].card == str(view.own_cards[0])
+
+
+async def test_the_waiting_room_offers_a_bot_to_its_owner_only_while_a_seat_is_free() -> None:
+    link = FakeLink()
+    table = p.TableInfo(table_id="t1", title="la mesa", variant="argentino", owner="ana",
+                        seats=("ana", None), options={"target": 30}, status="waiting")
+    app = await seated_app(link, 0, table=table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, TableScreen)
+        bar = key_bar(app)
+        assert "b Add bot" in bar and "Card" not in bar
+        await pilot.press("b")
+        assert link.sent[-1] == p.AddBot(table_id="t1")
+        link.push(p.TableUpdated(table=p.TableInfo(**{**table.__dict__, "seats": ("ana", "Bot 1")})))
+        await pilot.pause(0.2)
+        assert "Add bot" not in key_bar(app)
+        # Leaving before the game frees the seat: the question says so, not "a bot plays".
+        await pilot.press("l")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ConfirmLeaveScreen)
+        assert "becomes free" in screen_text(app) and "bot" not in screen_text(app)
+
+
+def test_card_keys_group_into_one_entry() -> None:
+    from textual.binding import ActiveBinding, Binding
+
+    def active(*bindings: Binding) -> dict[str, ActiveBinding]:
+        return {b.key: ActiveBinding(None, b, True, "") for b in bindings}  # type: ignore[arg-type]
+
+    cards = [Binding(str(i + 1), f"card({i})", "Card") for i in range(3)]
+    label = lambda b: b.description  # noqa: E731
+    assert binding_pairs(active(*cards), label) == [("1-3", "Card")]
+    assert binding_pairs(active(cards[0]), label) == [("1", "Card")]
+    assert binding_pairs(active(cards[0], cards[2]), label) == [("1,3", "Card")]
+    hidden = Binding("x", "call('x')", "", show=False)
+    assert binding_pairs(active(hidden, cards[1], Binding("c", "chat", "Chat")), label) == [
+        ("2", "Card"), ("c", "Chat")]
+
+
+async def test_lobby_bar_comes_from_its_bindings() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, LobbyScreen)
+        bar = key_bar(app)
+        for pair in ("n New", "j Join", "w Watch", "k Code", "r Resume", "h Games", "? Help", "q Quit"):
+            assert pair in bar
+        await pilot.press("c")
+        bar = key_bar(app)
+        assert "Enter Send" in bar and "New" not in bar
+        await pilot.press(*"quit")  # typed, not obeyed
+        assert app.is_running and app.screen.query_one("#chat-input", Input).value == "quit"
