@@ -279,3 +279,63 @@ async def test_lobby_bar_comes_from_its_bindings() -> None:
         assert "Enter Send" in bar and "New" not in bar
         await pilot.press(*"quit")  # typed, not obeyed
         assert app.is_running and app.screen.query_one("#chat-input", Input).value == "quit"
+
+
+# -- the New-table form: every Tab stop visible and marked --------------------------------
+
+def _reverse_rows(app: TrucoApp) -> set[int]:
+    """Screen rows with reverse-video text, the key bar's keys left out."""
+    strips = app.screen._compositor.render_strips()  # private: Textual is pinned exactly
+    bar_row = len(strips) - 1
+    rows = set()
+    for y, strip in enumerate(strips):
+        # Words in reverse (a scrollbar's thumb is drawn in reverse too, with block characters).
+        if any(any(ch.isalnum() for ch in seg.text) and seg.style is not None and seg.style.reverse
+               for seg in strip):
+            rows.add(y)
+    keybar = app.screen.query_one("#new-table KeyBar").region.y
+    return rows - {keybar, bar_row}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lite", [False, True])
+async def test_new_table_tab_stops_are_visible_controls_each_marked_in_reverse(size, lite) -> None:
+    from server.variants import variant_infos
+
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    link.push(p.Welcome(name="ana", guest=True, variants=tuple(variant_infos())),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(), chat=()))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.1)
+        if lite:
+            app.toggle_lite()
+        for variant in ("argentino", "venezolano"):  # the most options, then another set
+            await pilot.press("n")
+            await pilot.pause(0.1)
+            form = app.screen
+            assert isinstance(form, NewTableScreen)
+            form.query_one("#variant").value = variant
+            await pilot.pause(0.2)
+            dialog = form.query_one("#new-table").region
+            chain = list(form.focus_chain)
+            assert chain[0] is form.focused
+            seen = []
+            for _ in range(len(chain)):
+                widget = form.focused
+                await pilot.pause(0.05)
+                region = widget.region
+                # A real control, whole and on screen: no container, nothing cut or scrolled away.
+                assert type(widget).__name__ in ("Select", "Input", "TickBox", "Button"), widget
+                assert region.width > 0 and region.height > 0, widget
+                assert dialog.contains_region(region), (widget, region, dialog)
+                options = form.query_one("#options")
+                if widget in options.walk_children():
+                    assert options.region.contains_region(region), (widget, region, options.region)
+                # Its mark, in reverse video (not colour alone), on its own row and no other.
+                assert _reverse_rows(app) == {region.y}, (widget, _reverse_rows(app))
+                seen.append(widget)
+                await pilot.press("tab")
+            assert seen == chain and form.focused is chain[0]  # in order, then round again
+            await pilot.press("escape")
+            await pilot.pause(0.1)
