@@ -337,5 +337,8 @@ async def test_new_table_tab_stops_are_visible_controls_each_marked_in_reverse(s
                 seen.append(widget)
                 await pilot.press("tab")
             assert seen == chain and form.focused is chain[0]  # in order, then round again
+            one_packet(app, "\t\t\t")  # quick Tabs: still one mark, on the focused row
+            await pilot.pause(0.3)
+            assert form.focused is chain[3] and _reverse_rows(app) == {chain[3].region.y}
             await pilot.press("escape")
             await pilot.pause(0.1)

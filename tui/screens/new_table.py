@@ -111,8 +111,12 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Mark the row of the focused control: its label turns reverse bold (truco.tcss).
-        (Textual's :focus-within would not restyle the label, a sibling of the control.)"""
-        row = next((node for node in event.widget.ancestors_with_self if node.has_class("form-row")), None)
+        (Textual's :focus-within would not restyle the label, a sibling of the control.)
+        From the focus now, not the event's widget: these events bubble up paths of
+        different lengths, so after quick Tabs they arrive out of order."""
+        focused = self.focused
+        row = None if focused is None else next(
+            (node for node in focused.ancestors_with_self if node.has_class("form-row")), None)
         for other in self.query(".form-row.-current"):
             if other is not row:
                 other.remove_class("-current")
