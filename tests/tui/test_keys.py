@@ -145,6 +145,9 @@ async def test_a_spectator_has_no_card_keys_and_l_stops_watching() -> None:
         bar = key_bar(app)
         assert "Card" not in bar and "1-" not in bar
         assert "l Stop watching" in bar and "Leave" not in bar
+        await pilot.press("c")
+        assert "Esc Back" in key_bar(app) and "watching" not in key_bar(app)
+        await pilot.press("escape")
         await pilot.press("1")
         assert actions(link) == []
         await pilot.press("l")  # nothing lost: no question, no bot

@@ -494,7 +494,7 @@ class TableScreen(Screen[None]):
         return self.app.model.seat is None  # type: ignore[attr-defined,no-any-return]
 
     def _binding_label(self, binding: Binding) -> str:
-        if binding.action == "leave" and self._watching():
+        if binding.description == "key.leave_table" and self._watching():
             return str(self.tr("key.stop_watching"))  # nobody's seat to hand to a bot
         return str(self.tr(binding.description))
 
