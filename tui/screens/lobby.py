@@ -73,6 +73,8 @@ class LobbyScreen(Screen[None]):
         tables.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action not in {binding.action for binding in self.BINDINGS if isinstance(binding, Binding)}:
+            return super().check_action(action, parameters)  # Textual's own (copy, focus...)
         # Typing in the chat: every letter is text (Esc and Enter are the chat's own keys).
         return not isinstance(self.focused, Input)
 

@@ -62,6 +62,9 @@ def _table_bindings() -> list[Binding]:
     ]
 
 
+TABLE_ACTIONS = {b.action.split("(", 1)[0] for b in _table_bindings()}
+
+
 class TableScreen(Screen[None]):
     AUTO_FOCUS = ""  # keys are the table's; the chat input only takes focus on "c"
     BINDINGS = _table_bindings()
@@ -457,6 +460,8 @@ class TableScreen(Screen[None]):
     # -- input ---------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Which table keys work now: False hides a key from the bar and turns it off."""
+        if action not in TABLE_ACTIONS:
+            return super().check_action(action, parameters)  # Textual's own (copy, focus...)
         if isinstance(self.focused, Input):
             return False  # typing in the chat: every key is text
         model, view = self.table, self.table.view
