@@ -35,6 +35,7 @@ class LobbyScreen(Screen[None]):
         Binding("q", "quit", "key.quit", priority=True),
         Binding("escape", "focus_tables", "", show=False),
     ]
+    OWN_ACTIONS = frozenset(binding.action for binding in BINDINGS)
 
     @property
     def tr(self):  # type: ignore[no-untyped-def]
@@ -73,7 +74,7 @@ class LobbyScreen(Screen[None]):
         tables.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action not in {binding.action for binding in self.BINDINGS if isinstance(binding, Binding)}:
+        if action not in self.OWN_ACTIONS:
             return super().check_action(action, parameters)  # Textual's own (copy, focus...)
         # Typing in the chat: every letter is text (Esc and Enter are the chat's own keys).
         return not isinstance(self.focused, Input)
