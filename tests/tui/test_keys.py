@@ -185,7 +185,7 @@ async def test_a_bet_waiting_for_your_answer_hides_the_card_keys() -> None:
         assert actions(link)[-1].call == "quiero"
 
 
-async def test_after_the_match_only_rematch_chat_leave_help() -> None:
+def finished_match():  # type: ignore[no-untyped-def]
     rules = engine.get_ruleset("argentino", flor=False, match_games=1, target=15)
     rng = random.Random(1)
     state, _ = engine.new_match(rules, 2, rng)
@@ -193,6 +193,11 @@ async def test_after_the_match_only_rematch_chat_leave_help() -> None:
         seat = next(s for s in range(2) if engine.legal_actions(state, s))
         action = engine.choose_action(engine.view(state, seat), rules, rng) or engine.legal_actions(state, seat)[0]
         state, _ = engine.advance(state, action, rng)
+    return state
+
+
+async def test_after_the_match_only_rematch_chat_leave_help() -> None:
+    state = finished_match()
     link = FakeLink()
     app = await seated_app(link)
     async with table_shown(app, link, update_for(state, 0, 99, [], waiting=())) as pilot:
@@ -204,6 +209,21 @@ async def test_after_the_match_only_rematch_chat_leave_help() -> None:
         assert "r Rematch" in bar and "Card" not in bar
         await pilot.press("r")
         assert link.sent[-1] == p.Rematch(table_id="t1")
+
+
+async def test_a_spectator_is_offered_no_rematch_after_the_match() -> None:
+    state = finished_match()
+    link = FakeLink()
+    app = await seated_app(link, None)
+    async with table_shown(app, link, update_for(state, None, 99, [], waiting=())) as pilot:
+        assert isinstance(app.screen, MatchOverScreen)
+        bar = screen_text(app)  # the dialog's own key bar
+        assert "l Lobby" in bar and "Esc Close" in bar and "Rematch" not in bar
+        await pilot.press("r")
+        assert not any(isinstance(m, p.Rematch) for m in link.sent)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert "Rematch" not in key_bar(app) and "Card" not in key_bar(app)
 
 
 async def test_one_card_left_reads_1_card() -> None:

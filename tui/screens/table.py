@@ -626,11 +626,22 @@ class ConfirmLeaveScreen(ModalScreen[bool]):
 
 
 class MatchOverScreen(ModalScreen[None]):
-    BINDINGS = [("r", "rematch", ""), ("l", "leave", ""), ("escape", "close", "")]
+    # The key bar follows these (check_action: a spectator has no rematch to ask for).
+    BINDINGS = [Binding("r", "rematch", "key.rematch"), Binding("l", "leave", "key.back_to_lobby"),
+                Binding("escape", "close", "key.close", key_display="Esc")]
 
     def __init__(self, table_id: str) -> None:
         super().__init__()
         self.table_id = table_id
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rematch":
+            return self.app.table_model(self.table_id).seat is not None  # type: ignore[attr-defined,no-any-return]
+        return super().check_action(action, parameters)
+
+    def on_mount(self) -> None:
+        tr = self.app.tr  # type: ignore[attr-defined]
+        self.query_one("#match-over KeyBar", KeyBar).follow_bindings(lambda binding: str(tr(binding.description)))
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
@@ -648,9 +659,7 @@ class MatchOverScreen(ModalScreen[None]):
             yield Static(Text(tr("table.final_score", scores=final)))
             if len(games) == 2 and (view.get("match_games") or 1) > 1:
                 yield Static(Text(tr("table.games", a=games[0], b=games[1]), style="dim"))
-            bar = KeyBar()
-            bar.show([("r", tr("key.rematch")), ("l", tr("key.back_to_lobby")), ("Esc", tr("key.close"))])
-            yield bar
+            yield KeyBar()
 
     def action_rematch(self) -> None:
         self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
