@@ -12,7 +12,7 @@ ROUTED = "_chat_routed"  # marks a key this input sent back to the app
 
 
 class ChatInput(Input):
-    """Enter sends the line, Esc keeps it; both give the keys back to the screen.
+    """Enter sends the line, Esc leaves it in the field; both give the keys back to the screen.
 
     ``home`` is the widget that gets the focus back (the lobby's list of tables), or
     None for a screen that takes the keys itself (the table: ``1`` plays a card).
