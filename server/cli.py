@@ -13,7 +13,7 @@ from pathlib import Path
 from server.config import ServerConfig
 from server.hostkey import fingerprint, load_or_create_host_key
 from server.hub import Hub
-from server.netinfo import lan_addresses, ssh_command
+from server.netinfo import connect_lines, lan_addresses
 from server.ssh import ServerContext, start_ssh_server
 from server.table import Pace
 from server.store import Store, StoreError
@@ -107,12 +107,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
             loop.add_signal_handler(sig, stop.set)
     _say(f"truco-ssh listening on {config.host}:{port}")
     _say(f"Host key fingerprint: {fingerprint(host_key)}")
-    _say("Players connect with:")
-    addresses = lan_addresses(config.host)
-    for address in addresses:
-        _say(f"  {ssh_command(address, port)}")
-    if not addresses:
-        _say(f"  {ssh_command('127.0.0.1', port)}   (no network address found: this machine only)")
+    for line in connect_lines(lan_addresses(config.host), port):
+        _say(line)
     _say("Press Ctrl-C to stop.")
     if ready is not None:
         ready.set()

@@ -62,6 +62,23 @@ def lan_addresses(bind_host: str) -> list[str]:
     return sorted(set(result), key=result.index)
 
 
-def ssh_command(address: str, port: int) -> str:
+PLAYER_NAME = "NAME"  # stands for the player's name in the printed ssh lines
+
+
+def ssh_command(address: str, port: int, user: str = PLAYER_NAME) -> str:
+    """The line a player types: the SSH user name is their player name."""
     host = f"[{address}]" if ":" in address else address
-    return f"ssh -p {port} {host}" if port != 22 else f"ssh {host}"
+    return f"ssh -p {port} {user}@{host}" if port != 22 else f"ssh {user}@{host}"
+
+
+def connect_lines(addresses: list[str], port: int) -> list[str]:
+    """What ``truco-ssh serve`` prints under its listening line: how players connect.
+
+    Without a name before the @, ssh sends the local login (often ``root``), which the
+    server cannot use as a player name; so every line shows where the name goes.
+    """
+    lines = [f"Players connect with ({PLAYER_NAME} is your player name):"]
+    lines += [f"  {ssh_command(address, port)}" for address in addresses]
+    if not addresses:
+        lines.append(f"  {ssh_command('127.0.0.1', port)}   (no network address found: this machine only)")
+    return lines

@@ -39,8 +39,9 @@ def _input_row(client: ScreenClient) -> int:
 
 
 def _input_bg(client: ScreenClient) -> str:
-    # The middle of the line: column 1 holds the blinking cursor when focused.
-    return client.screen.buffer[_input_row(client)][client.screen.columns // 2].bg
+    # Near the left end: toasts (e.g. "chatting too fast") cover the middle and the right for
+    # seconds. (A cursor drawn there shows the chat is focused just as well.)
+    return client.screen.buffer[_input_row(client)][2].bg
 
 
 def input_line(client: ScreenClient) -> str:
@@ -74,11 +75,13 @@ async def focus_chat(client: ScreenClient) -> None:
 
 
 async def say(client: ScreenClient, text: str | bytes) -> None:
-    """Chat one line the way a person does: c (unless already in the chat), the text, Enter."""
+    """Chat one line the way a person does: c (unless already in the chat), the text, Enter.
+    Enter sends the line and gives the keys back to the lobby: wait until it visibly has."""
     if not chat_focused(client):
         await focus_chat(client)
     client.send(text)
     client.send(KEY_ENTER)
+    await client.wait_for(lambda _: not chat_focused(client), 10)
 
 
 def chat_area(text: str) -> str:

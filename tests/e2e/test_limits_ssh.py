@@ -51,14 +51,12 @@ async def test_chat_flood_is_cut_and_the_viewer_keeps_updating(tmp_path):
         ana = await lobby_client(srv.port, "ana")
         beto = await lobby_client(srv.port, "beto")
         try:
-            await focus_chat(ana)
             started = time.monotonic()
             for i in range(20):
-                # As fast as the sender's TUI takes them: type a line, Enter as soon as it shows,
-                # the next one as soon as the input is empty again. (Lines arriving in one
-                # packet are merged by another bug: test_lines_typed_ahead_are_sent_one_by_one.)
+                # As fast as the sender's TUI takes them: c, a line, Enter as soon as it shows,
+                # the next one as soon as the input is empty again (Enter leaves the chat).
                 token = f"flood{i:02d}x"
-                ana.send(token)
+                ana.send("c" + token)  # one packet: c focuses the chat before the line arrives
                 await ana.wait_for(lambda _, token=token: token in input_line(ana), 10)
                 ana.send(KEY_ENTER)
                 await ana.wait_for(lambda _, token=token: token not in input_line(ana), 10)
@@ -81,13 +79,14 @@ async def test_chat_flood_is_cut_and_the_viewer_keeps_updating(tmp_path):
 
 
 async def test_lines_typed_ahead_are_sent_one_by_one(tmp_path):
-    """On a slow link the keys typed while waiting arrive together: "uno⏎dos⏎" is two lines."""
+    """On a slow link the keys typed while waiting arrive together: "uno⏎cdos⏎" is two
+    lines (Enter leaves the chat, c comes back to it)."""
     async with running_server(tmp_path) as srv:
         ana = await lobby_client(srv.port, "ana")
         beto = await lobby_client(srv.port, "beto")
         try:
             await focus_chat(ana)
-            ana.send(f"uno{KEY_ENTER}dos{KEY_ENTER}")  # one packet
+            ana.send(f"uno{KEY_ENTER}cdos{KEY_ENTER}")  # one packet
             await beto.wait_for(lambda t: "ana: " in chat_area(t))
             await asyncio.sleep(0.5)
             chat = chat_area(beto.text())

@@ -48,8 +48,8 @@ async def open_table(owner: ScreenClient, players: int, *, short: bool = False) 
         await keys(owner, ENTER, *[DOWN] * {4: 1, 6: 2}[players], ENTER)
         await owner.wait_for(lambda s: re.search(rf"Players\s+{players} players", s) is not None)
     if short:
-        # title, private, timer, the options box, then the first option: points
-        await keys(owner, TAB, TAB, TAB, TAB, TAB, ENTER, DOWN, ENTER)
+        # title, private, timer, then the first option: points (every Tab stop is a control)
+        await keys(owner, TAB, TAB, TAB, TAB, ENTER, DOWN, ENTER)
         await owner.wait_for(lambda s: re.search(r"Points to win a game\s+15", s) is not None)
         await keys(owner, TAB, ENTER, UP, ENTER)
         await owner.wait_for(lambda s: re.search(r"Games to win the match\s+1\b", s) is not None)

@@ -1,9 +1,20 @@
-"""A one-line list of the keys that work here, translated, cheap to repaint."""
+"""A one-line list of the keys that work here, translated, cheap to repaint.
+
+Dialogs give the bar a fixed list (``show``). The lobby and the table let it follow
+their bindings (``follow_bindings``): it lists exactly the bindings Textual says are
+active now (``check_action`` hides the others), so the bar and the keys cannot disagree.
+"""
 from __future__ import annotations
 
+from typing import Callable, Mapping
+
 from rich.text import Text
+from textual.binding import ActiveBinding, Binding
+from textual.screen import Screen
 
 from tui.screens.panels import Panel
+
+Labeller = Callable[[Binding], str]
 
 
 def key_line(pairs: list[tuple[str, str]]) -> Text:
@@ -16,8 +27,54 @@ def key_line(pairs: list[tuple[str, str]]) -> Text:
     return line
 
 
+def _action_name(binding: Binding) -> str:
+    return binding.action.split("(", 1)[0]
+
+
+def _keys_text(keys: list[str]) -> str:
+    """One entry for several keys of one action: "1-3" for a run of digits, else "1,3"."""
+    if len(keys) > 1 and all(k.isdigit() for k in keys) \
+            and [int(k) for k in keys] == list(range(int(keys[0]), int(keys[0]) + len(keys))):
+        return f"{keys[0]}-{keys[-1]}"
+    return ",".join(keys)
+
+
+def binding_pairs(active: Mapping[str, ActiveBinding], label: Labeller) -> list[tuple[str, str]]:
+    """The (key, label) pairs of the enabled, shown bindings, in binding order.
+
+    Consecutive bindings of one action (the card keys: ``card(0)``, ``card(1)``...) make
+    one entry, so three cards read "1-3 Card" and a single one "1 Card".
+    """
+    groups: list[tuple[tuple[str, str], list[str], Binding]] = []
+    for key, entry in active.items():
+        binding = entry.binding
+        if not entry.enabled or not binding.show or not binding.description:
+            continue
+        shown = binding.key_display or key
+        name = (_action_name(binding), binding.description)
+        if groups and groups[-1][0] == name:
+            groups[-1][1].append(shown)
+        else:
+            groups.append((name, [shown], binding))
+    return [(_keys_text(keys), label(binding)) for _name, keys, binding in groups]
+
+
 class KeyBar(Panel):
     DEFAULT_CSS = "KeyBar { height: 1; dock: bottom; }"
 
+    _label: Labeller | None = None
+
     def show(self, pairs: list[tuple[str, str]]) -> None:  # type: ignore[override]
         super().show(key_line(pairs))
+
+    def follow_bindings(self, label: Labeller) -> None:
+        """Show the screen's active bindings from now on, redrawn whenever Textual (a focus
+        change) or the screen (``refresh_bindings`` after a change of state) says they
+        changed. ``label`` turns a binding into its words in the player's language."""
+        self._label = label
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self._bindings_changed(self.screen)
+
+    def _bindings_changed(self, screen: Screen[object]) -> None:
+        if self._label is not None and self.is_attached:
+            self.show(binding_pairs(screen.active_bindings, self._label))

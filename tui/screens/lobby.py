@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, OptionList, RichLog, Static
@@ -14,21 +15,27 @@ from tui.screens.keybar import KeyBar
 
 
 class LobbyScreen(Screen[None]):
+    # The key bar lists the bindings with show=True, labelled by their description (a locale
+    # key): l (leave), c (chat) and L (lite mode) are in the help and the chat's placeholder
+    # only, as the bar must fit 80 columns in every language. Letter keys are priority
+    # bindings, run when the app reads the key, so a key typed right after "c" (one packet on
+    # a slow link) already finds the chat focused; check_action turns them off there.
     BINDINGS = [
-        ("n", "new_table", ""),
-        ("j", "join", ""),
-        ("w", "watch", ""),
-        ("l", "leave", ""),
-        ("k", "code", ""),
-        ("r", "resume", ""),
-        ("h", "history", ""),
-        ("c", "chat", ""),
-        ("g", "language", ""),
-        ("L", "lite", ""),
-        ("question_mark", "help", ""),
-        ("q", "app.quit", ""),
-        ("escape", "focus_tables", ""),
+        Binding("n", "new_table", "key.new_table", priority=True),
+        Binding("j", "join", "key.join", priority=True),
+        Binding("w", "watch", "key.watch", priority=True),
+        Binding("l", "leave", "key.leave", show=False, priority=True),
+        Binding("k", "code", "key.code", priority=True),
+        Binding("r", "resume", "key.resume", priority=True),
+        Binding("h", "history", "key.history", priority=True),
+        Binding("c", "chat", "key.chat", show=False, priority=True),
+        Binding("g", "language", "key.language", priority=True),
+        Binding("L", "lite", "", show=False, priority=True),
+        Binding("question_mark", "help", "key.help", key_display="?", priority=True),
+        Binding("q", "quit", "key.quit", priority=True),
+        Binding("escape", "focus_tables", "", show=False),
     ]
+    OWN_ACTIONS = frozenset(binding.action for binding in BINDINGS)
 
     @property
     def tr(self):  # type: ignore[no-untyped-def]
@@ -47,7 +54,7 @@ class LobbyScreen(Screen[None]):
             with Vertical(id="tables-pane"):
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
         yield RichLog(id="chat-log", markup=False, wrap=True, max_lines=200, auto_scroll=True)
-        yield ChatInput(id="chat-input", max_length=self.model.chat_max)
+        yield ChatInput(id="chat-input", max_length=self.model.chat_max, home="#tables")
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
@@ -57,7 +64,7 @@ class LobbyScreen(Screen[None]):
         self.query_one("#players-pane").border_title = self.tr("lobby.players")
         self.query_one("#tables-pane").border_title = self.tr("lobby.tables")
         self.query_one("#chat-input", Input).placeholder = self.tr("lobby.chat_placeholder")
-        self.query_one("#keys", KeyBar).show(self._keys())
+        self.query_one("#keys", KeyBar).follow_bindings(lambda binding: str(self.tr(binding.description)))
         log = self.query_one("#chat-log", RichLog)
         for line in self.model.chat:
             log.write(self._chat_text(line))
@@ -66,17 +73,12 @@ class LobbyScreen(Screen[None]):
         self._draw_status()
         tables.focus()
 
-    def _keys(self) -> list[tuple[str, str]]:
-        tr = self.tr
-        return [
-            ("n", tr("key.new_table")), ("j", tr("key.join")), ("w", tr("key.watch")),
-            # l (leave) and c (chat) are in the help and the chat's placeholder: the bar
-            # must fit 80 columns in every language.
-            ("k", tr("key.code")), ("r", tr("key.resume")), ("h", tr("key.history")),
-            ("g", tr("key.language")), ("?", tr("key.help")), ("q", tr("key.quit")),
-        ]
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action not in self.OWN_ACTIONS:
+            return super().check_action(action, parameters)  # Textual's own (copy, focus...)
+        # Typing in the chat: every letter is text (Esc and Enter are the chat's own keys).
+        return not isinstance(self.focused, Input)
 
-    # L (lite mode) is in the help only: the key bar is full at 80 columns in Spanish.
     # -- drawing from the model --------------------------------------------------
     _stale = False
     _chat_stale = False
@@ -323,6 +325,10 @@ class LobbyScreen(Screen[None]):
 
     def action_lite(self) -> None:
         self.app.toggle_lite()  # type: ignore[attr-defined]
+
+    def action_quit(self) -> None:
+        # The screen's own action, not app.quit: only the screen's check_action knows the chat.
+        self.app.exit()
 
     def relabel(self) -> None:
         self.app.switch_screen(LobbyScreen())

@@ -6,6 +6,7 @@ to this file: option widgets come from each option's kind and choices.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
@@ -64,7 +65,9 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                     + [(f"{n} s", n) for n in TIMER_CHOICES],
                     value=-1, allow_blank=False, id="turn_timer", compact=True,
                 )
-            yield VerticalScroll(*self._option_rows(), id="options")
+            # Not a Tab stop itself (an invisible one): its controls are, and it scrolls
+            # to show the focused one.
+            yield VerticalScroll(*self._option_rows(), id="options", can_focus=False)
             with Horizontal(id="form-buttons"):
                 yield Button(tr("form.create"), variant="primary", id="create")
                 yield Button(tr("form.cancel"), id="cancel")
@@ -105,6 +108,20 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
     def _option_label(self, opt: p.OptionInfo) -> str:
         key = f"option.{opt.name}"
         return self.tr(key) if self.tr.has(key) else opt.label
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Mark the row of the focused control: its label turns reverse bold (truco.tcss).
+        (Textual's :focus-within would not restyle the label, a sibling of the control.)
+        From the focus now, not the event's widget: these events bubble up paths of
+        different lengths, so after quick Tabs they arrive out of order."""
+        focused = self.focused
+        row = None if focused is None else next(
+            (node for node in focused.ancestors_with_self if node.has_class("form-row")), None)
+        for other in self.query(".form-row.-current"):
+            if other is not row:
+                other.remove_class("-current")
+        if row is not None:
+            row.add_class("-current")
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "variant" and event.value != self._variant:

@@ -13,12 +13,13 @@ from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 import protocol as p
-from tui.calls import PREFERRED_KEYS, CallChoice, assign_keys, call_label
+from tui.calls import PREFERRED_KEYS, RESERVED, SPARE_KEYS, CallChoice, assign_keys, call_label
 from tui.cards import card_box, card_roles
 from tui.bets import pending_bets
 from tui.event_text import act_words, hand_summary, holder_name, log_lines, score_text, team_name
@@ -33,12 +34,44 @@ CARD_CALLS = ("play", "discard")  # made with the card keys directly
 TRICK_COLUMN = 5  # the narrowest trick column: a card ("10E") and room for a mark
 
 
+CARD_KEYS = "123456789"
+# Every key assign_keys may give a call (tui/calls.py), each its own binding.
+CALL_KEYS = "".join(dict.fromkeys(
+    k for k in [*PREFERRED_KEYS.values(), *SPARE_KEYS, *"ABCDEFGHIJKLMNOPQRSTUVWXYZ"] if k not in RESERVED))
+
+
+def _table_bindings() -> list[Binding]:
+    """Every key of the table, each enabled or hidden by ``TableScreen.check_action``.
+
+    The key bar lists the enabled ones with a description (a locale key); the calls have
+    none: the actions pane shows them with their keys. All are priority bindings, run when
+    the app reads the key: in the order typed, and a key after "c" in the same packet finds
+    the chat already focused (``check_action`` then turns every table key off).
+    """
+    calls = [Binding(k, f"call({k!r})", "", show=False, priority=True) for k in CALL_KEYS]
+    return [
+        # b and r come first: when enabled (the waiting room, the match over) they lead the bar.
+        Binding("b", "add_bot", "key.add_bot", priority=True),
+        Binding("r", "rematch", "key.rematch", priority=True),
+        *(Binding(k, f"card({i})", "key.play", priority=True) for i, k in enumerate(CARD_KEYS)),
+        Binding("c", "chat", "key.chat", priority=True),
+        Binding("l", "leave", "key.leave_table", priority=True),
+        Binding("question_mark", "help", "key.help", key_display="?", priority=True),
+        *calls,  # after b and r: a call on one of those keys wins only when they are off
+    ]
+
+
+TABLE_ACTIONS = {b.action.split("(", 1)[0] for b in _table_bindings()}
+
+
 class TableScreen(Screen[None]):
     AUTO_FOCUS = ""  # keys are the table's; the chat input only takes focus on "c"
     # Size classes for tui/truco.tcss: 60x20 is the smallest supported terminal, 80x24
     # the usual one; the -seats-N class (set when the table is known) sizes the seat rows.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-normal"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-normal-height"), (40, "-tall")]
+    BINDINGS = _table_bindings()
+
     def __init__(self, table_id: str) -> None:
         super().__init__()
         self.table_id = table_id
@@ -90,6 +123,7 @@ class TableScreen(Screen[None]):
         chat.set_title(" " + self.tr("table.chat_title") + " ")
         self._fill_log()
         self.redraw()
+        self.query_one("#t-keys", KeyBar).follow_bindings(self._binding_label)
         self._timer_handle = self.set_interval(1.0, self._tick_timer)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -172,7 +206,7 @@ class TableScreen(Screen[None]):
         self._draw_cards()
         self._draw_actions()
         self._draw_status()
-        self._draw_keys()
+        self.refresh_bindings()  # the key bar: what check_action allows in this state
         self._tick_timer()
         view = model.view
         if view.get("match_over") and not self._match_over_shown:
@@ -228,11 +262,7 @@ class TableScreen(Screen[None]):
             waiting.append("\n" + self.tr("table.code_how"), style="")
         self.query_one("#t-bets", Panel).show(waiting)
         self.query_one("#t-score", Panel).show(Text(""))
-        owner = info is not None and info.owner == self.app.model.me  # type: ignore[attr-defined]
-        keys = [("l", self.tr("key.leave_table")), ("c", self.tr("key.chat")), ("?", self.tr("key.help"))]
-        if owner:
-            keys.insert(0, ("b", self.tr("key.add_bot")))
-        self.query_one("#t-keys", KeyBar).show(keys)
+        self.refresh_bindings()
         how = (self.tr("table.status.waiting_private", code=code) if code
                else self.tr("table.status.waiting_public"))
         self.query_one("#t-status", Panel).show(Text(how))
@@ -480,6 +510,7 @@ class TableScreen(Screen[None]):
                 chosen)
         elif self._is_card_call(call):
             self._card_call = call
+            self.refresh_bindings()  # the card keys now pick that call's card
             self._say(Text(self.tr("table.pick_card"), style="bold yellow"))
         else:
             self._send_action(call, None)
@@ -505,14 +536,6 @@ class TableScreen(Screen[None]):
             text.append("  ·  " + self.tr("table.resume_code", code=update.resume_code), style="dim")
         self.query_one("#t-status", Panel).show(text)
 
-    def _draw_keys(self) -> None:
-        cards = len(self.table.view.get("own_cards") or []) or 3
-        keys = [(f"1-{cards}", self.tr("key.play")), ("c", self.tr("key.chat")), ("l", self.tr("key.leave_table")),
-                ("?", self.tr("key.help"))]
-        if self.table.view.get("match_over"):
-            keys.insert(0, ("r", self.tr("key.rematch")))
-        self.query_one("#t-keys", KeyBar).show(keys)
-
     def _tick_timer(self) -> None:
         left = self.table.seconds_left()
         if left is not None and left > 10 and self._ascii():
@@ -524,40 +547,94 @@ class TableScreen(Screen[None]):
             self.query_one("#t-timer", Panel).show(Text(shown, style=style))
 
     # -- input ---------------------------------------------------------------------------
-    def on_key(self, event: events.Key) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which table keys work now: False hides a key from the bar and turns it off."""
+        if action not in TABLE_ACTIONS:
+            return super().check_action(action, parameters)  # Textual's own (copy, focus...)
         if isinstance(self.focused, Input):
-            if event.key == "escape":
-                self.set_focus(None)
+            return False  # typing in the chat: every key is text
+        model, view = self.table, self.table.view
+        if action == "card":
+            return self._card_usable(int(parameters[0]))  # type: ignore[call-overload]
+        if action == "call":
+            return any(choice.key == parameters[0] for choice in self._choices)
+        if action == "add_bot":
+            info = self._info()
+            return (model.update is None and info is not None and None in info.seats
+                    and info.owner == self.app.model.me)  # type: ignore[attr-defined]
+        if action == "rematch":
+            return not self._watching() and bool(view.get("match_over"))
+        return True
+
+    def _card_usable(self, index: int) -> bool:
+        """A card key works when some legal action now takes that card: a play or a discard,
+        or the call that waits for its card (never for a spectator, never after the match)."""
+        own = list(self.table.view.get("own_cards") or [])
+        return 0 <= index < len(own) and self._card_action(own[index]) is not None
+
+    def _card_action(self, card: str) -> str | None:
+        wanted = self._card_call
+        return next(
+            (str(a.get("call")) for a in self.table.view.get("legal") or []
+             if a.get("card") == card and (wanted is None or a.get("call") == wanted)
+             and (wanted is not None or a.get("call") in CARD_CALLS)),
+            None,
+        )
+
+    def _watching(self) -> bool:
+        """No seat here (before the first update only the lobby's Seated tells)."""
+        if self.table.update is not None:
+            return self.table.seat is None
+        return self.app.model.seat is None  # type: ignore[attr-defined,no-any-return]
+
+    def _binding_label(self, binding: Binding) -> str:
+        if binding.description == "key.leave_table" and self._watching():
+            return str(self.tr("key.stop_watching"))  # nobody's seat to hand to a bot
+        return str(self.tr(binding.description))
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that is off now says why: a card out of turn or with a bet to answer first,
+        a card key while watching or in a blind hand, a call that is not possible now."""
+        key = event.character or ""
+        if isinstance(self.focused, Input) or not key:
+            return
+        if key.isdigit() and key != "0":
+            if int(key) <= len(self.table.view.get("own_cards") or []) or self._no_card_reason():
+                self.play_card(int(key) - 1)
                 event.stop()
-            return
-        key = event.character or event.key
-        if key and key.isdigit() and key != "0":
-            self.play_card(int(key) - 1)
+        elif self._explain_refused_call(key):
             event.stop()
-            return
+
+    def action_card(self, index: int) -> None:
+        self.play_card(index)
+
+    def action_call(self, key: str) -> None:
         for choice in self._choices:
             if choice.key == key:
                 self._choose(choice.call)
-                event.stop()
                 return
-        if self._explain_refused_call(key):
-            event.stop()
-            return
-        if key == "c":
-            self.set_focus(self.query_one("#t-chat", Input))
-        elif key == "l":
-            self.app.push_screen(ConfirmLeaveScreen(), self._leave_confirmed)
-        elif key == "b":
-            self.app.send(p.AddBot(table_id=self.table_id))  # type: ignore[attr-defined]
-        elif key == "r" and self.table.view.get("match_over"):
-            self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
-        elif key == "question_mark" or key == "?":
-            from tui.screens.help import HelpScreen
 
-            self.app.push_screen(over_table(HelpScreen(self._help_text())))
-        else:
+    def action_chat(self) -> None:
+        # set_focus, not focus(): at once, so the keys right after "c" are typed in the chat.
+        self.set_focus(self.query_one("#t-chat", Input))
+
+    def action_leave(self) -> None:
+        if self._watching():  # a spectator just stops watching: nothing to lose
+            self._leave_confirmed(True)
             return
-        event.stop()
+        waiting_room = self.table.update is None
+        self.app.push_screen(ConfirmLeaveScreen(waiting_room), self._leave_confirmed)
+
+    def action_add_bot(self) -> None:
+        self.app.send(p.AddBot(table_id=self.table_id))  # type: ignore[attr-defined]
+
+    def action_rematch(self) -> None:
+        self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(over_table(HelpScreen(self._help_text())))
 
     def _help_text(self) -> str:
         info = self._info()
@@ -603,13 +680,11 @@ class TableScreen(Screen[None]):
             if reason:
                 self._say(Text(reason, style="bold red"))
             return
-        wanted, self._card_call = self._card_call, None
-        call = next(
-            (str(a.get("call")) for a in self.table.view.get("legal") or []
-             if a.get("card") == own[index] and (wanted is None or a.get("call") == wanted)
-             and (wanted is not None or a.get("call") in CARD_CALLS)),
-            None,
-        )
+        call = self._card_action(own[index])
+        wanted = self._card_call
+        if wanted is not None:
+            self._card_call = None
+            self.refresh_bindings()
         if call is None:
             # Known locally: no round trip, no error toast, just say why in the status line.
             reason = (refusal_text(self.tr, "pintan_not_now", self.table) if wanted == "las_que_pintan"
@@ -695,13 +770,14 @@ def rematch_text(tr, model: TableModel) -> Text | None:  # type: ignore[no-untyp
 class ConfirmLeaveScreen(ModalScreen[bool]):
     BINDINGS = [("y", "yes", ""), ("s", "yes", ""), ("n", "no", ""), ("escape", "no", "")]
 
-    def __init__(self) -> None:
+    def __init__(self, waiting_room: bool = False) -> None:
         super().__init__(classes=OVER_TABLE)
+        self._waiting_room = waiting_room  # before the game the seat is freed, no bot takes it
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
         with Vertical(classes="dialog small"):
-            yield Static(Text(tr("table.confirm_leave")))
+            yield Static(Text(tr("table.confirm_leave_waiting" if self._waiting_room else "table.confirm_leave")))
             bar = KeyBar()
             bar.show([("y", tr("form.yes")), ("n", tr("form.no"))])
             yield bar
@@ -717,7 +793,9 @@ class MatchOverScreen(ModalScreen[None]):
     """Who won, the final score and the last hand's points, over the table (whose last
     trick stays in view); follows the rematch votes and closes when the rematch starts."""
 
-    BINDINGS = [("r", "rematch", ""), ("l", "leave", ""), ("escape", "close", "")]
+    # The key bar follows these (check_action: a spectator has no rematch to ask for).
+    BINDINGS = [Binding("r", "rematch", "key.rematch"), Binding("l", "leave", "key.back_to_lobby"),
+                Binding("escape", "close", "key.close", key_display="Esc")]
 
     def __init__(self, table_id: str) -> None:
         super().__init__(classes=OVER_TABLE)
@@ -726,6 +804,15 @@ class MatchOverScreen(ModalScreen[None]):
     @property
     def model(self) -> TableModel:
         return self.app.table_model(self.table_id)  # type: ignore[attr-defined,no-any-return]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rematch":
+            return self._can_ask()  # spectators have no say; an asker waits for the others
+        return super().check_action(action, parameters)
+
+    def on_mount(self) -> None:
+        tr = self.app.tr  # type: ignore[attr-defined]
+        self.query_one("#match-over-keys", KeyBar).follow_bindings(lambda binding: str(tr(binding.description)))
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
@@ -758,20 +845,13 @@ class MatchOverScreen(ModalScreen[None]):
                 yield Static(Text(tr("table.final_hand", points=points.plain), style="bold yellow"),
                              id="final-hand")
             yield Static(rematch_text(tr, model) or Text(""), id="rematch")
-            bar = KeyBar(id="match-over-keys")
-            bar.show(self._keys())
-            yield bar
+            yield KeyBar(id="match-over-keys")
 
     def _can_ask(self) -> bool:
         """A seated player who has not asked yet (spectators have no say in a rematch)."""
         update = self.model.update
         seat = self.model.seat
         return update is not None and seat is not None and seat not in update.rematch_votes
-
-    def _keys(self) -> list[tuple[str, str]]:
-        tr = self.app.tr  # type: ignore[attr-defined]
-        keys = [("l", tr("key.back_to_lobby")), ("Esc", tr("key.close"))]
-        return [("r", tr("key.rematch")), *keys] if self._can_ask() else keys
 
     def lobby_changed(self, msg: p.Message) -> None:
         """Called by the app for every server message (as for every screen in the stack)."""
@@ -782,7 +862,7 @@ class MatchOverScreen(ModalScreen[None]):
                 self.dismiss(None)  # the rematch started
             return
         self.query_one("#rematch", Static).update(rematch_text(self.app.tr, self.model) or Text(""))  # type: ignore[attr-defined]
-        self.query_one("#match-over-keys", KeyBar).show(self._keys())
+        self.refresh_bindings()
 
     def action_rematch(self) -> None:
         """Ask (or accept); the dialog stays, saying whom the rematch waits for."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from textual.content import Content
+from textual.geometry import Size
 from textual.widgets import Checkbox
 
 
@@ -11,3 +12,8 @@ class TickBox(Checkbox):
         # Textual's stock button differs only by colour, invisible on a monochrome terminal.
         style = self.get_visual_style("toggle--button")
         return Content.assemble(("[x]" if self.value else "[ ]", style))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # Textual's toggle is always one line; a long label on a narrow terminal then lost
+        # its end. With ``text-wrap: wrap`` (the New-table form) it takes the lines it needs.
+        return max(1, self.render().get_height(self.styles, width))

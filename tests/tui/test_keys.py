@@ -1,0 +1,372 @@
+"""Keys that do what the player expects: the chat gives the keys back, the key bar lists
+only the keys that work now (from the screens' bindings), keys typed in one packet keep
+their order and their target."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from textual._xterm_parser import XTermParser
+from textual.widgets import DataTable, Input
+
+import engine
+import protocol as p
+from tui.app import TrucoApp
+from tui.screens.keybar import binding_pairs
+from tui.screens.lobby import LobbyScreen
+from tui.screens.new_table import NewTableScreen
+from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
+
+from test_screens import FakeLink, lobby_app, screen_text
+from test_table_screen import seated_app, table_shown, two_player_state, update_for
+
+
+def one_packet(app: TrucoApp, typed: str) -> None:
+    """Keys as the session driver delivers one SSH packet: all posted before any is handled."""
+    for event in XTermParser(False).feed(typed):
+        app.post_message(event)
+
+
+def key_bar(app: TrucoApp) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+def actions(link: FakeLink) -> list[p.TableAction]:
+    return [m for m in link.sent if isinstance(m, p.TableAction)]
+
+
+def own_turn():  # type: ignore[no-untyped-def]
+    """A 2-player Argentine state and the seat that plays next, with its view."""
+    rules, state, events = two_player_state()
+    seat = engine.view(state, 0).turn
+    return state, events, seat, engine.view(state, seat)
+
+
+# -- the chat gives the keys back ---------------------------------------------------------
+
+@pytest.mark.parametrize("leave", ["enter", "escape"])
+async def test_after_the_table_chat_the_card_keys_play(leave: str) -> None:
+    state, events, seat, view = own_turn()
+    link = FakeLink()
+    app = await seated_app(link, seat)
+    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
+        await pilot.press("c", *"hola", leave)
+        await pilot.pause(0.1)
+        sent_chat = [m for m in link.sent if isinstance(m, p.TableChat)]
+        assert sent_chat == ([p.TableChat(table_id="t1", text="hola")] if leave == "enter" else [])
+        assert app.screen.focused is None
+        await pilot.press("1")
+        assert actions(link)[-1].call == "play" and actions(link)[-1].card == str(view.own_cards[0])
+        assert "1" not in app.screen.query_one("#t-chat", Input).value
+
+
+@pytest.mark.parametrize("leave", ["enter", "escape"])
+async def test_after_the_lobby_chat_n_opens_a_table(leave: str) -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("c", *"hola", leave)
+        await pilot.pause(0.1)
+        assert (link.sent[-1] == p.SendChat(text="hola")) == (leave == "enter")
+        assert isinstance(app.focused, DataTable)
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, NewTableScreen)
+
+
+async def test_table_keys_typed_in_one_packet_go_where_the_focus_is_by_then() -> None:
+    """On a slow link "c", the line, Enter and the card key arrive together."""
+    state, events, seat, view = own_turn()
+    link = FakeLink()
+    app = await seated_app(link, seat)
+    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
+        one_packet(app, "chola\r2")
+        await pilot.pause(0.3)
+        assert [m for m in link.sent if isinstance(m, p.TableChat)] == [p.TableChat(table_id="t1", text="hola")]
+        assert actions(link)[-1].call == "play" and actions(link)[-1].card == str(view.own_cards[1])
+        assert app.screen.query_one("#t-chat", Input).value == ""
+
+
+async def test_lobby_keys_typed_in_one_packet_keep_their_order() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        one_packet(app, "cuno\rcdos\rn")  # two lines, then a table form
+        await pilot.pause(0.3)
+        assert [m for m in link.sent if isinstance(m, p.SendChat)] == [p.SendChat(text="uno"),
+                                                                         p.SendChat(text="dos")]
+        assert isinstance(app.screen, NewTableScreen)
+
+
+async def test_typing_in_the_chat_never_triggers_a_key() -> None:
+    state, events, seat, view = own_turn()
+    link = FakeLink()
+    app = await seated_app(link, seat)
+    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
+        await pilot.press("c", *"1lqe?")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen.query_one("#t-chat", Input).value == "1lqe?"
+        assert actions(link) == []
+        bar = key_bar(app)
+        assert "Enter Send" in bar and "Esc Back" in bar and "Card" not in bar
+
+
+# -- the key bar lists what works now -----------------------------------------------------
+
+async def test_player_to_play_sees_card_keys_and_no_rematch() -> None:
+    state, events, seat, view = own_turn()
+    link = FakeLink()
+    app = await seated_app(link, seat)
+    async with table_shown(app, link, update_for(state, seat, 3, events)):
+        bar = key_bar(app)
+        assert "1-3 Card" in bar and "c Chat" in bar and "l Leave" in bar and "? Help" in bar
+        assert "Rematch" not in bar and "Add bot" not in bar
+
+
+async def test_out_of_turn_the_card_keys_are_off_but_say_why() -> None:
+    state, events, seat, view = own_turn()
+    other = 1 - seat
+    link = FakeLink()
+    app = await seated_app(link, other)
+    async with table_shown(app, link, update_for(state, other, 3, events)) as pilot:
+        assert "Card" not in key_bar(app)
+        await pilot.press("1")
+        await pilot.pause(0.1)
+        assert actions(link) == []
+        assert "turn to play, not yours" in screen_text(app)  # the engine's reason, with whose turn
+
+
+async def test_a_spectator_has_no_card_keys_and_l_stops_watching() -> None:
+    rules, state, events = two_player_state(seed=8)
+    link = FakeLink()
+    app = await seated_app(link, None)
+    async with table_shown(app, link, update_for(state, None, 3, events)) as pilot:
+        bar = key_bar(app)
+        assert "Card" not in bar and "1-" not in bar
+        assert "l Stop watching" in bar and "Leave" not in bar
+        await pilot.press("c")
+        assert "Esc Back" in key_bar(app) and "watching" not in key_bar(app)
+        await pilot.press("escape")
+        await pilot.press("1")
+        assert actions(link) == []
+        await pilot.press("l")  # nothing lost: no question, no bot
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, ConfirmLeaveScreen)
+        assert link.sent[-1] == p.LeaveTable(table_id="t1")
+
+
+async def test_a_spectator_in_spanish_deja_de_mirar() -> None:
+    rules, state, events = two_player_state(seed=8)
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "es")
+    from test_screens import welcome
+    from test_table_screen import TABLE
+
+    link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=None))
+    async with table_shown(app, link, update_for(state, None, 3, events)):
+        assert "l Dejar de mirar" in key_bar(app)
+
+
+async def test_a_bet_waiting_for_your_answer_hides_the_card_keys() -> None:
+    rules, state, events = two_player_state(seed=5)
+    mano = engine.view(state, 0).mano
+    truco = next(a for a in engine.legal_actions(state, mano) if a.call is engine.Call.TRUCO)
+    state, more = engine.apply(state, truco)
+    answerer = 1 - mano
+    link = FakeLink()
+    app = await seated_app(link, answerer)
+    async with table_shown(app, link, update_for(state, answerer, 4, events + more)) as pilot:
+        assert "Card" not in key_bar(app)
+        assert "q Quiero" in screen_text(app)  # the answers are in the calls pane
+        await pilot.press("1")
+        assert actions(link) == []
+        await pilot.press("q")
+        assert actions(link)[-1].call == "quiero"
+
+
+def finished_match():  # type: ignore[no-untyped-def]
+    rules = engine.get_ruleset("argentino", flor=False, match_games=1, target=15)
+    rng = random.Random(1)
+    state, _ = engine.new_match(rules, 2, rng)
+    while not state.match_over:
+        seat = next(s for s in range(2) if engine.legal_actions(state, s))
+        action = engine.choose_action(engine.view(state, seat), rules, rng) or engine.legal_actions(state, seat)[0]
+        state, _ = engine.advance(state, action, rng)
+    return state
+
+
+async def test_after_the_match_only_rematch_chat_leave_help() -> None:
+    state = finished_match()
+    link = FakeLink()
+    app = await seated_app(link)
+    async with table_shown(app, link, update_for(state, 0, 99, [], waiting=())) as pilot:
+        assert isinstance(app.screen, MatchOverScreen)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TableScreen)
+        bar = key_bar(app)
+        assert "r Rematch" in bar and "Card" not in bar
+        await pilot.press("r")
+        assert link.sent[-1] == p.Rematch(table_id="t1")
+
+
+async def test_a_spectator_is_offered_no_rematch_after_the_match() -> None:
+    state = finished_match()
+    link = FakeLink()
+    app = await seated_app(link, None)
+    async with table_shown(app, link, update_for(state, None, 99, [], waiting=())) as pilot:
+        assert isinstance(app.screen, MatchOverScreen)
+        bar = screen_text(app)  # the dialog's own key bar
+        assert "l Lobby" in bar and "Esc Close" in bar and "Rematch" not in bar
+        await pilot.press("r")
+        assert not any(isinstance(m, p.Rematch) for m in link.sent)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert "Rematch" not in key_bar(app) and "Card" not in key_bar(app)
+
+
+async def test_one_card_left_reads_1_card() -> None:
+    rules, state, events = two_player_state(seed=6)
+    rng = random.Random(6)
+    for _ in range(200):  # bots play until the seat to play holds a single card
+        seat = next(s for s in range(2) if engine.legal_actions(state, s))
+        view = engine.view(state, seat)
+        if len(view.own_cards) == 1 and any(a.call is engine.Call.PLAY for a in view.legal):
+            break
+        play = next(a for a in engine.legal_actions(state, seat) if a.call is engine.Call.PLAY) \
+            if any(a.call is engine.Call.PLAY for a in engine.legal_actions(state, seat)) \
+            else engine.legal_actions(state, seat)[0]
+        state, more = engine.advance(state, play, rng)
+        events = events + more
+    assert len(view.own_cards) == 1
+    link = FakeLink()
+    app = await seated_app(link, seat)
+    async with table_shown(app, link, update_for(state, seat, 7, [])) as pilot:
+        bar = key_bar(app)
+        assert "1 Card" in bar and "1-1" not in bar
+        await pilot.press("2")
+        assert actions(link) == []
+        await pilot.press("1")
+        assert actions(link)[-1].card == str(view.own_cards[0])
+
+
+async def test_the_waiting_room_offers_a_bot_to_its_owner_only_while_a_seat_is_free() -> None:
+    link = FakeLink()
+    table = p.TableInfo(table_id="t1", title="la mesa", variant="argentino", owner="ana",
+                        seats=("ana", None), options={"target": 30}, status="waiting")
+    app = await seated_app(link, 0, table=table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, TableScreen)
+        bar = key_bar(app)
+        assert "b Add bot" in bar and "Card" not in bar
+        await pilot.press("b")
+        assert link.sent[-1] == p.AddBot(table_id="t1")
+        link.push(p.TableUpdated(table=p.TableInfo(**{**table.__dict__, "seats": ("ana", "Bot 1")})))
+        await pilot.pause(0.2)
+        assert "Add bot" not in key_bar(app)
+        # Leaving before the game frees the seat: the question says so, not "a bot plays".
+        await pilot.press("l")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ConfirmLeaveScreen)
+        assert "becomes free" in screen_text(app) and "bot" not in screen_text(app)
+
+
+def test_card_keys_group_into_one_entry() -> None:
+    from textual.binding import ActiveBinding, Binding
+
+    def active(*bindings: Binding) -> dict[str, ActiveBinding]:
+        return {b.key: ActiveBinding(None, b, True, "") for b in bindings}  # type: ignore[arg-type]
+
+    cards = [Binding(str(i + 1), f"card({i})", "Card") for i in range(3)]
+    label = lambda b: b.description  # noqa: E731
+    assert binding_pairs(active(*cards), label) == [("1-3", "Card")]
+    assert binding_pairs(active(cards[0]), label) == [("1", "Card")]
+    assert binding_pairs(active(cards[0], cards[2]), label) == [("1,3", "Card")]
+    hidden = Binding("x", "call('x')", "", show=False)
+    assert binding_pairs(active(hidden, cards[1], Binding("c", "chat", "Chat")), label) == [
+        ("2", "Card"), ("c", "Chat")]
+
+
+async def test_lobby_bar_comes_from_its_bindings() -> None:
+    app, link = await lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, LobbyScreen)
+        bar = key_bar(app)
+        for pair in ("n New", "j Join", "w Watch", "k Code", "r Resume", "h Games", "? Help", "q Quit"):
+            assert pair in bar
+        await pilot.press("c")
+        bar = key_bar(app)
+        assert "Enter Send" in bar and "New" not in bar
+        await pilot.press(*"quit")  # typed, not obeyed
+        assert app.is_running and app.screen.query_one("#chat-input", Input).value == "quit"
+
+
+# -- the New-table form: every Tab stop visible and marked --------------------------------
+
+def _reverse_rows(app: TrucoApp) -> set[int]:
+    """Screen rows with reverse-video text, the key bar's keys left out."""
+    strips = app.screen._compositor.render_strips()  # private: Textual is pinned exactly
+    bar_row = len(strips) - 1
+    dialog = app.screen.query_one("#new-table").region  # the lobby shows through around it
+    rows = set()
+    for y, strip in enumerate(strips):
+        strip = strip.crop(dialog.x, dialog.right)
+        # Words in reverse (a scrollbar's thumb is drawn in reverse too, with block characters).
+        if any(any(ch.isalnum() for ch in seg.text) and seg.style is not None and seg.style.reverse
+               for seg in strip):
+            rows.add(y)
+    keybar = app.screen.query_one("#new-table KeyBar").region.y
+    return {y for y in rows if dialog.y <= y < dialog.bottom} - {keybar, bar_row}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lite", [False, True])
+async def test_new_table_tab_stops_are_visible_controls_each_marked_in_reverse(size, lite) -> None:
+    from server.variants import variant_infos
+
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    link.push(p.Welcome(name="ana", guest=True, variants=tuple(variant_infos())),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(), chat=()))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.1)
+        if lite:
+            app.toggle_lite()
+        for variant in ("argentino", "venezolano"):  # the most options, then another set
+            await pilot.press("n")
+            await pilot.pause(0.1)
+            form = app.screen
+            assert isinstance(form, NewTableScreen)
+            form.query_one("#variant").value = variant
+            await pilot.pause(0.2)
+            dialog = form.query_one("#new-table").region
+            chain = list(form.focus_chain)
+            assert chain[0] is form.focused
+            seen = []
+            for _ in range(len(chain)):
+                widget = form.focused
+                await pilot.pause(0.05)
+                region = widget.region
+                # A real control, whole and on screen: no container, nothing cut or scrolled away.
+                assert type(widget).__name__ in ("Select", "Input", "TickBox", "Button"), widget
+                assert region.width > 0 and region.height > 0, widget
+                assert dialog.contains_region(region), (widget, region, dialog)
+                options = form.query_one("#options")
+                if widget in options.walk_children():
+                    assert options.region.contains_region(region), (widget, region, options.region)
+                # Its mark, in reverse video (not colour alone), on its own row and no other.
+                marked = _reverse_rows(app)
+                assert region.y in marked and marked <= set(range(region.y, region.bottom)), (widget, marked)
+                seen.append(widget)
+                await pilot.press("tab")
+            assert seen == chain and form.focused is chain[0]  # in order, then round again
+            for box in form.query("TickBox"):  # a long label wraps, never loses its end
+                assert box.region.height == box.render().get_height(box.styles, box.region.width)
+            one_packet(app, "\t\t\t")  # quick Tabs: still one mark, on the focused row
+            await pilot.pause(0.3)
+            assert form.focused is chain[3] and _reverse_rows(app) == {chain[3].region.y}  # one line: private
+            await pilot.press("escape")
+            await pilot.pause(0.1)
