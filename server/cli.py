@@ -87,17 +87,21 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     """Run until ``stop`` is set (or SIGINT/SIGTERM), then shut down cleanly."""
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     store = Store(config.data_dir / "truco.sqlite3")
-    await store.open()
+    # Start-up order: the server listens as soon as it knows its open tables; the integrity
+    # check (it reads the whole file) and the tables' games run meanwhile (server/hub.py).
+    await store.open(check=False)
+    loop = asyncio.get_running_loop()
+    stop = stop or asyncio.Event()
+    checked = loop.create_task(store.check(), name="check")
+    checked.add_done_callback(lambda task: task.cancelled() or task.exception() is None or stop.set())
     hub = Hub(config, variant_infos(), validate_options, store,
               pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
                         away_grace=config.away_grace))
-    await hub.load()
-    hub_task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
+    await hub.load(checked)
+    hub_task = loop.create_task(hub.run(), name="hub")
     ctx = ServerContext(config, hub)
     acceptor = await start_ssh_server(ctx, host_key)
     port = acceptor.get_port()
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
     # Signals reach only the main thread; tests run serve() elsewhere and stop it by event.
     owns_signals = threading.current_thread() is threading.main_thread()
     if owns_signals:
@@ -129,11 +133,15 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
             session.close()
         await acceptor.wait_closed()
         await hub.drain_writes()
+        checked.cancel()
+        await asyncio.gather(checked, return_exceptions=True)
         await store.close()
         if owns_signals:
             for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(sig)
         _say("Stopped.")
+    if checked.done() and not checked.cancelled() and checked.exception() is not None:
+        raise checked.exception()  # type: ignore[misc]  # main() reports it (exit status 2)
 
 
 def main(argv: list[str] | None = None) -> int:
