@@ -174,7 +174,10 @@ class TableScreen(Screen[None]):
                 seats.append("\n")
         self.query_one("#t-seats", Panel).show(seats)
         self.query_one("#t-tricks", Panel).show(Text(""))
-        waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
+        if info is not None and info.status == "restoring":  # the server restarted: it is coming back
+            waiting = Text(self.tr("table.restoring"), style="bold")
+        else:
+            waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
         self.query_one("#t-bets", Panel).show(waiting)
         self.query_one("#t-score", Panel).show(Text(""))
         owner = info is not None and info.owner == self.app.model.me  # type: ignore[attr-defined]
@@ -548,6 +551,15 @@ class ConfirmLeaveScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
+def final_scores(tr, model: TableModel, scores: list[int]) -> str:  # type: ignore[no-untyped-def]
+    """"Us 30 · Them 12"; where every player keeps a score of their own (the Uruguayan game
+    of three), each player's name and score: "ana 12 · Bot 1 30 · Bot 2 30"."""
+    seats = model.update.seats if model.update is not None else ()
+    if len(scores) > 2 and len(scores) == len(seats):
+        return " · ".join(f"{model.name(seat)} {score}" for seat, score in enumerate(scores))
+    return " · ".join(f"{team_name(tr, model, team)} {score}" for team, score in enumerate(scores))
+
+
 class MatchOverScreen(ModalScreen[None]):
     BINDINGS = [("r", "rematch", ""), ("l", "leave", ""), ("escape", "close", "")]
 
@@ -565,10 +577,7 @@ class MatchOverScreen(ModalScreen[None]):
         with Vertical(classes="dialog small", id="match-over"):
             yield Static(Text(tr("table.match_over_title"), style="bold"))
             yield Static(Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green"))
-            final = " · ".join(
-                f"{team_name(tr, model, team)} {scores[team]}" for team in range(len(scores))
-            )
-            yield Static(Text(tr("table.final_score", scores=final)))
+            yield Static(Text(tr("table.final_score", scores=final_scores(tr, model, scores))))
             if len(games) == 2 and (view.get("match_games") or 1) > 1:
                 yield Static(Text(tr("table.games", a=games[0], b=games[1]), style="dim"))
             bar = KeyBar()
