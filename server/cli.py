@@ -63,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "decision (default %(default)s)")
     # Operators and tests: bot-only tables that play on for ever (e.g. the crash test).
     serve.add_argument("--demo-bot-tables", type=int, default=0, help=argparse.SUPPRESS)
+    # Tests: each restored table's state digest in the log, to compare with their own replay.
+    serve.add_argument("--log-digests", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     sub.add_parser("options", help="print every variant's table options (Markdown)")
     return parser
@@ -78,7 +80,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         lite=args.lite, compression=args.compression,
         connections_per_minute_per_ip=max(1.0, args.connections_per_minute_per_ip),
         seat_hold=max(0.0, args.seat_hold), away_grace=max(0.0, args.away_grace),
-        demo_bot_tables=max(0, min(50, args.demo_bot_tables)),
+        demo_bot_tables=max(0, min(50, args.demo_bot_tables)), log_digests=args.log_digests,
     )
 
 

@@ -243,10 +243,11 @@ class Hub:
             return
         table.actor = actor
         self._tables[table_id] = table
-        log.info(
-            "restored table %s match %s seq %s digest %s", table_id, actor.match_no,
-            actor.seq, state_digest(actor.state, len(table.seats)),
-        )
+        if self.config.log_digests:  # every view rendered and hashed: a millisecond a table
+            log.info("restored table %s match %s seq %s digest %s", table_id, actor.match_no,
+                     actor.seq, state_digest(actor.state, len(table.seats)))
+        else:
+            log.info("restored table %s match %s seq %s", table_id, actor.match_no, actor.seq)
         back = {id(o) for _, o in waiting}
         for index, occupant in enumerate(table.seats):
             assert occupant is not None

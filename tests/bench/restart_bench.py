@@ -10,7 +10,9 @@ started on it, as after a crash. Measured from the moment the process is started
   each table; a server that restores before listening gets ``restored_s`` <= ``listening_s``).
 
 ``empty_listening_s`` is the same start on an empty data directory: the interpreter,
-imports and the host key, which no table count changes.
+imports and the host key, which no table count changes. ``tables_1000_no_snapshots_*``: the
+first restart after an upgrade from a store without snapshots (each current match replayed
+from its start).
 
 The logs are real bot-played matches (the engine, 2-player and 4-player Argentine to 30
 and 3-player Uruguayan), written as the server writes them: where the store takes state
@@ -90,13 +92,14 @@ def snapshot_support() -> bool:
     return "snapshot" in inspect.signature(Store.append).parameters
 
 
-async def write_data(data_dir: Path, tables: int, seed: int = 7) -> int:
-    """``tables`` open tables, each with HISTORY finished matches and one cut short."""
+async def write_data(data_dir: Path, tables: int, seed: int = 7, snapshots: bool = True) -> int:
+    """``tables`` open tables, each with HISTORY finished matches and one cut short
+    (``snapshots=False``: a log written before the store took snapshots)."""
     import asyncio
 
     rng = random.Random(seed)
     matches = {kind: [play_match(kind[0], kind[1], {}, s) for s in range(4)] for kind in KINDS}
-    snapshots = snapshot_support()
+    snapshots = snapshots and snapshot_support()
     if snapshots:
         from server.store import Snapshot
         from server.table import snapshot_bytes
@@ -197,10 +200,14 @@ def run(table_counts: tuple[int, ...] = (10, 100, 1000), runs: int = 2) -> dict[
         key = base / "key"
         empty = [start_once(base / "empty", key, 0)["listening_s"] for _ in range(runs)]
         figures["empty_listening_s"] = min(empty)
-        for tables in table_counts:
+        runs_of = [(tables, True) for tables in table_counts]
+        if snapshot_support() and table_counts:  # an upgrade: the first restart has no snapshots
+            runs_of.append((max(table_counts), False))
+        for tables, snapshots in runs_of:
             pristine = base / f"pristine{tables}"
-            events = asyncio.run(write_data(pristine, tables))
-            figures[f"tables_{tables}_events"] = events
+            events = asyncio.run(write_data(pristine, tables, snapshots=snapshots))
+            name = f"tables_{tables}" if snapshots else f"tables_{tables}_no_snapshots"
+            figures[f"{name}_events"] = events
             listen, restored = [], []
             for _ in range(runs):
                 # Every run starts from the same files: a restart changes them (bots move on).
@@ -210,8 +217,8 @@ def run(table_counts: tuple[int, ...] = (10, 100, 1000), runs: int = 2) -> dict[
                 result = start_once(data, key, tables)
                 listen.append(result["listening_s"])
                 restored.append(result["restored_s"])
-            figures[f"tables_{tables}_listening_s"] = statistics.median(listen)
-            figures[f"tables_{tables}_all_restored_s"] = statistics.median(restored)
+            figures[f"{name}_listening_s"] = statistics.median(listen)
+            figures[f"{name}_all_restored_s"] = statistics.median(restored)
             shutil.rmtree(pristine, ignore_errors=True)
     return figures
 

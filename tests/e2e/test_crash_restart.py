@@ -46,7 +46,7 @@ def start(tmp: Path, port: int, *options: str
     options = options or ("--bot-delay", "0", "--hand-pause", "0", "--demo-bot-tables", "3")
     proc = subprocess.Popen(
         [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(tmp / "data"),
-         "--host-key", str(tmp / "key"), "--log-level", "INFO", *options],
+         "--host-key", str(tmp / "key"), "--log-level", "INFO", "--log-digests", *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     restored: dict[str, tuple[int, int, str]] = {}
