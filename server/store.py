@@ -143,7 +143,8 @@ class TableRecord:
     seats: list[dict[str, Any]]  # name, fp (fingerprint or None), resume (guest code), bot
     seed: str
     demo: bool = False
-    # What a restore replays: the current match's events after ``snapshot`` (or all of them)
+    # What a restore needs: the current match's events, all of them or, with ``snapshot``,
+    # its opening event (match_started) and the events after the snapshot
     events: list[EventRow] = field(default_factory=list)
     snapshot: Snapshot | None = None
 
@@ -402,20 +403,18 @@ class Store:
         snap = db.execute(
             "SELECT seq, state FROM snapshots WHERE table_id = ? AND match_no = ?", (table_id, match_no)
         ).fetchone()
-        if snap is not None:
-            snapshot: Snapshot | None = Snapshot(match_no, snap[0], snap[1])
-            after = snap[0]
-        else:
-            snapshot = None
-            after = db.execute(
-                "SELECT MIN(seq) FROM events WHERE table_id = ? AND match_no = ?", (table_id, match_no)
-            ).fetchone()[0] - 1
+        first = db.execute(
+            "SELECT MIN(seq) FROM events WHERE table_id = ? AND match_no = ?", (table_id, match_no)
+        ).fetchone()[0]
+        snapshot = None if snap is None else Snapshot(match_no, snap[0], snap[1])
+        query = "SELECT seq, match_no, data, seat, cid, ts FROM events WHERE table_id = ?"
+        if snapshot is None:
+            found = db.execute(query + " AND seq >= ? ORDER BY seq", (table_id, first))
+        else:  # the match's opening event, then what follows the snapshot
+            found = db.execute(query + " AND (seq = ? OR seq > ?) ORDER BY seq", (table_id, first, snapshot.seq))
         rows = [
             EventRow(seq, match, unpack_event(data), seat, cid, ts)
-            for seq, match, data, seat, cid, ts in db.execute(
-                "SELECT seq, match_no, data, seat, cid, ts FROM events WHERE table_id = ? AND seq > ?"
-                " ORDER BY seq", (table_id, after),
-            )
+            for seq, match, data, seat, cid, ts in found
         ]
         return snapshot, rows
 

@@ -272,13 +272,15 @@ class TableActor:
                 stopped_at: float | None = None) -> None:
         """Rebuild the current match from the log (before ``start``).
 
-        ``rows``: the match's events after ``snapshot`` (the state before its latest deal), or
-        all of them from its match_started. ``stopped_at``: when the server was last alive,
-        so a running turn timer gets back the time it had left (StaleSnapshot: replay the
-        match without the snapshot).
+        ``rows``: the match's events from its match_started; or, with ``snapshot`` (the state
+        before its latest deal), its match_started and the events after the snapshot.
+        ``stopped_at``: when the server was last alive, so a running turn timer gets back the
+        time it had left (StaleSnapshot: replay the match without the snapshot).
         """
+        opening = [r for r in rows if snapshot is not None and r.seq <= snapshot.seq]
+        tail = rows[len(opening):]
         first = snapshot.seq + 1 if snapshot is not None else (rows[0].seq if rows else 1)
-        for number, row in enumerate(rows, first):
+        for number, row in enumerate(tail, first):
             if row.seq != number:
                 raise ValueError(f"table {self.table_id}: the log jumps from {number - 1} to {row.seq}")
         if not rows and snapshot is None:
@@ -288,9 +290,11 @@ class TableActor:
             start = state_from_snapshot(snapshot.state, self.rules, len(self.seats))
         self.match_no = rows[-1].match_no if rows else snapshot.match_no  # type: ignore[union-attr]
         deck = self.rules.card_notation
-        # The events since the snapshot: the hand being played (what a returning player is shown)
-        self.events = [engine.event_from_wire(r.data, deck) for r in rows]
-        self.state = engine.replay(self.rules, len(self.seats), self.events, start=start)
+        replayed = [engine.event_from_wire(r.data, deck) for r in tail]
+        self.state = engine.replay(self.rules, len(self.seats), replayed, start=start)
+        # The match's start and, after a snapshot, the hand being played (what a returning
+        # player is shown), not every hand before it
+        self.events = [engine.event_from_wire(r.data, deck) for r in opening] + replayed
         self.seq = rows[-1].seq if rows else snapshot.seq  # type: ignore[union-attr]
         for row in rows:
             if row.cid is not None and row.seat is not None:

@@ -82,8 +82,8 @@ async def test_a_restored_table_equals_the_replay_and_plays_on_exactly_as_withou
         (record,) = await store.open_tables()
         # What a restart reads: the state before the latest deal, and the events after it.
         assert record.snapshot is not None and record.snapshot.match_no == 1
-        assert [r.seq for r in record.events] == list(range(record.snapshot.seq + 1, first.seq + 1))
-        assert record.events[0].data["type"] == "hand_dealt"
+        assert [r.seq for r in record.events] == [1, *range(record.snapshot.seq + 1, first.seq + 1)]
+        assert [r.data["type"] for r in record.events[:2]] == ["match_started", "hand_dealt"]
         whole = await store.match_events("b", 1)
         assert [r.seq for r in whole] == list(range(1, first.seq + 1))
         restored = TableActor("b", "argentino", OPTIONS, bots(4), Viewers().send, pace=FAST,
@@ -92,6 +92,8 @@ async def test_a_restored_table_equals_the_replay_and_plays_on_exactly_as_withou
         rules = engine.get_ruleset("argentino", **OPTIONS)
         events = [engine.event_from_wire(r.data) for r in whole]
         assert restored.state == first.state == engine.replay(rules, 4, events)
+        # It knows how the match started and the hand being played (for a returning player).
+        assert restored.events == [events[0], *events[record.snapshot.seq:]]
         assert state_digest(restored.state, 4) == state_digest(first.state, 4)
         assert restored.seq == first.seq
         restored.start()

@@ -209,7 +209,7 @@ async def test_a_snapshot_from_another_engine_version_is_set_aside_for_a_full_re
         actor = hub._tables[table_id].actor
         assert actor is not None and actor.state is not None
         assert (actor.seq, state_digest(actor.state, 4)) == (seq, digest)
-        assert actor.events[0].to_wire()["type"] == "match_started"  # replayed from the start
+        assert len(actor.events) == seq  # the whole match replayed (a one-match table)
     finally:
         await stop_hub(hub, store, task)
 
