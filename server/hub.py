@@ -145,7 +145,10 @@ class Hub:
 
     async def _keep_alive(self, store: Store) -> None:
         while True:
-            self._persist(store.mark_alive())
+            try:
+                self._persist(store.mark_alive())
+            except RuntimeError:  # the store was closed (a test that stops only the hub)
+                return
             await asyncio.sleep(ALIVE_EVERY)
 
     @staticmethod

@@ -260,6 +260,14 @@ class Store:
         loop = asyncio.get_running_loop()
         return loop.run_in_executor(self._executor, fn, *args)
 
+    async def _read_at_start(self, fn: Callable[[], T]) -> T:
+        """A read the server needs before it listens: a damaged file is a StoreError (reported,
+        exit status 2), like at ``open``."""
+        try:
+            return await self._run(fn)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the database: {exc}") from exc
+
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
             raise StoreError("store is not open")
@@ -271,7 +279,7 @@ class Store:
             rows = self._conn().execute("SELECT name_key, name, fingerprint FROM players")
             return [Reservation(*row) for row in rows]
 
-        return await self._run(load)
+        return await self._read_at_start(load)
 
     async def reserve(self, name_key: str, name: str, fingerprint: str) -> None:
         def write() -> None:
@@ -377,7 +385,7 @@ class Store:
                 )
             ]
 
-        return await self._run(load)
+        return await self._read_at_start(load)
 
     async def load_matches(self, records: list[TableRecord]) -> None:
         """Fill in each record's current match: its snapshot and the events after it.
@@ -448,7 +456,7 @@ class Store:
             row = self._conn().execute("SELECT value FROM meta WHERE key = 'alive_at'").fetchone()
             return None if row is None else float(row[0])
 
-        return await self._run(load)
+        return await self._read_at_start(load)
 
     # -- finished games --------------------------------------------------------------------
     async def finish_game(self, game: GameRecord, players: list[tuple[int, str, str | None]]) -> None:

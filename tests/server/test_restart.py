@@ -7,6 +7,8 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 import engine
 import protocol as p
 from server.config import ServerConfig
@@ -268,3 +270,38 @@ async def test_no_table_plays_on_a_database_that_failed_its_check(tmp_path: Path
         assert not hub._tables and not hub.restored.is_set()
     finally:
         await stop_hub(hub, store, task)
+
+
+@pytest.mark.parametrize("where", ["tables", "events"])
+async def test_the_server_stops_with_a_report_on_a_damaged_database(tmp_path: Path, where: str) -> None:
+    """Damage where the server reads before it listens (the tables) is reported at once; damage
+    only in the log is found by the integrity check running while it listens: it stops."""
+    import dataclasses
+
+    from server.cli import serve
+    from server.store import EventRow, StoreError
+
+    data = tmp_path / "data"
+    store = Store(data / "truco.sqlite3")
+    await store.open()
+    await store.create_table(TableRecord("t1", "m", "argentino", {}, "ana", False, "", 0, [], "s"))
+    await store.append("t1", [EventRow(i, 1, {"type": "x", "pad": "y" * 200}) for i in range(1, 400)])
+    await store.close()
+    db = sqlite3.connect(data / "truco.sqlite3")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    raw = bytearray((data / "truco.sqlite3").read_bytes())
+    first = 4096 * 3 if where == "tables" else len(raw) // 2
+    for i in range(first, len(raw), 7):
+        raw[i] = 0xA5
+    (data / "truco.sqlite3").write_bytes(bytes(raw))
+    config = dataclasses.replace(ServerConfig(), host="127.0.0.1", port=0, data_dir=data,
+                                 host_key=tmp_path / "key")
+    ready = asyncio.Event()
+    try:
+        await asyncio.wait_for(serve(config, ready=ready), 20)
+    except StoreError as exc:
+        assert "truco.sqlite3" in str(exc)
+        assert ready.is_set() == (where == "events"), exc  # listening, then stopped
+    else:
+        raise AssertionError("the server ran on a damaged database")
