@@ -243,6 +243,7 @@ class Hub:
                 conn.table_id, conn.seat = None, None
                 self._send(conn, self._snapshot())
                 self._send(conn, p.Seated())
+                self._error(conn, "no_table", "that table could not be restored")
             return
         table.actor = actor
         self._tables[table_id] = table

@@ -417,9 +417,11 @@ class Store:
         snapshot = None if snap is None else Snapshot(match_no, snap[0], snap[1])
         query = "SELECT seq, match_no, data, seat, cid, ts FROM events WHERE table_id = ?"
         if snapshot is None:
-            found = db.execute(query + " AND seq >= ? ORDER BY seq", (table_id, first))
-        else:  # the match's opening event, then what follows the snapshot
-            found = db.execute(query + " AND (seq = ? OR seq > ?) ORDER BY seq", (table_id, first, snapshot.seq))
+            found = db.execute(query + " AND seq >= ? ORDER BY seq", (table_id, first)).fetchall()
+        else:  # the match's opening event, then what follows the snapshot (two key ranges:
+            # one query with OR would read every event of the table)
+            found = db.execute(query + " AND seq = ?", (table_id, first)).fetchall()
+            found += db.execute(query + " AND seq > ? ORDER BY seq", (table_id, snapshot.seq)).fetchall()
         rows = [
             EventRow(seq, match, unpack_event(data), seat, cid, ts)
             for seq, match, data, seat, cid, ts in found
