@@ -94,16 +94,19 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     await store.open(check=False)
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
-    checked = loop.create_task(store.check(), name="check")
-    checked.add_done_callback(lambda task: task.cancelled() or task.exception() is None or stop.set())
+    checked: asyncio.Future[None] = loop.create_future()
     hub = Hub(config, variant_infos(), validate_options, store,
               pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
                         away_grace=config.away_grace))
-    await hub.load(checked)
+    await hub.load(checked, restore=False)
     hub_task = loop.create_task(hub.run(), name="hub")
     ctx = ServerContext(config, hub)
     acceptor = await start_ssh_server(ctx, host_key)
     port = acceptor.get_port()
+    # Listening: now the check and the restore, which share the two cores with the sessions.
+    check = loop.create_task(store.check(), name="check")
+    check.add_done_callback(lambda task: _settle(checked, task, stop))
+    hub.restore_tables()
     # Signals reach only the main thread; tests run serve() elsewhere and stop it by event.
     owns_signals = threading.current_thread() is threading.main_thread()
     if owns_signals:
@@ -135,8 +138,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
             session.close()
         await acceptor.wait_closed()
         await hub.drain_writes()
-        checked.cancel()
-        await asyncio.gather(checked, return_exceptions=True)
+        check.cancel()
+        await asyncio.gather(check, return_exceptions=True)
         await store.close()
         if owns_signals:
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -144,6 +147,19 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
         _say("Stopped.")
     if checked.done() and not checked.cancelled() and checked.exception() is not None:
         raise checked.exception()  # type: ignore[misc]  # main() reports it (exit status 2)
+
+
+def _settle(checked: "asyncio.Future[None]", check: "asyncio.Task[None]", stop: asyncio.Event) -> None:
+    """The integrity check is done: the hub may restore the tables, or the server stops."""
+    if checked.done():
+        return
+    if check.cancelled():
+        checked.cancel()
+    elif check.exception() is not None:
+        checked.set_exception(check.exception())  # type: ignore[arg-type]
+        stop.set()
+    else:
+        checked.set_result(None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -117,12 +117,16 @@ class Hub:
         self._lagging: set[int] = set()  # conns to drop once the current step is done
         self._holds: dict[int, int] = {}  # id(occupant) -> the token of its latest hold
         self._restoring: dict[str, _Table] = {}  # open tables whose game is not rebuilt yet
+        self._records: list[TableRecord] = []  # their rows, until the restore starts
+        self._stopped_at: float | None = None  # when the last run was last seen alive
+        self._checked: asyncio.Future[None] | None = None  # the database check, if running
         self._background: list[asyncio.Task[None]] = []  # the restore, the "alive" marks
         self.restored = asyncio.Event()  # every table of the last run is back
 
     # -- wiring ----------------------------------------------------------------
-    async def load(self, checked: "asyncio.Future[None] | None" = None) -> None:
-        """What the server needs before it listens; the tables' games restore after.
+    async def load(self, checked: "asyncio.Future[None] | None" = None, restore: bool = True) -> None:
+        """What the server needs before it listens; the tables' games restore after
+        (``restore=False``: when ``restore_tables`` is called, e.g. once the server listens).
 
         ``checked``: the database's integrity check, if still running: tables are rebuilt
         meanwhile but none plays (or writes) before it passed.
@@ -132,16 +136,25 @@ class Hub:
         else:
             for r in await self._store.reservations():
                 self._reservations[r.name_key] = r.fingerprint
-            stopped_at = await self._store.last_alive()
-            records = await self._store.table_index()
-            for record in records:
+            self._stopped_at = await self._store.last_alive()
+            self._records = await self._store.table_index()
+            for record in self._records:
                 self._restoring[record.table_id] = self._table_from_record(record)
-            loop = asyncio.get_running_loop()
-            self._background = [
-                loop.create_task(self._restore_all(records, stopped_at, checked), name="restore"),
-                loop.create_task(self._keep_alive(self._store), name="alive"),
-            ]
+            self._checked = checked
+            if restore:
+                self.restore_tables()
         self._start_demo_tables()
+
+    def restore_tables(self) -> None:
+        """Start rebuilding the open tables in the background (after ``load``)."""
+        if self._store is None or self._background:
+            return
+        loop = asyncio.get_running_loop()
+        records, self._records = self._records, []
+        self._background = [
+            loop.create_task(self._restore_all(records, self._stopped_at, self._checked), name="restore"),
+            loop.create_task(self._keep_alive(self._store), name="alive"),
+        ]
 
     async def _keep_alive(self, store: Store) -> None:
         while True:
