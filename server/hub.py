@@ -189,8 +189,9 @@ class Hub:
             assert loading is not None
             try:
                 await loading
-            except Exception:
+            except Exception:  # reported; their players are told, the log is left as it is
                 log.exception("cannot read the logs of %d tables", len(chunk))
+                ready.extend((record.table_id, None) for record in chunk)
                 chunk = []
             if number + 1 < len(chunks):
                 loading = asyncio.ensure_future(self._store.load_matches(chunks[number + 1]))
@@ -233,9 +234,9 @@ class Hub:
                 rows = await self._store.match_events(record.table_id, record.snapshot.match_no)
                 actor = self._new_actor(table, seed=record.seed)
                 actor.restore(rows, None, stopped_at)
-        except (ValueError, KeyError, TypeError) as exc:
+        except Exception as exc:  # one bad log must not keep the other tables from coming back
             # Reported, and the log is left as it is for the operator: never overwritten.
-            log.error("table %s cannot be restored from its log: %s", record.table_id, exc)
+            log.error("table %s cannot be restored from its log: %r", record.table_id, exc)
             return None
         return actor
 

@@ -13,7 +13,7 @@ import engine
 import protocol as p
 from server.config import ServerConfig
 from server.hub import Hub
-from server.store import Store, TableRecord
+from server.store import Store, TableRecord, pack_event
 from server.table import Occupant, Pace, TableActor, state_digest
 from server.variants import validate_options, variant_infos
 from test_hub import join  # tests/server is on sys.path (pytest rootdir mode)
@@ -305,3 +305,47 @@ async def test_the_server_stops_with_a_report_on_a_damaged_database(tmp_path: Pa
         assert ready.is_set() == (where == "events"), exc  # listening, then stopped
     else:
         raise AssertionError("the server ran on a damaged database")
+
+
+async def test_a_table_whose_log_cannot_be_replayed_does_not_hold_up_the_others(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60)
+    tables = {}
+    for name in ("ana", "carla"):
+        player = await join(hub, name, f"SHA256:{name}")
+        player.send(p.CreateTable(variant="argentino", players=2, options=SHORT, turn_timer=0))
+        await player.settle()
+        tables[name] = player.of(p.TableCreated)[0].table_id
+        player.send(p.AddBot(table_id=tables[name]))
+        await until_updates(player)
+    await stop_hub(hub, store, task)
+    db = sqlite3.connect(path)  # ana's log now says something the rules never said
+    db.execute("UPDATE events SET data = ? WHERE table_id = ? AND seq = 2",
+               (pack_event({"type": "acted", "seat": 0, "call": "quiero"}), tables["ana"]))
+    db.commit()
+    db.close()
+
+    store = Store(path)
+    await store.open()
+    hub = Hub(ServerConfig(seat_hold=60), variant_infos(), validate_options, store,
+              pace=Pace(bot_delay=60, away_grace=60))
+    checked: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    await hub.load(checked)
+    task = asyncio.create_task(hub.run())
+    try:
+        ana = await join(hub, "ana", "SHA256:ana")
+        await settle_all(ana)
+        assert ana.of(p.Seated)[-1] == p.Seated(table_id=tables["ana"], seat=0)  # restoring...
+        checked.set_result(None)
+        await asyncio.wait_for(hub.restored.wait(), 10)
+        await settle_all(ana)
+        assert ana.of(p.Seated)[-1] == p.Seated() and ana.of(p.Error)[-1].code == "no_table"
+        assert set(hub._tables) == {tables["carla"]}  # the other table is back
+        carla = await join(hub, "carla", "SHA256:carla")
+        await until_updates(carla)
+        assert last_update(carla).table_id == tables["carla"]
+    finally:
+        await stop_hub(hub, store, task)
+    db = sqlite3.connect(path)  # left for the operator: not closed, not rewritten
+    assert db.execute("SELECT closed_at FROM tables WHERE table_id = ?", (tables["ana"],)).fetchone() == (None,)
+    db.close()
