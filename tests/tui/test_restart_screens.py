@@ -62,12 +62,13 @@ async def test_a_table_still_restoring_says_so_then_shows_the_game() -> None:
     link = FakeLink()
     app = TrucoApp(link, "ana", "en")
     # What the hub sends a player whose table is not back yet: the seat, the table restoring.
-    link.push(*welcome(), p.Seated(table_id="t1", seat=0), p.TableUpdated(table=restoring))
+    link.push(*welcome(), p.Seated(table_id="t1", seat=0), p.TableUpdated(table=restoring))  # ana owns it
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.2)
         assert isinstance(app.screen, TableScreen)
         text = screen_text(app)
         assert "your table is coming back" in text and "Waiting for" not in text, text
+        assert "Friends can join" not in text and "Add bot" not in text  # not a waiting room
         link.push(p.TableUpdated(table=p.TableInfo(**{**restoring.__dict__, "status": "playing"})),
                   update_for(state, 0, 5))
         await pilot.pause(0.3)

@@ -174,7 +174,8 @@ class TableScreen(Screen[None]):
                 seats.append("\n")
         self.query_one("#t-seats", Panel).show(seats)
         self.query_one("#t-tricks", Panel).show(Text(""))
-        if info is not None and info.status == "restoring":  # the server restarted: it is coming back
+        restoring = info is not None and info.status == "restoring"  # the server restarted
+        if restoring:
             waiting = Text(self.tr("table.restoring"), style="bold")
         else:
             waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
@@ -182,10 +183,10 @@ class TableScreen(Screen[None]):
         self.query_one("#t-score", Panel).show(Text(""))
         owner = info is not None and info.owner == self.app.model.me  # type: ignore[attr-defined]
         keys = [("l", self.tr("key.leave_table")), ("c", self.tr("key.chat")), ("?", self.tr("key.help"))]
-        if owner:
+        if owner and not restoring:
             keys.insert(0, ("b", self.tr("key.add_bot")))
         self.query_one("#t-keys", KeyBar).show(keys)
-        self.query_one("#t-status", Panel).show(Text(self.tr("table.status.waiting")))
+        self.query_one("#t-status", Panel).show(Text("" if restoring else self.tr("table.status.waiting")))
 
     def _draw_score(self) -> None:
         view, model = self.table.view, self.table
