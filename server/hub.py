@@ -267,16 +267,16 @@ class Hub:
         else:
             log.info("restored table %s match %s seq %s", table_id, actor.match_no, actor.seq)
         back = {id(o) for _, o in waiting}
-        for index, occupant in enumerate(table.seats):
-            assert occupant is not None
-            if id(occupant) in back:
-                actor.post("rejoin", occupant.conn_id, index)
+        for index, seated in enumerate(table.seats):
+            assert seated is not None
+            if id(seated) in back:
+                actor.post("rejoin", seated.conn_id, index)
                 continue
-            if occupant.conn_id is not None:  # came back for it, then left before it was back
-                actor.viewers.pop(occupant.conn_id, None)
-                occupant.conn_id, occupant.away = None, True
-            if occupant.away:
-                self._hold(table, index, occupant)
+            if seated.conn_id is not None:  # came back for it, then left before it was back
+                actor.viewers.pop(seated.conn_id, None)
+                seated.conn_id, seated.away = None, True
+            if seated.away:
+                self._hold(table, index, seated)
         actor.start()
         self._table_changed(table)
 
