@@ -442,7 +442,8 @@ class TableActor:
         occupant = self.seats[seat]
         occupant.conn_id, occupant.bot, occupant.away = None, True, False  # a bot finishes for them
         self.rematch_votes.discard(seat)
-        if self._maybe_rematch():  # the others had all asked for a rematch
+        if self._rematch_agreed():  # the others had all asked: they need not wait for this seat
+            self._new_match()
             return
         self._reschedule()  # the bot may be the one the table waits for
         self._update_all([])
@@ -476,7 +477,8 @@ class TableActor:
             return
         occupant.away, occupant.bot = False, True
         self.rematch_votes.discard(seat)
-        if self._maybe_rematch():
+        if self._rematch_agreed():
+            self._new_match()
             return
         self._reschedule()
         self._update_all([])
@@ -505,18 +507,17 @@ class TableActor:
             self._error(conn_id, "no_rematch", "a rematch is possible once the match is over")
             return
         self.rematch_votes.add(seat)
-        if not self._maybe_rematch():
-            self._reschedule()  # perhaps only absent players are left to answer
+        if self._rematch_agreed():
+            self._new_match()
+        else:
+            self._reschedule()  # perhaps only absent players are left to answer (_absent_voters)
             self._update_all([])
 
-    def _maybe_rematch(self) -> bool:
-        """Start the next match if every person holding a seat asked for it (True if started)."""
+    def _rematch_agreed(self) -> bool:
+        """The match is over and every human still at the table asked for a rematch."""
         if self.state is None or not self.state.match_over or not self.rematch_votes:
             return False
-        if not set(self.human_seats()) <= self.rematch_votes:
-            return False
-        self._new_match()
-        return True
+        return set(self.human_seats()) <= self.rematch_votes
 
     def _absent_voters(self) -> list[int]:
         """The away seats the rematch waits for, once every player present has asked for it."""
@@ -533,7 +534,8 @@ class TableActor:
         if absent:
             log.info("table %s: %s away; the rematch starts with their seats held", self.table_id, absent)
             self.rematch_votes.update(absent)
-            self._maybe_rematch()
+            if self._rematch_agreed():
+                self._new_match()
 
     def human_seats(self) -> list[int]:
         return [i for i, o in enumerate(self.seats) if not o.bot]

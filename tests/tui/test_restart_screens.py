@@ -42,7 +42,7 @@ async def test_the_uruguayan_game_of_three_ends_with_each_players_name_and_score
         assert isinstance(app.screen, MatchOverScreen)
         text = dialog_text(app)
         expected = " · ".join(f"{name} {score}" for name, score in zip(names, state.scores))
-        assert f"Final score: {expected} r Rematch" in text, text
+        assert f"Final score: {expected}" in text, text
 
 
 async def test_two_teams_still_read_us_and_them() -> None:
@@ -51,7 +51,7 @@ async def test_two_teams_still_read_us_and_them() -> None:
     app = await seated_app(link)
     async with table_shown(app, link, update_for(state, 0, 99, [], waiting=())):
         assert isinstance(app.screen, MatchOverScreen)
-        assert f"Final score: Us {state.scores[0]} · Them {state.scores[1]} r Rematch" in dialog_text(app)
+        assert f"Final score: Us {state.scores[0]} · Them {state.scores[1]}" in dialog_text(app)
 
 
 async def test_a_table_still_restoring_says_so_then_shows_the_game() -> None:
