@@ -501,24 +501,6 @@ class TableActor:
     # their moves), then starts the rematch with their seats still held for them; a bot
     # covers their decisions until they are back. If they come back before that, the rematch
     # waits for their answer like anyone's, and they see the final score first.
-    def _on_rematch(self, conn_id: int) -> None:
-        seat = self.viewers.get(conn_id)
-        if seat is None or self.state is None or not self.state.match_over:
-            self._error(conn_id, "no_rematch", "a rematch is possible once the match is over")
-            return
-        self.rematch_votes.add(seat)
-        if self._rematch_agreed():
-            self._new_match()
-        else:
-            self._reschedule()  # perhaps only absent players are left to answer (_absent_voters)
-            self._update_all([])
-
-    def _rematch_agreed(self) -> bool:
-        """The match is over and every human still at the table asked for a rematch."""
-        if self.state is None or not self.state.match_over or not self.rematch_votes:
-            return False
-        return set(self.human_seats()) <= self.rematch_votes
-
     def _absent_voters(self) -> list[int]:
         """The away seats the rematch waits for, once every player present has asked for it."""
         present = [i for i, o in enumerate(self.seats) if not o.bot and not o.away]
@@ -536,6 +518,24 @@ class TableActor:
             self.rematch_votes.update(absent)
             if self._rematch_agreed():
                 self._new_match()
+
+    def _on_rematch(self, conn_id: int) -> None:
+        seat = self.viewers.get(conn_id)
+        if seat is None or self.state is None or not self.state.match_over:
+            self._error(conn_id, "no_rematch", "a rematch is possible once the match is over")
+            return
+        self.rematch_votes.add(seat)
+        if self._rematch_agreed():
+            self._new_match()
+        else:
+            self._reschedule()  # perhaps only absent players are left to answer (_absent_voters)
+            self._update_all([])
+
+    def _rematch_agreed(self) -> bool:
+        """The match is over and every human still at the table asked for a rematch."""
+        if self.state is None or not self.state.match_over or not self.rematch_votes:
+            return False
+        return set(self.human_seats()) <= self.rematch_votes
 
     def human_seats(self) -> list[int]:
         return [i for i, o in enumerate(self.seats) if not o.bot]
