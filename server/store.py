@@ -143,8 +143,8 @@ class TableRecord:
     seats: list[dict[str, Any]]  # name, fp (fingerprint or None), resume (guest code), bot
     seed: str
     demo: bool = False
-    # What a restore needs: the current match's events, all of them or, with ``snapshot``,
-    # its opening event (match_started) and the events after the snapshot
+    # The log (``open_tables``: all of it), or what a restart needs (``load_matches``): the
+    # current match's events, or with ``snapshot`` its match_started and the events after it
     events: list[EventRow] = field(default_factory=list)
     snapshot: Snapshot | None = None
 
@@ -364,6 +364,37 @@ class Store:
         return self._run(write)
 
     async def open_tables(self) -> list[TableRecord]:
+        """Every table that may resume, with its whole event log in order.
+
+        Reads everything ever logged at those tables (tools, tests): a restart reads only
+        what its replay needs (``restart_tables``).
+        """
+
+        def load() -> list[TableRecord]:
+            db = self._conn()
+            records = []
+            for row in db.execute(
+                "SELECT table_id, title, variant, options, owner, private, code, turn_timer,"
+                " seats, seed, demo FROM tables WHERE closed_at IS NULL ORDER BY created_at"
+            ).fetchall():
+                record = TableRecord(
+                    table_id=row[0], title=row[1], variant=row[2], options=json.loads(row[3]),
+                    owner=row[4], private=bool(row[5]), code=row[6], turn_timer=row[7],
+                    seats=json.loads(row[8]), seed=row[9], demo=bool(row[10]),
+                )
+                record.events = [
+                    EventRow(seq, match_no, unpack_event(data), seat, cid, ts)
+                    for seq, match_no, data, seat, cid, ts in db.execute(
+                        "SELECT seq, match_no, data, seat, cid, ts FROM events WHERE table_id = ?"
+                        " ORDER BY seq", (record.table_id,),
+                    )
+                ]
+                records.append(record)
+            return records
+
+        return await self._run(load)
+
+    async def restart_tables(self) -> list[TableRecord]:
         """Every table that may resume, with what its replay needs (see ``load_matches``)."""
         records = await self.table_index()
         await self.load_matches(records)

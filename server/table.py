@@ -272,10 +272,11 @@ class TableActor:
                 stopped_at: float | None = None) -> None:
         """Rebuild the current match from the log (before ``start``).
 
-        ``rows``: the match's events from its match_started; or, with ``snapshot`` (the state
-        before its latest deal), its match_started and the events after the snapshot.
-        ``stopped_at``: when the server was last alive, so a running turn timer gets back the
-        time it had left (StaleSnapshot: replay the match without the snapshot).
+        ``rows``: the table's log from the start of the current match or earlier (only the
+        last match is replayed); or, with ``snapshot`` (the state before its latest deal), the
+        match's match_started and the events after the snapshot. ``stopped_at``: when the
+        server was last alive, so a running turn timer gets back the time it had left
+        (StaleSnapshot: replay the match without the snapshot).
         """
         opening = [r for r in rows if snapshot is not None and r.seq <= snapshot.seq]
         tail = rows[len(opening):]
@@ -285,6 +286,8 @@ class TableActor:
                 raise ValueError(f"table {self.table_id}: the log jumps from {number - 1} to {row.seq}")
         if not rows and snapshot is None:
             return
+        if snapshot is None:
+            tail = [r for r in rows if r.match_no == rows[-1].match_no]
         start = None
         if snapshot is not None:
             start = state_from_snapshot(snapshot.state, self.rules, len(self.seats))

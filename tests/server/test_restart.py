@@ -18,7 +18,7 @@ from server.table import Occupant, Pace, TableActor, state_digest
 from server.variants import validate_options, variant_infos
 from test_hub import join  # tests/server is on sys.path (pytest rootdir mode)
 from test_reconnect import expect, last_update, settle_all, start_hub, stop_hub, until_updates
-from test_table import Viewers, until
+from test_table import Viewers, bots, until
 
 async def seen(predicate, *clients, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
     """Until ``predicate()`` holds, reading what the clients received meanwhile."""
@@ -152,7 +152,7 @@ async def test_a_turn_timer_resumes_with_the_time_it_had_left(tmp_path: Path) ->
         assert (viewers.updates(5)[-1].timer or 0) < 29.8
         await actor.stop()
 
-        (record,) = await store.open_tables()
+        (record,) = await store.restart_tables()
         last = record.events[-1].ts
         for stopped_at, left in ((last + 20, 10.0), (last + 45, 0.0), (None, 30.0)):
             again = Viewers()
@@ -168,7 +168,7 @@ async def test_a_turn_timer_resumes_with_the_time_it_had_left(tmp_path: Path) ->
             else:  # no time left: the bot plays for the player at once
                 await until(lambda: restored.seq > record.events[-1].seq)
             await restored.stop()
-            (record,) = await store.open_tables()
+            (record,) = await store.restart_tables()
             if restored.seq > last:  # the bot moved: later restores start from there
                 break
     finally:
@@ -349,3 +349,47 @@ async def test_a_table_whose_log_cannot_be_replayed_does_not_hold_up_the_others(
     db = sqlite3.connect(path)  # left for the operator: not closed, not rewritten
     assert db.execute("SELECT closed_at FROM tables WHERE table_id = ?", (tables["ana"],)).fetchone() == (None,)
     db.close()
+
+
+async def test_a_restart_replays_one_hand_from_the_snapshot_to_the_state_of_the_whole_log(tmp_path: Path) -> None:
+    options = {"match_games": 1, "target": 15}
+    fast = Pace(bot_delay=0, hand_pause=0)
+    straight = TableActor("a", "argentino", options, bots(4), Viewers().send, pace=fast, seed="fixed")
+    straight.start()
+    await until(lambda: straight.finished)
+    await straight.stop()
+    store = Store(tmp_path / "db.sqlite3")
+    await store.open()
+    try:
+        await store.create_table(TableRecord("b", "x", "argentino", options, "o", False, "", 0,
+                                             [o.to_record() for o in bots(4)], "fixed"))
+        first = TableActor("b", "argentino", options, bots(4), Viewers().send, pace=fast, seed="fixed",
+                           store=store)
+        first.start()
+        await until(lambda: first.seq >= 60 or first.finished)
+        await first.stop()
+        assert not first.finished
+        (record,) = await store.restart_tables()
+        # What a restart reads: the match's start, then what follows the state before the
+        # latest deal (saved with that deal); not the hands before it.
+        assert record.snapshot is not None and record.snapshot.match_no == 1
+        assert [r.seq for r in record.events] == [1, *range(record.snapshot.seq + 1, first.seq + 1)]
+        assert [r.data["type"] for r in record.events[:2]] == ["match_started", "hand_dealt"]
+        (whole,) = await store.open_tables()
+        events = [engine.event_from_wire(r.data) for r in whole.events]
+        restored = TableActor("b", "argentino", options, bots(4), Viewers().send, pace=fast,
+                              seed="fixed", store=store)
+        restored.restore(record.events, record.snapshot)
+        rules = engine.get_ruleset("argentino", **options)
+        assert restored.state == first.state == engine.replay(rules, 4, events)
+        assert restored.seq == first.seq
+        # It knows how the match started and the hand being played (for a returning player).
+        assert restored.events == [events[0], *events[record.snapshot.seq:]]
+        restored.start()
+        await until(lambda: restored.finished)
+        await restored.stop()
+        (whole,) = await store.open_tables()
+        assert [engine.event_from_wire(r.data) for r in whole.events] == straight.events
+        assert restored.state == straight.state  # the snapshot changed nothing that follows
+    finally:
+        await store.close()
