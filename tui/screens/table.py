@@ -159,8 +159,27 @@ class TableScreen(Screen[None]):
             title.append(" · " + self.tr("table.watching"), style="italic")
         self.query_one("#t-title", Panel).show(title)
 
+    def _draw_restoring(self, info: p.TableInfo) -> None:
+        """The server restarted and this table is not back yet: who sits there and that it is
+        coming back (no waiting-room hints or keys: nobody joins a table being restored)."""
+        seats = Text()
+        for i, name in enumerate(info.seats):
+            seats.append(f" {i + 1}. ")
+            seats.append(name or "")  # Text: a name is never markup
+            seats.append("\n")
+        self.query_one("#t-seats", Panel).show(seats)
+        self.query_one("#t-tricks", Panel).show(Text(""))
+        self.query_one("#t-bets", Panel).show(Text(self.tr("table.restoring"), style="bold"))
+        self.query_one("#t-score", Panel).show(Text(""))
+        keys = [("l", self.tr("key.leave_table")), ("c", self.tr("key.chat")), ("?", self.tr("key.help"))]
+        self.query_one("#t-keys", KeyBar).show(keys)
+        self.query_one("#t-status", Panel).show(Text(""))
+
     def _draw_waiting(self) -> None:
         info = self._info()
+        if info is not None and info.status == "restoring":  # the server restarted
+            self._draw_restoring(info)
+            return
         seats = Text()
         free = 0
         if info is not None:
@@ -174,19 +193,15 @@ class TableScreen(Screen[None]):
                 seats.append("\n")
         self.query_one("#t-seats", Panel).show(seats)
         self.query_one("#t-tricks", Panel).show(Text(""))
-        restoring = info is not None and info.status == "restoring"  # the server restarted
-        if restoring:
-            waiting = Text(self.tr("table.restoring"), style="bold")
-        else:
-            waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
+        waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
         self.query_one("#t-bets", Panel).show(waiting)
         self.query_one("#t-score", Panel).show(Text(""))
         owner = info is not None and info.owner == self.app.model.me  # type: ignore[attr-defined]
         keys = [("l", self.tr("key.leave_table")), ("c", self.tr("key.chat")), ("?", self.tr("key.help"))]
-        if owner and not restoring:
+        if owner:
             keys.insert(0, ("b", self.tr("key.add_bot")))
         self.query_one("#t-keys", KeyBar).show(keys)
-        self.query_one("#t-status", Panel).show(Text("" if restoring else self.tr("table.status.waiting")))
+        self.query_one("#t-status", Panel).show(Text(self.tr("table.status.waiting")))
 
     def _draw_score(self) -> None:
         view, model = self.table.view, self.table
@@ -552,15 +567,6 @@ class ConfirmLeaveScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
-def final_scores(tr, model: TableModel, scores: list[int]) -> str:  # type: ignore[no-untyped-def]
-    """"Us 30 · Them 12"; where every player keeps a score of their own (the Uruguayan game
-    of three), each player's name and score: "ana 12 · Bot 1 30 · Bot 2 30"."""
-    seats = model.update.seats if model.update is not None else ()
-    if len(scores) > 2 and len(scores) == len(seats):
-        return " · ".join(f"{model.name(seat)} {score}" for seat, score in enumerate(scores))
-    return " · ".join(f"{team_name(tr, model, team)} {score}" for team, score in enumerate(scores))
-
-
 class MatchOverScreen(ModalScreen[None]):
     BINDINGS = [("r", "rematch", ""), ("l", "leave", ""), ("escape", "close", "")]
 
@@ -578,7 +584,10 @@ class MatchOverScreen(ModalScreen[None]):
         with Vertical(classes="dialog small", id="match-over"):
             yield Static(Text(tr("table.match_over_title"), style="bold"))
             yield Static(Text(tr("log.match_over", team=team_name(tr, model, winner)), style="bold green"))
-            yield Static(Text(tr("table.final_score", scores=final_scores(tr, model, scores))))
+            final = " · ".join(
+                f"{team_name(tr, model, team)} {scores[team]}" for team in range(len(scores))
+            )
+            yield Static(Text(tr("table.final_score", scores=final)))
             if len(games) == 2 and (view.get("match_games") or 1) > 1:
                 yield Static(Text(tr("table.games", a=games[0], b=games[1]), style="dim"))
             bar = KeyBar()
