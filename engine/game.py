@@ -951,16 +951,20 @@ def _end_game(w: Any, events: list[Event]) -> None:
 # ---------------------------------------------------------------- replay
 
 
-def replay(rules: RuleSet, n_players: int, events: Iterable[Event]) -> State:
+def replay(rules: RuleSet, n_players: int, events: Iterable[Event], start: State | None = None) -> State:
     """Rebuild a state from a log: player actions and deals are re-applied, every derived
-    event is checked against the log (ValueError on any difference). No rng is needed."""
+    event is checked against the log (ValueError on any difference). No rng is needed.
+    With ``start`` (a state saved earlier), ``events`` are the ones that followed it."""
     it = iter(events)
-    first = next(it, None)
-    if not isinstance(first, MatchStarted):
-        raise ValueError("a log starts with match_started")
-    if first.variant != rules.variant or first.options != rules.options or first.n_players != n_players:
-        raise ValueError("the log was played with other rules")
-    state = initial_state(rules, n_players, first.first_dealer)
+    if start is None:
+        first = next(it, None)
+        if not isinstance(first, MatchStarted):
+            raise ValueError("a log starts with match_started")
+        if first.variant != rules.variant or first.options != rules.options or first.n_players != n_players:
+            raise ValueError("the log was played with other rules")
+        state = initial_state(rules, n_players, first.first_dealer)
+    else:
+        state = start
     expected: list[Event] = []
     for event in it:
         if isinstance(event, SeatCovered) and not expected:

@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "decision (default %(default)s)")
     # Operators and tests: bot-only tables that play on for ever (e.g. the crash test).
     serve.add_argument("--demo-bot-tables", type=int, default=0, help=argparse.SUPPRESS)
+    # Tests: each restored table's state digest in the log, to compare with their own replay.
+    serve.add_argument("--log-digests", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     sub.add_parser("options", help="print every variant's table options (Markdown)")
     return parser
@@ -80,7 +82,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         lite=args.lite, compression=args.compression,
         connections_per_minute_per_ip=max(1.0, args.connections_per_minute_per_ip),
         seat_hold=max(0.0, args.seat_hold), away_grace=max(0.0, args.away_grace),
-        demo_bot_tables=max(0, min(50, args.demo_bot_tables)),
+        demo_bot_tables=max(0, min(50, args.demo_bot_tables)), log_digests=args.log_digests,
     )
 
 
@@ -89,17 +91,24 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     """Run until ``stop`` is set (or SIGINT/SIGTERM), then shut down cleanly."""
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     store = Store(config.data_dir / "truco.sqlite3")
-    await store.open()
+    # Start-up order: the server listens as soon as it knows its open tables; the integrity
+    # check (it reads the whole file) and the tables' games run meanwhile (server/hub.py).
+    await store.open(check=False)
+    loop = asyncio.get_running_loop()
+    stop = stop or asyncio.Event()
+    checked: asyncio.Future[None] = loop.create_future()
     hub = Hub(config, variant_infos(), validate_options, store,
               pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
                         away_grace=config.away_grace))
-    await hub.load()
-    hub_task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
+    await hub.load(checked, restore=False)
+    hub_task = loop.create_task(hub.run(), name="hub")
     ctx = ServerContext(config, hub)
     acceptor = await start_ssh_server(ctx, host_key)
     port = acceptor.get_port()
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
+    # Listening: now the check and the restore, which share the two cores with the sessions.
+    check = loop.create_task(store.check(), name="check")
+    check.add_done_callback(lambda task: _settle(checked, task, stop))
+    hub.restore_tables()
     # Signals reach only the main thread; tests run serve() elsewhere and stop it by event.
     owns_signals = threading.current_thread() is threading.main_thread()
     if owns_signals:
@@ -127,11 +136,28 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
             session.close()
         await acceptor.wait_closed()
         await hub.drain_writes()
+        check.cancel()
+        await asyncio.gather(check, return_exceptions=True)
         await store.close()
         if owns_signals:
             for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(sig)
         _say("Stopped.")
+    if checked.done() and not checked.cancelled() and checked.exception() is not None:
+        raise checked.exception()  # type: ignore[misc]  # main() reports it (exit status 2)
+
+
+def _settle(checked: "asyncio.Future[None]", check: "asyncio.Task[None]", stop: asyncio.Event) -> None:
+    """The integrity check is done: the hub may restore the tables, or the server stops."""
+    if checked.done():
+        return
+    if check.cancelled():
+        checked.cancel()
+    elif check.exception() is not None:
+        checked.set_exception(check.exception())  # type: ignore[arg-type]
+        stop.set()
+    else:
+        checked.set_result(None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,8 +7,15 @@ Seats survive dropped connections and restarts: a seated player whose connection
 closes is marked away and the seat is held (``ServerConfig.seat_hold``) for the
 same person, recognised by the key that signed (key holders) or by the seat's
 resume code (guests: typed in the lobby, or given as the SSH username). When the
-hold runs out a bot plays the seat for good. Running tables are restored from
-the store's event log at start.
+hold runs out a bot plays the seat for good. This holds at a table whose match is
+over too: that is the rematch window, and a player whose match ended while away
+(the bots and the deals play on) comes back to the final score and may ask for one.
+
+Restarts: running tables, and tables whose match ended before a rematch, are restored
+from the store's event log. ``load`` reads only the list of open tables, so the server
+listens at once; the games are rebuilt in the background (``restored`` is set when all
+are back). A player whose table is not back yet is seated at once and sees it restoring,
+then the table.
 """
 from __future__ import annotations
 
@@ -27,8 +34,8 @@ from protocol.text import RESERVED_KEYS, clean_text, name_key, name_stem, usable
 from server.config import ServerConfig
 from server.link import HubLink, Peer
 from server.ratelimit import TokenBucket
-from server.store import EventRow, GameRecord, Store, TableRecord
-from server.table import Occupant, Pace, TableActor, state_digest
+from server.store import GameRecord, Store, TableRecord
+from server.table import Occupant, Pace, StaleSnapshot, TableActor, state_digest
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +43,8 @@ CHAT_HISTORY = 50
 BAD_FRAMES_BEFORE_DROP = 10
 DEFAULT_PUBLIC_TURN_TIMER = 30  # seconds
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I look-alikes
+RESTORE_CHUNK = 25  # tables read and rebuilt per step of the restore (the loop runs between)
+ALIVE_EVERY = 1.0  # seconds between "still running" marks (what a turn timer used up at a crash)
 
 OptionsValidator = Callable[[str, int, dict[str, p.OptionValue]], dict[str, p.OptionValue]]
 
@@ -107,50 +116,177 @@ class Hub:
         self._writes: set[asyncio.Future[None]] = set()
         self._lagging: set[int] = set()  # conns to drop once the current step is done
         self._holds: dict[int, int] = {}  # id(occupant) -> the token of its latest hold
+        self._restoring: dict[str, _Table] = {}  # open tables whose game is not rebuilt yet
+        self._records: list[TableRecord] = []  # their rows, until the restore starts
+        self._stopped_at: float | None = None  # when the last run was last seen alive
+        self._checked: asyncio.Future[None] | None = None  # the database check, if running
+        self._background: list[asyncio.Task[None]] = []  # the restore, the "alive" marks
+        self.restored = asyncio.Event()  # every table of the last run is back
 
     # -- wiring ----------------------------------------------------------------
-    async def load(self) -> None:
-        if self._store is not None:
+    async def load(self, checked: "asyncio.Future[None] | None" = None, restore: bool = True) -> None:
+        """What the server needs before it listens; the tables' games restore after
+        (``restore=False``: when ``restore_tables`` is called, e.g. once the server listens).
+
+        ``checked``: the database's integrity check, if still running: tables are rebuilt
+        meanwhile but none plays (or writes) before it passed.
+        """
+        if self._store is None:
+            self.restored.set()
+        else:
             for r in await self._store.reservations():
                 self._reservations[r.name_key] = r.fingerprint
-            for record in await self._store.open_tables():
-                self._restore(record)
+            self._stopped_at = await self._store.last_alive()
+            self._records = await self._store.table_index()
+            for record in self._records:
+                self._restoring[record.table_id] = self._table_from_record(record)
+            self._checked = checked
+            if restore:
+                self.restore_tables()
         self._start_demo_tables()
 
-    def _restore(self, record: TableRecord) -> None:
-        """A table that was running when the server stopped: rebuilt from its log."""
-        seats = [Occupant.from_record(d) for d in record.seats]
-        table = _Table(
+    def restore_tables(self) -> None:
+        """Start rebuilding the open tables in the background (after ``load``)."""
+        if self._store is None or self._background:
+            return
+        loop = asyncio.get_running_loop()
+        records, self._records = self._records, []
+        self._background = [
+            loop.create_task(self._restore_all(records, self._stopped_at, self._checked), name="restore"),
+            loop.create_task(self._keep_alive(self._store), name="alive"),
+        ]
+
+    async def _keep_alive(self, store: Store) -> None:
+        while True:
+            try:
+                self._persist(store.mark_alive())
+            except RuntimeError:  # the store was closed (a test that stops only the hub)
+                return
+            await asyncio.sleep(ALIVE_EVERY)
+
+    @staticmethod
+    def _table_from_record(record: TableRecord) -> _Table:
+        return _Table(
             table_id=record.table_id, title=record.title, variant=record.variant,
-            owner=record.owner, seats=list(seats), options=dict(record.options),
-            private=record.private, code=record.code, turn_timer=record.turn_timer,
-            demo=record.demo,
+            owner=record.owner, seats=[Occupant.from_record(d) for d in record.seats],
+            options=dict(record.options), private=record.private, code=record.code,
+            turn_timer=record.turn_timer, demo=record.demo,
         )
+
+    async def _restore_all(self, records: list[TableRecord], stopped_at: float | None,
+                           checked: "asyncio.Future[None] | None") -> None:
+        """Rebuild the open tables a few at a time; each goes to the hub as soon as it is back
+        (and the database check passed).
+
+        The next few tables are read from the store (writer thread) while these are replayed.
+        """
+        assert self._store is not None
+        began = time.monotonic()
+        ready: list[tuple[str, TableActor | None]] = []
+        chunks = [records[i:i + RESTORE_CHUNK] for i in range(0, len(records), RESTORE_CHUNK)]
+        loading = asyncio.ensure_future(self._store.load_matches(chunks[0])) if chunks else None
+        for number, chunk in enumerate(chunks):
+            assert loading is not None
+            try:
+                await loading
+            except Exception:  # reported; their players are told, the log is left as it is
+                log.exception("cannot read the logs of %d tables", len(chunk))
+                ready.extend((record.table_id, None) for record in chunk)
+                chunk = []
+            if number + 1 < len(chunks):
+                loading = asyncio.ensure_future(self._store.load_matches(chunks[number + 1]))
+            for record in chunk:
+                ready.append((record.table_id, await self._rebuild(record, stopped_at)))
+                record.events = []  # read once; the actor holds what it needs
+            if checked is None or checked.done():
+                if not self._release(ready, checked):
+                    return
+            await asyncio.sleep(0)  # connections and restored tables get their turn
+        if checked is not None:
+            await asyncio.wait([checked])
+        if self._release(ready, checked):
+            self._inbox.put_nowait(("restore_done", 0, (len(records), time.monotonic() - began)))
+
+    def _release(self, ready: list[tuple[str, TableActor | None]],
+                 checked: "asyncio.Future[None] | None") -> bool:
+        """Hand the rebuilt tables to the hub, unless the database check failed."""
+        if checked is not None and (checked.cancelled() or checked.exception() is not None):
+            log.error("the database check failed: no table is restored")
+            return False
+        for item in ready:
+            self._inbox.put_nowait(("restored", 0, item))
+        ready.clear()
+        return True
+
+    async def _rebuild(self, record: TableRecord, stopped_at: float | None) -> TableActor | None:
+        """A table's actor at the state its log replays to (None: reported, left for the operator)."""
+        assert self._store is not None
+        table = self._restoring.get(record.table_id)
+        if table is None:
+            return None
         actor = self._new_actor(table, seed=record.seed)
         try:
-            actor.restore(record.events)
-        except (ValueError, KeyError, TypeError) as exc:
+            try:
+                actor.restore(record.events, record.snapshot, stopped_at)
+            except StaleSnapshot as exc:
+                log.warning("table %s: %s; replaying its match from the start", record.table_id, exc)
+                assert record.snapshot is not None
+                rows = await self._store.match_events(record.table_id, record.snapshot.match_no)
+                actor = self._new_actor(table, seed=record.seed)
+                actor.restore(rows, None, stopped_at)
+        except Exception as exc:  # one bad log must not keep the other tables from coming back
             # Reported, and the log is left as it is for the operator: never overwritten.
-            log.error("table %s cannot be restored from its log: %s", record.table_id, exc)
+            log.error("table %s cannot be restored from its log: %r", record.table_id, exc)
+            return None
+        return actor
+
+    def _install(self, table_id: str, actor: TableActor | None) -> None:
+        """A restored table joins the lobby; whoever came back for it meanwhile sits down."""
+        table = self._restoring.pop(table_id, None)
+        if table is None:
             return
-        if actor.state is None or (actor.state.match_over and not table.demo) or not (
-            table.people() or table.demo
-        ):
-            self._close_in_store(record.table_id)
+        waiting = [
+            (index, o) for index, o in enumerate(table.seats)
+            if o is not None and o.conn_id is not None and self._waits_here(o.conn_id, table_id, index)
+        ]
+        if actor is None or actor.state is None or not (table.people() or table.demo):
+            if actor is not None:
+                self._close_in_store(table_id)
+            for _, occupant in waiting:
+                conn = self._conns[occupant.conn_id]  # type: ignore[index]
+                conn.table_id, conn.seat = None, None
+                self._send(conn, self._snapshot())
+                self._send(conn, p.Seated())
+                self._error(conn, "no_table", "that table could not be restored")
             return
         table.actor = actor
-        self._tables[table.table_id] = table
-        log.info(
-            "restored table %s match %s seq %s digest %s", table.table_id, actor.match_no,
-            actor.seq, state_digest(actor.state, len(seats)),
-        )
-        for index, occupant in enumerate(seats):
-            if occupant.away:
-                self._hold(table, index, occupant)
+        self._tables[table_id] = table
+        if self.config.log_digests:  # every view rendered and hashed: a millisecond a table
+            log.info("restored table %s match %s seq %s digest %s", table_id, actor.match_no,
+                     actor.seq, state_digest(actor.state, len(table.seats)))
+        else:
+            log.info("restored table %s match %s seq %s", table_id, actor.match_no, actor.seq)
+        back = {id(o) for _, o in waiting}
+        for index, seated in enumerate(table.seats):
+            assert seated is not None
+            if id(seated) in back:
+                actor.post("rejoin", seated.conn_id, index)
+                continue
+            if seated.conn_id is not None:  # came back for it, then left before it was back
+                actor.viewers.pop(seated.conn_id, None)
+                seated.conn_id, seated.away = None, True
+            if seated.away:
+                self._hold(table, index, seated)
         actor.start()
+        self._table_changed(table)
+
+    def _waits_here(self, conn_id: int, table_id: str, seat: int) -> bool:
+        conn = self._conns.get(conn_id)
+        return conn is not None and conn.table_id == table_id and conn.seat == seat
 
     def _start_demo_tables(self) -> None:
-        wanted = self.config.demo_bot_tables - sum(1 for t in self._tables.values() if t.demo)
+        tables = itertools.chain(self._tables.values(), self._restoring.values())
+        wanted = self.config.demo_bot_tables - sum(1 for t in tables if t.demo)
         for i in range(max(0, wanted)):
             players = (2, 4, 6)[i % 3]
             options = self._validate_options("argentino", players, {"target": 15, "match_games": 1})
@@ -191,6 +327,12 @@ class Hub:
                     self._close(conn_id)
                 elif kind == "hold_expired":
                     self._hold_expired(*payload)  # type: ignore[misc]
+                elif kind == "restored":
+                    self._install(*payload)  # type: ignore[misc]
+                elif kind == "restore_done":
+                    count, seconds = payload  # type: ignore[misc]
+                    log.info("all %d open tables restored in %.2f s", count, seconds)
+                    self.restored.set()
                 elif kind == "result":
                     conn = self._conns.get(conn_id)
                     if conn is not None:
@@ -221,8 +363,13 @@ class Hub:
 
     async def stop_tables(self) -> None:
         """Stop every table actor (their last events are appended first); for shutdown."""
+        for task in self._background:
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
         actors = [t.actor for t in self._tables.values() if t.actor is not None]
         await asyncio.gather(*(a.stop() for a in actors), return_exceptions=True)
+        if self._store is not None and self._background:
+            self._persist(self._store.mark_alive())  # the timers stopped now
 
     def _persist(self, future: "asyncio.Future[None] | None") -> None:
         if future is None:
@@ -264,9 +411,8 @@ class Hub:
         if conn.name is None:
             return
         table = self._tables.get(conn.table_id or "")
-        if (table is not None and table.actor is not None and conn.seat is not None
-                and not table.actor.finished):
-            self._away(conn, table)  # the seat is held for them
+        if table is not None and table.actor is not None and conn.seat is not None:
+            self._away(conn, table)  # the seat is held for them (also for a rematch)
         else:
             self._leave_table(conn)
         if self._online.get(conn.key or "") == conn_id:
@@ -336,9 +482,11 @@ class Hub:
 
     def _held_seat(self, *, fingerprint: str | None = None, code: str | None = None
                    ) -> tuple[_Table, int, Occupant] | None:
-        for table in self._tables.values():
-            if table.actor is None or table.actor.finished:
-                continue
+        """The seat a returning player holds: at a running table, one whose match is over
+        (the rematch window: until the hold runs out), or one still being restored."""
+        for table in itertools.chain(self._tables.values(), self._restoring.values()):
+            if table.actor is None and table.table_id not in self._restoring:
+                continue  # not started: nobody holds a seat there yet
             for index, occupant in enumerate(table.seats):
                 if occupant is None or occupant.bot:
                     continue
@@ -350,7 +498,6 @@ class Hub:
 
     def _reclaim(self, conn: _Conn, table: _Table, seat: int, occupant: Occupant) -> None:
         """Put a returning player straight back into their seat."""
-        assert table.actor is not None
         if occupant.conn_id is not None and occupant.conn_id != conn.peer.conn_id:
             old = self._conns.get(occupant.conn_id)  # a second login: the new session wins
             if old is not None:
@@ -361,8 +508,11 @@ class Hub:
         occupant.conn_id, occupant.away = conn.peer.conn_id, False
         conn.table_id, conn.seat = table.table_id, seat
         self._send(conn, p.Seated(table_id=table.table_id, seat=seat))
-        table.actor.post("rejoin", conn.peer.conn_id, seat)
-        self._table_changed(table)
+        if table.actor is not None:
+            table.actor.post("rejoin", conn.peer.conn_id, seat)
+            self._table_changed(table)
+        else:  # still being restored: the table screen says so until it is back (_install)
+            self._send(conn, p.TableUpdated(table=self._table_info(table)))
         self._lobby_news(p.PlayerUpdated(player=self._player_info(conn)))
 
     @staticmethod
@@ -727,7 +877,8 @@ class Hub:
         )
 
     def _new_resume_code(self) -> str:
-        taken = {o.resume for t in self._tables.values() for o in t.seats if o is not None}
+        tables = itertools.chain(self._tables.values(), self._restoring.values())
+        taken = {o.resume for t in tables for o in t.seats if o is not None}
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(p.CODE_LEN))
             if code not in taken:
@@ -763,7 +914,9 @@ class Hub:
             self._lobby_news(p.TableUpdated(table=info), table_id=table.table_id)
 
     def _table_info(self, table: _Table) -> p.TableInfo:
-        if table.actor is None:
+        if table.table_id in self._restoring:
+            status = "restoring"
+        elif table.actor is None:
             status = "waiting"
         else:
             status = "finished" if table.actor.finished else "playing"

@@ -79,6 +79,22 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX game_players_fp ON game_players (fingerprint);
     CREATE INDEX game_players_name ON game_players (name_key);
     """,
+    # 3: a restart reads only what the replay needs: where each table's current match starts
+    # (the index), the state before the latest deal (a snapshot), and when the server was last
+    # seen alive (what a turn timer had used up when it stopped)
+    """
+    CREATE INDEX events_match ON events (table_id, match_no, seq);
+    CREATE TABLE snapshots (
+        table_id TEXT PRIMARY KEY,
+        match_no INTEGER NOT NULL,
+        seq      INTEGER NOT NULL,            -- the state after the events up to this one
+        state    BLOB NOT NULL                -- see server/table.py snapshot_bytes
+    ) WITHOUT ROWID;
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value REAL NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
 
 
@@ -102,6 +118,16 @@ class EventRow:
     data: dict[str, Any]
     seat: int | None = None
     cid: int | None = None
+    ts: float = 0.0  # when it was logged (set when read back)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table's state after event ``seq`` of match ``match_no``, as bytes the table made."""
+
+    match_no: int
+    seq: int
+    state: bytes
 
 
 @dataclass
@@ -117,7 +143,10 @@ class TableRecord:
     seats: list[dict[str, Any]]  # name, fp (fingerprint or None), resume (guest code), bot
     seed: str
     demo: bool = False
+    # The log (``open_tables``: all of it), or what a restart needs (``load_matches``): the
+    # current match's events, or with ``snapshot`` its match_started and the events after it
     events: list[EventRow] = field(default_factory=list)
+    snapshot: Snapshot | None = None
 
 
 @dataclass(frozen=True)
@@ -166,18 +195,37 @@ class Store:
         self._db: sqlite3.Connection | None = None
 
     # -- lifecycle (the connection lives on the writer thread) ---------------
-    async def open(self) -> None:
-        await self._run(self._open_sync)
+    async def open(self, check: bool = True) -> None:
+        """Open (and migrate) the database; ``check=False`` leaves the integrity check, which
+        reads the whole file, to ``check()`` (the server runs it while tables restore)."""
+        await self._run(self._open_sync, check)
 
-    def _open_sync(self) -> None:
+    async def check(self) -> None:
+        """PRAGMA quick_check on a connection of its own (StoreError if the file is damaged)."""
+
+        def run() -> None:
+            try:
+                db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+                try:
+                    result = db.execute("PRAGMA quick_check").fetchone()[0]
+                finally:
+                    db.close()
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: cannot check the database: {exc}") from exc
+            if result != "ok":
+                raise StoreError(f"{self.path}: integrity check failed: {result}")
+
+        await asyncio.to_thread(run)
+
+    def _open_sync(self, check: bool = True) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             db = sqlite3.connect(self.path, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise StoreError(f"{self.path}: integrity check failed: {check}")
+            result = db.execute("PRAGMA quick_check").fetchone()[0] if check else "ok"
+            if result != "ok":
+                raise StoreError(f"{self.path}: integrity check failed: {result}")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > len(MIGRATIONS):
                 raise StoreError(
@@ -212,6 +260,14 @@ class Store:
         loop = asyncio.get_running_loop()
         return loop.run_in_executor(self._executor, fn, *args)
 
+    async def _read_at_start(self, fn: Callable[[], T]) -> T:
+        """A read the server needs before it listens: a damaged file is a StoreError (reported,
+        exit status 2), like at ``open``."""
+        try:
+            return await self._run(fn)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the database: {exc}") from exc
+
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
             raise StoreError("store is not open")
@@ -223,7 +279,7 @@ class Store:
             rows = self._conn().execute("SELECT name_key, name, fingerprint FROM players")
             return [Reservation(*row) for row in rows]
 
-        return await self._run(load)
+        return await self._read_at_start(load)
 
     async def reserve(self, name_key: str, name: str, fingerprint: str) -> None:
         def write() -> None:
@@ -251,12 +307,22 @@ class Store:
 
         return self._run(write)
 
-    async def append(self, table_id: str, rows: Iterable[EventRow]) -> None:
-        """Append events in one transaction; returns once they are committed."""
+    async def append(
+        self, table_id: str, rows: Iterable[EventRow],
+        games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]] = (),
+        snapshot: Snapshot | None = None,
+    ) -> None:
+        """Append events in one transaction; returns once they are committed.
+
+        The records of the matches these events finish, and the table's latest snapshot, go
+        in the same transaction: a crash keeps all of them or none ("My games" never misses
+        a match whose end is in the log).
+        """
         now = time.time()
         params = [
             (table_id, r.seq, r.match_no, pack_event(r.data), r.seat, r.cid, now) for r in rows
         ]
+        finished = list(games)
 
         def write() -> None:
             db = self._conn()
@@ -266,6 +332,13 @@ class Store:
                     "INSERT INTO events (table_id, seq, match_no, data, seat, cid, ts)"
                     " VALUES (?,?,?,?,?,?,?)", params,
                 )
+                for game, players in finished:
+                    self._write_game(db, game, players)
+                if snapshot is not None:
+                    db.execute(
+                        "INSERT OR REPLACE INTO snapshots (table_id, match_no, seq, state)"
+                        " VALUES (?,?,?,?)", (table_id, snapshot.match_no, snapshot.seq, snapshot.state),
+                    )
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
@@ -291,7 +364,11 @@ class Store:
         return self._run(write)
 
     async def open_tables(self) -> list[TableRecord]:
-        """Every table that may resume, with its whole event log in order."""
+        """Every table that may resume, with its whole event log in order.
+
+        Reads everything ever logged at those tables (tools, tests): a restart reads only
+        what its replay needs (``restart_tables``).
+        """
 
         def load() -> list[TableRecord]:
             db = self._conn()
@@ -306,9 +383,9 @@ class Store:
                     seats=json.loads(row[8]), seed=row[9], demo=bool(row[10]),
                 )
                 record.events = [
-                    EventRow(seq, match_no, unpack_event(data), seat, cid)
-                    for seq, match_no, data, seat, cid in db.execute(
-                        "SELECT seq, match_no, data, seat, cid FROM events WHERE table_id = ?"
+                    EventRow(seq, match_no, unpack_event(data), seat, cid, ts)
+                    for seq, match_no, data, seat, cid, ts in db.execute(
+                        "SELECT seq, match_no, data, seat, cid, ts FROM events WHERE table_id = ?"
                         " ORDER BY seq", (record.table_id,),
                     )
                 ]
@@ -317,32 +394,137 @@ class Store:
 
         return await self._run(load)
 
+    async def restart_tables(self) -> list[TableRecord]:
+        """Every table that may resume, with what its replay needs (see ``load_matches``)."""
+        records = await self.table_index()
+        await self.load_matches(records)
+        return records
+
+    async def table_index(self) -> list[TableRecord]:
+        """Every table that may resume, without its log (quick: one row per table)."""
+
+        def load() -> list[TableRecord]:
+            return [
+                TableRecord(
+                    table_id=row[0], title=row[1], variant=row[2], options=json.loads(row[3]),
+                    owner=row[4], private=bool(row[5]), code=row[6], turn_timer=row[7],
+                    seats=json.loads(row[8]), seed=row[9], demo=bool(row[10]),
+                )
+                for row in self._conn().execute(
+                    "SELECT table_id, title, variant, options, owner, private, code, turn_timer,"
+                    " seats, seed, demo FROM tables WHERE closed_at IS NULL ORDER BY created_at"
+                )
+            ]
+
+        return await self._read_at_start(load)
+
+    async def load_matches(self, records: list[TableRecord]) -> None:
+        """Fill in each record's current match: its snapshot and the events after it.
+
+        Earlier matches are never read: a restart costs the same whatever the history.
+        """
+
+        def load() -> None:
+            db = self._conn()
+            for record in records:
+                record.snapshot, record.events = self._current_match(db, record.table_id)
+
+        await self._run(load)
+
+    @staticmethod
+    def _current_match(db: sqlite3.Connection, table_id: str) -> tuple[Snapshot | None, list[EventRow]]:
+        last = db.execute(
+            "SELECT match_no FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT 1", (table_id,)
+        ).fetchone()
+        if last is None:
+            return None, []
+        match_no = last[0]
+        snap = db.execute(
+            "SELECT seq, state FROM snapshots WHERE table_id = ? AND match_no = ?", (table_id, match_no)
+        ).fetchone()
+        first = db.execute(
+            "SELECT MIN(seq) FROM events WHERE table_id = ? AND match_no = ?", (table_id, match_no)
+        ).fetchone()[0]
+        snapshot = None if snap is None else Snapshot(match_no, snap[0], snap[1])
+        query = "SELECT seq, match_no, data, seat, cid, ts FROM events WHERE table_id = ?"
+        if snapshot is None:
+            found = db.execute(query + " AND seq >= ? ORDER BY seq", (table_id, first)).fetchall()
+        else:  # the match's opening event, then what follows the snapshot (two key ranges:
+            # one query with OR would read every event of the table)
+            found = db.execute(query + " AND seq = ?", (table_id, first)).fetchall()
+            found += db.execute(query + " AND seq > ? ORDER BY seq", (table_id, snapshot.seq)).fetchall()
+        rows = [
+            EventRow(seq, match, unpack_event(data), seat, cid, ts)
+            for seq, match, data, seat, cid, ts in found
+        ]
+        return snapshot, rows
+
+    async def match_events(self, table_id: str, match_no: int) -> list[EventRow]:
+        """Every event of one match of a table, in order (for tools and tests)."""
+
+        def load() -> list[EventRow]:
+            return [
+                EventRow(seq, match, unpack_event(data), seat, cid, ts)
+                for seq, match, data, seat, cid, ts in self._conn().execute(
+                    "SELECT seq, match_no, data, seat, cid, ts FROM events WHERE table_id = ?"
+                    " AND match_no = ? ORDER BY seq", (table_id, match_no),
+                )
+            ]
+
+        return await self._run(load)
+
+    # -- when the server was last alive (what a running turn timer had used up) -----------
+    def mark_alive(self, when: float | None = None) -> "asyncio.Future[None]":
+        stamp = time.time() if when is None else when
+
+        def write() -> None:
+            self._conn().execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('alive_at', ?)", (stamp,)
+            )
+
+        return self._run(write)
+
+    async def last_alive(self) -> float | None:
+        def load() -> float | None:
+            row = self._conn().execute("SELECT value FROM meta WHERE key = 'alive_at'").fetchone()
+            return None if row is None else float(row[0])
+
+        return await self._read_at_start(load)
+
     # -- finished games --------------------------------------------------------------------
     async def finish_game(self, game: GameRecord, players: list[tuple[int, str, str | None]]) -> None:
-        """Record a finished match; ``players`` holds (seat, name key, fingerprint) per human."""
+        """Record a finished match; ``players`` holds (seat, name key, fingerprint) per human.
+
+        Tables record their matches with their last events (``append``); this is for tools.
+        """
 
         def write() -> None:
             db = self._conn()
             db.execute("BEGIN")
             try:
-                db.execute(
-                    "INSERT OR REPLACE INTO games (table_id, match_no, variant, title, seats,"
-                    " scores, winner, hands, finished_at) VALUES (?,?,?,?,?,?,?,?,?)",
-                    (game.table_id, game.match_no, game.variant, game.title,
-                     json.dumps(game.seats), json.dumps(game.scores), game.winner, game.hands,
-                     game.finished_at),
-                )
-                db.executemany(
-                    "INSERT OR REPLACE INTO game_players (table_id, match_no, seat, name_key,"
-                    " fingerprint) VALUES (?,?,?,?,?)",
-                    [(game.table_id, game.match_no, seat, key, fp) for seat, key, fp in players],
-                )
+                self._write_game(db, game, players)
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
 
         await self._run(write)
+
+    @staticmethod
+    def _write_game(db: sqlite3.Connection, game: GameRecord,
+                    players: list[tuple[int, str, str | None]]) -> None:
+        db.execute(
+            "INSERT OR REPLACE INTO games (table_id, match_no, variant, title, seats,"
+            " scores, winner, hands, finished_at) VALUES (?,?,?,?,?,?,?,?,?)",
+            (game.table_id, game.match_no, game.variant, game.title,
+             json.dumps(game.seats), json.dumps(game.scores), game.winner, game.hands,
+             game.finished_at),
+        )
+        db.executemany(
+            "INSERT OR REPLACE INTO game_players (table_id, match_no, seat, name_key,"
+            " fingerprint) VALUES (?,?,?,?,?)",
+            [(game.table_id, game.match_no, seat, key, fp) for seat, key, fp in players],
+        )
 
     @staticmethod
     def _whose(fingerprint: str | None, name_key: str) -> tuple[str, tuple[Any, ...]]:

@@ -19,12 +19,21 @@ from the log by ``engine.replay`` (deals are events, no rng needed); the seed on
 matters for what comes next, and because it is keyed by ``seq`` a table restored
 after a crash deals exactly what it would have dealt without one. No rng state has
 to be saved, and a restore never depends on how many numbers were drawn before.
+
+Restarts: only the current match is rebuilt. Before each deal the state is saved as a
+snapshot (``snapshot_bytes``), in the same transaction as the deal's events, so a
+restore reads the latest snapshot and replays the one hand after it. A turn timer that
+was running resumes with the time it had left when the server stopped.
 """
 from __future__ import annotations
 
 import asyncio
-import logging
+import dataclasses
+import enum
 import hashlib
+import io
+import logging
+import pickle
 import random
 import secrets
 import time
@@ -39,13 +48,59 @@ import protocol as p
 from protocol.text import clean_text, name_key
 
 if TYPE_CHECKING:
-    from server.store import EventRow, GameRecord, Store
+    from server.store import EventRow, GameRecord, Snapshot, Store
 
 log = logging.getLogger(__name__)
 
 RECENT_CIDS = 64  # remembered command ids per seat, for idempotent retries
 RECENT_CHAT = 20  # table chat lines a (re)joining viewer is sent (chat is not in the event log)
 BATCH = 32  # inbox messages handled before one append to the log
+
+
+# -- snapshots: the state before a deal, so a restart replays one hand, not the match ------
+def _state_format() -> bytes:
+    """Names and types of the state's fields: a snapshot written by an engine whose state
+    has another shape is not read (the match is replayed from its start instead)."""
+    shapes = [
+        f"{cls.__name__}:" + ",".join(f"{f.name}={f.type}" for f in dataclasses.fields(cls))
+        for cls in (engine.State, engine.HandSummary)
+    ]
+    return hashlib.sha256("|".join(shapes).encode()).hexdigest()[:16].encode()
+
+
+SNAPSHOT_HEADER = b"truco-state/1/" + _state_format() + b"\n"
+
+
+class StaleSnapshot(ValueError):
+    """A snapshot this engine cannot use; replay the match from its start."""
+
+
+class _EngineUnpickler(pickle.Unpickler):
+    """Only the engine's own data classes and enums: a snapshot never calls anything else."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module.startswith("engine."):
+            found = super().find_class(module, name)
+            if isinstance(found, type) and (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a snapshot")
+
+
+def snapshot_bytes(state: engine.State) -> bytes:
+    # The rules are the table's (rebuilt from its options), not part of the snapshot.
+    return SNAPSHOT_HEADER + pickle.dumps(dataclasses.replace(state, rules=None), protocol=5)  # type: ignore[arg-type]
+
+
+def state_from_snapshot(blob: bytes, rules: engine.RuleSet, n_players: int) -> engine.State:
+    if not blob.startswith(SNAPSHOT_HEADER):
+        raise StaleSnapshot("the snapshot was written by another engine version")
+    try:
+        state = _EngineUnpickler(io.BytesIO(blob[len(SNAPSHOT_HEADER):])).load()
+    except Exception as exc:  # a damaged snapshot: the log itself is still whole
+        raise StaleSnapshot(f"the snapshot cannot be read: {exc}") from exc
+    if not isinstance(state, engine.State) or state.n != n_players:
+        raise StaleSnapshot("the snapshot is not a state of this table")
+    return dataclasses.replace(state, rules=rules)
 
 
 @dataclass
@@ -128,6 +183,7 @@ class TableActor:
         self._out: list[tuple[int, bytes]] = []  # frames waiting for the log to commit
         self._rows: list["EventRow"] = []  # events not yet appended
         self._games: list[tuple["GameRecord", list[tuple[int, str, str | None]]]] = []
+        self._snapshot: "Snapshot | None" = None  # goes with the next append
         self._changed = False
         self.failed = False  # the log could not be written: the table stopped
         self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
@@ -143,6 +199,8 @@ class TableActor:
         self._timers: list[asyncio.TimerHandle] = []
         self._deadline: float | None = None
         self._timer_seats: tuple[int, ...] = ()
+        self._turn: tuple[int, float] | None = None  # (seq, loop time) the current turn runs out
+        self._restored_left: tuple[int, float] | None = None  # (seq, seconds left) at the restart
         self._waiting: tuple[int, ...] = ()
         self._task: asyncio.Task[None] | None = None
         self.finished = False
@@ -186,14 +244,11 @@ class TableActor:
 
     async def _flush(self) -> bool:
         """Append the queued events to the log, then send the queued frames (in order)."""
-        rows, out, games = self._rows, self._out, self._games
-        self._rows, self._out, self._games = [], [], []
-        if self._store is not None and (rows or games):
-            try:
-                if rows:
-                    await self._store.append(self.table_id, rows)
-                for game, players in games:
-                    await self._store.finish_game(game, players)
+        rows, out, games, snapshot = self._rows, self._out, self._games, self._snapshot
+        self._rows, self._out, self._games, self._snapshot = [], [], [], None
+        if self._store is not None and rows:
+            try:  # a finished match's record goes in the transaction of its last events
+                await self._store.append(self.table_id, rows, games=games, snapshot=snapshot)
             except Exception:
                 # Nobody may see what is not in the log: the table stops here, and resumes
                 # from its last logged event when the server is restarted.
@@ -215,22 +270,44 @@ class TableActor:
         self._out.append((conn_id, frame))
 
     # -- restoring ------------------------------------------------------------------------
-    def restore(self, rows: list["EventRow"]) -> None:
-        """Rebuild the state from the logged events of this table (before ``start``)."""
-        for number, row in enumerate(rows, 1):
+    def restore(self, rows: list["EventRow"], snapshot: "Snapshot | None" = None,
+                stopped_at: float | None = None) -> None:
+        """Rebuild the current match from the log (before ``start``).
+
+        ``rows``: the table's log from the start of the current match or earlier (only the
+        last match is replayed); or, with ``snapshot`` (the state before its latest deal), the
+        match's match_started and the events after the snapshot. ``stopped_at``: when the
+        server was last alive, so a running turn timer gets back the time it had left
+        (StaleSnapshot: replay the match without the snapshot).
+        """
+        opening = [r for r in rows if snapshot is not None and r.seq <= snapshot.seq]
+        tail = rows[len(opening):]
+        first = snapshot.seq + 1 if snapshot is not None else (rows[0].seq if rows else 1)
+        for number, row in enumerate(tail, first):
             if row.seq != number:
                 raise ValueError(f"table {self.table_id}: the log jumps from {number - 1} to {row.seq}")
-        if not rows:
+        if not rows and snapshot is None:
             return
-        self.match_no = rows[-1].match_no
+        if snapshot is None:
+            tail = [r for r in rows if r.match_no == rows[-1].match_no]
+        start = None
+        if snapshot is not None:
+            start = state_from_snapshot(snapshot.state, self.rules, len(self.seats))
+        self.match_no = rows[-1].match_no if rows else snapshot.match_no  # type: ignore[union-attr]
         deck = self.rules.card_notation
-        self.events = [engine.event_from_wire(r.data, deck) for r in rows if r.match_no == self.match_no]
-        self.state = engine.replay(self.rules, len(self.seats), self.events)
-        self.seq = rows[-1].seq
+        replayed = [engine.event_from_wire(r.data, deck) for r in tail]
+        self.state = engine.replay(self.rules, len(self.seats), replayed, start=start)
+        # The match's start and, after a snapshot, the hand being played (what a returning
+        # player is shown), not every hand before it
+        self.events = [engine.event_from_wire(r.data, deck) for r in opening] + replayed
+        self.seq = rows[-1].seq if rows else snapshot.seq  # type: ignore[union-attr]
         for row in rows:
             if row.cid is not None and row.seat is not None:
                 self._cids.setdefault(row.seat, deque(maxlen=RECENT_CIDS)).append(row.cid)
         self.finished = self.state.match_over
+        if stopped_at is not None and rows and self.turn_timer:
+            used = min(max(0.0, stopped_at - rows[-1].ts), float(self.turn_timer))
+            self._restored_left = (self.seq, self.turn_timer - used)
 
     def chance_rng(self) -> random.Random:
         return random.Random(f"{self.seed}/deal/{self.seq}")
@@ -247,6 +324,8 @@ class TableActor:
         elif kind == "new_match":
             if message[1] == self.seq and self.state is not None and self.state.match_over:
                 self._new_match()
+        elif kind == "cover_rematch":
+            self._on_cover_rematch(message[1])
         elif kind == "deal":
             if message[1] == self.seq and self.state is not None and self.state.needs_deal:
                 self._advance_chance()
@@ -300,8 +379,13 @@ class TableActor:
         self._publish(events if note is None else [note, *events], cause)
 
     def _advance_chance(self) -> None:
+        from server.store import Snapshot
+
         assert self.state is not None
+        before, seq = self.state, self.seq
         self.state, events = engine.deal(self.state, self.chance_rng())
+        if self._store is not None:  # a restart replays from here: one hand, not the match
+            self._snapshot = Snapshot(self.match_no, seq, snapshot_bytes(before))
         self._publish(events)
 
     def _on_act(self, conn_id: int, cmd: p.TableAction) -> None:
@@ -427,9 +511,34 @@ class TableActor:
         self._play_for(seat, "away")
 
     def _reschedule(self) -> None:
-        if self.state is not None and not self.state.match_over:
+        if self.state is not None:
             self._cancel_timers()
             self._schedule()
+
+    # -- the rematch ---------------------------------------------------------------------
+    # Everyone who holds a seat is asked. A player who is away (dropped, or not back since a
+    # restart) does not keep the others waiting for the whole seat hold: once every player
+    # present has asked, the table waits ``away_grace`` for the absent ones (as it does for
+    # their moves), then starts the rematch with their seats still held for them; a bot
+    # covers their decisions until they are back. If they come back before that, the rematch
+    # waits for their answer like anyone's, and they see the final score first.
+    def _absent_voters(self) -> list[int]:
+        """The away seats the rematch waits for, once every player present has asked for it."""
+        present = [i for i, o in enumerate(self.seats) if not o.bot and not o.away]
+        absent = [i for i, o in enumerate(self.seats) if not o.bot and o.away and i not in self.rematch_votes]
+        if not self.rematch_votes or not absent or any(i not in self.rematch_votes for i in present):
+            return []
+        return absent
+
+    def _on_cover_rematch(self, seq: int) -> None:
+        if seq != self.seq or self.state is None or not self.state.match_over:
+            return
+        absent = self._absent_voters()
+        if absent:
+            log.info("table %s: %s away; the rematch starts with their seats held", self.table_id, absent)
+            self.rematch_votes.update(absent)
+            if self._rematch_agreed():
+                self._new_match()
 
     def _on_rematch(self, conn_id: int) -> None:
         seat = self.viewers.get(conn_id)
@@ -440,6 +549,7 @@ class TableActor:
         if self._rematch_agreed():
             self._new_match()
         else:
+            self._reschedule()  # perhaps only absent players are left to answer (_absent_voters)
             self._update_all([])
 
     def _rematch_agreed(self) -> bool:
@@ -471,7 +581,7 @@ class TableActor:
         from server.store import GameRecord
 
         assert self.state is not None
-        hands = sum(1 for e in self.events if isinstance(e, engine.HandDealt))
+        hands = self.state.deal_no  # one per hand_dealt (the events may start at a snapshot)
         game = GameRecord(
             table_id=self.table_id, match_no=self.match_no, variant=self.variant, title=self.title,
             seats=[o.name for o in self.seats], scores=list(self.state.scores),
@@ -594,6 +704,8 @@ class TableActor:
             self.finished = True
             if self.auto_rematch:
                 self._timers.append(loop.call_later(self.pace.hand_pause, self.post, "new_match", self.seq))
+            elif self._absent_voters():
+                self._timers.append(loop.call_later(self.pace.away_grace, self.post, "cover_rematch", self.seq))
             return
         if state.needs_deal:
             self._timers.append(loop.call_later(self.pace.hand_pause, self.post, "deal", self.seq))
@@ -601,18 +713,30 @@ class TableActor:
         waiting = self._waiting = self.waiting_on()
         humans = [s for s in waiting if not self.seats[s].bot]
         bots = [s for s in waiting if self.seats[s].bot]
+        left = float(self.turn_timer)
         if bots and not humans:
             # One bot moves; the others wait for the state it leaves behind.
             self._timers.append(loop.call_later(self.pace.bot_delay, self.post, "bot", bots[0], self.seq))
         elif humans and self.turn_timer:
-            self._deadline = loop.time() + self.turn_timer
+            self._deadline = self._turn_deadline(loop)
+            left = max(0.0, self._deadline - loop.time())
             self._timer_seats = tuple(humans)
-            self._timers.append(loop.call_later(self.turn_timer, self.post, "timeout", self.seq))
+            self._timers.append(loop.call_later(left, self.post, "timeout", self.seq))
         # A player who is away gets a short grace per decision (or the turn timer, if shorter);
         # then the bot makes that one decision for them. Their seat stays theirs.
         away = [s for s in humans if self.seats[s].away]
-        if away and (not self.turn_timer or self.pace.away_grace < self.turn_timer):
+        if away and (not self.turn_timer or self.pace.away_grace < left):
             self._timers.append(loop.call_later(self.pace.away_grace, self.post, "cover", away[0], self.seq))
+
+    def _turn_deadline(self, loop: asyncio.AbstractEventLoop) -> float:
+        """When the current turn runs out. It is set once per turn (a player leaving or
+        coming back does not restart it); after a restart, with the time that was left."""
+        if self._turn is None or self._turn[0] != self.seq:
+            left = float(self.turn_timer)
+            if self._restored_left is not None and self._restored_left[0] == self.seq:
+                left = self._restored_left[1]
+            self._turn = (self.seq, loop.time() + left)
+        return self._turn[1]
 
     def _cancel_timers(self) -> None:
         for handle in self._timers:

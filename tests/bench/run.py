@@ -19,6 +19,7 @@ import codec_bench  # noqa: E402
 import engine_bench  # noqa: E402
 import load_bench  # noqa: E402
 import log_bench  # noqa: E402
+import restart_bench  # noqa: E402
 import session_bench  # noqa: E402
 import slowlink_bench  # noqa: E402
 
@@ -33,6 +34,8 @@ TARGETS = {
     "bytes.hand_bytes_per_client_zlib": "<= 6 KB",
     "bytes.first_table_paint_bytes_zlib": "<= 4 KB",
     "slow_link.opponent_action_fully_drawn_median_ms": "<= 1000 ms",
+    "restart.tables_1000_listening_s": "< 1 s",
+    "restart.tables_1000_all_restored_s": "< 2 s",
 }
 
 
@@ -68,6 +71,8 @@ def main() -> None:
             codec_bench.run)
     section(results, "event_log", "event log: SQLite writer, and the latency it adds per action",
             log_bench.run)
+    section(results, "restart", "restart: 10, 100, 1,000 open tables with long histories, to listening "
+            "and to every table back", restart_bench.run)
     section(results, "sessions", "sessions: 100 SSH sessions in the lobby (RSS, connect to drawn lobby)",
             session_bench.run, 100)
     section(results, "bytes", "bytes: one client, 4-player table (first paint, one complete hand)",

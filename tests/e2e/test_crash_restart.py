@@ -29,6 +29,7 @@ pytestmark = pytest.mark.e2e
 KILLS = 20
 BUDGET = 75.0  # seconds for the whole test, start-ups included
 RESTORED = re.compile(r"restored table (\S+) match (\d+) seq (\d+) digest (\w+)")
+ALL_RESTORED = re.compile(r"all (\d+) open tables restored")
 
 
 def free_port() -> int:
@@ -37,22 +38,28 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start(tmp: Path, port: int) -> tuple[subprocess.Popen[str], dict[str, tuple[int, int, str]]]:
+def start(tmp: Path, port: int, *options: str
+          ) -> tuple[subprocess.Popen[str], dict[str, tuple[int, int, str]]]:
+    """The server as a subprocess, once it listens and every open table is restored (the
+    restore runs after it listens); the restored tables' (match, seq, digest)."""
     exe = Path(sys.executable).parent / "truco-ssh"
+    options = options or ("--bot-delay", "0", "--hand-pause", "0", "--demo-bot-tables", "3")
     proc = subprocess.Popen(
         [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(tmp / "data"),
-         "--host-key", str(tmp / "key"), "--bot-delay", "0", "--hand-pause", "0",
-         "--demo-bot-tables", "3", "--log-level", "INFO"],
+         "--host-key", str(tmp / "key"), "--log-level", "INFO", "--log-digests", *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     restored: dict[str, tuple[int, int, str]] = {}
     assert proc.stdout is not None
     deadline = time.monotonic() + 20
+    listening = all_back = False
     for line in proc.stdout:
         m = RESTORED.search(line)
         if m:
             restored[m.group(1)] = (int(m.group(2)), int(m.group(3)), m.group(4))
-        if "Press Ctrl-C" in line:
+        listening = listening or "Press Ctrl-C" in line
+        all_back = all_back or ALL_RESTORED.search(line) is not None
+        if listening and all_back:
             break
         if "ERROR" in line or time.monotonic() > deadline:
             proc.kill()

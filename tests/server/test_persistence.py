@@ -22,7 +22,7 @@ class GateStore:
         self.committed = 0  # highest sequence number committed
         self.appends = 0
 
-    async def append(self, table_id: str, rows: list[EventRow]) -> None:
+    async def append(self, table_id: str, rows: list[EventRow], **_: object) -> None:
         await self.gate.wait()
         self.appends += 1
         self.committed = rows[-1].seq

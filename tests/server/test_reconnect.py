@@ -223,10 +223,12 @@ async def test_my_games_lists_a_finished_game_and_replays_it_hand_by_hand(tmp_pa
         table_id = last_update(ana).table_id
         ana.link.close()
         await until(lambda: hub._tables[table_id].actor.finished, timeout=20)  # type: ignore[union-attr]
-        await asyncio.sleep(0.1)  # the game's record follows its last events
         ana = await join(hub, "ana", "SHA256:ana")
-        assert not ana.of(p.Seated)  # the match is over: nothing to go back to
-        ana.send(p.MyGames())
+        await until_updates(ana)
+        # The match ended while she was away: she is back in her seat, at the final score.
+        assert ana.of(p.Seated)[-1] == p.Seated(table_id=table_id, seat=0)
+        assert last_update(ana).view["match_over"] and max(last_update(ana).view["scores"]) >= 15
+        ana.send(p.MyGames())  # the game's record was written with its last events
         await expect(ana, p.GamesList)
         (game,) = ana.of(p.GamesList)[-1].games
         assert (game.table_id, game.title, game.seats[0]) == (table_id, "final", "ana")

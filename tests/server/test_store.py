@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from server.store import (
-    MIGRATIONS, EventRow, GameRecord, Store, StoreError, TableRecord, check_database,
+    MIGRATIONS, EventRow, GameRecord, Snapshot, Store, StoreError, TableRecord, check_database,
 )
 
 
@@ -126,3 +126,69 @@ async def test_games_are_listed_for_their_players_only(tmp_path: Path) -> None:
         assert await store.game_log("t1", 1, "SHA256:other", "ana") is None
     finally:
         await store.close()
+
+
+async def test_a_finished_match_is_recorded_in_the_transaction_of_its_last_events(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    await store.open()
+    try:
+        await store.create_table(record())
+        game = GameRecord("t1", 1, "argentino", "mesa", ["ana", "bot"], [15, 9], 0, 5, 1_700_000_000)
+        players = [(0, "ana", "SHA256:x")]
+        await store.append("t1", [EventRow(1, 1, {"type": "match_started"})])
+        with pytest.raises(sqlite3.IntegrityError):  # the events fail: no record either
+            await store.append("t1", [EventRow(1, 1, {"type": "again"})], games=[(game, players)])
+        assert await store.my_games("SHA256:x", "ana") == []
+        await store.append("t1", [EventRow(2, 1, {"type": "match_ended"})], games=[(game, players)])
+        assert await store.my_games("SHA256:x", "ana") == [game]
+    finally:
+        await store.close()
+
+
+async def test_a_restart_reads_the_latest_snapshot_of_the_current_match_and_what_follows(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    await store.open()
+    try:
+        await store.create_table(record())
+        await store.append("t1", [EventRow(i, 1, {"type": "x", "i": i}) for i in range(1, 4)],
+                           snapshot=Snapshot(1, 2, b"state after 2"))
+        (table,) = await store.restart_tables()
+        # the match's opening event, then the events after the snapshot
+        assert table.snapshot == Snapshot(1, 2, b"state after 2") and [e.seq for e in table.events] == [1, 3]
+        # A new match: the last match's snapshot is of no use; its events from the start.
+        await store.append("t1", [EventRow(i, 2, {"type": "y"}) for i in range(4, 7)])
+        (table,) = await store.restart_tables()
+        assert table.snapshot is None and [e.seq for e in table.events] == [4, 5, 6]
+        await store.append("t1", [EventRow(7, 2, {"type": "y"})], snapshot=Snapshot(2, 6, b"later"))
+        (table,) = await store.restart_tables()
+        assert table.snapshot == Snapshot(2, 6, b"later") and [e.seq for e in table.events] == [4, 7]
+    finally:
+        await store.close()
+
+
+async def test_a_version_2_database_gets_the_restart_index_and_keeps_its_log(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0] + MIGRATIONS[1])
+    db.execute("INSERT INTO tables (table_id, title, variant, options, owner, private, code, turn_timer,"
+               " seats, seed, created_at) VALUES ('t1', 'm', 'argentino', '{}', 'ana', 0, '', 0, '[]', 's', 1)")
+    db.executemany("INSERT INTO events VALUES ('t1', ?, ?, x'80', NULL, NULL, 1.0)",
+                   [(1, 1), (2, 1), (3, 2), (4, 2)])
+    db.execute("PRAGMA user_version=2")
+    db.commit()
+    db.close()
+    store = Store(path)
+    await store.open()
+    try:
+        (table,) = await store.restart_tables()
+        assert [e.seq for e in table.events] == [3, 4] and await store.last_alive() is None
+        await store.mark_alive(1234.5)
+        assert await store.last_alive() == 1234.5
+    finally:
+        await store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    plan = db.execute("EXPLAIN QUERY PLAN SELECT MIN(seq) FROM events WHERE table_id = 't1'"
+                      " AND match_no = 2").fetchall()
+    assert "events_match" in str(plan)
+    db.close()

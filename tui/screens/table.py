@@ -239,8 +239,27 @@ class TableScreen(Screen[None]):
             title.append(" · " + self.tr("table.watching"), style="italic")
         self.query_one("#t-title", Panel).show(title)
 
+    def _draw_restoring(self, info: p.TableInfo) -> None:
+        """The server restarted and this table is not back yet: who sits there and that it is
+        coming back (no waiting-room hints or keys: nobody joins a table being restored)."""
+        seats = Text()
+        for i, name in enumerate(info.seats):
+            seats.append(f" {i + 1}. ")
+            seats.append(name or "")  # Text: a name is never markup
+            seats.append("\n")
+        self.query_one("#t-seats", Panel).show(seats)
+        self.query_one("#t-tricks", Panel).show(Text(""))
+        self.query_one("#t-bets", Panel).show(Text(self.tr("table.restoring"), style="bold"))
+        self.query_one("#t-score", Panel).show(Text(""))
+        keys = [("l", self.tr("key.leave_table")), ("c", self.tr("key.chat")), ("?", self.tr("key.help"))]
+        self.query_one("#t-keys", KeyBar).show(keys)
+        self.query_one("#t-status", Panel).show(Text(""))
+
     def _draw_waiting(self) -> None:
         info = self._info()
+        if info is not None and info.status == "restoring":  # the server restarted
+            self._draw_restoring(info)
+            return
         seats = Text()
         free = 0
         if info is not None:
