@@ -106,8 +106,7 @@ class TrucoApp(App[None]):
             else:
                 self.push_screen(ChooseNameScreen(msg.name, msg.reason, msg.suggestion))
         elif isinstance(msg, p.Error):
-            self.notify_text(self.tr(f"error.{msg.code}") if self.tr.has(f"error.{msg.code}") else msg.message,
-                             severity="error")
+            self.notify_text(self.error_text(msg), severity="error")
         elif isinstance(msg, p.Notice):
             self.notify_text(self.tr(f"notice.{msg.code}"), severity="warning", timeout=10)
             if msg.code in SESSION_ENDING:
@@ -141,6 +140,15 @@ class TrucoApp(App[None]):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(LobbyScreen())
+
+    def error_text(self, msg: p.Error) -> str:
+        """A refusal in the player's language: by its code, never the server's English."""
+        key = f"error.{msg.code}"
+        return self.tr(key) if self.tr.has_default(key) else self.tr("error.unknown", code=msg.code)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: Textual's own "Press ctrl+q to quit" notice, in the player's language."""
+        self.notify_text(self.tr("app.quit_hint"), severity="warning")
 
     # -- helpers for screens ---------------------------------------------------------
     def notify_text(self, text: str, *, severity: str = "information", timeout: float = 4) -> None:

@@ -3,6 +3,9 @@
 Catalogs are JSON files in ``tui/locales``; a key missing from a language falls
 back to English, then to the key itself (so a missing string is visible, not a crash).
 Game calls (truco, envido, quiero...) keep their traditional words in every language.
+
+Plurals: a key may have a ``KEY.one`` twin, used when the count (the value ``n``, else
+``points``) is 1, so "1 mala" and "Falta 1 jugador" read right in every language.
 """
 from __future__ import annotations
 
@@ -27,6 +30,8 @@ class Translator:
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
 
     def __call__(self, key: str, **values: Any) -> str:
+        if _count(values) == 1 and self.has_default(f"{key}.one"):
+            key = f"{key}.one"
         text = _catalog(self.lang).get(key) or _catalog(DEFAULT_LANGUAGE).get(key) or key
         return text.format(**values) if values else text
 
@@ -35,6 +40,24 @@ class Translator:
 
     def has_default(self, key: str) -> bool:
         return key in _catalog(DEFAULT_LANGUAGE)
+
+
+def _count(values: Mapping[str, Any]) -> object:
+    return values.get("n", values.get("points"))
+
+
+def option_label(tr: Translator, name: str, fallback: str) -> str:
+    """A table option's name in the player's language (the catalog's English for an unknown one)."""
+    key = f"option.{name}"
+    return tr(key) if tr.has_default(key) else fallback
+
+
+def option_value(tr: Translator, value: object) -> str:
+    """A table option's value as a player reads it: yes/no, a word, or the number."""
+    if isinstance(value, bool):
+        return tr("form.yes") if value else tr("form.no")
+    key = f"value.{value}"
+    return tr(key) if isinstance(value, str) and tr.has_default(key) else str(value)
 
 
 def language_from_env(env: Mapping[str, str]) -> str:

@@ -12,17 +12,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 import protocol as p
+from tui.i18n import option_label, option_value
 from tui.screens.keybar import KeyBar
 from tui.screens.tickbox import TickBox
 
 TIMER_CHOICES = (15, 30, 60, 120)
-
-
-def _value_label(value: p.OptionValue, tr) -> str:  # type: ignore[no-untyped-def]
-    if isinstance(value, bool):
-        return tr("form.yes") if value else tr("form.no")
-    key = f"value.{value}"
-    return tr(key) if tr.has(key) or tr.has_default(key) else str(value)
 
 
 class NewTableScreen(ModalScreen[p.CreateTable | None]):
@@ -74,7 +68,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
             yield bar
 
     def _variant_label(self, v: p.VariantInfo) -> str:
-        label = self.tr(f"variant.{v.name}") if self.tr.has(f"variant.{v.name}") else v.title
+        label = self.tr(f"variant.{v.name}") if self.tr.has_default(f"variant.{v.name}") else v.title
         return label if v.implemented else f"{label} ({self.tr('form.coming_soon')})"
 
     def _player_choices(self) -> list[tuple[str, int]]:
@@ -95,7 +89,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                 rows.append(box)
             else:
                 select = Select(
-                    [(_value_label(c, self.tr), c) for c in opt.choices],
+                    [(option_value(self.tr, c), c) for c in opt.choices],
                     value=opt.default, allow_blank=False, id=f"opt-{opt.name}", classes="option",
                     compact=True,
                 )
@@ -103,8 +97,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
         return rows
 
     def _option_label(self, opt: p.OptionInfo) -> str:
-        key = f"option.{opt.name}"
-        return self.tr(key) if self.tr.has(key) else opt.label
+        return option_label(self.tr, opt.name, opt.label)
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "variant" and event.value != self._variant:

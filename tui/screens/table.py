@@ -21,6 +21,7 @@ import protocol as p
 from tui.calls import CallChoice, assign_keys, call_label
 from tui.cards import card_box
 from tui.event_text import event_line, hand_summary, team_name
+from tui.i18n import option_value
 from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
 from tui.screens.panels import GridPanel, HandPanel, LogPanel, Panel
@@ -477,8 +478,9 @@ class TableScreen(Screen[None]):
             lines.append("")
             lines.append(self.tr("help.options"))
             for name, value in sorted(info.options.items()):
-                lines.append(f"  {self._option_label(info.variant, name)}: {value}")
-            lines.append(f"  {self.tr('form.turn_timer')}: {info.turn_timer or '-'}")
+                lines.append(f"  {self._option_label(info.variant, name)}: {option_value(self.tr, value)}")
+            timer = self.tr("lobby.timer", n=info.turn_timer) if info.turn_timer else self.tr("form.timer_off")
+            lines.append(f"  {self.tr('form.turn_timer')}: {timer}")
         return "\n".join(lines)
 
     def _option_label(self, variant: str, name: str) -> str:
