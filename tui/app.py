@@ -148,7 +148,7 @@ class TrucoApp(App[None]):
 
     def action_help_quit(self) -> None:
         """Ctrl+C: Textual's own "Press ctrl+q to quit" notice, in the player's language."""
-        self.notify_text(self.tr("app.quit_hint"), severity="warning")
+        self.notify_text(self.tr("help.ctrl_c"), severity="warning")
 
     # -- helpers for screens ---------------------------------------------------------
     def notify_text(self, text: str, *, severity: str = "information", timeout: float = 4) -> None:
