@@ -52,6 +52,12 @@ def option_label(tr: Translator, name: str, fallback: str) -> str:
     return tr(key) if tr.has_default(key) else fallback
 
 
+def option_help(tr: Translator, variant: str, name: str, fallback: str) -> str:
+    """What a table option means, for this variant (the same name means different things)."""
+    key = f"option_help.{variant}.{name}"
+    return tr(key) if tr.has_default(key) else fallback
+
+
 def option_value(tr: Translator, value: object) -> str:
     """A table option's value as a player reads it: yes/no, a word, or the number."""
     if isinstance(value, bool):

@@ -176,6 +176,7 @@ def dynamic_keys() -> dict[str, set[str]]:
     return {
         "variant.": {v.name for v in catalog},
         "option.": {o.name for v in catalog for o in v.options},
+        "option_help.": {f"{v.name}.{o.name}" for v in catalog for o in v.options},
         "value.": {str(c) for v in catalog for o in v.options for c in o.choices if isinstance(c, str)},
         "call.": {c.value for c in engine.Call} | played["call"],
         "reason.": played["reason"] | set(re.findall(r'reason="([a-z_]+)"', engine_src)),
@@ -190,7 +191,7 @@ def dynamic_keys() -> dict[str, set[str]]:
 
 
 # Families whose key is optional: the code falls back to a general key when it is absent.
-OPTIONAL_HEADS = {"table.face_up.", "call.paulista.", "option_help."}
+OPTIONAL_HEADS = {"table.face_up.", "call.paulista."}
 
 
 def test_every_key_family_built_at_run_time_is_known_to_this_test() -> None:

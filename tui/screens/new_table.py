@@ -6,13 +6,14 @@ to this file: option widgets come from each option's kind and choices.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 import protocol as p
-from tui.i18n import option_label, option_value
+from tui.i18n import option_help, option_label, option_value
 from tui.screens.keybar import KeyBar
 from tui.screens.tickbox import TickBox
 
@@ -21,6 +22,8 @@ TIMER_CHOICES = (15, 30, 60, 120)
 
 class NewTableScreen(ModalScreen[p.CreateTable | None]):
     BINDINGS = [("escape", "cancel", ""), ("ctrl+s", "create", "")]
+    # What the option in focus means: the same words as its tooltip, for keyboard players.
+    DEFAULT_CSS = "#option-help { height: auto; max-height: 3; color: $text-muted; }"
 
     def __init__(self, variants: tuple[p.VariantInfo, ...]) -> None:
         super().__init__()
@@ -59,6 +62,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                     value=-1, allow_blank=False, id="turn_timer", compact=True,
                 )
             yield VerticalScroll(*self._option_rows(), id="options")
+            yield Static(id="option-help")
             with Horizontal(id="form-buttons"):
                 yield Button(tr("form.create"), variant="primary", id="create")
                 yield Button(tr("form.cancel"), id="cancel")
@@ -83,9 +87,10 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
             return rows
         for opt in variant.options:
             label = self._option_label(opt)
+            meaning = option_help(self.tr, variant.name, opt.name, opt.help)
             if opt.kind == "bool":
                 box = TickBox(label, bool(opt.default), id=f"opt-{opt.name}", classes="option")
-                box.tooltip = opt.help
+                box.tooltip = meaning
                 rows.append(box)
             else:
                 select = Select(
@@ -93,11 +98,17 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                     value=opt.default, allow_blank=False, id=f"opt-{opt.name}", classes="option",
                     compact=True,
                 )
+                select.tooltip = meaning
                 rows.append(Horizontal(Label(label, classes="form-label wide"), select, classes="form-row"))
         return rows
 
     def _option_label(self, opt: p.OptionInfo) -> str:
         return option_label(self.tr, opt.name, opt.label)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        option = next((node for node in event.widget.ancestors_with_self if node.has_class("option")), None)
+        meaning = option.tooltip if option is not None else None
+        self.query_one("#option-help", Static).update(Text(str(meaning or "")))
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "variant" and event.value != self._variant:

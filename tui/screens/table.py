@@ -479,7 +479,7 @@ class TableScreen(Screen[None]):
             lines.append(self.tr("help.options"))
             for name, value in sorted(info.options.items()):
                 lines.append(f"  {self._option_label(info.variant, name)}: {option_value(self.tr, value)}")
-            timer = self.tr("lobby.timer", n=info.turn_timer) if info.turn_timer else self.tr("form.timer_off")
+            timer = f"{info.turn_timer} s" if info.turn_timer else self.tr("form.timer_off")
             lines.append(f"  {self.tr('form.turn_timer')}: {timer}")
         return "\n".join(lines)
 
