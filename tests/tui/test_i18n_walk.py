@@ -450,3 +450,38 @@ async def test_the_walk_catches_a_dropped_translation(monkeypatch: pytest.Monkey
     walk = await walker(lang)
     english = _catalog("en")[key]
     assert walk.leaks, f"dropping {lang} {key} ({english!r}) went unnoticed"
+
+
+# ---------------------------------------------------------------- nothing cut in the form
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+async def test_every_option_label_and_value_fits_the_form_at_80x24(lang: str) -> None:
+    link = FakeLink()
+    app = TrucoApp(link, "ana", lang)
+    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(), chat=()))
+    cut: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("n")
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert isinstance(screen, NewTableScreen)
+        for info in variant_infos():
+            screen.query_one("#variant", Select).value = info.name
+            await pilot.pause(0.2)
+            for select in screen.query(Select).filter(".option"):
+                room = select.content_region.width - 3  # the arrow and its margin
+                cut += [f"{info.name} {select.id}: {prompt!r} > {room}"
+                        for prompt, _ in select._options if len(str(prompt)) > room]
+            for label in screen.query(".form-label.wide"):
+                text = str(label.render())
+                room = label.content_region.width
+                if len(text) > room:
+                    cut.append(f"{info.name} label {text!r} > {room}")
+            room = screen.query_one("#options").scrollable_content_region.width
+            for box in screen.query(".option").exclude("Select"):  # the tick boxes: "[x] " + label
+                if len(str(box.label)) + 4 > room:
+                    cut.append(f"{info.name} {box.id}: {str(box.label)!r} > {room - 4}")
+    assert not cut, cut
