@@ -98,11 +98,18 @@ class Walk:
         self.check(where)
         for scroll in self.app.screen.query(VerticalScroll):
             scroll.scroll_end(animate=False, immediate=True)
-        await pilot.pause(0.1)
+        await settle(pilot, 0.1)
         self.check(where + ", scrolled to the end")
 
     def assert_clean(self) -> None:
         assert not self.leaks, "English on a screen:\n" + "\n\n".join(self.leaks)
+
+
+async def settle(pilot: Any, delay: float) -> None:
+    """A pause, then until the screen has handled its messages: a busy machine is slower, and a
+    check made too early would miss what it should see."""
+    await pilot.pause(delay)
+    await pilot.pause()
 
 
 @contextlib.asynccontextmanager
@@ -114,7 +121,7 @@ async def walking(lang: str, username: str = "ana") -> AsyncIterator[tuple[Walk,
                   p.LobbySnapshot(players=(p.PlayerInfo(name="ana"), p.PlayerInfo(name="beto", table_id="t3")),
                                   tables=LOBBY_TABLES, chat=(p.ChatLine(sender="beto", text="hola", ts=0),)))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause(0.1)
+        await settle(pilot, 0.1)
         yield Walk(app, lang), link, pilot
 
 
@@ -143,36 +150,36 @@ async def walk_lobby(lang: str) -> Walk:
         walk.check("lobby")
         for n in range(len(LOBBY_TABLES)):  # each table described in the status line
             await pilot.press("down" if n else "home")
-            await pilot.pause(0.15)
+            await settle(pilot, 0.15)
             walk.check(f"lobby, table {n + 1} selected")
         for key, where in (("question_mark", "lobby help"), ("k", "join-by-code prompt"),
                            ("r", "resume prompt")):
             await pilot.press(key)
-            await pilot.pause(0.1)
+            await settle(pilot, 0.1)
             await walk.check_scrolled(where, pilot)
             await pilot.press("escape")
-            await pilot.pause(0.05)
+            await settle(pilot, 0.05)
         await pilot.press("L")
-        await pilot.pause(0.1)
+        await settle(pilot, 0.1)
         walk.check("lite mode on")
         await pilot.press("L")
-        await pilot.pause(0.1)
+        await settle(pilot, 0.1)
         walk.check("lite mode off")
         await pilot.press("ctrl+c")
-        await pilot.pause(0.1)
+        await settle(pilot, 0.1)
         walk.check("Ctrl+C notice")
         link.push(p.TableCreated(table_id="t9", code="K7M2QX"))
-        await pilot.pause(0.1)
+        await settle(pilot, 0.1)
         walk.check("private table created")
         for code in sorted(server_error_codes()) + ["e42"]:
             link.push(p.Error(code=code, message="an English sentence from the server"))
-            await pilot.pause(0.05)
+            await settle(pilot, 0.05)
             walk.check(f"error {code}")
         link.push(p.Notice(code="idle"))
-        await pilot.pause(0.05)
+        await settle(pilot, 0.05)
         walk.check("idle notice")
         link.push(p.Seated(table_id="t1", seat=1), p.TableUpdated(table=LOBBY_TABLES[0]))
-        await pilot.pause(0.2)
+        await settle(pilot, 0.2)
         walk.check("waiting room")
         await pilot.press("escape")
     return walk
@@ -198,17 +205,29 @@ def _choices_and_tips(screen: NewTableScreen) -> str:
     return "\n".join(out)
 
 
+async def form_shows(pilot: Any, screen: NewTableScreen, info: p.VariantInfo) -> None:
+    """Wait until the form has laid out the options of ``info`` (a slow machine takes longer)."""
+    wanted = {f"opt-{o.name}" for o in info.options}
+    for _ in range(100):
+        await settle(pilot, 0.05)
+        shown = {w.id for w in screen.query(".option")}
+        if shown == wanted and all(w.size.width > 0 for w in screen.query(".option")):
+            await settle(pilot, 0.05)
+            return
+    raise AssertionError(f"the form never showed the options of {info.name}")
+
+
 async def walk_form(lang: str, variants: tuple[str, ...] | None = None) -> Walk:
     async with walking(lang) as (walk, link, pilot):
         await pilot.press("n")
-        await pilot.pause(0.2)
+        await settle(pilot, 0.2)
         screen = walk.app.screen
         assert isinstance(screen, NewTableScreen)
         for info in variant_infos():
             if variants is not None and info.name not in variants:
                 continue
             screen.query_one("#variant", Select).value = info.name
-            await pilot.pause(0.2)
+            await form_shows(pilot, screen, info)
             walk.check(f"new-table form, {info.name}", _choices_and_tips(screen))
         await pilot.press("escape")
     return walk
@@ -284,30 +303,30 @@ async def walk_table(lang: str, variant: str, players: int, options: dict[str, A
                        status="playing", turn_timer=30)
     async with walking(lang) as (walk, link, pilot):
         link.push(p.TableUpdated(table=info), p.Seated(table_id="tv", seat=0))
-        await pilot.pause(0.2)
+        await settle(pilot, 0.2)
         seq = 0
         helped = asked = False
         for label, state, events in moments(variant, players, seed, **options):
             seq += 1
             link.push(_update(state, 0, seq, events))
-            await pilot.pause(0.15)
+            await settle(pilot, 0.15)
             while not isinstance(walk.app.screen, (TableScreen, MatchOverScreen)):
                 await pilot.press("escape")  # a dialog left open (e.g. how many piedras)
-                await pilot.pause(0.05)
+                await settle(pilot, 0.05)
             walk.check(f"{variant} {players}p: {label}")
             view = engine.view(state, 0)
             if view.legal and not helped and isinstance(walk.app.screen, TableScreen):
                 helped = True
                 await pilot.press("question_mark")
-                await pilot.pause(0.1)
+                await settle(pilot, 0.1)
                 await walk.check_scrolled(f"{variant} table help", pilot)
                 await pilot.press("escape")
                 await pilot.press("l")
-                await pilot.pause(0.1)
+                await settle(pilot, 0.1)
                 walk.check(f"{variant} leave?")
                 await pilot.press("n")
                 await pilot.press("9")  # no such card: the status line says why
-                await pilot.pause(0.05)
+                await settle(pilot, 0.05)
                 walk.check(f"{variant} a card that cannot be played")
             amounts = [a for a in view.legal if a.amount is not None]
             if amounts and not asked and isinstance(walk.app.screen, TableScreen):
@@ -318,14 +337,14 @@ async def walk_table(lang: str, variant: str, players: int, options: dict[str, A
                         calls.append(a.call.value)
                 key = next(c.key for c in assign_keys(calls) if c.call == amounts[0].call.value)
                 await pilot.press(key)
-                await pilot.pause(0.1)
+                await settle(pilot, 0.1)
                 walk.check(f"{variant}: how many?")
                 await pilot.press("escape")
-        await pilot.pause(0.2)
+        await settle(pilot, 0.2)
         if isinstance(walk.app.screen, MatchOverScreen):
             walk.check(f"{variant} match over")
             await pilot.press("escape")
-            await pilot.pause(0.05)
+            await settle(pilot, 0.05)
         walk.check(f"{variant} the table after the match")
     return walk
 
@@ -345,20 +364,20 @@ async def walk_history(lang: str) -> Walk:
                          seats=("ana", "beto"), scores=(24, 12), winner=0, hands=2, finished_at=1_700_000_000)
     async with walking(lang) as (walk, link, pilot):
         await pilot.press("h")
-        await pilot.pause(0.1)
+        await settle(pilot, 0.1)
         assert isinstance(walk.app.screen, HistoryScreen)
         walk.check("my games, loading")
         link.push(p.GamesList(games=()))
-        await pilot.pause(0.1)
+        await settle(pilot, 0.1)
         walk.check("my games, none yet")
         link.push(p.GamesList(games=(game,)))
-        await pilot.pause(0.1)
+        await settle(pilot, 0.1)
         walk.check("my games")
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await settle(pilot, 0.1)
         assert isinstance(walk.app.screen, ReplayScreen)
         link.push(p.ReplayStep(game=game, hand=1, events=tuple(split_hands(log)[0]), hands=2))
-        await pilot.pause(0.2)
+        await settle(pilot, 0.2)
         walk.check("replay")
     return walk
 
@@ -371,11 +390,11 @@ async def walk_choose_name(lang: str) -> Walk:
 
         for reason in sorted(dynamic_keys()["name.reason."]):
             link.push(p.NameRefused(name="ana", reason=reason, suggestion="ana2"))
-            await pilot.pause(0.1)
+            await settle(pilot, 0.1)
             walk.check(f"name refused: {reason}")
         walk.app.screen.query_one("#name-input").value = "a b"  # type: ignore[attr-defined]
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await settle(pilot, 0.1)
         walk.check("an invalid name typed")
     return walk
 
@@ -470,7 +489,7 @@ async def test_every_option_label_and_value_fits_the_form_at_80x24(lang: str) ->
         assert isinstance(screen, NewTableScreen)
         for info in variant_infos():
             screen.query_one("#variant", Select).value = info.name
-            await pilot.pause(0.2)
+            await form_shows(pilot, screen, info)
             for select in screen.query(Select).filter(".option"):
                 room = select.content_region.width - 3  # the arrow and its margin
                 cut += [f"{info.name} {select.id}: {prompt!r} > {room}"
