@@ -143,6 +143,11 @@ class TrucoApp(App[None]):
 
     def error_text(self, msg: p.Error) -> str:
         """A refusal in the player's language: by its code, never the server's English."""
+        if msg.code == "illegal":  # the engine's reason, translated (tui/refusals.py)
+            from tui.refusals import refusal_text
+
+            table = self.model.my_table
+            return refusal_text(self.tr, msg.message, table.variant if table is not None else "")
         key = f"error.{msg.code}"
         return self.tr(key) if self.tr.has_default(key) else self.tr("error.unknown", code=msg.code)
 

@@ -16,6 +16,7 @@ import pytest
 
 import engine
 from tui.i18n import LANGUAGES, LOCALES, Translator, option_label, option_value
+from tui.refusals import REFUSALS
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGS: dict[str, dict[str, str]] = {
@@ -185,6 +186,7 @@ def dynamic_keys() -> dict[str, set[str]]:
         "notice.": _server_codes(r'Notice\(code="([a-z_]+)"') | _server_codes(r'notice: str = "([a-z_]+)"'),
         "lobby.table_status.": {"waiting", "full", "playing", "finished"},
         "name.reason.": _refusals(),
+        "refusal.": {name for name, _ in REFUSALS},
         "lobby.col.": columns & {"title", "game", "seats", "points", "status"},
         "history.col.": columns & {"when", "title", "game", "players", "score"},
     }
