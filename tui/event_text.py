@@ -44,8 +44,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool,
     if kind == "hand_dealt":
         line = Text(tr("log.dealt", n=event.get("deal_no"), dealer=name(event.get("dealer"))), style="dim")
         if event.get("face_up"):
-            face_up = f"table.face_up.{variant}"  # muestra, vira: the variant's own word
-            line.append("  " + tr(face_up if tr.has_default(face_up) else "table.face_up") + " ")
+            line.append("  " + tr("table.face_up") + " ")
             line.append_text(card_text(str(event["face_up"]), french=french, ascii_only=ascii_only))
         return line
     if kind == "trick_ended":
