@@ -21,7 +21,6 @@ import protocol as p
 from tui.calls import CallChoice, assign_keys, call_label
 from tui.cards import card_box
 from tui.event_text import event_line, hand_summary, team_name
-from tui.i18n import option_value
 from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
 from tui.screens.panels import GridPanel, HandPanel, LogPanel, Panel
@@ -477,6 +476,8 @@ class TableScreen(Screen[None]):
         if info is not None:
             lines.append("")
             lines.append(self.tr("help.options"))
+            from tui.i18n import option_value  # (here: keeps the imports as other work left them)
+
             for name, value in self._options_in_form_order(info):
                 lines.append(f"  {self._option_label(info.variant, name)}: {option_value(self.tr, value)}")
             timer = f"{info.turn_timer} s" if info.turn_timer else self.tr("form.timer_off")
