@@ -106,7 +106,8 @@ class TrucoApp(App[None]):
             else:
                 self.push_screen(ChooseNameScreen(msg.name, msg.reason, msg.suggestion))
         elif isinstance(msg, p.Error):
-            self.notify_text(self.error_text(msg), severity="error")
+            self.notify_text(self.tr(f"error.{msg.code}") if self.tr.has(f"error.{msg.code}") else msg.message,
+                             severity="error")
         elif isinstance(msg, p.Notice):
             self.notify_text(self.tr(f"notice.{msg.code}"), severity="warning", timeout=10)
             if msg.code in SESSION_ENDING:
@@ -141,20 +142,6 @@ class TrucoApp(App[None]):
             self.pop_screen()
         self.push_screen(LobbyScreen())
 
-    def error_text(self, msg: p.Error) -> str:
-        """A refusal in the player's language: by its code, never the server's English."""
-        if msg.code == "illegal":  # the engine's reason, translated (tui/refusals.py)
-            from tui.refusals import refusal_text
-
-            table = self.model.my_table
-            return refusal_text(self.tr, msg.message, table.variant if table is not None else "")
-        key = f"error.{msg.code}"
-        return self.tr(key) if self.tr.has_default(key) else self.tr("error.unknown", code=msg.code)
-
-    def action_help_quit(self) -> None:
-        """Ctrl+C: Textual's own "Press ctrl+q to quit" notice, in the player's language."""
-        self.notify_text(self.tr("help.ctrl_c"), severity="warning")
-
     # -- helpers for screens ---------------------------------------------------------
     def notify_text(self, text: str, *, severity: str = "information", timeout: float = 4) -> None:
         """A notification whose text is never parsed as markup; it replaces the previous one."""
@@ -167,6 +154,10 @@ class TrucoApp(App[None]):
         if relabel is not None:
             relabel()
         self.notify_text(self.tr("lobby.language_set"))
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: Textual's own "Press ctrl+q to quit" notice, in the player's language."""
+        self.notify_text(self.tr("help.ctrl_c"), severity="warning")
 
     def toggle_lite(self) -> None:
         """Lite mode on/off for this session; the session changes colours and mouse."""

@@ -16,7 +16,6 @@ import pytest
 
 import engine
 from tui.i18n import LANGUAGES, LOCALES, Translator, option_label, option_value
-from tui.refusals import REFUSALS
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGS: dict[str, dict[str, str]] = {
@@ -186,7 +185,6 @@ def dynamic_keys() -> dict[str, set[str]]:
         "notice.": _server_codes(r'Notice\(code="([a-z_]+)"') | _server_codes(r'notice: str = "([a-z_]+)"'),
         "lobby.table_status.": {"waiting", "full", "playing", "finished"},
         "name.reason.": _refusals(),
-        "refusal.": {name for name, _ in REFUSALS},
         "lobby.col.": columns & {"title", "game", "seats", "points", "status"},
         "history.col.": columns & {"when", "title", "game", "players", "score"},
         # Families of other parts of the TUI, checked where the code builds them.
@@ -198,7 +196,7 @@ def dynamic_keys() -> dict[str, set[str]]:
     }
     _, heads = _constants()
     always = {"variant.", "option.", "option_help.", "value.", "call.", "reason.", "rule.", "error.",
-              "notice.", "refusal.", "name.reason."}
+              "notice.", "name.reason."}
     return {head: names for head, names in families.items() if head in always or head in heads}
 
 

@@ -171,7 +171,7 @@ async def walk_lobby(lang: str) -> Walk:
         link.push(p.TableCreated(table_id="t9", code="K7M2QX"))
         await settle(pilot, 0.1)
         walk.check("private table created")
-        for code in sorted(server_error_codes()) + ["e42"]:
+        for code in sorted(server_error_codes()):
             link.push(p.Error(code=code, message="an English sentence from the server"))
             await settle(pilot, 0.05)
             walk.check(f"error {code}")
