@@ -108,7 +108,8 @@ def _constants() -> tuple[set[str], set[str]]:
         for node in ast.walk(tree):
             if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in in_fstring
                     and looks_like_key.match(node.value) and node.value.split(".")[0] in NAMESPACES):
-                literals.add(node.value)
+                # "guide.role." + role builds a key as an f-string does
+                (heads if node.value.endswith(".") else literals).add(node.value)
     return literals, heads
 
 
@@ -157,6 +158,15 @@ def _played_words() -> dict[str, set[str]]:
     return seen
 
 
+def _count_rules() -> set[str]:
+    """How a hand's envido is counted, as the engine's hand guide names it (count_rule)."""
+    path = ROOT / "engine/hand_guide.py"
+    if not path.exists():
+        return set()
+    body = path.read_text(encoding="utf-8").split("def count_rule", 1)[-1].split("\ndef ", 1)[0]
+    return set(re.findall(r'return "([a-z_]+)"', body))
+
+
 def _refusals() -> set[str]:
     """The reasons the hub gives for refusing a name (the returns of its _name_refusal)."""
     source = (ROOT / "server/hub.py").read_text(encoding="utf-8")
@@ -193,6 +203,12 @@ def dynamic_keys() -> dict[str, set[str]]:
         "log.covered_play.": {"time", "away"},
         "log.covered_call.": {"time", "away"},
         "table.hand.": {"eleven", "blind", "pica_pica"},  # a special hand's name
+        # The engine's refusal codes, and the ones the table screen adds.
+        "refusal.": set(re.findall(r'Reason\(\s*"([a-z_]+)"', engine_src)) | {"not_your_turn_who", "not_now"},
+        # The ? guide of a hand: its special cards, how its envido and flor count.
+        "guide.role.": {"pieza", "manilha", "perico", "perica"},
+        "guide.count.": _count_rules() | {"none"},
+        "guide.flor.": _count_rules() - {"none"},  # (no flor line where the envido is not counted)
     }
     _, heads = _constants()
     always = {"variant.", "option.", "option_help.", "value.", "call.", "reason.", "rule.", "error.",
