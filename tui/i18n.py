@@ -4,8 +4,9 @@ Catalogs are JSON files in ``tui/locales``; a key missing from a language falls
 back to English, then to the key itself (so a missing string is visible, not a crash).
 Game calls (truco, envido, quiero...) keep their traditional words in every language.
 
-Plurals: a key may have a ``KEY.one`` twin, used when the count (the value ``n``, else
-``points``) is 1, so "1 mala" and "Falta 1 jugador" read right in every language.
+Plurals: a key may have ``KEY.one`` and ``KEY.other`` twins, used when the count (the value
+``n``, else ``points``) is 1 or not, so "Falta 1 jugador" and "Faltan 2 jugadores" both read
+right (``KEY`` itself stays for any other use).
 """
 from __future__ import annotations
 
@@ -30,8 +31,10 @@ class Translator:
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
 
     def __call__(self, key: str, **values: Any) -> str:
-        if _count(values) == 1 and self.has_default(f"{key}.one"):
-            key = f"{key}.one"
+        count = _count(values)
+        if count is not None:
+            form = f"{key}.one" if count == 1 else f"{key}.other"
+            key = form if self.has_default(form) else key
         text = _catalog(self.lang).get(key) or _catalog(DEFAULT_LANGUAGE).get(key) or key
         return text.format(**values) if values else text
 

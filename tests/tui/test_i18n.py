@@ -65,8 +65,8 @@ def test_placeholders_are_the_same_in_every_locale(key: str) -> None:
 
 def test_plural_twins_have_their_base_key() -> None:
     for key in EN:
-        if key.endswith(".one"):
-            base = key.removesuffix(".one")
+        if key.endswith((".one", ".other")):
+            base = key.rsplit(".", 1)[0]
             assert base in EN, f"{key} has no {base}"
             assert fields(EN[key]) == fields(EN[base])
             assert {"n", "points"} & fields(EN[base]), f"{base} has no count to choose the plural by"

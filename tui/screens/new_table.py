@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 import protocol as p
+from textual import on
 from tui.i18n import option_help, option_label, option_value
 from tui.screens.keybar import KeyBar
 from tui.screens.tickbox import TickBox
@@ -62,7 +63,6 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                     value=-1, allow_blank=False, id="turn_timer", compact=True,
                 )
             yield VerticalScroll(*self._option_rows(), id="options")
-            yield Static(id="option-help")
             with Horizontal(id="form-buttons"):
                 yield Button(tr("form.create"), variant="primary", id="create")
                 yield Button(tr("form.cancel"), id="cancel")
@@ -104,11 +104,6 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
 
     def _option_label(self, opt: p.OptionInfo) -> str:
         return option_label(self.tr, opt.name, opt.label)
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        option = next((node for node in event.widget.ancestors_with_self if node.has_class("option")), None)
-        meaning = option.tooltip if option is not None else None
-        self.query_one("#option-help", Static).update(Text(str(meaning or "")))
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "variant" and event.value != self._variant:
@@ -153,3 +148,19 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    # -- what the option in focus means ------------------------------------------------
+    def on_mount(self) -> None:
+        # Under the options: the same words as the focused option's tooltip, for keyboard
+        # (and lite, mouseless) players.
+        self.query_one("#new-table").mount(Static(id="option-help"), after="#options")
+
+    @on(events.DescendantFocus)
+    def _explain_focused_option(self) -> None:
+        # From the focus now, not the event's widget: after quick Tabs the events can
+        # arrive out of order.
+        focused = self.focused
+        option = None if focused is None else next(
+            (node for node in focused.ancestors_with_self if node.has_class("option")), None)
+        meaning = option.tooltip if option is not None else None
+        self.query_one("#option-help", Static).update(Text(str(meaning or "")))
