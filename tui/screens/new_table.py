@@ -164,3 +164,5 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
             (node for node in focused.ancestors_with_self if node.has_class("option")), None)
         meaning = option.tooltip if option is not None else None
         self.query_one("#option-help", Static).update(Text(str(meaning or "")))
+        if focused is not None:  # the line's new height moves the options: keep the focus in view
+            self.call_after_refresh(focused.scroll_visible, animate=False, immediate=True)
