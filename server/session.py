@@ -24,10 +24,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NO_TERMINAL = (
-    b"truco-ssh is a game for your terminal and needs one: connect without -T, "
-    b"e.g.  ssh -t -p PORT host\r\n"
-)
 FAREWELL = {"shutdown": "notice.shutdown", "replaced": "notice.replaced", "idle": "notice.idle"}
 DRAIN_WAIT = 1.0  # seconds the farewell line may take to leave before the channel closes
 
@@ -112,7 +108,9 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
     def session_started(self) -> None:
         assert self._chan is not None
         if self._term is None:
-            self._chan.write(NO_TERMINAL)
+            env = {str(k): str(v) for k, v in self._chan.get_environment().items()}
+            tr = Translator(language_from_env(env))  # ssh -T still sends LANG
+            self._chan.write(f"truco-ssh: {tr('notice.no_terminal')}\r\n".encode())
             self._chan.exit(1)
             return
         self._task = asyncio.get_running_loop().create_task(self._run_app())

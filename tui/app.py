@@ -177,6 +177,10 @@ class TrucoApp(App[None]):
             relabel()
         self.notify_text(self.tr("lobby.language_set"))
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C: Textual's own "Press ctrl+q to quit" notice, in the player's language."""
+        self.notify_text(self.tr("help.ctrl_c"), severity="warning")
+
     def toggle_lite(self) -> None:
         """Lite mode on/off for this session; the session changes colours and mouse."""
         self.lite = not self.lite

@@ -3,6 +3,10 @@
 Catalogs are JSON files in ``tui/locales``; a key missing from a language falls
 back to English, then to the key itself (so a missing string is visible, not a crash).
 Game calls (truco, envido, quiero...) keep their traditional words in every language.
+
+Plurals: a key may have ``KEY.one`` and ``KEY.other`` twins, used when the count (the value
+``n``, else ``points``) is 1 or not, so "Falta 1 jugador" and "Faltan 2 jugadores" both read
+right (``KEY`` itself stays for any other use).
 """
 from __future__ import annotations
 
@@ -27,6 +31,10 @@ class Translator:
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
 
     def __call__(self, key: str, **values: Any) -> str:
+        count = _count(values)
+        if count is not None:
+            form = f"{key}.one" if count == 1 else f"{key}.other"
+            key = form if self.has_default(form) else key
         text = _catalog(self.lang).get(key) or _catalog(DEFAULT_LANGUAGE).get(key) or key
         return text.format(**values) if values else text
 
@@ -35,6 +43,30 @@ class Translator:
 
     def has_default(self, key: str) -> bool:
         return key in _catalog(DEFAULT_LANGUAGE)
+
+
+def _count(values: Mapping[str, Any]) -> object:
+    return values.get("n", values.get("points"))
+
+
+def option_label(tr: Translator, name: str, fallback: str) -> str:
+    """A table option's name in the player's language (the catalog's English for an unknown one)."""
+    key = f"option.{name}"
+    return tr(key) if tr.has_default(key) else fallback
+
+
+def option_help(tr: Translator, variant: str, name: str, fallback: str) -> str:
+    """What a table option means, for this variant (the same name means different things)."""
+    key = f"option_help.{variant}.{name}"
+    return tr(key) if tr.has_default(key) else fallback
+
+
+def option_value(tr: Translator, value: object) -> str:
+    """A table option's value as a player reads it: yes/no, a word, or the number."""
+    if isinstance(value, bool):
+        return tr("form.yes") if value else tr("form.no")
+    key = f"value.{value}"
+    return tr(key) if isinstance(value, str) and tr.has_default(key) else str(value)
 
 
 def language_from_env(env: Mapping[str, str]) -> str:

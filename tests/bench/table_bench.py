@@ -24,7 +24,7 @@ from harness import ScreenClient  # noqa: E402
 from session_bench import ServerProcess, connect_to_lobby, cpu_seconds  # noqa: E402
 
 ACTION = re.compile(r"(?:^|\s)([a-zA-Z]) ([A-Z][A-Za-z ]*?)(?=\s{2,}|\s*$)")
-ANSWERS = ["Quiero", "Con flor quiero", "Say my tantos", "Son buenas", "Flor", "Pass"]
+ANSWERS = ["Quiero", "Con flor quiero", "Say my points", "Son buenas", "Flor", "Pass"]
 TAB, ENTER, DOWN, CTRL_S = "\t", "\r", "\x1b[B", "\x13"
 
 

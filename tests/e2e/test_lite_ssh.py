@@ -147,7 +147,7 @@ async def test_a_card_played_costs_the_other_player_little(tmp_path):
                 calls = "\n".join(line[26:] for line in mover.text().splitlines()[10:15])
                 # The deal decides what comes first: a flor to sing, a bet to answer.
                 answer = next((key for key, label in (("o", "o Flor"), ("q", "q Quiero"),
-                                                      ("e", "e Say my tantos"), ("s", "s Son buenas"))
+                                                      ("e", "e Say my points"), ("s", "s Son buenas"))
                                if label in calls), None)
                 if answer is not None:
                     before = other.text()

@@ -12,7 +12,7 @@ from tests.e2e.helpers import refused
 from tests.e2e.test_openssh_tmux import Server, Tmux, _free_port, _ssh, pytestmark  # noqa: F401
 
 ACTION = re.compile(r"(?:^|\s)([a-zA-Z]) ([A-Z][A-Za-z ]*?)(?=\s{2,}|\s*$)")
-ANSWERS = ["Quiero", "Con flor quiero", "Say my tantos", "Son buenas", "Flor", "Pass"]
+ANSWERS = ["Quiero", "Con flor quiero", "Say my points", "Son buenas", "Flor", "Pass"]
 
 
 def test_openssh_plays_a_whole_hand_against_a_bot(tmp_path):

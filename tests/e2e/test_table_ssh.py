@@ -18,7 +18,7 @@ MATCH_OVER = re.compile(r"win the match!")
 ACTION = re.compile(r"(?:^|\s)([a-zA-Z]) ([A-Z][A-Za-z ]*?)(?=\s{2,}|\s*$)")
 # What a cautious player answers when a card cannot be played: accept, say the tantos,
 # sing the flor; never a raise or the mazo unless nothing else is offered.
-ANSWER_ORDER = ["Quiero", "Con flor quiero", "Say my tantos", "Son buenas", "Flor", "Pass"]
+ANSWER_ORDER = ["Quiero", "Con flor quiero", "Say my points", "Son buenas", "Flor", "Pass"]
 AVOID = {"Me voy al mazo"}
 
 

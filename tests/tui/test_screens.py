@@ -237,5 +237,5 @@ async def test_lobby_describes_the_selected_table_with_its_changed_options() -> 
             options={"target": 15, "flor": True}, turn_timer=30)))
         await pilot.pause(0.2)
         status = screen_text(app).splitlines()[1]
-        assert "la mesa" in status and "Points: 15" in status and "30 s per move" in status
+        assert "la mesa" in status and "Points to win a game: 15" in status and "30 s per move" in status
         assert "Flor" not in status  # unchanged options are not listed

@@ -172,7 +172,8 @@ class ReplayScreen(Screen[None]):
                 hands.append(" ")
             hands.append("\n")
         if dealt.get("face_up"):
-            hands.append(" " + self.tr("replay.face_up", card=""))
+            face_up = f"table.face_up.{self.game.variant}"
+            hands.append(" " + self.tr(face_up if self.tr.has_default(face_up) else "table.face_up") + " ")
             hands.append_text(card_text(str(dealt["face_up"]), french=french))
         self.query_one("#r-hands", Static).update(hands)
         log = self.query_one("#r-log", RichLog)

@@ -10,6 +10,7 @@ from textual.widgets import DataTable, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 import protocol as p
+from tui.i18n import option_label, option_value
 from tui.screens.chat_input import ChatInput
 from tui.screens.keybar import KeyBar
 
@@ -174,9 +175,7 @@ class LobbyScreen(Screen[None]):
         for opt in variant.options if variant else ():
             value = info.options.get(opt.name, opt.default)
             if value != opt.default:
-                label = self.tr(f"option.{opt.name}") if self.tr.has(f"option.{opt.name}") else opt.label
-                shown = (self.tr("form.yes") if value else self.tr("form.no")) if isinstance(value, bool) else str(value)
-                changed.append(f"{label}: {shown}")
+                changed.append(f"{option_label(self.tr, opt.name, opt.label)}: {option_value(self.tr, value)}")
         parts.append("; ".join(changed) if changed else self.tr("lobby.default_options"))
         return Text(f"{info.title}: " + " · ".join(parts))  # wraps (#status-line is height: auto)
 
@@ -191,7 +190,7 @@ class LobbyScreen(Screen[None]):
         else:
             free = sum(1 for s in table.seats if s is None)
             key = "lobby.status.watching" if m.seat is None else "lobby.status.seated"
-            text = Text(self.tr(key, title=table.title, seat=(m.seat or 0) + 1, free=free))
+            text = Text(self.tr(key, title=table.title, seat=(m.seat or 0) + 1, n=free))
             code = m.codes.get(table.table_id)
             if code:
                 text.append("  " + self.tr("lobby.status.code", code=code), style="bold")

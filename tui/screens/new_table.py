@@ -13,21 +13,18 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 import protocol as p
+from textual import on
+from tui.i18n import option_help, option_label, option_value
 from tui.screens.keybar import KeyBar
 from tui.screens.tickbox import TickBox
 
 TIMER_CHOICES = (15, 30, 60, 120)
 
 
-def _value_label(value: p.OptionValue, tr) -> str:  # type: ignore[no-untyped-def]
-    if isinstance(value, bool):
-        return tr("form.yes") if value else tr("form.no")
-    key = f"value.{value}"
-    return tr(key) if tr.has(key) or tr.has_default(key) else str(value)
-
-
 class NewTableScreen(ModalScreen[p.CreateTable | None]):
     BINDINGS = [("escape", "cancel", ""), ("ctrl+s", "create", "")]
+    # What the option in focus means: the same words as its tooltip, for keyboard players.
+    DEFAULT_CSS = "#option-help { height: auto; max-height: 3; color: $text-muted; }"
 
     def __init__(self, variants: tuple[p.VariantInfo, ...]) -> None:
         super().__init__()
@@ -77,7 +74,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
             yield bar
 
     def _variant_label(self, v: p.VariantInfo) -> str:
-        label = self.tr(f"variant.{v.name}") if self.tr.has(f"variant.{v.name}") else v.title
+        label = self.tr(f"variant.{v.name}") if self.tr.has_default(f"variant.{v.name}") else v.title
         return label if v.implemented else f"{label} ({self.tr('form.coming_soon')})"
 
     def _player_choices(self) -> list[tuple[str, int]]:
@@ -92,22 +89,23 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
             return rows
         for opt in variant.options:
             label = self._option_label(opt)
+            meaning = option_help(self.tr, variant.name, opt.name, opt.help)
             if opt.kind == "bool":
                 box = TickBox(label, bool(opt.default), id=f"opt-{opt.name}", classes="option")
-                box.tooltip = opt.help
+                box.tooltip = meaning
                 rows.append(box)
             else:
                 select = Select(
-                    [(_value_label(c, self.tr), c) for c in opt.choices],
+                    [(option_value(self.tr, c), c) for c in opt.choices],
                     value=opt.default, allow_blank=False, id=f"opt-{opt.name}", classes="option",
                     compact=True,
                 )
+                select.tooltip = meaning
                 rows.append(Horizontal(Label(label, classes="form-label wide"), select, classes="form-row"))
         return rows
 
     def _option_label(self, opt: p.OptionInfo) -> str:
-        key = f"option.{opt.name}"
-        return self.tr(key) if self.tr.has(key) else opt.label
+        return option_label(self.tr, opt.name, opt.label)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Mark the row of the focused control: its label turns reverse bold (truco.tcss).
@@ -166,3 +164,21 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    # -- what the option in focus means ------------------------------------------------
+    def on_mount(self) -> None:
+        # Under the options: the same words as the focused option's tooltip, for keyboard
+        # (and lite, mouseless) players.
+        self.query_one("#new-table").mount(Static(id="option-help"), after="#options")
+
+    @on(events.DescendantFocus)
+    def _explain_focused_option(self) -> None:
+        # From the focus now, not the event's widget: after quick Tabs the events can
+        # arrive out of order.
+        focused = self.focused
+        option = None if focused is None else next(
+            (node for node in focused.ancestors_with_self if node.has_class("option")), None)
+        meaning = option.tooltip if option is not None else None
+        self.query_one("#option-help", Static).update(Text(str(meaning or "")))
+        if focused is not None:  # the line's new height moves the options: keep the focus in view
+            self.call_after_refresh(focused.scroll_visible, animate=False, immediate=True)

@@ -669,10 +669,19 @@ class TableScreen(Screen[None]):
         if info is not None:
             lines.append("")
             lines.append(self.tr("help.options"))
-            for name, value in sorted(info.options.items()):
-                lines.append(f"  {self._option_label(info.variant, name)}: {value}")
-            lines.append(f"  {self.tr('form.turn_timer')}: {info.turn_timer or '-'}")
+            from tui.i18n import option_value  # (here: keeps the imports as other work left them)
+
+            for name, value in self._options_in_form_order(info):
+                lines.append(f"  {self._option_label(info.variant, name)}: {option_value(self.tr, value)}")
+            timer = f"{info.turn_timer} s" if info.turn_timer else self.tr("form.timer_off")
+            lines.append(f"  {self.tr('form.turn_timer')}: {timer}")
         return "\n".join(lines)
+
+    def _options_in_form_order(self, info: p.TableInfo) -> list[tuple[str, Any]]:
+        """The table's options in the order the New-table form shows them."""
+        variant = self.app.model.variants.get(info.variant)  # type: ignore[attr-defined]
+        order = [o.name for o in variant.options] if variant else []
+        return sorted(info.options.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else len(order), kv[0]))
 
     def _option_label(self, variant: str, name: str) -> str:
         key = f"option.{name}"
