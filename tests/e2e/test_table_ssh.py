@@ -24,8 +24,11 @@ AVOID = {"Me voy al mazo"}
 
 def offered_actions(text: str) -> list[tuple[str, str]]:
     """(key, label) pairs of the action panel, right of the player's cards."""
-    lines = text.splitlines()[10:15]
-    return [pair for line in lines for pair in ACTION.findall(line[26:])]
+    lines = text.splitlines()
+    # The hand row starts under the full-width rule below the seats (the bets line may wrap).
+    rule = next((i for i, line in enumerate(lines) if line.startswith("─" * 40)), 0)
+    hand = next((i for i in range(rule + 1, len(lines)) if lines[i].startswith(("╭", "+-"))), rule + 2)
+    return [pair for line in lines[hand:hand + 5] for pair in ACTION.findall(line[24:])]
 
 
 async def keys(client: ScreenClient, *sequence: str, pause: float = 0.15) -> None:
