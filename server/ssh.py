@@ -23,7 +23,7 @@ from server.ratelimit import TokenBucket
 from server.session import TrucoSession
 
 if TYPE_CHECKING:
-    from server.hub import Hub
+    from server.lobby import Hub
 
 log = logging.getLogger(__name__)
 

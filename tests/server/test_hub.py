@@ -8,7 +8,7 @@ import pytest
 
 import protocol as p
 from server.config import ServerConfig
-from server.hub import Hub
+from server.lobby import Hub
 from server.link import HubLink
 from server.store import Store
 from server.variants import validate_options, variant_infos

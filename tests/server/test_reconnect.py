@@ -10,7 +10,7 @@ import pytest
 
 import protocol as p
 from server.config import ServerConfig
-from server.hub import Hub
+from server.lobby import Hub
 from server.store import Store
 from server.table import Pace
 from server.variants import validate_options, variant_infos

@@ -12,7 +12,7 @@ import pytest
 import engine
 import protocol as p
 from server.config import ServerConfig
-from server.hub import Hub
+from server.lobby import Hub
 from server.store import Store, TableRecord, pack_event
 from server.table import Occupant, Pace, TableActor, state_digest
 from server.variants import validate_options, variant_infos
