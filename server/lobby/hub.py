@@ -35,6 +35,7 @@ from server.config import ServerConfig
 from server.link import HubLink, Peer
 from server.ratelimit import TokenBucket
 from server.store import GameRecord, Store, TableRecord
+from server.table import messages as tm
 from server.table import Occupant, Pace, StaleSnapshot, TableActor, state_digest
 
 log = logging.getLogger(__name__)
@@ -270,7 +271,7 @@ class Hub:
         for index, seated in enumerate(table.seats):
             assert seated is not None
             if id(seated) in back:
-                actor.post("rejoin", seated.conn_id, index)
+                actor.post(tm.Rejoin(seated.conn_id, index))
                 continue
             if seated.conn_id is not None:  # came back for it, then left before it was back
                 actor.viewers.pop(seated.conn_id, None)
@@ -437,7 +438,7 @@ class Hub:
         if occupant is None or occupant.conn_id != cid:
             return
         occupant.conn_id, occupant.away = None, True
-        table.actor.post("away", cid)
+        table.actor.post(tm.Away(cid))
         self._hold(table, seat, occupant)
         self._table_changed(table)
 
@@ -457,7 +458,7 @@ class Hub:
         del self._holds[id(occupant)]
         log.info("table %s seat %s: %s did not come back; a bot plays on", table_id, seat, occupant.name)
         occupant.away, occupant.bot = False, True
-        table.actor.post("release", seat)
+        table.actor.post(tm.Release(seat))
         self._save_seats(table)
         self._drop_if_empty(table)
 
@@ -469,7 +470,7 @@ class Hub:
             return False
         del self._tables[table.table_id]
         if table.actor is not None:
-            table.actor.post("stop")
+            table.actor.post(tm.Stop())
             self._close_in_store(table.table_id)
         for watcher in table.spectators:
             w = self._conns.get(watcher)
@@ -509,7 +510,7 @@ class Hub:
         conn.table_id, conn.seat = table.table_id, seat
         self._send(conn, p.Seated(table_id=table.table_id, seat=seat))
         if table.actor is not None:
-            table.actor.post("rejoin", conn.peer.conn_id, seat)
+            table.actor.post(tm.Rejoin(conn.peer.conn_id, seat))
             self._table_changed(table)
         else:  # still being restored: the table screen says so until it is back (_install)
             self._send(conn, p.TableUpdated(table=self._table_info(table)))
@@ -825,7 +826,7 @@ class Hub:
         conn.table_id, conn.seat = table.table_id, None
         self._send(conn, p.Seated(table_id=table.table_id, code=table.code))
         if table.actor is not None:
-            table.actor.post("watch", conn.peer.conn_id)
+            table.actor.post(tm.Watch(conn.peer.conn_id))
         self._table_changed(table)
         self._lobby_news(p.PlayerUpdated(player=self._player_info(conn)))
 
@@ -897,7 +898,7 @@ class Hub:
             for occupant in table.seats:
                 if occupant is not None and occupant.conn_id == cid:
                     occupant.conn_id, occupant.bot, occupant.away = None, True, False  # a bot plays on
-            table.actor.post("leave", cid)
+            table.actor.post(tm.Leave(cid))
             self._save_seats(table)
         else:
             table.seats = [None if s is not None and s.conn_id == cid else s for s in table.seats]
@@ -963,7 +964,7 @@ class Hub:
         if table.actor is None:
             self._error(conn, "not_started", "the game has not started yet")
             return
-        table.actor.post("act", conn.peer.conn_id, msg)
+        table.actor.post(tm.Act(conn.peer.conn_id, msg))
 
     def _on_table_chat(self, conn: _Conn, msg: p.TableChat) -> None:
         table = self._my_table(conn, msg.table_id)
@@ -972,13 +973,13 @@ class Hub:
         if not conn.chat.take():
             self._error(conn, "chat_rate", "you are chatting too fast")
             return
-        table.actor.post("chat", conn.peer.conn_id, conn.name or "", msg.text)
+        table.actor.post(tm.Chat(conn.peer.conn_id, conn.name or "", msg.text))
 
     def _on_rematch(self, conn: _Conn, msg: p.Rematch) -> None:
         table = self._my_table(conn, msg.table_id)
         if table is None or table.actor is None:
             return
-        table.actor.post("rematch", conn.peer.conn_id)
+        table.actor.post(tm.Rematch(conn.peer.conn_id))
 
     def _new_table_id(self) -> str:
         while True:

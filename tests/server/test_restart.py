@@ -15,6 +15,7 @@ from server.config import ServerConfig
 from server.lobby import Hub
 from server.store import Store, TableRecord, pack_event
 from server.table import Occupant, Pace, TableActor, state_digest
+from server.table import messages as tm
 from server.variants import validate_options, variant_infos
 from test_hub import join  # tests/server is on sys.path (pytest rootdir mode)
 from test_reconnect import expect, last_update, settle_all, start_hub, stop_hub, until_updates
@@ -146,8 +147,8 @@ async def test_a_turn_timer_resumes_with_the_time_it_had_left(tmp_path: Path) ->
         assert 29 < (viewers.updates(1)[-1].timer or 0) <= 30
         # Away and back: the same turn, the same deadline (not a new period).
         await asyncio.sleep(0.3)
-        actor.post("away", 1)
-        actor.post("rejoin", 5, 0)
+        actor.post(tm.Away(1))
+        actor.post(tm.Rejoin(5, 0))
         await until(lambda: viewers.updates(5))
         assert (viewers.updates(5)[-1].timer or 0) < 29.8
         await actor.stop()
@@ -161,7 +162,7 @@ async def test_a_turn_timer_resumes_with_the_time_it_had_left(tmp_path: Path) ->
                                   seed="s", store=store)
             restored.restore(record.events, record.snapshot, stopped_at)
             restored.start()
-            restored.post("rejoin", 9, 0)
+            restored.post(tm.Rejoin(9, 0))
             await until(lambda: again.updates(9) or restored.seq > record.events[-1].seq)
             if left > 0:
                 assert left - 0.5 < (again.updates(9)[-1].timer or 0) <= left, (stopped_at, left)
