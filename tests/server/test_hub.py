@@ -102,8 +102,8 @@ async def test_key_reserves_name_across_sessions_and_restarts(hub: Hub, tmp_path
     assert owner.of(p.Welcome)
     await hub.drain_writes()
     # A new hub on the same database still knows the reservation.
-    assert hub._store is not None
-    reloaded = Hub(ServerConfig(), variant_infos(), validate_options, hub._store)
+    assert hub.store is not None
+    reloaded = Hub(ServerConfig(), variant_infos(), validate_options, hub.store)
     await reloaded.load()
     assert reloaded.reserved_fingerprint("ana") == "SHA256:key1"
 
