@@ -14,7 +14,8 @@ from server.config import ServerConfig
 from server.hostkey import fingerprint, load_or_create_host_key
 from server.lobby import Hub
 from server.netinfo import connect_lines, lan_addresses
-from server.ssh import ServerContext, start_ssh_server
+from server.context import ServerContext
+from server.ssh import start_ssh_server
 from server.table import Pace
 from server.store import Store, StoreError
 from server.variants import validate_options, variant_infos
