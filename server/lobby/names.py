@@ -79,7 +79,7 @@ class Names:
         self._sessions.replace(occupant.conn_id, conn.peer.conn_id)
         if conn.table_id is not None:
             self._seats.leave_table(conn)
-        occupant.conn_id, occupant.away = conn.peer.conn_id, False
+        occupant.back(conn.peer.conn_id)
         conn.table_id, conn.seat = table.table_id, seat
         state.send(conn, p.Seated(table_id=table.table_id, seat=seat))
         if table.actor is not None:

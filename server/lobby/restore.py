@@ -178,7 +178,7 @@ class Restorer:
                 continue
             if seated.conn_id is not None:  # came back for it, then left before it was back
                 actor.viewers.pop(seated.conn_id, None)
-                seated.conn_id, seated.away = None, True
+                seated.drop()
             if seated.away:
                 self._seats.hold(table, index, seated)
         actor.start()

@@ -104,7 +104,7 @@ class Seats:
         if table.actor is not None:
             for occupant in table.seats:
                 if occupant is not None and occupant.conn_id == cid:
-                    occupant.conn_id, occupant.bot, occupant.away = None, True, False  # a bot plays on
+                    occupant.leave()  # a bot plays on
             table.actor.post(tm.Leave(cid))
             state.save_seats(table)
         else:
@@ -143,7 +143,7 @@ class Seats:
         occupant = table.seats[seat]
         if occupant is None or occupant.conn_id != cid:
             return
-        occupant.conn_id, occupant.away = None, True
+        occupant.drop()
         table.actor.post(tm.Away(cid))
         self.hold(table, seat, occupant)
         self._state.table_changed(table)
@@ -164,7 +164,7 @@ class Seats:
             return  # they came back (a later drop starts its own hold)
         del self._holds[id(occupant)]
         log.info("table %s seat %s: %s did not come back; a bot plays on", table_id, seat, occupant.name)
-        occupant.away, occupant.bot = False, True
+        occupant.release()
         table.actor.post(tm.Release(seat))
         self._state.save_seats(table)
         self.drop_if_empty(table)

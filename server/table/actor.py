@@ -309,7 +309,7 @@ class TableActor:
         if seat is None:
             return
         occupant = self.seats[seat]
-        occupant.conn_id, occupant.bot, occupant.away = None, True, False  # a bot finishes for them
+        occupant.leave()  # a bot finishes for them
         self.rematch_votes.discard(seat)
         if self._rematch_agreed():  # the others had all asked: they need not wait for this seat
             self._new_match()
@@ -324,7 +324,7 @@ class TableActor:
             return
         occupant = self.seats[seat]
         if occupant.conn_id == conn_id:
-            occupant.conn_id, occupant.away = None, True
+            occupant.drop()
         self._reschedule()
         self._viewers.update_all([])
 
@@ -334,7 +334,7 @@ class TableActor:
             if s == seat:
                 del self.viewers[old]
         occupant = self.seats[seat]
-        occupant.conn_id, occupant.away, occupant.bot = conn_id, False, False
+        occupant.back(conn_id)
         self.viewers[conn_id] = seat
         self._reschedule()
         self._viewers.update_all([], history_for=conn_id)  # the log of the match so far, for them only
@@ -344,7 +344,7 @@ class TableActor:
         occupant = self.seats[seat]
         if occupant.conn_id is not None:
             return
-        occupant.away, occupant.bot = False, True
+        occupant.release()
         self.rematch_votes.discard(seat)
         if self._rematch_agreed():
             self._new_match()

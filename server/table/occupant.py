@@ -21,6 +21,24 @@ class Occupant:
         if not self.bot:
             self.was_human = True
 
+    # The lobby and the table hold the same occupants: these are the only ways a seat changes
+    # hands, whichever of them sees it first.
+    def leave(self) -> None:
+        """The person left for good: a bot plays the seat from now on."""
+        self.conn_id, self.bot, self.away = None, True, False
+
+    def drop(self) -> None:
+        """The person's connection dropped: the seat is held for them."""
+        self.conn_id, self.away = None, True
+
+    def back(self, conn_id: int) -> None:
+        """The person is back on connection ``conn_id``."""
+        self.conn_id, self.away, self.bot = conn_id, False, False
+
+    def release(self) -> None:
+        """The hold ran out: a bot plays the seat for good."""
+        self.away, self.bot = False, True
+
     def info(self) -> p.SeatInfo:
         return p.SeatInfo(name=self.name, bot=self.bot, away=self.away)
 
