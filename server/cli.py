@@ -12,9 +12,10 @@ from pathlib import Path
 
 from server.config import ServerConfig
 from server.hostkey import fingerprint, load_or_create_host_key
-from server.hub import Hub
+from server.lobby import Hub
 from server.netinfo import connect_lines, lan_addresses
-from server.ssh import ServerContext, start_ssh_server
+from server.context import ServerContext
+from server.ssh import start_ssh_server
 from server.table import Pace
 from server.store import Store, StoreError
 from server.variants import validate_options, variant_infos
@@ -92,7 +93,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     store = Store(config.data_dir / "truco.sqlite3")
     # Start-up order: the server listens as soon as it knows its open tables; the integrity
-    # check (it reads the whole file) and the tables' games run meanwhile (server/hub.py).
+    # check (it reads the whole file) and the tables' games run meanwhile (server/lobby/restore.py).
     await store.open(check=False)
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()

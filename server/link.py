@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Callable
 
 # Messages a session may have queued before it counts as not keeping up.
 OUTBOX_LIMIT = 2000
@@ -18,11 +19,26 @@ class Peer:
     fingerprint: str | None  # SHA256 of the key that signed, None for guests
 
 
+@dataclass(frozen=True)
+class Frame:
+    """An encoded command frame a session sent."""
+
+    conn_id: int
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The session's end of the connection closed."""
+
+    conn_id: int
+
+
 class HubLink:
     """A session's end of its connection to the hub: encoded frames both ways."""
 
-    def __init__(self, inbox: asyncio.Queue[tuple[str, int, object]], conn_id: int) -> None:
-        self._inbox = inbox
+    def __init__(self, post: Callable[[Frame | Closed], None], conn_id: int) -> None:
+        self._post = post  # into the hub's inbox
         self.conn_id = conn_id
         self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.closed = False
@@ -30,12 +46,12 @@ class HubLink:
     # session -> hub
     def send(self, data: bytes) -> None:
         if not self.closed:
-            self._inbox.put_nowait(("frame", self.conn_id, data))
+            self._post(Frame(self.conn_id, data))
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            self._inbox.put_nowait(("close", self.conn_id, None))
+            self._post(Closed(self.conn_id))
 
     async def receive(self) -> bytes | None:
         """The next frame from the hub, or None once the hub has hung up."""

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import asyncssh
 from rich.console import Console
 
 from server.ascii_out import PLAIN_TERMS, to_ascii, wants_ascii
+from server.context import ServerContext
 from server.ratelimit import TokenBucket
 from tui.app import TrucoApp
 from tui.driver import ChannelDriver
 from tui.i18n import Translator, language_from_env
 
-if TYPE_CHECKING:
-    from server.ssh import ServerContext
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +59,7 @@ def make_console(colors: str | None, term: str) -> Console:
 
 
 class TrucoSession(asyncssh.SSHServerSession[bytes]):
-    def __init__(self, ctx: "ServerContext", username: str, fingerprint: str | None, ip: str):
+    def __init__(self, ctx: ServerContext, username: str, fingerprint: str | None, ip: str):
         self._ctx = ctx
         self._username = username
         self._fingerprint = fingerprint

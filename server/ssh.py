@@ -10,20 +10,14 @@ prompts (or any password).
 from __future__ import annotations
 
 import logging
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import asyncssh
 
 from protocol.text import name_key
 from server import compression
-from server.config import ServerConfig
-from server.ratelimit import TokenBucket
+from server.context import ServerContext
 from server.session import TrucoSession
-
-if TYPE_CHECKING:
-    from server.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -38,28 +32,6 @@ SIG_ALGS = ["ssh-ed25519"]
 # zlib from server to client saves ~85% of the bytes; inflation of what clients
 # send is bounded per packet (server/compression.py).
 COMPRESSION_ALGS = compression.COMPRESSION_ALGS
-
-
-@dataclass
-class ServerContext:
-    """Shared by every connection of one server (all on one event loop)."""
-
-    config: ServerConfig
-    hub: "Hub"
-    sessions: set[TrucoSession] = field(default_factory=set)
-    per_ip: Counter[str] = field(default_factory=Counter)
-    unauthenticated: int = 0
-    connect_rate: dict[str, TokenBucket] = field(default_factory=dict)
-
-    def connection_allowed(self, ip: str) -> bool:
-        """The per-address connection rate (a token bucket per address)."""
-        per_minute = self.config.connections_per_minute_per_ip
-        bucket = self.connect_rate.get(ip)
-        if bucket is None:
-            if len(self.connect_rate) > 10_000:  # bound the table: forget idle addresses
-                self.connect_rate = {k: b for k, b in self.connect_rate.items() if not b.full()}
-            bucket = self.connect_rate[ip] = TokenBucket(per_minute / 60.0, max(1, int(per_minute)))
-        return bucket.take()
 
 
 class TrucoSSHServer(asyncssh.SSHServer):

@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 import protocol as p  # noqa: E402
 from server.store import EventRow, Store, TableRecord  # noqa: E402
 from server.table import Occupant, Pace, TableActor  # noqa: E402
+from server.table import messages as tm
 
 EVENT = {"type": "acted", "seat": 1, "call": "play", "card": "7o", "value": None}
 
@@ -89,8 +90,8 @@ async def action_latency(store: Store | None, actions: int) -> list[float]:
             seq = actor.seq
             arrived.clear()
             start = time.perf_counter()
-            actor.post("act", seat + 1, p.TableAction(table_id=table_id, call=choice["call"],
-                                                      card=choice.get("card"), cid=len(times) + 1))
+            actor.post(tm.Act(seat + 1, p.TableAction(table_id=table_id, call=choice["call"],
+                                                      card=choice.get("card"), cid=len(times) + 1)))
             while updates[seat + 1].seq == seq:
                 arrived.clear()
                 await arrived.wait()

@@ -8,7 +8,7 @@ import pytest
 
 import protocol as p
 from server.config import ServerConfig
-from server.hub import Hub
+from server.lobby import Hub
 from server.link import HubLink
 from server.store import Store
 from server.variants import validate_options, variant_infos
@@ -102,8 +102,8 @@ async def test_key_reserves_name_across_sessions_and_restarts(hub: Hub, tmp_path
     assert owner.of(p.Welcome)
     await hub.drain_writes()
     # A new hub on the same database still knows the reservation.
-    assert hub._store is not None
-    reloaded = Hub(ServerConfig(), variant_infos(), validate_options, hub._store)
+    assert hub.store is not None
+    reloaded = Hub(ServerConfig(), variant_infos(), validate_options, hub.store)
     await reloaded.load()
     assert reloaded.reserved_fingerprint("ana") == "SHA256:key1"
 

@@ -8,6 +8,7 @@ import engine
 import protocol as p
 from server.store import EventRow, Store
 from server.table import Occupant, Pace, TableActor, state_digest
+from server.table import messages as tm
 from test_table import Viewers, bots, until  # tests/server is on sys.path (pytest rootdir mode)
 
 FAST = Pace(bot_delay=0, hand_pause=0)
@@ -47,7 +48,7 @@ async def test_no_viewer_sees_an_event_before_it_is_in_the_log() -> None:
     assert actor.seq > 0 and sent == []  # the match started, but nothing is shown yet
     store.gate.set()
     await until(lambda: len(sent) > 0)
-    actor.post("leave", 1)  # a bot plays on: many more appends and updates
+    actor.post(tm.Leave(1))  # a bot plays on: many more appends and updates
     await until(lambda: actor.finished)
     await actor.stop()
     assert store.appends > 5
@@ -122,7 +123,7 @@ async def test_a_retried_command_does_not_act_twice_even_after_a_restart(tmp_pat
         conn = seat + 1
         card = viewers.updates(conn)[-1].view["own_cards"][0]
         command = p.TableAction(table_id="t", call="play", card=card, cid=4242)
-        actor.post("act", conn, command)
+        actor.post(tm.Act(conn, command))
         await until(lambda: actor.seq > 0 and any(
             e["type"] == "acted" for u in viewers.updates(conn) for e in u.events))
         await actor.stop()
@@ -136,10 +137,10 @@ async def test_a_retried_command_does_not_act_twice_even_after_a_restart(tmp_pat
                               fresh_seats, again.send, pace=FAST, seed=record.seed, store=store)
         restored.restore(record.events)
         restored.start()
-        restored.post("rejoin", 9, seat)  # the player is back on a new connection
+        restored.post(tm.Rejoin(9, seat))  # the player is back on a new connection
         await until(lambda: again.updates(9))
         assert again.updates(9)[-1].seq == seq
-        restored.post("act", 9, command)  # the client retries: it never saw the answer
+        restored.post(tm.Act(9, command))  # the client retries: it never saw the answer
         await asyncio.sleep(0.05)
         assert restored.seq == seq and not again.errors(9)
         await restored.stop()

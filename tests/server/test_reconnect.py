@@ -10,7 +10,7 @@ import pytest
 
 import protocol as p
 from server.config import ServerConfig
-from server.hub import Hub
+from server.lobby import Hub
 from server.store import Store
 from server.table import Pace
 from server.variants import validate_options, variant_infos
@@ -222,7 +222,7 @@ async def test_my_games_lists_a_finished_game_and_replays_it_hand_by_hand(tmp_pa
         await until_updates(ana)
         table_id = last_update(ana).table_id
         ana.link.close()
-        await until(lambda: hub._tables[table_id].actor.finished, timeout=20)  # type: ignore[union-attr]
+        await until(lambda: hub.tables[table_id].actor.finished, timeout=20)  # type: ignore[union-attr]
         ana = await join(hub, "ana", "SHA256:ana")
         await until_updates(ana)
         # The match ended while she was away: she is back in her seat, at the final score.

@@ -12,9 +12,10 @@ import pytest
 import engine
 import protocol as p
 from server.config import ServerConfig
-from server.hub import Hub
+from server.lobby import Hub
 from server.store import Store, TableRecord, pack_event
 from server.table import Occupant, Pace, TableActor, state_digest
+from server.table import messages as tm
 from server.variants import validate_options, variant_infos
 from test_hub import join  # tests/server is on sys.path (pytest rootdir mode)
 from test_reconnect import expect, last_update, settle_all, start_hub, stop_hub, until_updates
@@ -52,7 +53,7 @@ async def a_match_that_ends_while_everyone_is_away(hub: Hub, guest_too: bool) ->
         ana.send(p.AddBot(table_id=table_id))
         await until_updates(ana)
     ana.link.close()
-    await until(lambda: hub._tables[table_id].actor.finished, timeout=30)  # type: ignore[union-attr]
+    await until(lambda: hub.tables[table_id].actor.finished, timeout=30)  # type: ignore[union-attr]
     return table_id, code
 
 
@@ -60,7 +61,7 @@ async def test_a_match_ended_while_away_comes_back_after_a_restart_at_its_final_
     path = tmp_path / "db.sqlite3"
     hub, store, task = await start_hub(path, seat_hold=60)
     table_id, _ = await a_match_that_ends_while_everyone_is_away(hub, guest_too=False)
-    final = hub._tables[table_id].actor.state  # type: ignore[union-attr]
+    final = hub.tables[table_id].actor.state  # type: ignore[union-attr]
     assert final is not None and final.match_over
     await stop_hub(hub, store, task)  # the server stops between the match's end and a rematch
 
@@ -89,7 +90,7 @@ async def test_an_absent_player_does_not_hold_up_the_rematch_for_the_whole_seat_
     hub, store, task = await start_hub(tmp_path / "db.sqlite3", seat_hold=600)
     try:
         table_id, code = await a_match_that_ends_while_everyone_is_away(hub, guest_too=True)
-        actor = hub._tables[table_id].actor
+        actor = hub.tables[table_id].actor
         assert actor is not None
         actor.pace = Pace(bot_delay=0, hand_pause=0, away_grace=0.4)
         ana = await join(hub, "ana", "SHA256:ana")  # back first: the final score, and a rematch
@@ -112,7 +113,7 @@ async def test_a_player_back_before_the_grace_is_asked_like_anyone(tmp_path: Pat
     hub, store, task = await start_hub(tmp_path / "db.sqlite3", seat_hold=600)
     try:
         table_id, code = await a_match_that_ends_while_everyone_is_away(hub, guest_too=True)
-        actor = hub._tables[table_id].actor
+        actor = hub.tables[table_id].actor
         assert actor is not None
         actor.pace = Pace(bot_delay=0, hand_pause=0, away_grace=0.5)
         ana = await join(hub, "ana", "SHA256:ana")
@@ -146,8 +147,8 @@ async def test_a_turn_timer_resumes_with_the_time_it_had_left(tmp_path: Path) ->
         assert 29 < (viewers.updates(1)[-1].timer or 0) <= 30
         # Away and back: the same turn, the same deadline (not a new period).
         await asyncio.sleep(0.3)
-        actor.post("away", 1)
-        actor.post("rejoin", 5, 0)
+        actor.post(tm.Away(1))
+        actor.post(tm.Rejoin(5, 0))
         await until(lambda: viewers.updates(5))
         assert (viewers.updates(5)[-1].timer or 0) < 29.8
         await actor.stop()
@@ -161,7 +162,7 @@ async def test_a_turn_timer_resumes_with_the_time_it_had_left(tmp_path: Path) ->
                                   seed="s", store=store)
             restored.restore(record.events, record.snapshot, stopped_at)
             restored.start()
-            restored.post("rejoin", 9, 0)
+            restored.post(tm.Rejoin(9, 0))
             await until(lambda: again.updates(9) or restored.seq > record.events[-1].seq)
             if left > 0:
                 assert left - 0.5 < (again.updates(9)[-1].timer or 0) <= left, (stopped_at, left)
@@ -187,7 +188,7 @@ async def test_a_snapshot_from_another_engine_version_is_set_aside_for_a_full_re
         ana.send(p.AddBot(table_id=table_id))
     await until_updates(ana)
     ana.link.close()  # the bots play on for her
-    before = hub._tables[table_id].actor
+    before = hub.tables[table_id].actor
     assert before is not None
     await until(lambda: before.state.deal_no >= 2, timeout=30)  # type: ignore[union-attr]
     await stop_hub(hub, store, task)
@@ -208,7 +209,7 @@ async def test_a_snapshot_from_another_engine_version_is_set_aside_for_a_full_re
     task = asyncio.create_task(hub.run())
     try:
         await asyncio.wait_for(hub.restored.wait(), 10)
-        actor = hub._tables[table_id].actor
+        actor = hub.tables[table_id].actor
         assert actor is not None and actor.state is not None
         assert (actor.seq, state_digest(actor.state, 4)) == (seq, digest)
         assert len(actor.events) == seq  # the whole match replayed (a one-match table)
@@ -267,7 +268,7 @@ async def test_no_table_plays_on_a_database_that_failed_its_check(tmp_path: Path
     task = asyncio.create_task(hub.run())
     try:
         await asyncio.sleep(0.2)
-        assert not hub._tables and not hub.restored.is_set()
+        assert not hub.tables and not hub.restored.is_set()
     finally:
         await stop_hub(hub, store, task)
 
@@ -340,7 +341,7 @@ async def test_a_table_whose_log_cannot_be_replayed_does_not_hold_up_the_others(
         await asyncio.wait_for(hub.restored.wait(), 10)
         await settle_all(ana)
         assert ana.of(p.Seated)[-1] == p.Seated() and ana.of(p.Error)[-1].code == "no_table"
-        assert set(hub._tables) == {tables["carla"]}  # the other table is back
+        assert set(hub.tables) == {tables["carla"]}  # the other table is back
         carla = await join(hub, "carla", "SHA256:carla")
         await until_updates(carla)
         assert last_update(carla).table_id == tables["carla"]

@@ -10,6 +10,7 @@ import pytest
 import engine
 import protocol as p
 from server.table import Occupant, Pace, TableActor
+from server.table import messages as tm
 
 FAST = Pace(bot_delay=0, hand_pause=0)
 
@@ -85,7 +86,7 @@ async def test_spectators_never_see_hidden_cards_and_seats_only_their_own() -> N
     actor.viewers[2] = None  # spectator from the start
     actor.start()
     await until(lambda: len(viewers.updates(2)) >= 1)
-    actor.post("leave", 1)  # a bot plays ana's seat, so the match runs to the end
+    actor.post(tm.Leave(1))  # a bot plays ana's seat, so the match runs to the end
     await until(lambda: actor.finished)
     await actor.stop()
     assert len(viewers.updates(2)) > 10
@@ -109,9 +110,9 @@ async def test_illegal_actions_get_the_engine_reason_and_change_nothing() -> Non
     actor.start()
     await until(lambda: viewers.updates(1))
     seq = actor.seq
-    actor.post("act", 1, p.TableAction(table_id="t", call="quiero"))
-    actor.post("act", 1, p.TableAction(table_id="t", call="play", card="99x"))
-    actor.post("act", 3, p.TableAction(table_id="t", call="truco"))  # not seated here
+    actor.post(tm.Act(1, p.TableAction(table_id="t", call="quiero")))
+    actor.post(tm.Act(1, p.TableAction(table_id="t", call="play", card="99x")))
+    actor.post(tm.Act(3, p.TableAction(table_id="t", call="truco")))  # not seated here
     await until(lambda: len(viewers.errors(1)) == 2 and viewers.errors(3))
     assert [e.code for e in viewers.errors(1)] == ["illegal", "illegal"]
     assert viewers.errors(1)[0].message  # a reason in words
@@ -133,8 +134,8 @@ async def test_a_repeated_command_id_acts_once() -> None:
     mine = viewers.updates(conn)[-1].view
     card = mine["own_cards"][0]
     command = p.TableAction(table_id="t", call="play", card=card, cid=7)
-    actor.post("act", conn, command)
-    actor.post("act", conn, command)  # the retry of a command whose answer was lost
+    actor.post(tm.Act(conn, command))
+    actor.post(tm.Act(conn, command))  # the retry of a command whose answer was lost
     await asyncio.sleep(0.05)
     played = [e for u in viewers.updates(conn) for e in u.events if e["type"] == "acted" and e["call"] == "play"]
     assert len(played) == 1
@@ -173,11 +174,11 @@ async def test_a_player_who_leaves_is_replaced_by_a_bot_and_rematch_needs_every_
     actor.start()
     await until(lambda: viewers.updates(1))
     for conn in (2, 3, 4):
-        actor.post("leave", conn)
+        actor.post(tm.Leave(conn))
     await until(lambda: viewers.updates(1)[-1].seats[3].bot)
     assert [s.bot for s in viewers.updates(1)[-1].seats] == [False, True, True, True]
     # ana is the only human: let her be covered too by timing out is slow, so she leaves too
-    actor.post("leave", 1)
+    actor.post(tm.Leave(1))
     await until(lambda: actor.finished)
     assert actor.human_seats() == []
     await actor.stop()
@@ -196,7 +197,7 @@ async def test_rematch_starts_a_new_match_once_every_human_voted() -> None:
             actor._play_for(0)
         await asyncio.sleep(0.001)
     seq = actor.seq
-    actor.post("rematch", 1)
+    actor.post(tm.Rematch(1))
     await until(lambda: actor.seq > seq and not actor.finished)
     started = [e for u in viewers.updates(1) for e in u.events if e["type"] == "match_started"]
     assert len(started) == 2
@@ -209,8 +210,8 @@ async def test_table_chat_reaches_players_and_spectators_cleaned() -> None:
     actor = TableActor("t", "argentino", {}, seats, viewers.send, pace=FAST, seed=1)
     actor.viewers[3] = None
     actor.start()
-    actor.post("chat", 1, "ana", "buena \x1b[2J[b]x[/b]")
-    actor.post("chat", 9, "intruder", "not at this table")
+    actor.post(tm.Chat(1, "ana", "buena \x1b[2J[b]x[/b]"))
+    actor.post(tm.Chat(9, "intruder", "not at this table"))
     await until(lambda: any(isinstance(m, p.Chat) for m in viewers.frames.get(3, [])))
     await asyncio.sleep(0.02)
     for conn in (1, 2, 3):
@@ -237,7 +238,7 @@ async def test_a_human_plays_cards_by_their_text_in_every_variant(variant: str) 
         cards = [a for a in legal if a.get("card")]
         action = cards[0] if cards else legal[0]
         before = actor.seq
-        actor.post("act", 1, p.TableAction(table_id="t", call=action["call"], card=action.get("card")))
+        actor.post(tm.Act(1, p.TableAction(table_id="t", call=action["call"], card=action.get("card"))))
         await until(lambda: actor.seq > before or viewers.errors(1), timeout=5)
         assert not viewers.errors(1), viewers.errors(1)[-1].message
         played += 1
@@ -262,8 +263,8 @@ async def test_a_rejoining_player_and_a_new_spectator_get_the_match_so_far_in_wh
     actor.viewers[9] = None  # a spectator from the start: never gets a history
     actor.start()
     await until(lambda: len(actor.events) > p.HISTORY_MAX + 60 or actor.finished)
-    actor.post("rejoin", 1, 0)
-    actor.post("watch", 2)
+    actor.post(tm.Rejoin(1, 0))
+    actor.post(tm.Watch(2))
     await until(lambda: viewers.updates(1) and viewers.updates(2))
     await actor.stop()
     match = list(actor.events)
@@ -294,8 +295,8 @@ async def test_a_rejoin_right_at_the_start_gets_the_match_start_and_the_deal() -
     actor = TableActor("t", "argentino", {"flor": False}, seats, viewers.send, pace=FAST, seed=1)
     actor.start()
     await until(lambda: viewers.updates(2))
-    actor.post("away", 2)
-    actor.post("rejoin", 3, 1)
+    actor.post(tm.Away(2))
+    actor.post(tm.Rejoin(3, 1))
     await until(lambda: viewers.updates(3))
     await actor.stop()
     history = viewers.updates(3)[0].history
@@ -322,7 +323,7 @@ async def test_the_rematch_deals_first_from_the_next_seat_so_the_mano_alternates
         mano = next(e.mano for e in actor.events if isinstance(e, engine.HandStarted))
         firsts.append((started.first_dealer, mano))
         seq = actor.seq
-        actor.post("rematch", 1)
+        actor.post(tm.Rematch(1))
         await until(lambda: actor.seq > seq and not actor.finished)
     await actor.stop()
     for (dealer, mano), (next_dealer, next_mano) in zip(firsts, firsts[1:]):
@@ -339,9 +340,9 @@ async def test_a_rejoining_player_gets_the_recent_table_chat_before_the_update()
     actor.start()
     await until(lambda: viewers.updates(2))
     for n in range(25):
-        actor.post("chat", 1, "ana", f"line {n}")
-    actor.post("away", 2)
-    actor.post("rejoin", 3, 1)
+        actor.post(tm.Chat(1, "ana", f"line {n}"))
+    actor.post(tm.Away(2))
+    actor.post(tm.Rejoin(3, 1))
     await until(lambda: viewers.updates(3))
     await actor.stop()
     frames = viewers.frames[3]
@@ -364,10 +365,10 @@ async def test_a_rematch_asked_by_everyone_left_starts_when_the_last_other_playe
                 actor._play_for(seat)
         await asyncio.sleep(0.001)
     seq = actor.seq
-    actor.post("rematch", 1)
+    actor.post(tm.Rematch(1))
     await until(lambda: viewers.updates(2)[-1].rematch_votes == (0,))
     assert actor.finished and actor.seq == seq  # waits for beto
-    actor.post("leave", 2)  # beto goes: ana, who asked, need not wait for him
+    actor.post(tm.Leave(2))  # beto goes: ana, who asked, need not wait for him
     await until(lambda: actor.seq > seq and not actor.finished)
     await actor.stop()
     assert actor.match_no == 2 and actor.seats[1].bot

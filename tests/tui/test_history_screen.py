@@ -5,7 +5,7 @@ import random
 
 import engine
 import protocol as p
-from server.hub import split_hands
+from server.lobby import split_hands
 from tui.screens.history import HistoryScreen, ReplayScreen
 
 from test_screens import lobby_app, screen_text

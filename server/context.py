@@ -1,0 +1,39 @@
+"""What every connection of one server shares: its settings, the hub, the open sessions
+and the per-address counters (all on one event loop)."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from server.config import ServerConfig
+from server.lobby import Hub
+from server.ratelimit import TokenBucket
+
+
+class OpenSession(Protocol):
+    """A running shell session, as the server sees it at shutdown."""
+
+    def close(self) -> None: ...
+
+
+@dataclass
+class ServerContext:
+    """Shared by every connection of one server (all on one event loop)."""
+
+    config: ServerConfig
+    hub: Hub
+    sessions: set[OpenSession] = field(default_factory=set)
+    per_ip: Counter[str] = field(default_factory=Counter)
+    unauthenticated: int = 0
+    connect_rate: dict[str, TokenBucket] = field(default_factory=dict)
+
+    def connection_allowed(self, ip: str) -> bool:
+        """The per-address connection rate (a token bucket per address)."""
+        per_minute = self.config.connections_per_minute_per_ip
+        bucket = self.connect_rate.get(ip)
+        if bucket is None:
+            if len(self.connect_rate) > 10_000:  # bound the table: forget idle addresses
+                self.connect_rate = {k: b for k, b in self.connect_rate.items() if not b.full()}
+            bucket = self.connect_rate[ip] = TokenBucket(per_minute / 60.0, max(1, int(per_minute)))
+        return bucket.take()

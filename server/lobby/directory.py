@@ -1,0 +1,197 @@
+"""The table directory: creating, finding, joining and watching tables, and the commands
+of the people at a table (passed on to its actor).
+"""
+from __future__ import annotations
+
+import itertools
+import secrets
+from typing import Callable
+
+import protocol as p
+from protocol.text import clean_text
+from server.lobby.seats import Seats, new_code
+from server.lobby.state import Conn, LobbyState, Table
+from server.table import Occupant
+from server.table import messages as tm
+
+DEFAULT_PUBLIC_TURN_TIMER = 30  # seconds
+
+OptionsValidator = Callable[[str, int, dict[str, p.OptionValue]], dict[str, p.OptionValue]]
+
+
+class Directory:
+    def __init__(self, state: LobbyState, seats: Seats, variants: tuple[p.VariantInfo, ...],
+                 validate_options: OptionsValidator) -> None:
+        self._state = state
+        self._seats = seats
+        self.variants = {v.name: v for v in variants}
+        self._validate_options = validate_options
+
+    def start_demo_tables(self) -> None:
+        state = self._state
+        tables = itertools.chain(state.tables.values(), state.restoring.values())
+        wanted = state.config.demo_bot_tables - sum(1 for t in tables if t.demo)
+        for i in range(max(0, wanted)):
+            players = (2, 4, 6)[i % 3]
+            options = self._validate_options("argentino", players, {"target": 15, "match_games": 1})
+            table = Table(
+                table_id=self._new_table_id(), title=f"Demo {i + 1}", variant="argentino",
+                owner="demo", seats=[Occupant(f"Bot {n + 1}", None, bot=True) for n in range(players)],
+                options=options, private=False, code="", demo=True,
+            )
+            state.tables[table.table_id] = table
+            self._seats.maybe_start(table)
+
+    # -- finding a table ------------------------------------------------------------------
+    def on_create_table(self, conn: Conn, msg: p.CreateTable) -> None:
+        state = self._state
+        variant = self.variants.get(msg.variant)
+        if variant is None:
+            state.error(conn, "bad_table", f"unknown variant {msg.variant!r:.30}")
+            return
+        if not variant.implemented:
+            state.error(conn, "not_playable", f"{variant.title}: coming soon, not playable yet")
+            return
+        if msg.players not in variant.player_counts:
+            state.error(conn, "bad_table", f"{variant.title} is not played by {msg.players}")
+            return
+        try:
+            options = self._validate_options(msg.variant, msg.players, dict(msg.options))
+        except ValueError as exc:
+            state.error(conn, "bad_table", str(exc))
+            return
+        self._seats.leave_table(conn)
+        title = clean_text(msg.title, p.TITLE_MAX) or f"{conn.name}"
+        table_id = self._new_table_id()
+        code = new_code({t.code for t in state.tables.values()}) if msg.private else ""
+        timer = msg.turn_timer
+        if timer is None:  # strangers wait for nobody; friends at a private table need no clock
+            timer = 0 if msg.private else DEFAULT_PUBLIC_TURN_TIMER
+        table = Table(
+            table_id=table_id, title=title, variant=msg.variant, owner=conn.name or "",
+            seats=[None] * msg.players, options=options, private=msg.private, code=code,
+            turn_timer=timer,
+        )
+        state.tables[table_id] = table
+        state.send(conn, p.TableCreated(table_id=table_id, code=code))
+        self._seats.sit(conn, table, 0)
+
+    def on_join_table(self, conn: Conn, msg: p.JoinTable) -> None:
+        state = self._state
+        table = state.tables.get(msg.table_id)
+        if table is None:
+            state.error(conn, "no_table", "that table is gone")
+            return
+        if table.private and conn.peer.conn_id not in table.invited and conn.table_id != table.table_id:
+            state.error(conn, "private", "this table is private: join it with its code")
+            return
+        if table.actor is not None:
+            state.error(conn, "playing", "the game has started: watch it instead")
+            return
+        seat = msg.seat
+        if seat is None:
+            seat = next((i for i, s in enumerate(table.seats) if s is None), None)
+            if seat is None:
+                state.error(conn, "table_full", "no free seat at that table")
+                return
+        if seat >= len(table.seats):
+            state.error(conn, "bad_seat", "no such seat")
+            return
+        if table.seats[seat] is not None:
+            state.error(conn, "seat_taken", "that seat is taken")
+            return
+        self._seats.sit(conn, table, seat)
+
+    def on_join_code(self, conn: Conn, msg: p.JoinByCode) -> None:
+        code = clean_text(msg.code, 16).upper().replace(" ", "")
+        table = next((t for t in self._state.tables.values() if t.code and t.code == code), None)
+        if table is None:
+            self._state.error(conn, "bad_code", "no table has that code")
+            return
+        table.invited.add(conn.peer.conn_id)
+        self.on_join_table(conn, p.JoinTable(table_id=table.table_id))
+
+    def on_leave_table(self, conn: Conn, msg: p.LeaveTable) -> None:
+        if conn.table_id != msg.table_id:
+            self._state.error(conn, "not_at_table", "you are not at that table")
+            return
+        self._seats.leave_table(conn)
+        self._state.send(conn, p.Seated())
+
+    def on_watch_table(self, conn: Conn, msg: p.WatchTable) -> None:
+        state = self._state
+        table = state.tables.get(msg.table_id)
+        if table is None:
+            state.error(conn, "no_table", "that table is gone")
+            return
+        if table.private and conn.peer.conn_id not in table.invited:
+            state.error(conn, "private", "this table is private: join it with its code")
+            return
+        if conn.table_id == table.table_id and conn.seat is None:
+            return
+        self._seats.leave_table(conn)
+        table.spectators.add(conn.peer.conn_id)
+        conn.table_id, conn.seat = table.table_id, None
+        state.send(conn, p.Seated(table_id=table.table_id, code=table.code))
+        if table.actor is not None:
+            table.actor.post(tm.Watch(conn.peer.conn_id))
+        state.table_changed(table)
+        state.player_moved(conn)
+
+    def _new_table_id(self) -> str:
+        while True:
+            table_id = "t" + secrets.token_hex(3)
+            if table_id not in self._state.tables:
+                return table_id
+
+    # -- at the table ------------------------------------------------------------------
+    def _my_table(self, conn: Conn, table_id: str) -> Table | None:
+        table = self._state.tables.get(table_id)
+        if table is None or conn.table_id != table_id:
+            self._state.error(conn, "not_at_table", "you are not at that table")
+            return None
+        return table
+
+    def on_add_bot(self, conn: Conn, msg: p.AddBot) -> None:
+        table = self._my_table(conn, msg.table_id)
+        if table is None:
+            return
+        if table.owner != conn.name:
+            self._state.error(conn, "not_owner", "only the table's creator can add bots")
+            return
+        if table.actor is not None:
+            self._state.error(conn, "playing", "the game has already started")
+            return
+        free = [i for i, s in enumerate(table.seats) if s is None]
+        seat = msg.seat if msg.seat is not None else (free[0] if free else None)
+        if seat is None or seat not in free:
+            self._state.error(conn, "seat_taken", "no free seat for a bot")
+            return
+        number = sum(1 for s in table.seats if s is not None and s.bot) + 1
+        table.seats[seat] = Occupant(name=f"Bot {number}", conn_id=None, bot=True)
+        self._state.table_changed(table)
+        self._seats.maybe_start(table)
+
+    def on_act(self, conn: Conn, msg: p.TableAction) -> None:
+        table = self._my_table(conn, msg.table_id)
+        if table is None:
+            return
+        if table.actor is None:
+            self._state.error(conn, "not_started", "the game has not started yet")
+            return
+        table.actor.post(tm.Act(conn.peer.conn_id, msg))
+
+    def on_table_chat(self, conn: Conn, msg: p.TableChat) -> None:
+        table = self._my_table(conn, msg.table_id)
+        if table is None or table.actor is None:
+            return
+        if not conn.chat.take():
+            self._state.error(conn, "chat_rate", "you are chatting too fast")
+            return
+        table.actor.post(tm.Chat(conn.peer.conn_id, conn.name or "", msg.text))
+
+    def on_rematch(self, conn: Conn, msg: p.Rematch) -> None:
+        table = self._my_table(conn, msg.table_id)
+        if table is None or table.actor is None:
+            return
+        table.actor.post(tm.Rematch(conn.peer.conn_id))

@@ -1,0 +1,238 @@
+"""The lobby actor: one asyncio task owns all lobby state.
+
+Sessions reach it only through their ``HubLink``: encoded command frames in, encoded
+event frames out. The hub's inbox holds typed messages (``messages``), matched by class;
+each protocol command has one handler, listed in ``Hub.handlers``. The jobs are parts of
+their own: ``sessions`` (connections), ``names`` (names and coming back to a held seat),
+``seats`` (sitting, leaving, holds), ``directory`` (the tables), ``history`` (finished
+games), ``restore`` (tables of the last run); ``state`` is what they share.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from typing import Any, Callable, Mapping
+
+import protocol as p
+from protocol.text import clean_text
+from server.config import ServerConfig
+from server.link import Closed, Frame, HubLink, Peer
+from server.lobby.directory import Directory, OptionsValidator
+from server.lobby.history import History
+from server.lobby.messages import HoldExpired, LobbyMessage, Opened, RestoreDone, Restored, Result, Shutdown
+from server.lobby.names import Names
+from server.lobby.restore import Restorer
+from server.lobby.seats import Seats
+from server.lobby.sessions import Sessions
+from server.lobby.state import Conn, LobbyState, Table
+from server.store import Store
+from server.table import Pace
+
+log = logging.getLogger(__name__)
+
+BAD_FRAMES_BEFORE_DROP = 10
+
+Handler = Callable[[Conn, Any], None]  # takes the command its key in ``Hub.handlers`` names
+
+
+class Hub:
+    def __init__(
+        self,
+        config: ServerConfig,
+        variants: tuple[p.VariantInfo, ...],
+        validate_options: OptionsValidator,
+        store: Store | None = None,
+        pace: Pace = Pace(),
+    ) -> None:
+        self.config = config
+        self._state = state = LobbyState(config, store)
+        self._ids = itertools.count(1)
+        self._seats = Seats(state, pace, self._send_frame)
+        self._sessions = Sessions(state, self._seats)
+        self._names = Names(state, self._sessions, self._seats, variants)
+        self._directory = Directory(state, self._seats, variants, validate_options)
+        self._history = History(state)
+        self._restorer = Restorer(state, self._seats)
+        self.restored = self._restorer.restored  # every table of the last run is back
+        self.variants = self._directory.variants
+        # Every protocol command and the one method that handles it
+        self.handlers: dict[type[p.Command], Handler] = {
+            p.Ping: self._on_ping,
+            p.ClaimName: self._names.on_claim_name,
+            p.ResumeSeat: self._names.on_resume,
+            p.SendChat: self._on_send_chat,
+            p.CreateTable: self._directory.on_create_table,
+            p.JoinTable: self._directory.on_join_table,
+            p.JoinByCode: self._directory.on_join_code,
+            p.LeaveTable: self._directory.on_leave_table,
+            p.WatchTable: self._directory.on_watch_table,
+            p.AddBot: self._directory.on_add_bot,
+            p.TableAction: self._directory.on_act,
+            p.TableChat: self._directory.on_table_chat,
+            p.Rematch: self._directory.on_rematch,
+            p.MyGames: self._history.on_my_games,
+            p.ReplayHand: self._history.on_replay_hand,
+        }
+
+    # -- wiring ----------------------------------------------------------------
+    @property
+    def pace(self) -> Pace:
+        """The delays of the tables started from now on."""
+        return self._seats.pace
+
+    @pace.setter
+    def pace(self, pace: Pace) -> None:
+        self._seats.pace = pace
+
+    @property
+    def store(self) -> Store | None:
+        return self._state.store
+
+    @property
+    def tables(self) -> Mapping[str, Table]:
+        """The tables in the lobby (not those still being restored), by id."""
+        return self._state.tables
+
+    async def load(self, checked: "asyncio.Future[None] | None" = None, restore: bool = True) -> None:
+        """What the server needs before it listens; the tables' games restore after
+        (``restore=False``: when ``restore_tables`` is called, e.g. once the server listens).
+
+        ``checked``: the database's integrity check, if still running: tables are rebuilt
+        meanwhile but none plays (or writes) before it passed.
+        """
+        await self._restorer.load(checked)
+        if restore:
+            self.restore_tables()
+        self._directory.start_demo_tables()
+
+    def restore_tables(self) -> None:
+        """Start rebuilding the open tables in the background (after ``load``)."""
+        self._restorer.start()
+
+    def connect(self, ip: str, username: str, fingerprint: str | None) -> HubLink:
+        """Open a connection for a verified SSH peer; called by the SSH layer only."""
+        conn_id = next(self._ids)
+        link = HubLink(self._state.inbox.put_nowait, conn_id)
+        self._state.inbox.put_nowait(Opened(Peer(conn_id, ip, username, fingerprint), link))
+        return link
+
+    def reserved_fingerprint(self, key: str) -> str | None:
+        """The fingerprint a name (by ``name_key``) is reserved for, if any."""
+        return self._state.reservations.get(key)
+
+    @property
+    def online_count(self) -> int:
+        return len(self._state.conns)
+
+    async def run(self) -> None:
+        while True:
+            message = await self._state.inbox.get()
+            try:
+                if self._handle(message):
+                    return
+            except Exception:  # one bad command must not stop the lobby for everyone
+                log.exception("hub failed on %s from conn %s", type(message).__name__,
+                              getattr(message, "conn_id", None))
+            self._sessions.drop_lagging()
+
+    def _handle(self, message: LobbyMessage) -> bool:
+        """One inbox message; True: the hub stops."""
+        match message:
+            case Opened(peer, link):
+                self._sessions.open(peer, link)
+            case Frame(conn_id, data):
+                self._command(conn_id, data)
+            case Closed(conn_id):
+                self._sessions.close(conn_id)
+            case HoldExpired():
+                self._seats.hold_expired(message)
+            case Restored():
+                self._restorer.install(message)
+            case RestoreDone(count, seconds):
+                log.info("all %d open tables restored in %.2f s", count, seconds)
+                self.restored.set()
+            case Result(conn_id, answer):
+                conn = self._state.conns.get(conn_id)
+                if conn is not None:
+                    self._state.send(conn, answer)
+            case Shutdown(notice):
+                self._sessions.shutdown(notice)
+                return True
+        return False
+
+    def request_shutdown(self, notice: str = "shutdown") -> None:
+        self._state.inbox.put_nowait(Shutdown(notice))
+
+    async def drain_writes(self) -> None:
+        if self._state.writes:
+            await asyncio.gather(*self._state.writes, return_exceptions=True)
+
+    async def stop_tables(self) -> None:
+        """Stop every table actor (their last events are appended first); for shutdown."""
+        background = self._restorer.background
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
+        actors = [t.actor for t in self._state.tables.values() if t.actor is not None]
+        await asyncio.gather(*(a.stop() for a in actors), return_exceptions=True)
+        store = self._state.store
+        if store is not None and background:
+            self._state.persist(store.mark_alive())  # the timers stopped now
+
+    def _send_frame(self, conn_id: int, frame: bytes) -> None:
+        """How table actors reach a connection (frames are already encoded)."""
+        conn = self._state.conns.get(conn_id)
+        if conn is not None:
+            self._state.deliver(conn, frame)
+            if self._state.lagging:
+                asyncio.get_running_loop().call_soon(self._sessions.drop_lagging)
+
+    # -- commands --------------------------------------------------------------
+    def _command(self, conn_id: int, data: bytes) -> None:
+        state = self._state
+        conn = state.conns.get(conn_id)
+        if conn is None:
+            return
+        try:
+            message = p.decode(data)
+        except p.ProtocolError as exc:
+            conn.bad_frames += 1
+            state.error(conn, "bad_frame", str(exc))
+            if conn.bad_frames >= BAD_FRAMES_BEFORE_DROP:
+                self._sessions.close(conn_id)
+            return
+        if not isinstance(message, p.Command):
+            state.error(conn, "bad_frame", f"{message.TYPE} is not a command")
+            return
+        if not conn.commands.take():
+            log.debug("conn %s (%s): command rate limited", conn.peer.conn_id, conn.name)
+            now = time.monotonic()
+            if now - conn.last_rate_error > 1.0:  # one error a second, not one per command
+                conn.last_rate_error = now
+                state.error(conn, "rate_limited", "too many commands; slow down")
+            return
+        if conn.name is None and not isinstance(message, (p.ClaimName, p.Ping)):
+            state.error(conn, "no_name", "choose a name first")
+            return
+        handler = self.handlers.get(type(message))
+        if handler is None:
+            state.error(conn, "bad_frame", f"{message.TYPE} is not handled here")
+            return
+        handler(conn, message)
+
+    def _on_ping(self, conn: Conn, msg: p.Ping) -> None:
+        self._state.send(conn, p.Pong(n=msg.n))
+
+    def _on_send_chat(self, conn: Conn, msg: p.SendChat) -> None:
+        state = self._state
+        text = clean_text(msg.text, self.config.chat_max_len)
+        if not text:
+            return
+        if not conn.chat.take():
+            state.error(conn, "chat_rate", "you are chatting too fast")
+            return
+        line = p.ChatLine(sender=conn.name or "", text=text, ts=int(time.time()))
+        state.chat.append(line)
+        state.broadcast(p.Chat(line=line))

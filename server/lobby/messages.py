@@ -1,0 +1,60 @@
+"""What the hub's inbox holds: one frozen dataclass per kind of message.
+
+Sessions post through their ``HubLink`` (``Frame``, ``Closed``); the rest come from the
+hub's own timers and background work, so every change to the lobby happens in its task.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import protocol as p
+from server.link import Closed, Frame, HubLink, Peer
+from server.table import Occupant, TableActor
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A verified SSH peer connected (``Hub.connect``)."""
+
+    peer: Peer
+    link: HubLink
+
+
+@dataclass(frozen=True)
+class HoldExpired:
+    """The hold on a seat ran out; ``token`` tells this hold from a later one."""
+
+    table_id: str
+    seat: int
+    occupant: Occupant
+    token: int
+
+
+@dataclass(frozen=True)
+class Restored:
+    """A table of the last run rebuilt from its log (``actor`` None: it could not be)."""
+
+    table_id: str
+    actor: TableActor | None
+
+
+@dataclass(frozen=True)
+class RestoreDone:
+    count: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Result:
+    """The answer to a store query, for one connection."""
+
+    conn_id: int
+    message: p.Message
+
+
+@dataclass(frozen=True)
+class Shutdown:
+    notice: str
+
+
+LobbyMessage = Frame | Closed | Opened | HoldExpired | Restored | RestoreDone | Result | Shutdown

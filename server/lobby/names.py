@@ -1,0 +1,127 @@
+"""Names and coming back: claiming a name, who may use it, and returning to a held seat.
+
+A name reserved by a key (its first key holder's) is refused to anyone else; a returning
+player (the same key, or a guest's resume code, typed in the lobby or given as the SSH
+username) is put straight back into the seat held for them.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import secrets
+
+import protocol as p
+from protocol.text import RESERVED_KEYS, clean_text, name_key, name_stem, usable_name, valid_name
+from server.lobby.seats import CODE_ALPHABET, Seats
+from server.lobby.sessions import Sessions
+from server.lobby.state import Conn, LobbyState, Table
+from server.table import Occupant
+from server.table import messages as tm
+
+
+def as_code(text: str) -> str:
+    """``text`` as a resume code, if it is one (else "")."""
+    code = clean_text(text, 16).upper().replace(" ", "").replace("-", "")
+    return code if len(code) == p.CODE_LEN and all(c in CODE_ALPHABET for c in code) else ""
+
+
+class Names:
+    def __init__(self, state: LobbyState, sessions: Sessions, seats: Seats,
+                 variants: tuple[p.VariantInfo, ...]) -> None:
+        self._state = state
+        self._sessions = sessions
+        self._seats = seats
+        self._variants = variants
+
+    def on_claim_name(self, conn: Conn, msg: p.ClaimName) -> None:
+        state = self._state
+        if conn.name is not None:
+            state.error(conn, "has_name", "you already have a name")
+            return
+        name = msg.name
+        fp = conn.peer.fingerprint
+        resuming = self._seats.held_seat(code=as_code(name)) if fp is None else None
+        if resuming is not None:  # `ssh CODE@host`: the guest's seat, under their old name
+            occupant = resuming[2]
+            self._sessions.replace(occupant.conn_id, conn.peer.conn_id)
+            name = occupant.name if not self.refusal(occupant.name, None) else self.suggest(occupant.name, None)
+        refusal = self.refusal(name, fp)
+        if refusal:
+            state.send(conn, p.NameRefused(name=name[:64], reason=refusal, suggestion=self.suggest(name, fp)))
+            return
+        key = name_key(name)
+        self._sessions.replace(state.online.get(key), conn.peer.conn_id)  # same key-holder again
+        conn.name = name
+        state.online[key] = conn.peer.conn_id
+        if fp is not None and key not in state.reservations:
+            state.reservations[key] = fp
+            self._persist_reservation(key, name, fp)
+        state.send(conn, p.Welcome(name=name, guest=fp is None, variants=self._variants,
+                                   chat_max=state.config.chat_max_len))
+        state.send(conn, state.snapshot())
+        state.lobby_news(p.PlayerUpdated(player=state.player_info(conn)), exclude=conn.peer.conn_id)
+        if resuming is None and fp is not None:
+            resuming = self._seats.held_seat(fingerprint=fp)
+        if resuming is not None:
+            self.reclaim(conn, *resuming)
+
+    def on_resume(self, conn: Conn, msg: p.ResumeSeat) -> None:
+        code = as_code(msg.code)
+        found = self._seats.held_seat(code=code) if code else None
+        if found is None:
+            self._state.error(conn, "bad_resume", "no seat is held with that code")
+            return
+        self.reclaim(conn, *found)
+
+    def reclaim(self, conn: Conn, table: Table, seat: int, occupant: Occupant) -> None:
+        """Put a returning player straight back into their seat."""
+        state = self._state
+        self._sessions.replace(occupant.conn_id, conn.peer.conn_id)
+        if conn.table_id is not None:
+            self._seats.leave_table(conn)
+        occupant.back(conn.peer.conn_id)
+        conn.table_id, conn.seat = table.table_id, seat
+        state.send(conn, p.Seated(table_id=table.table_id, seat=seat))
+        if table.actor is not None:
+            table.actor.post(tm.Rejoin(conn.peer.conn_id, seat))
+            state.table_changed(table)
+        else:  # still being restored: the table screen says so until it is back (restore)
+            state.send(conn, p.TableUpdated(table=state.table_info(table)))
+        state.player_moved(conn)
+
+    # -- who may use a name -------------------------------------------------------------
+    def refusal(self, name: str, fp: str | None) -> str:
+        """Why ``name`` may not be used by the holder of ``fp`` ("": it may)."""
+        if not valid_name(name):
+            return "invalid"
+        key = name_key(name)
+        if key in RESERVED_KEYS:
+            return "reserved_word"
+        owner = self._state.reservations.get(key)
+        if owner is not None and owner != fp:
+            return "reserved_key"
+        online = self._state.online.get(key)
+        if online is not None:
+            holder = self._state.conns.get(online)
+            if fp is None or holder is None or holder.peer.fingerprint != fp:
+                return "taken"
+        return ""
+
+    def suggest(self, name: str, fp: str | None) -> str:
+        stem = name_stem(name) or "player"
+        if usable_name(stem) and not self.refusal(stem, fp):
+            return stem
+        stem = stem[:13]
+        for n in itertools.chain(range(2, 100), (secrets.randbelow(900) + 100 for _ in range(50))):
+            candidate = f"{stem}{n}"
+            if not self.refusal(candidate, fp):
+                return candidate
+        return ""
+
+    def _persist_reservation(self, key: str, name: str, fp: str) -> None:
+        store = self._state.store
+        if store is None:
+            return
+        task = asyncio.get_running_loop().create_task(store.reserve(key, name, fp))
+        self._state.writes.add(task)
+        task.add_done_callback(self._state.writes.discard)

@@ -1,0 +1,187 @@
+"""Seats: sitting down, starting a full table, leaving, and the seats held for people away.
+
+A seated player whose connection closes is marked away and the seat is held
+(``ServerConfig.seat_hold``) for the same person, recognised by the key that signed (key
+holders) or by the seat's resume code (guests). When the hold runs out a bot plays the
+seat for good. This holds at a table whose match is over too: that is the rematch window.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import secrets
+
+import protocol as p
+from server.lobby.messages import HoldExpired
+from server.lobby.state import Conn, LobbyState, Table
+from server.store import TableRecord
+from server.table import Occupant, Pace, TableActor
+from server.table import messages as tm
+from server.table.actor import Send
+
+log = logging.getLogger(__name__)
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I look-alikes
+
+
+def new_code(taken: set[str]) -> str:
+    """A fresh code (a private table's, or a guest's resume code) not in ``taken``."""
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(p.CODE_LEN))
+        if code not in taken:
+            return code
+
+
+class Seats:
+    def __init__(self, state: LobbyState, pace: Pace, send_frame: Send) -> None:
+        self._state = state
+        self.pace = pace
+        self._send_frame = send_frame  # how table actors reach a connection
+        self._holds: dict[int, int] = {}  # id(occupant) -> the token of its latest hold
+        self._tokens = itertools.count(1)
+
+    # -- sitting down and starting ------------------------------------------------------
+    def sit(self, conn: Conn, table: Table, seat: int) -> None:
+        if conn.table_id is not None:
+            self.leave_table(conn)
+        table.seats[seat] = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id)
+        conn.table_id, conn.seat = table.table_id, seat
+        self._state.send(conn, p.Seated(table_id=table.table_id, seat=seat, code=table.code))
+        self._state.table_changed(table)
+        self._state.player_moved(conn)
+        self.maybe_start(table)
+
+    def maybe_start(self, table: Table) -> None:
+        if table.actor is not None or any(s is None for s in table.seats):
+            return
+        seats = [s for s in table.seats if s is not None]
+        for occupant in seats:
+            if occupant.conn_id is not None:
+                conn = self._state.conns.get(occupant.conn_id)
+                occupant.fingerprint = conn.peer.fingerprint if conn is not None else None
+                if occupant.fingerprint is None:
+                    occupant.resume = self._new_resume_code()
+        actor = self.new_actor(table)
+        table.actor = actor
+        store = self._state.store
+        if store is not None:  # queued before the actor's first append
+            self._state.persist(store.create_table(TableRecord(
+                table_id=table.table_id, title=table.title, variant=table.variant,
+                options=dict(table.options), owner=table.owner, private=table.private,
+                code=table.code, turn_timer=table.turn_timer,
+                seats=[o.to_record() for o in seats], seed=actor.seed, demo=table.demo,
+            )))
+        for watcher in table.spectators:
+            actor.viewers[watcher] = None
+        actor.start()
+        self._state.table_changed(table)
+
+    def new_actor(self, table: Table, seed: str | None = None) -> TableActor:
+        seats = [s for s in table.seats if s is not None]
+        return TableActor(
+            table.table_id, table.variant, dict(table.options), seats, self._send_frame,
+            turn_timer=table.turn_timer, pace=self.pace, seed=seed, store=self._state.store,
+            title=table.title, auto_rematch=table.demo,
+            on_change=lambda actor: self._state.table_changed(table),
+        )
+
+    def _new_resume_code(self) -> str:
+        tables = itertools.chain(self._state.tables.values(), self._state.restoring.values())
+        return new_code({o.resume for t in tables for o in t.seats if o is not None})
+
+    # -- leaving ----------------------------------------------------------------------
+    def leave_table(self, conn: Conn) -> None:
+        state = self._state
+        table = state.tables.get(conn.table_id or "")
+        conn.table_id, conn.seat = None, None
+        if table is None:
+            return
+        cid = conn.peer.conn_id
+        if cid in state.conns:  # back in the lobby: its lists moved on meanwhile
+            state.send(conn, state.snapshot())
+        table.spectators.discard(cid)
+        if table.actor is not None:
+            for occupant in table.seats:
+                if occupant is not None and occupant.conn_id == cid:
+                    occupant.leave()  # a bot plays on
+            table.actor.post(tm.Leave(cid))
+            state.save_seats(table)
+        else:
+            table.seats = [None if s is not None and s.conn_id == cid else s for s in table.seats]
+        self.drop_if_empty(table)
+        if conn.name is not None and cid in state.conns:
+            state.player_moved(conn)
+
+    def drop_if_empty(self, table: Table) -> bool:
+        """Remove a table nobody holds a seat at any more (True if removed)."""
+        state = self._state
+        if table.people() or table.demo or table.table_id not in state.tables:
+            if table.table_id in state.tables:
+                state.table_changed(table)
+            return False
+        del state.tables[table.table_id]
+        if table.actor is not None:
+            table.actor.post(tm.Stop())
+            state.close_in_store(table.table_id)
+        for watcher in table.spectators:
+            w = state.conns.get(watcher)
+            if w is not None:
+                w.table_id = None
+                state.send(w, state.snapshot())
+                state.send(w, p.Seated())
+        state.lobby_news(p.TableRemoved(table_id=table.table_id), table_id=table.table_id)
+        return True
+
+    # -- held seats ------------------------------------------------------------
+    def away(self, conn: Conn, table: Table) -> None:
+        """``conn`` dropped while seated at a running table: its seat is held for them."""
+        cid = conn.peer.conn_id
+        seat = conn.seat
+        conn.table_id, conn.seat = None, None
+        assert table.actor is not None and seat is not None
+        occupant = table.seats[seat]
+        if occupant is None or occupant.conn_id != cid:
+            return
+        occupant.drop()
+        table.actor.post(tm.Away(cid))
+        self.hold(table, seat, occupant)
+        self._state.table_changed(table)
+
+    def hold(self, table: Table, seat: int, occupant: Occupant) -> None:
+        token = next(self._tokens)
+        self._holds[id(occupant)] = token
+        loop = asyncio.get_running_loop()
+        loop.call_later(self._state.config.seat_hold, self._state.inbox.put_nowait,
+                        HoldExpired(table.table_id, seat, occupant, token))
+
+    def hold_expired(self, expired: HoldExpired) -> None:
+        table_id, seat, occupant = expired.table_id, expired.seat, expired.occupant
+        table = self._state.tables.get(table_id)
+        if table is None or table.actor is None or table.seats[seat] is not occupant:
+            return
+        if occupant.conn_id is not None or not occupant.away or self._holds.get(id(occupant)) != expired.token:
+            return  # they came back (a later drop starts its own hold)
+        del self._holds[id(occupant)]
+        log.info("table %s seat %s: %s did not come back; a bot plays on", table_id, seat, occupant.name)
+        occupant.release()
+        table.actor.post(tm.Release(seat))
+        self._state.save_seats(table)
+        self.drop_if_empty(table)
+
+    def held_seat(self, *, fingerprint: str | None = None, code: str | None = None
+                  ) -> tuple[Table, int, Occupant] | None:
+        """The seat a returning player holds: at a running table, one whose match is over
+        (the rematch window: until the hold runs out), or one still being restored."""
+        state = self._state
+        for table in itertools.chain(state.tables.values(), state.restoring.values()):
+            if table.actor is None and table.table_id not in state.restoring:
+                continue  # not started: nobody holds a seat there yet
+            for index, occupant in enumerate(table.seats):
+                if occupant is None or occupant.bot:
+                    continue
+                if fingerprint is not None and occupant.fingerprint == fingerprint:
+                    return table, index, occupant
+                if code and occupant.resume == code:
+                    return table, index, occupant
+        return None

@@ -1,0 +1,170 @@
+"""What the lobby knows (connections, names online, tables) and how it tells people.
+
+One ``LobbyState`` is shared by the parts of the lobby (``seats``, ``directory``,
+``names``, ``sessions``, ``restore``, ``history``); only the hub's task touches it.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable
+
+import protocol as p
+from protocol.text import name_key
+from server.config import ServerConfig
+from server.link import HubLink, Peer
+from server.lobby.messages import LobbyMessage
+from server.ratelimit import TokenBucket
+from server.store import Store
+from server.table import Occupant, TableActor
+
+log = logging.getLogger(__name__)
+
+CHAT_HISTORY = 50
+
+
+@dataclass
+class Conn:
+    peer: Peer
+    link: HubLink
+    commands: TokenBucket
+    chat: TokenBucket
+    name: str | None = None
+    table_id: str | None = None
+    seat: int | None = None  # None while watching
+    bad_frames: int = 0
+    last_rate_error: float = 0.0
+
+    @property
+    def key(self) -> str | None:
+        return name_key(self.name) if self.name else None
+
+
+@dataclass
+class Table:
+    table_id: str
+    title: str
+    variant: str
+    owner: str
+    seats: list[Occupant | None]
+    options: dict[str, p.OptionValue]
+    private: bool
+    code: str
+    turn_timer: int = 0
+    spectators: set[int] = field(default_factory=set)
+    invited: set[int] = field(default_factory=set)  # conns that used the code
+    actor: TableActor | None = None  # the running game, once every seat is filled
+    last_info: p.TableInfo | None = None
+    demo: bool = False  # a bot-only table the operator asked for (--demo-bot-tables)
+
+    def humans(self) -> list[int]:
+        return [o.conn_id for o in self.seats if o is not None and o.conn_id is not None]
+
+    def people(self) -> list[Occupant]:
+        """Seats a person holds, connected or away (not yet given to a bot for good)."""
+        return [o for o in self.seats if o is not None and not o.bot]
+
+
+class LobbyState:
+    def __init__(self, config: ServerConfig, store: Store | None) -> None:
+        self.config = config
+        self.store = store
+        self.inbox: asyncio.Queue[LobbyMessage] = asyncio.Queue()
+        self.conns: dict[int, Conn] = {}
+        self.online: dict[str, int] = {}  # name key -> conn id
+        self.reservations: dict[str, str] = {}  # name key -> fingerprint
+        self.tables: dict[str, Table] = {}
+        self.restoring: dict[str, Table] = {}  # open tables whose game is not rebuilt yet
+        self.chat: deque[p.ChatLine] = deque(maxlen=CHAT_HISTORY)
+        self.lagging: set[int] = set()  # conns to drop once the current step is done
+        self.writes: set[asyncio.Future[None]] = set()
+
+    # -- the store: writes fired from the loop, awaited at shutdown --------------------
+    def persist(self, future: "asyncio.Future[None] | None") -> None:
+        if future is None:
+            return
+        self.writes.add(future)
+
+        def done(f: "asyncio.Future[None]") -> None:
+            self.writes.discard(f)
+            if not f.cancelled() and f.exception() is not None:
+                log.error("store write failed: %s", f.exception())
+
+        future.add_done_callback(done)
+
+    def close_in_store(self, table_id: str) -> None:
+        if self.store is not None:
+            self.persist(self.store.close_table(table_id))
+
+    def save_seats(self, table: Table) -> None:
+        if self.store is not None and table.actor is not None:
+            records = [o.to_record() for o in table.seats if o is not None]
+            self.persist(self.store.update_seats(table.table_id, records))
+
+    # -- sending ---------------------------------------------------------------
+    def send(self, conn: Conn, message: p.Message) -> None:
+        self.deliver(conn, p.encode(message))
+
+    def deliver(self, conn: Conn, frame: bytes) -> None:
+        conn_id = conn.peer.conn_id
+        if conn_id not in self.lagging and not conn.link.deliver(frame):
+            self.lagging.add(conn_id)
+
+    def error(self, conn: Conn, code: str, message: str) -> None:
+        self.send(conn, p.Error(code=code, message=message[:400]))
+
+    def broadcast(self, message: p.Message, exclude: int | None = None,
+                  reaches: Callable[[Conn], bool] | None = None) -> None:
+        frame = p.encode(message)  # once for everybody
+        for conn in list(self.conns.values()):
+            if (conn.name is not None and conn.peer.conn_id != exclude
+                    and (reaches is None or reaches(conn))):
+                self.deliver(conn, frame)
+
+    def lobby_news(self, message: p.Message, exclude: int | None = None,
+                   table_id: str | None = None) -> None:
+        """Lobby lists reach the players in the lobby (and, for one table's news, the people
+        at that table); whoever is at a table gets a fresh snapshot on the way back. Sending
+        every arrival and every seat change to every session made setting up many tables
+        cost the server time in proportion to the square of the players."""
+        self.broadcast(message, exclude, lambda conn: conn.table_id in (None, table_id))
+
+    # -- what the lobby shows ------------------------------------------------------
+    def player_info(self, conn: Conn) -> p.PlayerInfo:
+        return p.PlayerInfo(name=conn.name or "", guest=conn.peer.fingerprint is None, table_id=conn.table_id)
+
+    def table_info(self, table: Table) -> p.TableInfo:
+        if table.table_id in self.restoring:
+            status = "restoring"
+        elif table.actor is None:
+            status = "waiting"
+        else:
+            status = "finished" if table.actor.finished else "playing"
+        return p.TableInfo(
+            table_id=table.table_id, title=table.title, variant=table.variant, owner=table.owner,
+            seats=tuple(o.name if o is not None else None for o in table.seats),
+            options=dict(table.options), private=table.private, status=status,
+            spectators=len(table.spectators),
+            bots=tuple(o is not None and o.bot for o in table.seats), turn_timer=table.turn_timer,
+        )
+
+    def snapshot(self) -> p.LobbySnapshot:
+        return p.LobbySnapshot(
+            players=tuple(self.player_info(c) for c in self.conns.values() if c.name),
+            tables=tuple(self.table_info(t) for t in self.tables.values()),
+            chat=tuple(self.chat),
+        )
+
+    def table_changed(self, table: Table) -> None:
+        if table.table_id not in self.tables:
+            return
+        info = self.table_info(table)
+        if info != table.last_info:  # actors report every move; the lobby sees only changes
+            table.last_info = info
+            self.lobby_news(p.TableUpdated(table=info), table_id=table.table_id)
+
+    def player_moved(self, conn: Conn) -> None:
+        """Tell the lobby where ``conn`` is now."""
+        self.lobby_news(p.PlayerUpdated(player=self.player_info(conn)))

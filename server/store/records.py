@@ -1,0 +1,99 @@
+"""What the store keeps, as the rest of the server sees it: frozen rows and records."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+
+
+@dataclass(frozen=True)
+class Reservation:
+    name_key: str
+    name: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """One logged table event: its wire form and, for a player's command, who sent which cid."""
+
+    seq: int
+    match_no: int
+    data: dict[str, Any]
+    seat: int | None = None
+    cid: int | None = None
+    ts: float = 0.0  # when it was logged (set when read back)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table's state after event ``seq`` of match ``match_no``, as bytes the table made."""
+
+    match_no: int
+    seq: int
+    state: bytes
+
+
+@dataclass
+class TableRecord:
+    table_id: str
+    title: str
+    variant: str
+    options: dict[str, Any]
+    owner: str
+    private: bool
+    code: str
+    turn_timer: int
+    seats: list[dict[str, Any]]  # name, fp (fingerprint or None), resume (guest code), bot
+    seed: str
+    demo: bool = False
+    # The log (``open_tables``: all of it), or what a restart needs (``load_matches``): the
+    # current match's events, or with ``snapshot`` its match_started and the events after it
+    events: list[EventRow] = field(default_factory=list)
+    snapshot: Snapshot | None = None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    table_id: str
+    match_no: int
+    variant: str
+    title: str
+    seats: list[str]
+    scores: list[int]
+    winner: int | None
+    hands: int
+    finished_at: int
+
+
+# The columns of ``tables`` a TableRecord is read from, in the order ``table_record`` takes
+TABLE_COLUMNS = "table_id, title, variant, options, owner, private, code, turn_timer, seats, seed, demo"
+
+
+def table_record(row: tuple[Any, ...]) -> TableRecord:
+    """A TableRecord from a row of ``TABLE_COLUMNS``."""
+    return TableRecord(
+        table_id=row[0], title=row[1], variant=row[2], options=json.loads(row[3]),
+        owner=row[4], private=bool(row[5]), code=row[6], turn_timer=row[7],
+        seats=json.loads(row[8]), seed=row[9], demo=bool(row[10]),
+    )
+
+
+def pack_event(data: dict[str, Any]) -> bytes:
+    return msgpack.packb(data, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def unpack_event(blob: bytes) -> dict[str, Any]:
+    return msgpack.unpackb(blob, raw=False, strict_map_key=False)  # type: ignore[no-any-return]
+
+
+# The columns of ``events`` an EventRow is read from, in the order ``event_row`` takes
+EVENT_COLUMNS = "seq, match_no, data, seat, cid, ts"
+
+
+def event_row(row: tuple[Any, ...]) -> EventRow:
+    """An EventRow from a row of ``EVENT_COLUMNS``."""
+    seq, match_no, data, seat, cid, ts = row
+    return EventRow(seq, match_no, unpack_event(data), seat, cid, ts)

@@ -1,0 +1,156 @@
+"""The database's schema: its versions, applied in order at start, and the checks.
+
+A database that cannot be opened, checked or migrated is reported (``StoreError``),
+never silently replaced.
+"""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+# Historical text: never edit a step (the comments name the modules of the time); add one.
+MIGRATIONS: tuple[str, ...] = (
+    # 1: players and the key that reserves their name
+    """
+    CREATE TABLE players (
+        name_key    TEXT PRIMARY KEY,
+        name        TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        created_at  INTEGER NOT NULL,
+        last_seen   INTEGER NOT NULL
+    );
+    """,
+    # 2: the event log of every table, the tables themselves and their finished games
+    """
+    CREATE TABLE tables (
+        table_id    TEXT PRIMARY KEY,
+        title       TEXT NOT NULL,
+        variant     TEXT NOT NULL,
+        options     TEXT NOT NULL,            -- JSON
+        owner       TEXT NOT NULL,
+        private     INTEGER NOT NULL,
+        code        TEXT NOT NULL,
+        turn_timer  INTEGER NOT NULL,
+        seats       TEXT NOT NULL,            -- JSON: name, fingerprint, resume code, bot
+        seed        TEXT NOT NULL,            -- the table's randomness (see server/table.py)
+        demo        INTEGER NOT NULL DEFAULT 0,
+        created_at  INTEGER NOT NULL,
+        closed_at   INTEGER                   -- NULL while the table may resume
+    );
+    CREATE TABLE events (
+        table_id TEXT NOT NULL,
+        seq      INTEGER NOT NULL,            -- 1, 2, 3... per table, no gaps
+        match_no INTEGER NOT NULL,
+        data     BLOB NOT NULL,               -- msgpack of the engine event's wire form
+        seat     INTEGER,                     -- with cid: the command that caused this event
+        cid      INTEGER,
+        ts       REAL NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE games (
+        table_id    TEXT NOT NULL,
+        match_no    INTEGER NOT NULL,
+        variant     TEXT NOT NULL,
+        title       TEXT NOT NULL,
+        seats       TEXT NOT NULL,            -- JSON list of names
+        scores      TEXT NOT NULL,            -- JSON list
+        winner      INTEGER,
+        hands       INTEGER NOT NULL,
+        finished_at INTEGER NOT NULL,
+        PRIMARY KEY (table_id, match_no)
+    );
+    CREATE TABLE game_players (
+        table_id    TEXT NOT NULL,
+        match_no    INTEGER NOT NULL,
+        seat        INTEGER NOT NULL,
+        name_key    TEXT NOT NULL,
+        fingerprint TEXT,                     -- NULL for guests
+        PRIMARY KEY (table_id, match_no, seat)
+    );
+    CREATE INDEX game_players_fp ON game_players (fingerprint);
+    CREATE INDEX game_players_name ON game_players (name_key);
+    """,
+    # 3: a restart reads only what the replay needs: where each table's current match starts
+    # (the index), the state before the latest deal (a snapshot), and when the server was last
+    # seen alive (what a turn timer had used up when it stopped)
+    """
+    CREATE INDEX events_match ON events (table_id, match_no, seq);
+    CREATE TABLE snapshots (
+        table_id TEXT PRIMARY KEY,
+        match_no INTEGER NOT NULL,
+        seq      INTEGER NOT NULL,            -- the state after the events up to this one
+        state    BLOB NOT NULL                -- see server/table.py snapshot_bytes
+    ) WITHOUT ROWID;
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value REAL NOT NULL
+    ) WITHOUT ROWID;
+    """,
+)
+
+
+class StoreError(RuntimeError):
+    """The database could not be opened, checked or migrated."""
+
+
+def open_database(path: Path, check: bool = True) -> sqlite3.Connection:
+    """Open (and migrate) the database at ``path``; ``check``: run PRAGMA quick_check first."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        db = sqlite3.connect(path, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        result = db.execute("PRAGMA quick_check").fetchone()[0] if check else "ok"
+        if result != "ok":
+            raise StoreError(f"{path}: integrity check failed: {result}")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{path}: schema version {version} is newer than this server "
+                f"({len(MIGRATIONS)}); upgrade truco-ssh"
+            )
+        for number in range(version, len(MIGRATIONS)):
+            try:  # one transaction per step: a failed step leaves the previous version
+                db.executescript(
+                    f"BEGIN; {MIGRATIONS[number]}; PRAGMA user_version={number + 1}; COMMIT;"
+                )
+            except sqlite3.DatabaseError:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path}: cannot use the database: {exc}") from exc
+    return db
+
+
+def quick_check(path: Path) -> None:
+    """PRAGMA quick_check on a read-only connection of its own (StoreError if damaged)."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            result = db.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path}: cannot check the database: {exc}") from exc
+    if result != "ok":
+        raise StoreError(f"{path}: integrity check failed: {result}")
+
+
+def check_database(path: Path) -> dict[str, Any]:
+    """Read-only health report of a database file (for operators and tests).
+
+    ``integrity``: the result of PRAGMA integrity_check; ``gaps``: tables whose
+    sequence numbers are not exactly 1..n; ``events``: rows per table.
+    """
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+        rows = db.execute(
+            "SELECT table_id, COUNT(*), MIN(seq), MAX(seq) FROM events GROUP BY table_id"
+        ).fetchall()
+    finally:
+        db.close()
+    gaps = [t for t, n, lo, hi in rows if lo != 1 or hi != n]
+    return {"integrity": integrity, "gaps": gaps, "events": {t: n for t, n, _, _ in rows}}

@@ -1,0 +1,73 @@
+"""What each viewer is sent: the state and the events projected for its seat, as frames.
+
+A seat sees its own cards; a spectator (``seat`` None) sees none. Pure functions of the
+table's data: the actor decides who gets which frame and when.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+import protocol as p
+from server.table.occupant import Occupant
+
+EVENTS_PER_UPDATE = 64  # the newest events of one step a frame carries
+
+
+def table_update(table_id: str, seq: int, seat: int | None, seats: list[Occupant],
+                 state: engine.State, events: list[engine.Event], *, waiting: tuple[int, ...],
+                 timer: float | None, rematch_votes: set[int],
+                 history: list[dict[str, Any]] | None = None) -> bytes:
+    """One viewer's encoded TableUpdate (ProtocolError if over the frame cap)."""
+    projected = []
+    for event in events:
+        visible = engine.project_event(event, seat)
+        if visible is not None:
+            projected.append(visible.to_wire())
+    return p.encode(
+        p.TableUpdate(
+            table_id=table_id, seq=seq, seat=seat,
+            seats=tuple(o.info() for o in seats),
+            view=engine.view(state, seat).to_wire(),
+            events=tuple(projected[-EVENTS_PER_UPDATE:]),
+            waiting=waiting, timer=timer,
+            rematch_votes=tuple(sorted(rematch_votes)),
+            resume_code=seats[seat].resume if seat is not None else "",
+            history=tuple(history or ()),
+        )
+    )
+
+
+def history(events: list[engine.Event], seat: int | None) -> list[list[dict[str, Any]]]:
+    """The current match's events as ``seat`` may see them, cut into hands (the match
+    start joins the first hand): the latest whole hands within ``HISTORY_MAX`` events,
+    or the end of the current hand if that alone is longer. Oldest first."""
+    hands: list[list[dict[str, Any]]] = []  # newest first
+    current: list[dict[str, Any]] = []  # newest first
+    count = 0
+    for event in reversed(events):  # a long match costs only what is sent
+        visible = engine.project_event(event, seat)
+        if visible is None:
+            continue
+        current.append(visible.to_wire())
+        if isinstance(event, engine.HandDealt):
+            hands.append(current[::-1])
+            count += len(current)
+            current = []
+            if count >= p.HISTORY_MAX:
+                break
+    if current:  # what came before the first deal (the match start) opens hand 1
+        if hands:
+            hands[-1] = current[::-1] + hands[-1]
+        else:
+            hands.append(current[::-1])
+    kept: list[list[dict[str, Any]]] = []
+    total = 0
+    for hand in hands:
+        if kept and total + len(hand) > p.HISTORY_MAX:
+            break
+        kept.append(hand)
+        total += len(hand)
+    if total > p.HISTORY_MAX:
+        kept = [kept[0][-p.HISTORY_MAX:]]
+    return kept[::-1]

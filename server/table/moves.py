@@ -1,0 +1,62 @@
+"""How a table turns what happens into engine actions and records: a player's command, a
+bot's move for a seat, the first dealer of a rematch, a finished match's record.
+
+Pure functions of the table's data; the actor applies and logs what they return.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import engine
+import protocol as p
+from protocol.text import name_key
+from server.store import GameRecord
+from server.table.occupant import Occupant
+
+
+def command_wire(command: p.TableAction, seat: int) -> dict[str, Any]:
+    """A player's command as the engine's wire form of an action (for ``action_from_wire``)."""
+    wire: dict[str, Any] = {"seat": seat, "call": command.call}
+    if command.card is not None:
+        wire["card"] = command.card
+    if command.amount is not None:
+        wire["amount"] = command.amount
+    return wire
+
+
+def bot_action(seat_view: engine.View, rules: engine.RuleSet, rng: random.Random) -> engine.Action:
+    """The bot's move for a seat the table waits on (``seat_view.legal`` is not empty)."""
+    action = engine.choose_action(seat_view, rules, rng)
+    if action is None:
+        # The bot would rather wait, but the table waits on this seat: make the
+        # least committal move (a card, else an acceptance, else whatever is legal).
+        by_call = {a.call: a for a in seat_view.legal}
+        action = next(
+            (a for a in seat_view.legal if a.call is engine.Call.PLAY),
+            by_call.get(engine.Call.QUIERO, seat_view.legal[0]),
+        )
+    return action
+
+
+def next_first_dealer(events: list[engine.Event], n_seats: int) -> int | None:
+    """A rematch deals first from the seat after the last match's first dealer, so its
+    first mano is the seat after the last match's first mano; a first match draws it.
+    The previous match start is the first of ``events`` (also after a restore from the log)."""
+    started = events[0] if events else None
+    if not isinstance(started, engine.MatchStarted):
+        return None
+    return (started.first_dealer + 1) % n_seats
+
+
+def game_record(table_id: str, match_no: int, variant: str, title: str, seats: list[Occupant],
+                state: engine.State) -> tuple[GameRecord, list[tuple[int, str, str | None]]]:
+    """A finished match's record, and (seat, name key, fingerprint) of each person who played."""
+    game = GameRecord(
+        table_id=table_id, match_no=match_no, variant=variant, title=title,
+        seats=[o.name for o in seats], scores=list(state.scores), winner=state.winner,
+        hands=state.deal_no,  # one per hand_dealt (the events may start at a snapshot)
+        finished_at=int(time.time()),
+    )
+    return game, [(i, name_key(o.name), o.fingerprint) for i, o in enumerate(seats) if o.was_human]

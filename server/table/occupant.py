@@ -1,0 +1,60 @@
+"""Who sits in a seat: a person (connected or away) or a bot."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import protocol as p
+
+
+@dataclass
+class Occupant:
+    name: str
+    conn_id: int | None  # None while a bot plays the seat
+    bot: bool = False
+    away: bool = False  # a human whose connection dropped; the seat is held for them
+    fingerprint: str | None = None  # the key that may reclaim the seat
+    resume: str = ""  # the code a guest reclaims the seat with
+    was_human: bool = False  # a person sat here (for "my games"), even if a bot plays on
+
+    def __post_init__(self) -> None:
+        if not self.bot:
+            self.was_human = True
+
+    # The lobby and the table hold the same occupants: these are the only ways a seat changes
+    # hands, whichever of them sees it first.
+    def leave(self) -> None:
+        """The person left for good: a bot plays the seat from now on."""
+        self.conn_id, self.bot, self.away = None, True, False
+
+    def drop(self) -> None:
+        """The person's connection dropped: the seat is held for them."""
+        self.conn_id, self.away = None, True
+
+    def back(self, conn_id: int) -> None:
+        """The person is back on connection ``conn_id``."""
+        self.conn_id, self.away, self.bot = conn_id, False, False
+
+    def release(self) -> None:
+        """The hold ran out: a bot plays the seat for good."""
+        self.away, self.bot = False, True
+
+    def info(self) -> p.SeatInfo:
+        return p.SeatInfo(name=self.name, bot=self.bot, away=self.away)
+
+    @property
+    def held(self) -> bool:
+        """A human's seat, whether connected or away (not given to a bot for good)."""
+        return not self.bot
+
+    def to_record(self) -> dict[str, Any]:
+        return {"name": self.name, "fp": self.fingerprint, "resume": self.resume,
+                "bot": self.bot, "human": self.was_human}
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> "Occupant":
+        bot = bool(d.get("bot"))
+        o = cls(name=str(d["name"]), conn_id=None, bot=bot, away=not bot,
+                fingerprint=d.get("fp"), resume=str(d.get("resume") or ""))
+        o.was_human = bool(d.get("human", not bot))
+        return o

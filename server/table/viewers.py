@@ -1,0 +1,79 @@
+"""Who sees a table, and the frames each of them is owed.
+
+Frames are queued here and taken by the actor only once the events they show are in the
+log (``TableActor._flush``): nobody is ever sent what a crash could lose.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Callable
+
+import engine
+import protocol as p
+from server.table.occupant import Occupant
+
+RECENT_CHAT = 20  # table chat lines a (re)joining viewer is sent (chat is not in the event log)
+
+# (seat or None, events, history) -> the viewer's encoded TableUpdate
+Render = Callable[[int | None, list[engine.Event], list[dict[str, Any]]], bytes]
+# seat or None -> the match so far as that seat may see it, cut into hands, oldest first
+History = Callable[[int | None], list[list[dict[str, Any]]]]
+
+
+class Viewers:
+    def __init__(self, seats: list[Occupant], render: Render, history: History) -> None:
+        # connection -> seat (None: a spectator)
+        self.seats: dict[int, int | None] = {
+            o.conn_id: i for i, o in enumerate(seats) if o.conn_id is not None
+        }
+        self.chat: deque[p.ChatLine] = deque(maxlen=RECENT_CHAT)
+        self._render = render
+        self._history = history
+        self._out: list[tuple[int, bytes]] = []
+
+    def take(self) -> list[tuple[int, bytes]]:
+        """The queued frames, in order (the log holds what they show)."""
+        out, self._out = self._out, []
+        return out
+
+    def emit(self, conn_id: int, frame: bytes) -> None:
+        self._out.append((conn_id, frame))
+
+    def error(self, conn_id: int, code: str, message: str, reason: str = "") -> None:
+        self.emit(conn_id, p.encode(p.Error(code=code, message=message[:400], reason=reason[:32])))
+
+    def say(self, line: p.ChatLine) -> None:
+        """A table chat line: to the players and the spectators of this table only."""
+        self.chat.append(line)
+        frame = p.encode(p.Chat(line=line))
+        for viewer in list(self.seats):
+            self.emit(viewer, frame)
+
+    def update_all(self, events: list[engine.Event], history_for: int | None = None) -> None:
+        spectator_frame: bytes | None = None
+        for conn_id, seat in list(self.seats.items()):
+            if conn_id == history_for:
+                self.update_one(conn_id, events, history=True)
+            elif seat is None:
+                if spectator_frame is None:
+                    spectator_frame = self._render(None, events, [])
+                self.emit(conn_id, spectator_frame)
+            else:
+                self.emit(conn_id, self._render(seat, events, []))
+
+    def update_one(self, conn_id: int, events: list[engine.Event], *, history: bool = False) -> None:
+        """One viewer's update; ``history``: it has just (re)joined, so it also gets the
+        match so far (its log would otherwise start empty)."""
+        seat = self.seats.get(conn_id)
+        hands = self._history(seat) if history else []
+        if history:  # what was said at the table lately, before the log it goes with
+            for line in self.chat:
+                self.emit(conn_id, p.encode(p.Chat(line=line)))
+        while True:
+            try:
+                self.emit(conn_id, self._render(seat, events, [e for hand in hands for e in hand]))
+                return
+            except p.ProtocolError:
+                if not hands:
+                    raise
+                hands = hands[1:]  # over the frame cap: send fewer old hands (never seen so far)
