@@ -158,19 +158,25 @@ def _played_words() -> dict[str, set[str]]:
     return seen
 
 
+def _function_source(package: str, name: str) -> str:
+    """The body of the one function called ``name`` in the package (wherever it lives)."""
+    for path in sorted((ROOT / package).rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        match = re.search(rf"\n(\s*)def {name}\(", source)
+        if match:
+            indent = match.group(1).strip("\n")
+            return source[match.end():].split(f"\n{indent}def ", 1)[0]
+    raise AssertionError(f"no function {name} in {package}/")
+
+
 def _count_rules() -> set[str]:
     """How a hand's envido is counted, as the engine's hand guide names it (count_rule)."""
-    path = ROOT / "engine/hand_guide.py"
-    if not path.exists():
-        return set()
-    body = path.read_text(encoding="utf-8").split("def count_rule", 1)[-1].split("\ndef ", 1)[0]
-    return set(re.findall(r'return "([a-z_]+)"', body))
+    return set(re.findall(r'return "([a-z_]+)"', _function_source("engine", "count_rule")))
 
 
 def _refusals() -> set[str]:
-    """The reasons the hub gives for refusing a name (the returns of its _name_refusal)."""
-    source = (ROOT / "server/hub.py").read_text(encoding="utf-8")
-    body = source.split("def _name_refusal", 1)[1].split("\n    def ", 1)[0]
+    """The reasons the lobby gives for refusing a name (the returns of Names.refusal)."""
+    body = _function_source("server/lobby", "refusal")
     return set(re.findall(r'return "([a-z_]+)"', body)) | {"unusable"}
 
 
