@@ -10,10 +10,10 @@ import dataclasses
 from typing import Any
 
 from engine import Action, Call, Deal, Event, IllegalAction, PointsScored, State, apply, parse_cards
-from engine.cards import Card
-from engine.game import initial_state, solo_mano
-from engine.muestra import is_pieza
-from engine.ruleset import get_ruleset
+from engine.core.cards import Card
+from engine.core.hand import initial_state, solo_mano
+from engine.variants.uruguayo import is_pieza
+from engine.variants.registry import get_ruleset
 
 E, N, W, S = 0, 1, 2, 3
 

@@ -1,7 +1,7 @@
 import pytest
 
 from engine import envido_value, flor_value, get_ruleset, parse_cards, trick_strength
-from engine.cards import SPANISH_DECK
+from engine.core.cards import SPANISH_DECK
 
 R = get_ruleset("argentino")
 NO_FLOR = get_ruleset("argentino", flor=False)

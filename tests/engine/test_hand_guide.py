@@ -11,10 +11,10 @@ from engine_testkit import E, N, S, W, act, points, scenario
 from test_venezolano import ENVITE_HANDS, ENVITE_TABLE, declare_all, ve
 
 from engine import Action, Call, HandEnded, State, advance, apply, legal_actions, new_match, view
-from engine.errors import IllegalAction
-from engine.game import explain
-from engine.ruleset import get_ruleset
-from engine.state import Phase
+from engine.core.errors import IllegalAction
+from engine.core.game import explain
+from engine.variants.registry import get_ruleset
+from engine.core.state import Phase
 
 
 def texts(groups: Any) -> list[list[str]]:

@@ -19,8 +19,8 @@ from engine import (
     trick_strength,
     view,
 )
-from engine.cards import FRENCH_DECK, FRENCH_DECK_40, card_from_wire, parse_card
-from engine.state import DealKind
+from engine.core.cards import FRENCH_DECK, FRENCH_DECK_40, card_from_wire, parse_card
+from engine.core.state import DealKind
 
 BR = get_ruleset("paulista")
 BR40 = get_ruleset("paulista", deck="french40")

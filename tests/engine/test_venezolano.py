@@ -26,8 +26,8 @@ from engine import (
     variant_catalog,
     view,
 )
-from engine.envido import legal_declare
-from engine.state import FlorStatus, Phase
+from engine.rules.envido import legal_declare
+from engine.core.state import FlorStatus, Phase
 from engine_testkit import scenario
 
 VIRA = "4c"
@@ -72,7 +72,7 @@ def play_out(state: State) -> tuple[State, list[Any]]:
 
 
 def test_perico_and_perica_follow_the_vira() -> None:
-    from engine.ve_cards import pericos
+    from engine.variants.venezolano.cards import pericos
 
     assert pericos(card("4c")) == (card("11c"), card("10c"))
     assert pericos(card("11o")) == (card("12o"), card("10o"))  # the rey replaces the caballo

@@ -188,7 +188,7 @@ def test_every_refusal_the_engine_gives_is_worded_in_every_language() -> None:
 
     root = Path(__file__).parents[2]
     codes = set()
-    for source in (root / "engine").glob("*.py"):
+    for source in (root / "engine").rglob("*.py"):  # the engine is in packages (issue 14)
         codes |= set(re.findall(r'Reason\("([a-z_]+)"', source.read_text(encoding="utf-8")))
     assert {"highest_card", "not_your_turn", "truco_answer", "envido_first_trick"} <= codes
     for lang in ("en", "es", "pt"):

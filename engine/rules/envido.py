@@ -7,13 +7,13 @@ until an opponent beats it (example AR-19). So a value is revealed only when it 
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.actions import Action, action as mk
-from engine.errors import Reason
-from engine.calls import Call
-from engine.events import Acted, Event
-from engine.state import EnvidoStatus, State
+from engine.core.actions import Action, action as mk
+from engine.core.errors import Reason
+from engine.core.calls import Call
+from engine.core.events import Acted, Event
+from engine.core.hand import end_hand_now
+from engine.core.ledger import credit, leader_needs
+from engine.core.state import EnvidoStatus, State, Work
 
 
 def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Action]:
@@ -73,26 +73,18 @@ def legal_answers(state: State, seat: int) -> list[Action]:
     return acts
 
 
-def accepted_points(w: Any) -> int:
-    from engine.game import leader_needs
-
-    if w.rules.envite == "piedras":
-        from engine.envite import accepted_points as piedras_points
-
-        return piedras_points(w)
+def accepted_points(w: State | Work) -> int:
     if w.envido_calls[-1] is Call.FALTA_ENVIDO:
         return leader_needs(w, w.rules.target)
     return _stake(w, w.envido_calls)
 
 
-def declined_points(w: Any) -> int:
+def declined_points(w: Work) -> int:
     calls = w.envido_calls
     return 1 if len(calls) == 1 else _stake(w, calls[:-1])
 
 
-def bet(w: Any, events: list[Event], action: Action) -> None:
-    from engine.game import credit, end_hand_now
-
+def bet(w: Work, events: list[Event], action: Action) -> None:
     seat, call = action.seat, action.call
     team = w.team_of[seat]
     if w.envido_status is EnvidoStatus.OPEN:
@@ -161,9 +153,7 @@ def legal_declare(state: State, seat: int) -> list[Action]:
     return acts
 
 
-def declare(w: Any, events: list[Event], action: Action) -> None:
-    from engine.game import credit, end_hand_now
-
+def declare(w: Work, events: list[Event], action: Action) -> None:
     seat = action.seat
     if action.call is Call.DECLARE_ENVIDO:
         value = _value(w, seat)
@@ -177,7 +167,7 @@ def declare(w: Any, events: list[Event], action: Action) -> None:
         return
     best = w.envido_best
     team = w.team_of[best]
-    points = accepted_points(w)
+    points = w.rules.hooks.envido_accepted(w)  # the Venezuelan envite declares here too
     w.envido_status = EnvidoStatus.DONE
     w.envido_result = (team, points)
     w.shown = w.shown + ((best, w.rules.envido_proof(w.dealt[best], w.face_up)),)

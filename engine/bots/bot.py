@@ -48,11 +48,11 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine.actions import Action
-from engine.calls import Call
-from engine.cards import Card
-from engine.ruleset import RuleSet
-from engine.views import View
+from engine.core.actions import Action
+from engine.core.calls import Call
+from engine.core.cards import Card
+from engine.core.ruleset import RuleSet
+from engine.core.views import View
 
 # ---------------------------------------------------------------- families
 

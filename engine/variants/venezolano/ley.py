@@ -26,14 +26,16 @@ The engine knows every hand, but a flor counts only when its holder declares it:
 
 from __future__ import annotations
 
-from typing import Any
 
-from engine.actions import Action, action as mk
-from engine.errors import Reason
-from engine.calls import TRUCO_CALLS, Call
-from engine.events import CardsShown, Event, FlorAnswered, PointsWithheld
-from engine.state import EnvidoStatus, FlorStatus, Phase, State
-from engine.ve_cards import is_reservada
+from engine.core.actions import Action, action as mk
+from engine.core.errors import Reason
+from engine.core.calls import TRUCO_CALLS, Call
+from engine.core.events import CardsShown, Event, FlorAnswered, PointsWithheld
+from engine.core.ledger import credit, credit_now
+from engine.core.state import EnvidoStatus, FlorStatus, Phase, State, Work
+from engine.variants.venezolano import envite
+from engine.variants.venezolano import flor as ve_flor
+from engine.variants.venezolano.cards import is_reservada
 
 FLOR_POINTS = 3
 # Credits collected at the end of the hand in a ley hand (game.credit defers them).
@@ -44,23 +46,23 @@ DEFERRED = ENVITE_SIN_LEY | {"flor", "flor_envite", "flor_envite_declined", "con
 # ---------------------------------------------------------------- who may say what
 
 
-def holds(state: Any, seat: int) -> bool:
+def holds(state: State | Work, seat: int) -> bool:
     return state.rules.flor_fn(state.dealt[seat], state.face_up) is not None
 
 
-def reservada(state: Any, seat: int) -> bool:
+def reservada(state: State | Work, seat: int) -> bool:
     return is_reservada(state.dealt[seat], state.face_up)
 
 
-def el_pie(state: Any) -> int:
+def el_pie(state: State | Work) -> int:
     return int(state.players[-1])
 
 
-def lost(state: Any, seat: int) -> bool:
+def lost(state: State | Work, seat: int) -> bool:
     return any(s == seat for s, _ in state.flor_lost)
 
 
-def fresh(state: Any, seat: int) -> bool:
+def fresh(state: State | Work, seat: int) -> bool:
     """Before his first card, with nothing said about flor yet."""
     return (
         seat not in state.ley_seats
@@ -71,12 +73,12 @@ def fresh(state: Any, seat: int) -> bool:
     )
 
 
-def undecided(state: Any, seat: int) -> bool:
+def undecided(state: State | Work, seat: int) -> bool:
     """A holder who may still say FLOR."""
     return fresh(state, seat) and holds(state, seat)
 
 
-def ley_open(state: Any, seat: int) -> bool:
+def ley_open(state: State | Work, seat: int) -> bool:
     """An a-ley holder who may still say TENGO_FLOR."""
     return (
         seat in state.ley_seats
@@ -87,7 +89,7 @@ def ley_open(state: Any, seat: int) -> bool:
     )
 
 
-def active(state: Any) -> bool:
+def active(state: State | Work) -> bool:
     return bool(state.ley_mode) and not state.ley_closed
 
 
@@ -157,8 +159,6 @@ def _may_declare(state: State, seat: int) -> bool:
 
 def conley_openings(state: State, seat: int) -> list[Action]:
     """A second envite, con ley, after an envite sin ley was settled (V-R9)."""
-    from engine import envite
-
     if (
         not active(state)
         or state.envido_status is not EnvidoStatus.DONE
@@ -196,7 +196,7 @@ def legal_close(state: State, seat: int) -> list[Action]:
     return acts
 
 
-def _unspoken(state: Any) -> list[int]:
+def _unspoken(state: State | Work) -> list[int]:
     return [s for s in state.players if s in state.ley_seats and s not in state.ley_spoken]
 
 
@@ -226,7 +226,7 @@ def explain(state: State, action: Action) -> str | None:
 # ---------------------------------------------------------------- acting
 
 
-def before(w: Any, action: Action) -> None:
+def before(w: Work, action: Action) -> None:
     """Forfeits caused by an action about to be applied (V-F1, V-F2, V-F9, V-F10)."""
     if not active(w):
         return
@@ -255,20 +255,18 @@ _NEUTRAL = frozenset((Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.CON_LEY_QUIER
                       Call.PASS_FLOR, Call.DECLARE_ENVIDO, Call.SON_BUENAS, Call.PEDIR_FLOR))
 
 
-def _truco_answer(w: Any) -> bool:
+def _truco_answer(w: Work) -> bool:
     return bool(w.truco_pending) and w.envido_status is not EnvidoStatus.BETTING
 
 
-def _forfeit(w: Any, seat: int, rule: str) -> None:
+def _forfeit(w: Work, seat: int, rule: str) -> None:
     if reservada(w, seat):
         rule = "V-R4" if seat == el_pie(w) else "V-R5"  # kept quiet: settled at the end
     w.flor_lost = w.flor_lost + ((seat, rule),)
 
 
-def act(w: Any, events: list[Event], action: Action) -> bool:
+def act(w: Work, events: list[Event], action: Action) -> bool:
     """Apply an a-ley call (True), or leave the action to the ordinary code (False)."""
-    from engine.game import credit
-
     seat, call = action.seat, action.call
     if call is Call.A_LEY:
         w.ley_seats = w.ley_seats + (seat,)
@@ -277,8 +275,6 @@ def act(w: Any, events: list[Event], action: Action) -> bool:
     elif call is Call.CON_LEY_QUIERO:
         if seat not in w.flor_announced:
             _declare(w, seat)
-        from engine import envite
-
         w.conley_stake = envite.current_stake(w)
         w.envido_status = EnvidoStatus.DONE
     elif call is Call.SIN_LEY_NO_QUIERO:  # a holder saying it lost his flor in before()
@@ -292,7 +288,7 @@ def act(w: Any, events: list[Event], action: Action) -> bool:
     return True
 
 
-def _answer_pedir(w: Any, events: list[Event]) -> None:
+def _answer_pedir(w: Work, events: list[Event]) -> None:
     """001 L48: the callers say whether they hold a flor; the engine says it for them,
     truthfully. A flor its holder may still declare is thereby declared (and scored by the
     flor rules); one already lost stays lost (only its penalties apply, at the hand end)."""
@@ -305,7 +301,7 @@ def _answer_pedir(w: Any, events: list[Event]) -> None:
     events.append(FlorAnswered(team, bool(holders)))
 
 
-def _declare(w: Any, seat: int) -> None:
+def _declare(w: Work, seat: int) -> None:
     w.flor_announced = w.flor_announced + (seat,)
     if seat in w.ley_seats and seat not in w.ley_spoken:
         w.ley_spoken = w.ley_spoken + (seat,)
@@ -315,7 +311,7 @@ def _declare(w: Any, seat: int) -> None:
         w.envido_result = None
 
 
-def opened(w: Any, seat: int) -> None:
+def opened(w: Work, seat: int) -> None:
     """An envite was just opened by `seat`: is it con ley?"""
     if not w.ley_mode:
         return
@@ -326,7 +322,7 @@ def opened(w: Any, seat: int) -> None:
         w.sinley_seats = w.sinley_seats + (seat,)
 
 
-def answered(w: Any, seat: int) -> None:
+def answered(w: Work, seat: int) -> None:
     """`seat` answered or raised the envite sin ley (V-R8 needs to know who)."""
     if w.ley_mode and not w.envite_ley and seat not in w.sinley_seats:
         w.sinley_seats = w.sinley_seats + (seat,)
@@ -335,7 +331,7 @@ def answered(w: Any, seat: int) -> None:
 # ---------------------------------------------------------------- after trick 1
 
 
-def close(w: Any, events: list[Event]) -> None:
+def close(w: Work, events: list[Event]) -> None:
     """Trick 1 is over: the a-ley players speak, then the declared flores are settled."""
     if not active(w):
         return
@@ -346,7 +342,7 @@ def close(w: Any, events: list[Event]) -> None:
     _settle(w, events, betting=True)
 
 
-def act_close(w: Any, events: list[Event], action: Action) -> None:
+def act_close(w: Work, events: list[Event], action: Action) -> None:
     seat = action.seat
     if action.call is Call.TENGO_FLOR:
         _declare(w, seat)
@@ -360,11 +356,9 @@ def act_close(w: Any, events: list[Event], action: Action) -> None:
         _settle(w, events, betting=True)
 
 
-def _settle(w: Any, events: list[Event], betting: bool) -> None:
+def _settle(w: Work, events: list[Event], betting: bool) -> None:
     """The declared flores: one team collects 3 each (with its envite con ley); both teams
     bet between their flores (ve_flor.py) unless the hand is over (then as if all shrank)."""
-    from engine import ve_flor
-
     w.ley_closed = True
     declared = tuple(s for s in w.players if s in w.flor_announced)
     w.flor_holders = declared
@@ -386,7 +380,7 @@ def _settle(w: Any, events: list[Event], betting: bool) -> None:
 # ---------------------------------------------------------------- end of the hand
 
 
-def _team_has(w: Any, team: int, rules: tuple[str, ...]) -> str | None:
+def _team_has(w: Work, team: int, rules: tuple[str, ...]) -> str | None:
     for seat, rule in w.flor_lost:
         if seat % 2 == team and rule in rules:
             return str(rule)
@@ -396,12 +390,12 @@ def _team_has(w: Any, team: int, rules: tuple[str, ...]) -> str | None:
 _HIDDEN = ("V-F1", "V-F2", "V-F9", "V-F10")
 
 
-def _withhold(w: Any, events: list[Event], team: int, points: int, reason: str, rule: str) -> None:
+def _withhold(w: Work, events: list[Event], team: int, points: int, reason: str, rule: str) -> None:
     events.append(PointsWithheld(team, points, reason, rule))
     w.penalties = w.penalties + ((team, rule, points),)
 
 
-def _silent_rule(w: Any, seat: int) -> str:
+def _silent_rule(w: Work, seat: int) -> str:
     """V-R4..V-R6 for La Reservada kept quiet."""
     opp = 1 - seat % 2
     if any(s % 2 == opp for s in w.flor_announced):
@@ -411,7 +405,7 @@ def _silent_rule(w: Any, seat: int) -> str:
     return "V-R5"
 
 
-def _sinley_void(w: Any) -> bool:
+def _sinley_void(w: Work) -> bool:
     """V-F3: a declared flor makes the envite sin ley worth nothing, unless a Reservada
     holder without a partner's flor took part in it (V-R8)."""
     if not w.flor_announced:
@@ -424,11 +418,9 @@ def _sinley_void(w: Any) -> bool:
     return True
 
 
-def final(w: Any, events: list[Event], game_over: bool) -> bool:
+def final(w: Work, events: list[Event], game_over: bool) -> bool:
     """Collect the deferred envite and flor points with the penalties; show hidden flores.
     Returns True when the game is over."""
-    from engine.game import credit_now
-
     if not w.ley_closed:
         _settle(w, events, betting=False)
     deferred = list(w.ley_deferred)
@@ -470,7 +462,7 @@ def final(w: Any, events: list[Event], game_over: bool) -> bool:
     return game_over
 
 
-def _sinley_rule(w: Any, team: int, points: int) -> str | None:
+def _sinley_rule(w: Work, team: int, points: int) -> str | None:
     """Why the envite sin ley won by `team` is not collected, or None."""
     if _sinley_void(w):
         return "V-F3"
@@ -482,11 +474,11 @@ def _sinley_rule(w: Any, team: int, points: int) -> str | None:
     return None
 
 
-def _reservada_team(w: Any, team: int) -> bool:
+def _reservada_team(w: Work, team: int) -> bool:
     return any(reservada(w, s) for s in w.players if s % 2 == team)
 
 
-def _conley_won(w: Any, deferred: list[tuple[int, int, str]]) -> tuple[int, int] | None:
+def _conley_won(w: Work, deferred: list[tuple[int, int, str]]) -> tuple[int, int] | None:
     """(team, stake) of an envite con ley won in this hand, if any."""
     for team, points, reason in deferred:
         if reason == "con_ley_declined":
@@ -497,7 +489,7 @@ def _conley_won(w: Any, deferred: list[tuple[int, int, str]]) -> tuple[int, int]
 
 
 def _drop_conley(
-    w: Any, events: list[Event], deferred: list[tuple[int, int, str]], team: int, stake: int
+    w: Work, events: list[Event], deferred: list[tuple[int, int, str]], team: int, stake: int
 ) -> None:
     """V-R9, the envite sin ley is the larger: the stake of the envite con ley is withheld."""
     for i, (t, points, reason) in enumerate(deferred):
@@ -506,7 +498,7 @@ def _drop_conley(
             deferred[i] = (t, points - stake, reason)
 
 
-def truco_points(w: Any, events: list[Event], winner: int, points: int, reason: str) -> int:
+def truco_points(w: Work, events: list[Event], winner: int, points: int, reason: str) -> int:
     """V-F9, V-F10: a team with a hidden flor does not collect the truco points it wins."""
     rule = _team_has(w, winner, _HIDDEN)
     if rule is None or points <= 0:

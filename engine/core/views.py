@@ -11,11 +11,12 @@ import enum
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from engine.actions import Action
-from engine.cards import Card
-from engine.game import legal_actions, truco_value
-from engine import hand_guide as guide
-from engine.state import (
+from engine.core.actions import Action
+from engine.core.cards import Card
+from engine.core.game import legal_actions
+from engine.core.ledger import truco_value
+from engine.core import hand_guide as guide
+from engine.core.state import (
     NO_TEAM, PARDA, DealKind, EnvidoStatus, FlorStatus, HandSummary, Phase, State,
 )
 
@@ -296,10 +297,6 @@ def _won(state: State, seat: int) -> bool:
 
 
 def _envido_stake(state: State) -> int | None:
-    if state.rules.envite != "piedras" or not state.envido_calls:
+    if not state.envido_calls or state.envido_status is EnvidoStatus.CLOSED:
         return None
-    if state.envido_status is EnvidoStatus.CLOSED:
-        return None
-    from engine.envite import current_stake
-
-    return current_stake(state)
+    return state.rules.hooks.envido_stake(state)

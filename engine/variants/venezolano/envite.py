@@ -15,14 +15,15 @@ The same betting serves the envite between flores (engine/ve_flor.py).
 
 from __future__ import annotations
 
-from typing import Any
 
-from engine.actions import Action, action as mk
-from engine.calls import Call
-from engine.cards import Card
-from engine.events import Event
-from engine.state import EnvidoStatus, State
-from engine.ve_cards import absolute_value
+from engine.core.actions import Action, action as mk
+from engine.core.calls import Call
+from engine.core.cards import Card
+from engine.core.events import Event
+from engine.core.hand import end_hand_now
+from engine.core.ledger import credit
+from engine.core.state import EnvidoStatus, State, Work
+from engine.variants.venezolano.cards import absolute_value
 
 MIN_STAKE = 2  # "an envite of a single point is not allowed" (001 L20)
 
@@ -96,7 +97,7 @@ def legal_answers(state: State, seat: int) -> list[Action]:
     return acts
 
 
-def open_bet(w: Any, seat: int, call: Call, stake: int) -> None:
+def open_bet(w: Work, seat: int, call: Call, stake: int) -> None:
     w.envido_calls = (call,)
     w.envido_by = seat % 2
     w.envido_seat = seat
@@ -107,7 +108,7 @@ def open_bet(w: Any, seat: int, call: Call, stake: int) -> None:
     w.envido_prev = 1  # a declined opening pays 1 (001 L11; OP-VE-10)
 
 
-def opening_stake(w: Any, action: Action) -> int:
+def opening_stake(w: Work, action: Action) -> int:
     call = action.call
     if call is Call.ENVIDO:
         return 2
@@ -126,7 +127,7 @@ def opening_stake(w: Any, action: Action) -> int:
     return value
 
 
-def raise_bet(w: Any, action: Action) -> None:
+def raise_bet(w: Work, action: Action) -> None:
     """A raise is "quiero y ...": the old stake becomes what a decline pays."""
     old = current_stake(w)
     call = action.call
@@ -143,10 +144,8 @@ def raise_bet(w: Any, action: Action) -> None:
         w.envido_falta = True
 
 
-def bet(w: Any, events: list[Event], action: Action) -> None:
+def bet(w: Work, events: list[Event], action: Action) -> None:
     """An envite call or answer during trick play (the flor envite is in ve_flor.py)."""
-    from engine.game import credit, end_hand_now
-
     call = action.call
     if w.envido_status is EnvidoStatus.OPEN:
         open_bet(w, action.seat, call, opening_stake(w, action))
@@ -164,5 +163,5 @@ def bet(w: Any, events: list[Event], action: Action) -> None:
     raise_bet(w, action)
 
 
-def accepted_points(w: Any) -> int:
+def accepted_points(w: Work) -> int:
     return current_stake(w)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, TypeAlias
 
-from engine.calls import Call
-from engine.cards import Card
-from engine.ruleset import RuleSet
+from engine.core.calls import Call
+from engine.core.cards import Card
+from engine.core.ruleset import RuleSet
 
 NO_TEAM = -1
 PARDA = -1
@@ -172,3 +173,22 @@ class State:
     @property
     def needs_deal(self) -> bool:
         return self.phase is Phase.DEAL
+
+
+Work: TypeAlias = Any  # the mutable scratch copy of a State that `apply` changes
+
+
+class _Scratch:
+    """A mutable scratch copy of a State's fields (same attribute names)."""
+
+
+def thaw(state: State) -> Work:
+    w = _Scratch()
+    w.__dict__.update(state.__dict__)
+    return w
+
+
+def freeze(w: Work) -> State:
+    s = State.__new__(State)
+    s.__dict__.update(w.__dict__)
+    return s

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from engine.cards import Card, card_from_wire
+from engine.core.cards import Card, card_from_wire
 
 
 def _enc(value: Any) -> Any:
