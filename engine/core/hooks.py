@@ -21,7 +21,7 @@ from engine.core.errors import Reason
 from engine.core.events import Event
 
 if TYPE_CHECKING:  # types only: State holds the RuleSet that holds these hooks
-    from engine.core.state import State, Work
+    from engine.core.state import HandState, State, Work
 
 
 class Hooks:
@@ -53,11 +53,11 @@ class Hooks:
     def envido_declare(self, w: Work, events: list[Event], action: Action) -> None:
         raise AssertionError("no envido in this game")
 
-    def envido_accepted(self, state: State | Work) -> int:
+    def envido_accepted(self, state: HandState) -> int:
         """What the pending (or accepted) envido bet pays its winner."""
         return 0
 
-    def envido_declined(self, state: State | Work) -> int:
+    def envido_declined(self, state: HandState) -> int:
         """What the pending envido bet pays the bettor if it is declined."""
         return 0
 

@@ -8,17 +8,17 @@ hand), and says whether the game just ended.
 from __future__ import annotations
 
 from engine.core.events import Event, PointsScored
-from engine.core.state import Work
+from engine.core.state import HandState, Work
 
 
-def holders(w: Work, team: int) -> tuple[int, ...]:
+def holders(w: HandState, team: int) -> tuple[int, ...]:
     """Indices into `scores` credited when `team` (of the current hand) scores."""
     if len(w.scores) == 2:
         return (team,)
     return tuple(s for s in range(w.n) if w.team_of[s] == team)
 
 
-def team_score(w: Work, team: int) -> int:
+def team_score(w: HandState, team: int) -> int:
     return int(max(w.scores[h] for h in holders(w, team)))
 
 
@@ -50,12 +50,12 @@ def credit_now(w: Work, events: list[Event], team: int, points: int, reason: str
     return not w.rules.simultaneous and team_score(w, team) >= w.rules.target
 
 
-def leader_needs(w: Work, goal: int) -> int:
+def leader_needs(w: HandState, goal: int) -> int:
     """Points the leading team still needs to reach `goal` (falta envido, al resto)."""
     return int(max(goal - max(w.scores), 1))
 
 
-def truco_value(w: Work) -> int:
+def truco_value(w: HandState) -> int:
     """What the hand is worth now; a game-deciding step shows the whole target."""
     level = w.truco_level
     if not level:

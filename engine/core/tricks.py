@@ -35,6 +35,7 @@ def next_in_hand(w: Work, seat: int) -> int:
 
 def play(w: Work, events: list[Event], action: Action) -> None:
     seat, card = action.seat, action.card
+    assert card is not None  # a card play names its card (legal_actions made it)
     hand = w.hands[seat]
     w.hands = w.hands[:seat] + (tuple(c for c in hand if c != card),) + w.hands[seat + 1 :]
     w.current = w.current + ((seat, card),)
@@ -123,14 +124,14 @@ def finish_trick(w: Work, events: list[Event]) -> None:
     if w.trick_results == (PARDA, PARDA, PARDA) and w.rules.three_pardas != "mano":
         # Brazil: three ties lose the dealer's side the game (or, as an option, the hand).
         winner = 1 - w.team_of[w.dealer]
-        points = None
+        points: int | None = None
         if w.rules.three_pardas == "loses_game":
             points = max(w.rules.target - team_score(w, winner), 1)
         end_hand(w, events, winner, "three_ties", points)
         return
-    winner = hand_winner(w.trick_results, w.team_of[w.mano])
-    if winner is not None:
-        end_hand(w, events, winner, "tricks")
+    decided = hand_winner(w.trick_results, w.team_of[w.mano])
+    if decided is not None:
+        end_hand(w, events, decided, "tricks")
         return
     w.leader = w.turn = leader
     if number == 1:

@@ -13,7 +13,7 @@ from engine.core.calls import Call
 from engine.core.events import Acted, Event
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit, leader_needs
-from engine.core.state import EnvidoStatus, State, Work
+from engine.core.state import EnvidoStatus, HandState, State, Work
 
 
 def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Action]:
@@ -41,7 +41,7 @@ def explain_opening(state: State, seat: int) -> str:
     return Reason("own_turn_envido", "envido may only be called on your own turn at this table")
 
 
-def _stake(state: State, calls: tuple[Call, ...]) -> int:
+def _stake(state: HandState, calls: tuple[Call, ...]) -> int:
     rules = state.rules
     return sum(s.points for c in calls if (s := rules.envido_step(c)) is not None)
 
@@ -73,13 +73,13 @@ def legal_answers(state: State, seat: int) -> list[Action]:
     return acts
 
 
-def accepted_points(w: State | Work) -> int:
+def accepted_points(w: HandState) -> int:
     if w.envido_calls[-1] is Call.FALTA_ENVIDO:
         return leader_needs(w, w.rules.target)
     return _stake(w, w.envido_calls)
 
 
-def declined_points(w: Work) -> int:
+def declined_points(w: HandState) -> int:
     calls = w.envido_calls
     return 1 if len(calls) == 1 else _stake(w, calls[:-1])
 
@@ -109,7 +109,7 @@ def bet(w: Work, events: list[Event], action: Action) -> None:
     w.envido_seat = seat
 
 
-def next_declarer(state: State) -> int:
+def next_declarer(state: HandState) -> int:
     declared = {seat for seat, _ in state.envido_decl}
     best = state.envido_best
     for seat in state.players:
@@ -119,11 +119,11 @@ def next_declarer(state: State) -> int:
     return -1
 
 
-def _value(state: State, seat: int) -> int:
+def _value(state: HandState, seat: int) -> int:
     return state.rules.envido(state.dealt[seat], state.face_up)
 
 
-def _best_value(state: State) -> int:
+def _best_value(state: HandState) -> int:
     for seat, value in state.envido_decl:
         if seat == state.envido_best:
             assert value is not None
@@ -131,7 +131,7 @@ def _best_value(state: State) -> int:
     return -1
 
 
-def beats(state: State, seat: int) -> bool:
+def beats(state: HandState, seat: int) -> bool:
     best = state.envido_best
     if best < 0:
         return True

@@ -8,7 +8,7 @@ from engine.core.actions import Action
 from engine.core.calls import Call
 from engine.core.events import Event
 from engine.core.hooks import Hooks
-from engine.core.state import State, Work
+from engine.core.state import HandState, State, Work
 from engine.rules import envido, flor, maldon
 
 
@@ -33,10 +33,10 @@ class ArgentineHooks(Hooks):
     def envido_declare(self, w: Work, events: list[Event], action: Action) -> None:
         envido.declare(w, events, action)
 
-    def envido_accepted(self, state: State | Work) -> int:
+    def envido_accepted(self, state: HandState) -> int:
         return envido.accepted_points(state)
 
-    def envido_declined(self, state: State | Work) -> int:
+    def envido_declined(self, state: HandState) -> int:
         return envido.declined_points(state)
 
     def envido_refusal(self, state: State, seat: int) -> str:

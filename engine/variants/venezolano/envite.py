@@ -22,18 +22,18 @@ from engine.core.cards import Card
 from engine.core.events import Event
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit
-from engine.core.state import EnvidoStatus, State, Work
+from engine.core.state import EnvidoStatus, HandState, State, Work
 from engine.variants.venezolano.cards import absolute_value
 
 MIN_STAKE = 2  # "an envite of a single point is not allowed" (001 L20)
 
 
-def falta(state: State) -> int:
+def falta(state: HandState) -> int:
     """La falta: what the leader still needs (at 0-0 the whole game, 001 L23)."""
     return max(state.rules.target - max(state.scores), MIN_STAKE)
 
 
-def _igualar(state: State) -> int | None:
+def _igualar(state: HandState) -> int | None:
     a, b = state.scores
     diff = abs(a - b)
     if diff == 0:
@@ -41,7 +41,7 @@ def _igualar(state: State) -> int | None:
     return max(diff, MIN_STAKE)
 
 
-def pintan(state: State, card: Card) -> int | None:
+def pintan(state: HandState, card: Card) -> int | None:
     """Stake of "las que pintan" on `card`: its absolute value, an ace makes 2 (001 L28)."""
     value = absolute_value(card, state.face_up)
     if value == 0:
@@ -79,7 +79,7 @@ def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Actio
     return acts
 
 
-def current_stake(state: State) -> int:
+def current_stake(state: HandState) -> int:
     return falta(state) if state.envido_falta else state.envido_stake
 
 
@@ -163,5 +163,5 @@ def bet(w: Work, events: list[Event], action: Action) -> None:
     raise_bet(w, action)
 
 
-def accepted_points(w: Work) -> int:
+def accepted_points(w: HandState) -> int:
     return current_stake(w)

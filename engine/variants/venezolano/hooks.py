@@ -8,7 +8,7 @@ from engine.core.actions import Action
 from engine.core.calls import Call
 from engine.core.errors import Reason
 from engine.core.events import Acted, Event
-from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State, Work
+from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, HandState, Phase, State, Work
 from engine.rules import flor as argentine_flor
 from engine.rules.hooks import ArgentineHooks
 from engine.variants.venezolano import envite, ley
@@ -54,10 +54,10 @@ class VenezuelanHooks(ArgentineHooks):
         else:
             ley.answered(w, action.seat)
 
-    def envido_accepted(self, state: State | Work) -> int:
+    def envido_accepted(self, state: HandState) -> int:
         return envite.accepted_points(state)
 
-    def envido_declined(self, state: State | Work) -> int:
+    def envido_declined(self, state: HandState) -> int:
         return int(state.envido_prev)
 
     def envido_stake(self, state: State) -> int | None:

@@ -32,7 +32,7 @@ from engine.core.errors import Reason
 from engine.core.calls import TRUCO_CALLS, Call
 from engine.core.events import CardsShown, Event, FlorAnswered, PointsWithheld
 from engine.core.ledger import credit, credit_now
-from engine.core.state import EnvidoStatus, FlorStatus, Phase, State, Work
+from engine.core.state import EnvidoStatus, FlorStatus, HandState, Phase, State, Work
 from engine.variants.venezolano import envite
 from engine.variants.venezolano import flor as ve_flor
 from engine.variants.venezolano.cards import is_reservada
@@ -46,23 +46,23 @@ DEFERRED = ENVITE_SIN_LEY | {"flor", "flor_envite", "flor_envite_declined", "con
 # ---------------------------------------------------------------- who may say what
 
 
-def holds(state: State | Work, seat: int) -> bool:
+def holds(state: HandState, seat: int) -> bool:
     return state.rules.flor_fn(state.dealt[seat], state.face_up) is not None
 
 
-def reservada(state: State | Work, seat: int) -> bool:
+def reservada(state: HandState, seat: int) -> bool:
     return is_reservada(state.dealt[seat], state.face_up)
 
 
-def el_pie(state: State | Work) -> int:
+def el_pie(state: HandState) -> int:
     return int(state.players[-1])
 
 
-def lost(state: State | Work, seat: int) -> bool:
+def lost(state: HandState, seat: int) -> bool:
     return any(s == seat for s, _ in state.flor_lost)
 
 
-def fresh(state: State | Work, seat: int) -> bool:
+def fresh(state: HandState, seat: int) -> bool:
     """Before his first card, with nothing said about flor yet."""
     return (
         seat not in state.ley_seats
@@ -73,12 +73,12 @@ def fresh(state: State | Work, seat: int) -> bool:
     )
 
 
-def undecided(state: State | Work, seat: int) -> bool:
+def undecided(state: HandState, seat: int) -> bool:
     """A holder who may still say FLOR."""
     return fresh(state, seat) and holds(state, seat)
 
 
-def ley_open(state: State | Work, seat: int) -> bool:
+def ley_open(state: HandState, seat: int) -> bool:
     """An a-ley holder who may still say TENGO_FLOR."""
     return (
         seat in state.ley_seats
@@ -89,11 +89,11 @@ def ley_open(state: State | Work, seat: int) -> bool:
     )
 
 
-def active(state: State | Work) -> bool:
+def active(state: HandState) -> bool:
     return bool(state.ley_mode) and not state.ley_closed
 
 
-def first_card_turn(state: State, seat: int) -> bool:
+def first_card_turn(state: HandState, seat: int) -> bool:
     return (
         state.turn == seat
         and not state.truco_pending
@@ -102,7 +102,7 @@ def first_card_turn(state: State, seat: int) -> bool:
     )
 
 
-def con_ley_opener(state: State, seat: int) -> bool:
+def con_ley_opener(state: HandState, seat: int) -> bool:
     """An envite by `seat` now would be con ley (V-L3): he played a ley, or a flor is out."""
     return seat in state.ley_seats or bool(state.flor_announced)
 
@@ -196,7 +196,7 @@ def legal_close(state: State, seat: int) -> list[Action]:
     return acts
 
 
-def _unspoken(state: State | Work) -> list[int]:
+def _unspoken(state: HandState) -> list[int]:
     return [s for s in state.players if s in state.ley_seats and s not in state.ley_spoken]
 
 
