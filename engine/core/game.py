@@ -22,8 +22,8 @@ from engine.core.events import Acted, Event, HandDealt, MatchStarted, SeatCovere
 from engine.core.hand import apply_deal, discard, end_hand, initial_state, solo_mano
 from engine.core.ruleset import RuleSet
 from engine.core.state import NO_TEAM, DealKind, EnvidoStatus, Phase, State, freeze, thaw
-from engine.core.tricks import pasar, play, playable
-from engine.core.truco import may_raise, timing_ok, truco
+from engine.core.tricks import CARD_CALLS, card_refusal, pasar, play, playable
+from engine.core.truco import may_raise, truco, truco_refusal
 
 
 def new_match(rules: RuleSet, n_players: int, rng: random.Random,
@@ -158,9 +158,21 @@ def _legal_bets(state: State, seat: int) -> list[Action]:
     return acts
 
 
-def explain(state: State, action: Action) -> str:
-    """Why `action` is not legal now, in words for the player."""
+def refusal(state: State, action: Action) -> str | None:
+    """Why `action` is refused now (a Reason: an English sentence with a stable code), or
+    None when it is legal; `apply` raises IllegalAction with this reason."""
+    if action in legal_actions(state, action.seat):
+        return None
+    return why_refused(state, action)
+
+
+def why_refused(state: State, action: Action) -> str:
+    """The reason for an action known not to be legal. Each rule family words its own
+    refusals next to its legality rules: tricks (core/tricks.py), the truco ladder
+    (core/truco.py), envido, flor, maldon and a variant's own calls through the RuleSet's
+    hooks (core/hooks.py)."""
     seat, call = action.seat, action.call
+    hooks = state.rules.hooks
     if state.phase is Phase.MATCH_OVER:
         return Reason("match_over", "the match is over")
     if state.phase is Phase.DEAL:
@@ -171,14 +183,14 @@ def explain(state: State, action: Action) -> str:
         return Reason("not_in_hand", "you are not playing this hand")
     team = state.team_of[seat]
     if call is Call.MALDON:
-        return state.rules.hooks.maldon_refusal(state, seat)
+        return hooks.maldon_refusal(state, seat)
     if state.phase is Phase.DISCARD:
         if seat != state.mano:
             return Reason("discarding", "the mano is laying away his fourth card")
         return Reason("discard_first", "lay away one of your four cards first")
     if state.phase is Phase.FLOR:
-        return state.rules.hooks.flor_refusal(state, action)
-    own_reason = state.rules.hooks.refusal(state, action)
+        return hooks.flor_refusal(state, action)
+    own_reason = hooks.refusal(state, action)
     if own_reason is not None:
         return own_reason
     if state.envido_status is EnvidoStatus.DECLARING:
@@ -187,63 +199,12 @@ def explain(state: State, action: Action) -> str:
         if team == state.envido_by:
             return Reason("envido_waiting", "your team's envido call is waiting for an answer")
         return Reason("envido_answer", "answer the envido first (quiero, no quiero or a raise)")
-    if call in (Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR):
-        if (call is Call.PASAR and not state.rules.pasar) or (
-            call is Call.LAS_QUE_PINTAN and state.rules.envite != "piedras"
-        ):
-            return Reason("not_in_variant", f"{call.value} is not part of this variant")
-        if state.truco_pending:
-            if team == state.truco_by:
-                return Reason("truco_waiting", "your team's truco call is waiting for an answer")
-            return Reason("truco_answer", "the truco call must be answered before anyone plays")
-        if state.turn != seat:
-            return Reason("not_your_turn", "it is not your turn to play")
-        if call is Call.PASAR:
-            return Reason("pasar_first_turn", "all three cards may be passed only on your first turn")
-        if call is Call.LAS_QUE_PINTAN:
-            return Reason("pintan_not_now", "las que pintan opens the envite: not possible now or with that card")
-        if state.deal_kind is DealKind.BLIND:
-            return Reason("blind_hand", "this hand is played blind: play your next card unseen")
-        if call is Call.PLAY_BLIND:
-            return Reason("face_up_hand", "cards are played face up in this hand")
-        if action.card in state.hands[seat]:
-            return Reason("highest_card", "after a tied first trick you must play your highest card")
-        return Reason("not_held", f"you do not hold {action.card}")
-    if call in TRUCO_CALLS:
-        if call not in [step.call for step in state.rules.truco_ladder]:
-            return Reason("not_in_variant", f"{call.value} is not a call of this game")
-        if state.perico_lock:
-            return Reason("perico_lock", "the perico was played by a trick winner: no more raises (001 L37)")
-        if state.raise_barred:
-            return Reason("no_raises", "no raising in this hand (eleven rule)")
-        if state.truco_pending and team != state.truco_by:
-            if state.rules.counter_raise:
-                ladder = state.rules.truco_ladder
-                if state.truco_pending < len(ladder):
-                    return Reason("raise_is", f"the raise now is {ladder[state.truco_pending].call.value}")
-                return Reason("bet_highest", "the bet is at its highest")
-            return Reason("quiero_first", "say quiero first: a raise is only allowed after accepting the bet")
-        if state.truco_pending:
-            return Reason("truco_waiting", "your team's truco call is waiting for an answer")
-        if state.truco_right not in (NO_TEAM, team):
-            return Reason("no_right", "your team does not hold the right to raise: the other team accepted last")
-        if state.truco_level >= len(state.rules.truco_ladder):
-            return Reason("bet_highest", f"{state.rules.truco_ladder[-1].call.value} is the highest bet")
-        if state.truco_right != NO_TEAM and not state.rules.late_raises:
-            return Reason("raise_with_quiero", "raises only together with quiero at this table")
-        if not timing_ok(state, seat):
-            return Reason("own_turn_truco", "truco may only be called on your own turn at this table")
-        return Reason("next_bet", f"the next bet is {state.rules.truco_ladder[state.truco_level].call.value}")
-    if call in (Call.QUIERO, Call.NO_QUIERO):
-        if state.truco_pending and state.truco_forced and team != state.truco_by:
-            return Reason("truco_forced", "the truco must be played: it cannot be declined (estar cantando)")
-        return Reason("no_bet", "there is no bet for you to answer")
-    if state.rules.hooks.is_envido_call(state, call):
-        return state.rules.hooks.envido_refusal(state, seat)
-    if call is Call.MAZO:
-        if not state.rules.mazo_allowed(state.n):
-            return Reason("mazo_off", "me voy al mazo is not allowed at this table")
-        return Reason("mazo_when", "you may go to the mazo only on your turn or when answering a truco")
+    if call in CARD_CALLS:
+        return card_refusal(state, action)
+    if call in TRUCO_CALLS or call in (Call.QUIERO, Call.NO_QUIERO, Call.MAZO):
+        return truco_refusal(state, action)
+    if hooks.is_envido_call(state, call):
+        return hooks.envido_refusal(state, seat)
     if call in (Call.DECLARE_ENVIDO, Call.SON_BUENAS):
         return Reason("no_declaring", "no envido values are being declared")
     return Reason("not_now", f"{call.value} is not possible now")
@@ -256,7 +217,7 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
     if not isinstance(action, Action):
         raise IllegalAction("not an action")
     if action not in legal_actions(state, action.seat):
-        raise IllegalAction(explain(state, action))
+        raise IllegalAction(why_refused(state, action))
     w = thaw(state)
     events: list[Event] = []
     call = action.call

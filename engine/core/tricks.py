@@ -4,11 +4,13 @@ hand decided by its tricks."""
 from __future__ import annotations
 
 from engine.core.actions import Action
+from engine.core.calls import Call
+from engine.core.errors import Reason
 from engine.core.cards import Card
 from engine.core.events import Event, TrickEnded
 from engine.core.hand import end_hand
 from engine.core.ledger import team_score
-from engine.core.state import PARDA, EnvidoStatus, State, Work
+from engine.core.state import PARDA, DealKind, EnvidoStatus, State, Work
 
 
 def playable(state: State, seat: int) -> tuple[Card, ...]:
@@ -156,3 +158,34 @@ def hand_winner(results: tuple[int, ...], mano_team: int) -> int | None:
         return r3 if r3 != PARDA else r1
     # parda, parda: the third decides, three pardas go to the mano's team
     return r3 if r3 != PARDA else mano_team
+
+
+# The calls that play a card (or all three, passed): refused by `card_refusal`.
+CARD_CALLS = frozenset((Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR))
+
+
+def card_refusal(state: State, action: Action) -> str:
+    """Why a card play that is not legal is refused (no envido bet is pending)."""
+    seat, call = action.seat, action.call
+    team = state.team_of[seat]
+    if (call is Call.PASAR and not state.rules.pasar) or (
+        call is Call.LAS_QUE_PINTAN and state.rules.envite != "piedras"
+    ):
+        return Reason("not_in_variant", f"{call.value} is not part of this variant")
+    if state.truco_pending:
+        if team == state.truco_by:
+            return Reason("truco_waiting", "your team's truco call is waiting for an answer")
+        return Reason("truco_answer", "the truco call must be answered before anyone plays")
+    if state.turn != seat:
+        return Reason("not_your_turn", "it is not your turn to play")
+    if call is Call.PASAR:
+        return Reason("pasar_first_turn", "all three cards may be passed only on your first turn")
+    if call is Call.LAS_QUE_PINTAN:
+        return Reason("pintan_not_now", "las que pintan opens the envite: not possible now or with that card")
+    if state.deal_kind is DealKind.BLIND:
+        return Reason("blind_hand", "this hand is played blind: play your next card unseen")
+    if call is Call.PLAY_BLIND:
+        return Reason("face_up_hand", "cards are played face up in this hand")
+    if action.card in state.hands[seat]:
+        return Reason("highest_card", "after a tied first trick you must play your highest card")
+    return Reason("not_held", f"you do not hold {action.card}")

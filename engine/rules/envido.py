@@ -26,7 +26,7 @@ def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Actio
     return [mk(seat, step.call) for step in state.rules.envido_ladder]
 
 
-def explain_opening(state: State, seat: int) -> str:
+def opening_refusal(state: State, seat: int) -> str:
     status = state.envido_status
     if status is EnvidoStatus.DONE:
         return Reason("envido_done", "the envido has already been played in this hand")

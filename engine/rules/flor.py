@@ -106,7 +106,7 @@ def legal(state: State, seat: int) -> list[Action]:
     return []
 
 
-def explain(state: State, action: Action) -> str:
+def refusal(state: State, action: Action) -> str:
     seat = action.seat
     if seat not in state.flor_holders:
         return Reason("flor_round", "the flor is being settled: only players holding a flor speak now")

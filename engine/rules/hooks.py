@@ -40,7 +40,7 @@ class ArgentineHooks(Hooks):
         return envido.declined_points(state)
 
     def envido_refusal(self, state: State, seat: int) -> str:
-        return envido.explain_opening(state, seat)
+        return envido.opening_refusal(state, seat)
 
     def start_flor(self, w: Work, events: list[Event]) -> None:
         flor.start(w)
@@ -52,7 +52,7 @@ class ArgentineHooks(Hooks):
         flor.act(w, events, action)
 
     def flor_refusal(self, state: State, action: Action) -> str:
-        return flor.explain(state, action)
+        return flor.refusal(state, action)
 
     def maldon_ok(self, state: State, seat: int) -> bool:
         return maldon.maldon_ok(state, seat)

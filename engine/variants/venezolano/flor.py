@@ -45,7 +45,7 @@ def legal(state: State, seat: int) -> list[Action]:
     return []
 
 
-def explain(state: State, action: Action) -> str:
+def refusal(state: State, action: Action) -> str:
     if action.seat not in state.flor_holders:
         return Reason("flor_round", "the flor is being settled: only players holding a flor speak now")
     if state.flor_status is FlorStatus.ANSWERING:

@@ -96,7 +96,7 @@ class VenezuelanHooks(ArgentineHooks):
     def flor_refusal(self, state: State, action: Action) -> str:
         if state.flor_status is FlorStatus.LEY:
             return Reason("ley_speaking", "the players who played a ley say now whether they have a flor")
-        return ve_flor.explain(state, action)
+        return ve_flor.refusal(state, action)
 
     # ---- the a-ley hand's life cycle ----
 
@@ -114,7 +114,7 @@ class VenezuelanHooks(ArgentineHooks):
         return True
 
     def refusal(self, state: State, action: Action) -> str | None:
-        return ley.explain(state, action)
+        return ley.refusal(state, action)
 
     def defer_credit(self, w: Work, team: int, points: int, reason: str) -> bool:
         if w.ley_mode and reason in ley.DEFERRED:

@@ -200,7 +200,7 @@ def _unspoken(state: HandState) -> list[int]:
     return [s for s in state.players if s in state.ley_seats and s not in state.ley_spoken]
 
 
-def explain(state: State, action: Action) -> str | None:
+def refusal(state: State, action: Action) -> str | None:
     """Why an a-ley call is refused, or None when the call is not one of them."""
     call, seat = action.call, action.seat
     if call is Call.A_LEY:
