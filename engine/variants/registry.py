@@ -41,20 +41,32 @@ def get_ruleset(variant: str, **options: Any) -> RuleSet:
     return rules
 
 
+def _of_deck(rules: RuleSet, cards: tuple[Card, ...], face_up: Card | None) -> tuple[Card, ...]:
+    """`cards`, checked (with the face-up card) against the rule set's deck: a card of
+    another deck is a caller's mistake, never a strength of 0 or a KeyError."""
+    codes = rules.deck_codes
+    for card in cards if face_up is None else cards + (face_up,):
+        if not isinstance(card, Card) or card.code not in codes:
+            raise ValueError(f"{card!r} is not a card of the {rules.variant} deck")
+    return cards
+
+
 def envido_value(cards: tuple[Card, ...] | list[Card], rules: RuleSet, face_up: Card | None = None) -> int:
     """The envido value of a hand under `rules` (0..33 in the Argentine game)."""
-    return rules.envido(tuple(cards), face_up)
+    return rules.envido(_of_deck(rules, tuple(cards), face_up), face_up)
 
 
 def flor_value(
     cards: tuple[Card, ...] | list[Card], rules: RuleSet, face_up: Card | None = None
 ) -> int | None:
     """The flor value of a hand, or None when it is no flor (or flor is not played)."""
+    hand = _of_deck(rules, tuple(cards), face_up)
     if not rules.flor:
         return None
-    return rules.flor_fn(tuple(cards), face_up)
+    return rules.flor_fn(hand, face_up)
 
 
 def trick_strength(card: Card, rules: RuleSet, face_up: Card | None = None) -> int:
-    """Higher beats lower; equal strengths tie (parda)."""
-    return rules.strength(card, face_up)
+    """Higher beats lower; equal strengths tie (parda). ValueError for a card (or face-up
+    card) that is not of the rule set's deck."""
+    return rules.strength(_of_deck(rules, (card,), face_up)[0], face_up)

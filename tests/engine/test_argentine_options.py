@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine_testkit import E, N, S, W, act, illegal, points, scenario
+from engine.testing import E, N, S, W, act, illegal, points, scenario
 
 from engine import Call, CardsShown, HandEnded, legal_actions
 from engine.rules.maldon import is_maldon

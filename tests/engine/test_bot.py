@@ -37,7 +37,7 @@ from engine import (
     view,
 )
 from engine.bots import bot
-from tests.engine.engine_testkit import act, scenario
+from engine.testing import act, scenario
 
 IMPLEMENTED = [spec for spec in variant_catalog() if spec.implemented]
 VARIANT_COUNTS = [

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_testkit import act, points, scenario
+from engine.testing import act, points, scenario
 
 from engine import Action, Call, IllegalAction, legal_actions
 from engine.rules.envido import legal_declare

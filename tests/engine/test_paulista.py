@@ -4,7 +4,7 @@ manilha ranking for every possible face-up card of both decks, ladder, ties, ele
 from __future__ import annotations
 
 import pytest
-from engine_testkit import E, N, S, W, act, illegal, points, scenario
+from engine.testing import E, N, S, W, act, illegal, points, scenario
 
 from engine import (
     Call,

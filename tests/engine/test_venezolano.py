@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engine_testkit import act, illegal, points
+from engine.testing import act, illegal, points
 
 from engine import (
     Action,
@@ -28,7 +28,7 @@ from engine import (
 )
 from engine.rules.envido import legal_declare
 from engine.core.state import FlorStatus, Phase
-from engine_testkit import scenario
+from engine.testing import scenario
 
 VIRA = "4c"
 RULES = get_ruleset("venezolano")

@@ -13,7 +13,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from engine_testkit import act, illegal, points, scenario
+from engine.testing import act, illegal, points, scenario
 
 from engine import (
     Acted,

@@ -4,7 +4,7 @@ import random
 
 import msgpack
 import pytest
-from engine_testkit import act, scenario
+from engine.testing import act, scenario
 
 from engine import (
     Action,

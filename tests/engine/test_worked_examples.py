@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_testkit import E, N, S, W, act, illegal, points, scenario
+from engine.testing import E, N, S, W, act, illegal, points, scenario
 
 from engine import Call, GameEnded, HandEnded, TrickEnded, legal_actions, malas_buenas
 from engine.core.state import Phase
@@ -257,7 +257,7 @@ def test_AR26_quiero_to_no_bet_has_no_effect_and_no_quiero_declines() -> None:
 
 
 def test_AR29_six_players_redonda_only_from_25_and_game_ends_at_30() -> None:
-    from engine_testkit import act as _act  # noqa: F401
+    from engine.testing import act as _act  # noqa: F401
     from engine.core.hand import initial_state
     from engine import deal, get_ruleset
     import dataclasses
