@@ -21,7 +21,7 @@ from engine.core.errors import IllegalAction, Reason
 from engine.core.events import Acted, Event, HandDealt, MatchStarted, SeatCovered
 from engine.core.hand import apply_deal, discard, end_hand, initial_state, solo_mano
 from engine.core.ruleset import RuleSet
-from engine.core.state import NO_TEAM, DealKind, EnvidoStatus, Phase, State, freeze, thaw
+from engine.core.state import DealKind, EnvidoStatus, Phase, State, freeze, thaw
 from engine.core.tricks import CARD_CALLS, card_refusal, pasar, play, playable
 from engine.core.truco import may_raise, truco, truco_refusal
 

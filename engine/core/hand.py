@@ -17,7 +17,7 @@ from engine.core.events import (
     MatchEnded,
     PointsScored,
 )
-from engine.core.ledger import add_points, credit, team_score, truco_value
+from engine.core.ledger import add_points, credit, truco_value
 from engine.core.ruleset import RuleSet
 from engine.core.state import NO_TEAM, DealKind, EnvidoStatus, FlorStatus, HandSummary, Phase, State, Work, freeze, thaw
 

@@ -218,19 +218,22 @@ def test_bot_beats_a_random_player(variant: str) -> None:
 
 
 def test_bot_source_never_touches_the_state() -> None:
-    """engine/bot.py imports no state-level module and reads no hidden State field."""
-    tree = ast.parse(Path(bot.__file__).read_text())
+    """engine/bots/ imports no state-level module and reads no hidden State field."""
     forbidden_modules = {"engine.core.state", "engine.core.game", "engine.rules.envido", "engine.rules.flor"}
     hidden_fields = {"dealt", "hands", "flor_holders", "envido_best", "deferred", "shown"}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            assert node.module not in forbidden_modules, node.module
-        if isinstance(node, ast.Import):
-            assert not {a.name for a in node.names} & forbidden_modules
-        if isinstance(node, ast.Attribute):
-            assert node.attr not in hidden_fields, f"bot.py reads .{node.attr}"
-        if isinstance(node, ast.Name):
-            assert node.id != "State"
+    sources = sorted(Path(bot.__file__).parent.glob("*.py"))
+    assert len(sources) > 1  # bot.py and its helpers
+    for source in sources:
+        tree = ast.parse(source.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module not in forbidden_modules, node.module
+            if isinstance(node, ast.Import):
+                assert not {a.name for a in node.names} & forbidden_modules
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in hidden_fields, f"{source.name} reads .{node.attr}"
+            if isinstance(node, ast.Name):
+                assert node.id != "State"
 
 
 def _decisions(state: State, seat: int, seeds: range) -> list[Action | None]:

@@ -11,7 +11,7 @@ from engine.core.events import Acted, Event
 from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, HandState, Phase, State, Work
 from engine.rules import flor as argentine_flor
 from engine.rules.hooks import ArgentineHooks
-from engine.variants.venezolano import envite, ley
+from engine.variants.venezolano import envite, ley, ley_end
 from engine.variants.venezolano import flor as ve_flor
 
 _OPENINGS = frozenset((Call.ENVIDO, Call.ENVIDO_PUNTOS, Call.FALTA_ENVIDO, Call.HASTA_IGUALAR))
@@ -128,10 +128,10 @@ class VenezuelanHooks(ArgentineHooks):
 
     def before_hand_end(self, w: Work, events: list[Event], game_over: bool) -> bool:
         # Envite and flor points first (001 L22), with the hidden-flor penalties.
-        return ley.final(w, events, game_over) if w.ley_mode else game_over
+        return ley_end.final(w, events, game_over) if w.ley_mode else game_over
 
     def truco_points(self, w: Work, events: list[Event], winner: int, points: int, reason: str) -> int:
-        return ley.truco_points(w, events, winner, points, reason) if w.ley_mode else points
+        return ley_end.truco_points(w, events, winner, points, reason) if w.ley_mode else points
 
     def shown_kind(self, w: Work, seat: int, kind: str) -> str:
         if w.ley_mode and ley.lost(w, seat):
