@@ -140,7 +140,7 @@ class State:
     perico_lock: bool = False  # 001 L37: no more truco raises in this hand
     truco_forced: bool = False  # the pending truco may not be declined (4.12.1 V-C3, V-C4)
     cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
-    # ---- Venezuelan flor declared by the players (flor_declaration="a_ley", ve_ley.py) ----
+    # ---- Venezuelan flor declared by the players (flor_declaration="a_ley", variants/venezolano/ley.py) ----
     ley_mode: bool = False  # this hand's flor is declared by the players
     ley_seats: tuple[int, ...] = ()  # seats that played a ley (public)
     ley_spoken: tuple[int, ...] = ()  # a-ley seats that said tengo flor or passed
@@ -251,7 +251,7 @@ class Work:
     perico_lock: bool = False  # 001 L37: no more truco raises in this hand
     truco_forced: bool = False  # the pending truco may not be declined (4.12.1 V-C3, V-C4)
     cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
-    # ---- Venezuelan flor declared by the players (flor_declaration="a_ley", ve_ley.py) ----
+    # ---- Venezuelan flor declared by the players (flor_declaration="a_ley", variants/venezolano/ley.py) ----
     ley_mode: bool = False  # this hand's flor is declared by the players
     ley_seats: tuple[int, ...] = ()  # seats that played a ley (public)
     ley_spoken: tuple[int, ...] = ()  # a-ley seats that said tengo flor or passed

@@ -104,7 +104,7 @@ class View:
     ley_seats: tuple[int, ...]  # seats that played their first card a ley in this hand
     envite_ley: bool | None  # the current envite is con ley (True) or sin ley (False)
     penalties: tuple[tuple[int, str, int], ...]  # (team, rule, points withheld) at hand end
-    # ---- the table explains the variant (engine/hand_guide.py); filled by _guide_fields ----
+    # ---- the table explains the variant (engine/core/hand_guide.py); filled by _guide_fields ----
     card_marks: tuple[guide.CardMark, ...]  # special cards of this hand, highest first
     ranking: tuple[tuple[Card, ...], ...]  # playable cards, strongest first; ties together
     count_rule: str  # how envido is counted: argentine, uruguayan, venezolano, none
@@ -272,7 +272,7 @@ def _flor_betting(state: State) -> bool:
 
 def _guide_fields(state: State, seat: int | None, own: tuple[Card, ...], legal: tuple[Action, ...],
                   blind: bool, malas: int) -> dict[str, Any]:
-    """The fields that explain the variant at the table (engine/hand_guide.py)."""
+    """The fields that explain the variant at the table (engine/core/hand_guide.py)."""
     rules = state.rules
     mine = None if blind else seat  # a blind hand hides the viewer's own cards too
     envido, proof = guide.own_envido(state, mine)

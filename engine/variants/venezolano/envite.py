@@ -10,7 +10,7 @@ envido (2), envido N puntos (N >= 3), la falta / mi falta (OP-VE-6), hasta igual
 pintan (played with a card). Raises: "quiero y envido" (only on a plain envido, OP-VE-9),
 "quiero y N piedras más", "quiero y la falta". A decline pays the previous stake, 1 for an
 opening (OP-VE-10). No envite is worth a single piedra (001 L20): results of 1 become 2.
-The same betting serves the envite between flores (engine/ve_flor.py).
+The same betting serves the envite between flores (flor.py).
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def raise_bet(w: Work, action: Action) -> None:
 
 
 def bet(w: Work, events: list[Event], action: Action) -> None:
-    """An envite call or answer during trick play (the flor envite is in ve_flor.py)."""
+    """An envite call or answer during trick play (the flor envite is in flor.py)."""
     call = action.call
     if w.envido_status is EnvidoStatus.OPEN:
         open_bet(w, action.seat, call, opening_stake(w, action))

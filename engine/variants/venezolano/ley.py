@@ -19,7 +19,7 @@ The engine knows every hand, but a flor counts only when its holder declares it:
   declare a flor, an opponent may ask before answering; the engine answers for the callers,
   truthfully (FlorAnswered), and a flor they can still declare is thereby declared.
 * Flores declared are settled after trick 1 (one team: 3 each; both: the envite between
-  flores of ve_flor.py). Every envite and flor point is collected at the end of the hand,
+  flores of flor.py). Every envite and flor point is collected at the end of the hand,
   before the truco points, when the hidden flores are shown and the penalties applied
   (PointsWithheld events, State.penalties and HandSummary.penalties say why): ley_end.py.
 """
@@ -37,7 +37,7 @@ from engine.variants.venezolano import flor as ve_flor
 from engine.variants.venezolano.cards import is_reservada
 
 FLOR_POINTS = 3
-# Credits collected at the end of the hand in a ley hand (game.credit defers them).
+# Credits collected at the end of the hand in a ley hand (the ledger defers them through VenezuelanHooks.defer_credit).
 ENVITE_SIN_LEY = frozenset(("envido", "envido_declined"))
 DEFERRED = ENVITE_SIN_LEY | {"flor", "flor_envite", "flor_envite_declined", "con_ley_declined"}
 
@@ -357,7 +357,7 @@ def act_close(w: Work, events: list[Event], action: Action) -> None:
 
 def settle(w: Work, events: list[Event], betting: bool) -> None:
     """The declared flores: one team collects 3 each (with its envite con ley); both teams
-    bet between their flores (ve_flor.py) unless the hand is over (then as if all shrank)."""
+    bet between their flores (flor.py) unless the hand is over (then as if all shrank)."""
     w.ley_closed = True
     declared = tuple(s for s in w.players if s in w.flor_announced)
     w.flor_holders = declared
