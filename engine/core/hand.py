@@ -136,11 +136,8 @@ def start_hand(w: Work, events: list[Event]) -> None:
     w.perico_lock = False
     w.truco_forced = False
     w.cantando = NO_TEAM
-    w.ley_mode = w.ley_closed = w.envite_ley = w.conley_done = False
-    w.ley_seats = w.ley_spoken = w.sinley_seats = ()
-    w.flor_lost = w.ley_deferred = w.penalties = ()
-    w.conley_stake = 0
-    w.flor_asked = False
+    w.variant_hand = None
+    w.penalties = ()
     w.phase = Phase.PLAY
     if not w.rules.envido_ladder:
         w.envido_status = EnvidoStatus.CLOSED  # a game without envido (Brazil)

@@ -161,7 +161,7 @@ def _envido_bet(state: State) -> BetWorth | None:
     if (
         state.phase is not Phase.PLAY
         or state.envido_status is not EnvidoStatus.BETTING
-        or state.envite_ley
+        or state.rules.hooks.envite_ley(state)
     ):
         return None
     hooks = state.rules.hooks

@@ -119,6 +119,14 @@ class Hooks:
         """The truco points of a hand that just ended, after the variant's own rules."""
         return points
 
+    def ley_seats(self, state: State) -> tuple[int, ...]:
+        """Seats that played a ley in this hand (the Venezuelan a-ley flor), for the view."""
+        return ()
+
+    def envite_ley(self, state: State) -> bool | None:
+        """Whether the envite of an a-ley hand is con ley (None: no such envite)."""
+        return None
+
     def shown_kind(self, w: Work, seat: int, kind: str) -> str:
         """What the cards `seat` shows at the end of the hand prove."""
         return kind

@@ -57,6 +57,13 @@ class FlorStatus(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class VariantHand:
+    """A variant's own per-hand record, kept in `State.variant_hand` (None when the hand
+    has none) instead of fields of the shared State: the variant subclasses it (frozen) and
+    replaces it as the hand goes on; only its own hooks read it."""
+
+
+@dataclass(frozen=True, slots=True)
 class HandSummary:
     deal_no: int
     duel: int
@@ -140,19 +147,9 @@ class State:
     perico_lock: bool = False  # 001 L37: no more truco raises in this hand
     truco_forced: bool = False  # the pending truco may not be declined (4.12.1 V-C3, V-C4)
     cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
-    # ---- Venezuelan flor declared by the players (flor_declaration="a_ley", variants/venezolano/ley.py) ----
-    ley_mode: bool = False  # this hand's flor is declared by the players
-    ley_seats: tuple[int, ...] = ()  # seats that played a ley (public)
-    ley_spoken: tuple[int, ...] = ()  # a-ley seats that said tengo flor or passed
-    flor_lost: tuple[tuple[int, str], ...] = ()  # hidden: (holder, rule) flores forfeited
-    ley_closed: bool = False  # the flor was settled (after trick 1)
-    envite_ley: bool = False  # the current (or last) envite is con ley
-    conley_stake: int = 0  # an accepted envite con ley, settled with the flores
-    conley_done: bool = False  # an envite con ley was made in this hand
-    sinley_seats: tuple[int, ...] = ()  # seats that bet or answered in the envite sin ley
-    ley_deferred: tuple[tuple[int, int, str], ...] = ()  # envite and flor credits, hand end
+    # ---- a variant's own record of this hand (the Venezuelan a-ley flor: LeyHand) ----
+    variant_hand: VariantHand | None = None
     penalties: tuple[tuple[int, str, int], ...] = ()  # (team, rule, points withheld)
-    flor_asked: bool = False  # "pido flor" was said in this hand (001 L48)
     # ---- who made each bet: a seat, not a team (the table names the player who spoke) ----
     truco_seat: int = -1  # seat of the pending (or last) truco call; -1: nobody called it
     # (the Brazilian mão de onze and the Venezuelan "privo y truco" start with a truco pending)
@@ -251,19 +248,9 @@ class Work:
     perico_lock: bool = False  # 001 L37: no more truco raises in this hand
     truco_forced: bool = False  # the pending truco may not be declined (4.12.1 V-C3, V-C4)
     cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
-    # ---- Venezuelan flor declared by the players (flor_declaration="a_ley", variants/venezolano/ley.py) ----
-    ley_mode: bool = False  # this hand's flor is declared by the players
-    ley_seats: tuple[int, ...] = ()  # seats that played a ley (public)
-    ley_spoken: tuple[int, ...] = ()  # a-ley seats that said tengo flor or passed
-    flor_lost: tuple[tuple[int, str], ...] = ()  # hidden: (holder, rule) flores forfeited
-    ley_closed: bool = False  # the flor was settled (after trick 1)
-    envite_ley: bool = False  # the current (or last) envite is con ley
-    conley_stake: int = 0  # an accepted envite con ley, settled with the flores
-    conley_done: bool = False  # an envite con ley was made in this hand
-    sinley_seats: tuple[int, ...] = ()  # seats that bet or answered in the envite sin ley
-    ley_deferred: tuple[tuple[int, int, str], ...] = ()  # envite and flor credits, hand end
+    # ---- a variant's own record of this hand (the Venezuelan a-ley flor: LeyHand) ----
+    variant_hand: VariantHand | None = None
     penalties: tuple[tuple[int, str, int], ...] = ()  # (team, rule, points withheld)
-    flor_asked: bool = False  # "pido flor" was said in this hand (001 L48)
     # ---- who made each bet: a seat, not a team (the table names the player who spoke) ----
     truco_seat: int = -1  # seat of the pending (or last) truco call; -1: nobody called it
     # (the Brazilian mão de onze and the Venezuelan "privo y truco" start with a truco pending)

@@ -257,8 +257,8 @@ def view(state: State, seat: int | None) -> View:
         passed_seats=state.passed_seats,
         truco_forced=bool(state.truco_pending) and state.truco_forced,
         cantando=_team(state.cantando),
-        ley_seats=state.ley_seats,
-        envite_ley=state.envite_ley if state.ley_mode and state.envido_calls else None,
+        ley_seats=rules.hooks.ley_seats(state),
+        envite_ley=rules.hooks.envite_ley(state),
         penalties=state.penalties,
         **_guide_fields(state, seat, own, legal, blind, malas),
     )

@@ -73,3 +73,25 @@ def test_no_rule_function_takes_or_returns_any() -> None:
                 ):
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
     assert not offenders, offenders
+
+
+def test_the_a_ley_flor_keeps_its_own_record_not_fields_of_the_shared_state() -> None:
+    import random
+
+    from engine import advance, all_legal_actions
+    from engine.variants.venezolano.record import LeyHand
+
+    names = {f.name for f in dataclasses.fields(State)}
+    assert not {n for n in names if "ley" in n}, names
+    rules = get_ruleset("venezolano", flor_declaration="a_ley")
+    rng = random.Random(5)
+    state, _ = new_match(rules, 2, rng)
+    records = set()
+    for _ in range(200):
+        records.add(type(state.variant_hand))
+        if state.match_over:
+            break
+        state, _ = advance(state, rng.choice(all_legal_actions(state)), rng)
+    assert LeyHand in records  # a-ley hands carry it ...
+    argentine, _ = new_match(get_ruleset("argentino"), 2, rng)
+    assert argentine.variant_hand is None  # ... other games never do

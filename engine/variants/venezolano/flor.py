@@ -23,6 +23,7 @@ from engine.core.events import Event
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit
 from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State, Work
+from engine.variants.venezolano.record import ley_of
 from engine.variants.venezolano import envite
 from engine.variants.venezolano.cards import is_reservada
 
@@ -134,7 +135,7 @@ def resolve(w: Work, events: list[Event], declined_to: int | None) -> None:
     w.flor_result = (winner, points)
     w.shown = w.shown + tuple((s, w.dealt[s]) for s in holders if s % 2 == winner)
     w.phase = Phase.PLAY
-    if not w.ley_mode:
+    if not ley_of(w).ley_mode:
         w.turn = w.leader = w.mano
     # (a ley: settled after trick 1, whose winner leads on; the points wait for the hand end)
     if credit(w, events, winner, points, reason):

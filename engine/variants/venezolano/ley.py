@@ -26,12 +26,16 @@ The engine knows every hand, but a flor counts only when its holder declares it:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+
 from engine.core.actions import Action, action as mk
 from engine.core.errors import Reason
 from engine.core.calls import TRUCO_CALLS, Call
 from engine.core.events import Event, FlorAnswered
 from engine.core.ledger import credit
 from engine.core.state import EnvidoStatus, FlorStatus, HandState, Phase, State, Work
+from engine.variants.venezolano.record import ley_of
 from engine.variants.venezolano import envite
 from engine.variants.venezolano import flor as ve_flor
 from engine.variants.venezolano.cards import is_reservada
@@ -58,13 +62,13 @@ def el_pie(state: HandState) -> int:
 
 
 def lost(state: HandState, seat: int) -> bool:
-    return any(s == seat for s, _ in state.flor_lost)
+    return any(s == seat for s, _ in ley_of(state).flor_lost)
 
 
 def fresh(state: HandState, seat: int) -> bool:
     """Before his first card, with nothing said about flor yet."""
     return (
-        seat not in state.ley_seats
+        seat not in ley_of(state).ley_seats
         and seat not in state.flor_announced
         and not lost(state, seat)
         and seat not in state.passed_seats
@@ -80,8 +84,8 @@ def undecided(state: HandState, seat: int) -> bool:
 def ley_open(state: HandState, seat: int) -> bool:
     """An a-ley holder who may still say TENGO_FLOR."""
     return (
-        seat in state.ley_seats
-        and seat not in state.ley_spoken
+        seat in ley_of(state).ley_seats
+        and seat not in ley_of(state).ley_spoken
         and seat not in state.flor_announced
         and not lost(state, seat)
         and holds(state, seat)
@@ -89,7 +93,7 @@ def ley_open(state: HandState, seat: int) -> bool:
 
 
 def active(state: HandState) -> bool:
-    return bool(state.ley_mode) and not state.ley_closed
+    return bool(ley_of(state).ley_mode) and not ley_of(state).ley_closed
 
 
 def first_card_turn(state: HandState, seat: int) -> bool:
@@ -103,7 +107,7 @@ def first_card_turn(state: HandState, seat: int) -> bool:
 
 def con_ley_opener(state: HandState, seat: int) -> bool:
     """An envite by `seat` now would be con ley (V-L3): he played a ley, or a flor is out."""
-    return seat in state.ley_seats or bool(state.flor_announced)
+    return seat in ley_of(state).ley_seats or bool(state.flor_announced)
 
 
 # ---------------------------------------------------------------- legal actions
@@ -113,9 +117,9 @@ def extend(state: State, seat: int, acts: list[Action]) -> list[Action]:
     """The a-ley calls added to (or removed from) `seat`'s ordinary legal actions."""
     if not active(state):
         return acts
-    if state.envido_status is EnvidoStatus.BETTING and state.envite_ley:
+    if state.envido_status is EnvidoStatus.BETTING and ley_of(state).envite_ley:
         return acts  # con ley quiero declares the flor (V-L4)
-    if seat in state.ley_seats and first_card_turn(state, seat):
+    if seat in ley_of(state).ley_seats and first_card_turn(state, seat):
         acts = [a for a in acts if a.call is not Call.PASAR]  # a ley is "juego": he plays
     extra: list[Action] = []
     if acts and undecided(state, seat):
@@ -137,7 +141,7 @@ def pedir_ok(state: State, seat: int) -> bool:
     members = [s for s in state.players if s % 2 == team]
     return (
         bool(state.truco_pending)
-        and not state.flor_asked
+        and not ley_of(state).flor_asked
         and state.envido_status is not EnvidoStatus.BETTING
         and seat % 2 != team
         and state.scores[team] == state.rules.target - 4
@@ -151,8 +155,8 @@ def _may_declare(state: State, seat: int) -> bool:
     has not played his first card unless a ley (then he has not said pass yet)."""
     if seat in state.passed_seats:
         return False
-    if seat in state.ley_seats:
-        return seat not in state.ley_spoken
+    if seat in ley_of(state).ley_seats:
+        return seat not in ley_of(state).ley_spoken
     return len(state.hands[seat]) == state.rules.cards_per_hand
 
 
@@ -161,8 +165,8 @@ def conley_openings(state: State, seat: int) -> list[Action]:
     if (
         not active(state)
         or state.envido_status is not EnvidoStatus.DONE
-        or state.conley_done
-        or state.envite_ley
+        or ley_of(state).conley_done
+        or ley_of(state).envite_ley
         or seat in state.envido_barred
         or not first_card_turn(state, seat)
         or not con_ley_opener(state, seat)
@@ -196,14 +200,14 @@ def legal_close(state: State, seat: int) -> list[Action]:
 
 
 def _unspoken(state: HandState) -> list[int]:
-    return [s for s in state.players if s in state.ley_seats and s not in state.ley_spoken]
+    return [s for s in state.players if s in ley_of(state).ley_seats and s not in ley_of(state).ley_spoken]
 
 
 def refusal(state: State, action: Action) -> str | None:
     """Why an a-ley call is refused, or None when the call is not one of them."""
     call, seat = action.call, action.seat
     if call is Call.A_LEY:
-        if not state.ley_mode:
+        if not ley_of(state).ley_mode:
             return Reason("ley_off", "a ley is played only when the players declare their flor")
         if seat == el_pie(state):
             return Reason("ley_el_pie", "El Pie cannot play a ley (V-L1): he answers con ley or sin ley")
@@ -211,10 +215,10 @@ def refusal(state: State, action: Action) -> str | None:
     if call is Call.TENGO_FLOR:
         return Reason("tengo_flor_when", "tengo flor is said by a holder who played a ley, before his second card")
     if call in (Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO):
-        if state.envido_status is EnvidoStatus.BETTING and state.envite_ley:
+        if state.envido_status is EnvidoStatus.BETTING and ley_of(state).envite_ley:
             return Reason("con_ley_holder", "only a flor holder may answer con ley quiero")
         return Reason("no_con_ley", "there is no envite con ley to answer")
-    if call is Call.FLOR and state.ley_mode:
+    if call is Call.FLOR and ley_of(state).ley_mode:
         return Reason("flor_first_card", "flor is said by its holder with his first card (or before it)")
     if call is Call.PEDIR_FLOR:
         return Reason("pedir_flor_when", "pido flor is asked, once, before answering a truco from a "
@@ -238,7 +242,7 @@ def before(w: Work, action: Action) -> None:
         elif call in TRUCO_CALLS or (call in (Call.QUIERO, Call.NO_QUIERO) and _truco_answer(w)):
             # V-F10, and its exception: a truco call or "quiero y retruco" on one's first
             # card after one's partner played a ley counts normally (the flor may follow).
-            partner_ley = any(s in w.ley_seats for s in w.players if s != seat and s % 2 == seat % 2)
+            partner_ley = any(s in ley_of(w).ley_seats for s in w.players if s != seat and s % 2 == seat % 2)
             if not (call in TRUCO_CALLS and partner_ley):
                 _forfeit(w, seat, "V-F10")
         else:
@@ -261,20 +265,20 @@ def _truco_answer(w: Work) -> bool:
 def _forfeit(w: Work, seat: int, rule: str) -> None:
     if reservada(w, seat):
         rule = "V-R4" if seat == el_pie(w) else "V-R5"  # kept quiet: settled at the end
-    w.flor_lost = w.flor_lost + ((seat, rule),)
+    w.variant_hand = replace(ley_of(w), flor_lost=ley_of(w).flor_lost + ((seat, rule),))
 
 
 def act(w: Work, events: list[Event], action: Action) -> bool:
     """Apply an a-ley call (True), or leave the action to the ordinary code (False)."""
     seat, call = action.seat, action.call
     if call is Call.A_LEY:
-        w.ley_seats = w.ley_seats + (seat,)
+        w.variant_hand = replace(ley_of(w), ley_seats=ley_of(w).ley_seats + (seat,))
     elif call is Call.FLOR or call is Call.TENGO_FLOR:
         _declare(w, seat)
     elif call is Call.CON_LEY_QUIERO:
         if seat not in w.flor_announced:
             _declare(w, seat)
-        w.conley_stake = envite.current_stake(w)
+        w.variant_hand = replace(ley_of(w), conley_stake=envite.current_stake(w))
         w.envido_status = EnvidoStatus.DONE
     elif call is Call.SIN_LEY_NO_QUIERO:  # a holder saying it lost his flor in before()
         w.envido_status = EnvidoStatus.DONE
@@ -291,7 +295,7 @@ def _answer_pedir(w: Work, events: list[Event]) -> None:
     """001 L48: the callers say whether they hold a flor; the engine says it for them,
     truthfully. A flor its holder may still declare is thereby declared (and scored by the
     flor rules); one already lost stays lost (only its penalties apply, at the hand end)."""
-    w.flor_asked = True
+    w.variant_hand = replace(ley_of(w), flor_asked=True)
     team = w.truco_by
     holders = [s for s in w.players if s % 2 == team and holds(w, s)]
     for seat in holders:
@@ -302,9 +306,9 @@ def _answer_pedir(w: Work, events: list[Event]) -> None:
 
 def _declare(w: Work, seat: int) -> None:
     w.flor_announced = w.flor_announced + (seat,)
-    if seat in w.ley_seats and seat not in w.ley_spoken:
-        w.ley_spoken = w.ley_spoken + (seat,)
-    if w.envido_status is EnvidoStatus.BETTING and not w.envite_ley:
+    if seat in ley_of(w).ley_seats and seat not in ley_of(w).ley_spoken:
+        w.variant_hand = replace(ley_of(w), ley_spoken=ley_of(w).ley_spoken + (seat,))
+    if w.envido_status is EnvidoStatus.BETTING and not ley_of(w).envite_ley:
         # V-F3: a flor makes the pending envite sin ley worth nothing.
         w.envido_status = EnvidoStatus.DONE
         w.envido_result = None
@@ -312,19 +316,19 @@ def _declare(w: Work, seat: int) -> None:
 
 def opened(w: Work, seat: int) -> None:
     """An envite was just opened by `seat`: is it con ley?"""
-    if not w.ley_mode:
+    if not ley_of(w).ley_mode:
         return
-    w.envite_ley = con_ley_opener(w, seat) and active(w)
-    if w.envite_ley:
-        w.conley_done = True
+    w.variant_hand = replace(ley_of(w), envite_ley=con_ley_opener(w, seat) and active(w))
+    if ley_of(w).envite_ley:
+        w.variant_hand = replace(ley_of(w), conley_done=True)
     else:
-        w.sinley_seats = w.sinley_seats + (seat,)
+        w.variant_hand = replace(ley_of(w), sinley_seats=ley_of(w).sinley_seats + (seat,))
 
 
 def answered(w: Work, seat: int) -> None:
     """`seat` answered or raised the envite sin ley (V-R8 needs to know who)."""
-    if w.ley_mode and not w.envite_ley and seat not in w.sinley_seats:
-        w.sinley_seats = w.sinley_seats + (seat,)
+    if ley_of(w).ley_mode and not ley_of(w).envite_ley and seat not in ley_of(w).sinley_seats:
+        w.variant_hand = replace(ley_of(w), sinley_seats=ley_of(w).sinley_seats + (seat,))
 
 
 # ---------------------------------------------------------------- after trick 1
@@ -348,7 +352,7 @@ def act_close(w: Work, events: list[Event], action: Action) -> None:
     else:
         if ley_open(w, seat):
             _forfeit(w, seat, "V-F2")
-        w.ley_spoken = w.ley_spoken + (seat,)
+        w.variant_hand = replace(ley_of(w), ley_spoken=ley_of(w).ley_spoken + (seat,))
     if not _unspoken(w):
         w.phase = Phase.PLAY
         w.flor_status = FlorStatus.NONE
@@ -358,17 +362,17 @@ def act_close(w: Work, events: list[Event], action: Action) -> None:
 def settle(w: Work, events: list[Event], betting: bool) -> None:
     """The declared flores: one team collects 3 each (with its envite con ley); both teams
     bet between their flores (flor.py) unless the hand is over (then as if all shrank)."""
-    w.ley_closed = True
+    w.variant_hand = replace(ley_of(w), ley_closed=True)
     declared = tuple(s for s in w.players if s in w.flor_announced)
     w.flor_holders = declared
     if not declared:
         w.flor_status = FlorStatus.NONE
         return
     teams = {s % 2 for s in declared}
-    if w.conley_stake:
+    if ley_of(w).conley_stake:
         w.flor_accepted = True
     elif len(teams) == 2 and betting:
-        w.envite_ley = True  # the envite between flores is con ley
+        w.variant_hand = replace(ley_of(w), envite_ley=True)  # the envite between flores is con ley
         w.phase = Phase.FLOR
         w.flor_status = FlorStatus.ROUND_TWO
         w.flor_idx = 0
