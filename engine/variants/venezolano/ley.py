@@ -83,9 +83,10 @@ def undecided(state: HandState, seat: int) -> bool:
 
 def ley_open(state: HandState, seat: int) -> bool:
     """An a-ley holder who may still say TENGO_FLOR."""
+    rec = ley_of(state)
     return (
-        seat in ley_of(state).ley_seats
-        and seat not in ley_of(state).ley_spoken
+        seat in rec.ley_seats
+        and seat not in rec.ley_spoken
         and seat not in state.flor_announced
         and not lost(state, seat)
         and holds(state, seat)
@@ -93,7 +94,8 @@ def ley_open(state: HandState, seat: int) -> bool:
 
 
 def active(state: HandState) -> bool:
-    return bool(ley_of(state).ley_mode) and not ley_of(state).ley_closed
+    rec = ley_of(state)
+    return bool(rec.ley_mode) and not rec.ley_closed
 
 
 def first_card_turn(state: HandState, seat: int) -> bool:
@@ -115,11 +117,12 @@ def con_ley_opener(state: HandState, seat: int) -> bool:
 
 def extend(state: State, seat: int, acts: list[Action]) -> list[Action]:
     """The a-ley calls added to (or removed from) `seat`'s ordinary legal actions."""
+    rec = ley_of(state)
     if not active(state):
         return acts
-    if state.envido_status is EnvidoStatus.BETTING and ley_of(state).envite_ley:
+    if state.envido_status is EnvidoStatus.BETTING and rec.envite_ley:
         return acts  # con ley quiero declares the flor (V-L4)
-    if seat in ley_of(state).ley_seats and first_card_turn(state, seat):
+    if seat in rec.ley_seats and first_card_turn(state, seat):
         acts = [a for a in acts if a.call is not Call.PASAR]  # a ley is "juego": he plays
     extra: list[Action] = []
     if acts and undecided(state, seat):
@@ -162,11 +165,12 @@ def _may_declare(state: State, seat: int) -> bool:
 
 def conley_openings(state: State, seat: int) -> list[Action]:
     """A second envite, con ley, after an envite sin ley was settled (V-R9)."""
+    rec = ley_of(state)
     if (
         not active(state)
         or state.envido_status is not EnvidoStatus.DONE
-        or ley_of(state).conley_done
-        or ley_of(state).envite_ley
+        or rec.conley_done
+        or rec.envite_ley
         or seat in state.envido_barred
         or not first_card_turn(state, seat)
         or not con_ley_opener(state, seat)
@@ -200,14 +204,16 @@ def legal_close(state: State, seat: int) -> list[Action]:
 
 
 def _unspoken(state: HandState) -> list[int]:
-    return [s for s in state.players if s in ley_of(state).ley_seats and s not in ley_of(state).ley_spoken]
+    rec = ley_of(state)
+    return [s for s in state.players if s in rec.ley_seats and s not in rec.ley_spoken]
 
 
 def refusal(state: State, action: Action) -> str | None:
     """Why an a-ley call is refused, or None when the call is not one of them."""
+    rec = ley_of(state)
     call, seat = action.call, action.seat
     if call is Call.A_LEY:
-        if not ley_of(state).ley_mode:
+        if not rec.ley_mode:
             return Reason("ley_off", "a ley is played only when the players declare their flor")
         if seat == el_pie(state):
             return Reason("ley_el_pie", "El Pie cannot play a ley (V-L1): he answers con ley or sin ley")
@@ -215,10 +221,10 @@ def refusal(state: State, action: Action) -> str | None:
     if call is Call.TENGO_FLOR:
         return Reason("tengo_flor_when", "tengo flor is said by a holder who played a ley, before his second card")
     if call in (Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO):
-        if state.envido_status is EnvidoStatus.BETTING and ley_of(state).envite_ley:
+        if state.envido_status is EnvidoStatus.BETTING and rec.envite_ley:
             return Reason("con_ley_holder", "only a flor holder may answer con ley quiero")
         return Reason("no_con_ley", "there is no envite con ley to answer")
-    if call is Call.FLOR and ley_of(state).ley_mode:
+    if call is Call.FLOR and rec.ley_mode:
         return Reason("flor_first_card", "flor is said by its holder with his first card (or before it)")
     if call is Call.PEDIR_FLOR:
         return Reason("pedir_flor_when", "pido flor is asked, once, before answering a truco from a "

@@ -113,11 +113,12 @@ def _reservada_team(w: Work, team: int) -> bool:
 
 def _conley_won(w: Work, deferred: list[tuple[int, int, str]]) -> tuple[int, int] | None:
     """(team, stake) of an envite con ley won in this hand, if any."""
+    rec = ley_of(w)
     for team, points, reason in deferred:
         if reason == "con_ley_declined":
             return team, points
-    if ley_of(w).conley_stake and w.flor_result is not None:
-        return int(w.flor_result[0]), int(ley_of(w).conley_stake)
+    if rec.conley_stake and w.flor_result is not None:
+        return int(w.flor_result[0]), int(rec.conley_stake)
     return None
 
 
