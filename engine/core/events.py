@@ -15,12 +15,45 @@ from dataclasses import dataclass, fields
 import types
 import typing
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from engine.core.cards import Card, card_from_wire
 
 
+class Scoring(StrEnum):
+    """Why points were scored (PointsScored, PointsWithheld) or a hand ended (HandEnded).
+    A str enum: the wire and the log carry the plain value ("envido"), so an event read
+    back from the log equals the one the rules produced."""
+
+    TRUCO = "truco"
+    TRUCO_DECLINED = "truco_declined"
+    ELEVEN_DECLINED = "eleven_declined"
+    MAO_DE_ONZE = "mao_de_onze"
+    MAO_DE_FERRO = "mao_de_ferro"
+    MAZO = "mazo"
+    PASAR = "pasar"
+    THREE_TIES = "three_ties"
+    TRICKS = "tricks"
+    GAME_OVER = "game_over"
+    MALDON = "maldon"
+    ENVIDO = "envido"
+    ENVIDO_DECLINED = "envido_declined"
+    FLOR = "flor"
+    FLOR_ACHICO = "flor_achico"
+    CONTRAFLOR = "contraflor"
+    CONTRAFLOR_AL_RESTO = "contraflor_al_resto"
+    FLOR_ENVITE = "flor_envite"
+    FLOR_ENVITE_DECLINED = "flor_envite_declined"
+    CANTANDO_ENVITE = "cantando_envite"
+    CANTANDO_FLOR = "cantando_flor"
+    CON_LEY_DECLINED = "con_ley_declined"
+    RESERVADA = "reservada"
+
+
 def _enc(value: Any) -> Any:
+    if isinstance(value, Scoring):
+        return value.value  # plain text on the wire and in the log
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, tuple):

@@ -18,7 +18,7 @@ from engine.core.actions import Action, Deal, action as mk
 from engine.core.calls import AMOUNT_CALLS, TRUCO_CALLS, Call
 from engine.core.cards import Card
 from engine.core.errors import IllegalAction, Reason
-from engine.core.events import Acted, Event, HandDealt, MatchStarted, SeatCovered
+from engine.core.events import Acted, Event, HandDealt, MatchStarted, Scoring, SeatCovered
 from engine.core.hand import apply_deal, discard, end_hand, initial_state, solo_mano
 from engine.core.ruleset import RuleSet
 from engine.core.state import DealKind, EnvidoStatus, Phase, State, freeze, thaw
@@ -231,7 +231,7 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
         events.append(Acted(action.seat, call.value))
         # The claimant proves the hand; it is thrown in without points and the deal moves on.
         w.shown = w.shown + ((action.seat, state.dealt[action.seat]),)
-        end_hand(w, events, None, "maldon")
+        end_hand(w, events, None, Scoring.MALDON)
     elif state.phase is Phase.FLOR:
         events.append(Acted(action.seat, call.value, None, action.amount))
         hooks.flor_act(w, events, action)

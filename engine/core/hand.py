@@ -16,6 +16,7 @@ from engine.core.events import (
     HandStarted,
     MatchEnded,
     PointsScored,
+    Scoring,
 )
 from engine.core.ledger import add_points, credit, truco_value
 from engine.core.ruleset import RuleSet
@@ -171,14 +172,14 @@ def discard(w: Work, events: list[Event], action: Action) -> None:
 # What the tricks of a hand score, by deal: the special Brazilian hands are named for what
 # they are (RULES.md 3.11): nobody called truco in a mão de onze (the team on 11 chose to
 # play it for 3) nor in the blind mão de ferro.
-HAND_POINTS = {DealKind.ELEVEN: "mao_de_onze", DealKind.BLIND: "mao_de_ferro"}
+HAND_POINTS = {DealKind.ELEVEN: Scoring.MAO_DE_ONZE, DealKind.BLIND: Scoring.MAO_DE_FERRO}
 
 
 def end_hand(
-    w: Work, events: list[Event], winner: int | None, reason: str, points: int | None = None
+    w: Work, events: list[Event], winner: int | None, reason: Scoring, points: int | None = None
 ) -> None:
     """Finish the hand: truco points (unless the game already ended), proofs, next step."""
-    game_over = reason == "game_over"
+    game_over = reason == Scoring.GAME_OVER
     truco_points = 0
     # Points a variant kept for the end of the hand first (Venezuelan a ley, 001 L22).
     game_over = w.rules.hooks.before_hand_end(w, events, game_over)
@@ -187,11 +188,11 @@ def end_hand(
         if points is None and w.truco_level and w.rules.truco_ladder[w.truco_level - 1].wins_game:
             # vale el juego accepted: the winner wins the game whatever the score (001 L36)
             truco_points = max(w.rules.target - w.scores[winner], 1)
-        why = HAND_POINTS.get(w.deal_kind, "truco") if reason == "tricks" else reason
+        why = HAND_POINTS.get(w.deal_kind, Scoring.TRUCO) if reason == Scoring.TRICKS else reason
         truco_points = w.rules.hooks.truco_points(w, events, winner, truco_points, why)
         game_over = credit(w, events, winner, truco_points, why)
     for seat, cards in w.shown:
-        kind = "maldon" if reason == "maldon" else "flor" if len(cards) == 3 else "envido"
+        kind = "maldon" if reason == Scoring.MALDON else "flor" if len(cards) == 3 else "envido"
         kind = w.rules.hooks.shown_kind(w, seat, kind)
         events.append(CardsShown(seat, cards, kind))
     if w.rules.simultaneous and not game_over:
@@ -221,7 +222,7 @@ def end_hand(
 
 def end_hand_now(w: Work, events: list[Event]) -> None:
     """The game was decided by envido or flor points: the hand stops at once (RULES 1.10)."""
-    end_hand(w, events, None, "game_over")
+    end_hand(w, events, None, Scoring.GAME_OVER)
 
 
 def end_game(w: Work, events: list[Event]) -> None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from engine.core.actions import Action
 from engine.core.calls import Call
 from engine.core.errors import Reason
-from engine.core.events import Event
+from engine.core.events import Event, Scoring
 
 if TYPE_CHECKING:  # types only: State holds the RuleSet that holds these hooks
     from engine.core.state import HandState, State, Work
@@ -104,7 +104,7 @@ class Hooks:
         """The reason for refusing one of the variant's own calls, None for other calls."""
         return None
 
-    def defer_credit(self, w: Work, team: int, points: int, reason: str) -> bool:
+    def defer_credit(self, w: Work, team: int, points: int, reason: Scoring) -> bool:
         """True when the variant keeps these points for the end of the hand."""
         return False
 
@@ -115,7 +115,7 @@ class Hooks:
         """Points the variant kept for the end of the hand; returns whether the game is over."""
         return game_over
 
-    def truco_points(self, w: Work, events: list[Event], winner: int, points: int, reason: str) -> int:
+    def truco_points(self, w: Work, events: list[Event], winner: int, points: int, reason: Scoring) -> int:
         """The truco points of a hand that just ended, after the variant's own rules."""
         return points
 

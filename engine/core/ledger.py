@@ -7,7 +7,7 @@ hand), and says whether the game just ended.
 
 from __future__ import annotations
 
-from engine.core.events import Event, PointsScored
+from engine.core.events import Event, PointsScored, Scoring
 from engine.core.state import HandState, Work
 
 
@@ -29,12 +29,12 @@ def add_points(w: Work, team: int, points: int) -> None:
     w.scores = tuple(scores)
 
 
-def credit(w: Work, events: list[Event], team: int, points: int, reason: str) -> bool:
+def credit(w: Work, events: list[Event], team: int, points: int, reason: Scoring) -> bool:
     """Add points now (or defer them under OPT-SIMULTANEOUS, or to the end of an a-ley
     hand); True if the game just ended."""
     if points <= 0:
         return False
-    if w.rules.simultaneous and reason != "truco" and reason != "truco_declined" and reason != "mazo":
+    if w.rules.simultaneous and reason != Scoring.TRUCO and reason != Scoring.TRUCO_DECLINED and reason != Scoring.MAZO:
         w.deferred = w.deferred + ((team, points, reason),)
         return False
     if w.rules.hooks.defer_credit(w, team, points, reason):
@@ -42,7 +42,7 @@ def credit(w: Work, events: list[Event], team: int, points: int, reason: str) ->
     return credit_now(w, events, team, points, reason)
 
 
-def credit_now(w: Work, events: list[Event], team: int, points: int, reason: str) -> bool:
+def credit_now(w: Work, events: list[Event], team: int, points: int, reason: Scoring) -> bool:
     if points <= 0:
         return False
     add_points(w, team, points)

@@ -17,6 +17,7 @@ from typing import TypeAlias
 
 from engine.core.calls import Call
 from engine.core.cards import Card
+from engine.core.events import Scoring
 from engine.core.ruleset import RuleSet
 
 NO_TEAM = -1
@@ -97,7 +98,7 @@ class State:
     winner: int | None  # the match winner
     game_winner: int | None  # winner of the game just ended, until the next deal
     history: tuple[HandSummary, ...]
-    deferred: tuple[tuple[int, int, str], ...]  # simultaneous scoring: (team, points, reason)
+    deferred: tuple[tuple[int, int, Scoring], ...]  # simultaneous scoring: (team, points, reason)
     # ---- the current hand (or pica-pica duel) ----
     players: tuple[int, ...]  # seats in this hand, mano first
     mano: int
@@ -198,7 +199,7 @@ class Work:
     winner: int | None  # the match winner
     game_winner: int | None  # winner of the game just ended, until the next deal
     history: tuple[HandSummary, ...]
-    deferred: tuple[tuple[int, int, str], ...]  # simultaneous scoring: (team, points, reason)
+    deferred: tuple[tuple[int, int, Scoring], ...]  # simultaneous scoring: (team, points, reason)
     # ---- the current hand (or pica-pica duel) ----
     players: tuple[int, ...]  # seats in this hand, mano first
     mano: int

@@ -7,7 +7,7 @@ from engine.core.actions import Action
 from engine.core.calls import Call
 from engine.core.errors import Reason
 from engine.core.cards import Card
-from engine.core.events import Event, TrickEnded
+from engine.core.events import Event, Scoring, TrickEnded
 from engine.core.hand import end_hand
 from engine.core.ledger import team_score
 from engine.core.state import PARDA, DealKind, EnvidoStatus, State, Work
@@ -65,7 +65,7 @@ def pasar(w: Work, events: list[Event], seat: int) -> None:
     w.active = tuple(s for s in w.active if s != seat)
     team = w.team_of[seat]
     if not any(w.team_of[s] == team for s in w.active):
-        end_hand(w, events, 1 - team, "pasar")
+        end_hand(w, events, 1 - team, Scoring.PASAR)
         return
     if len(w.current) == len(w.active):
         finish_trick(w, events)
@@ -129,11 +129,11 @@ def finish_trick(w: Work, events: list[Event]) -> None:
         points: int | None = None
         if w.rules.three_pardas == "loses_game":
             points = max(w.rules.target - team_score(w, winner), 1)
-        end_hand(w, events, winner, "three_ties", points)
+        end_hand(w, events, winner, Scoring.THREE_TIES, points)
         return
     decided = hand_winner(w.trick_results, w.team_of[w.mano])
     if decided is not None:
-        end_hand(w, events, decided, "tricks")
+        end_hand(w, events, decided, Scoring.TRICKS)
         return
     w.leader = w.turn = leader
     if number == 1:

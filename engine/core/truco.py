@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.core.actions import Action
 from engine.core.calls import TRUCO_CALLS, Call
 from engine.core.errors import Reason
-from engine.core.events import Event
+from engine.core.events import Event, Scoring
 from engine.core.hand import end_hand
 from engine.core.state import NO_TEAM, DealKind, State, Work
 
@@ -41,10 +41,10 @@ def truco(w: Work, events: list[Event], action: Action) -> None:
     elif call is Call.NO_QUIERO:
         step = ladder[w.truco_pending - 1]
         w.truco_pending = 0
-        why = "eleven_declined" if w.deal_kind is DealKind.ELEVEN else "truco_declined"
+        why = Scoring.ELEVEN_DECLINED if w.deal_kind is DealKind.ELEVEN else Scoring.TRUCO_DECLINED
         end_hand(w, events, w.truco_by, why, step.declined)
     elif call is Call.MAZO:
-        end_hand(w, events, 1 - team, "mazo")
+        end_hand(w, events, 1 - team, Scoring.MAZO)
     else:
         if w.truco_pending:
             # A counter-raise accepts the pending step before raising it (Brazil; the

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.core.actions import Action, action as mk
 from engine.core.errors import Reason
 from engine.core.calls import Call
-from engine.core.events import Acted, Event
+from engine.core.events import Acted, Event, Scoring
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit, leader_needs
 from engine.core.state import EnvidoStatus, HandState, State, Work
@@ -101,7 +101,7 @@ def bet(w: Work, events: list[Event], action: Action) -> None:
         points = declined_points(w)
         w.envido_status = EnvidoStatus.DONE
         w.envido_result = (w.envido_by, points)
-        if credit(w, events, w.envido_by, points, "envido_declined"):
+        if credit(w, events, w.envido_by, points, Scoring.ENVIDO_DECLINED):
             end_hand_now(w, events)
         return
     w.envido_calls = w.envido_calls + (call,)
@@ -171,5 +171,5 @@ def declare(w: Work, events: list[Event], action: Action) -> None:
     w.envido_status = EnvidoStatus.DONE
     w.envido_result = (team, points)
     w.shown = w.shown + ((best, w.rules.envido_proof(w.dealt[best], w.face_up)),)
-    if credit(w, events, team, points, "envido"):
+    if credit(w, events, team, points, Scoring.ENVIDO):
         end_hand_now(w, events)

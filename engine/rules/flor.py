@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.core.actions import Action, action as mk
 from engine.core.errors import Reason
 from engine.core.calls import Call
-from engine.core.events import Event
+from engine.core.events import Event, Scoring
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit, leader_needs, team_score
 from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State, Work
@@ -214,7 +214,7 @@ def resolve(w: Work, events: list[Event]) -> None:
     teams = {team_of[seat] for seat in announced}
     if len(teams) == 1:
         winner = next(iter(teams))
-        points, reason = 3 * total, "flor"
+        points, reason = 3 * total, Scoring.FLOR
         proofs = [s for s in announced if team_of[s] == winner]
     elif w.flor_conceded != NO_TEAM:
         loser = w.flor_conceded
@@ -223,7 +223,7 @@ def resolve(w: Work, events: list[Event]) -> None:
             points = 3 * total
         else:
             points = 3 * per_team[winner] + 1
-        reason = "flor_achico"
+        reason = Scoring.FLOR_ACHICO
         proofs = [s for s in announced if team_of[s] == winner]
     else:
         # Best flor; equal values go to the holder nearer the mano (holders are in mano order).
@@ -231,7 +231,7 @@ def resolve(w: Work, events: list[Event]) -> None:
         winner = team_of[best]
         proofs = [best]
         if w.flor_accepted and w.flor_level == 2:
-            reason = "contraflor_al_resto"
+            reason = Scoring.CONTRAFLOR_AL_RESTO
             if rules.cfar_wins_chico:
                 points = max(rules.target - team_score(w, winner), 1)
             else:
@@ -242,7 +242,7 @@ def resolve(w: Work, events: list[Event]) -> None:
                 if not rules.cfar_no_flor_points:
                     points += 3 * total
         else:
-            reason = "contraflor" if w.flor_accepted else "flor"
+            reason = Scoring.CONTRAFLOR if w.flor_accepted else Scoring.FLOR
             points = 3 * total
     w.flor_status = FlorStatus.DONE
     w.flor_result = (winner, points)

@@ -95,3 +95,21 @@ def test_the_a_ley_flor_keeps_its_own_record_not_fields_of_the_shared_state() ->
     assert LeyHand in records  # a-ley hands carry it ...
     argentine, _ = new_match(get_ruleset("argentino"), 2, rng)
     assert argentine.variant_hand is None  # ... other games never do
+
+
+def test_scoring_reasons_are_an_enum_with_the_wire_values() -> None:
+    import random
+
+    from engine import PointsScored, advance, all_legal_actions
+    from engine.core.events import Scoring
+
+    rng = random.Random(8)
+    state, _ = new_match(get_ruleset("argentino"), 2, rng)
+    seen = []
+    for _ in range(300):
+        if state.match_over:
+            break
+        state, events = advance(state, rng.choice(all_legal_actions(state)), rng)
+        seen += [e for e in events if isinstance(e, PointsScored)]
+    assert seen and all(isinstance(e.reason, Scoring) for e in seen)
+    assert all(type(e.to_wire()["reason"]) is str for e in seen)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from engine.core.actions import Action, action as mk
 from engine.core.calls import Call
 from engine.core.cards import Card
-from engine.core.events import Event
+from engine.core.events import Event, Scoring
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit
 from engine.core.state import EnvidoStatus, HandState, State, Work
@@ -157,7 +157,7 @@ def bet(w: Work, events: list[Event], action: Action) -> None:
         points = w.envido_prev
         w.envido_status = EnvidoStatus.DONE
         w.envido_result = (w.envido_by, points)
-        if credit(w, events, w.envido_by, points, "envido_declined"):
+        if credit(w, events, w.envido_by, points, Scoring.ENVIDO_DECLINED):
             end_hand_now(w, events)
         return
     raise_bet(w, action)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from engine.core.actions import Action, action as mk
 from engine.core.errors import Reason
 from engine.core.calls import Call
-from engine.core.events import Event
+from engine.core.events import Event, Scoring
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit
 from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State, Work
@@ -116,17 +116,17 @@ def resolve(w: Work, events: list[Event], declined_to: int | None) -> None:
     if declined_to is not None:
         winner = declined_to
         stake = w.envido_prev
-        reason = "flor_envite_declined"
+        reason = Scoring.FLOR_ENVITE_DECLINED
     else:
         # Best flor; equal values go to the holder nearer El Mano (OP-VE-16).
         best = max(holders, key=lambda s: (_value(w, s), -holders.index(s)))
         winner = best % 2
         if w.flor_accepted:
             stake = envite.current_stake(w)
-            reason = "flor_envite"
+            reason = Scoring.FLOR_ENVITE
         else:
             stake = _reservada_point(w, winner)
-            reason = "flor"
+            reason = Scoring.FLOR
     if w.flor_accepted or declined_to is not None:
         w.envido_status = EnvidoStatus.DONE
         w.envido_result = (winner, stake)
@@ -188,12 +188,12 @@ def start_cantando(w: Work, events: list[Event], team: int) -> None:
     scorer = other if priva else team
     kind = kind_o if priva else kind_c
     if kind == 0:
-        points, reason = 1, "cantando_envite"
+        points, reason = 1, Scoring.CANTANDO_ENVITE
         w.shown = w.shown + ((best[scorer], w.rules.envido_proof(w.dealt[best[scorer]], w.face_up)),)
     else:
         flores = [s for s in players if s % 2 == scorer and _standing(w, s)[0] > 0]
         extra = 1 if (kind == 2 or (priva and kind_c > 0)) else 0
-        points, reason = FLOR_POINTS * len(flores) + extra, "cantando_flor"
+        points, reason = FLOR_POINTS * len(flores) + extra, Scoring.CANTANDO_FLOR
         w.shown = w.shown + tuple((s, w.dealt[s]) for s in flores)
     w.envido_result = (scorer, points)
     before = w.scores[other]

@@ -10,7 +10,7 @@ from dataclasses import replace
 from engine.core.actions import Action
 from engine.core.calls import Call
 from engine.core.errors import Reason
-from engine.core.events import Acted, Event
+from engine.core.events import Acted, Event, Scoring
 from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, HandState, Phase, State, Work
 from engine.rules import flor as argentine_flor
 from engine.rules.hooks import ArgentineHooks
@@ -120,7 +120,7 @@ class VenezuelanHooks(ArgentineHooks):
     def refusal(self, state: State, action: Action) -> str | None:
         return ley.refusal(state, action)
 
-    def defer_credit(self, w: Work, team: int, points: int, reason: str) -> bool:
+    def defer_credit(self, w: Work, team: int, points: int, reason: Scoring) -> bool:
         if ley_of(w).ley_mode and reason in ley.DEFERRED:
             w.variant_hand = replace(ley_of(w), ley_deferred=ley_of(w).ley_deferred + ((team, points, reason),))
             return True
@@ -134,7 +134,7 @@ class VenezuelanHooks(ArgentineHooks):
         # Envite and flor points first (001 L22), with the hidden-flor penalties.
         return ley_end.final(w, events, game_over) if ley_of(w).ley_mode else game_over
 
-    def truco_points(self, w: Work, events: list[Event], winner: int, points: int, reason: str) -> int:
+    def truco_points(self, w: Work, events: list[Event], winner: int, points: int, reason: Scoring) -> int:
         return ley_end.truco_points(w, events, winner, points, reason) if ley_of(w).ley_mode else points
 
     def ley_seats(self, state: State) -> tuple[int, ...]:

@@ -32,7 +32,7 @@ from dataclasses import replace
 from engine.core.actions import Action, action as mk
 from engine.core.errors import Reason
 from engine.core.calls import TRUCO_CALLS, Call
-from engine.core.events import Event, FlorAnswered
+from engine.core.events import Event, FlorAnswered, Scoring
 from engine.core.ledger import credit
 from engine.core.state import EnvidoStatus, FlorStatus, HandState, Phase, State, Work
 from engine.variants.venezolano.record import ley_of
@@ -42,8 +42,10 @@ from engine.variants.venezolano.cards import is_reservada
 
 FLOR_POINTS = 3
 # Credits collected at the end of the hand in a ley hand (the ledger defers them through VenezuelanHooks.defer_credit).
-ENVITE_SIN_LEY = frozenset(("envido", "envido_declined"))
-DEFERRED = ENVITE_SIN_LEY | {"flor", "flor_envite", "flor_envite_declined", "con_ley_declined"}
+ENVITE_SIN_LEY = frozenset((Scoring.ENVIDO, Scoring.ENVIDO_DECLINED))
+DEFERRED = ENVITE_SIN_LEY | {
+    Scoring.FLOR, Scoring.FLOR_ENVITE, Scoring.FLOR_ENVITE_DECLINED, Scoring.CON_LEY_DECLINED
+}
 
 
 # ---------------------------------------------------------------- who may say what
@@ -289,7 +291,7 @@ def act(w: Work, events: list[Event], action: Action) -> bool:
     elif call is Call.SIN_LEY_NO_QUIERO:  # a holder saying it lost his flor in before()
         w.envido_status = EnvidoStatus.DONE
         w.envido_result = (w.envido_by, w.envido_prev)
-        credit(w, events, w.envido_by, w.envido_prev, "con_ley_declined")
+        credit(w, events, w.envido_by, w.envido_prev, Scoring.CON_LEY_DECLINED)
     elif call is Call.PEDIR_FLOR:
         _answer_pedir(w, events)
     else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 
-from engine.core.events import Event, PointsWithheld
+from engine.core.events import Event, PointsWithheld, Scoring
 from engine.core.ledger import credit_now
 from engine.core.state import Work
 from engine.variants.venezolano.record import ley_of
@@ -23,7 +23,7 @@ def _team_has(w: Work, team: int, rules: tuple[str, ...]) -> str | None:
 _HIDDEN = ("V-F1", "V-F2", "V-F9", "V-F10")
 
 
-def _withhold(w: Work, events: list[Event], team: int, points: int, reason: str, rule: str) -> None:
+def _withhold(w: Work, events: list[Event], team: int, points: int, reason: Scoring, rule: str) -> None:
     events.append(PointsWithheld(team, points, reason, rule))
     w.penalties = w.penalties + ((team, rule, points),)
 
@@ -89,9 +89,9 @@ def final(w: Work, events: list[Event], game_over: bool) -> bool:
         # 3 flor + 1 envite point (V-R2); with a partner's flor the team has 6 (V-R7).
         worth = FLOR_POINTS + (0 if any(s % 2 == team for s in w.flor_announced) else 1)
         if silent == "V-R4" or (silent == "V-R5" and not opp_flor):
-            game_over = credit_now(w, events, team, worth, "reservada")
+            game_over = credit_now(w, events, team, worth, Scoring.RESERVADA)
         else:
-            _withhold(w, events, team, worth, "reservada", silent)
+            _withhold(w, events, team, worth, Scoring.RESERVADA, silent)
     return game_over
 
 
@@ -111,11 +111,11 @@ def _reservada_team(w: Work, team: int) -> bool:
     return any(reservada(w, s) for s in w.players if s % 2 == team)
 
 
-def _conley_won(w: Work, deferred: list[tuple[int, int, str]]) -> tuple[int, int] | None:
+def _conley_won(w: Work, deferred: list[tuple[int, int, Scoring]]) -> tuple[int, int] | None:
     """(team, stake) of an envite con ley won in this hand, if any."""
     rec = ley_of(w)
     for team, points, reason in deferred:
-        if reason == "con_ley_declined":
+        if reason == Scoring.CON_LEY_DECLINED:
             return team, points
     if rec.conley_stake and w.flor_result is not None:
         return int(w.flor_result[0]), int(rec.conley_stake)
@@ -123,16 +123,16 @@ def _conley_won(w: Work, deferred: list[tuple[int, int, str]]) -> tuple[int, int
 
 
 def _drop_conley(
-    w: Work, events: list[Event], deferred: list[tuple[int, int, str]], team: int, stake: int
+    w: Work, events: list[Event], deferred: list[tuple[int, int, Scoring]], team: int, stake: int
 ) -> None:
     """V-R9, the envite sin ley is the larger: the stake of the envite con ley is withheld."""
     for i, (t, points, reason) in enumerate(deferred):
-        if t == team and reason in ("con_ley_declined", "flor_envite"):
+        if t == team and reason in (Scoring.CON_LEY_DECLINED, Scoring.FLOR_ENVITE):
             _withhold(w, events, team, stake, reason, "V-R9")
             deferred[i] = (t, points - stake, reason)
 
 
-def truco_points(w: Work, events: list[Event], winner: int, points: int, reason: str) -> int:
+def truco_points(w: Work, events: list[Event], winner: int, points: int, reason: Scoring) -> int:
     """V-F9, V-F10: a team with a hidden flor does not collect the truco points it wins."""
     rule = _team_has(w, winner, _HIDDEN)
     if rule is None or points <= 0:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.core.events import Scoring
 from engine.core.state import HandState, VariantHand
 
 
@@ -20,7 +21,7 @@ class LeyHand(VariantHand):
     conley_stake: int = 0  # an accepted envite con ley, settled with the flores
     conley_done: bool = False  # an envite con ley was made in this hand
     sinley_seats: tuple[int, ...] = ()  # seats that bet or answered in the envite sin ley
-    ley_deferred: tuple[tuple[int, int, str], ...] = ()  # envite and flor credits, hand end
+    ley_deferred: tuple[tuple[int, int, Scoring], ...] = ()  # envite and flor credits, hand end
     flor_asked: bool = False  # "pido flor" was said in this hand (001 L48)
 
 
