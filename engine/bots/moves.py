@@ -33,7 +33,7 @@ from engine.bots.seat import (
     share_below,
 )
 from engine.core.actions import Action
-from engine.core.ruleset import RuleSet
+from engine.core.ruleset import FlorDeclaration, RuleSet
 
 
 # ---------------------------------------------------------------- envido
@@ -252,7 +252,7 @@ def _decline_loses_game(seat: Seat, refused: int) -> bool:
     declining gives them those and the refused points; if that wins them the game, play."""
     view, rules = seat.view, seat.rules
     by = view.truco_pending_by
-    if rules.flor_declaration != "a_ley" or by is None or len(view.scores) != 2:
+    if rules.flor_declaration is not FlorDeclaration.A_LEY or by is None or len(view.scores) != 2:
         return False
     flores = sum(1 for s in view.flor_announced if view.teams[s] == by)
     return bool(flores) and view.scores[by] + refused + 3 * flores >= view.target

@@ -20,7 +20,7 @@ from engine.core.cards import Card
 from engine.core.errors import IllegalAction, Reason
 from engine.core.events import Acted, Event, HandDealt, MatchStarted, Scoring, SeatCovered
 from engine.core.hand import apply_deal, discard, end_hand, initial_state, solo_mano
-from engine.core.ruleset import RuleSet
+from engine.core.ruleset import Maldon, RuleSet
 from engine.core.state import DealKind, EnvidoStatus, Phase, State, freeze, thaw
 from engine.core.tricks import CARD_CALLS, card_refusal, pasar, play, playable
 from engine.core.truco import may_raise, truco, truco_refusal
@@ -88,7 +88,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         return [mk(seat, Call.DISCARD, card) for card in state.hands[seat]]
     else:
         return []
-    if state.rules.maldon != "off" and state.rules.hooks.maldon_ok(state, seat):
+    if state.rules.maldon is not Maldon.OFF and state.rules.hooks.maldon_ok(state, seat):
         acts.append(mk(seat, Call.MALDON))
     return acts
 

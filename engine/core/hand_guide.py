@@ -16,7 +16,7 @@ from engine.core.calls import Call
 from engine.core.cards import Card, CardMark
 from engine.core.errors import IllegalAction
 from engine.core.game import apply, legal_actions, why_refused
-from engine.core.ruleset import RuleSet
+from engine.core.ruleset import FlorStyle, RuleSet
 from engine.core.state import EnvidoStatus, FlorStatus, Phase, State
 
 __all__ = ["BetWorth", "CardMark", "TrucoWorth", "bets", "card_marks", "count_rule", "ranking"]
@@ -174,7 +174,7 @@ def _flor_bet(state: State) -> BetWorth | None:
     applied to a copy of the state: the points are the engine's own."""
     if (
         state.phase is not Phase.FLOR
-        or state.rules.flor_style != "argentine"
+        or state.rules.flor_style is not FlorStyle.ARGENTINE
         or state.flor_status is not FlorStatus.ANSWERING
     ):
         return None

@@ -9,12 +9,74 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.core.calls import Call
 from engine.core.cards import Card, CardMark
 from engine.core.hooks import Hooks
 
 OptionValue = bool | int | str
+
+
+# Table policies: the readings a RuleSet chooses (str enums: equal to the option values).
+class EnvidoReplies(StrEnum):  # OPT envido_max_replies (RULES.md 1.7.2 readings)
+    UNLIMITED = "unlimited"
+    A = "a"  # at most three calls
+    B = "b"  # at most two plain envidos
+
+
+class TrucoTiming(StrEnum):
+    ANY_TIME = "any_time"
+    OWN_TURN = "own_turn"
+
+
+class Mazo(StrEnum):
+    ALWAYS = "always"
+    TWO_PLAYER = "two_player"
+    OFF = "off"
+
+
+class Maldon(StrEnum):  # OPT-MALDON: who may claim it
+    OFF = "off"
+    ANY = "any"
+    MANO = "mano"
+
+
+class ThreePardas(StrEnum):  # three tied tricks: the mano wins, or the dealer's team loses
+    MANO = "mano"
+    LOSES_GAME = "loses_game"
+    LOSES_HAND = "loses_hand"
+
+
+class Envite(StrEnum):
+    LADDER = "ladder"  # the envido_ladder calls
+    PIEDRAS = "piedras"  # the Venezuelan envite
+
+
+class PardaLeads(StrEnum):  # after a tied trick
+    PREVIOUS = "previous"
+    MANO = "mano"
+
+
+class TieRule(StrEnum):
+    STANDARD = "standard"
+    VENEZOLANO = "venezolano"  # RULES 4.6: a second tie is decided by the tied
+
+
+class FlorStyle(StrEnum):
+    ARGENTINE = "argentine"
+    VENEZOLANO = "venezolano"  # 3 per flor, envite between flores, achicar
+
+
+class FlorDeclaration(StrEnum):
+    AUTOMATIC = "automatic"
+    A_LEY = "a_ley"  # declared by the players (venezolano)
+
+
+class Allowed(StrEnum):  # OP-VE-7, OP-VE-8: a reading that forbids a call or allows it at two
+    ILLEGAL = "illegal"
+    TWO = "two"
+
 
 StrengthFn = Callable[[Card, Card | None], int]
 EnvidoFn = Callable[[tuple[Card, ...], Card | None], int]
@@ -70,39 +132,39 @@ class RuleSet:
     cfar_no_flor_points: bool
     cfar_achico_all_flores: bool
     cfar_wins_chico: bool
-    envido_max_replies: str
-    truco_timing: str
-    mazo: str
+    envido_max_replies: EnvidoReplies
+    truco_timing: TrucoTiming
+    mazo: Mazo
     simultaneous: bool
     strength: StrengthFn
     envido: EnvidoFn
     flor_fn: FlorFn
     # Fields added after the Argentine core carry defaults, so every builder stays short.
     flor_optional: bool = False  # OPT-FLOR-OPTIONAL: a holder may keep quiet
-    maldon: str = "off"  # OPT-MALDON: "off", "any" player or only the "mano" may claim
+    maldon: Maldon = Maldon.OFF  # OPT-MALDON: "off", "any" player or only the "mano" may claim
     # ---- muestra / manilha variants (RULES.md 2 and 3) ----
     card_notation: str = "spanish"  # deck for card text: "spanish" or "french"
     envido_proof: ProofFn = _no_proof  # the cards that prove an envido value
     deal_step: int = 1  # +1: the deal passes on in playing order; -1: backwards (Brazil)
-    three_pardas: str = "mano"  # "mano" wins, or the dealer's team "loses_game"/"loses_hand"
+    three_pardas: ThreePardas = ThreePardas.MANO  # "mano" wins, or the dealer's team "loses_game"/"loses_hand"
     counter_raise: bool = False  # a ladder raise may answer a pending one (accepting it)
     first_tie_highest: bool = False  # after a tied trick 1, everyone plays his highest card
     eleven_rule: bool = False  # Brazilian mão de onze and double-eleven blind hand
     solo_mano_three: bool = False  # 3 players: the mano alone with 4 cards (RULES.md 2.12.2)
     # ---- added with venezolano; the defaults are the Argentine game ----
-    envite: str = "ladder"  # "ladder": the envido_ladder calls; "piedras": the Venezuelan envite
+    envite: Envite = Envite.LADDER  # "ladder": the envido_ladder calls; "piedras": the Venezuelan envite
     specials: SpecialsFn = _no_specials  # cards named by the face-up card (perico, perica)
-    parda_leads: str = "previous"  # after a tied trick: the "previous" leader or the "mano"
-    tie_rule: str = "standard"  # "venezolano": RULES 4.6 (second tie decided by the tied)
+    parda_leads: PardaLeads = PardaLeads.PREVIOUS  # after a tied trick: the "previous" leader or the "mano"
+    tie_rule: TieRule = TieRule.STANDARD  # "venezolano": RULES 4.6 (second tie decided by the tied)
     late_raises: bool = True  # the team holding the right may raise on a later turn
     accept_bars_envido: bool = True  # accepting a truco in trick 1 ends one's envido window
     perico_locks: bool = False  # 001 L37: a trick winner playing the perico voids raises
     pasar: bool = False  # a player may pass all three cards on his first turn (OP-VE-23)
     cantando: bool = False  # 4.12.1 estar cantando: a team needing one point
-    flor_style: str = "argentine"  # "venezolano": 3 per flor, envite between flores, achicar
-    hasta_igualar_level: str = "illegal"  # OP-VE-7
-    pintan_figure: str = "illegal"  # OP-VE-8
-    flor_declaration: str = "automatic"  # venezolano: "a_ley" (players declare) or "automatic"
+    flor_style: FlorStyle = FlorStyle.ARGENTINE  # "venezolano": 3 per flor, envite between flores, achicar
+    hasta_igualar_level: Allowed = Allowed.ILLEGAL  # OP-VE-7
+    pintan_figure: Allowed = Allowed.ILLEGAL  # OP-VE-8
+    flor_declaration: FlorDeclaration = FlorDeclaration.AUTOMATIC  # venezolano: "a_ley" (players declare) or "automatic"
     # ---- what is behaviour rather than data (issue 14) ----
     # The rule families and life-cycle hooks the shared hand code calls (core/hooks.py);
     # the default is a game without envido and flor, each variant passes its own.
@@ -130,7 +192,7 @@ class RuleSet:
         return None
 
     def mazo_allowed(self, n_players: int) -> bool:
-        return self.mazo == "always" or (self.mazo == "two_player" and n_players == 2)
+        return self.mazo is Mazo.ALWAYS or (self.mazo is Mazo.TWO_PLAYER and n_players == 2)
 
 
 _DECK_CODES: dict[tuple[Card, ...], frozenset[int]] = {}

@@ -10,6 +10,7 @@ from engine.core.cards import Card
 from engine.core.events import Event, Scoring, TrickEnded
 from engine.core.hand import end_hand
 from engine.core.ledger import team_score
+from engine.core.ruleset import Envite, PardaLeads, ThreePardas, TieRule
 from engine.core.state import PARDA, DealKind, EnvidoStatus, State, Work
 
 
@@ -74,7 +75,7 @@ def pasar(w: Work, events: list[Event], seat: int) -> None:
 
 
 def parda_leader(w: Work) -> int:
-    if w.rules.parda_leads == "mano":
+    if w.rules.parda_leads is PardaLeads.MANO:
         # 001 L46: after a tie El Mano leads (the first in playing order still in the trick).
         for seat in w.players:
             if seat in w.active:
@@ -87,7 +88,7 @@ def finish_trick(w: Work, events: list[Event]) -> None:
     strength = rules.strength
     face_up = w.face_up
     number = len(w.tricks) + 1
-    restricted = rules.tie_rule == "venezolano" and number == 3 and w.trick_results == (PARDA, PARDA)
+    restricted = rules.tie_rule is TieRule.VENEZOLANO and number == 3 and w.trick_results == (PARDA, PARDA)
     best = -1
     top: list[int] = []
     for seat, card in w.current:
@@ -115,7 +116,7 @@ def finish_trick(w: Work, events: list[Event]) -> None:
     w.trick_results = w.trick_results + (result,)
     w.trick_winners = w.trick_winners + (leader,)
     w.current = ()
-    if rules.tie_rule == "venezolano" and number == 2 and w.trick_results == (PARDA, PARDA):
+    if rules.tie_rule is TieRule.VENEZOLANO and number == 2 and w.trick_results == (PARDA, PARDA):
         # 001 L45: after two ties only the players who tied the second decide the third.
         w.active = tuple(s for s in w.players if s in top)
     if result == PARDA:
@@ -123,11 +124,11 @@ def finish_trick(w: Work, events: list[Event]) -> None:
     events.append(TrickEnded(number, None if result == PARDA else result, leader))
     if number == 1 and w.envido_status is EnvidoStatus.OPEN:
         w.envido_status = EnvidoStatus.CLOSED
-    if w.trick_results == (PARDA, PARDA, PARDA) and w.rules.three_pardas != "mano":
+    if w.trick_results == (PARDA, PARDA, PARDA) and w.rules.three_pardas is not ThreePardas.MANO:
         # Brazil: three ties lose the dealer's side the game (or, as an option, the hand).
         winner = 1 - w.team_of[w.dealer]
         points: int | None = None
-        if w.rules.three_pardas == "loses_game":
+        if w.rules.three_pardas is ThreePardas.LOSES_GAME:
             points = max(w.rules.target - team_score(w, winner), 1)
         end_hand(w, events, winner, Scoring.THREE_TIES, points)
         return
@@ -169,7 +170,7 @@ def card_refusal(state: State, action: Action) -> str:
     seat, call = action.seat, action.call
     team = state.team_of[seat]
     if (call is Call.PASAR and not state.rules.pasar) or (
-        call is Call.LAS_QUE_PINTAN and state.rules.envite != "piedras"
+        call is Call.LAS_QUE_PINTAN and state.rules.envite is not Envite.PIEDRAS
     ):
         return Reason("not_in_variant", f"{call.value} is not part of this variant")
     if state.truco_pending:

@@ -7,11 +7,12 @@ from engine.core.calls import TRUCO_CALLS, Call
 from engine.core.errors import Reason
 from engine.core.events import Event, Scoring
 from engine.core.hand import end_hand
+from engine.core.ruleset import TrucoTiming
 from engine.core.state import NO_TEAM, DealKind, State, Work
 
 
 def timing_ok(state: State, seat: int) -> bool:
-    return state.rules.truco_timing == "any_time" or state.turn == seat
+    return state.rules.truco_timing is TrucoTiming.ANY_TIME or state.turn == seat
 
 
 def may_raise(state: State, seat: int) -> bool:

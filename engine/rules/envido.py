@@ -13,6 +13,8 @@ from engine.core.calls import Call
 from engine.core.events import Acted, Event, Scoring
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit, leader_needs
+from engine.core.ruleset import TrucoTiming
+from engine.core.ruleset import EnvidoReplies
 from engine.core.state import EnvidoStatus, HandState, State, Work
 
 
@@ -20,7 +22,7 @@ def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Actio
     if (
         state.envido_status is not EnvidoStatus.OPEN
         or seat in state.envido_barred
-        or not (answering_truco or state.rules.truco_timing == "any_time" or state.turn == seat)
+        or not (answering_truco or state.rules.truco_timing is TrucoTiming.ANY_TIME or state.turn == seat)
     ):
         return []
     return [mk(seat, step.call) for step in state.rules.envido_ladder]
@@ -55,14 +57,14 @@ def legal_answers(state: State, seat: int) -> list[Action]:
     if last.call is Call.FALTA_ENVIDO:
         return acts  # falta envido cannot be raised
     mode = rules.envido_max_replies
-    if mode == "a" and len(calls) >= 3:
+    if mode is EnvidoReplies.A and len(calls) >= 3:
         return acts
     stake = _stake(state, calls)
     for step in rules.envido_ladder:
         if step.level < last.level:
             continue
         if step.call is not Call.FALTA_ENVIDO:
-            if mode == "b" and step.call is Call.ENVIDO and calls.count(Call.ENVIDO) >= 2:
+            if mode is EnvidoReplies.B and step.call is Call.ENVIDO and calls.count(Call.ENVIDO) >= 2:
                 continue
             if stake + step.points > rules.target:
                 # A stake above the target decides nothing more (engine policy). In every

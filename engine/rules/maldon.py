@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.core.cards import Card
 from engine.core.errors import Reason
+from engine.core.ruleset import Maldon
 from engine.core.state import EnvidoStatus, FlorStatus, Phase, State
 from engine.rules.scoring import ARGENTINE_STRENGTH, MALDON_MAX_STRENGTH
 
@@ -13,9 +14,9 @@ def maldon_ok(state: State, seat: int) -> bool:
     """OPT-MALDON: may `seat` throw this hand in? Only before anything has happened in it
     (no card played, no bet, no flor announced), and only with a maldon hand."""
     rules = state.rules
-    if rules.maldon == "off" or seat not in state.players:
+    if rules.maldon is Maldon.OFF or seat not in state.players:
         return False
-    if rules.maldon == "mano" and seat != state.mano:
+    if rules.maldon is Maldon.MANO and seat != state.mano:
         return False
     if state.tricks or state.current or state.truco_level or state.truco_pending:
         return False
@@ -38,8 +39,8 @@ def is_maldon(cards: tuple[Card, ...]) -> bool:
 
 def refusal(state: State, seat: int) -> str:
     """Why `seat` may not claim maldon now."""
-    if state.rules.maldon == "off":
+    if state.rules.maldon is Maldon.OFF:
         return Reason("maldon_off", "maldon is not played at this table")
-    if state.rules.maldon == "mano" and seat != state.mano:
+    if state.rules.maldon is Maldon.MANO and seat != state.mano:
         return Reason("maldon_mano", "only the mano may claim maldon at this table")
     return Reason("maldon_hand", "maldon needs two 4s and a card without a signal, before anything is played")

@@ -7,7 +7,17 @@ from functools import partial
 
 from engine.core.calls import Call
 from engine.core.cards import SPANISH_DECK, Card
-from engine.core.ruleset import EnvidoStep, FlorFn, OptionValue, RuleSet, TrucoStep
+from engine.core.ruleset import (
+    EnvidoReplies,
+    EnvidoStep,
+    FlorFn,
+    Maldon,
+    Mazo,
+    OptionValue,
+    RuleSet,
+    TrucoStep,
+    TrucoTiming,
+)
 from engine.rules.hooks import ARGENTINE_HOOKS
 from engine.rules.scoring import argentine_envido, argentine_flor, argentine_strength, envido_cards
 from engine.variants.catalog import resolve_options, variant_spec
@@ -70,15 +80,15 @@ def argentino(opts: dict[str, OptionValue]) -> RuleSet:
         cfar_no_flor_points=b("cfar_no_flor_points"),
         cfar_achico_all_flores=b("cfar_achico_all_flores"),
         cfar_wins_chico=b("cfar_wins_chico"),
-        envido_max_replies=s("envido_max_replies"),
-        truco_timing=s("truco_timing"),
-        mazo=s("mazo"),
+        envido_max_replies=EnvidoReplies(s("envido_max_replies")),
+        truco_timing=TrucoTiming(s("truco_timing")),
+        mazo=Mazo(s("mazo")),
         simultaneous=b("simultaneous"),
         strength=argentine_strength,
         envido=argentine_envido,
         flor_fn=flor_fn,
         flor_optional=b("flor_optional"),
-        maldon=s("maldon"),
+        maldon=Maldon(s("maldon")),
         envido_proof=_argentine_proof,
         hooks=ARGENTINE_HOOKS,
         count_rule="argentine",

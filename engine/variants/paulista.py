@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from engine.core.calls import Call
 from engine.core.cards import FRENCH_DECK, FRENCH_DECK_40, Card, CardMark, Suit
-from engine.core.ruleset import OptionValue, RuleSet, TrucoStep
+from engine.core.ruleset import Mazo, OptionValue, RuleSet, ThreePardas, TrucoStep, TrucoTiming
 from engine.variants.argentino import on_argentine
 
 # Nominal orders, high to low (A=1, J=11, Q=12, K=13).
@@ -104,14 +104,14 @@ def paulista(opts: dict[str, OptionValue]) -> RuleSet:
         malas=0,  # no malas/buenas in Brazil: scores are shown as plain numbers
         truco_ladder=BRAZILIAN_TRUCO,
         envido_ladder=(),
-        truco_timing="own_turn",  # "only on the player's own turn, before he lays a card"
-        mazo="off",  # the seed has no mazo; declining a raise turns the cards in
+        truco_timing=TrucoTiming.OWN_TURN,  # "only on the player's own turn, before he lays a card"
+        mazo=Mazo.OFF,  # the seed has no mazo; declining a raise turns the cards in
         strength=MANILHA_40 if forty else MANILHA_28,
         envido=no_envido,
         flor_fn=no_flor,
         card_notation="french",
         deal_step=-1,  # OP-BR-7: the deal passes to the left, against the play
-        three_pardas="loses_" + str(opts["forfeit_scope"]),
+        three_pardas=ThreePardas("loses_" + str(opts["forfeit_scope"])),
         counter_raise=True,
         first_tie_highest=True,
         eleven_rule=True,

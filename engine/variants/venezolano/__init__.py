@@ -11,7 +11,21 @@ from __future__ import annotations
 
 from engine.core.calls import Call
 from engine.core.cards import SPANISH_DECK, Card, CardMark
-from engine.core.ruleset import EnvidoStep, OptionValue, RuleSet, TrucoStep
+from engine.core.ruleset import (
+    Allowed,
+    Envite,
+    EnvidoReplies,
+    EnvidoStep,
+    FlorDeclaration,
+    FlorStyle,
+    Mazo,
+    OptionValue,
+    PardaLeads,
+    RuleSet,
+    TieRule,
+    TrucoStep,
+    TrucoTiming,
+)
 from engine.variants.venezolano.cards import (
     absolute_value,
     pericos,
@@ -66,28 +80,28 @@ def venezolano(opts: dict[str, OptionValue]) -> RuleSet:
         cfar_no_flor_points=False,
         cfar_achico_all_flores=False,
         cfar_wins_chico=False,
-        envido_max_replies="unlimited",
-        truco_timing="own_turn",  # 001 L38, L21: truco and envite on one's own turn
-        mazo="off",  # no mazo in 001; passing the three cards is the fold (OP-VE-23)
+        envido_max_replies=EnvidoReplies.UNLIMITED,
+        truco_timing=TrucoTiming.OWN_TURN,  # 001 L38, L21: truco and envite on one's own turn
+        mazo=Mazo.OFF,  # no mazo in 001; passing the three cards is the fold (OP-VE-23)
         simultaneous=False,
         strength=ve_strength,
         envido=ve_envite,
         flor_fn=ve_flor,
-        envite="piedras",
+        envite=Envite.PIEDRAS,
         envido_proof=ve_envite_cards,
         specials=pericos,
-        parda_leads="mano",  # 001 L46
-        tie_rule="venezolano",
+        parda_leads=PardaLeads.MANO,  # 001 L46
+        tie_rule=TieRule.VENEZOLANO,
         counter_raise=True,  # "quiero y retruco" (001 L34-36)
         late_raises=bool(opts["late_raises"]),
         accept_bars_envido=False,  # 001 L21: only calling truco ends one's envite window
         perico_locks=True,
         pasar=True,
         cantando=True,
-        flor_style="venezolano",
-        hasta_igualar_level=str(opts["hasta_igualar_level"]),
-        pintan_figure=str(opts["las_que_pintan_figure"]),
-        flor_declaration=str(opts["flor_declaration"]),
+        flor_style=FlorStyle.VENEZOLANO,
+        hasta_igualar_level=Allowed(str(opts["hasta_igualar_level"])),
+        pintan_figure=Allowed(str(opts["las_que_pintan_figure"])),
+        flor_declaration=FlorDeclaration(str(opts["flor_declaration"])),
         hooks=VENEZUELAN_HOOKS,
         count_rule="venezolano",
         marks=_marks,

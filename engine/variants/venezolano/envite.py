@@ -22,6 +22,7 @@ from engine.core.cards import Card
 from engine.core.events import Event, Scoring
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit
+from engine.core.ruleset import Allowed
 from engine.core.state import EnvidoStatus, HandState, State, Work
 from engine.variants.venezolano.cards import absolute_value
 
@@ -37,7 +38,7 @@ def _igualar(state: HandState) -> int | None:
     a, b = state.scores
     diff = abs(a - b)
     if diff == 0:
-        return MIN_STAKE if state.rules.hasta_igualar_level == "two" else None  # OP-VE-7
+        return MIN_STAKE if state.rules.hasta_igualar_level is Allowed.TWO else None  # OP-VE-7
     return max(diff, MIN_STAKE)
 
 
@@ -45,7 +46,7 @@ def pintan(state: HandState, card: Card) -> int | None:
     """Stake of "las que pintan" on `card`: its absolute value, an ace makes 2 (001 L28)."""
     value = absolute_value(card, state.face_up)
     if value == 0:
-        return MIN_STAKE if state.rules.pintan_figure == "two" else None  # OP-VE-8
+        return MIN_STAKE if state.rules.pintan_figure is Allowed.TWO else None  # OP-VE-8
     return max(value, MIN_STAKE)
 
 

@@ -11,6 +11,7 @@ from engine.core.actions import Action
 from engine.core.calls import Call
 from engine.core.errors import Reason
 from engine.core.events import Acted, Event, Scoring
+from engine.core.ruleset import FlorDeclaration
 from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, HandState, Phase, State, Work
 from engine.rules import flor as argentine_flor
 from engine.rules.hooks import ArgentineHooks
@@ -73,7 +74,7 @@ class VenezuelanHooks(ArgentineHooks):
         rules = w.rules
         team = ve_flor.cantando_team(w) if rules.cantando else NO_TEAM
         argentine_flor.start(w)  # the same flor round; its betting differs (flor.py)
-        if team == NO_TEAM and rules.flor and rules.flor_declaration == "a_ley":
+        if team == NO_TEAM and rules.flor and rules.flor_declaration is FlorDeclaration.A_LEY:
             # The players declare their flores (ley.py): the hand starts with the tricks.
             w.variant_hand = LeyHand(ley_mode=True)
             w.phase = Phase.PLAY
