@@ -3,7 +3,6 @@ piedras of a Venezuelan envite, a move the bot made for a timed-out seat, who to
 in English, Spanish and Portuguese; and the same lines on the running table screen."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import engine
