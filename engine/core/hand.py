@@ -132,8 +132,6 @@ def start_hand(w: Work, events: list[Event]) -> None:
     w.trick_winners = ()
     w.passed = ()
     w.passed_seats = ()
-    w.envido_stake = w.envido_prev = 0
-    w.envido_falta = False
     w.perico_lock = False
     w.truco_forced = False
     w.cantando = NO_TEAM

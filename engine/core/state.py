@@ -142,13 +142,10 @@ class State:
     trick_winners: tuple[int, ...] = ()  # seat that won each finished trick, -1 for parda
     passed: tuple[tuple[int, int], ...] = ()  # (trick number, seat): a carta pasada, face up
     passed_seats: tuple[int, ...] = ()  # seats that passed all three cards (face down)
-    envido_stake: int = 0  # Venezuelan envite: the stake if accepted (see envido_falta)
-    envido_prev: int = 0  # ... and what a "no quiero" pays the bettor
-    envido_falta: bool = False  # the stake is la falta: computed when it is settled
     perico_lock: bool = False  # 001 L37: no more truco raises in this hand
     truco_forced: bool = False  # the pending truco may not be declined (4.12.1 V-C3, V-C4)
     cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
-    # ---- a variant's own record of this hand (the Venezuelan a-ley flor: LeyHand) ----
+    # ---- a variant's own record of this hand (the Venezuelan envite and a-ley flor) ----
     variant_hand: VariantHand | None = None
     penalties: tuple[tuple[int, str, int], ...] = ()  # (team, rule, points withheld)
     # ---- who made each bet: a seat, not a team (the table names the player who spoke) ----
@@ -243,13 +240,10 @@ class Work:
     trick_winners: tuple[int, ...] = ()  # seat that won each finished trick, -1 for parda
     passed: tuple[tuple[int, int], ...] = ()  # (trick number, seat): a carta pasada, face up
     passed_seats: tuple[int, ...] = ()  # seats that passed all three cards (face down)
-    envido_stake: int = 0  # Venezuelan envite: the stake if accepted (see envido_falta)
-    envido_prev: int = 0  # ... and what a "no quiero" pays the bettor
-    envido_falta: bool = False  # the stake is la falta: computed when it is settled
     perico_lock: bool = False  # 001 L37: no more truco raises in this hand
     truco_forced: bool = False  # the pending truco may not be declined (4.12.1 V-C3, V-C4)
     cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
-    # ---- a variant's own record of this hand (the Venezuelan a-ley flor: LeyHand) ----
+    # ---- a variant's own record of this hand (the Venezuelan envite and a-ley flor) ----
     variant_hand: VariantHand | None = None
     penalties: tuple[tuple[int, str, int], ...] = ()  # (team, rule, points withheld)
     # ---- who made each bet: a seat, not a team (the table names the player who spoke) ----

@@ -79,7 +79,7 @@ def test_the_a_ley_flor_keeps_its_own_record_not_fields_of_the_shared_state() ->
     import random
 
     from engine import advance, all_legal_actions
-    from engine.variants.venezolano.record import LeyHand
+    from engine.variants.venezolano.record import VenezuelanHand
 
     names = {f.name for f in dataclasses.fields(State)}
     assert not {n for n in names if "ley" in n}, names
@@ -92,7 +92,7 @@ def test_the_a_ley_flor_keeps_its_own_record_not_fields_of_the_shared_state() ->
         if state.match_over:
             break
         state, _ = advance(state, rng.choice(all_legal_actions(state)), rng)
-    assert LeyHand in records  # a-ley hands carry it ...
+    assert VenezuelanHand in records  # a-ley hands carry it ...
     argentine, _ = new_match(get_ruleset("argentino"), 2, rng)
     assert argentine.variant_hand is None  # ... other games never do
 

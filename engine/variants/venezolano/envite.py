@@ -15,6 +15,8 @@ The same betting serves the envite between flores (flor.py).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 
 from engine.core.actions import Action, action as mk
 from engine.core.calls import Call
@@ -24,6 +26,7 @@ from engine.core.hand import end_hand_now
 from engine.core.ledger import credit
 from engine.core.ruleset import Allowed
 from engine.core.state import EnvidoStatus, HandState, State, Work
+from engine.variants.venezolano.record import hand_of
 from engine.variants.venezolano.cards import absolute_value
 
 MIN_STAKE = 2  # "an envite of a single point is not allowed" (001 L20)
@@ -81,14 +84,15 @@ def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Actio
 
 
 def current_stake(state: HandState) -> int:
-    return falta(state) if state.envido_falta else state.envido_stake
+    record = hand_of(state)
+    return falta(state) if record.envido_falta else record.envido_stake
 
 
 def legal_answers(state: State, seat: int) -> list[Action]:
     acts = [mk(seat, Call.QUIERO), mk(seat, Call.NO_QUIERO)]
-    if state.envido_falta:
+    if hand_of(state).envido_falta:
         return acts  # la falta is the whole game: nothing above it
-    stake = state.envido_stake
+    stake = hand_of(state).envido_stake
     if state.envido_calls == (Call.ENVIDO,):
         acts.append(mk(seat, Call.ENVIDO))  # "quiero y envido" (001 L12, OP-VE-9)
     cap = state.rules.target
@@ -104,9 +108,10 @@ def open_bet(w: Work, seat: int, call: Call, stake: int) -> None:
     w.envido_seat = seat
     w.envido_status = EnvidoStatus.BETTING
     w.envido_barred = w.envido_barred | {seat}
-    w.envido_falta = call is Call.FALTA_ENVIDO
-    w.envido_stake = stake
-    w.envido_prev = 1  # a declined opening pays 1 (001 L11; OP-VE-10)
+    # A declined opening pays 1 (001 L11; OP-VE-10).
+    w.variant_hand = replace(
+        hand_of(w), envido_falta=call is Call.FALTA_ENVIDO, envido_stake=stake, envido_prev=1
+    )
 
 
 def opening_stake(w: Work, action: Action) -> int:
@@ -135,14 +140,14 @@ def raise_bet(w: Work, action: Action) -> None:
     w.envido_calls = w.envido_calls + (call,)
     w.envido_by = action.seat % 2
     w.envido_seat = action.seat
-    w.envido_prev = old
+    w.variant_hand = replace(hand_of(w), envido_prev=old)
     if call is Call.ENVIDO:
-        w.envido_stake = 4  # quiero y envido: 4 / 2 (VE-04)
+        w.variant_hand = replace(hand_of(w), envido_stake=4)  # quiero y envido: 4 / 2 (VE-04)
     elif call is Call.PIEDRAS:
         assert action.amount is not None
-        w.envido_stake = old + action.amount
+        w.variant_hand = replace(hand_of(w), envido_stake=old + action.amount)
     else:
-        w.envido_falta = True
+        w.variant_hand = replace(hand_of(w), envido_falta=True)
 
 
 def bet(w: Work, events: list[Event], action: Action) -> None:
@@ -155,7 +160,7 @@ def bet(w: Work, events: list[Event], action: Action) -> None:
         w.envido_status = EnvidoStatus.DECLARING
         return
     if call is Call.NO_QUIERO:
-        points = w.envido_prev
+        points = hand_of(w).envido_prev
         w.envido_status = EnvidoStatus.DONE
         w.envido_result = (w.envido_by, points)
         if credit(w, events, w.envido_by, points, Scoring.ENVIDO_DECLINED):

@@ -23,7 +23,7 @@ from engine.core.events import Event, Scoring
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit
 from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State, Work
-from engine.variants.venezolano.record import ley_of
+from engine.variants.venezolano.record import hand_of
 from engine.variants.venezolano import envite
 from engine.variants.venezolano.cards import is_reservada
 
@@ -115,7 +115,7 @@ def resolve(w: Work, events: list[Event], declined_to: int | None) -> None:
     stake = 0
     if declined_to is not None:
         winner = declined_to
-        stake = w.envido_prev
+        stake = hand_of(w).envido_prev
         reason = Scoring.FLOR_ENVITE_DECLINED
     else:
         # Best flor; equal values go to the holder nearer El Mano (OP-VE-16).
@@ -135,7 +135,7 @@ def resolve(w: Work, events: list[Event], declined_to: int | None) -> None:
     w.flor_result = (winner, points)
     w.shown = w.shown + tuple((s, w.dealt[s]) for s in holders if s % 2 == winner)
     w.phase = Phase.PLAY
-    if not ley_of(w).ley_mode:
+    if not hand_of(w).ley_mode:
         w.turn = w.leader = w.mano
     # (a ley: settled after trick 1, whose winner leads on; the points wait for the hand end)
     if credit(w, events, winner, points, reason):

@@ -15,7 +15,7 @@ from engine.core.ruleset import FlorDeclaration
 from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, HandState, Phase, State, Work
 from engine.rules import flor as argentine_flor
 from engine.rules.hooks import ArgentineHooks
-from engine.variants.venezolano.record import LeyHand, ley_of
+from engine.variants.venezolano.record import VenezuelanHand, hand_of
 from engine.variants.venezolano import envite, ley, ley_end
 from engine.variants.venezolano import flor as ve_flor
 
@@ -39,18 +39,18 @@ class VenezuelanHooks(ArgentineHooks):
         return envite.legal_openings(state, seat, answering_truco)
 
     def envido_answers(self, state: State, seat: int) -> list[Action]:
-        if ley_of(state).envite_ley:
+        if hand_of(state).envite_ley:
             acts = ley.conley_answers(state, seat)
         else:
             acts = envite.legal_answers(state, seat)
         return ley.extend(state, seat, acts)
 
     def late_openings(self, state: State, seat: int) -> list[Action]:
-        return ley.conley_openings(state, seat) if ley_of(state).ley_mode else []
+        return ley.conley_openings(state, seat) if hand_of(state).ley_mode else []
 
     def envido_bet(self, w: Work, events: list[Event], action: Action) -> None:
         """An envite call; in a ley hand, note whether it is con ley (ley.py)."""
-        if ley_of(w).ley_mode and w.envido_status is EnvidoStatus.DONE:
+        if hand_of(w).ley_mode and w.envido_status is EnvidoStatus.DONE:
             w.envido_status = EnvidoStatus.OPEN  # the envite con ley after one sin ley (V-R9)
         opening = w.envido_status is EnvidoStatus.OPEN
         envite.bet(w, events, action)
@@ -63,7 +63,7 @@ class VenezuelanHooks(ArgentineHooks):
         return envite.accepted_points(state)
 
     def envido_declined(self, state: HandState) -> int:
-        return int(state.envido_prev)
+        return int(hand_of(state).envido_prev)
 
     def envido_stake(self, state: State) -> int | None:
         return envite.current_stake(state)
@@ -76,7 +76,7 @@ class VenezuelanHooks(ArgentineHooks):
         argentine_flor.start(w)  # the same flor round; its betting differs (flor.py)
         if team == NO_TEAM and rules.flor and rules.flor_declaration is FlorDeclaration.A_LEY:
             # The players declare their flores (ley.py): the hand starts with the tricks.
-            w.variant_hand = LeyHand(ley_mode=True)
+            w.variant_hand = VenezuelanHand(ley_mode=True)
             w.phase = Phase.PLAY
             w.flor_status = FlorStatus.NONE
             w.envido_status = EnvidoStatus.OPEN
@@ -106,10 +106,10 @@ class VenezuelanHooks(ArgentineHooks):
     # ---- the a-ley hand's life cycle ----
 
     def extend_play(self, state: State, seat: int, acts: list[Action]) -> list[Action]:
-        return ley.extend(state, seat, acts) if ley_of(state).ley_mode else acts
+        return ley.extend(state, seat, acts) if hand_of(state).ley_mode else acts
 
     def before_action(self, w: Work, events: list[Event], action: Action) -> bool:
-        if not (ley_of(w).ley_mode and w.phase is Phase.PLAY):
+        if not (hand_of(w).ley_mode and w.phase is Phase.PLAY):
             return False
         ley.before(w, action)
         if action.call not in _LEY_CALLS:
@@ -122,31 +122,31 @@ class VenezuelanHooks(ArgentineHooks):
         return ley.refusal(state, action)
 
     def defer_credit(self, w: Work, team: int, points: int, reason: Scoring) -> bool:
-        if ley_of(w).ley_mode and reason in ley.DEFERRED:
-            w.variant_hand = replace(ley_of(w), ley_deferred=ley_of(w).ley_deferred + ((team, points, reason),))
+        if hand_of(w).ley_mode and reason in ley.DEFERRED:
+            w.variant_hand = replace(hand_of(w), ley_deferred=hand_of(w).ley_deferred + ((team, points, reason),))
             return True
         return False
 
     def after_first_trick(self, w: Work, events: list[Event]) -> None:
-        if ley_of(w).ley_mode:
+        if hand_of(w).ley_mode:
             ley.close(w, events)  # the a-ley players speak, the declared flores are settled
 
     def before_hand_end(self, w: Work, events: list[Event], game_over: bool) -> bool:
         # Envite and flor points first (001 L22), with the hidden-flor penalties.
-        return ley_end.final(w, events, game_over) if ley_of(w).ley_mode else game_over
+        return ley_end.final(w, events, game_over) if hand_of(w).ley_mode else game_over
 
     def truco_points(self, w: Work, events: list[Event], winner: int, points: int, reason: Scoring) -> int:
-        return ley_end.truco_points(w, events, winner, points, reason) if ley_of(w).ley_mode else points
+        return ley_end.truco_points(w, events, winner, points, reason) if hand_of(w).ley_mode else points
 
     def ley_seats(self, state: State) -> tuple[int, ...]:
-        return ley_of(state).ley_seats
+        return hand_of(state).ley_seats
 
     def envite_ley(self, state: State) -> bool | None:
-        record = ley_of(state)
+        record = hand_of(state)
         return record.envite_ley if record.ley_mode and state.envido_calls else None
 
     def shown_kind(self, w: Work, seat: int, kind: str) -> str:
-        if ley_of(w).ley_mode and ley.lost(w, seat):
+        if hand_of(w).ley_mode and ley.lost(w, seat):
             return "hidden_flor"  # a flor kept quiet, shown at the end (V-F9, V-R4)
         return kind
 

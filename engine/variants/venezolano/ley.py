@@ -35,7 +35,7 @@ from engine.core.calls import TRUCO_CALLS, Call
 from engine.core.events import Event, FlorAnswered, Scoring
 from engine.core.ledger import credit
 from engine.core.state import EnvidoStatus, FlorStatus, HandState, Phase, State, Work
-from engine.variants.venezolano.record import ley_of
+from engine.variants.venezolano.record import hand_of
 from engine.variants.venezolano import envite
 from engine.variants.venezolano import flor as ve_flor
 from engine.variants.venezolano.cards import is_reservada
@@ -64,13 +64,13 @@ def el_pie(state: HandState) -> int:
 
 
 def lost(state: HandState, seat: int) -> bool:
-    return any(s == seat for s, _ in ley_of(state).flor_lost)
+    return any(s == seat for s, _ in hand_of(state).flor_lost)
 
 
 def fresh(state: HandState, seat: int) -> bool:
     """Before his first card, with nothing said about flor yet."""
     return (
-        seat not in ley_of(state).ley_seats
+        seat not in hand_of(state).ley_seats
         and seat not in state.flor_announced
         and not lost(state, seat)
         and seat not in state.passed_seats
@@ -85,7 +85,7 @@ def undecided(state: HandState, seat: int) -> bool:
 
 def ley_open(state: HandState, seat: int) -> bool:
     """An a-ley holder who may still say TENGO_FLOR."""
-    rec = ley_of(state)
+    rec = hand_of(state)
     return (
         seat in rec.ley_seats
         and seat not in rec.ley_spoken
@@ -96,7 +96,7 @@ def ley_open(state: HandState, seat: int) -> bool:
 
 
 def active(state: HandState) -> bool:
-    rec = ley_of(state)
+    rec = hand_of(state)
     return bool(rec.ley_mode) and not rec.ley_closed
 
 
@@ -111,7 +111,7 @@ def first_card_turn(state: HandState, seat: int) -> bool:
 
 def con_ley_opener(state: HandState, seat: int) -> bool:
     """An envite by `seat` now would be con ley (V-L3): he played a ley, or a flor is out."""
-    return seat in ley_of(state).ley_seats or bool(state.flor_announced)
+    return seat in hand_of(state).ley_seats or bool(state.flor_announced)
 
 
 # ---------------------------------------------------------------- legal actions
@@ -119,7 +119,7 @@ def con_ley_opener(state: HandState, seat: int) -> bool:
 
 def extend(state: State, seat: int, acts: list[Action]) -> list[Action]:
     """The a-ley calls added to (or removed from) `seat`'s ordinary legal actions."""
-    rec = ley_of(state)
+    rec = hand_of(state)
     if not active(state):
         return acts
     if state.envido_status is EnvidoStatus.BETTING and rec.envite_ley:
@@ -146,7 +146,7 @@ def pedir_ok(state: State, seat: int) -> bool:
     members = [s for s in state.players if s % 2 == team]
     return (
         bool(state.truco_pending)
-        and not ley_of(state).flor_asked
+        and not hand_of(state).flor_asked
         and state.envido_status is not EnvidoStatus.BETTING
         and seat % 2 != team
         and state.scores[team] == state.rules.target - 4
@@ -160,14 +160,14 @@ def _may_declare(state: State, seat: int) -> bool:
     has not played his first card unless a ley (then he has not said pass yet)."""
     if seat in state.passed_seats:
         return False
-    if seat in ley_of(state).ley_seats:
-        return seat not in ley_of(state).ley_spoken
+    if seat in hand_of(state).ley_seats:
+        return seat not in hand_of(state).ley_spoken
     return len(state.hands[seat]) == state.rules.cards_per_hand
 
 
 def conley_openings(state: State, seat: int) -> list[Action]:
     """A second envite, con ley, after an envite sin ley was settled (V-R9)."""
-    rec = ley_of(state)
+    rec = hand_of(state)
     if (
         not active(state)
         or state.envido_status is not EnvidoStatus.DONE
@@ -206,13 +206,13 @@ def legal_close(state: State, seat: int) -> list[Action]:
 
 
 def _unspoken(state: HandState) -> list[int]:
-    rec = ley_of(state)
+    rec = hand_of(state)
     return [s for s in state.players if s in rec.ley_seats and s not in rec.ley_spoken]
 
 
 def refusal(state: State, action: Action) -> str | None:
     """Why an a-ley call is refused, or None when the call is not one of them."""
-    rec = ley_of(state)
+    rec = hand_of(state)
     call, seat = action.call, action.seat
     if call is Call.A_LEY:
         if not rec.ley_mode:
@@ -250,7 +250,7 @@ def before(w: Work, action: Action) -> None:
         elif call in TRUCO_CALLS or (call in (Call.QUIERO, Call.NO_QUIERO) and _truco_answer(w)):
             # V-F10, and its exception: a truco call or "quiero y retruco" on one's first
             # card after one's partner played a ley counts normally (the flor may follow).
-            partner_ley = any(s in ley_of(w).ley_seats for s in w.players if s != seat and s % 2 == seat % 2)
+            partner_ley = any(s in hand_of(w).ley_seats for s in w.players if s != seat and s % 2 == seat % 2)
             if not (call in TRUCO_CALLS and partner_ley):
                 _forfeit(w, seat, "V-F10")
         else:
@@ -273,25 +273,25 @@ def _truco_answer(w: Work) -> bool:
 def _forfeit(w: Work, seat: int, rule: str) -> None:
     if reservada(w, seat):
         rule = "V-R4" if seat == el_pie(w) else "V-R5"  # kept quiet: settled at the end
-    w.variant_hand = replace(ley_of(w), flor_lost=ley_of(w).flor_lost + ((seat, rule),))
+    w.variant_hand = replace(hand_of(w), flor_lost=hand_of(w).flor_lost + ((seat, rule),))
 
 
 def act(w: Work, events: list[Event], action: Action) -> bool:
     """Apply an a-ley call (True), or leave the action to the ordinary code (False)."""
     seat, call = action.seat, action.call
     if call is Call.A_LEY:
-        w.variant_hand = replace(ley_of(w), ley_seats=ley_of(w).ley_seats + (seat,))
+        w.variant_hand = replace(hand_of(w), ley_seats=hand_of(w).ley_seats + (seat,))
     elif call is Call.FLOR or call is Call.TENGO_FLOR:
         _declare(w, seat)
     elif call is Call.CON_LEY_QUIERO:
         if seat not in w.flor_announced:
             _declare(w, seat)
-        w.variant_hand = replace(ley_of(w), conley_stake=envite.current_stake(w))
+        w.variant_hand = replace(hand_of(w), conley_stake=envite.current_stake(w))
         w.envido_status = EnvidoStatus.DONE
     elif call is Call.SIN_LEY_NO_QUIERO:  # a holder saying it lost his flor in before()
         w.envido_status = EnvidoStatus.DONE
-        w.envido_result = (w.envido_by, w.envido_prev)
-        credit(w, events, w.envido_by, w.envido_prev, Scoring.CON_LEY_DECLINED)
+        w.envido_result = (w.envido_by, hand_of(w).envido_prev)
+        credit(w, events, w.envido_by, hand_of(w).envido_prev, Scoring.CON_LEY_DECLINED)
     elif call is Call.PEDIR_FLOR:
         _answer_pedir(w, events)
     else:
@@ -303,7 +303,7 @@ def _answer_pedir(w: Work, events: list[Event]) -> None:
     """001 L48: the callers say whether they hold a flor; the engine says it for them,
     truthfully. A flor its holder may still declare is thereby declared (and scored by the
     flor rules); one already lost stays lost (only its penalties apply, at the hand end)."""
-    w.variant_hand = replace(ley_of(w), flor_asked=True)
+    w.variant_hand = replace(hand_of(w), flor_asked=True)
     team = w.truco_by
     holders = [s for s in w.players if s % 2 == team and holds(w, s)]
     for seat in holders:
@@ -314,9 +314,9 @@ def _answer_pedir(w: Work, events: list[Event]) -> None:
 
 def _declare(w: Work, seat: int) -> None:
     w.flor_announced = w.flor_announced + (seat,)
-    if seat in ley_of(w).ley_seats and seat not in ley_of(w).ley_spoken:
-        w.variant_hand = replace(ley_of(w), ley_spoken=ley_of(w).ley_spoken + (seat,))
-    if w.envido_status is EnvidoStatus.BETTING and not ley_of(w).envite_ley:
+    if seat in hand_of(w).ley_seats and seat not in hand_of(w).ley_spoken:
+        w.variant_hand = replace(hand_of(w), ley_spoken=hand_of(w).ley_spoken + (seat,))
+    if w.envido_status is EnvidoStatus.BETTING and not hand_of(w).envite_ley:
         # V-F3: a flor makes the pending envite sin ley worth nothing.
         w.envido_status = EnvidoStatus.DONE
         w.envido_result = None
@@ -324,19 +324,19 @@ def _declare(w: Work, seat: int) -> None:
 
 def opened(w: Work, seat: int) -> None:
     """An envite was just opened by `seat`: is it con ley?"""
-    if not ley_of(w).ley_mode:
+    if not hand_of(w).ley_mode:
         return
-    w.variant_hand = replace(ley_of(w), envite_ley=con_ley_opener(w, seat) and active(w))
-    if ley_of(w).envite_ley:
-        w.variant_hand = replace(ley_of(w), conley_done=True)
+    w.variant_hand = replace(hand_of(w), envite_ley=con_ley_opener(w, seat) and active(w))
+    if hand_of(w).envite_ley:
+        w.variant_hand = replace(hand_of(w), conley_done=True)
     else:
-        w.variant_hand = replace(ley_of(w), sinley_seats=ley_of(w).sinley_seats + (seat,))
+        w.variant_hand = replace(hand_of(w), sinley_seats=hand_of(w).sinley_seats + (seat,))
 
 
 def answered(w: Work, seat: int) -> None:
     """`seat` answered or raised the envite sin ley (V-R8 needs to know who)."""
-    if ley_of(w).ley_mode and not ley_of(w).envite_ley and seat not in ley_of(w).sinley_seats:
-        w.variant_hand = replace(ley_of(w), sinley_seats=ley_of(w).sinley_seats + (seat,))
+    if hand_of(w).ley_mode and not hand_of(w).envite_ley and seat not in hand_of(w).sinley_seats:
+        w.variant_hand = replace(hand_of(w), sinley_seats=hand_of(w).sinley_seats + (seat,))
 
 
 # ---------------------------------------------------------------- after trick 1
@@ -360,7 +360,7 @@ def act_close(w: Work, events: list[Event], action: Action) -> None:
     else:
         if ley_open(w, seat):
             _forfeit(w, seat, "V-F2")
-        w.variant_hand = replace(ley_of(w), ley_spoken=ley_of(w).ley_spoken + (seat,))
+        w.variant_hand = replace(hand_of(w), ley_spoken=hand_of(w).ley_spoken + (seat,))
     if not _unspoken(w):
         w.phase = Phase.PLAY
         w.flor_status = FlorStatus.NONE
@@ -370,17 +370,17 @@ def act_close(w: Work, events: list[Event], action: Action) -> None:
 def settle(w: Work, events: list[Event], betting: bool) -> None:
     """The declared flores: one team collects 3 each (with its envite con ley); both teams
     bet between their flores (flor.py) unless the hand is over (then as if all shrank)."""
-    w.variant_hand = replace(ley_of(w), ley_closed=True)
+    w.variant_hand = replace(hand_of(w), ley_closed=True)
     declared = tuple(s for s in w.players if s in w.flor_announced)
     w.flor_holders = declared
     if not declared:
         w.flor_status = FlorStatus.NONE
         return
     teams = {s % 2 for s in declared}
-    if ley_of(w).conley_stake:
+    if hand_of(w).conley_stake:
         w.flor_accepted = True
     elif len(teams) == 2 and betting:
-        w.variant_hand = replace(ley_of(w), envite_ley=True)  # the envite between flores is con ley
+        w.variant_hand = replace(hand_of(w), envite_ley=True)  # the envite between flores is con ley
         w.phase = Phase.FLOR
         w.flor_status = FlorStatus.ROUND_TWO
         w.flor_idx = 0

@@ -9,12 +9,12 @@ from dataclasses import replace
 from engine.core.events import Event, PointsWithheld, Scoring
 from engine.core.ledger import credit_now
 from engine.core.state import Work
-from engine.variants.venezolano.record import ley_of
+from engine.variants.venezolano.record import hand_of
 from engine.variants.venezolano.ley import ENVITE_SIN_LEY, FLOR_POINTS, el_pie, holds, reservada, settle
 
 
 def _team_has(w: Work, team: int, rules: tuple[str, ...]) -> str | None:
-    for seat, rule in ley_of(w).flor_lost:
+    for seat, rule in hand_of(w).flor_lost:
         if seat % 2 == team and rule in rules:
             return str(rule)
     return None
@@ -33,7 +33,7 @@ def _silent_rule(w: Work, seat: int) -> str:
     opp = 1 - seat % 2
     if any(s % 2 == opp for s in w.flor_announced):
         return "V-R6"
-    if seat == el_pie(w) and not any(s % 2 == opp for s in ley_of(w).ley_seats):
+    if seat == el_pie(w) and not any(s % 2 == opp for s in hand_of(w).ley_seats):
         return "V-R4"
     return "V-R5"
 
@@ -43,7 +43,7 @@ def _sinley_void(w: Work) -> bool:
     holder without a partner's flor took part in it (V-R8)."""
     if not w.flor_announced:
         return False
-    for seat in ley_of(w).sinley_seats:
+    for seat in hand_of(w).sinley_seats:
         if reservada(w, seat) and not any(
             holds(w, p) for p in w.players if p != seat and p % 2 == seat % 2
         ):
@@ -54,9 +54,9 @@ def _sinley_void(w: Work) -> bool:
 def final(w: Work, events: list[Event], game_over: bool) -> bool:
     """Collect the deferred envite and flor points with the penalties; show hidden flores.
     Returns True when the game is over."""
-    if not ley_of(w).ley_closed:
+    if not hand_of(w).ley_closed:
         settle(w, events, betting=False)
-    deferred = list(ley_of(w).ley_deferred)
+    deferred = list(hand_of(w).ley_deferred)
     conley = _conley_won(w, deferred)
     for i in range(len(deferred)):
         team, points, reason = deferred[i]
@@ -77,8 +77,8 @@ def final(w: Work, events: list[Event], game_over: bool) -> bool:
             _withhold(w, events, team, points, reason, rule)
             continue
         game_over = credit_now(w, events, team, points, reason)
-    w.variant_hand = replace(ley_of(w), ley_deferred=())
-    for seat, rule in ley_of(w).flor_lost:
+    w.variant_hand = replace(hand_of(w), ley_deferred=())
+    for seat, rule in hand_of(w).flor_lost:
         if seat not in w.passed_seats:  # passed cards are never shown (OP-VE-23)
             w.shown = w.shown + ((seat, w.dealt[seat]),)
         if rule not in ("V-R4", "V-R5") or game_over:
@@ -101,7 +101,7 @@ def _sinley_rule(w: Work, team: int, points: int) -> str | None:
         return "V-F3"
     if _team_has(w, team, _HIDDEN):
         return "V-F9"
-    for seat, rule in ley_of(w).flor_lost:
+    for seat, rule in hand_of(w).flor_lost:
         if seat % 2 == team and rule in ("V-R4", "V-R5") and _silent_rule(w, seat) != "V-R4":
             return _silent_rule(w, seat)
     return None
@@ -113,7 +113,7 @@ def _reservada_team(w: Work, team: int) -> bool:
 
 def _conley_won(w: Work, deferred: list[tuple[int, int, Scoring]]) -> tuple[int, int] | None:
     """(team, stake) of an envite con ley won in this hand, if any."""
-    rec = ley_of(w)
+    rec = hand_of(w)
     for team, points, reason in deferred:
         if reason == Scoring.CON_LEY_DECLINED:
             return team, points

@@ -1,6 +1,6 @@
-"""The Venezuelan a-ley hand's own record (State.variant_hand): what the flor declared by
-the players needs to remember during one hand (ley.py, ley_end.py). A hand without it
-(flor_declaration="automatic", estar cantando, flor off) reads as NO_LEY."""
+"""The Venezuelan hand's own record (State.variant_hand): the envite's stake (envite.py)
+and what the flor declared by the players needs to remember during one hand (ley.py,
+ley_end.py). A hand without one yet reads as EMPTY."""
 
 from __future__ import annotations
 
@@ -11,7 +11,10 @@ from engine.core.state import HandState, VariantHand
 
 
 @dataclass(frozen=True, slots=True)
-class LeyHand(VariantHand):
+class VenezuelanHand(VariantHand):
+    envido_stake: int = 0  # the envite's stake if accepted (see envido_falta)
+    envido_prev: int = 0  # ... and what a "no quiero" pays the bettor
+    envido_falta: bool = False  # the stake is la falta: computed when it is settled
     ley_mode: bool = False  # this hand's flor is declared by the players
     ley_seats: tuple[int, ...] = ()  # seats that played a ley (public)
     ley_spoken: tuple[int, ...] = ()  # a-ley seats that said tengo flor or passed
@@ -25,10 +28,10 @@ class LeyHand(VariantHand):
     flor_asked: bool = False  # "pido flor" was said in this hand (001 L48)
 
 
-NO_LEY = LeyHand()
+EMPTY = VenezuelanHand()
 
 
-def ley_of(state: HandState) -> LeyHand:
-    """This hand's a-ley record, or NO_LEY."""
+def hand_of(state: HandState) -> VenezuelanHand:
+    """This hand's record, or EMPTY."""
     record = state.variant_hand
-    return record if isinstance(record, LeyHand) else NO_LEY
+    return record if isinstance(record, VenezuelanHand) else EMPTY
