@@ -140,14 +140,14 @@ def raise_bet(w: Work, action: Action) -> None:
     w.envido_calls = w.envido_calls + (call,)
     w.envido_by = action.seat % 2
     w.envido_seat = action.seat
-    w.variant_hand = replace(hand_of(w), envido_prev=old)
+    record = hand_of(w)
     if call is Call.ENVIDO:
-        w.variant_hand = replace(hand_of(w), envido_stake=4)  # quiero y envido: 4 / 2 (VE-04)
+        w.variant_hand = replace(record, envido_prev=old, envido_stake=4)  # quiero y envido: 4 / 2 (VE-04)
     elif call is Call.PIEDRAS:
         assert action.amount is not None
-        w.variant_hand = replace(hand_of(w), envido_stake=old + action.amount)
+        w.variant_hand = replace(record, envido_prev=old, envido_stake=old + action.amount)
     else:
-        w.variant_hand = replace(hand_of(w), envido_falta=True)
+        w.variant_hand = replace(record, envido_prev=old, envido_falta=True)
 
 
 def bet(w: Work, events: list[Event], action: Action) -> None:

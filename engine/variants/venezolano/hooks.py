@@ -15,7 +15,7 @@ from engine.core.ruleset import FlorDeclaration
 from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, HandState, Phase, State, Work
 from engine.rules import flor as argentine_flor
 from engine.rules.hooks import ArgentineHooks
-from engine.variants.venezolano.record import VenezuelanHand, hand_of
+from engine.variants.venezolano.record import VenezuelanHand, hand_of, in_ley
 from engine.variants.venezolano import envite, ley, ley_end
 from engine.variants.venezolano import flor as ve_flor
 
@@ -46,11 +46,11 @@ class VenezuelanHooks(ArgentineHooks):
         return ley.extend(state, seat, acts)
 
     def late_openings(self, state: State, seat: int) -> list[Action]:
-        return ley.conley_openings(state, seat) if hand_of(state).ley_mode else []
+        return ley.conley_openings(state, seat) if in_ley(state) else []
 
     def envido_bet(self, w: Work, events: list[Event], action: Action) -> None:
         """An envite call; in a ley hand, note whether it is con ley (ley.py)."""
-        if hand_of(w).ley_mode and w.envido_status is EnvidoStatus.DONE:
+        if in_ley(w) and w.envido_status is EnvidoStatus.DONE:
             w.envido_status = EnvidoStatus.OPEN  # the envite con ley after one sin ley (V-R9)
         opening = w.envido_status is EnvidoStatus.OPEN
         envite.bet(w, events, action)
@@ -106,10 +106,10 @@ class VenezuelanHooks(ArgentineHooks):
     # ---- the a-ley hand's life cycle ----
 
     def extend_play(self, state: State, seat: int, acts: list[Action]) -> list[Action]:
-        return ley.extend(state, seat, acts) if hand_of(state).ley_mode else acts
+        return ley.extend(state, seat, acts) if in_ley(state) else acts
 
     def before_action(self, w: Work, events: list[Event], action: Action) -> bool:
-        if not (hand_of(w).ley_mode and w.phase is Phase.PLAY):
+        if not (in_ley(w) and w.phase is Phase.PLAY):
             return False
         ley.before(w, action)
         if action.call not in _LEY_CALLS:
@@ -122,21 +122,21 @@ class VenezuelanHooks(ArgentineHooks):
         return ley.refusal(state, action)
 
     def defer_credit(self, w: Work, team: int, points: int, reason: Scoring) -> bool:
-        if hand_of(w).ley_mode and reason in ley.DEFERRED:
+        if in_ley(w) and reason in ley.DEFERRED:
             w.variant_hand = replace(hand_of(w), ley_deferred=hand_of(w).ley_deferred + ((team, points, reason),))
             return True
         return False
 
     def after_first_trick(self, w: Work, events: list[Event]) -> None:
-        if hand_of(w).ley_mode:
+        if in_ley(w):
             ley.close(w, events)  # the a-ley players speak, the declared flores are settled
 
     def before_hand_end(self, w: Work, events: list[Event], game_over: bool) -> bool:
         # Envite and flor points first (001 L22), with the hidden-flor penalties.
-        return ley_end.final(w, events, game_over) if hand_of(w).ley_mode else game_over
+        return ley_end.final(w, events, game_over) if in_ley(w) else game_over
 
     def truco_points(self, w: Work, events: list[Event], winner: int, points: int, reason: Scoring) -> int:
-        return ley_end.truco_points(w, events, winner, points, reason) if hand_of(w).ley_mode else points
+        return ley_end.truco_points(w, events, winner, points, reason) if in_ley(w) else points
 
     def ley_seats(self, state: State) -> tuple[int, ...]:
         return hand_of(state).ley_seats
@@ -146,7 +146,7 @@ class VenezuelanHooks(ArgentineHooks):
         return record.envite_ley if record.ley_mode and state.envido_calls else None
 
     def shown_kind(self, w: Work, seat: int, kind: str) -> str:
-        if hand_of(w).ley_mode and ley.lost(w, seat):
+        if in_ley(w) and ley.lost(w, seat):
             return "hidden_flor"  # a flor kept quiet, shown at the end (V-F9, V-R4)
         return kind
 

@@ -35,7 +35,7 @@ from engine.core.calls import TRUCO_CALLS, Call
 from engine.core.events import Event, FlorAnswered, Scoring
 from engine.core.ledger import credit
 from engine.core.state import EnvidoStatus, FlorStatus, HandState, Phase, State, Work
-from engine.variants.venezolano.record import hand_of
+from engine.variants.venezolano.record import VenezuelanHand, hand_of
 from engine.variants.venezolano import envite
 from engine.variants.venezolano import flor as ve_flor
 from engine.variants.venezolano.cards import is_reservada
@@ -64,15 +64,20 @@ def el_pie(state: HandState) -> int:
 
 
 def lost(state: HandState, seat: int) -> bool:
-    return any(s == seat for s, _ in hand_of(state).flor_lost)
+    return _lost(hand_of(state), seat)
+
+
+def _lost(record: VenezuelanHand, seat: int) -> bool:
+    return any(s == seat for s, _ in record.flor_lost)
 
 
 def fresh(state: HandState, seat: int) -> bool:
     """Before his first card, with nothing said about flor yet."""
+    record = hand_of(state)
     return (
-        seat not in hand_of(state).ley_seats
+        seat not in record.ley_seats
         and seat not in state.flor_announced
-        and not lost(state, seat)
+        and not _lost(record, seat)
         and seat not in state.passed_seats
         and len(state.hands[seat]) == state.rules.cards_per_hand
     )
@@ -90,7 +95,7 @@ def ley_open(state: HandState, seat: int) -> bool:
         seat in rec.ley_seats
         and seat not in rec.ley_spoken
         and seat not in state.flor_announced
-        and not lost(state, seat)
+        and not _lost(rec, seat)
         and holds(state, seat)
     )
 
@@ -324,19 +329,20 @@ def _declare(w: Work, seat: int) -> None:
 
 def opened(w: Work, seat: int) -> None:
     """An envite was just opened by `seat`: is it con ley?"""
-    if not hand_of(w).ley_mode:
+    record = hand_of(w)
+    if not record.ley_mode:
         return
-    w.variant_hand = replace(hand_of(w), envite_ley=con_ley_opener(w, seat) and active(w))
-    if hand_of(w).envite_ley:
-        w.variant_hand = replace(hand_of(w), conley_done=True)
+    if con_ley_opener(w, seat) and active(w):
+        w.variant_hand = replace(record, envite_ley=True, conley_done=True)
     else:
-        w.variant_hand = replace(hand_of(w), sinley_seats=hand_of(w).sinley_seats + (seat,))
+        w.variant_hand = replace(record, envite_ley=False, sinley_seats=record.sinley_seats + (seat,))
 
 
 def answered(w: Work, seat: int) -> None:
     """`seat` answered or raised the envite sin ley (V-R8 needs to know who)."""
-    if hand_of(w).ley_mode and not hand_of(w).envite_ley and seat not in hand_of(w).sinley_seats:
-        w.variant_hand = replace(hand_of(w), sinley_seats=hand_of(w).sinley_seats + (seat,))
+    record = hand_of(w)
+    if record.ley_mode and not record.envite_ley and seat not in record.sinley_seats:
+        w.variant_hand = replace(record, sinley_seats=record.sinley_seats + (seat,))
 
 
 # ---------------------------------------------------------------- after trick 1

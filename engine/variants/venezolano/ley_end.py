@@ -77,7 +77,8 @@ def final(w: Work, events: list[Event], game_over: bool) -> bool:
             _withhold(w, events, team, points, reason, rule)
             continue
         game_over = credit_now(w, events, team, points, reason)
-    w.variant_hand = replace(hand_of(w), ley_deferred=())
+    if hand_of(w).ley_deferred:
+        w.variant_hand = replace(hand_of(w), ley_deferred=())
     for seat, rule in hand_of(w).flor_lost:
         if seat not in w.passed_seats:  # passed cards are never shown (OP-VE-23)
             w.shown = w.shown + ((seat, w.dealt[seat]),)

@@ -35,3 +35,10 @@ def hand_of(state: HandState) -> VenezuelanHand:
     """This hand's record, or EMPTY."""
     record = state.variant_hand
     return record if isinstance(record, VenezuelanHand) else EMPTY
+
+
+def in_ley(state: HandState) -> bool:
+    """Is this an a-ley hand (the flor declared by the players)? Asked on every legal-action
+    query of a Venezuelan hand, so it reads the record without building EMPTY."""
+    record = state.variant_hand
+    return isinstance(record, VenezuelanHand) and record.ley_mode
