@@ -116,7 +116,9 @@ def _legal_play(state: State, seat: int) -> list[Action]:
         if team == state.envido_by:
             return []
         return rules.hooks.envido_answers(state, seat)
-    return rules.hooks.extend_play(state, seat, _legal_bets(state, seat))
+    if rules.hooks.extends_play:
+        return rules.hooks.extend_play(state, seat, _legal_bets(state, seat))
+    return _legal_bets(state, seat)
 
 
 def _legal_bets(state: State, seat: int) -> list[Action]:
@@ -155,7 +157,7 @@ def _legal_bets(state: State, seat: int) -> list[Action]:
         acts.append(mk(seat, ladder[state.truco_level].call))
     if status is EnvidoStatus.OPEN:
         acts.extend(rules.hooks.envido_openings(state, seat, answering_truco=False))
-    else:
+    elif rules.hooks.has_late_openings:
         acts.extend(rules.hooks.late_openings(state, seat))
     if mazo and state.turn == seat:
         acts.append(mk(seat, Call.MAZO))

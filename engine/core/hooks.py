@@ -27,6 +27,11 @@ if TYPE_CHECKING:  # types only: State holds the RuleSet that holds these hooks
 class Hooks:
     """No envido, no flor, and nothing added to the hand's life cycle."""
 
+    # Whether `late_openings` and `extend_play` can add anything: the shared code skips the
+    # call otherwise (legal_actions runs for every seat after every action).
+    has_late_openings = False
+    extends_play = False
+
     # ---- the envido family (Argentine ladder, or the Venezuelan envite) ----
 
     def is_envido_call(self, state: State, call: Call) -> bool:

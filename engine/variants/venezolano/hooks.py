@@ -30,6 +30,9 @@ _LEY_CALLS = frozenset(
 class VenezuelanHooks(ArgentineHooks):
     """RULES.md section 4."""
 
+    has_late_openings = True
+    extends_play = True
+
     # ---- the envite (piedras) ----
 
     def is_envido_call(self, state: State, call: Call) -> bool:
