@@ -22,19 +22,22 @@ answer a bet made to it); `View.awaiting` lists them.
 Wire forms (plain msgpack data): `Action.to_wire()` / `action_from_wire(d)`,
 `event.to_wire()` / `event_from_wire(d)`, `View.to_wire()`; cards as text ("1e", "12c").
 The variant catalog for a "New table" form: `variant_catalog()`.
+
+Layout (engine/DECISIONS.md, "Engine layout"): `core/` the shared hand, `rules/` the rule
+families shared by variants, `variants/` one module or package per variant and the registry,
+`bots/` the bot; imports run one way, core <- rules <- variants <- bots.
 """
 
 from __future__ import annotations
 
 import random
 
-from engine.actions import Action, Deal, action_from_wire, deal_from_wire
-from engine.bot import choose_action
-from engine.calls import Call
-from engine.cards import Card, Suit, parse_cards
-from engine.catalog import OptionSpec, VariantSpec, variant_catalog
-from engine.errors import IllegalAction
-from engine.events import (
+from engine.bots.bot import choose_action
+from engine.core.actions import Action, Deal, action_from_wire, deal_from_wire
+from engine.core.calls import Call
+from engine.core.cards import Card, Suit, parse_cards
+from engine.core.errors import IllegalAction
+from engine.core.events import (
     Acted,
     CardsShown,
     Event,
@@ -52,10 +55,12 @@ from engine.events import (
     event_from_wire,
     project_event,
 )
-from engine.game import all_legal_actions, apply, deal, legal_actions, new_match, replay
-from engine.ruleset import RuleSet, envido_value, flor_value, get_ruleset, trick_strength
-from engine.state import DealKind, EnvidoStatus, FlorStatus, HandSummary, Phase, State
-from engine.views import View, malas_buenas, view
+from engine.core.game import all_legal_actions, apply, deal, legal_actions, new_match, replay
+from engine.core.ruleset import RuleSet
+from engine.core.state import DealKind, EnvidoStatus, FlorStatus, HandSummary, Phase, State
+from engine.core.views import View, malas_buenas, view
+from engine.variants.catalog import OptionSpec, VariantSpec, resolve_options, variant_catalog
+from engine.variants.registry import envido_value, flor_value, get_ruleset, trick_strength
 
 
 def advance(state: State, action: Action, rng: random.Random) -> tuple[State, list[Event]]:
@@ -77,4 +82,4 @@ __all__ = [
     "malas_buenas", "new_match", "parse_cards", "project_event", "replay", "trick_strength",
     "variant_catalog", "view",
 ]
-__all__ += ["choose_action"]  # the bot of issue 6 (engine/bot.py)
+__all__ += ["choose_action", "resolve_options"]  # the bot of issue 6 (engine/bots/); the option check

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import engine
-from engine.catalog import resolve_options
+from engine.variants.catalog import resolve_options
 import protocol as p
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from engine_testkit import E, N, S, W, act, illegal, points, scenario
+from engine.testing import E, N, S, W, act, illegal, points, scenario
 
 from engine import Call, CardsShown, HandEnded, legal_actions
-from engine.game import is_maldon
-from engine.state import EnvidoStatus, Phase
-from engine.cards import parse_cards
+from engine.rules.maldon import is_maldon
+from engine.core.state import EnvidoStatus, Phase
+from engine.core.cards import parse_cards
 
 FLOR_N, FLOR_E = "4o 10o 12o", "1c 3c 5c"
 

@@ -36,8 +36,8 @@ from engine import (
     variant_catalog,
     view,
 )
-from engine import bot
-from tests.engine.engine_testkit import act, scenario
+from engine.bots import bot
+from engine.testing import act, scenario
 
 IMPLEMENTED = [spec for spec in variant_catalog() if spec.implemented]
 VARIANT_COUNTS = [
@@ -50,7 +50,7 @@ VARIANT_COUNTS = [
 
 def short_options(variant: str) -> dict[str, Any]:
     """The quickest game of a variant: one game, to the smallest target offered."""
-    spec = engine.catalog.variant_spec(variant)
+    spec = engine.variants.catalog.variant_spec(variant)
     options: dict[str, Any] = {}
     for opt in spec.options:
         if opt.name == "match_games" and 1 in opt.choices:
@@ -129,13 +129,13 @@ def test_200_bot_games_per_variant_and_player_count(variant: str, n: int) -> Non
 
 
 def _options_strategy(variant: str) -> st.SearchStrategy[dict[str, Any]]:
-    spec = engine.catalog.variant_spec(variant)
+    spec = engine.variants.catalog.variant_spec(variant)
     return st.fixed_dictionaries({o.name: st.sampled_from(o.choices) for o in spec.options})
 
 
 @pytest.mark.parametrize("variant", [spec.name for spec in IMPLEMENTED])
 def test_bot_games_with_any_table_options(variant: str) -> None:
-    spec = engine.catalog.variant_spec(variant)
+    spec = engine.variants.catalog.variant_spec(variant)
     counts = [n for n in spec.player_counts if n in (2, 4, 6)]
 
     @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -218,19 +218,22 @@ def test_bot_beats_a_random_player(variant: str) -> None:
 
 
 def test_bot_source_never_touches_the_state() -> None:
-    """engine/bot.py imports no state-level module and reads no hidden State field."""
-    tree = ast.parse(Path(bot.__file__).read_text())
-    forbidden_modules = {"engine.state", "engine.game", "engine.envido", "engine.flor"}
+    """engine/bots/ imports no state-level module and reads no hidden State field."""
+    forbidden_modules = {"engine.core.state", "engine.core.game", "engine.rules.envido", "engine.rules.flor"}
     hidden_fields = {"dealt", "hands", "flor_holders", "envido_best", "deferred", "shown"}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            assert node.module not in forbidden_modules, node.module
-        if isinstance(node, ast.Import):
-            assert not {a.name for a in node.names} & forbidden_modules
-        if isinstance(node, ast.Attribute):
-            assert node.attr not in hidden_fields, f"bot.py reads .{node.attr}"
-        if isinstance(node, ast.Name):
-            assert node.id != "State"
+    sources = sorted(Path(bot.__file__).parent.glob("*.py"))
+    assert len(sources) > 1  # bot.py and its helpers
+    for source in sources:
+        tree = ast.parse(source.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module not in forbidden_modules, node.module
+            if isinstance(node, ast.Import):
+                assert not {a.name for a in node.names} & forbidden_modules
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in hidden_fields, f"{source.name} reads .{node.attr}"
+            if isinstance(node, ast.Name):
+                assert node.id != "State"
 
 
 def _decisions(state: State, seat: int, seeds: range) -> list[Action | None]:
@@ -537,7 +540,7 @@ def test_unknown_calls_never_crash_and_prefer_accepting() -> None:
 def test_a_new_truco_ladder_call_is_read_from_the_rules() -> None:
     """A Brazilian-like ladder (truco 3/1, then a "seis" worth 6/3): the new call is a truco
     raise by the RuleSet, and a pending "seis" is answered by its ladder values."""
-    from engine.ruleset import TrucoStep
+    from engine.core.ruleset import TrucoStep
 
     base = get_ruleset("argentino", flor=False)
     seis = FutureCall.SEIS

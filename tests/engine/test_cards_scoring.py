@@ -1,7 +1,7 @@
 import pytest
 
 from engine import envido_value, flor_value, get_ruleset, parse_cards, trick_strength
-from engine.cards import SPANISH_DECK
+from engine.core.cards import SPANISH_DECK
 
 R = get_ruleset("argentino")
 NO_FLOR = get_ruleset("argentino", flor=False)
@@ -56,3 +56,34 @@ def test_flor_values() -> None:
     assert flor_value(parse_cards("1c 3c 5o"), R) is None
     assert flor_value(parse_cards("10e 11e 12e"), R) == 20
     assert flor_value(parse_cards("10e 11e 12e"), get_ruleset("argentino", negras_30=True)) == 30  # AR-32
+
+
+# ---------------------------------------------------------------- cards of another deck (issue 14)
+
+import pytest  # noqa: E402
+
+from engine import envido_value, flor_value, get_ruleset, parse_cards, trick_strength  # noqa: E402
+
+
+def test_a_card_of_another_deck_is_a_value_error() -> None:
+    """A Spanish card under the Brazilian deck used to score 0; a Spanish face-up card
+    raised KeyError. Both are the caller's mistake: ValueError, naming the card."""
+    paulista = get_ruleset("paulista")
+    spanish_3c = parse_cards("3c", deck="spanish")[0]
+    vira = paulista.deck[0]
+    with pytest.raises(ValueError, match="3c"):
+        trick_strength(spanish_3c, paulista, vira)
+    with pytest.raises(ValueError, match="paulista"):
+        trick_strength(parse_cards("Ac", deck="french")[0], paulista, parse_cards("1e")[0])
+    french = parse_cards("Ac 7h 3s", deck="french")
+    argentino = get_ruleset("argentino")
+    with pytest.raises(ValueError, match="argentino"):
+        envido_value(french, argentino)
+    with pytest.raises(ValueError, match="argentino"):
+        flor_value(french, argentino)
+    forty_only = parse_cards("4d", deck="french")[0]  # in the 40-card deck, not the 28
+    assert forty_only not in paulista.deck
+    with pytest.raises(ValueError):
+        trick_strength(forty_only, paulista, vira)
+    # A card of the deck is still fine.
+    assert trick_strength(parse_cards("Ac", deck="french")[0], paulista, paulista.deck[0]) >= 0

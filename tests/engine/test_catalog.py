@@ -1,7 +1,7 @@
 import pytest
 
 from engine import OptionSpec, VariantSpec, variant_catalog
-from engine.catalog import resolve_options
+from engine.variants.catalog import resolve_options
 
 
 def test_catalog_lists_all_four_variants() -> None:

@@ -7,14 +7,14 @@ import random
 from typing import Any
 
 import pytest
-from engine_testkit import E, N, S, W, act, points, scenario
+from engine.testing import E, N, S, W, act, points, scenario
 from test_venezolano import ENVITE_HANDS, ENVITE_TABLE, declare_all, ve
 
 from engine import Action, Call, HandEnded, State, advance, apply, legal_actions, new_match, view
-from engine.errors import IllegalAction
-from engine.game import explain
-from engine.ruleset import get_ruleset
-from engine.state import Phase
+from engine.core.errors import IllegalAction
+from engine.core.game import refusal
+from engine.variants.registry import get_ruleset
+from engine.core.state import Phase
 
 
 def texts(groups: Any) -> list[list[str]]:
@@ -244,7 +244,7 @@ def test_refusing_a_bet_in_random_games_pays_what_the_view_said() -> None:
                     if seat is None:
                         continue  # answered later (a truco waits while envido values are said)
                     after, events = apply(state, Action(seat, Call.NO_QUIERO))
-                    if after.ley_mode:
+                    if after.variant_hand is not None:
                         continue  # an a-ley hand scores at its end, maybe withheld (test_venezolano_ley)
                     scored = [e.points for e in events if isinstance(e, HandEnded)] \
                         if worth.kind == "truco" else [p for _, p, _ in points(events)]
@@ -269,7 +269,7 @@ def test_after_a_brazilian_parda_a_weaker_card_is_refused_with_the_real_reason()
     with pytest.raises(IllegalAction) as refused:
         apply(state, Action(E, Call.PLAY, weaker[0]))
     assert refused.value.code == "highest_card"
-    assert explain(state, Action(E, Call.PLAY, weaker[0])).code == "highest_card"  # type: ignore[attr-defined]
+    assert refusal(state, Action(E, Call.PLAY, weaker[0])).code == "highest_card"  # type: ignore[attr-defined]
     assert dict((str(c), code) for c, code in view(state, E).card_refusals) == \
         {str(c): "highest_card" for c in weaker}
     # The others wait for E: their cards say whose turn it is.
@@ -279,7 +279,7 @@ def test_after_a_brazilian_parda_a_weaker_card_is_refused_with_the_real_reason()
 def test_common_refusals_carry_their_codes() -> None:
     state, _ = scenario({0: "7e 6e 1o", 1: "4c 5b 12o"}, n=2, flor=False)
     card = state.hands[1][0]
-    assert explain(state, Action(1, Call.PLAY, card)).code == "not_your_turn"  # type: ignore[attr-defined]
+    assert refusal(state, Action(1, Call.PLAY, card)).code == "not_your_turn"  # type: ignore[attr-defined]
     state, _ = act(state, (0, "truco"))
     assert {code for _, code in view(state, 0).card_refusals} == {"truco_waiting"}
     assert {code for _, code in view(state, 1).card_refusals} == {"truco_answer"}

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.calls import AMOUNT_CALLS
+from engine.core.calls import AMOUNT_CALLS
 from engine import (
     Action,
     Call,

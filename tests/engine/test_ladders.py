@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from engine_testkit import act, points, scenario
+from engine.testing import act, points, scenario
 
 from engine import Action, Call, IllegalAction, legal_actions
-from engine.envido import legal_declare
+from engine.rules.envido import legal_declare
 
 SHORT = {"E": "envido", "R": "real_envido", "F": "falta_envido",
          "D": "dos_reales_envido", "T": "tres_reales_envido"}

@@ -4,7 +4,7 @@ manilha ranking for every possible face-up card of both decks, ladder, ties, ele
 from __future__ import annotations
 
 import pytest
-from engine_testkit import E, N, S, W, act, illegal, points, scenario
+from engine.testing import E, N, S, W, act, illegal, points, scenario
 
 from engine import (
     Call,
@@ -19,8 +19,8 @@ from engine import (
     trick_strength,
     view,
 )
-from engine.cards import FRENCH_DECK, FRENCH_DECK_40, card_from_wire, parse_card
-from engine.state import DealKind
+from engine.core.cards import FRENCH_DECK, FRENCH_DECK_40, card_from_wire, parse_card
+from engine.core.state import DealKind
 
 BR = get_ruleset("paulista")
 BR40 = get_ruleset("paulista", deck="french40")

@@ -4,7 +4,7 @@ ranking for every possible face-up card, and the 3-player game of 2.12.2."""
 from __future__ import annotations
 
 import pytest
-from engine_testkit import E, N, S, W, act, points, scenario
+from engine.testing import E, N, S, W, act, points, scenario
 
 from engine import (
     Acted,
@@ -20,10 +20,10 @@ from engine import (
     trick_strength,
     view,
 )
-from engine.cards import SPANISH_DECK, parse_card
-from engine.muestra import is_pieza, pieza_value
-from engine.scoring import ARGENTINE_STRENGTH
-from engine.state import Phase
+from engine.core.cards import SPANISH_DECK, parse_card
+from engine.variants.uruguayo import is_pieza, pieza_value
+from engine.rules.scoring import ARGENTINE_STRENGTH
+from engine.core.state import Phase
 
 UY = get_ruleset("uruguayo")
 UY_NO_FLOR = get_ruleset("uruguayo", flor=False)

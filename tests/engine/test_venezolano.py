@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engine_testkit import act, illegal, points
+from engine.testing import act, illegal, points
 
 from engine import (
     Action,
@@ -26,9 +26,9 @@ from engine import (
     variant_catalog,
     view,
 )
-from engine.envido import legal_declare
-from engine.state import FlorStatus, Phase
-from engine_testkit import scenario
+from engine.rules.envido import legal_declare
+from engine.core.state import FlorStatus, Phase
+from engine.testing import scenario
 
 VIRA = "4c"
 RULES = get_ruleset("venezolano")
@@ -72,7 +72,7 @@ def play_out(state: State) -> tuple[State, list[Any]]:
 
 
 def test_perico_and_perica_follow_the_vira() -> None:
-    from engine.ve_cards import pericos
+    from engine.variants.venezolano.cards import pericos
 
     assert pericos(card("4c")) == (card("11c"), card("10c"))
     assert pericos(card("11o")) == (card("12o"), card("10o"))  # the rey replaces the caballo

@@ -13,7 +13,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from engine_testkit import act, illegal, points, scenario
+from engine.testing import act, illegal, points, scenario
 
 from engine import (
     Acted,
@@ -33,8 +33,8 @@ from engine import (
     new_match,
     view,
 )
-from engine.state import FlorStatus, Phase
-from engine.ve_cards import is_reservada
+from engine.core.state import FlorStatus, Phase
+from engine.variants.venezolano.cards import is_reservada
 
 VIRA = "4c"
 FLOR = "1e 7e 3e"  # a flor of espadas (31) with strong trick cards
@@ -329,7 +329,7 @@ def test_pedir_flor_not_at_19_nor_after_a_declared_flor_nor_automatic() -> None:
 
 
 def test_bot_asks_for_flor_then_answers_the_truco() -> None:
-    from engine.bot import choose_action
+    from engine.bots.bot import choose_action
 
     rng = random.Random(3)
     hands = {0: WEAK, 1: NO_FLOR, 2: "4b 5c 6e", 3: FLOR}
@@ -435,7 +435,7 @@ def _check_hand(events: list[Any], n: int) -> None:
 
 
 def test_bot_answers_an_envite_con_ley_by_its_flor() -> None:
-    from engine.bot import choose_action
+    from engine.bots.bot import choose_action
 
     rng = random.Random(1)
     for hand, answer in ((FLOR, "con_ley_quiero"), ("4e 5o 6b", "sin_ley_no_quiero")):
@@ -445,7 +445,7 @@ def test_bot_answers_an_envite_con_ley_by_its_flor() -> None:
 
 
 def test_bots_never_lose_their_own_flor() -> None:
-    from engine.bot import choose_action
+    from engine.bots.bot import choose_action
 
     rules = get_ruleset("venezolano", target=12)
     said: set[str] = set()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_testkit import E, N, S, W, act, points, scenario
+from engine.testing import E, N, S, W, act, points, scenario
 
 import engine
 from engine import (

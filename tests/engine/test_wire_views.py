@@ -4,7 +4,7 @@ import random
 
 import msgpack
 import pytest
-from engine_testkit import act, scenario
+from engine.testing import act, scenario
 
 from engine import (
     Action,
@@ -89,7 +89,7 @@ def test_envido_proof_cards_become_public_at_hand_end() -> None:
 def test_pica_pica_plays_three_duels_of_opposite_seats() -> None:
     import dataclasses
 
-    from engine.game import deal, initial_state
+    from engine.core.game import deal, initial_state
 
     rules = get_ruleset("argentino", flor=False)
     state = dataclasses.replace(initial_state(rules, 6, 5), next_pica=True)

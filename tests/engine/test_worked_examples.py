@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from engine_testkit import E, N, S, W, act, illegal, points, scenario
+from engine.testing import E, N, S, W, act, illegal, points, scenario
 
 from engine import Call, GameEnded, HandEnded, TrickEnded, legal_actions, malas_buenas
-from engine.state import Phase
+from engine.core.state import Phase
 
 
 def test_AR01_malas_buenas() -> None:
@@ -106,7 +106,7 @@ ENV = {E: "7o 12o 4b", N: "5c 12c 1e", W: "6b 12b 3o", S: "6e 5e 2c"}
 
 
 def _declare_all(state):  # type: ignore[no-untyped-def]
-    from engine.envido import legal_declare
+    from engine.rules.envido import legal_declare
 
     events = []
     for _ in range(8):
@@ -257,8 +257,8 @@ def test_AR26_quiero_to_no_bet_has_no_effect_and_no_quiero_declines() -> None:
 
 
 def test_AR29_six_players_redonda_only_from_25_and_game_ends_at_30() -> None:
-    from engine_testkit import act as _act  # noqa: F401
-    from engine.game import initial_state
+    from engine.testing import act as _act  # noqa: F401
+    from engine.core.hand import initial_state
     from engine import deal, get_ruleset
     import dataclasses
     import random

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import engine
 import protocol as p
-from engine.calls import ENVIDO_CALLS, FLOR_RAISES, TRUCO_CALLS, Call
+from engine.core.calls import ENVIDO_CALLS, FLOR_RAISES, TRUCO_CALLS, Call
 from tui.bets import Pending, pending_bets
 from tui.event_text import log_lines
 from tui.i18n import Translator

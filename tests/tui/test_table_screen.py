@@ -294,7 +294,7 @@ async def test_a_ley_is_offered_on_a_venezolano_table() -> None:
 async def test_withheld_points_are_explained() -> None:
     """A Venezuelan flor kept quiet: the log and the hand summary say which rule withheld
     the points the team won."""
-    from engine.game import initial_state
+    from engine.core.hand import initial_state
 
     rules = engine.get_ruleset("venezolano")
     state = initial_state(rules, 2, 1)
@@ -347,7 +347,7 @@ def test_a_ley_calls_keep_their_keys_beside_every_other_call() -> None:
 
 async def test_pido_flor_has_its_key_and_its_answer_is_logged() -> None:
     """Facing a truco from a team on 20 (001 L48): p asks for flor; the log tells the answer."""
-    from engine.game import initial_state
+    from engine.core.hand import initial_state
 
     rules = engine.get_ruleset("venezolano")
     state = dataclasses.replace(initial_state(rules, 2, 1), scores=(0, 20))

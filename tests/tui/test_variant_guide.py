@@ -3,7 +3,6 @@ and in the trick grid, the face-up card is labelled (muestra, vira), `?` explain
 scores use malas/buenas only where they apply, and refusals say their real reason."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +15,7 @@ from tui.screens.table import TableScreen
 from test_screens import FakeLink, screen_text
 from test_table_screen import seated_app, table_shown, update_for
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
-from engine_testkit import act, scenario  # noqa: E402
+from engine.testing import act, scenario
 
 
 def info(variant: str, **options: Any) -> p.TableInfo:
@@ -188,7 +186,7 @@ def test_every_refusal_the_engine_gives_is_worded_in_every_language() -> None:
 
     root = Path(__file__).parents[2]
     codes = set()
-    for source in (root / "engine").glob("*.py"):
+    for source in (root / "engine").rglob("*.py"):  # the engine is in packages (issue 14)
         codes |= set(re.findall(r'Reason\("([a-z_]+)"', source.read_text(encoding="utf-8")))
     assert {"highest_card", "not_your_turn", "truco_answer", "envido_first_trick"} <= codes
     for lang in ("en", "es", "pt"):

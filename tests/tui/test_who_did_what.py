@@ -3,15 +3,12 @@ piedras of a Venezuelan envite, a move the bot made for a timed-out seat, who to
 in English, Spanish and Portuguese; and the same lines on the running table screen."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import engine
 import protocol as p
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))  # scripted deals: engine_testkit
-from engine_testkit import E, N, S, W, act, scenario  # noqa: E402
+from engine.testing import E, N, S, W, act, scenario
 from tui.bets import pending_bets
 from tui.event_text import log_lines
 from tui.i18n import Translator

@@ -128,3 +128,12 @@ def card_from_wire(value: object, deck: str | None = None) -> Card:
     if not isinstance(value, str):
         raise ValueError(f"a card must be a string, not {type(value).__name__}")
     return parse_card(value, deck)
+
+
+@dataclass(frozen=True, slots=True)
+class CardMark:
+    """A card this hand's face-up card makes special."""
+
+    card: Card
+    role: str  # "pieza", "manilha", "perico" or "perica"
+    envido: int | None  # its envido/flor value where it has a special one (piezas, pericos)

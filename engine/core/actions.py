@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.calls import AMOUNT_CALLS, Call
-from engine.cards import Card, card_from_wire
+from engine.core.calls import AMOUNT_CALLS, Call
+from engine.core.cards import Card, card_from_wire
 
 _CALLS = {c.value: c for c in Call}
 

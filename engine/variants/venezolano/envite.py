@@ -10,41 +10,46 @@ envido (2), envido N puntos (N >= 3), la falta / mi falta (OP-VE-6), hasta igual
 pintan (played with a card). Raises: "quiero y envido" (only on a plain envido, OP-VE-9),
 "quiero y N piedras más", "quiero y la falta". A decline pays the previous stake, 1 for an
 opening (OP-VE-10). No envite is worth a single piedra (001 L20): results of 1 become 2.
-The same betting serves the envite between flores (engine/ve_flor.py).
+The same betting serves the envite between flores (flor.py).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
-from engine.actions import Action, action as mk
-from engine.calls import Call
-from engine.cards import Card
-from engine.events import Event
-from engine.state import EnvidoStatus, State
-from engine.ve_cards import absolute_value
+
+from engine.core.actions import Action, action as mk
+from engine.core.calls import Call
+from engine.core.cards import Card
+from engine.core.events import Event, Scoring
+from engine.core.hand import end_hand_now
+from engine.core.ledger import credit
+from engine.core.ruleset import Allowed
+from engine.core.state import EnvidoStatus, HandState, State, Work
+from engine.variants.venezolano.record import hand_of
+from engine.variants.venezolano.cards import absolute_value
 
 MIN_STAKE = 2  # "an envite of a single point is not allowed" (001 L20)
 
 
-def falta(state: State) -> int:
+def falta(state: HandState) -> int:
     """La falta: what the leader still needs (at 0-0 the whole game, 001 L23)."""
     return max(state.rules.target - max(state.scores), MIN_STAKE)
 
 
-def _igualar(state: State) -> int | None:
+def _igualar(state: HandState) -> int | None:
     a, b = state.scores
     diff = abs(a - b)
     if diff == 0:
-        return MIN_STAKE if state.rules.hasta_igualar_level == "two" else None  # OP-VE-7
+        return MIN_STAKE if state.rules.hasta_igualar_level is Allowed.TWO else None  # OP-VE-7
     return max(diff, MIN_STAKE)
 
 
-def pintan(state: State, card: Card) -> int | None:
+def pintan(state: HandState, card: Card) -> int | None:
     """Stake of "las que pintan" on `card`: its absolute value, an ace makes 2 (001 L28)."""
     value = absolute_value(card, state.face_up)
     if value == 0:
-        return MIN_STAKE if state.rules.pintan_figure == "two" else None  # OP-VE-8
+        return MIN_STAKE if state.rules.pintan_figure is Allowed.TWO else None  # OP-VE-8
     return max(value, MIN_STAKE)
 
 
@@ -78,15 +83,16 @@ def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Actio
     return acts
 
 
-def current_stake(state: State) -> int:
-    return falta(state) if state.envido_falta else state.envido_stake
+def current_stake(state: HandState) -> int:
+    record = hand_of(state)
+    return falta(state) if record.envido_falta else record.envido_stake
 
 
 def legal_answers(state: State, seat: int) -> list[Action]:
     acts = [mk(seat, Call.QUIERO), mk(seat, Call.NO_QUIERO)]
-    if state.envido_falta:
+    if hand_of(state).envido_falta:
         return acts  # la falta is the whole game: nothing above it
-    stake = state.envido_stake
+    stake = hand_of(state).envido_stake
     if state.envido_calls == (Call.ENVIDO,):
         acts.append(mk(seat, Call.ENVIDO))  # "quiero y envido" (001 L12, OP-VE-9)
     cap = state.rules.target
@@ -96,18 +102,19 @@ def legal_answers(state: State, seat: int) -> list[Action]:
     return acts
 
 
-def open_bet(w: Any, seat: int, call: Call, stake: int) -> None:
+def open_bet(w: Work, seat: int, call: Call, stake: int) -> None:
     w.envido_calls = (call,)
     w.envido_by = seat % 2
     w.envido_seat = seat
     w.envido_status = EnvidoStatus.BETTING
     w.envido_barred = w.envido_barred | {seat}
-    w.envido_falta = call is Call.FALTA_ENVIDO
-    w.envido_stake = stake
-    w.envido_prev = 1  # a declined opening pays 1 (001 L11; OP-VE-10)
+    # A declined opening pays 1 (001 L11; OP-VE-10).
+    w.variant_hand = replace(
+        hand_of(w), envido_falta=call is Call.FALTA_ENVIDO, envido_stake=stake, envido_prev=1
+    )
 
 
-def opening_stake(w: Any, action: Action) -> int:
+def opening_stake(w: Work, action: Action) -> int:
     call = action.call
     if call is Call.ENVIDO:
         return 2
@@ -126,27 +133,25 @@ def opening_stake(w: Any, action: Action) -> int:
     return value
 
 
-def raise_bet(w: Any, action: Action) -> None:
+def raise_bet(w: Work, action: Action) -> None:
     """A raise is "quiero y ...": the old stake becomes what a decline pays."""
     old = current_stake(w)
     call = action.call
     w.envido_calls = w.envido_calls + (call,)
     w.envido_by = action.seat % 2
     w.envido_seat = action.seat
-    w.envido_prev = old
+    record = hand_of(w)
     if call is Call.ENVIDO:
-        w.envido_stake = 4  # quiero y envido: 4 / 2 (VE-04)
+        w.variant_hand = replace(record, envido_prev=old, envido_stake=4)  # quiero y envido: 4 / 2 (VE-04)
     elif call is Call.PIEDRAS:
         assert action.amount is not None
-        w.envido_stake = old + action.amount
+        w.variant_hand = replace(record, envido_prev=old, envido_stake=old + action.amount)
     else:
-        w.envido_falta = True
+        w.variant_hand = replace(record, envido_prev=old, envido_falta=True)
 
 
-def bet(w: Any, events: list[Event], action: Action) -> None:
-    """An envite call or answer during trick play (the flor envite is in ve_flor.py)."""
-    from engine.game import credit, end_hand_now
-
+def bet(w: Work, events: list[Event], action: Action) -> None:
+    """An envite call or answer during trick play (the flor envite is in flor.py)."""
     call = action.call
     if w.envido_status is EnvidoStatus.OPEN:
         open_bet(w, action.seat, call, opening_stake(w, action))
@@ -155,14 +160,14 @@ def bet(w: Any, events: list[Event], action: Action) -> None:
         w.envido_status = EnvidoStatus.DECLARING
         return
     if call is Call.NO_QUIERO:
-        points = w.envido_prev
+        points = hand_of(w).envido_prev
         w.envido_status = EnvidoStatus.DONE
         w.envido_result = (w.envido_by, points)
-        if credit(w, events, w.envido_by, points, "envido_declined"):
+        if credit(w, events, w.envido_by, points, Scoring.ENVIDO_DECLINED):
             end_hand_now(w, events)
         return
     raise_bet(w, action)
 
 
-def accepted_points(w: Any) -> int:
+def accepted_points(w: HandState) -> int:
     return current_stake(w)

@@ -1,4 +1,8 @@
-"""Helpers for scripted engine scenarios (seats in playing order; seat n-1 deals by default).
+"""Public test helpers: a hand with given cards and scores, scripted steps, the points they
+scored and the reason a step is refused (seats in playing order; seat n-1 deals by default).
+
+For the engine's tests and for anyone testing on top of the engine (the TUI's scripted
+deals): they build states the way the engine does, so no test needs its internals.
 
 RULES.md section 5 uses compass seats with East as mano: with four players E=0, N=1, W=2,
 S=3 (S deals), teams E-W = 0 and N-S = 1.
@@ -7,13 +11,16 @@ S=3 (S deals), teams E-W = 0 and N-S = 1.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
-
-from engine import Action, Call, Deal, Event, IllegalAction, PointsScored, State, apply, parse_cards
-from engine.cards import Card
-from engine.game import initial_state, solo_mano
-from engine.muestra import is_pieza
-from engine.ruleset import get_ruleset
+from engine.core.actions import Action, Deal
+from engine.core.calls import Call
+from engine.core.cards import Card, parse_cards
+from engine.core.errors import IllegalAction
+from engine.core.events import Event, PointsScored
+from engine.core.game import apply
+from engine.core.hand import initial_state, solo_mano
+from engine.core.state import State
+from engine.variants.registry import get_ruleset
+from engine.variants.uruguayo import is_pieza
 
 E, N, W, S = 0, 1, 2, 3
 
@@ -25,10 +32,11 @@ def scenario(
     scores: tuple[int, ...] = (0, 0),
     variant: str = "argentino",
     face_up: str | None = None,
-    **options: Any,
+    **options: bool | int | str,
 ) -> tuple[State, list[Event]]:
     """A state right after a deal of the given hands; other seats get flor-free filler
-    (three suits, no pieza), and a muestra variant gets `face_up` (or a spare card)."""
+    (three suits, no pieza), and a muestra variant gets `face_up` (or a spare card).
+    `scores` are the scores before the deal (one per score holder)."""
     rules = get_ruleset(variant, **options)
     deck = rules.card_notation
     state = initial_state(rules, n, n - 1 if dealer is None else dealer)
@@ -51,7 +59,7 @@ def scenario(
         # Cards of different suits and no pieza: never a flor.
         picked: list[Card] = []
         for card in spare:
-            if rules.variant == "uruguayo" and is_pieza(card, up):  # type: ignore[arg-type]
+            if rules.variant == "uruguayo" and up is not None and is_pieza(card, up):
                 continue
             if all(card.suit is not p.suit for p in picked) or len(picked) >= 3:
                 picked.append(card)
@@ -63,30 +71,34 @@ def scenario(
     return apply(state, Deal(tuple(full), up))
 
 
-def act(state: State, *steps: tuple[Any, ...]) -> tuple[State, list[Event]]:
+def act(state: State, *steps: tuple[int, str] | tuple[int, str, str | int]) -> tuple[State, list[Event]]:
     """Apply steps like (N, "truco"), (E, "play", "1e") or (E, "piedras", 3); returns the
     state and all events."""
     events: list[Event] = []
     for step in steps:
         seat, call = step[0], Call(step[1])
-        card = amount = None
-        if len(step) > 2 and isinstance(step[2], int):
-            amount = step[2]  # ("piedras", 3), ("envido_puntos", 15)
-        elif len(step) > 2:
-            card = parse_cards(step[2], deck=state.rules.card_notation)[0]
+        card: Card | None = None
+        amount: int | None = None
+        if len(step) > 2:
+            extra = step[2]  # a 3-tuple step
+            if isinstance(extra, int):
+                amount = extra  # ("piedras", 3), ("envido_puntos", 15)
+            else:
+                card = parse_cards(extra, deck=state.rules.card_notation)[0]
         state, more = apply(state, Action(seat, call, card, amount))
         events.extend(more)
     return state, events
 
 
 def points(events: list[Event]) -> list[tuple[int, int, str]]:
+    """(team, points, reason) of each PointsScored event."""
     return [(e.team, e.points, e.reason) for e in events if isinstance(e, PointsScored)]
 
 
-def illegal(state: State, *step: Any) -> str:
+def illegal(state: State, *step: int | str) -> str:
     """The reason the step is rejected (fails the test if it is accepted)."""
     try:
-        act(state, step)
+        act(state, step)  # type: ignore[arg-type]  # a step as written in a test
     except IllegalAction as exc:
         return exc.reason
     raise AssertionError(f"{step} was accepted")

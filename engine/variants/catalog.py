@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-OptionValue = bool | int | str
+from engine.core.ruleset import OptionValue
+
 
 
 @dataclass(frozen=True, slots=True)

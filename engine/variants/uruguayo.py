@@ -1,4 +1,4 @@
-"""Uruguayan card functions (RULES.md 2.3, 2.4): the muestra and its piezas.
+"""The Uruguayan game (RULES.md 2): the muestra and its piezas, and its RuleSet.
 
 The face-up card's suit is the muestra. Its 2, 4, 5, 11 and 10 (the piezas; the seed calls
 them "muestras", OP-UY-1) rank above the matas and are wild in envido and flor, worth 10, 9,
@@ -10,8 +10,12 @@ possible face-up card, so a lookup per card is all a trick or an envido costs.
 
 from __future__ import annotations
 
-from engine.cards import SPANISH_DECK, Card
-from engine.scoring import ARGENTINE_STRENGTH, card_points
+from dataclasses import replace
+
+from engine.core.cards import SPANISH_DECK, Card, CardMark
+from engine.core.ruleset import OptionValue, RuleSet
+from engine.rules.scoring import ARGENTINE_STRENGTH, card_points
+from engine.variants.argentino import on_argentine
 
 # Pieza ranks, highest first, with their envido/flor values (RULES.md 2.3 table).
 PIEZA_RANKS = (2, 4, 5, 11, 10)
@@ -104,3 +108,27 @@ def uruguayan_flor(cards: tuple[Card, ...], face_up: Card | None = None) -> int 
     if len(naturals) >= 2 and any(c.suit is not naturals[0].suit for c in naturals):
         return None
     return 20 + sum(value[c.code] for c in cards)
+
+
+def _marks(deck: tuple[Card, ...], face_up: Card) -> tuple[CardMark, ...]:
+    """The piezas of this muestra, highest first, with their envido values."""
+    order = sorted(piezas(face_up).items(), key=lambda item: item[1])
+    return tuple(CardMark(card, "pieza", pieza_value(card, face_up)) for card, _ in order)
+
+
+def uruguayo(opts: dict[str, OptionValue]) -> RuleSet:
+    """RULES.md 2: the Argentine game with the muestra (face-up card) and its piezas."""
+    return replace(
+        on_argentine(opts),
+        variant="uruguayo",
+        options=tuple(sorted(opts.items())),
+        player_counts=(2, 3, 4, 6),
+        has_face_up=True,
+        strength=uruguayan_strength,
+        envido=uruguayan_envido,
+        flor_fn=uruguayan_flor,
+        envido_proof=uruguayan_envido_cards,
+        solo_mano_three=True,
+        count_rule="uruguayan",
+        marks=_marks,
+    )

@@ -19,79 +19,93 @@ The engine knows every hand, but a flor counts only when its holder declares it:
   declare a flor, an opponent may ask before answering; the engine answers for the callers,
   truthfully (FlorAnswered), and a flor they can still declare is thereby declared.
 * Flores declared are settled after trick 1 (one team: 3 each; both: the envite between
-  flores of ve_flor.py). Every envite and flor point is collected at the end of the hand,
+  flores of flor.py). Every envite and flor point is collected at the end of the hand,
   before the truco points, when the hidden flores are shown and the penalties applied
-  (PointsWithheld events, State.penalties and HandSummary.penalties say why).
+  (PointsWithheld events, State.penalties and HandSummary.penalties say why): ley_end.py.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
-from engine.actions import Action, action as mk
-from engine.errors import Reason
-from engine.calls import TRUCO_CALLS, Call
-from engine.events import CardsShown, Event, FlorAnswered, PointsWithheld
-from engine.state import EnvidoStatus, FlorStatus, Phase, State
-from engine.ve_cards import is_reservada
+
+from engine.core.actions import Action, action as mk
+from engine.core.errors import Reason
+from engine.core.calls import TRUCO_CALLS, Call
+from engine.core.events import Event, FlorAnswered, Scoring
+from engine.core.ledger import credit
+from engine.core.state import EnvidoStatus, FlorStatus, HandState, Phase, State, Work
+from engine.variants.venezolano.record import VenezuelanHand, hand_of
+from engine.variants.venezolano import envite
+from engine.variants.venezolano import flor as ve_flor
+from engine.variants.venezolano.cards import is_reservada
 
 FLOR_POINTS = 3
-# Credits collected at the end of the hand in a ley hand (game.credit defers them).
-ENVITE_SIN_LEY = frozenset(("envido", "envido_declined"))
-DEFERRED = ENVITE_SIN_LEY | {"flor", "flor_envite", "flor_envite_declined", "con_ley_declined"}
+# Credits collected at the end of the hand in a ley hand (the ledger defers them through VenezuelanHooks.defer_credit).
+ENVITE_SIN_LEY = frozenset((Scoring.ENVIDO, Scoring.ENVIDO_DECLINED))
+DEFERRED = ENVITE_SIN_LEY | {
+    Scoring.FLOR, Scoring.FLOR_ENVITE, Scoring.FLOR_ENVITE_DECLINED, Scoring.CON_LEY_DECLINED
+}
 
 
 # ---------------------------------------------------------------- who may say what
 
 
-def holds(state: Any, seat: int) -> bool:
+def holds(state: HandState, seat: int) -> bool:
     return state.rules.flor_fn(state.dealt[seat], state.face_up) is not None
 
 
-def reservada(state: Any, seat: int) -> bool:
+def reservada(state: HandState, seat: int) -> bool:
     return is_reservada(state.dealt[seat], state.face_up)
 
 
-def el_pie(state: Any) -> int:
+def el_pie(state: HandState) -> int:
     return int(state.players[-1])
 
 
-def lost(state: Any, seat: int) -> bool:
-    return any(s == seat for s, _ in state.flor_lost)
+def lost(state: HandState, seat: int) -> bool:
+    return _lost(hand_of(state), seat)
 
 
-def fresh(state: Any, seat: int) -> bool:
+def _lost(record: VenezuelanHand, seat: int) -> bool:
+    return any(s == seat for s, _ in record.flor_lost)
+
+
+def fresh(state: HandState, seat: int) -> bool:
     """Before his first card, with nothing said about flor yet."""
+    record = hand_of(state)
     return (
-        seat not in state.ley_seats
+        seat not in record.ley_seats
         and seat not in state.flor_announced
-        and not lost(state, seat)
+        and not _lost(record, seat)
         and seat not in state.passed_seats
         and len(state.hands[seat]) == state.rules.cards_per_hand
     )
 
 
-def undecided(state: Any, seat: int) -> bool:
+def undecided(state: HandState, seat: int) -> bool:
     """A holder who may still say FLOR."""
     return fresh(state, seat) and holds(state, seat)
 
 
-def ley_open(state: Any, seat: int) -> bool:
+def ley_open(state: HandState, seat: int) -> bool:
     """An a-ley holder who may still say TENGO_FLOR."""
+    rec = hand_of(state)
     return (
-        seat in state.ley_seats
-        and seat not in state.ley_spoken
+        seat in rec.ley_seats
+        and seat not in rec.ley_spoken
         and seat not in state.flor_announced
-        and not lost(state, seat)
+        and not _lost(rec, seat)
         and holds(state, seat)
     )
 
 
-def active(state: Any) -> bool:
-    return bool(state.ley_mode) and not state.ley_closed
+def active(state: HandState) -> bool:
+    rec = hand_of(state)
+    return bool(rec.ley_mode) and not rec.ley_closed
 
 
-def first_card_turn(state: State, seat: int) -> bool:
+def first_card_turn(state: HandState, seat: int) -> bool:
     return (
         state.turn == seat
         and not state.truco_pending
@@ -100,9 +114,9 @@ def first_card_turn(state: State, seat: int) -> bool:
     )
 
 
-def con_ley_opener(state: State, seat: int) -> bool:
+def con_ley_opener(state: HandState, seat: int) -> bool:
     """An envite by `seat` now would be con ley (V-L3): he played a ley, or a flor is out."""
-    return seat in state.ley_seats or bool(state.flor_announced)
+    return seat in hand_of(state).ley_seats or bool(state.flor_announced)
 
 
 # ---------------------------------------------------------------- legal actions
@@ -110,11 +124,12 @@ def con_ley_opener(state: State, seat: int) -> bool:
 
 def extend(state: State, seat: int, acts: list[Action]) -> list[Action]:
     """The a-ley calls added to (or removed from) `seat`'s ordinary legal actions."""
+    rec = hand_of(state)
     if not active(state):
         return acts
-    if state.envido_status is EnvidoStatus.BETTING and state.envite_ley:
+    if state.envido_status is EnvidoStatus.BETTING and rec.envite_ley:
         return acts  # con ley quiero declares the flor (V-L4)
-    if seat in state.ley_seats and first_card_turn(state, seat):
+    if seat in rec.ley_seats and first_card_turn(state, seat):
         acts = [a for a in acts if a.call is not Call.PASAR]  # a ley is "juego": he plays
     extra: list[Action] = []
     if acts and undecided(state, seat):
@@ -136,7 +151,7 @@ def pedir_ok(state: State, seat: int) -> bool:
     members = [s for s in state.players if s % 2 == team]
     return (
         bool(state.truco_pending)
-        and not state.flor_asked
+        and not hand_of(state).flor_asked
         and state.envido_status is not EnvidoStatus.BETTING
         and seat % 2 != team
         and state.scores[team] == state.rules.target - 4
@@ -150,20 +165,19 @@ def _may_declare(state: State, seat: int) -> bool:
     has not played his first card unless a ley (then he has not said pass yet)."""
     if seat in state.passed_seats:
         return False
-    if seat in state.ley_seats:
-        return seat not in state.ley_spoken
+    if seat in hand_of(state).ley_seats:
+        return seat not in hand_of(state).ley_spoken
     return len(state.hands[seat]) == state.rules.cards_per_hand
 
 
 def conley_openings(state: State, seat: int) -> list[Action]:
     """A second envite, con ley, after an envite sin ley was settled (V-R9)."""
-    from engine import envite
-
+    rec = hand_of(state)
     if (
         not active(state)
         or state.envido_status is not EnvidoStatus.DONE
-        or state.conley_done
-        or state.envite_ley
+        or rec.conley_done
+        or rec.envite_ley
         or seat in state.envido_barred
         or not first_card_turn(state, seat)
         or not con_ley_opener(state, seat)
@@ -196,15 +210,17 @@ def legal_close(state: State, seat: int) -> list[Action]:
     return acts
 
 
-def _unspoken(state: Any) -> list[int]:
-    return [s for s in state.players if s in state.ley_seats and s not in state.ley_spoken]
+def _unspoken(state: HandState) -> list[int]:
+    rec = hand_of(state)
+    return [s for s in state.players if s in rec.ley_seats and s not in rec.ley_spoken]
 
 
-def explain(state: State, action: Action) -> str | None:
+def refusal(state: State, action: Action) -> str | None:
     """Why an a-ley call is refused, or None when the call is not one of them."""
+    rec = hand_of(state)
     call, seat = action.call, action.seat
     if call is Call.A_LEY:
-        if not state.ley_mode:
+        if not rec.ley_mode:
             return Reason("ley_off", "a ley is played only when the players declare their flor")
         if seat == el_pie(state):
             return Reason("ley_el_pie", "El Pie cannot play a ley (V-L1): he answers con ley or sin ley")
@@ -212,10 +228,10 @@ def explain(state: State, action: Action) -> str | None:
     if call is Call.TENGO_FLOR:
         return Reason("tengo_flor_when", "tengo flor is said by a holder who played a ley, before his second card")
     if call in (Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO):
-        if state.envido_status is EnvidoStatus.BETTING and state.envite_ley:
+        if state.envido_status is EnvidoStatus.BETTING and rec.envite_ley:
             return Reason("con_ley_holder", "only a flor holder may answer con ley quiero")
         return Reason("no_con_ley", "there is no envite con ley to answer")
-    if call is Call.FLOR and state.ley_mode:
+    if call is Call.FLOR and rec.ley_mode:
         return Reason("flor_first_card", "flor is said by its holder with his first card (or before it)")
     if call is Call.PEDIR_FLOR:
         return Reason("pedir_flor_when", "pido flor is asked, once, before answering a truco from a "
@@ -226,7 +242,7 @@ def explain(state: State, action: Action) -> str | None:
 # ---------------------------------------------------------------- acting
 
 
-def before(w: Any, action: Action) -> None:
+def before(w: Work, action: Action) -> None:
     """Forfeits caused by an action about to be applied (V-F1, V-F2, V-F9, V-F10)."""
     if not active(w):
         return
@@ -239,7 +255,7 @@ def before(w: Any, action: Action) -> None:
         elif call in TRUCO_CALLS or (call in (Call.QUIERO, Call.NO_QUIERO) and _truco_answer(w)):
             # V-F10, and its exception: a truco call or "quiero y retruco" on one's first
             # card after one's partner played a ley counts normally (the flor may follow).
-            partner_ley = any(s in w.ley_seats for s in w.players if s != seat and s % 2 == seat % 2)
+            partner_ley = any(s in hand_of(w).ley_seats for s in w.players if s != seat and s % 2 == seat % 2)
             if not (call in TRUCO_CALLS and partner_ley):
                 _forfeit(w, seat, "V-F10")
         else:
@@ -255,36 +271,32 @@ _NEUTRAL = frozenset((Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.CON_LEY_QUIER
                       Call.PASS_FLOR, Call.DECLARE_ENVIDO, Call.SON_BUENAS, Call.PEDIR_FLOR))
 
 
-def _truco_answer(w: Any) -> bool:
+def _truco_answer(w: Work) -> bool:
     return bool(w.truco_pending) and w.envido_status is not EnvidoStatus.BETTING
 
 
-def _forfeit(w: Any, seat: int, rule: str) -> None:
+def _forfeit(w: Work, seat: int, rule: str) -> None:
     if reservada(w, seat):
         rule = "V-R4" if seat == el_pie(w) else "V-R5"  # kept quiet: settled at the end
-    w.flor_lost = w.flor_lost + ((seat, rule),)
+    w.variant_hand = replace(hand_of(w), flor_lost=hand_of(w).flor_lost + ((seat, rule),))
 
 
-def act(w: Any, events: list[Event], action: Action) -> bool:
+def act(w: Work, events: list[Event], action: Action) -> bool:
     """Apply an a-ley call (True), or leave the action to the ordinary code (False)."""
-    from engine.game import credit
-
     seat, call = action.seat, action.call
     if call is Call.A_LEY:
-        w.ley_seats = w.ley_seats + (seat,)
+        w.variant_hand = replace(hand_of(w), ley_seats=hand_of(w).ley_seats + (seat,))
     elif call is Call.FLOR or call is Call.TENGO_FLOR:
         _declare(w, seat)
     elif call is Call.CON_LEY_QUIERO:
         if seat not in w.flor_announced:
             _declare(w, seat)
-        from engine import envite
-
-        w.conley_stake = envite.current_stake(w)
+        w.variant_hand = replace(hand_of(w), conley_stake=envite.current_stake(w))
         w.envido_status = EnvidoStatus.DONE
     elif call is Call.SIN_LEY_NO_QUIERO:  # a holder saying it lost his flor in before()
         w.envido_status = EnvidoStatus.DONE
-        w.envido_result = (w.envido_by, w.envido_prev)
-        credit(w, events, w.envido_by, w.envido_prev, "con_ley_declined")
+        w.envido_result = (w.envido_by, hand_of(w).envido_prev)
+        credit(w, events, w.envido_by, hand_of(w).envido_prev, Scoring.CON_LEY_DECLINED)
     elif call is Call.PEDIR_FLOR:
         _answer_pedir(w, events)
     else:
@@ -292,11 +304,11 @@ def act(w: Any, events: list[Event], action: Action) -> bool:
     return True
 
 
-def _answer_pedir(w: Any, events: list[Event]) -> None:
+def _answer_pedir(w: Work, events: list[Event]) -> None:
     """001 L48: the callers say whether they hold a flor; the engine says it for them,
     truthfully. A flor its holder may still declare is thereby declared (and scored by the
     flor rules); one already lost stays lost (only its penalties apply, at the hand end)."""
-    w.flor_asked = True
+    w.variant_hand = replace(hand_of(w), flor_asked=True)
     team = w.truco_by
     holders = [s for s in w.players if s % 2 == team and holds(w, s)]
     for seat in holders:
@@ -305,37 +317,38 @@ def _answer_pedir(w: Any, events: list[Event]) -> None:
     events.append(FlorAnswered(team, bool(holders)))
 
 
-def _declare(w: Any, seat: int) -> None:
+def _declare(w: Work, seat: int) -> None:
     w.flor_announced = w.flor_announced + (seat,)
-    if seat in w.ley_seats and seat not in w.ley_spoken:
-        w.ley_spoken = w.ley_spoken + (seat,)
-    if w.envido_status is EnvidoStatus.BETTING and not w.envite_ley:
+    if seat in hand_of(w).ley_seats and seat not in hand_of(w).ley_spoken:
+        w.variant_hand = replace(hand_of(w), ley_spoken=hand_of(w).ley_spoken + (seat,))
+    if w.envido_status is EnvidoStatus.BETTING and not hand_of(w).envite_ley:
         # V-F3: a flor makes the pending envite sin ley worth nothing.
         w.envido_status = EnvidoStatus.DONE
         w.envido_result = None
 
 
-def opened(w: Any, seat: int) -> None:
+def opened(w: Work, seat: int) -> None:
     """An envite was just opened by `seat`: is it con ley?"""
-    if not w.ley_mode:
+    record = hand_of(w)
+    if not record.ley_mode:
         return
-    w.envite_ley = con_ley_opener(w, seat) and active(w)
-    if w.envite_ley:
-        w.conley_done = True
+    if con_ley_opener(w, seat) and active(w):
+        w.variant_hand = replace(record, envite_ley=True, conley_done=True)
     else:
-        w.sinley_seats = w.sinley_seats + (seat,)
+        w.variant_hand = replace(record, envite_ley=False, sinley_seats=record.sinley_seats + (seat,))
 
 
-def answered(w: Any, seat: int) -> None:
+def answered(w: Work, seat: int) -> None:
     """`seat` answered or raised the envite sin ley (V-R8 needs to know who)."""
-    if w.ley_mode and not w.envite_ley and seat not in w.sinley_seats:
-        w.sinley_seats = w.sinley_seats + (seat,)
+    record = hand_of(w)
+    if record.ley_mode and not record.envite_ley and seat not in record.sinley_seats:
+        w.variant_hand = replace(record, sinley_seats=record.sinley_seats + (seat,))
 
 
 # ---------------------------------------------------------------- after trick 1
 
 
-def close(w: Any, events: list[Event]) -> None:
+def close(w: Work, events: list[Event]) -> None:
     """Trick 1 is over: the a-ley players speak, then the declared flores are settled."""
     if not active(w):
         return
@@ -343,173 +356,39 @@ def close(w: Any, events: list[Event]) -> None:
         w.phase = Phase.FLOR
         w.flor_status = FlorStatus.LEY
         return
-    _settle(w, events, betting=True)
+    settle(w, events, betting=True)
 
 
-def act_close(w: Any, events: list[Event], action: Action) -> None:
+def act_close(w: Work, events: list[Event], action: Action) -> None:
     seat = action.seat
     if action.call is Call.TENGO_FLOR:
         _declare(w, seat)
     else:
         if ley_open(w, seat):
             _forfeit(w, seat, "V-F2")
-        w.ley_spoken = w.ley_spoken + (seat,)
+        w.variant_hand = replace(hand_of(w), ley_spoken=hand_of(w).ley_spoken + (seat,))
     if not _unspoken(w):
         w.phase = Phase.PLAY
         w.flor_status = FlorStatus.NONE
-        _settle(w, events, betting=True)
+        settle(w, events, betting=True)
 
 
-def _settle(w: Any, events: list[Event], betting: bool) -> None:
+def settle(w: Work, events: list[Event], betting: bool) -> None:
     """The declared flores: one team collects 3 each (with its envite con ley); both teams
-    bet between their flores (ve_flor.py) unless the hand is over (then as if all shrank)."""
-    from engine import ve_flor
-
-    w.ley_closed = True
+    bet between their flores (flor.py) unless the hand is over (then as if all shrank)."""
+    w.variant_hand = replace(hand_of(w), ley_closed=True)
     declared = tuple(s for s in w.players if s in w.flor_announced)
     w.flor_holders = declared
     if not declared:
         w.flor_status = FlorStatus.NONE
         return
     teams = {s % 2 for s in declared}
-    if w.conley_stake:
+    if hand_of(w).conley_stake:
         w.flor_accepted = True
     elif len(teams) == 2 and betting:
-        w.envite_ley = True  # the envite between flores is con ley
+        w.variant_hand = replace(hand_of(w), envite_ley=True)  # the envite between flores is con ley
         w.phase = Phase.FLOR
         w.flor_status = FlorStatus.ROUND_TWO
         w.flor_idx = 0
         return
     ve_flor.resolve(w, events, None)
-
-
-# ---------------------------------------------------------------- end of the hand
-
-
-def _team_has(w: Any, team: int, rules: tuple[str, ...]) -> str | None:
-    for seat, rule in w.flor_lost:
-        if seat % 2 == team and rule in rules:
-            return str(rule)
-    return None
-
-
-_HIDDEN = ("V-F1", "V-F2", "V-F9", "V-F10")
-
-
-def _withhold(w: Any, events: list[Event], team: int, points: int, reason: str, rule: str) -> None:
-    events.append(PointsWithheld(team, points, reason, rule))
-    w.penalties = w.penalties + ((team, rule, points),)
-
-
-def _silent_rule(w: Any, seat: int) -> str:
-    """V-R4..V-R6 for La Reservada kept quiet."""
-    opp = 1 - seat % 2
-    if any(s % 2 == opp for s in w.flor_announced):
-        return "V-R6"
-    if seat == el_pie(w) and not any(s % 2 == opp for s in w.ley_seats):
-        return "V-R4"
-    return "V-R5"
-
-
-def _sinley_void(w: Any) -> bool:
-    """V-F3: a declared flor makes the envite sin ley worth nothing, unless a Reservada
-    holder without a partner's flor took part in it (V-R8)."""
-    if not w.flor_announced:
-        return False
-    for seat in w.sinley_seats:
-        if reservada(w, seat) and not any(
-            holds(w, p) for p in w.players if p != seat and p % 2 == seat % 2
-        ):
-            return False
-    return True
-
-
-def final(w: Any, events: list[Event], game_over: bool) -> bool:
-    """Collect the deferred envite and flor points with the penalties; show hidden flores.
-    Returns True when the game is over."""
-    from engine.game import credit_now
-
-    if not w.ley_closed:
-        _settle(w, events, betting=False)
-    deferred = list(w.ley_deferred)
-    conley = _conley_won(w, deferred)
-    for i in range(len(deferred)):
-        team, points, reason = deferred[i]
-        if game_over:
-            break
-        rule = None
-        if reason in ENVITE_SIN_LEY:
-            rule = _sinley_rule(w, team, points)
-            if rule is None and conley is not None and conley[0] == team and _reservada_team(w, team):
-                # V-R9: both envites won by a Reservada team: only the larger counts, only
-                # the envite con ley when the holder's partner has a flor.
-                partner_flor = sum(1 for s in w.players if s % 2 == team and holds(w, s)) > 1
-                if partner_flor or points <= conley[1]:
-                    rule = "V-R9"
-                else:
-                    _drop_conley(w, events, deferred, team, conley[1])
-        if rule is not None:
-            _withhold(w, events, team, points, reason, rule)
-            continue
-        game_over = credit_now(w, events, team, points, reason)
-    w.ley_deferred = ()
-    for seat, rule in w.flor_lost:
-        if seat not in w.passed_seats:  # passed cards are never shown (OP-VE-23)
-            w.shown = w.shown + ((seat, w.dealt[seat]),)
-        if rule not in ("V-R4", "V-R5") or game_over:
-            continue
-        team = seat % 2
-        silent = _silent_rule(w, seat)
-        opp_flor = any(holds(w, s) for s in w.players if s % 2 != team)
-        # 3 flor + 1 envite point (V-R2); with a partner's flor the team has 6 (V-R7).
-        worth = FLOR_POINTS + (0 if any(s % 2 == team for s in w.flor_announced) else 1)
-        if silent == "V-R4" or (silent == "V-R5" and not opp_flor):
-            game_over = credit_now(w, events, team, worth, "reservada")
-        else:
-            _withhold(w, events, team, worth, "reservada", silent)
-    return game_over
-
-
-def _sinley_rule(w: Any, team: int, points: int) -> str | None:
-    """Why the envite sin ley won by `team` is not collected, or None."""
-    if _sinley_void(w):
-        return "V-F3"
-    if _team_has(w, team, _HIDDEN):
-        return "V-F9"
-    for seat, rule in w.flor_lost:
-        if seat % 2 == team and rule in ("V-R4", "V-R5") and _silent_rule(w, seat) != "V-R4":
-            return _silent_rule(w, seat)
-    return None
-
-
-def _reservada_team(w: Any, team: int) -> bool:
-    return any(reservada(w, s) for s in w.players if s % 2 == team)
-
-
-def _conley_won(w: Any, deferred: list[tuple[int, int, str]]) -> tuple[int, int] | None:
-    """(team, stake) of an envite con ley won in this hand, if any."""
-    for team, points, reason in deferred:
-        if reason == "con_ley_declined":
-            return team, points
-    if w.conley_stake and w.flor_result is not None:
-        return int(w.flor_result[0]), int(w.conley_stake)
-    return None
-
-
-def _drop_conley(
-    w: Any, events: list[Event], deferred: list[tuple[int, int, str]], team: int, stake: int
-) -> None:
-    """V-R9, the envite sin ley is the larger: the stake of the envite con ley is withheld."""
-    for i, (t, points, reason) in enumerate(deferred):
-        if t == team and reason in ("con_ley_declined", "flor_envite"):
-            _withhold(w, events, team, stake, reason, "V-R9")
-            deferred[i] = (t, points - stake, reason)
-
-
-def truco_points(w: Any, events: list[Event], winner: int, points: int, reason: str) -> int:
-    """V-F9, V-F10: a team with a hidden flor does not collect the truco points it wins."""
-    rule = _team_has(w, winner, _HIDDEN)
-    if rule is None or points <= 0:
-        return points
-    _withhold(w, events, winner, points, reason, rule)
-    return 0

@@ -12,12 +12,48 @@ tuples as lists, None kept. `event_from_wire` reverses it and raises ValueError 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+import types
+import typing
+from collections.abc import Callable
+from enum import StrEnum
 from typing import Any, ClassVar
 
-from engine.cards import Card, card_from_wire
+from engine.core.cards import Card, card_from_wire
+
+
+class Scoring(StrEnum):
+    """Why points were scored (PointsScored, PointsWithheld) or a hand ended (HandEnded).
+    A str enum: the wire and the log carry the plain value ("envido"), so an event read
+    back from the log equals the one the rules produced."""
+
+    TRUCO = "truco"
+    TRUCO_DECLINED = "truco_declined"
+    ELEVEN_DECLINED = "eleven_declined"
+    MAO_DE_ONZE = "mao_de_onze"
+    MAO_DE_FERRO = "mao_de_ferro"
+    MAZO = "mazo"
+    PASAR = "pasar"
+    THREE_TIES = "three_ties"
+    TRICKS = "tricks"
+    GAME_OVER = "game_over"
+    MALDON = "maldon"
+    ENVIDO = "envido"
+    ENVIDO_DECLINED = "envido_declined"
+    FLOR = "flor"
+    FLOR_ACHICO = "flor_achico"
+    CONTRAFLOR = "contraflor"
+    CONTRAFLOR_AL_RESTO = "contraflor_al_resto"
+    FLOR_ENVITE = "flor_envite"
+    FLOR_ENVITE_DECLINED = "flor_envite_declined"
+    CANTANDO_ENVITE = "cantando_envite"
+    CANTANDO_FLOR = "cantando_flor"
+    CON_LEY_DECLINED = "con_ley_declined"
+    RESERVADA = "reservada"
 
 
 def _enc(value: Any) -> Any:
+    if isinstance(value, Scoring):
+        return value.value  # plain text on the wire and in the log
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, tuple):
@@ -28,8 +64,6 @@ def _enc(value: Any) -> Any:
 @dataclass(frozen=True, slots=True)
 class Event:
     kind: ClassVar[str] = "event"
-    # How each field decodes from the wire (see _DECODERS).
-    codec: ClassVar[tuple[str, ...]] = ()
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {"type": self.kind}
@@ -45,7 +79,6 @@ class Event:
 @dataclass(frozen=True, slots=True)
 class MatchStarted(Event):
     kind: ClassVar[str] = "match_started"
-    codec: ClassVar[tuple[str, ...]] = ("str", "options", "int", "int")
     variant: str
     options: tuple[tuple[str, bool | int | str], ...]
     n_players: int
@@ -62,7 +95,6 @@ class HandDealt(Event):
     """A deal: `hands[seat]` is that seat's cards, or None where hidden from the viewer."""
 
     kind: ClassVar[str] = "hand_dealt"
-    codec: ClassVar[tuple[str, ...]] = ("int", "int", "str", "hands", "opt_card")
     deal_no: int
     dealer: int
     deal_kind: str
@@ -77,7 +109,6 @@ class HandDealt(Event):
 @dataclass(frozen=True, slots=True)
 class HandStarted(Event):
     kind: ClassVar[str] = "hand_started"
-    codec: ClassVar[tuple[str, ...]] = ("int", "ints", "int")
     mano: int
     players: tuple[int, ...]
     duel: int
@@ -88,7 +119,6 @@ class Acted(Event):
     """A player's action; `value` is the envido value a DECLARE_ENVIDO makes public."""
 
     kind: ClassVar[str] = "acted"
-    codec: ClassVar[tuple[str, ...]] = ("int", "str", "opt_card", "opt_int")
     seat: int
     call: str
     card: Card | None = None
@@ -98,7 +128,6 @@ class Acted(Event):
 @dataclass(frozen=True, slots=True)
 class TrickEnded(Event):
     kind: ClassVar[str] = "trick_ended"
-    codec: ClassVar[tuple[str, ...]] = ("int", "opt_int", "int")
     number: int
     winner_team: int | None  # None: parda
     next_leader: int
@@ -107,7 +136,6 @@ class TrickEnded(Event):
 @dataclass(frozen=True, slots=True)
 class PointsScored(Event):
     kind: ClassVar[str] = "points_scored"
-    codec: ClassVar[tuple[str, ...]] = ("int", "int", "str", "ints")
     team: int
     points: int
     reason: str
@@ -120,7 +148,6 @@ class PointsWithheld(Event):
     `rule` names the rule of RULES.md 4.9 that applied (V-F3, V-F9, V-F10, V-R5, ...)."""
 
     kind: ClassVar[str] = "points_withheld"
-    codec: ClassVar[tuple[str, ...]] = ("int", "int", "str", "str")
     team: int
     points: int
     reason: str
@@ -133,7 +160,6 @@ class FlorAnswered(Event):
     holds a flor (the engine says it truthfully; a flor still declarable is thereby declared)."""
 
     kind: ClassVar[str] = "flor_answered"
-    codec: ClassVar[tuple[str, ...]] = ("int", "bool")
     team: int
     holds: bool
 
@@ -141,7 +167,6 @@ class FlorAnswered(Event):
 @dataclass(frozen=True, slots=True)
 class CardsShown(Event):
     kind: ClassVar[str] = "cards_shown"
-    codec: ClassVar[tuple[str, ...]] = ("int", "cards", "str")
     seat: int
     cards: tuple[Card, ...]
     reason: str
@@ -150,7 +175,6 @@ class CardsShown(Event):
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     kind: ClassVar[str] = "hand_ended"
-    codec: ClassVar[tuple[str, ...]] = ("opt_int", "int", "str", "ints")
     winner_team: int | None  # None when the game ended during the hand
     points: int
     reason: str
@@ -160,7 +184,6 @@ class HandEnded(Event):
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     kind: ClassVar[str] = "game_ended"
-    codec: ClassVar[tuple[str, ...]] = ("int", "ints", "ints")
     winner_team: int
     scores: tuple[int, ...]
     games_won: tuple[int, ...]
@@ -169,7 +192,6 @@ class GameEnded(Event):
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
     kind: ClassVar[str] = "match_ended"
-    codec: ClassVar[tuple[str, ...]] = ("int", "ints")
     winner_team: int
     games_won: tuple[int, ...]
 
@@ -182,7 +204,6 @@ class SeatCovered(Event):
     move, and `replay` passes over it."""
 
     kind: ClassVar[str] = "seat_covered"
-    codec: ClassVar[tuple[str, ...]] = ("int", "str")
     seat: int
     reason: str
 
@@ -244,21 +265,38 @@ def _options(v: Any) -> tuple[tuple[str, bool | int | str], ...]:
     return tuple(sorted(out))
 
 
-# Each decoder takes (value, deck): the deck resolves card tokens both decks share ("7c").
-_DECODERS: dict[str, Any] = {
-    "int": lambda v, deck: _int(v),
-    "str": lambda v, deck: _str(v),
-    "bool": lambda v, deck: _bool(v),
-    "opt_int": lambda v, deck: None if v is None else _int(v),
-    "opt_card": lambda v, deck: None if v is None else card_from_wire(v, deck),
-    "ints": lambda v, deck: tuple(_int(x) for x in _list(v)),
-    "cards": lambda v, deck: tuple(card_from_wire(x, deck) for x in _list(v)),
-    "hands": lambda v, deck: tuple(
-        None if h is None else tuple(card_from_wire(x, deck) for x in _list(h))
-        for h in _list(v)
-    ),
-    "options": lambda v, deck: _options(v),
-}
+Decoder = Callable[[Any, "str | None"], Any]
+
+
+def _decoder(hint: Any) -> Decoder:
+    """How a value of type `hint` decodes from the wire, read from the type itself (as
+    protocol/schema.py does for messages). Each decoder takes (value, deck): the deck
+    resolves card tokens both decks share ("7c")."""
+    if hint is bool:
+        return lambda v, deck: _bool(v)
+    if hint is int:
+        return lambda v, deck: _int(v)
+    if hint is str:
+        return lambda v, deck: _str(v)
+    if hint is Card:
+        return card_from_wire
+    args = typing.get_args(hint)
+    if isinstance(hint, types.UnionType) and type(None) in args:
+        (inner,) = [a for a in args if a is not type(None)]
+        decode = _decoder(inner)
+        return lambda v, deck: None if v is None else decode(v, deck)
+    if typing.get_origin(hint) is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = args[0]
+        if typing.get_origin(item) is tuple and typing.get_args(item)[0] is str:
+            return lambda v, deck: _options(v)  # (name, value) pairs travel as a map
+        decode = _decoder(item)
+        return lambda v, deck: tuple(decode(x, deck) for x in _list(v))
+    raise TypeError(f"no wire decoder for {hint!r}")
+
+
+def _field_decoders(cls: type[Event]) -> tuple[tuple[str, Decoder], ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, _decoder(hints[f.name])) for f in fields(cls))
 
 
 def event_from_wire(d: object, deck: str | None = None) -> Event:
@@ -269,8 +307,10 @@ def event_from_wire(d: object, deck: str | None = None) -> Event:
     cls = EVENT_TYPES.get(d.get("type"))  # type: ignore[arg-type]
     if cls is None:
         raise ValueError(f"unknown event type {d.get('type')!r}")
-    names = [f.name for f in fields(cls)]
-    if set(d) != set(names) | {"type"}:
-        raise ValueError(f"event {cls.kind!r} needs exactly the fields {names}")
-    args = [_DECODERS[codec](d[name], deck) for name, codec in zip(names, cls.codec)]
-    return cls(*args)
+    decoders = _DECODERS[cls]
+    if len(d) != len(decoders) + 1 or any(name not in d for name, _ in decoders):
+        raise ValueError(f"event {cls.kind!r} needs exactly the fields {[n for n, _ in decoders]}")
+    return cls(*[decode(d[name], deck) for name, decode in decoders])
+
+
+_DECODERS = {cls: _field_decoders(cls) for cls in EVENT_TYPES.values()}

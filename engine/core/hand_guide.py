@@ -1,7 +1,7 @@
 """What a player needs to read this hand: its special cards, its card ranking, how its envido
 is counted and what each pending bet is worth.
 
-These feed the view (engine/views.py) so that a UI can explain the variant at the table
+These feed the view (engine/core/views.py) so that a UI can explain the variant at the table
 without knowing a rule: every value here comes from the RuleSet's own functions or from the
 engine's scoring code (the bet values by applying the answer to a copy of the state), never
 from a second copy of the rules.
@@ -11,25 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.actions import Action, action as mk
-from engine.calls import Call
-from engine.cards import Card
-from engine.errors import IllegalAction
-from engine.manilha import MANILHA_SUITS, ManilhaStrength, manilha_rank
-from engine.muestra import piezas, pieza_value, uruguayan_envido, uruguayan_strength
-from engine.ruleset import RuleSet
-from engine.scoring import argentine_envido
-from engine.state import EnvidoStatus, FlorStatus, Phase, State
-from engine.ve_cards import absolute_value, pericos, ve_envite
+from engine.core.actions import Action, action as mk
+from engine.core.calls import Call
+from engine.core.cards import Card, CardMark
+from engine.core.errors import IllegalAction
+from engine.core.game import apply, legal_actions, why_refused
+from engine.core.ruleset import FlorStyle, RuleSet
+from engine.core.state import EnvidoStatus, FlorStatus, Phase, State
 
-
-@dataclass(frozen=True, slots=True)
-class CardMark:
-    """A card this hand's face-up card makes special."""
-
-    card: Card
-    role: str  # "pieza", "manilha", "perico" or "perica"
-    envido: int | None  # its envido/flor value where it has a special one (piezas, pericos)
+__all__ = ["BetWorth", "CardMark", "TrucoWorth", "bets", "card_marks", "count_rule", "ranking"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,21 +63,7 @@ def card_marks(rules: RuleSet, face_up: Card | None) -> tuple[CardMark, ...]:
 
 
 def _card_marks(rules: RuleSet, face_up: Card) -> tuple[CardMark, ...]:
-    if rules.strength is uruguayan_strength:
-        order = sorted(piezas(face_up).items(), key=lambda item: item[1])
-        return tuple(CardMark(card, "pieza", pieza_value(card, face_up)) for card, _ in order)
-    if isinstance(rules.strength, ManilhaStrength):
-        rank = manilha_rank(face_up.rank, rules.strength.nominal)
-        by_suit = {c.suit: c for c in rules.deck if c.rank == rank}
-        return tuple(CardMark(by_suit[s], "manilha", None) for s in MANILHA_SUITS if s in by_suit)
-    if rules.specials is pericos:
-        perico, perica = pericos(face_up)
-        assert perico is not None and perica is not None
-        return (
-            CardMark(perico, "perico", absolute_value(perico, face_up)),
-            CardMark(perica, "perica", absolute_value(perica, face_up)),
-        )
-    return ()
+    return rules.marks(rules.deck, face_up)
 
 
 _RANKINGS: dict[tuple[str, tuple[tuple[str, object], ...], int], tuple[tuple[Card, ...], ...]] = {}
@@ -113,14 +89,8 @@ def ranking(rules: RuleSet, face_up: Card | None) -> tuple[tuple[Card, ...], ...
 
 
 def count_rule(rules: RuleSet) -> str:
-    """How envido is counted at this table, named by the RuleSet's envido function."""
-    if rules.envido is argentine_envido:
-        return "argentine"
-    if rules.envido is uruguayan_envido:
-        return "uruguayan"
-    if rules.envido is ve_envite:
-        return "venezolano"
-    return "none"
+    """How envido is counted at this table ("argentine", "uruguayan", "venezolano", "none")."""
+    return rules.count_rule
 
 
 _STEPS: dict[tuple[str, tuple[tuple[str, object], ...]], tuple[TrucoWorth, ...]] = {}
@@ -191,17 +161,11 @@ def _envido_bet(state: State) -> BetWorth | None:
     if (
         state.phase is not Phase.PLAY
         or state.envido_status is not EnvidoStatus.BETTING
-        or state.envite_ley
+        or state.rules.hooks.envite_ley(state)
     ):
         return None
-    from engine import envido as env
-
-    if state.rules.envite == "piedras":
-        from engine import envite
-
-        wanted, refused = envite.accepted_points(state), int(state.envido_prev)
-    else:
-        wanted, refused = env.accepted_points(state), env.declined_points(state)
+    hooks = state.rules.hooks
+    wanted, refused = hooks.envido_accepted(state), hooks.envido_declined(state)
     return BetWorth("envido", tuple(c.value for c in state.envido_calls), wanted, refused)
 
 
@@ -210,7 +174,7 @@ def _flor_bet(state: State) -> BetWorth | None:
     applied to a copy of the state: the points are the engine's own."""
     if (
         state.phase is not Phase.FLOR
-        or state.rules.flor_style != "argentine"
+        or state.rules.flor_style is not FlorStyle.ARGENTINE
         or state.flor_status is not FlorStatus.ANSWERING
     ):
         return None
@@ -226,14 +190,10 @@ def _flor_bet(state: State) -> BetWorth | None:
 
 
 def _may(state: State, seat: int, call: Call) -> bool:
-    from engine.game import legal_actions
-
     return any(a.call is call for a in legal_actions(state, seat))
 
 
 def _flor_points(state: State, answer: Action) -> int | None:
-    from engine.game import apply
-
     try:
         after, _ = apply(state, answer)
     except IllegalAction:
@@ -247,17 +207,15 @@ def _flor_points(state: State, answer: Action) -> int | None:
 def card_refusals(state: State, seat: int | None, own: tuple[Card, ...],
                   legal: tuple[Action, ...]) -> tuple[tuple[Card, str], ...]:
     """Each of the viewer's cards that no legal action takes now, with the code of the
-    engine's reason for refusing to play it (engine.game.explain), so that a card key can
+    engine's reason for refusing to play it (engine.core.game.why_refused), so that a card key can
     say why at once."""
     if seat is None:
         return ()
-    from engine.game import explain
-
     taken = {a.card for a in legal if a.card is not None}
     out: list[tuple[Card, str]] = []
     for card in own:
         if card not in taken:
-            reason = explain(state, mk(seat, Call.PLAY, card))
+            reason = why_refused(state, mk(seat, Call.PLAY, card))
             out.append((card, getattr(reason, "code", "not_now")))
     return tuple(out)
 
@@ -277,8 +235,6 @@ def call_refusals(state: State, seat: int | None, legal: tuple[Action, ...]) -> 
     reason, so that their keys say why instead of doing nothing."""
     if seat is None or state.phase not in (Phase.PLAY, Phase.FLOR):
         return ()
-    from engine.game import explain
-
     rules = state.rules
     ladder = rules.truco_ladder
     step = state.truco_pending or state.truco_level
@@ -290,6 +246,6 @@ def call_refusals(state: State, seat: int | None, legal: tuple[Action, ...]) -> 
     for call in wanted:
         if call in legal_calls:
             continue
-        reason = explain(state, mk(seat, call))
+        reason = why_refused(state, mk(seat, call))
         out.append((call.value, getattr(reason, "code", "not_now")))
     return tuple(out)

@@ -7,7 +7,7 @@ own functions with the same signatures; the Argentine ones ignore `face_up`.
 
 from __future__ import annotations
 
-from engine.cards import Card, Suit
+from engine.core.cards import Card, Suit, parse_card
 
 # RULES.md 1.3, highest class first; cards in one class are equal (parda).
 ARGENTINE_TRICK_CLASSES: tuple[tuple[str, ...], ...] = (
@@ -29,8 +29,6 @@ ARGENTINE_TRICK_CLASSES: tuple[tuple[str, ...], ...] = (
 
 
 def _build_argentine_strength() -> tuple[int, ...]:
-    from engine.cards import parse_card
-
     table = [0] * 104
     for index, names in enumerate(ARGENTINE_TRICK_CLASSES):
         for name in names:

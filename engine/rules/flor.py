@@ -10,16 +10,16 @@ contraflor is answered by any holder of the other team.
 
 from __future__ import annotations
 
-from typing import Any
+from engine.core.actions import Action, action as mk
+from engine.core.errors import Reason
+from engine.core.calls import Call
+from engine.core.events import Event, Scoring
+from engine.core.hand import end_hand_now
+from engine.core.ledger import credit, leader_needs, team_score
+from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State, Work
 
-from engine.actions import Action, action as mk
-from engine.errors import Reason
-from engine.calls import Call
-from engine.events import Event
-from engine.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State
 
-
-def start(w: Any) -> None:
+def start(w: Work) -> None:
     w.flor_holders = ()
     w.flor_announced = ()
     w.flor_idx = 0
@@ -106,7 +106,7 @@ def legal(state: State, seat: int) -> list[Action]:
     return []
 
 
-def explain(state: State, action: Action) -> str:
+def refusal(state: State, action: Action) -> str:
     seat = action.seat
     if seat not in state.flor_holders:
         return Reason("flor_round", "the flor is being settled: only players holding a flor speak now")
@@ -129,7 +129,7 @@ def explain(state: State, action: Action) -> str:
     return Reason("flor_announce", "you hold a flor: announce it before anything else")
 
 
-def act(w: Any, events: list[Event], action: Action) -> None:
+def act(w: Work, events: list[Event], action: Action) -> None:
     seat, call = action.seat, action.call
     team = w.team_of[seat]
     status = w.flor_status
@@ -167,7 +167,7 @@ def act(w: Any, events: list[Event], action: Action) -> None:
         w.flor_status = FlorStatus.ANSWERING
 
 
-def _raise(w: Any, call: Call, seat: int, team: int) -> None:
+def _raise(w: Work, call: Call, seat: int, team: int) -> None:
     w.flor_level = 1 if call is Call.CONTRAFLOR else 2
     w.flor_by = team
     w.flor_seat = seat
@@ -175,7 +175,7 @@ def _raise(w: Any, call: Call, seat: int, team: int) -> None:
         w.flor_cf_by = team
 
 
-def _after_round_one(w: Any, events: list[Event]) -> None:
+def _after_round_one(w: Work, events: list[Event]) -> None:
     if w.rules.flor_optional:
         # Only announced flores take part from here on (round two, answers, comparison).
         w.flor_holders = w.flor_announced
@@ -197,15 +197,14 @@ def _after_round_one(w: Any, events: list[Event]) -> None:
         w.flor_passes = 0
 
 
-def _flor_of(w: Any, seat: int) -> int:
+def _flor_of(w: Work, seat: int) -> int:
     value = w.rules.flor_fn(w.dealt[seat], w.face_up)
     assert value is not None
     return int(value)
 
 
-def resolve(w: Any, events: list[Event]) -> None:
+def resolve(w: Work, events: list[Event]) -> None:
     """Score the flor (section 1.9.3/1.9.4 and the CFAR options) and resume the hand."""
-    from engine.game import credit, end_hand_now, leader_needs, team_score
 
     rules = w.rules
     announced = w.flor_announced
@@ -215,7 +214,7 @@ def resolve(w: Any, events: list[Event]) -> None:
     teams = {team_of[seat] for seat in announced}
     if len(teams) == 1:
         winner = next(iter(teams))
-        points, reason = 3 * total, "flor"
+        points, reason = 3 * total, Scoring.FLOR
         proofs = [s for s in announced if team_of[s] == winner]
     elif w.flor_conceded != NO_TEAM:
         loser = w.flor_conceded
@@ -224,7 +223,7 @@ def resolve(w: Any, events: list[Event]) -> None:
             points = 3 * total
         else:
             points = 3 * per_team[winner] + 1
-        reason = "flor_achico"
+        reason = Scoring.FLOR_ACHICO
         proofs = [s for s in announced if team_of[s] == winner]
     else:
         # Best flor; equal values go to the holder nearer the mano (holders are in mano order).
@@ -232,7 +231,7 @@ def resolve(w: Any, events: list[Event]) -> None:
         winner = team_of[best]
         proofs = [best]
         if w.flor_accepted and w.flor_level == 2:
-            reason = "contraflor_al_resto"
+            reason = Scoring.CONTRAFLOR_AL_RESTO
             if rules.cfar_wins_chico:
                 points = max(rules.target - team_score(w, winner), 1)
             else:
@@ -243,7 +242,7 @@ def resolve(w: Any, events: list[Event]) -> None:
                 if not rules.cfar_no_flor_points:
                     points += 3 * total
         else:
-            reason = "contraflor" if w.flor_accepted else "flor"
+            reason = Scoring.CONTRAFLOR if w.flor_accepted else Scoring.FLOR
             points = 3 * total
     w.flor_status = FlorStatus.DONE
     w.flor_result = (winner, points)

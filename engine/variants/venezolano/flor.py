@@ -15,15 +15,17 @@ A flor cancels the envite sin ley for the whole hand (V-F3).
 
 from __future__ import annotations
 
-from typing import Any
 
-from engine import envite
-from engine.actions import Action, action as mk
-from engine.errors import Reason
-from engine.calls import Call
-from engine.events import Event
-from engine.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State
-from engine.ve_cards import is_reservada
+from engine.core.actions import Action, action as mk
+from engine.core.errors import Reason
+from engine.core.calls import Call
+from engine.core.events import Event, Scoring
+from engine.core.hand import end_hand_now
+from engine.core.ledger import credit
+from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State, Work
+from engine.variants.venezolano.record import hand_of
+from engine.variants.venezolano import envite
+from engine.variants.venezolano.cards import is_reservada
 
 FLOR_POINTS = 3
 
@@ -31,10 +33,6 @@ FLOR_POINTS = 3
 def legal(state: State, seat: int) -> list[Action]:
     status = state.flor_status
     holders = state.flor_holders
-    if status is FlorStatus.LEY:
-        from engine.ve_ley import legal_close
-
-        return legal_close(state, seat)
     if status is FlorStatus.ANNOUNCING:
         return [mk(seat, Call.FLOR)] if holders[state.flor_idx] == seat else []
     if status is FlorStatus.ROUND_TWO:
@@ -48,9 +46,7 @@ def legal(state: State, seat: int) -> list[Action]:
     return []
 
 
-def explain(state: State, action: Action) -> str:
-    if state.flor_status is FlorStatus.LEY:
-        return Reason("ley_speaking", "the players who played a ley say now whether they have a flor")
+def refusal(state: State, action: Action) -> str:
     if action.seat not in state.flor_holders:
         return Reason("flor_round", "the flor is being settled: only players holding a flor speak now")
     if state.flor_status is FlorStatus.ANSWERING:
@@ -64,14 +60,9 @@ def explain(state: State, action: Action) -> str:
     return Reason("flor_shrink_or_bet", "shrink (la mía es chica) or make an envite between flores")
 
 
-def act(w: Any, events: list[Event], action: Action) -> None:
+def act(w: Work, events: list[Event], action: Action) -> None:
     seat, call = action.seat, action.call
     status = w.flor_status
-    if status is FlorStatus.LEY:
-        from engine.ve_ley import act_close
-
-        act_close(w, events, action)
-        return
     if status is FlorStatus.ANNOUNCING:
         w.flor_announced = w.flor_announced + (seat,)
         w.flor_idx += 1
@@ -102,13 +93,13 @@ def act(w: Any, events: list[Event], action: Action) -> None:
         envite.raise_bet(w, action)
 
 
-def _value(w: Any, seat: int) -> int:
+def _value(w: Work, seat: int) -> int:
     value = w.rules.flor_fn(w.dealt[seat], w.face_up)
     assert value is not None
     return int(value)
 
 
-def _reservada_point(w: Any, team: int) -> int:
+def _reservada_point(w: Work, team: int) -> int:
     """V-R2: 1 envite point for La Reservada, unless the holder's partner also has a flor
     (V-R7: then the envite sin ley is worth nothing and the team collects the 6 flor)."""
     holders = [s for s in w.flor_holders if s % 2 == team]
@@ -117,26 +108,25 @@ def _reservada_point(w: Any, team: int) -> int:
     return 0
 
 
-def resolve(w: Any, events: list[Event], declined_to: int | None) -> None:
-    from engine.game import credit, end_hand_now
+def resolve(w: Work, events: list[Event], declined_to: int | None) -> None:
 
     holders = w.flor_holders
     per_team = [sum(1 for s in holders if s % 2 == t) for t in (0, 1)]
     stake = 0
     if declined_to is not None:
         winner = declined_to
-        stake = w.envido_prev
-        reason = "flor_envite_declined"
+        stake = hand_of(w).envido_prev
+        reason = Scoring.FLOR_ENVITE_DECLINED
     else:
         # Best flor; equal values go to the holder nearer El Mano (OP-VE-16).
         best = max(holders, key=lambda s: (_value(w, s), -holders.index(s)))
         winner = best % 2
         if w.flor_accepted:
             stake = envite.current_stake(w)
-            reason = "flor_envite"
+            reason = Scoring.FLOR_ENVITE
         else:
             stake = _reservada_point(w, winner)
-            reason = "flor"
+            reason = Scoring.FLOR
     if w.flor_accepted or declined_to is not None:
         w.envido_status = EnvidoStatus.DONE
         w.envido_result = (winner, stake)
@@ -145,7 +135,7 @@ def resolve(w: Any, events: list[Event], declined_to: int | None) -> None:
     w.flor_result = (winner, points)
     w.shown = w.shown + tuple((s, w.dealt[s]) for s in holders if s % 2 == winner)
     w.phase = Phase.PLAY
-    if not w.ley_mode:
+    if not hand_of(w).ley_mode:
         w.turn = w.leader = w.mano
     # (a ley: settled after trick 1, whose winner leads on; the points wait for the hand end)
     if credit(w, events, winner, points, reason):
@@ -155,7 +145,7 @@ def resolve(w: Any, events: list[Event], declined_to: int | None) -> None:
 # ---------------------------------------------------------------- estar cantando (4.12.1)
 
 
-def cantando_team(w: Any) -> int:
+def cantando_team(w: Work) -> int:
     """The team needing one point when the other does not (OP-VE-20); NO_TEAM otherwise.
     With both teams on target - 1 the hand is played normally: any point wins."""
     need = w.rules.target - 1
@@ -165,7 +155,7 @@ def cantando_team(w: Any) -> int:
     return NO_TEAM
 
 
-def _standing(w: Any, seat: int) -> tuple[int, int]:
+def _standing(w: Work, seat: int) -> tuple[int, int]:
     """(kind, value): kind 2 La Reservada, 1 a flor, 0 the envite value alone."""
     rules = w.rules
     if rules.flor:
@@ -175,13 +165,12 @@ def _standing(w: Any, seat: int) -> tuple[int, int]:
     return 0, rules.envido(w.dealt[seat], w.face_up)
 
 
-def start_cantando(w: Any, events: list[Event], team: int) -> None:
+def start_cantando(w: Work, events: list[Event], team: int) -> None:
     """The cantando team's envite value is compared at once (V-C2): if the opponents do not
     beat it ("privar"; equal goes to the player nearer El Mano, "domina de mano"), the
     cantando team scores and wins. Otherwise the opponents score their envite or flor
     (V-C5: 1 envite point, 3 per flor, +1 when flor meets flor or for La Reservada) and
     must say "privo y truco": the hand starts with their truco (3 piedras) pending."""
-    from engine.game import credit, end_hand_now
 
     w.cantando = team
     w.envido_status = EnvidoStatus.CLOSED  # the envite is this comparison (V-C1)
@@ -199,12 +188,12 @@ def start_cantando(w: Any, events: list[Event], team: int) -> None:
     scorer = other if priva else team
     kind = kind_o if priva else kind_c
     if kind == 0:
-        points, reason = 1, "cantando_envite"
+        points, reason = 1, Scoring.CANTANDO_ENVITE
         w.shown = w.shown + ((best[scorer], w.rules.envido_proof(w.dealt[best[scorer]], w.face_up)),)
     else:
         flores = [s for s in players if s % 2 == scorer and _standing(w, s)[0] > 0]
         extra = 1 if (kind == 2 or (priva and kind_c > 0)) else 0
-        points, reason = FLOR_POINTS * len(flores) + extra, "cantando_flor"
+        points, reason = FLOR_POINTS * len(flores) + extra, Scoring.CANTANDO_FLOR
         w.shown = w.shown + tuple((s, w.dealt[s]) for s in flores)
     w.envido_result = (scorer, points)
     before = w.scores[other]

@@ -11,11 +11,12 @@ import enum
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from engine.actions import Action
-from engine.cards import Card
-from engine.game import legal_actions, truco_value
-from engine import hand_guide as guide
-from engine.state import (
+from engine.core.actions import Action
+from engine.core.cards import Card
+from engine.core.game import legal_actions
+from engine.core.ledger import truco_value
+from engine.core import hand_guide as guide
+from engine.core.state import (
     NO_TEAM, PARDA, DealKind, EnvidoStatus, FlorStatus, HandSummary, Phase, State,
 )
 
@@ -103,7 +104,7 @@ class View:
     ley_seats: tuple[int, ...]  # seats that played their first card a ley in this hand
     envite_ley: bool | None  # the current envite is con ley (True) or sin ley (False)
     penalties: tuple[tuple[int, str, int], ...]  # (team, rule, points withheld) at hand end
-    # ---- the table explains the variant (engine/hand_guide.py); filled by _guide_fields ----
+    # ---- the table explains the variant (engine/core/hand_guide.py); filled by _guide_fields ----
     card_marks: tuple[guide.CardMark, ...]  # special cards of this hand, highest first
     ranking: tuple[tuple[Card, ...], ...]  # playable cards, strongest first; ties together
     count_rule: str  # how envido is counted: argentine, uruguayan, venezolano, none
@@ -256,8 +257,8 @@ def view(state: State, seat: int | None) -> View:
         passed_seats=state.passed_seats,
         truco_forced=bool(state.truco_pending) and state.truco_forced,
         cantando=_team(state.cantando),
-        ley_seats=state.ley_seats,
-        envite_ley=state.envite_ley if state.ley_mode and state.envido_calls else None,
+        ley_seats=rules.hooks.ley_seats(state),
+        envite_ley=rules.hooks.envite_ley(state),
         penalties=state.penalties,
         **_guide_fields(state, seat, own, legal, blind, malas),
     )
@@ -271,7 +272,7 @@ def _flor_betting(state: State) -> bool:
 
 def _guide_fields(state: State, seat: int | None, own: tuple[Card, ...], legal: tuple[Action, ...],
                   blind: bool, malas: int) -> dict[str, Any]:
-    """The fields that explain the variant at the table (engine/hand_guide.py)."""
+    """The fields that explain the variant at the table (engine/core/hand_guide.py)."""
     rules = state.rules
     mine = None if blind else seat  # a blind hand hides the viewer's own cards too
     envido, proof = guide.own_envido(state, mine)
@@ -296,10 +297,6 @@ def _won(state: State, seat: int) -> bool:
 
 
 def _envido_stake(state: State) -> int | None:
-    if state.rules.envite != "piedras" or not state.envido_calls:
+    if not state.envido_calls or state.envido_status is EnvidoStatus.CLOSED:
         return None
-    if state.envido_status is EnvidoStatus.CLOSED:
-        return None
-    from engine.envite import current_stake
-
-    return current_stake(state)
+    return state.rules.hooks.envido_stake(state)

@@ -1,0 +1,64 @@
+"""The ledger: who holds the scores and how points are credited.
+
+Rule functions settle (team, points, reason) and call `credit`; the ledger adds the points,
+or keeps them for later (OPT-SIMULTANEOUS, or a variant's hook such as the Venezuelan a-ley
+hand), and says whether the game just ended.
+"""
+
+from __future__ import annotations
+
+from engine.core.events import Event, PointsScored, Scoring
+from engine.core.state import HandState, Work
+
+
+def holders(w: HandState, team: int) -> tuple[int, ...]:
+    """Indices into `scores` credited when `team` (of the current hand) scores."""
+    if len(w.scores) == 2:
+        return (team,)
+    return tuple(s for s in range(w.n) if w.team_of[s] == team)
+
+
+def team_score(w: HandState, team: int) -> int:
+    return int(max(w.scores[h] for h in holders(w, team)))
+
+
+def add_points(w: Work, team: int, points: int) -> None:
+    scores = list(w.scores)
+    for h in holders(w, team):
+        scores[h] += points
+    w.scores = tuple(scores)
+
+
+def credit(w: Work, events: list[Event], team: int, points: int, reason: Scoring) -> bool:
+    """Add points now (or defer them under OPT-SIMULTANEOUS, or to the end of an a-ley
+    hand); True if the game just ended."""
+    if points <= 0:
+        return False
+    if w.rules.simultaneous and reason != Scoring.TRUCO and reason != Scoring.TRUCO_DECLINED and reason != Scoring.MAZO:
+        w.deferred = w.deferred + ((team, points, reason),)
+        return False
+    if w.rules.hooks.defer_credit(w, team, points, reason):
+        return False
+    return credit_now(w, events, team, points, reason)
+
+
+def credit_now(w: Work, events: list[Event], team: int, points: int, reason: Scoring) -> bool:
+    if points <= 0:
+        return False
+    add_points(w, team, points)
+    events.append(PointsScored(team, points, reason, w.scores))
+    return not w.rules.simultaneous and team_score(w, team) >= w.rules.target
+
+
+def leader_needs(w: HandState, goal: int) -> int:
+    """Points the leading team still needs to reach `goal` (falta envido, al resto)."""
+    return int(max(goal - max(w.scores), 1))
+
+
+def truco_value(w: HandState) -> int:
+    """What the hand is worth now; a game-deciding step shows the whole target."""
+    level = w.truco_level
+    if not level:
+        return 1
+    step = w.rules.truco_ladder[level - 1]
+    return int(w.rules.target if step.wins_game else step.accepted)

@@ -1,0 +1,157 @@
+"""The Venezuelan game plugged into the shared hand (core/hooks.py): the envite instead of
+the envido ladder (envite.py), its flor (flor.py), estar cantando, and the flor declared by
+the players a ley (ley.py). Envido values are declared as in the Argentine game."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+
+from engine.core.actions import Action
+from engine.core.calls import Call
+from engine.core.errors import Reason
+from engine.core.events import Acted, Event, Scoring
+from engine.core.ruleset import FlorDeclaration
+from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, HandState, Phase, State, Work
+from engine.rules import flor as argentine_flor
+from engine.rules.hooks import ArgentineHooks
+from engine.variants.venezolano.record import VenezuelanHand, hand_of, in_ley
+from engine.variants.venezolano import envite, ley, ley_end
+from engine.variants.venezolano import flor as ve_flor
+
+_OPENINGS = frozenset((Call.ENVIDO, Call.ENVIDO_PUNTOS, Call.FALTA_ENVIDO, Call.HASTA_IGUALAR))
+# The a-ley calls, applied by ley.act (before_action) instead of the ordinary code.
+_LEY_CALLS = frozenset(
+    (Call.A_LEY, Call.FLOR, Call.TENGO_FLOR, Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO,
+     Call.PEDIR_FLOR)
+)
+
+
+class VenezuelanHooks(ArgentineHooks):
+    """RULES.md section 4."""
+
+    has_late_openings = True
+    extends_play = True
+
+    # ---- the envite (piedras) ----
+
+    def is_envido_call(self, state: State, call: Call) -> bool:
+        return call in _OPENINGS or call is Call.PIEDRAS
+
+    def envido_openings(self, state: State, seat: int, answering_truco: bool) -> list[Action]:
+        return envite.legal_openings(state, seat, answering_truco)
+
+    def envido_answers(self, state: State, seat: int) -> list[Action]:
+        if hand_of(state).envite_ley:
+            acts = ley.conley_answers(state, seat)
+        else:
+            acts = envite.legal_answers(state, seat)
+        return ley.extend(state, seat, acts)
+
+    def late_openings(self, state: State, seat: int) -> list[Action]:
+        return ley.conley_openings(state, seat) if in_ley(state) else []
+
+    def envido_bet(self, w: Work, events: list[Event], action: Action) -> None:
+        """An envite call; in a ley hand, note whether it is con ley (ley.py)."""
+        if in_ley(w) and w.envido_status is EnvidoStatus.DONE:
+            w.envido_status = EnvidoStatus.OPEN  # the envite con ley after one sin ley (V-R9)
+        opening = w.envido_status is EnvidoStatus.OPEN
+        envite.bet(w, events, action)
+        if opening:
+            ley.opened(w, action.seat)
+        else:
+            ley.answered(w, action.seat)
+
+    def envido_accepted(self, state: HandState) -> int:
+        return envite.accepted_points(state)
+
+    def envido_declined(self, state: HandState) -> int:
+        return int(hand_of(state).envido_prev)
+
+    def envido_stake(self, state: State) -> int | None:
+        return envite.current_stake(state)
+
+    # ---- flor: estar cantando, a ley, and the envite between flores ----
+
+    def start_flor(self, w: Work, events: list[Event]) -> None:
+        rules = w.rules
+        team = ve_flor.cantando_team(w) if rules.cantando else NO_TEAM
+        argentine_flor.start(w)  # the same flor round; its betting differs (flor.py)
+        if team == NO_TEAM and rules.flor and rules.flor_declaration is FlorDeclaration.A_LEY:
+            # The players declare their flores (ley.py): the hand starts with the tricks.
+            w.variant_hand = VenezuelanHand(ley_mode=True)
+            w.phase = Phase.PLAY
+            w.flor_status = FlorStatus.NONE
+            w.envido_status = EnvidoStatus.OPEN
+            return
+        if team != NO_TEAM:
+            # Estar cantando: the flores count in the team comparison, not in a flor round.
+            w.phase = Phase.PLAY
+            w.flor_status = FlorStatus.NONE
+            ve_flor.start_cantando(w, events, team)
+
+    def flor_legal(self, state: State, seat: int) -> list[Action]:
+        if state.flor_status is FlorStatus.LEY:
+            return ley.legal_close(state, seat)
+        return ve_flor.legal(state, seat)
+
+    def flor_act(self, w: Work, events: list[Event], action: Action) -> None:
+        if w.flor_status is FlorStatus.LEY:
+            ley.act_close(w, events, action)
+        else:
+            ve_flor.act(w, events, action)
+
+    def flor_refusal(self, state: State, action: Action) -> str:
+        if state.flor_status is FlorStatus.LEY:
+            return Reason("ley_speaking", "the players who played a ley say now whether they have a flor")
+        return ve_flor.refusal(state, action)
+
+    # ---- the a-ley hand's life cycle ----
+
+    def extend_play(self, state: State, seat: int, acts: list[Action]) -> list[Action]:
+        return ley.extend(state, seat, acts) if in_ley(state) else acts
+
+    def before_action(self, w: Work, events: list[Event], action: Action) -> bool:
+        if not (in_ley(w) and w.phase is Phase.PLAY):
+            return False
+        ley.before(w, action)
+        if action.call not in _LEY_CALLS:
+            return False
+        events.append(Acted(action.seat, action.call.value))
+        ley.act(w, events, action)
+        return True
+
+    def refusal(self, state: State, action: Action) -> str | None:
+        return ley.refusal(state, action)
+
+    def defer_credit(self, w: Work, team: int, points: int, reason: Scoring) -> bool:
+        if in_ley(w) and reason in ley.DEFERRED:
+            w.variant_hand = replace(hand_of(w), ley_deferred=hand_of(w).ley_deferred + ((team, points, reason),))
+            return True
+        return False
+
+    def after_first_trick(self, w: Work, events: list[Event]) -> None:
+        if in_ley(w):
+            ley.close(w, events)  # the a-ley players speak, the declared flores are settled
+
+    def before_hand_end(self, w: Work, events: list[Event], game_over: bool) -> bool:
+        # Envite and flor points first (001 L22), with the hidden-flor penalties.
+        return ley_end.final(w, events, game_over) if in_ley(w) else game_over
+
+    def truco_points(self, w: Work, events: list[Event], winner: int, points: int, reason: Scoring) -> int:
+        return ley_end.truco_points(w, events, winner, points, reason) if in_ley(w) else points
+
+    def ley_seats(self, state: State) -> tuple[int, ...]:
+        return hand_of(state).ley_seats
+
+    def envite_ley(self, state: State) -> bool | None:
+        record = hand_of(state)
+        return record.envite_ley if record.ley_mode and state.envido_calls else None
+
+    def shown_kind(self, w: Work, seat: int, kind: str) -> str:
+        if in_ley(w) and ley.lost(w, seat):
+            return "hidden_flor"  # a flor kept quiet, shown at the end (V-F9, V-R4)
+        return kind
+
+
+VENEZUELAN_HOOKS = VenezuelanHooks()

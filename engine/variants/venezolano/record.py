@@ -1,0 +1,44 @@
+"""The Venezuelan hand's own record (State.variant_hand): the envite's stake (envite.py)
+and what the flor declared by the players needs to remember during one hand (ley.py,
+ley_end.py). A hand without one yet reads as EMPTY."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core.events import Scoring
+from engine.core.state import HandState, VariantHand
+
+
+@dataclass(frozen=True, slots=True)
+class VenezuelanHand(VariantHand):
+    envido_stake: int = 0  # the envite's stake if accepted (see envido_falta)
+    envido_prev: int = 0  # ... and what a "no quiero" pays the bettor
+    envido_falta: bool = False  # the stake is la falta: computed when it is settled
+    ley_mode: bool = False  # this hand's flor is declared by the players
+    ley_seats: tuple[int, ...] = ()  # seats that played a ley (public)
+    ley_spoken: tuple[int, ...] = ()  # a-ley seats that said tengo flor or passed
+    flor_lost: tuple[tuple[int, str], ...] = ()  # hidden: (holder, rule) flores forfeited
+    ley_closed: bool = False  # the flor was settled (after trick 1)
+    envite_ley: bool = False  # the current (or last) envite is con ley
+    conley_stake: int = 0  # an accepted envite con ley, settled with the flores
+    conley_done: bool = False  # an envite con ley was made in this hand
+    sinley_seats: tuple[int, ...] = ()  # seats that bet or answered in the envite sin ley
+    ley_deferred: tuple[tuple[int, int, Scoring], ...] = ()  # envite and flor credits, hand end
+    flor_asked: bool = False  # "pido flor" was said in this hand (001 L48)
+
+
+EMPTY = VenezuelanHand()
+
+
+def hand_of(state: HandState) -> VenezuelanHand:
+    """This hand's record, or EMPTY."""
+    record = state.variant_hand
+    return record if isinstance(record, VenezuelanHand) else EMPTY
+
+
+def in_ley(state: HandState) -> bool:
+    """Is this an a-ley hand (the flor declared by the players)? Asked on every legal-action
+    query of a Venezuelan hand, so it reads the record without building EMPTY."""
+    record = state.variant_hand
+    return isinstance(record, VenezuelanHand) and record.ley_mode
