@@ -25,8 +25,8 @@ from textual.widgets import Select
 import engine
 import protocol as p
 import tui.i18n
-from engine.catalog import resolve_options
-from server.hub import split_hands
+from engine import resolve_options
+from server.lobby.history import split_hands
 from server.variants import variant_infos
 from tui.app import TrucoApp
 from tui.calls import assign_keys
