@@ -170,8 +170,8 @@ def _function_source(package: str, name: str) -> str:
 
 
 def _count_rules() -> set[str]:
-    """How a hand's envido is counted, as the engine's hand guide names it (count_rule)."""
-    return set(re.findall(r'return "([a-z_]+)"', _function_source("engine", "count_rule")))
+    """How a hand's envido is counted (the hand guide's count_rule), for every variant."""
+    return {engine.get_ruleset(v.name).count_rule for v in engine.variant_catalog()}
 
 
 def _refusals() -> set[str]:
@@ -197,7 +197,7 @@ def dynamic_keys() -> dict[str, set[str]]:
         "call.": {c.value for c in engine.Call} | played["call"],
         "reason.": played["reason"] | set(re.findall(r'reason="([a-z_]+)"', engine_src)),
         "rule.": played["rule"] | set(re.findall(r'"(V-[A-Z]+\d+)"', engine_src)),
-        "error.": _server_codes(r'_error\(\s*\w+,\s*"([a-z_]+)"') | _server_codes(r'Error\(code="([a-z_]+)"'),
+        "error.": _server_codes(r'(?:_error|\.error)\(\s*\w+,\s*"([a-z_]+)"') | _server_codes(r'Error\(code="([a-z_]+)"'),
         "notice.": _server_codes(r'Notice\(code="([a-z_]+)"') | _server_codes(r'notice: str = "([a-z_]+)"'),
         "lobby.table_status.": {"waiting", "full", "playing", "finished"},
         "name.reason.": _refusals(),
