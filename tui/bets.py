@@ -31,7 +31,6 @@ class Pending:
 
 def team_seats(model: TableModel, team: int | None) -> str:
     """The players of one team in this hand, by name ("ana, carla")."""
-    view = model.view
     return ", ".join(model.name(s) for s in _team_seat_list(model, team)) or "?"
 
 
