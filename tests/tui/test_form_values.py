@@ -45,6 +45,11 @@ async def test_every_option_label_and_value_is_whole(lang: str, size: tuple[int,
         await pilot.press("n")
         await pilot.pause(0.3)
         assert isinstance(app.screen, NewTableScreen)
+        timer = app.screen.query_one("#turn_timer", Select)
+        lines = screen_text(app).split("\n")
+        region = timer.region
+        assert words(tr("form.timer_default")) in words(
+            "\n".join(line[region.x:region.right] for line in lines[region.y:region.bottom]))
         for variant in (v for v in variants if v.implemented):
             app.screen.query_one("#variant", Select).value = variant.name
             await pilot.pause(0.3)

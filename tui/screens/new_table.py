@@ -55,7 +55,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                 yield Input(max_length=p.TITLE_MAX, id="title", placeholder=tr("form.title_placeholder"),
                             compact=True)
             yield TickBox(tr("form.private"), False, id="private")
-            with Horizontal(classes="form-row"):
+            with Horizontal(classes="form-row option-row", id="timer-row"):  # its label wraps at 60 columns
                 yield Label(tr("form.turn_timer"), classes="form-label")
                 yield Select(
                     [(tr("form.timer_default"), -1), (tr("form.timer_off"), 0)]
