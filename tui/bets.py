@@ -31,10 +31,18 @@ class Pending:
 
 def team_seats(model: TableModel, team: int | None) -> str:
     """The players of one team in this hand, by name ("ana, carla")."""
+    return ", ".join(model.name(s) for s in _team_seat_list(model, team)) or "?"
+
+
+def _single(model: TableModel, team: int | None) -> str:
+    """The key suffix for a line whose verb has a one-player team as its subject."""
+    return "_single" if len(_team_seat_list(model, team)) == 1 else ""
+
+
+def _team_seat_list(model: TableModel, team: int | None) -> list[int]:
     view = model.view
     teams = view.get("teams") or []
-    seats = [s for s in (view.get("players") or range(len(teams))) if s < len(teams) and teams[s] == team]
-    return ", ".join(model.name(s) for s in seats) or "?"
+    return [s for s in (view.get("players") or range(len(teams))) if s < len(teams) and teams[s] == team]
 
 
 def special_hand(tr, model: TableModel) -> str | None:  # type: ignore[no-untyped-def]
@@ -96,11 +104,14 @@ def _truco(tr, model: TableModel, view: dict[str, Any]) -> Pending | None:  # ty
     by = view.get("truco_pending_by")
     if view.get("deal_kind") == "eleven" and isinstance(by, int):
         # Nobody called it: the team on 11 looked at its cards and decides (RULES.md 3.11).
-        return Pending("truco", tr("table.pending_eleven", names=team_seats(model, 1 - by)), "bold red")
+        # The verb agrees with one player ("Bot 1 decide") or a pair ("ana, beto decidem").
+        key = "table.pending_eleven" + _single(model, 1 - by)
+        return Pending("truco", tr(key, names=team_seats(model, 1 - by)), "bold red")
     cantando = view.get("cantando")
     if cantando is not None:
         # Estar cantando: the opponents "privaron", the truco is on the cantando team (4.12.1).
-        return Pending("truco", tr("table.pending_privo", names=team_seats(model, cantando)), "bold red")
+        key = "table.pending_privo" + _single(model, cantando)
+        return Pending("truco", tr(key, names=team_seats(model, cantando)), "bold red")
     return Pending("truco", tr("table.pending_plain", call=call_label(tr, variant, str(pending))), "bold red")
 
 

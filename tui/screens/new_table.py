@@ -55,7 +55,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                 yield Input(max_length=p.TITLE_MAX, id="title", placeholder=tr("form.title_placeholder"),
                             compact=True)
             yield TickBox(tr("form.private"), False, id="private")
-            with Horizontal(classes="form-row"):
+            with Horizontal(classes="form-row option-row", id="timer-row"):  # its label wraps at 60 columns
                 yield Label(tr("form.turn_timer"), classes="form-label")
                 yield Select(
                     [(tr("form.timer_default"), -1), (tr("form.timer_off"), 0)]
@@ -101,7 +101,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                     compact=True,
                 )
                 select.tooltip = meaning
-                rows.append(Horizontal(Label(label, classes="form-label wide"), select, classes="form-row"))
+                rows.append(Horizontal(Label(label, classes="form-label wide"), select, classes="form-row option-row"))
         return rows
 
     def _option_label(self, opt: p.OptionInfo) -> str:
@@ -164,6 +164,11 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Below 70 columns a 40-column label left a value like `quem deu perde o jogo` as
+        # `quem deu`: there the option labels get narrower and wrap (truco.tcss, -narrow).
+        self.set_class(event.size.width < 70, "-narrow")
 
     # -- what the option in focus means ------------------------------------------------
     def on_mount(self) -> None:

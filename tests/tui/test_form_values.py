@@ -1,0 +1,70 @@
+"""The New-table form with the real variant catalog: every option's chosen value is
+whole on screen, at 60x20 too, in every language (QA: `quem deu perde o jogo` was cut
+to `quem deu`, `francês, 28 cartas` to `francês, 28`, at 60x20)."""
+from __future__ import annotations
+
+import pytest
+from textual.containers import VerticalScroll
+from textual.widgets import Label, Select
+
+import engine
+import protocol as p
+from tui.app import TrucoApp
+from tui.i18n import Translator, option_value
+from tui.screens.new_table import NewTableScreen
+
+from test_screens import FakeLink, screen_text
+
+SIZES = [(60, 20), (80, 24), (200, 50)]
+
+
+def catalog() -> tuple[p.VariantInfo, ...]:
+    return tuple(
+        p.VariantInfo(name=v.name, title=v.title, player_counts=tuple(v.player_counts),
+                      options=tuple(p.OptionInfo(name=o.name, label=o.label, kind=o.kind, default=o.default,
+                                                 choices=tuple(o.choices), help=o.help) for o in v.options),
+                      implemented=v.implemented)
+        for v in engine.variant_catalog())
+
+
+def words(text: str) -> str:
+    return " ".join(text.replace("│", " ").split())
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+async def test_every_option_label_and_value_is_whole(lang: str, size: tuple[int, int]) -> None:
+    link = FakeLink()
+    app = TrucoApp(link, "ana", lang)
+    variants = catalog()
+    link.push(p.Welcome(name="ana", guest=True, variants=variants),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(), chat=()))
+    tr = Translator(lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        await pilot.press("n")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, NewTableScreen)
+        timer = app.screen.query_one("#turn_timer", Select)
+        lines = screen_text(app).split("\n")
+        region = timer.region
+        assert words(tr("form.timer_default")) in words(
+            "\n".join(line[region.x:region.right] for line in lines[region.y:region.bottom]))
+        for variant in (v for v in variants if v.implemented):
+            app.screen.query_one("#variant", Select).value = variant.name
+            await pilot.pause(0.3)
+            scroll = app.screen.query_one("#options", VerticalScroll)
+            for row in scroll.query(".form-row"):
+                select = row.query_one(Select)
+                label = row.query_one(Label)
+                scroll.scroll_to_widget(row, animate=False)
+                await pilot.pause(0.05)
+                lines = screen_text(app).split("\n")
+
+                def shown(region) -> str:  # type: ignore[no-untyped-def]
+                    return words("\n".join(line[region.x:region.right] for line in lines[region.y:region.bottom]))
+
+                # The label may wrap on a narrow terminal; neither it nor the value is cut.
+                assert words(str(label.render())) == shown(label.region), (variant.name, shown(label.region))
+                value = option_value(tr, select.value)
+                assert words(value) in shown(select.region), (variant.name, value, shown(select.region))
