@@ -13,7 +13,7 @@ import protocol as p
 from tui.app import TrucoApp
 from tui.screens.table import MatchOverScreen, TableScreen
 
-from test_screens import FakeLink, screen_text, welcome
+from tests.tui.test_screens import FakeLink, screen_text, welcome
 
 TABLE = p.TableInfo(table_id="t1", title="la mesa", variant="argentino", owner="ana",
                     seats=("ana", "beto"), options={"target": 30, "flor": False}, status="playing")

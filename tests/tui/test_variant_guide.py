@@ -3,7 +3,6 @@ and in the trick grid, the face-up card is labelled (muestra, vira), `?` explain
 scores use malas/buenas only where they apply, and refusals say their real reason."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +12,9 @@ from tui.app import TrucoApp
 from tui.screens.help import HelpScreen
 from tui.screens.table import TableScreen
 
-from test_screens import FakeLink, screen_text
-from test_table_screen import seated_app, table_shown, update_for
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
-from engine_testkit import act, scenario  # noqa: E402
+from tests.engine.engine_testkit import act, scenario
+from tests.tui.test_screens import FakeLink, screen_text
+from tests.tui.test_table_screen import seated_app, table_shown, update_for
 
 
 def info(variant: str, **options: Any) -> p.TableInfo:

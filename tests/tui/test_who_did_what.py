@@ -3,22 +3,19 @@ piedras of a Venezuelan envite, a move the bot made for a timed-out seat, who to
 in English, Spanish and Portuguese; and the same lines on the running table screen."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import engine
 import protocol as p
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))  # scripted deals: engine_testkit
-from engine_testkit import E, N, S, W, act, scenario  # noqa: E402
 from tui.bets import pending_bets
 from tui.event_text import log_lines
 from tui.i18n import Translator
 
-from test_bet_names import NAMES, model_for
-from test_screens import FakeLink, screen_text
-from test_table_screen import seated_app, table_shown, update_for
+from tests.engine.engine_testkit import E, N, S, W, act, scenario  # scripted deals
+from tests.tui.test_bet_names import NAMES, model_for
+from tests.tui.test_screens import FakeLink, screen_text
+from tests.tui.test_table_screen import seated_app, table_shown, update_for
 
 EN, ES, PT = Translator("en"), Translator("es"), Translator("pt")
 
