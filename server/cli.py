@@ -19,6 +19,7 @@ from server.ssh import start_ssh_server
 from server.table import Pace
 from server.store import Store, StoreError
 from server.variants import validate_options, variant_infos
+from tui import textual_patches
 
 log = logging.getLogger("truco-ssh")
 # Seconds for sessions to show the farewell (tui/screens/farewell.py: 1.5 s on screen, then
@@ -90,6 +91,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
                 stop: asyncio.Event | None = None) -> None:
     """Run until ``stop`` is set (or SIGINT/SIGTERM), then shut down cleanly."""
+    textual_patches.install()  # before any session's App: refuses another Textual version
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     store = Store(config.data_dir / "truco.sqlite3")
     # Start-up order: the server listens as soon as it knows its open tables; the integrity

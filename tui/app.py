@@ -12,8 +12,6 @@ from protocol.text import usable_name
 from tui.i18n import Translator, next_language
 from tui.model import LobbyModel
 from tui.table_model import TableModel
-import tui.shared_css  # noqa: F401  (one stylesheet parse for every session; patches Textual)
-import tui.lazy_strips  # noqa: F401  (strips allocate their caches when used; patches Textual)
 
 log = logging.getLogger(__name__)
 SESSION_ENDING = ("shutdown", "replaced")  # notices after which the server hangs up

@@ -17,7 +17,6 @@ from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 
-import tui.colour  # noqa: F401  (per-session colour depth; patches Textual)
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -13,6 +13,9 @@ import sys
 import time
 from pathlib import Path
 
+# Bench files are run as scripts (`python tests/bench/run.py`, the Makefile's bench target;
+# load_bench also starts itself as a worker script, restart_bench can time another checkout):
+# Python puts only this folder on sys.path then, so the lines below add what it imports.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine import Call, HandEnded, advance, all_legal_actions, get_ruleset, new_match  # noqa: E402

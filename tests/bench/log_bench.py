@@ -18,6 +18,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# Bench files are run as scripts (`python tests/bench/run.py`, the Makefile's bench target;
+# load_bench also starts itself as a worker script, restart_bench can time another checkout):
+# Python puts only this folder on sys.path then, so the lines below add what it imports.
 sys.path.insert(0, str(ROOT))
 
 import protocol as p  # noqa: E402

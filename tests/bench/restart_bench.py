@@ -58,6 +58,9 @@ def _code_root(argv: list[str]) -> Path:
 
 
 CODE = _code_root(sys.argv)
+# Bench files are run as scripts (`python tests/bench/run.py`, the Makefile's bench target;
+# load_bench also starts itself as a worker script, restart_bench can time another checkout):
+# Python puts only this folder on sys.path then, so the lines below add what it imports.
 sys.path.insert(0, str(CODE))
 
 import engine  # noqa: E402

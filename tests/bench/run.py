@@ -12,6 +12,9 @@ import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# Bench files are run as scripts (`python tests/bench/run.py`, the Makefile's bench target;
+# load_bench also starts itself as a worker script, restart_bench can time another checkout):
+# Python puts only this folder on sys.path then, so the lines below add what it imports.
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 

@@ -2,14 +2,8 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
-
-# The tests import ``tests.e2e.harness`` and the product packages from the repository root.
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 
 @pytest.fixture(autouse=True)

@@ -3,14 +3,10 @@ worker processes, a few seconds of play, and every figure reported."""
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-import load_bench  # noqa: E402
+from tests.bench import load_bench
 
 pytestmark = pytest.mark.e2e
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import protocol as p
 from protocol.codec import PROTOCOL_VERSION
 
-from tests_protocol_examples import EXAMPLES  # noqa: E402  (see conftest)
+from tests.protocol.tests_protocol_examples import EXAMPLES
 
 FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

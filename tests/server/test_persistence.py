@@ -9,7 +9,7 @@ import protocol as p
 from server.store import EventRow, Store
 from server.table import Occupant, Pace, TableActor, state_digest
 from server.table import messages as tm
-from test_table import Viewers, bots, until  # tests/server is on sys.path (pytest rootdir mode)
+from tests.server.test_table import Viewers, bots, until
 
 FAST = Pace(bot_delay=0, hand_pause=0)
 OPTIONS = {"match_games": 1, "target": 15}

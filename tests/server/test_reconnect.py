@@ -14,8 +14,8 @@ from server.lobby import Hub
 from server.store import Store
 from server.table import Pace
 from server.variants import validate_options, variant_infos
-from test_hub import Client, join  # tests/server is on sys.path (pytest rootdir mode)
-from test_table import until
+from tests.server.test_hub import Client, join
+from tests.server.test_table import until
 
 SLOW = Pace(bot_delay=0, hand_pause=0, away_grace=30)
 

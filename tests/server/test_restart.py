@@ -17,9 +17,9 @@ from server.store import Store, TableRecord, pack_event
 from server.table import Occupant, Pace, TableActor, state_digest
 from server.table import messages as tm
 from server.variants import validate_options, variant_infos
-from test_hub import join  # tests/server is on sys.path (pytest rootdir mode)
-from test_reconnect import expect, last_update, settle_all, start_hub, stop_hub, until_updates
-from test_table import Viewers, bots, until
+from tests.server.test_hub import join
+from tests.server.test_reconnect import expect, last_update, settle_all, start_hub, stop_hub, until_updates
+from tests.server.test_table import Viewers, bots, until
 
 async def seen(predicate, *clients, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
     """Until ``predicate()`` holds, reading what the clients received meanwhile."""

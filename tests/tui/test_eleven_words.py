@@ -2,18 +2,13 @@
 (QA: a 2-player table read "Bot 1 decidem")."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from tui.bets import pending_bets
 from tui.i18n import Translator
 
-from test_bet_names import NAMES, model_for
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
-from engine_testkit import scenario  # noqa: E402
+from engine.testing import scenario
+from tests.tui.test_bet_names import NAMES, model_for
 
 
 @pytest.mark.parametrize(("lang", "one", "two"), [

@@ -13,7 +13,7 @@ from tui.app import TrucoApp
 from tui.i18n import Translator, option_value
 from tui.screens.new_table import NewTableScreen
 
-from test_screens import FakeLink, screen_text
+from tests.tui.test_screens import FakeLink, screen_text
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 

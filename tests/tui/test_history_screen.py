@@ -8,7 +8,7 @@ import protocol as p
 from server.lobby import split_hands
 from tui.screens.history import HistoryScreen, ReplayScreen
 
-from test_screens import lobby_app, screen_text
+from tests.tui.test_screens import lobby_app, screen_text
 
 GAME = p.GameSummary(table_id="t9", match_no=1, variant="argentino", title="la revancha",
                      seats=("ana", "beto"), scores=(30, 12), winner=0, hands=2)

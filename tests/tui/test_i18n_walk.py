@@ -37,7 +37,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 from tui.screens.table import MatchOverScreen, TableScreen
 
-from test_screens import FakeLink, screen_text
+from tests.tui.test_screens import FakeLink, screen_text
 
 SIZE = (160, 50)  # room for whole sentences: the words check covers what a smaller screen cuts
 NAMES = ("ana", "beto", "carla", "dani", "eva", "fede")
@@ -186,7 +186,7 @@ async def walk_lobby(lang: str) -> Walk:
 
 
 def server_error_codes() -> set[str]:
-    from test_i18n import dynamic_keys
+    from tests.tui.test_i18n import dynamic_keys
 
     return dynamic_keys()["error."]
 
@@ -386,7 +386,7 @@ async def walk_choose_name(lang: str) -> Walk:
     async with walking(lang, username="root") as (walk, link, pilot):
         assert isinstance(walk.app.screen, ChooseNameScreen)
         walk.check("choose a name")
-        from test_i18n import dynamic_keys
+        from tests.tui.test_i18n import dynamic_keys
 
         for reason in sorted(dynamic_keys()["name.reason."]):
             link.push(p.NameRefused(name="ana", reason=reason, suggestion="ana2"))

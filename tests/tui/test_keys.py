@@ -17,8 +17,9 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
-from test_screens import FakeLink, lobby_app, screen_text
-from test_table_screen import seated_app, table_shown, two_player_state, update_for
+from tests.tui.helpers import screen_strips
+from tests.tui.test_screens import FakeLink, lobby_app, screen_text
+from tests.tui.test_table_screen import seated_app, table_shown, two_player_state, update_for
 
 
 def one_packet(app: TrucoApp, typed: str) -> None:
@@ -160,8 +161,8 @@ async def test_a_spectator_in_spanish_deja_de_mirar() -> None:
     rules, state, events = two_player_state(seed=8)
     link = FakeLink()
     app = TrucoApp(link, "ana", "es")
-    from test_screens import welcome
-    from test_table_screen import TABLE
+    from tests.tui.test_screens import welcome
+    from tests.tui.test_table_screen import TABLE
 
     link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=None))
     async with table_shown(app, link, update_for(state, None, 3, events)):
@@ -308,7 +309,7 @@ async def test_lobby_bar_comes_from_its_bindings() -> None:
 
 def _reverse_rows(app: TrucoApp) -> set[int]:
     """Screen rows with reverse-video text, the key bar's keys left out."""
-    strips = app.screen._compositor.render_strips()  # private: Textual is pinned exactly
+    strips = screen_strips(app)
     bar_row = len(strips) - 1
     dialog = app.screen.query_one("#new-table").region  # the lobby shows through around it
     rows = set()

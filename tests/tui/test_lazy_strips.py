@@ -1,11 +1,11 @@
-"""Strips allocate their caches only when used (tui/lazy_strips.py)."""
+"""Strips allocate their caches only when used (tui/textual_patches/lazy_strips.py)."""
 from __future__ import annotations
 
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from tui.lazy_strips import CACHE_SIZES
+from tui.textual_patches.lazy_strips import CACHE_SIZES
 
 
 def test_a_new_strip_holds_no_caches_until_one_is_used() -> None:

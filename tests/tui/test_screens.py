@@ -12,6 +12,8 @@ from tui.screens.choose_name import ChooseNameScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 
+from tests.tui.helpers import screen_text  # noqa: F401  (the other screen tests import it from here too)
+
 HOSTILE = "[@click=app.quit]x[/]"
 
 
@@ -56,12 +58,6 @@ def welcome(name: str = "ana") -> list[p.Message]:
         p.Welcome(name=name, guest=True, variants=VARIANTS),
         p.LobbySnapshot(players=(p.PlayerInfo(name=name),), tables=(), chat=()),
     ]
-
-
-def screen_text(app: TrucoApp) -> str:
-    """What the terminal shows, as plain text (the compositor's strips)."""
-    strips = app.screen._compositor.render_strips()  # private: Textual is pinned exactly
-    return "\n".join(strip.text for strip in strips)
 
 
 async def lobby_app(pilot_size=(80, 24), lang: str = "en"):  # type: ignore[no-untyped-def]

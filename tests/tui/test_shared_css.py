@@ -1,9 +1,8 @@
-"""Sessions share one parse of the stylesheets (tui/shared_css.py)."""
+"""Sessions share one parse of the stylesheets (tui/textual_patches/shared_css.py, installed by tests/conftest.py)."""
 from __future__ import annotations
 
 from textual.css.stylesheet import Stylesheet
 
-import tui.shared_css  # noqa: F401
 
 CSS = "Static { color: $text; }"
 

@@ -16,8 +16,8 @@ from tui.screens.help import HelpScreen
 from tui.screens.prompt import PromptScreen
 from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
-from test_screens import FakeLink, screen_text, welcome
-from test_table_screen import TABLE, seated_app, table_shown, two_player_state, update_for, venezolano_shown
+from tests.tui.test_screens import FakeLink, screen_text, welcome
+from tests.tui.test_table_screen import TABLE, seated_app, table_shown, two_player_state, update_for, venezolano_shown
 
 
 def played_hands(hands: int, seed: int = 7) -> tuple[engine.State, list[engine.Event]]:

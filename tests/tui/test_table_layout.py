@@ -20,8 +20,8 @@ from tui.i18n import Translator
 from tui.screens.panels import LogPanel
 from tui.screens.table import TableScreen
 
-from table_states import LONG_NAMES, RESUME, Shown, longest_calls, spectator
-from test_screens import FakeLink, screen_text, welcome
+from tests.tui.table_states import LONG_NAMES, RESUME, Shown, longest_calls, spectator
+from tests.tui.test_screens import FakeLink, screen_text, welcome
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 LANGS = ["en", "es", "pt"]

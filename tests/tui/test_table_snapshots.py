@@ -16,8 +16,8 @@ import pytest
 import protocol as p
 from tui.app import TrucoApp
 
-from table_states import longest_calls
-from test_screens import FakeLink, welcome
+from tests.tui.table_states import longest_calls
+from tests.tui.test_screens import FakeLink, welcome
 
 VARIANTS = [("argentino", 4), ("uruguayo", 2), ("paulista", 2), ("venezolano", 2)]
 

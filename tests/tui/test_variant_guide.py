@@ -12,10 +12,9 @@ from tui.app import TrucoApp
 from tui.screens.help import HelpScreen
 from tui.screens.table import TableScreen
 
-from test_screens import FakeLink, screen_text
-from test_table_screen import seated_app, table_shown, update_for
-
 from engine.testing import act, scenario
+from tests.tui.test_screens import FakeLink, screen_text
+from tests.tui.test_table_screen import seated_app, table_shown, update_for
 
 
 def info(variant: str, **options: Any) -> p.TableInfo:

@@ -13,9 +13,9 @@ from tui.bets import pending_bets
 from tui.event_text import log_lines
 from tui.i18n import Translator
 
-from test_bet_names import NAMES, model_for
-from test_screens import FakeLink, screen_text
-from test_table_screen import seated_app, table_shown, update_for
+from tests.tui.test_bet_names import NAMES, model_for
+from tests.tui.test_screens import FakeLink, screen_text
+from tests.tui.test_table_screen import seated_app, table_shown, update_for
 
 EN, ES, PT = Translator("en"), Translator("es"), Translator("pt")
 

@@ -9,6 +9,10 @@ key. Textual 8.2.8 keeps a per-stylesheet cache of the same shape
 (``Stylesheet._parse_rules``); this widens it to the process. Textual is pinned exactly
 in pyproject.toml; tests/tui/test_shared_css.py checks the sharing and that a different
 theme still gets its own rules.
+
+Patched: ``textual.css.stylesheet.Stylesheet._parse_rules``.
+Upstream would need: a process-wide (class-level) parse cache in ``Stylesheet``, keyed
+as here, or a way to hand an App already-parsed rule sets.
 """
 from __future__ import annotations
 
@@ -38,7 +42,5 @@ def _parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: b
 
 
 def install() -> None:
+    """Replace ``Stylesheet._parse_rules``; a second call changes nothing."""
     Stylesheet._parse_rules = _parse_rules  # type: ignore[method-assign]
-
-
-install()

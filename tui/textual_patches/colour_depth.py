@@ -9,6 +9,11 @@ keeps Textual's path for truecolor sessions and, for 256-colour, 16-colour and
 colourless sessions, renders through a cache keyed by colour system that never writes
 to the shared caches. It uses private Textual APIs (Textual is pinned exactly in
 pyproject.toml); tests/e2e/test_lite_ssh.py checks the escapes a client receives.
+
+Patched: ``textual.strip.Strip.render``.
+Upstream would need: the colour system in the key of ``Strip._render_cache`` and no use
+of Rich's per-``Style`` ``_ansi`` cache when rendering for a console that is not
+truecolor (or a ``Strip.render`` that takes the colour system as an argument).
 """
 from __future__ import annotations
 
@@ -49,7 +54,5 @@ def _render(self: Strip, console: Console) -> str:
 
 
 def install() -> None:
+    """Replace ``Strip.render``; a second call changes nothing."""
     Strip.render = _render  # type: ignore[method-assign]
-
-
-install()

@@ -7,6 +7,10 @@ empty caches were about a third of a lobby session's memory. Here each cache slo
 left empty until something reads it, and is then created with Textual's own size; the
 strip's behaviour is unchanged. Uses the private slot names of the pinned Textual
 (pyproject.toml pins it exactly); tests/tui/test_lazy_strips.py checks both sides.
+
+Patched: ``textual.strip.Strip.__init__`` and the seven cache slots of ``Strip``.
+Upstream would need: ``Strip`` creating its caches on first use (or one shared cache
+object per strip instead of seven).
 """
 from __future__ import annotations
 
@@ -51,6 +55,7 @@ def _init(self: Strip, segments: Iterable[Segment], cell_length: int | None = No
 
 
 def install() -> None:
+    """Make the cache slots lazy; a second call changes nothing (the slots are wrapped once)."""
     if getattr(Strip, "_lazy_caches", False):
         return
     for name, size in CACHE_SIZES.items():
@@ -58,6 +63,3 @@ def install() -> None:
     init: Callable[..., None] = _init
     Strip.__init__ = init  # type: ignore[method-assign]
     Strip._lazy_caches = True  # type: ignore[attr-defined]
-
-
-install()

@@ -1,0 +1,23 @@
+"""Reading what a running test App draws, in one place.
+
+Textual 8.2.8 has no public way to read the lines a screen draws without a terminal
+(``App.export_screenshot`` gives an SVG; ``pytest-textual-snapshot`` compares those), so
+this module is the only place tests reach the compositor (``Screen._compositor``, private:
+Textual is pinned exactly, see tui/textual_patches/).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+from textual.strip import Strip
+
+
+def screen_strips(app: App[Any]) -> list[Strip]:
+    """The rows of the terminal as the app's screen draws them now, top to bottom."""
+    return list(app.screen._compositor.render_strips())
+
+
+def screen_text(app: App[Any]) -> str:
+    """What the terminal shows, as plain text, one line per row."""
+    return "\n".join(strip.text for strip in screen_strips(app))

@@ -1,0 +1,79 @@
+"""The Textual patches are installed by one explicit call, only under the pinned Textual,
+and a second call is harmless (tui/textual_patches/)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib.metadata import version
+
+import pytest
+from rich.segment import Segment
+from textual.css.stylesheet import Stylesheet
+from textual.strip import Strip
+
+from tui import textual_patches
+from tui.textual_patches import colour_depth, lazy_strips, shared_css
+
+
+def _patched_state() -> tuple[object, ...]:
+    return (Strip.render, Strip.__init__, Stylesheet._parse_rules,
+            *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
+
+
+def test_the_pin_is_the_installed_textual() -> None:
+    assert version("textual") == textual_patches.PINNED_TEXTUAL
+
+
+def test_installed_once_by_the_test_setup_with_every_patch_in_place() -> None:
+    assert textual_patches.installed()
+    assert Strip.render is colour_depth._render
+    assert Stylesheet._parse_rules is shared_css._parse_rules
+    assert all(isinstance(Strip.__dict__[name], property) for name in lazy_strips.CACHE_SIZES)
+
+
+def test_installing_twice_changes_nothing() -> None:
+    before = _patched_state()
+    textual_patches.install()
+    textual_patches.install()
+    assert _patched_state() == before
+    for patch in (colour_depth, lazy_strips, shared_css):  # each patch on its own, too
+        patch.install()
+    assert _patched_state() == before
+    strip = Strip([Segment("hola mundo")], 10)
+    assert strip.crop(0, 4).text == "hola" and strip.crop(0, 4) is strip.crop(0, 4)
+
+
+def test_another_textual_version_is_refused_with_nothing_changed() -> None:
+    before = _patched_state()
+    with pytest.raises(RuntimeError, match=r"Textual 8\.2\.8, not 9\.0\.0"):
+        textual_patches.install("9.0.0")
+    assert _patched_state() == before
+
+
+_FRESH = """
+from textual.css.stylesheet import Stylesheet
+from textual.strip import Strip
+stock = (Strip.render, Strip.__init__, Stylesheet._parse_rules)
+import server.cli, server.session, tui.app, tui.driver  # everything that builds or runs an App
+from tui import textual_patches
+assert not textual_patches.installed(), "patched on import"
+assert (Strip.render, Strip.__init__, Stylesheet._parse_rules) == stock, "patched on import"
+try:
+    textual_patches.install("8.3.0")
+except RuntimeError:
+    pass
+else:
+    raise SystemExit("another version was accepted")
+assert (Strip.render, Strip.__init__, Stylesheet._parse_rules) == stock, "patched before refusing"
+textual_patches.install()
+assert Strip.render is not stock[0] and Stylesheet._parse_rules is not stock[2]
+print("ok")
+"""
+
+
+def test_nothing_is_patched_on_import_and_a_refusal_patches_nothing() -> None:
+    """In a fresh interpreter: importing the server and the TUI leaves Textual stock; only
+    the explicit call patches it."""
+    done = subprocess.run([sys.executable, "-c", _FRESH], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

@@ -1,0 +1,61 @@
+"""Every change this project makes to the pinned Textual, installed by one explicit call.
+
+Textual is pinned exactly (``textual==8.2.8`` in pyproject.toml) because the patches below
+replace private parts of it. Nothing is patched on import: the server start-up
+(``server.cli.serve``) and the test setup (tests/conftest.py) call :func:`install` once,
+before any App is built. :func:`install` refuses (``RuntimeError``) to patch any other
+Textual version, since a private name that moved would be patched wrongly or silently
+not at all; calling it again is harmless.
+
+One module per patch, each saying why and what upstream Textual would need to drop it:
+
+* ``colour_depth``: ``Strip.render`` renders per session colour system (256/16/no colour)
+  without writing to Textual's and Rich's shared escape caches.
+* ``lazy_strips``: ``Strip`` creates its seven small caches on first use, not at creation.
+* ``shared_css``: ``Stylesheet._parse_rules`` shares parsed rule sets across all the
+  sessions' Apps in the process.
+
+Code that only *uses* private Textual APIs (no patching) stays where it is used:
+
+* ``tui/driver.py``: ``textual._xterm_parser.XTermParser`` and its ``_timeout_time``
+  (a driver fed by an SSH channel instead of stdin; Textual has no public parser).
+* tests: ``tests/tui/helpers.py`` reads the rendered screen through
+  ``Screen._compositor.render_strips()`` (Textual has no public way to read the lines
+  a screen draws without a real terminal), one helper used by all tests.
+"""
+from __future__ import annotations
+
+from importlib.metadata import version
+
+from tui.textual_patches import colour_depth, lazy_strips, shared_css
+
+#: The only Textual version these patches were written and checked against.
+PINNED_TEXTUAL = "8.2.8"
+
+_PATCHES = (colour_depth, lazy_strips, shared_css)
+_installed = False
+
+
+def install(textual_version: str | None = None) -> None:
+    """Apply every patch, once. ``textual_version`` is the installed one unless given
+    (the tests give another to check the refusal); any but :data:`PINNED_TEXTUAL` raises
+    ``RuntimeError`` before anything is changed."""
+    global _installed
+    found = version("textual") if textual_version is None else textual_version
+    if found != PINNED_TEXTUAL:
+        raise RuntimeError(
+            f"tui.textual_patches is written for Textual {PINNED_TEXTUAL}, not {found}: "
+            "it replaces private parts of Textual. Install the pinned version "
+            f"(pip install textual=={PINNED_TEXTUAL}) or re-check every patch in "
+            "tui/textual_patches/ against the new version and update PINNED_TEXTUAL."
+        )
+    if _installed:
+        return
+    for patch in _PATCHES:
+        patch.install()
+    _installed = True
+
+
+def installed() -> bool:
+    """Whether :func:`install` has run in this process."""
+    return _installed
