@@ -168,7 +168,8 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
             line.append(tr("log.discard"))  # the laid-away card stays face down
         else:
             quiet = call in ("declare_envido", "son_buenas", "pass_flor", "pasar")
-            line.append(act_words(tr, model, event, hand.deal_kind) + ("" if quiet else "!"))
+            words = act_words(tr, model, event, hand.deal_kind)
+            line.append(words if quiet else tr("log.exclaim", words=words))  # es: ¡Truco!
         return line
     if kind == "seat_covered":
         return _covered_alone(tr, model, event)

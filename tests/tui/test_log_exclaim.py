@@ -1,0 +1,26 @@
+"""A called bet reads as each language writes an exclamation: Spanish opens it with "¡"
+("Beto: ¡Truco!"), and the match-over line agrees with a team name ("¡Partido para Ellos!")."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
+
+from engine_testkit import E, N, W, act, scenario  # noqa: E402
+from test_who_did_what import EN, ES, PT, log_text  # noqa: E402
+
+
+def test_a_call_is_an_exclamation_in_each_language() -> None:
+    state, _ = scenario({}, flor=False)
+    state, ev = act(state, (N, "truco"), (W, "quiero"))
+    wire = [e.to_wire() for e in ev]
+    assert log_text(EN, state, E, wire)[:2] == ["Bot 1: Truco!", "Beto: Quiero!"]
+    assert log_text(ES, state, E, wire)[:2] == ["Bot 1: ¡Truco!", "Beto: ¡Quiero!"]
+    assert log_text(PT, state, E, wire)[:2] == ["Bot 1: Truco!", "Beto: Quiero!"]
+
+
+def test_match_over_reads_naturally() -> None:
+    assert ES("log.match_over", team="Ellos") == "¡Partido para Ellos!"
+    assert PT("log.match_over", team="Dupla 2") == "Partida para Dupla 2!"
+    assert EN("log.match_over", team="Them") == "Them win the match!"
