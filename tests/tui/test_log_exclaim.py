@@ -24,3 +24,8 @@ def test_match_over_reads_naturally() -> None:
     assert ES("log.match_over", team="Ellos") == "¡Partido para Ellos!"
     assert PT("log.match_over", team="Dupla 2") == "Partida para Dupla 2!"
     assert EN("log.match_over", team="Them") == "Them win the match!"
+
+
+def test_shown_cards_do_not_read_as_the_uruguayan_muestra() -> None:
+    # "Bot 1 muestra (envido)" reads like the face-up muestra card at an Uruguayan table.
+    assert ES("log.shown", who="Bot 1", reason="envido") == "Bot 1 mostró (envido):"
