@@ -223,10 +223,24 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
         return Text(tr("log.hand_over", team=side(winner), points=event.get("points"),
                        reason=reason_text(tr, str(event.get("reason")))), style="bold")
     if kind == "game_ended":
-        return Text(tr("log.game_over", team=side(event.get("winner_team"))), style="bold green")
+        names = _solo_winners(model, event.get("scores"), model.view.get("target"))
+        return Text(tr("log.game_over", team=names or side(event.get("winner_team"))), style="bold green")
     if kind == "match_ended":
+        names = _solo_winners(model, event.get("games_won"), model.view.get("match_games") or 1)
+        if names:
+            return Text(tr("log.match_over_names", names=names), style="bold green")
         return Text(tr("log.match_over", team=side(event.get("winner_team"))), style="bold green")
     return None
+
+
+def _solo_winners(model: TableModel, totals: Any, reached: Any) -> str | None:
+    """With a score per player (the Uruguayan three-player game) a game or match is won by
+    players, not by this hand's "Them": the names of those whose total reached the mark.
+    None where scores are kept by team."""
+    if not isinstance(totals, (list, tuple)) or len(totals) <= 2 or not isinstance(reached, int):
+        return None
+    seats = [s for s, total in enumerate(totals) if total >= reached]
+    return ", ".join(model.name(s) for s in seats) or None
 
 
 def withheld_text(tr, model: TableModel, event: dict[str, Any],

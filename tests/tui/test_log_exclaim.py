@@ -29,3 +29,32 @@ def test_match_over_reads_naturally() -> None:
 def test_shown_cards_do_not_read_as_the_uruguayan_muestra() -> None:
     # "Bot 1 muestra (envido)" reads like the face-up muestra card at an Uruguayan table.
     assert ES("log.shown", who="Bot 1", reason="envido") == "Bot 1 mostró (envido):"
+
+
+def test_three_players_win_by_name_not_as_this_hand_s_team() -> None:
+    """Uruguayan three players score one by one: the log's game and match lines name the
+    winner (the match-over dialog does too), never "Them", which was only that hand's side."""
+    import random
+
+    import engine
+    from test_bet_names import model_for
+
+    from tui.event_text import log_lines
+
+    rules = engine.get_ruleset("uruguayo", flor=False, target=15)
+    rng = random.Random(11)
+    state, events = engine.new_match(rules, 3, rng)
+    log = list(events)
+    while not state.match_over:
+        if state.needs_deal:
+            state, more = engine.deal(state, rng)
+        else:
+            state, more = engine.apply(state, rng.choice(engine.all_legal_actions(state)))
+        log += more
+    winners = [s for s in range(3) if state.games_won[s] >= rules.match_games]
+    model = model_for(state, 0, log)
+    names = ", ".join(model.name(s) for s in winners)
+    lines = [line.plain for line in log_lines(ES, model, [e.to_wire() for e in log], french=False)]
+    assert lines[-1] == f"¡Partido para {names}!"
+    assert lines[-2] == f"¡Chico para {names}!"
+    assert not any(word in lines[-1] for word in ("Ellos", "Nosotros"))
