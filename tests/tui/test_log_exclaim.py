@@ -58,3 +58,10 @@ def test_three_players_win_by_name_not_as_this_hand_s_team() -> None:
     assert lines[-1] == f"¡Partido para {names}!"
     assert lines[-2] == f"¡Chico para {names}!"
     assert not any(word in lines[-1] for word in ("Ellos", "Nosotros"))
+
+
+def test_an_away_player_s_move_reads_whole_in_portuguese() -> None:
+    # "o bot disse Quiero no lugar" stopped short: in whose place? ("em seu lugar")
+    assert PT("log.covered_call.away", who="beto", call="Quiero") == \
+        "beto está ausente: o bot disse Quiero em seu lugar."
+    assert PT("log.covered_play.away", who="ana", card="7E") == "ana está ausente: o bot jogou 7E em seu lugar."
