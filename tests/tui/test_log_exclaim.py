@@ -65,3 +65,9 @@ def test_an_away_player_s_move_reads_whole_in_portuguese() -> None:
     assert PT("log.covered_call.away", who="beto", call="Quiero") == \
         "beto está ausente: o bot disse Quiero em seu lugar."
     assert PT("log.covered_play.away", who="ana", card="7E") == "ana está ausente: o bot jogou 7E em seu lugar."
+
+
+def test_a_wanted_envido_says_the_points_are_being_sung() -> None:
+    # "Envido: Envido" said nothing: the envido was wanted, now each says his points.
+    assert ES("table.envido_pending", calls="Envido + Real envido") == "A cantar los tantos: Envido + Real envido"
+    assert PT("table.envido_pending", calls="Envido") == "Cantando os pontos: Envido"
