@@ -19,6 +19,8 @@ def team_name(tr, model: TableModel, team: int | None,
         return tr("table.parda")
     mine = model.my_team() if teams is None or model.seat is None else teams[model.seat]
     if mine is None:
+        if model.update is not None and len(model.update.seats) == 2:
+            return model.name(team)  # one against one: a "team" is that player (no "Dupla 1")
         return tr("table.team_n", n=team + 1)
     return tr("table.us") if team == mine else tr("table.them")
 

@@ -71,3 +71,15 @@ def test_a_wanted_envido_says_the_points_are_being_sung() -> None:
     # "Envido: Envido" said nothing: the envido was wanted, now each says his points.
     assert ES("table.envido_pending", calls="Envido + Real envido") == "A cantar los tantos: Envido + Real envido"
     assert PT("table.envido_pending", calls="Envido") == "Cantando os pontos: Envido"
+
+
+def test_a_spectator_of_a_duel_sees_the_players_not_team_numbers() -> None:
+    from test_bet_names import model_for
+
+    from tui.event_text import team_name
+
+    state, _ = scenario({}, n=2, flor=False)
+    model = model_for(state, None)
+    assert [team_name(PT, model, t) for t in (0, 1)] == [model.name(0), model.name(1)]
+    four, _ = scenario({}, flor=False)
+    assert team_name(PT, model_for(four, None), 0) == "Dupla 1"  # real teams keep their names
