@@ -19,6 +19,8 @@ def team_name(tr, model: TableModel, team: int | None,
         return tr("table.parda")
     mine = model.my_team() if teams is None or model.seat is None else teams[model.seat]
     if mine is None:
+        if model.update is not None and len(model.update.seats) == 2:
+            return model.name(team)  # one against one: a "team" is that player (no "Dupla 1")
         return tr("table.team_n", n=team + 1)
     return tr("table.us") if team == mine else tr("table.them")
 
@@ -168,7 +170,8 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
             line.append(tr("log.discard"))  # the laid-away card stays face down
         else:
             quiet = call in ("declare_envido", "son_buenas", "pass_flor", "pasar")
-            line.append(act_words(tr, model, event, hand.deal_kind) + ("" if quiet else "!"))
+            words = act_words(tr, model, event, hand.deal_kind)
+            line.append(words if quiet else tr("log.exclaim", words=words))  # es: ¡Truco!
         return line
     if kind == "seat_covered":
         return _covered_alone(tr, model, event)
@@ -222,10 +225,24 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
         return Text(tr("log.hand_over", team=side(winner), points=event.get("points"),
                        reason=reason_text(tr, str(event.get("reason")))), style="bold")
     if kind == "game_ended":
-        return Text(tr("log.game_over", team=side(event.get("winner_team"))), style="bold green")
+        names = _solo_winners(model, event.get("scores"), model.view.get("target"))
+        return Text(tr("log.game_over", team=names or side(event.get("winner_team"))), style="bold green")
     if kind == "match_ended":
+        names = _solo_winners(model, event.get("games_won"), model.view.get("match_games") or 1)
+        if names:
+            return Text(tr("log.match_over_names", names=names), style="bold green")
         return Text(tr("log.match_over", team=side(event.get("winner_team"))), style="bold green")
     return None
+
+
+def _solo_winners(model: TableModel, totals: Any, reached: Any) -> str | None:
+    """With a score per player (the Uruguayan three-player game) a game or match is won by
+    players, not by this hand's "Them": the names of those whose total reached the mark.
+    None where scores are kept by team."""
+    if not isinstance(totals, (list, tuple)) or len(totals) <= 2 or not isinstance(reached, int):
+        return None
+    seats = [s for s, total in enumerate(totals) if total >= reached]
+    return ", ".join(model.name(s) for s in seats) or None
 
 
 def withheld_text(tr, model: TableModel, event: dict[str, Any],

@@ -126,6 +126,8 @@ def refusal(state: State, action: Action) -> str:
         return Reason("flor_no_bet", "there is no flor bet for you to accept")
     if action.call in (Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO, Call.CON_FLOR_ME_ACHICO):
         return Reason("not_now", "that flor bet is not possible now")
+    if seat in state.flor_announced:  # sung already: now the flors are settled, cards wait
+        return Reason("flor_settle", "the flors are settled first: contraflor, con flor me achico or pass")
     return Reason("flor_announce", "you hold a flor: announce it before anything else")
 
 

@@ -3,6 +3,7 @@ only the keys that work now (from the screens' bindings), keys typed in one pack
 their order and their target."""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -210,6 +211,21 @@ async def test_after_the_match_only_rematch_chat_leave_help() -> None:
         assert "r Rematch" in bar and "Card" not in bar
         await pilot.press("r")
         assert link.sent[-1] == p.Rematch(table_id="t1")
+
+
+async def test_once_asked_the_table_bar_drops_the_rematch_key() -> None:
+    """The asker waits for the others: r would do nothing more, so the bar no longer lists it."""
+    state = finished_match()
+    link = FakeLink()
+    app = await seated_app(link)
+    asked = dataclasses.replace(update_for(state, 0, 99, [], waiting=()), rematch_votes=(0,))
+    async with table_shown(app, link, asked) as pilot:
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TableScreen)
+        bar = key_bar(app)
+        assert "Rematch" not in bar and "c Chat" in bar
+        assert "waiting for beto" in screen_text(app)
 
 
 async def test_a_spectator_is_offered_no_rematch_after_the_match() -> None:

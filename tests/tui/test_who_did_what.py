@@ -96,7 +96,7 @@ def test_venezuelan_envite_amount_is_in_the_log_and_the_bets_line() -> None:
     state, ev = act(state, (seat, "envido_puntos", 5))
     wire = [e.to_wire() for e in ev]
     assert log_text(EN, state, 1 - seat, wire) == [f"{NAMES[seat]}: Envido 5 piedras!"]
-    assert log_text(ES, state, 1 - seat, wire) == [f"{NAMES[seat]}: Envido 5 piedras!"]
+    assert log_text(ES, state, 1 - seat, wire) == [f"{NAMES[seat]}: ¡Envido 5 piedras!"]
     assert log_text(PT, state, 1 - seat, wire) == [f"{NAMES[seat]}: Envido 5 piedras!"]
     assert f"Envido puntos (5 piedras) from {NAMES[seat]}: answer!" in bets_text(EN, state, 1 - seat)
     state, ev = act(state, (1 - seat, "piedras", 3))

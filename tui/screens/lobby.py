@@ -224,7 +224,9 @@ class LobbyScreen(Screen[None]):
         game = self.tr(f"variant.{info.variant}") if variant else info.variant
         mine = info.table_id == self.model.table_id
         status = self.tr(f"lobby.table_status.{info.status}")
-        if info.private:
+        if info.private and info.status == "waiting":  # the column fits one word: say the one
+            status = self.tr("lobby.private_waiting")   # that tells j will not do (k + code will)
+        elif info.private:
             status += " " + self.tr("lobby.private_mark")
         target = info.options.get("target", info.options.get("target_points", ""))
         style = "bold" if mine else ""

@@ -317,6 +317,9 @@ class HandPanel(Panel):
     def show_cards(self, boxes: list[list[Text]]) -> None:
         """Each box is a card drawn as lines of at most ``card_width - 1`` cells."""
         height = max((len(box) for box in boxes), default=0)
+        # Three cards fit the stylesheet's width; a fourth (the 3-player Uruguayan mano's,
+        # before the discard) widens the panel rather than being cut off.
+        self.styles.width = max(3, len(boxes)) * self.card_width
         lines = [Text(no_wrap=True) for _ in range(height)]
         for box in boxes:
             for row, part in enumerate(box):

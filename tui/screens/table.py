@@ -581,8 +581,10 @@ class TableScreen(Screen[None]):
             info = self._info()
             return (model.update is None and info is not None and None in info.seats
                     and info.owner == self.app.model.me)  # type: ignore[attr-defined]
-        if action == "rematch":
-            return not self._watching() and bool(view.get("match_over"))
+        if action == "rematch":  # once asked, r does nothing more: the bar drops it
+            update = model.update
+            asked = update is not None and model.seat in update.rematch_votes
+            return not self._watching() and bool(view.get("match_over")) and not asked
         return True
 
     def _card_usable(self, index: int) -> bool:
