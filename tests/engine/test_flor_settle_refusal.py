@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engine_testkit import act, scenario
+from engine.testing import act, scenario
 
 from engine import legal_actions
-from engine.errors import IllegalAction
+from engine import IllegalAction
 
 
 def refused(state: Any, *step: Any) -> str:

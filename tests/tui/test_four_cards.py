@@ -2,17 +2,11 @@
 (the hand panel is sized for three and must not cut the fourth)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import engine
-
-from test_screens import screen_text
-from test_table_screen import table_shown, update_for
-from test_variant_guide import shown
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
-from engine_testkit import scenario  # noqa: E402
+from engine.testing import scenario
+from tests.tui.test_screens import screen_text
+from tests.tui.test_table_screen import table_shown, update_for
+from tests.tui.test_variant_guide import shown
 
 
 async def test_the_solo_mano_sees_all_four_cards() -> None:

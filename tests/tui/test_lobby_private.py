@@ -6,7 +6,7 @@ import pytest
 
 import protocol as p
 
-from test_screens import lobby_app, screen_text
+from tests.tui.test_screens import lobby_app, screen_text
 
 
 @pytest.mark.parametrize(("lang", "word"), [("en", "private"), ("es", "privada"), ("pt", "privada")])

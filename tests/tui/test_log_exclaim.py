@@ -2,13 +2,8 @@
 ("Beto: ¡Truco!"), and the match-over line agrees with a team name ("¡Partido para Ellos!")."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
-
-from engine_testkit import E, N, W, act, scenario  # noqa: E402
-from test_who_did_what import EN, ES, PT, log_text  # noqa: E402
+from engine.testing import E, N, W, act, scenario
+from tests.tui.test_who_did_what import EN, ES, PT, log_text
 
 
 def test_a_call_is_an_exclamation_in_each_language() -> None:
