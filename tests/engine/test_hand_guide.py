@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from engine.testing import E, N, S, W, act, points, scenario
-from test_venezolano import ENVITE_HANDS, ENVITE_TABLE, declare_all, ve
+from tests.engine.test_venezolano import ENVITE_HANDS, ENVITE_TABLE, declare_all, ve
 
 from engine import Action, Call, HandEnded, State, advance, apply, legal_actions, new_match, view
 from engine.core.errors import IllegalAction

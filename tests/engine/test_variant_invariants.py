@@ -8,7 +8,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_invariants import _play_random_match
+from tests.engine.test_invariants import _play_random_match
 
 UY_OPTIONS = st.fixed_dictionaries({
     "target": st.sampled_from([30, 15]),

@@ -32,7 +32,7 @@ def test_three_players_win_by_name_not_as_this_hand_s_team() -> None:
     import random
 
     import engine
-    from test_bet_names import model_for
+    from tests.tui.test_bet_names import model_for
 
     from tui.event_text import log_lines
 
@@ -69,7 +69,7 @@ def test_a_wanted_envido_says_the_points_are_being_sung() -> None:
 
 
 def test_a_spectator_of_a_duel_sees_the_players_not_team_numbers() -> None:
-    from test_bet_names import model_for
+    from tests.tui.test_bet_names import model_for
 
     from tui.event_text import team_name
 

@@ -263,6 +263,6 @@ def test_estar_cantando_says_who_sings_and_who_must_answer_the_privo_y_truco() -
     state, _ = scenario({0: "4o 5e 6b", 1: "7e 6e 1b"}, n=2, variant="venezolano", face_up="4c",
                         scores=(23, 10), flor_declaration="automatic")
     assert bets_text(EN, state, 1) == "Privo y truco: Ana must answer"
-    assert bets_text(ES, state, 0) == "Privo y truco: responden Ana"
+    assert bets_text(ES, state, 0) == "Privo y truco: responde Ana"  # one player: singular verb
     state, _ = act(state, (0, "quiero"))
     assert bets_text(EN, state, 1) == "Estar cantando: Ana"
