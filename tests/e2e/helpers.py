@@ -148,3 +148,15 @@ def _refusal_starts() -> tuple[str, ...]:
 
 
 _REFUSAL_STARTS = _refusal_starts()
+
+
+ACTION = re.compile(r"(?:^|\s)([a-zA-Z]) ([A-Z][A-Za-z ]*?)(?=\s{2,}|\s*$)")
+
+
+def offered_actions(text: str) -> list[tuple[str, str]]:
+    """(key, label) pairs of the action panel, right of the player's cards."""
+    lines = text.splitlines()
+    # The hand row starts under the full-width rule below the seats (the bets line may wrap).
+    rule = next((i for i, line in enumerate(lines) if line.startswith("─" * 40)), 0)
+    hand = next((i for i in range(rule + 1, len(lines)) if lines[i].startswith(("╭", "+-"))), rule + 2)
+    return [pair for line in lines[hand:hand + 5] for pair in ACTION.findall(line[24:])]

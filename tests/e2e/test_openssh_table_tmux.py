@@ -8,10 +8,9 @@ import time
 
 import asyncssh
 
-from tests.e2e.helpers import refused
+from tests.e2e.helpers import offered_actions, refused
 from tests.e2e.test_openssh_tmux import Server, Tmux, _free_port, _ssh, pytestmark  # noqa: F401
 
-ACTION = re.compile(r"(?:^|\s)([a-zA-Z]) ([A-Z][A-Za-z ]*?)(?=\s{2,}|\s*$)")
 ANSWERS = ["Quiero", "Con flor quiero", "Say my points", "Son buenas", "Flor", "Pass"]
 
 
@@ -40,8 +39,7 @@ def test_openssh_plays_a_whole_hand_against_a_bot(tmp_path):
             if "Hand over" in screen:
                 break
             if "Your move." in screen:
-                lines = screen.splitlines()[10:15]
-                offered = {label: k for line in lines for k, label in ACTION.findall(line[26:])}
+                offered = {label: k for k, label in offered_actions(screen)}
                 answer = next((offered[a] for a in ANSWERS if a in offered), None)
                 if answer:
                     tmux.keys(answer)

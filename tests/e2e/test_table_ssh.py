@@ -9,26 +9,16 @@ import time
 import pytest
 
 from tests.e2e.harness import ScreenClient, running_server
-from tests.e2e.helpers import KEY_CTRL_S, close_all, lobby_client, refused
+from tests.e2e.helpers import KEY_CTRL_S, close_all, lobby_client, offered_actions, refused
 
 pytestmark = pytest.mark.e2e
 
 FAST = dict(bot_delay=0.05, hand_pause=0.1)
 MATCH_OVER = re.compile(r"win the match!")
-ACTION = re.compile(r"(?:^|\s)([a-zA-Z]) ([A-Z][A-Za-z ]*?)(?=\s{2,}|\s*$)")
 # What a cautious player answers when a card cannot be played: accept, say the tantos,
 # sing the flor; never a raise or the mazo unless nothing else is offered.
 ANSWER_ORDER = ["Quiero", "Con flor quiero", "Say my points", "Son buenas", "Flor", "Pass"]
 AVOID = {"Me voy al mazo"}
-
-
-def offered_actions(text: str) -> list[tuple[str, str]]:
-    """(key, label) pairs of the action panel, right of the player's cards."""
-    lines = text.splitlines()
-    # The hand row starts under the full-width rule below the seats (the bets line may wrap).
-    rule = next((i for i, line in enumerate(lines) if line.startswith("─" * 40)), 0)
-    hand = next((i for i in range(rule + 1, len(lines)) if lines[i].startswith(("╭", "+-"))), rule + 2)
-    return [pair for line in lines[hand:hand + 5] for pair in ACTION.findall(line[24:])]
 
 
 async def keys(client: ScreenClient, *sequence: str, pause: float = 0.15) -> None:
