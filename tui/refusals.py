@@ -37,3 +37,28 @@ def refusal_text(tr, code: str, model: TableModel | None = None) -> str:  # type
     if not (tr.has(key) or tr.has_default(key)):
         key, values = "refusal.not_now", {}
     return str(tr(key, **values))
+
+
+def no_card_reason(tr, model: TableModel) -> str:  # type: ignore[no-untyped-def]
+    """Why a card key finds no card: watching, or a blind hand (mão de ferro) whose
+    cards go down unseen with their own key ("" when there is nothing to say)."""
+    if model.update is None or model.view.get("match_over"):
+        return ""
+    if model.seat is None:
+        return str(tr("refusal.watching"))
+    if any(a.get("call") == "play_blind" for a in model.view.get("legal") or []):
+        return refusal_text(tr, "blind_hand", model)
+    return ""
+
+
+def card_refusal(tr, model: TableModel, card: str) -> str:  # type: ignore[no-untyped-def]
+    """Why this card cannot be played now: the engine's reason (the view's
+    ``card_refusals``), in the player's language."""
+    if model.seat is None:
+        return str(tr("refusal.watching"))
+    code = next((str(c) for entry in model.view.get("card_refusals") or []
+                 if isinstance(entry, (list, tuple)) and len(entry) == 2
+                 for k, c in [entry] if k == card), "")
+    if not code:  # the card is playable, but not for the call that waits for a card
+        return str(tr("table.cannot_play"))
+    return refusal_text(tr, code, model)

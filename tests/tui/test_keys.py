@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Input
 import engine
 import protocol as p
 from tui.app import TrucoApp
-from tui.screens.keybar import binding_pairs
+from tui.widgets.keybar import binding_pairs
 from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen

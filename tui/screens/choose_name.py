@@ -9,7 +9,7 @@ from textual.widgets import Input, Static
 
 import protocol as p
 from protocol.text import NAME_MAX, name_stem, usable_name
-from tui.screens.keybar import KeyBar
+from tui.widgets.keybar import KeyBar
 
 
 class ChooseNameScreen(Screen[None]):

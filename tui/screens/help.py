@@ -1,7 +1,7 @@
 """Keys and a short guide, in the session's language; at a table, this hand explained."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -9,9 +9,12 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+import protocol as p
 from tui.calls import call_label
 from tui.cards import card_face, card_roles, mark_text
-from tui.screens.keybar import KeyBar
+from tui.i18n import option_value
+from tui.table_model import TableModel
+from tui.widgets.keybar import KeyBar
 
 
 class HelpScreen(ModalScreen[None]):
@@ -140,3 +143,40 @@ def hand_help(tr, view: dict[str, Any], *, french: bool, ascii_only: bool) -> st
     else:
         out.append(tr("guide.scores_plain", target=view.get("target", "")))
     return "\n".join(out)
+
+
+def table_help(tr, model: TableModel, info: p.TableInfo | None, variants: Mapping[str, Any], *,  # type: ignore[no-untyped-def]
+               french: bool, ascii_only: bool) -> str:
+    """The table's help: this hand first (what a player opens help for), the keys, the ley
+    (Venezuelan flor a ley), then the table's options as the New-table form shows them."""
+    lines = []
+    if model.update is not None:
+        lines += [hand_help(tr, model.view, french=french, ascii_only=ascii_only), ""]
+    lines.append(tr("help.table"))
+    if info is not None and info.variant == "venezolano" and info.options.get("flor", True) \
+            and info.options.get("flor_declaration", "a_ley") == "a_ley":
+        lines += ["", tr("help.ley")]
+    if info is not None:
+        lines.append("")
+        lines.append(tr("help.options"))
+        for name, value in _options_in_form_order(info, variants.get(info.variant)):
+            lines.append(f"  {_option_label(tr, variants.get(info.variant), name)}: {option_value(tr, value)}")
+        timer = f"{info.turn_timer} s" if info.turn_timer else tr("form.timer_off")
+        lines.append(f"  {tr('form.turn_timer')}: {timer}")
+    return "\n".join(lines)
+
+
+def _options_in_form_order(info: p.TableInfo, variant: Any) -> list[tuple[str, Any]]:
+    """The table's options in the order the New-table form shows them."""
+    order = [o.name for o in variant.options] if variant else []
+    return sorted(info.options.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else len(order), kv[0]))
+
+
+def _option_label(tr, variant: Any, name: str) -> str:  # type: ignore[no-untyped-def]
+    key = f"option.{name}"
+    if tr.has(key) or tr.has_default(key):
+        return str(tr(key))
+    for opt in variant.options if variant else ():
+        if opt.name == name:
+            return str(opt.label)
+    return name

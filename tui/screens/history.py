@@ -17,7 +17,7 @@ from textual.widgets import DataTable, RichLog, Static
 import protocol as p
 from tui.cards import card_text
 from tui.event_text import log_lines
-from tui.screens.keybar import KeyBar
+from tui.widgets.keybar import KeyBar
 from tui.table_model import TableModel
 
 

@@ -11,8 +11,8 @@ from textual.widgets.option_list import Option
 
 import protocol as p
 from tui.i18n import option_label, option_value
-from tui.screens.chat_input import ChatInput
-from tui.screens.keybar import KeyBar
+from tui.widgets.chat_input import ChatInput
+from tui.widgets.keybar import KeyBar
 
 
 class LobbyScreen(Screen[None]):

@@ -15,8 +15,8 @@ from textual.widgets import Button, Input, Label, Select, Static
 import protocol as p
 from textual import on
 from tui.i18n import option_help, option_label, option_value
-from tui.screens.keybar import KeyBar
-from tui.screens.tickbox import TickBox
+from tui.widgets.keybar import KeyBar
+from tui.widgets.tickbox import TickBox
 
 TIMER_CHOICES = (15, 30, 60, 120)
 

@@ -7,7 +7,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from tui.screens.keybar import KeyBar
+from tui.widgets.keybar import KeyBar
 
 
 class PromptScreen(ModalScreen[str | None]):

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.binding import ActiveBinding, Binding
 from textual.screen import Screen
 
-from tui.screens.panels import Panel
+from tui.widgets.panels import Panel
 
 Labeller = Callable[[Binding], str]
 

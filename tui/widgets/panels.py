@@ -8,14 +8,14 @@ layout, so a card played repaints just the lines it changes.
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from typing import Callable
-
 from rich.text import Text
 from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widgets import Static
+
+from tui.widgets.messages import CallPicked, CardPicked, Redraw
 
 
 def _key(text: Text) -> tuple[object, ...]:
@@ -86,14 +86,11 @@ class Panel(Static):
 
 
 class DrawnPanel(Panel):
-    """A Panel whose content depends on its width: drawn again by ``draw`` on a resize."""
-
-    def __init__(self, draw: Callable[[], None], *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self._draw_again = draw
+    """A Panel whose content depends on its width: asks to be drawn again (a ``Redraw``
+    message up to its screen) on a resize."""
 
     def on_resize(self, event: events.Resize) -> None:
-        self._draw_again()
+        self.post_message(Redraw())
 
 
 class WrapPanel(Panel):
@@ -234,12 +231,10 @@ class GridPanel(Panel):
 
     GAP = 2
 
-    def __init__(self, *, id: str | None = None, columns: int = 2,
-                 on_pick: Callable[[int], None] | None = None) -> None:
+    def __init__(self, *, id: str | None = None, columns: int = 2) -> None:
         super().__init__(id=id)
         self.columns = columns  # at most this many even columns
         self._cells: list[Text] = []
-        self._on_pick = on_pick
         self._spans: list[list[tuple[int, int, int]]] = []  # per row: (x0, x1, cell index)
 
     def set_cells(self, cells: list[Text]) -> None:
@@ -297,22 +292,20 @@ class GridPanel(Panel):
         self._draw()
 
     def on_click(self, event: events.Click) -> None:
-        if not 0 <= event.y < len(self._spans) or self._on_pick is None:
+        if not 0 <= event.y < len(self._spans):
             return
         for x0, x1, index in self._spans[event.y]:
             if x0 <= event.x < x1 + self.GAP:
-                self._on_pick(index)
+                self.post_message(CallPicked(index))
                 return
 
 
 class HandPanel(Panel):
     """The player's cards side by side; a click on a card picks it."""
 
-    def __init__(self, *, id: str | None = None, card_width: int = 8,
-                 on_pick: Callable[[int], None] | None = None) -> None:
+    def __init__(self, *, id: str | None = None, card_width: int = 8) -> None:
         super().__init__(id=id)
         self.card_width = card_width
-        self._on_pick = on_pick
 
     def show_cards(self, boxes: list[list[Text]]) -> None:
         """Each box is a card drawn as lines of at most ``card_width - 1`` cells."""
@@ -328,5 +321,4 @@ class HandPanel(Panel):
         self.show(Text("\n").join(lines))
 
     def on_click(self, event: events.Click) -> None:
-        if self._on_pick is not None:
-            self._on_pick(event.x // self.card_width)
+        self.post_message(CardPicked(event.x // self.card_width))

@@ -1,0 +1,48 @@
+"""The bets line: what the hand is worth, the bets waiting for an answer, the face-up card,
+and at the end of a hand what it scored."""
+from __future__ import annotations
+
+from rich.text import Text
+
+from tui.bets import pending_bets
+from tui.cards import card_text
+from tui.event_text import hand_summary
+from tui.table_model import TableModel
+from tui.widgets.panels import WrapPanel
+from tui.widgets.table.part import TablePart, french
+
+
+class BetsLine(WrapPanel, TablePart):
+    """``#t-bets`` (in the waiting room: how many seats are free and the join code)."""
+
+    def update_from(self, model: TableModel) -> None:
+        view = model.view
+        variant = str(view.get("variant", ""))
+        line = Text(no_wrap=False)
+        truco_value = view.get("truco_value", 1)
+        line.append(self.tr("table.hand_worth", n=truco_value), style="bold")
+        for part in pending_bets(self.tr, model):  # each names the seat that made the bet
+            line.append("  " + part.text, style=part.style)
+        ley_seats = view.get("ley_seats") or []
+        if ley_seats and view.get("phase") != "deal":
+            names = ", ".join(model.name(s) for s in ley_seats)
+            line.append("  " + self.tr("table.a_ley", names=names), style="magenta")
+        if view.get("face_up"):
+            line.append("  " + self.tr(f"table.face_up.{variant}") if self.tr.has_default(f"table.face_up.{variant}")
+                        else "  " + self.tr("table.face_up"))
+            line.append(" ")
+            line.append_text(card_text(str(view["face_up"]), french=french(model), ascii_only=self.lite))
+        if view.get("phase") in ("deal", "match_over") or view.get("game_winner") is not None:
+            summary = hand_summary(self.tr, model, french(model), self.lite)
+            if summary:
+                line.append("\n")
+                line.append_text(summary)
+        self.show(line)
+
+    def show_waiting(self, free: int, code: str) -> None:
+        # The bets line spans the screen: the code is never split from its label there.
+        waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
+        if code:  # for as long as the table waits: friends need it to sit down
+            waiting.append("\n" + self.tr("table.code_title", code=code), style="bold yellow")
+            waiting.append("\n" + self.tr("table.code_how"), style="")
+        self.show(waiting)

@@ -1,0 +1,64 @@
+"""The calls this player may make now, each with its key; a click posts ``CallPicked``."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from tui.calls import CallChoice, assign_keys, call_label
+from tui.table_model import TableModel
+from tui.widgets.panels import GridPanel
+from tui.widgets.table.part import TablePart
+
+CARD_CALLS = ("play", "discard")  # made with the card keys directly
+
+
+def amounts(view: dict[str, Any], call: str) -> list[int]:
+    """The numbers a call may take (piedras, envido N puntos); empty if it takes none."""
+    return sorted(
+        int(a["amount"]) for a in view.get("legal") or []
+        if a.get("call") == call and isinstance(a.get("amount"), int)
+    )
+
+
+def is_card_call(view: dict[str, Any], call: str) -> bool:
+    """A call that needs a card other than playing it (las que pintan)."""
+    return any(a.get("call") == call and a.get("card") for a in view.get("legal") or [])
+
+
+class CallsPanel(GridPanel, TablePart):
+    """``#t-actions``: ``choices`` are the calls shown, in order, with their keys."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, columns=3)
+        self._actions_key: tuple[Any, ...] = ()
+        self.choices: list[CallChoice] = []
+
+    def update_from(self, model: TableModel) -> None:
+        """Plain plays (and discards) are made with the card keys. A call that needs a
+        number (piedras, envido N puntos) asks for it; a call that needs a card other
+        than playing it (las que pintan) waits for the card key that follows: both end
+        in an ellipsis."""
+        view = model.view
+        calls: list[str] = []
+        for action in view.get("legal") or []:
+            call = str(action.get("call"))
+            if call in CARD_CALLS or call in calls:
+                continue
+            calls.append(call)
+        deal_kind = str(view.get("deal_kind") or "")
+        key = (*calls, deal_kind)
+        if key == self._actions_key:
+            return  # unchanged: nothing to repaint
+        self._actions_key = key
+        self.choices = assign_keys(calls)
+        variant = str(view.get("variant", ""))
+        cells = []
+        for choice in self.choices:
+            label = Text()
+            label.append(choice.key, style="reverse bold")
+            label.append(" " + call_label(self.tr, variant, choice.call, deal_kind=deal_kind))
+            if amounts(view, choice.call) or is_card_call(view, choice.call):
+                label.append("…")
+            cells.append(label)
+        self.set_cells(cells)

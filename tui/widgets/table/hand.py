@@ -1,0 +1,25 @@
+"""The player's cards, the playable ones marked; a click posts ``CardPicked``."""
+from __future__ import annotations
+
+from tui.cards import card_box, card_roles
+from tui.table_model import TableModel
+from tui.widgets.panels import HandPanel
+from tui.widgets.table.part import TablePart, french
+
+CARD_WIDTH = 8  # a drawn card (7) and the gap after it
+
+
+class CardsPanel(HandPanel, TablePart):
+    """``#t-cards``."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, card_width=CARD_WIDTH)
+
+    def update_from(self, model: TableModel) -> None:
+        own = list(model.view.get("own_cards") or [])
+        playable = {a.get("card") for a in model.view.get("legal") or [] if a.get("card")}
+        roles = card_roles(model.view)
+        boxes = [card_box(card, str(i + 1), french=french(model), ascii_only=self.lite, selected=card in playable,
+                          role=roles.get(card))
+                 for i, card in enumerate(own)]
+        self.show_cards(boxes)

@@ -1,0 +1,54 @@
+"""The title line (table, variant, target) and the score line."""
+from __future__ import annotations
+
+from rich.text import Text
+
+import protocol as p
+from tui.event_text import score_text, team_name
+from tui.table_model import TableModel
+from tui.widgets.panels import Panel
+from tui.widgets.table.part import TablePart
+
+
+class TitleLine(Panel, TablePart):
+    """``#t-title``: the table's name, variant, target and flor; "watching" for a spectator."""
+
+    def update_from(self, model: TableModel, info: p.TableInfo | None) -> None:
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append(" truco-ssh ", style="reverse bold")
+        if info is not None:
+            variant = self.tr(f"variant.{info.variant}")
+            target = info.options.get("target", "")
+            title.append(f" {info.title} · {variant} · {self.tr('table.to_points', n=target)}")
+            if info.options.get("flor") is True:
+                title.append(" · " + self.tr("table.with_flor"))
+        if model.seat is None and model.update is not None:
+            title.append(" · " + self.tr("table.watching"), style="italic")
+        self.show(title)
+
+
+class ScoreLine(Panel, TablePart):
+    """``#t-score``: each side's points (yours in green), the malas/buenas, the games won."""
+
+    def update_from(self, model: TableModel) -> None:
+        view = model.view
+        scores = list(view.get("scores") or [0, 0])
+        holders = view.get("score_holders") or [[i] for i in range(len(scores))]
+        target = view.get("target", "")
+        line = Text(no_wrap=True, overflow="ellipsis")
+        for entry, score in enumerate(scores):
+            seats = holders[entry] if entry < len(holders) else []
+            if len(scores) == 2:
+                label, mine = team_name(self.tr, model, entry), model.my_team() == entry
+            else:  # one score per player (the three-player game)
+                label = " + ".join(model.name(seat) for seat in seats)
+                mine = model.seat in seats
+            line.append(f" {label} ", style="reverse bold green" if mine else "reverse bold")
+            if view.get("malas"):
+                line.append(f" {score} ({score_text(self.tr, score, int(view['malas']))})  ")
+            else:
+                line.append(f" {score}/{target}  ")
+        games = view.get("games_won") or [0, 0]
+        if (view.get("match_games") or 1) > 1 and len(games) == 2:
+            line.append(self.tr("table.games", a=games[0], b=games[1]), style="dim")
+        self.show(line)

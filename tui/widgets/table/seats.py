@@ -1,0 +1,159 @@
+"""The seats (one row per seat) and the tricks beside them, in line with the seat rows."""
+from __future__ import annotations
+
+from rich.text import Text
+
+import protocol as p
+from tui.cards import card_roles, card_text
+from tui.event_text import act_words, team_name
+from tui.table_model import TableModel
+from tui.widgets.panels import DrawnPanel
+from tui.widgets.table.part import TablePart, french
+
+TRICK_COLUMN = 5  # the narrowest trick column: a card ("10E") and room for a mark
+
+
+class SeatsPanel(DrawnPanel, TablePart):
+    """``#t-seats``: who sits where, whose turn it is, and what each seat last said."""
+
+    def update_from(self, model: TableModel) -> None:
+        """One row per seat under a header row (the tricks beside are in line with it):
+        names and team names whole; what the seat last said gets the rest of the row.
+        When that is too short the row drops its extras (cards left in hand, the bot
+        mark) before a call ends in an ellipsis."""
+        update = model.update
+        assert update is not None
+        said = self._last_said(model)
+        width = self.size.width or 44
+        for extras in (True, False):
+            rows = [self._seat_row(model, seat, extras) for seat in range(len(update.seats))]
+            if all(row.cell_len + 1 + len(said[seat]) <= width for seat, row in enumerate(rows) if seat in said):
+                break
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for seat, row in enumerate(rows):
+            if seat in said:
+                bubble = Text(said[seat], style="italic yellow")
+                bubble.truncate(max(1, width - row.cell_len - 1), overflow="ellipsis")
+                row.append(" ")
+                row.append_text(bubble)
+            out.append("\n")
+            out.append_text(row)
+        self.show(out)
+
+    def show_waiting(self, info: p.TableInfo | None) -> int:
+        """The waiting room's seats (free ones dimmed); returns how many are free."""
+        seats = Text()
+        free = 0
+        if info is not None:
+            for i, name in enumerate(info.seats):
+                if name is None:
+                    free += 1
+                seats.append(f" {i + 1}. ")
+                seats.append(name or self.tr("table.free_seat"), style="" if name else "dim italic")
+                if info.bots and i < len(info.bots) and info.bots[i]:
+                    seats.append(" (bot)", style="dim")
+                seats.append("\n")
+        self.show(seats)
+        return free
+
+    def show_restoring(self, info: p.TableInfo) -> None:
+        """A table being restored after a restart: just who sits there."""
+        seats = Text()
+        for i, name in enumerate(info.seats):
+            seats.append(f" {i + 1}. ")
+            seats.append(name or "")  # Text: a name is never markup
+            seats.append("\n")
+        self.show(seats)
+
+    def _seat_row(self, model: TableModel, seat: int, extras: bool) -> Text:
+        view = model.view
+        update = model.update
+        assert update is not None
+        info = update.seats[seat]
+        lite = self.lite
+        names = [s.name + (" *" if i == model.seat else "") for i, s in enumerate(update.seats)]
+        teams = [team_name(self.tr, model, model.team_of(i)) for i in range(len(update.seats))]
+        # Two or three players: each seat is its own side, the score line names them.
+        team_width = max(len(t) for t in teams) if len(update.seats) > 3 else 0
+        row = Text(no_wrap=True, overflow="ellipsis")
+        row.append(("> " if lite else "▶ ") if seat in update.waiting else "  ", style="bold yellow")
+        team = model.team_of(seat)
+        mine = team is not None and team == model.my_team()
+        row.append(f"{names[seat]:<{max(len(n) for n in names)}}", style="bold green" if mine else "bold")
+        if team_width:
+            row.append(f" {teams[seat]:<{team_width}}", style="green" if mine else "")
+        if extras:
+            hand_sizes = view.get("hand_sizes") or []
+            size = hand_sizes[seat] if seat < len(hand_sizes) else 0
+            row.append(" " + (("#" if lite else "■") * size).ljust(3), style="cyan")
+        role = ("D" if view.get("dealer") == seat else " ") + ("M" if view.get("mano") == seat else " ")
+        row.append(" " + role, style="dim")
+        if info.bot and extras:
+            row.append(" bot", style="dim")
+        elif info.away:
+            row.append(" " + self.tr("table.away"), style="red")
+        return row
+
+    def _last_said(self, model: TableModel) -> dict[int, str]:
+        said: dict[int, str] = {}
+        for event in model.last_hand_events:
+            if event.get("type") == "hand_started":
+                said.clear()  # a new pica-pica duel: what was said in the last one is over
+            elif event.get("type") == "acted" and event.get("call") not in ("play", "play_blind"):
+                seat = event.get("seat")
+                if isinstance(seat, int):
+                    said[seat] = act_words(self.tr, model, event)  # with its piedras, if any
+        return said
+
+
+class TricksPanel(DrawnPanel, TablePart):
+    """``#t-tricks``: the cards of each trick in a column, one row per seat."""
+
+    def update_from(self, model: TableModel) -> None:
+        """A trick is won by a player: that card is drawn reversed, and the header names
+        the player when the column is wide enough for the whole name."""
+        view = model.view
+        update = model.update
+        assert update is not None
+        tricks = [list(t) for t in (view.get("tricks") or [])]
+        current = view.get("current_trick") or []
+        if current:
+            tricks.append(list(current))
+        columns = max(3, len(tricks))
+        is_french = french(model)
+        roles = card_roles(view)  # the special cards of this hand get their star
+        results = view.get("trick_results") or []
+        # The engine names the seat that took each trick (None for a parda).
+        winners = {i: s for i, s in enumerate(view.get("trick_winners") or []) if isinstance(s, int)}
+        column = max(TRICK_COLUMN, ((self.size.width or 3 * TRICK_COLUMN) + 1) // columns - 1)
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for i in range(columns):
+            head = self.tr("table.trick_n", n=i + 1)
+            style = "dim"
+            if i < len(results):
+                style = "bold cyan"
+                who = self._result_text(model, results[i], winners.get(i))
+                if i in winners or results[i] is None:
+                    head = f"{head} {who}" if len(head) + 1 + len(who) <= column else head
+            out.append(f"{head:<{column}} ", style=style)
+        for seat in range(len(update.seats)):
+            out.append("\n")
+            for number, trick in enumerate(tricks):
+                card = next((c for s, c in trick if s == seat), None)
+                cell = _card_cell(card, is_french, self.lite, roles.get(str(card)))
+                if card is not None and winners.get(number) == seat:
+                    cell.stylize("reverse")
+                cell.truncate(column, pad=True)
+                out.append_text(cell)
+                out.append(" ")
+        self.show(out)
+
+    def _result_text(self, model: TableModel, team: int | None, seat: int | None = None) -> str:
+        """A trick is taken by a player: his name (the team only for a parda)."""
+        return model.name(seat) if seat is not None else team_name(self.tr, model, team)
+
+
+def _card_cell(card: str | None, is_french: bool, ascii_only: bool = False, role: str | None = None) -> Text:
+    if card is None:
+        return Text("")
+    return card_text(card, french=is_french, ascii_only=ascii_only, role=role)

@@ -1,0 +1,68 @@
+"""The status line (whose turn, what the table waits for, why a key did nothing) and the
+turn timer beside it."""
+from __future__ import annotations
+
+from rich.text import Text
+
+from tui.table_model import TableModel
+from tui.widgets.panels import Panel, WrapPanel
+from tui.widgets.table.part import TablePart
+
+
+def rematch_text(tr, model: TableModel) -> Text | None:  # type: ignore[no-untyped-def]
+    """Who asked for a rematch and whom it waits for, told to this viewer (None: nobody asked).
+
+    The asker sees who has not accepted yet; the others see who asked and the key to accept."""
+    update = model.update
+    if update is None or not update.rematch_votes:
+        return None
+    asked = [s for s in update.rematch_votes if 0 <= s < len(update.seats)]
+    humans = [s for s, info in enumerate(update.seats) if not info.bot]
+    names = ", ".join(model.name(s) for s in asked)
+    if model.seat is None:
+        return Text(tr("table.rematch_asked_watching", names=names), style="bold yellow")
+    if model.seat in asked:
+        missing = ", ".join(model.name(s) for s in humans if s not in asked)
+        return Text(tr("table.rematch_waiting", names=missing), style="bold yellow") if missing else None
+    return Text(tr("table.rematch_asked", names=names), style="bold yellow")
+
+
+class StatusLine(WrapPanel, TablePart):
+    """``#t-status``; ``say`` puts a one-off line there (a refusal, "pick a card")."""
+
+    def update_from(self, model: TableModel) -> None:
+        view = model.view
+        update = model.update
+        assert update is not None
+        if view.get("match_over"):
+            over = "table.status.match_over" if model.seat is not None else "table.status.match_over_watching"
+            text = rematch_text(self.tr, model) or Text(self.tr(over), style="bold green")  # no r for spectators
+        elif model.seat is not None and model.seat in update.waiting:
+            text = Text(self.tr("table.status.your_turn"), style="bold yellow")
+        elif update.waiting:
+            names = ", ".join(model.name(s) for s in update.waiting)
+            text = Text(self.tr("table.status.waiting_on", names=names))
+        else:
+            text = Text(self.tr("table.status.next_hand"), style="dim")
+        if update.resume_code:
+            text.append("  ·  " + self.tr("table.resume_code", code=update.resume_code), style="dim")
+        self.show(text)
+
+    def say(self, text: Text) -> None:
+        self.show(text)
+
+
+class TurnTimer(Panel, TablePart):
+    """``#t-timer``: the seconds left to act, repainted only when the figure changes."""
+
+    _timer_shown = ""
+
+    def tick(self, model: TableModel) -> None:
+        left = model.seconds_left()
+        if left is not None and left > 10 and self.lite:
+            left = -(-left // 5) * 5  # lite: the countdown moves in 5 s steps until the last 10
+        shown = "" if left is None else (f"T {left:>3}s" if self.lite else f"⏱ {left:>3}s")
+        if shown != self._timer_shown:  # only this one-line widget repaints, once a second
+            self._timer_shown = shown
+            style = "bold red" if left is not None and left <= 5 else "bold"
+            self.show(Text(shown, style=style))
