@@ -16,6 +16,7 @@ from engine.core.calls import Call
 from engine.core.cards import Card, CardMark
 from engine.core.errors import IllegalAction
 from engine.core.game import apply, legal_actions, why_refused
+from engine.core.ledger import contraflor_stake
 from engine.core.ruleset import FlorStyle, RuleSet
 from engine.core.state import EnvidoStatus, FlorStatus, Phase, State
 
@@ -186,7 +187,8 @@ def _flor_bet(state: State) -> BetWorth | None:
     if state.flor_level == 2 and state.rules.cfar_wins_chico:
         # The best flor wins the game: its points depend on who holds it (hidden).
         return BetWorth("flor", calls, None, refused, wins_game=True)
-    return BetWorth("flor", calls, _flor_points(state, mk(answerer, Call.CON_FLOR_QUIERO)), refused)
+    # Wanted, the stake does not depend on who holds the best flor (hidden): the ledger's.
+    return BetWorth("flor", calls, contraflor_stake(state), refused)
 
 
 def _may(state: State, seat: int, call: Call) -> bool:

@@ -55,6 +55,20 @@ def leader_needs(w: HandState, goal: int) -> int:
     return int(max(goal - max(w.scores), 1))
 
 
+def contraflor_stake(w: HandState) -> int:
+    """What an accepted contraflor (level 1) or contraflor al resto (level 2) pays, whoever
+    holds the best flor (RULES 1.9.3/1.9.4); the contraflor al resto that wins the game
+    (OPT-CFAR-WINS-CHICO) is the exception, worth what the winner lacks. Settled here so the
+    flor rules and the hand guide read one formula, and the guide needs no hidden card."""
+    total = len(w.flor_announced)
+    if w.flor_level != 2:
+        return 3 * total
+    rules = w.rules
+    goal = rules.malas if rules.cfar_malas and max(w.scores) <= rules.malas else rules.target
+    points = leader_needs(w, goal)
+    return points if rules.cfar_no_flor_points else points + 3 * total
+
+
 def truco_value(w: HandState) -> int:
     """What the hand is worth now; a game-deciding step shows the whole target."""
     level = w.truco_level

@@ -15,7 +15,7 @@ from engine.core.errors import Reason
 from engine.core.calls import Call
 from engine.core.events import Event, Scoring
 from engine.core.hand import end_hand_now
-from engine.core.ledger import credit, leader_needs, team_score
+from engine.core.ledger import contraflor_stake, credit, team_score
 from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, Phase, State, Work
 
 
@@ -237,12 +237,7 @@ def resolve(w: Work, events: list[Event]) -> None:
             if rules.cfar_wins_chico:
                 points = max(rules.target - team_score(w, winner), 1)
             else:
-                goal = rules.target
-                if rules.cfar_malas and max(w.scores) <= rules.malas:
-                    goal = rules.malas
-                points = leader_needs(w, goal)
-                if not rules.cfar_no_flor_points:
-                    points += 3 * total
+                points = contraflor_stake(w)
         else:
             reason = Scoring.CONTRAFLOR if w.flor_accepted else Scoring.FLOR
             points = 3 * total
