@@ -17,13 +17,21 @@ from tui.widgets.panels import Panel
 Labeller = Callable[[Binding], str]
 
 
-def key_line(pairs: list[tuple[str, str]]) -> Text:
-    line = Text(no_wrap=True, overflow="ellipsis")
-    for i, (key, label) in enumerate(pairs):
-        if i:
-            line.append("  ")
-        line.append(key, style="reverse bold")
-        line.append(" " + label)
+def key_line(pairs: list[tuple[str, str]], width: int = 0) -> Text:
+    """The keys on one line, or where ``width`` is too narrow for them, on as many lines as
+    they need, broken between keys: a key and its words are never cut (60 columns)."""
+    rows: list[Text] = []
+    for key, label in pairs:
+        piece = Text()
+        piece.append(key, style="reverse bold")
+        piece.append(" " + label)
+        if rows and (not width or rows[-1].cell_len + 2 + piece.cell_len <= width):
+            rows[-1].append("  ")
+            rows[-1].append_text(piece)
+        else:
+            rows.append(piece)
+    line = Text("\n").join(rows) if rows else Text()
+    line.no_wrap, line.overflow = True, "ellipsis"
     return line
 
 
@@ -64,8 +72,19 @@ class KeyBar(Panel):
 
     _label: Labeller | None = None
 
+    _pairs: list[tuple[str, str]] = []
+
     def show(self, pairs: list[tuple[str, str]]) -> None:  # type: ignore[override]
-        super().show(key_line(pairs))
+        self._pairs = pairs
+        line = key_line(pairs, self.size.width)
+        rows = line.plain.count("\n") + 1
+        if self.styles.height is None or self.styles.height.value != rows:
+            self.styles.height = rows  # a second row only where the keys do not fit in one
+        super().show(line)
+
+    def on_resize(self) -> None:
+        if self._pairs:
+            self.show(self._pairs)
 
     def follow_bindings(self, label: Labeller) -> None:
         """Show the screen's active bindings from now on, redrawn whenever Textual (a focus
