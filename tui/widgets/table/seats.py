@@ -128,13 +128,11 @@ class TricksPanel(DrawnPanel, TablePart):
         column = max(TRICK_COLUMN, ((self.size.width or 3 * TRICK_COLUMN) + 1) // columns - 1)
         out = Text(no_wrap=True, overflow="ellipsis")
         for i in range(columns):
-            head = self.tr("table.trick_n", n=i + 1)
+            head = self.tr(f"table.trick_{i + 1}")
             style = "dim"
             if i < len(results):
                 style = "bold cyan"
-                who = self._result_text(model, results[i], winners.get(i))
-                if i in winners or results[i] is None:
-                    head = f"{head} {who}" if len(head) + 1 + len(who) <= column else head
+                head = trick_head(head, self._result_text(model, results[i], winners.get(i)), column)
             out.append(f"{head:<{column}} ", style=style)
         for seat in range(len(update.seats)):
             out.append("\n")
@@ -151,6 +149,16 @@ class TricksPanel(DrawnPanel, TablePart):
     def _result_text(self, model: TableModel, team: int | None, seat: int | None = None) -> str:
         """A trick is taken by a player: his name (the team only for a parda)."""
         return model.name(seat) if seat is not None else team_name(self.tr, model, team)
+
+
+def trick_head(number: str, taker: str, column: int) -> str:
+    """A decided trick's header names who took it: with its number where both fit, else
+    the name alone (the columns run in order), ending in an ellipsis only past the column."""
+    if len(number) + 1 + len(taker) <= column:
+        return f"{number} {taker}"
+    if len(taker) <= column:
+        return taker
+    return taker[: column - 1] + "…"
 
 
 def _card_cell(card: str | None, is_french: bool, ascii_only: bool = False, role: str | None = None) -> Text:
