@@ -99,7 +99,7 @@ class SeatsPanel(DrawnPanel, TablePart):
         for event in model.last_hand_events:
             if event.get("type") == "hand_started":
                 said.clear()  # a new pica-pica duel: what was said in the last one is over
-            elif event.get("type") == "acted" and event.get("call") not in ("play", "play_blind"):
+            elif event.get("type") == "acted" and event.get("call") not in ("play", "play_blind", "discard"):
                 seat = event.get("seat")
                 if isinstance(seat, int):
                     said[seat] = act_words(self.tr, model, event)  # with its piedras, if any
