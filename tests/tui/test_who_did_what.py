@@ -274,4 +274,4 @@ def test_a_trick_header_names_the_taker_whatever_the_column() -> None:
 
     assert trick_head("2nd", "Bot 1", 12) == "2nd Bot 1"
     assert trick_head("2ª", "Bot 1", 7) == "Bot 1"  # the columns run in order: the name says more
-    assert trick_head("2ª", "beto_el_largo", 7) == "beto_e…"
+    assert trick_head("2ª", "beto_el_largo", 7) == "2ª"  # never a cut name: his card is reversed

@@ -153,12 +153,11 @@ class TricksPanel(DrawnPanel, TablePart):
 
 def trick_head(number: str, taker: str, column: int) -> str:
     """A decided trick's header names who took it: with its number where both fit, else
-    the name alone (the columns run in order), ending in an ellipsis only past the column."""
+    the name alone (the columns run in order). A name is never cut: past the column the
+    number stays, and the taker's card, drawn reversed in his row, says who it is."""
     if len(number) + 1 + len(taker) <= column:
         return f"{number} {taker}"
-    if len(taker) <= column:
-        return taker
-    return taker[: column - 1] + "…"
+    return taker if len(taker) <= column else number
 
 
 def _card_cell(card: str | None, is_french: bool, ascii_only: bool = False, role: str | None = None) -> Text:
