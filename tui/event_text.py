@@ -157,7 +157,13 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
     hand = hand or HandContext()
     teams = hand.teams
 
+    seat_teams = teams or model.view.get("teams") or []
+    solo = len(seat_teams) == 3  # the Uruguayan three-player game: a score per player
+
     def side(team: Any) -> str:
+        if solo and team is not None:  # this hand's "Them" is not next hand's: the players
+            players = [name(s) for s, t in enumerate(seat_teams) if t == team]
+            return tr("table.pair", a=players[0], b=players[1]) if len(players) == 2 else ", ".join(players)
         return team_name(tr, model, team, teams)
 
     if kind == "acted":
@@ -194,8 +200,9 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
         return None
     if kind == "trick_ended":
         winner = event.get("winner_team")
-        if winner is None:
-            line = Text(tr("log.trick", n=event.get("number"), team=side(None)), style="cyan")
+        if winner is None or solo:  # a parda; or three players: the taker is the side
+            taker = side(None) if winner is None else name(event.get("next_leader"))
+            line = Text(tr("log.trick", n=event.get("number"), team=taker), style="cyan")
         else:  # a trick is taken by a player (who leads the next one): name him, and his side
             line = Text(tr("log.trick_by", n=event.get("number"), who=name(event.get("next_leader")),
                            team=side(winner)), style="cyan")

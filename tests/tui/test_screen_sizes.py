@@ -50,6 +50,29 @@ async def test_lobby_names_and_the_table_line_are_whole(lang: str, size: tuple[i
         assert on_screen(app, "#status-line").split() == described.split()
 
 
+PLAYING_PRIVATE = p.TableInfo(table_id="t2", title="x", variant="venezolano", owner="x", private=True,
+                              status="playing", seats=("x", "y", "z", "w"), options={})
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGS)
+async def test_lobby_table_list_keeps_game_seats_and_status_whole(lang: str, size: tuple[int, int]) -> None:
+    app, link = await started(lang)
+    link.push(p.TableUpdated(table=PLAYING_PRIVATE))
+    tr = Translator(lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.5)
+        shown = on_screen(app, "#tables")
+        for word in (tr("lobby.col.game"), tr("lobby.col.seats"), tr("lobby.col.status"),
+                     tr("variant.argentino"), "1/2", tr("lobby.private_waiting"),
+                     tr("variant.venezolano"), "4/4", tr("lobby.table_status.playing")):
+            assert word in shown, (word, shown)
+        if size[0] >= 80:  # the points column goes first when the room runs out
+            assert tr("lobby.col.points") in shown and "15" in shown
+        # The selected table's line always names its points.
+        assert "15" in on_screen(app, "#status-line")
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGS)
 async def test_new_table_form_labels_and_buttons_are_whole(lang: str, size: tuple[int, int]) -> None:

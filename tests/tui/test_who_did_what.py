@@ -150,8 +150,9 @@ async def test_the_table_screen_names_the_seat_that_raised() -> None:
 
 
 def test_three_player_log_names_each_hand_s_own_teams() -> None:
-    """Uruguayan three players: the mano plays alone, a new split every hand. A log read
-    again (a reconnect) says Us / Them as the teams were in each line's hand."""
+    """Uruguayan three players: the mano plays alone, a new split every hand, a score per
+    player. A points line names the players of that hand's side (never "Them", which is
+    another pair next hand), also in a log read again (a reconnect)."""
     import random
 
     rules = engine.get_ruleset("uruguayo", flor=False)
@@ -169,14 +170,14 @@ def test_three_player_log_names_each_hand_s_own_teams() -> None:
         manos += [e.mano for e in more if isinstance(e, engine.HandStarted)]
     model = model_for(state, 0, log)
     lines = [line.plain for line in log_lines(EN, model, [e.to_wire() for e in log], french=False)]
-    # Expected, from the events alone: seat 0's team in the hand of each points line.
+    # Expected, from the events alone: the players of the side of each points line.
     expected, mano = [], None
     for event in log:
         if isinstance(event, engine.HandStarted):
             mano = event.mano
         if isinstance(event, engine.PointsScored):
-            mine = 0 if mano == 0 else 1
-            expected.append(("Us" if event.team == mine else "Them") + f" +{event.points} ")
+            side = [s for s in range(3) if (s == mano) == (event.team == 0)]
+            expected.append(" and ".join(model.name(s) for s in side) + f" +{event.points} ")
     got = [line for line in lines if " +" in line and "(" in line]
     assert len(got) == len(expected) >= 2 and len(set(manos)) > 1
     assert all(line.startswith(want) for line, want in zip(got, expected)), (got, expected)
@@ -266,3 +267,11 @@ def test_estar_cantando_says_who_sings_and_who_must_answer_the_privo_y_truco() -
     assert bets_text(ES, state, 0) == "Privo y truco: responde Ana"  # one player: singular verb
     state, _ = act(state, (0, "quiero"))
     assert bets_text(EN, state, 1) == "Estar cantando: Ana"
+
+
+def test_a_trick_header_names_the_taker_whatever_the_column() -> None:
+    from tui.widgets.table.seats import trick_head
+
+    assert trick_head("2nd", "Bot 1", 12) == "2nd Bot 1"
+    assert trick_head("2ª", "Bot 1", 7) == "Bot 1"  # the columns run in order: the name says more
+    assert trick_head("2ª", "beto_el_largo", 7) == "2ª"  # never a cut name: his card is reversed

@@ -11,8 +11,11 @@ from textual.widgets.option_list import Option
 
 import protocol as p
 from tui.i18n import option_label, option_value
+from tui.lobby_columns import ColumnFit, fit_columns
 from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
+
+TARGET_OPTION = "target"
 
 
 class LobbyScreen(Screen[None]):
@@ -60,8 +63,6 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         tables = self.query_one("#tables", DataTable)
-        for key, width in (("title", 16), ("game", 11), ("seats", 5), ("points", 4), ("status", 10)):
-            tables.add_column(self.tr(f"lobby.col.{key}"), key=key, width=width)
         self.query_one("#players-pane").border_title = self.tr("lobby.players")
         self.query_one("#tables-pane").border_title = self.tr("lobby.tables")
         self.query_one("#chat-input", Input).placeholder = self.tr("lobby.chat_placeholder")
@@ -167,15 +168,18 @@ class LobbyScreen(Screen[None]):
         self._draw_status()
 
     def _describe(self, info: p.TableInfo) -> Text:
-        """One line about a table: its game, size, timer and the options that differ."""
+        """One line about a table: its game, size, points, timer and the options that differ."""
         variant = self.model.variants.get(info.variant)
         parts = [self.tr(f"variant.{info.variant}"), self.tr("form.n_players", n=len(info.seats))]
         parts.append(self.tr("lobby.timer", n=info.turn_timer) if info.turn_timer else self.tr("lobby.no_timer"))
         changed = []
         for opt in variant.options if variant else ():
             value = info.options.get(opt.name, opt.default)
-            if value != opt.default:
-                changed.append(f"{option_label(self.tr, opt.name, opt.label)}: {option_value(self.tr, value)}")
+            said = f"{option_label(self.tr, opt.name, opt.label)}: {option_value(self.tr, value)}"
+            if opt.name == TARGET_OPTION:  # always said: a narrow list has no points column
+                parts.insert(2, said)
+            elif value != opt.default:
+                changed.append(said)
         parts.append("; ".join(changed) if changed else self.tr("lobby.default_options"))
         return Text(f"{info.title}: " + " · ".join(parts))  # wraps (#status-line is height: auto)
 
@@ -213,30 +217,63 @@ class LobbyScreen(Screen[None]):
         table_view = self.query_one("#tables", DataTable)
         selected = self._selected_table_id()
         table_view.clear()
-        for info in self.model.sorted_tables():
-            table_view.add_row(*self._table_cells(info), key=info.table_id)
+        tables = self.model.sorted_tables()
+        rows = [self._table_cells(info) for info in tables]
+        fit = self._fit_columns(rows, table_view)
+        for info, row in zip(tables, rows):
+            cells = []
+            for key in fit.widths:
+                cell = row[key]
+                cell.truncate(fit.text_width(key), overflow="ellipsis")
+                cells.append(cell)
+            table_view.add_row(*cells, key=info.table_id)
         if selected is not None and selected in self.model.tables:
             table_view.move_cursor(row=table_view.get_row_index(selected))
 
-    def _table_cells(self, info: p.TableInfo) -> list[Text]:
+    COLUMNS = ("title", "game", "seats", "points", "status")
+
+    def on_resize(self) -> None:
+        # A narrow terminal gives the tables the room a 16-character name does not need.
+        self.query_one("#players-pane").styles.width = 20 if self.size.width < 70 else 22
+        self.call_after_refresh(self._draw_tables)
+
+    def _fit_columns(self, rows: list[dict[str, Text]], table_view: DataTable[Text]) -> ColumnFit:
+        headers = {key: self.tr(f"lobby.col.{key}") for key in self.COLUMNS}
+        natural = {key: max([len(headers[key]), *(row[key].cell_len for row in rows)])
+                   for key in self.COLUMNS}
+        fit = fit_columns(natural, table_view.scrollable_content_region.width)
+        if fit != self._fit:
+            self._fit = fit
+            table_view.clear(columns=True)
+            table_view.cell_padding = fit.padding
+            for key, width in fit.widths.items():
+                header = Text(headers[key], no_wrap=True, overflow="ellipsis")
+                header.truncate(fit.text_width(key), overflow="ellipsis")
+                table_view.add_column(header, key=key, width=width)
+        return fit
+
+    _fit: ColumnFit | None = None
+
+    def _table_cells(self, info: p.TableInfo) -> dict[str, Text]:
         taken = sum(1 for s in info.seats if s)
         variant = self.model.variants.get(info.variant)
         game = self.tr(f"variant.{info.variant}") if variant else info.variant
         mine = info.table_id == self.model.table_id
         status = self.tr(f"lobby.table_status.{info.status}")
-        if info.private and info.status == "waiting":  # the column fits one word: say the one
-            status = self.tr("lobby.private_waiting")   # that tells j will not do (k + code will)
+        if info.private and info.status == "waiting":  # say the one word that tells
+            status = self.tr("lobby.private_waiting")   # j will not do (k + code will)
         elif info.private:
             status += " " + self.tr("lobby.private_mark")
-        target = info.options.get("target", info.options.get("target_points", ""))
+        defaults = {opt.name: opt.default for opt in variant.options} if variant else {}
+        target = info.options.get(TARGET_OPTION, defaults.get(TARGET_OPTION, ""))
         style = "bold" if mine else ""
-        return [
-            Text(("> " if mine else "") + info.title, style=style, no_wrap=True, overflow="ellipsis"),
-            Text(game, no_wrap=True, overflow="ellipsis"),
-            Text(f"{taken}/{len(info.seats)}"),
-            Text(str(target)),
-            Text(status, no_wrap=True, overflow="ellipsis"),
-        ]
+        return {
+            "title": Text(("> " if mine else "") + info.title, style=style, no_wrap=True, overflow="ellipsis"),
+            "game": Text(game, no_wrap=True),
+            "seats": Text(f"{taken}/{len(info.seats)}"),
+            "points": Text(str(target)),
+            "status": Text(status, no_wrap=True),
+        }
 
     def _selected_table_id(self) -> str | None:
         table_view = self.query_one("#tables", DataTable)

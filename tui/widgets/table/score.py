@@ -46,6 +46,8 @@ class ScoreLine(Panel, TablePart):
             line.append(f" {label} ", style="reverse bold green" if mine else "reverse bold")
             if view.get("malas"):
                 line.append(f" {score} ({score_text(self.tr, score, int(view['malas']))})  ")
+            elif isinstance(target, int) and score >= target:
+                line.append(f" {score}  ", style="bold")  # past the target: "14/12" reads wrong
             else:
                 line.append(f" {score}/{target}  ")
         games = view.get("games_won") or [0, 0]

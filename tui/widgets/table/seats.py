@@ -99,7 +99,7 @@ class SeatsPanel(DrawnPanel, TablePart):
         for event in model.last_hand_events:
             if event.get("type") == "hand_started":
                 said.clear()  # a new pica-pica duel: what was said in the last one is over
-            elif event.get("type") == "acted" and event.get("call") not in ("play", "play_blind"):
+            elif event.get("type") == "acted" and event.get("call") not in ("play", "play_blind", "discard"):
                 seat = event.get("seat")
                 if isinstance(seat, int):
                     said[seat] = act_words(self.tr, model, event)  # with its piedras, if any
@@ -128,13 +128,11 @@ class TricksPanel(DrawnPanel, TablePart):
         column = max(TRICK_COLUMN, ((self.size.width or 3 * TRICK_COLUMN) + 1) // columns - 1)
         out = Text(no_wrap=True, overflow="ellipsis")
         for i in range(columns):
-            head = self.tr("table.trick_n", n=i + 1)
+            head = self.tr(f"table.trick_{i + 1}")
             style = "dim"
             if i < len(results):
                 style = "bold cyan"
-                who = self._result_text(model, results[i], winners.get(i))
-                if i in winners or results[i] is None:
-                    head = f"{head} {who}" if len(head) + 1 + len(who) <= column else head
+                head = trick_head(head, self._result_text(model, results[i], winners.get(i)), column)
             out.append(f"{head:<{column}} ", style=style)
         for seat in range(len(update.seats)):
             out.append("\n")
@@ -151,6 +149,15 @@ class TricksPanel(DrawnPanel, TablePart):
     def _result_text(self, model: TableModel, team: int | None, seat: int | None = None) -> str:
         """A trick is taken by a player: his name (the team only for a parda)."""
         return model.name(seat) if seat is not None else team_name(self.tr, model, team)
+
+
+def trick_head(number: str, taker: str, column: int) -> str:
+    """A decided trick's header names who took it: with its number where both fit, else
+    the name alone (the columns run in order). A name is never cut: past the column the
+    number stays, and the taker's card, drawn reversed in his row, says who it is."""
+    if len(number) + 1 + len(taker) <= column:
+        return f"{number} {taker}"
+    return taker if len(taker) <= column else number
 
 
 def _card_cell(card: str | None, is_french: bool, ascii_only: bool = False, role: str | None = None) -> Text:
