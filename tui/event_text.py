@@ -25,6 +25,17 @@ def team_name(tr, model: TableModel, team: int | None,
     return tr("table.us") if team == mine else tr("table.them")
 
 
+def side_name(tr, model: TableModel, team: Any,
+              teams: Sequence[int] | None = None) -> str:  # type: ignore[no-untyped-def]
+    """The side a line is about. In the Uruguayan three-player game (a score per player)
+    this hand's "Them" is another pair next hand: the line names the players instead."""
+    seat_teams = teams or model.view.get("teams") or []
+    if len(seat_teams) == 3 and team is not None:
+        players = [model.name(s) for s, t in enumerate(seat_teams) if t == team]
+        return tr("table.pair", a=players[0], b=players[1]) if len(players) == 2 else ", ".join(players)
+    return team_name(tr, model, team, teams)
+
+
 def holder_name(tr, model: TableModel, entry: int, holders: list[list[int]]) -> str:  # type: ignore[no-untyped-def]
     """Who one score belongs to: a team (Us / Them) or, with a score per player (the
     Uruguayan three-player game), that player: never a team index read as a seat."""
@@ -47,6 +58,15 @@ def score_text(tr, score: int, malas: int) -> str:  # type: ignore[no-untyped-de
 def reason_text(tr, reason: str) -> str:  # type: ignore[no-untyped-def]
     key = f"reason.{reason}"
     return tr(key) if tr.has(key) or tr.has_default(key) else reason.replace("_", " ")
+
+
+def points_reason(tr, event: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]
+    """Why points were scored. The engine books a hand won at cards as its truco stake;
+    a hand nobody raised (worth 1) was won by the tricks, and says so, not "truco"."""
+    reason = str(event.get("reason"))
+    if reason == "truco" and event.get("points") == 1:
+        reason = "tricks"
+    return reason_text(tr, reason)
 
 
 def log_lines(tr, model: TableModel, events: Iterable[dict[str, Any]], french: bool,
@@ -157,14 +177,10 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
     hand = hand or HandContext()
     teams = hand.teams
 
-    seat_teams = teams or model.view.get("teams") or []
-    solo = len(seat_teams) == 3  # the Uruguayan three-player game: a score per player
+    solo = len(teams or model.view.get("teams") or []) == 3
 
     def side(team: Any) -> str:
-        if solo and team is not None:  # this hand's "Them" is not next hand's: the players
-            players = [name(s) for s, t in enumerate(seat_teams) if t == team]
-            return tr("table.pair", a=players[0], b=players[1]) if len(players) == 2 else ", ".join(players)
-        return team_name(tr, model, team, teams)
+        return side_name(tr, model, team, teams)
 
     if kind == "acted":
         who = name(event.get("seat"))
@@ -213,7 +229,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
         return line
     if kind == "points_scored":
         return Text(tr("log.points", team=side(event.get("team")), points=event.get("points"),
-                       reason=reason_text(tr, str(event.get("reason")))), style="bold yellow")
+                       reason=points_reason(tr, event)), style="bold yellow")
     if kind == "points_withheld":
         return Text(withheld_text(tr, model, event, teams), style="bold red")
     if kind == "flor_answered":
@@ -257,7 +273,7 @@ def withheld_text(tr, model: TableModel, event: dict[str, Any],
     """Points won but not collected (Venezuelan hidden flor), with the rule that says so."""
     rule = str(event.get("rule"))
     key = f"rule.{rule}"
-    return str(tr("log.withheld", team=team_name(tr, model, event.get("team"), teams), points=event.get("points"),
+    return str(tr("log.withheld", team=side_name(tr, model, event.get("team"), teams), points=event.get("points"),
                   reason=reason_text(tr, str(event.get("reason"))),
                   rule=tr(key) if tr.has(key) or tr.has_default(key) else rule))
 
@@ -274,6 +290,6 @@ def hand_summary(tr, model: TableModel, french: bool, ascii_only: bool = False) 
         if kind == "points_withheld":
             parts.append(withheld_text(tr, model, event), style="red")
             continue
-        parts.append(tr("log.points", team=team_name(tr, model, event.get("team")), points=event.get("points"),
-                        reason=reason_text(tr, str(event.get("reason")))))
+        parts.append(tr("log.points", team=side_name(tr, model, event.get("team")), points=event.get("points"),
+                        reason=points_reason(tr, event)))
     return parts

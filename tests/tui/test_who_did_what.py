@@ -275,3 +275,13 @@ def test_a_trick_header_names_the_taker_whatever_the_column() -> None:
     assert trick_head("2nd", "Bot 1", 12) == "2nd Bot 1"
     assert trick_head("2ª", "Bot 1", 7) == "Bot 1"  # the columns run in order: the name says more
     assert trick_head("2ª", "beto_el_largo", 7) == "2ª"  # never a cut name: his card is reversed
+
+
+def test_a_hand_nobody_raised_is_won_by_the_tricks_not_by_truco() -> None:
+    import random
+
+    state, _ = engine.new_match(engine.get_ruleset("paulista"), 2, random.Random(1))
+    scored = {"type": "points_scored", "team": 0, "points": 1, "reason": "truco", "scores": [1, 0]}
+    raised = {**scored, "points": 3, "scores": [3, 0]}
+    assert log_text(PT, state, 0, [scored, raised]) == ["Nós +1 (rodadas)", "Nós +3 (truco)"]
+    assert log_text(EN, state, 0, [scored]) == ["Us +1 (tricks)"]
