@@ -205,7 +205,7 @@ class Welcome(Event):
 class NameRefused(Event):
     TYPE: ClassVar[str] = "name_refused"
     name: str = limited(max_len=64)
-    reason: str = limited(max_len=24)  # invalid | taken | reserved_key | reserved_word
+    reason: str = limited(max_len=24)  # invalid | taken | reserved_key | reserved_word | join_code
     suggestion: str = limited("", max_len=NAME_MAX)
 
 

@@ -51,8 +51,8 @@ class Hub:
         self._ids = itertools.count(1)
         self._seats = Seats(state, pace, self._send_frame)
         self._sessions = Sessions(state, self._seats)
-        self._names = Names(state, self._sessions, self._seats, variants)
         self._directory = Directory(state, self._seats, variants, validate_options)
+        self._names = Names(state, self._sessions, self._seats, variants, self._directory.join_by_link)
         self._history = History(state)
         self._restorer = Restorer(state, self._seats)
         self.restored = self._restorer.restored  # every table of the last run is back
