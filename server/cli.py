@@ -207,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     if args.command == "host":
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            log.error("truco-ssh host needs a terminal: you play in it (use serve to run a server only)")
+            print("truco-ssh host needs a terminal: you play in it (serve runs a server only)",
+                  file=sys.__stderr__)
             return 2
         try:
             plan = plan_from_args(args)
