@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import logging
 import signal
+import socket
 import threading
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from server.config import ServerConfig
 from server.hostkey import fingerprint, load_or_create_host_key
 from server.host import HostError, add_table_arguments, plan_from_args, play_host
 from server.lobby import Hub
+from server.mdns import Advertiser, find_servers, found_lines, loopback_only
 from server.netinfo import connect_lines, lan_addresses
 from server.context import ServerContext
 from server.ssh import start_ssh_server
@@ -46,6 +48,8 @@ def _server_arguments(serve: argparse.ArgumentParser, defaults: ServerConfig) ->
                        help="where the database lives (default %(default)s)")
     serve.add_argument("--host-key", type=Path, default=defaults.host_key,
                        help="ed25519 host key, created on first start (default %(default)s)")
+    serve.add_argument("--no-mdns", dest="mdns", action="store_false",
+                       help="do not advertise on the LAN with mDNS/DNS-SD (never done on the loopback)")
     serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
                        help="seconds a bot takes to move (default %(default)s)")
     serve.add_argument("--hand-pause", type=float, default=defaults.hand_pause,
@@ -79,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-digests", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     sub.add_parser("options", help="print every variant's table options (Markdown)")
+    find = sub.add_parser("find", help="list the truco-ssh servers on the LAN (mDNS)")
+    find.add_argument("--seconds", type=float, default=3.0, help="how long to listen (default %(default)s)")
+    find.add_argument("--interface", action="append", default=None, metavar="ADDRESS",
+                      help="listen on the network interface with this address (default: all)")
     host = sub.add_parser("host", help="host a private table on the LAN and play it in this terminal")
     _server_arguments(host, defaults)
     add_table_arguments(host)
@@ -98,7 +106,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         host=args.host, port=args.port, data_dir=args.data_dir, host_key=args.host_key,
         max_connections_per_ip=more["max_connections_per_ip"], max_sessions=more["max_sessions"],
         chat_per_second=more["chat_per_second"], chat_max_len=min(more["chat_max_len"], 200),
-        bot_delay=max(0.0, args.bot_delay), hand_pause=max(0.0, args.hand_pause),
+        bot_delay=max(0.0, args.bot_delay), hand_pause=max(0.0, args.hand_pause), mdns=args.mdns,
         lite=more["lite"], compression=more["compression"],
         connections_per_minute_per_ip=max(1.0, more["connections_per_minute_per_ip"]),
         seat_hold=max(0.0, more["seat_hold"]), away_grace=max(0.0, more["away_grace"]),
@@ -142,6 +150,12 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     _say(f"truco-ssh listening on {config.host}:{port}")
     _say(f"Host key fingerprint: {fingerprint(host_key)}")
     host_task: asyncio.Task[None] | None = None
+    advertiser = None
+    if config.mdns and not loopback_only(config.host):
+        advertiser = Advertiser(config.mdns_name or f"truco-ssh on {socket.gethostname()}", port,
+                                fingerprint(host_key), lan_addresses(config.host),
+                                interfaces=None if config.host in ("0.0.0.0", "::", "") else [config.host])
+        advertiser.start()
     if hosting is None:
         for line in connect_lines(lan_addresses(config.host), port):
             _say(line)
@@ -159,6 +173,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
             await asyncio.gather(host_task, return_exceptions=True)
         _say("Shutting down: telling players…")
         acceptor.close()
+        if advertiser is not None:
+            await advertiser.close()
         hub.request_shutdown("shutdown")
         await asyncio.wait_for(hub_task, timeout=SHUTDOWN_GRACE)
         await hub.stop_tables()  # their last events reach the log; they resume at the next start
@@ -202,6 +218,10 @@ def main(argv: list[str] | None = None) -> int:
 
         _say(options_markdown().rstrip())
         return 0
+    if args.command == "find":
+        for line in found_lines(asyncio.run(find_servers(max(0.5, min(30.0, args.seconds)), args.interface))):
+            _say(line)
+        return 0
     config = config_from_args(args)
     hosting: Hosting | None = None
     log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -218,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         # The host's game owns this terminal: the server logs to a file meanwhile.
         log_file = args.log_file or config.data_dir / "truco-ssh.log"
         log_file.parent.mkdir(parents=True, exist_ok=True)
+        config = dataclasses.replace(config, mdns_name=plan.title or f"{plan.name}'s table")
         logging.basicConfig(level=logging.WARNING, filename=str(log_file), format=log_format)
 
         async def play(hub: Hub, port: int) -> None:
