@@ -74,6 +74,8 @@ class Hub:
             p.Rematch: self._directory.on_rematch,
             p.MyGames: self._history.on_my_games,
             p.ReplayHand: self._history.on_replay_hand,
+            p.MyStats: self._history.on_my_stats,
+            p.Leaderboard: self._history.on_leaderboard,
         }
 
     # -- wiring ----------------------------------------------------------------

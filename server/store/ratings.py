@@ -2,7 +2,8 @@
 
 Written with a finished match's record, in the transaction of its last events (``games``).
 The policy, as the README says:
-- Only two-team matches count (1v1, 2v2, 3v3): seat % 2 is the team.
+- Only two-team matches count (1v1, 2v2, 3v3): seat % 2 is the team (not the Uruguayan
+  game of three, whose teams change every hand).
 - Every key holder at such a match gets a stats line (games against bots count in the stats).
 - A match is *rated* only if every seat was taken by a person with a key from the start
   (no bot seat, no guest, no key twice): bots and guests have no rating to move, and a win
@@ -65,8 +66,8 @@ def new_ratings(current: dict[int, tuple[float, float]], winner: int,
 def record_match(db: sqlite3.Connection, game: GameRecord, players: Players,
                  events: list[dict[str, Any]]) -> None:
     """The match's stats lines and, if it is rated, the new ratings (see the module doc)."""
-    if len(game.scores) != 2 or game.winner not in (0, 1):
-        return
+    if len(game.scores) != 2 or game.winner not in (0, 1) or len(game.seats) % 2:
+        return  # e.g. the Uruguayan game of three, whose teams change every hand
     winner = int(game.winner)  # type: ignore[arg-type]
     n = len(game.seats)
     keyed = {seat: fp for seat, _key, fp in players if fp is not None}

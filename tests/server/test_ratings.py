@@ -130,3 +130,44 @@ async def test_the_leaderboard_ranks_by_rating_with_the_keys_names(store: Store)
     assert [line[0] for line in board] == ["Ana", "Beto", "Carla"]
     assert board[0][2:] == (2, 2)
     assert await store.leaderboard("argentino", 4) == []
+
+
+async def test_the_hub_answers_stats_to_key_holders_and_leaderboards_to_all(tmp_path: Path) -> None:
+    import asyncio
+
+    import protocol as p
+    from server.config import ServerConfig
+    from server.lobby import Hub
+    from server.variants import validate_options, variant_infos
+    from tests.server.test_hub import join
+
+    store = Store(tmp_path / "hub.sqlite3")
+    await store.open()
+    await store.reserve("ana", "Ana", "SHA256:a")
+    await store.reserve("beto", "Beto", "SHA256:b")
+    await finish(store, "t1", ["Ana", "Beto"], ["SHA256:a", "SHA256:b"], winner=1)
+    hub = Hub(ServerConfig(), variant_infos(), validate_options, store)
+    await hub.load()
+    task = asyncio.create_task(hub.run())
+    try:
+        beto = await join(hub, "Beto", "SHA256:b")
+        guest = await join(hub, "invitado")
+        beto.send(p.MyStats())
+        guest.send(p.MyStats())
+        guest.send(p.Leaderboard(variant="argentino", players=2))
+        for _ in range(50):
+            await asyncio.sleep(0.02)
+            await beto.settle()
+            await guest.settle()
+            if beto.of(p.StatsReport) and guest.of(p.LeaderboardReport):
+                break
+        mine = beto.of(p.StatsReport)[-1]
+        assert mine.keyed and (mine.games, mine.wins) == (1, 1)
+        assert mine.ratings[0].players == 2 and mine.recent[0].rated and mine.recent[0].change > 0
+        assert guest.of(p.StatsReport)[-1] == p.StatsReport(keyed=False)
+        board = guest.of(p.LeaderboardReport)[-1]
+        assert [line.name for line in board.lines] == ["Beto", "Ana"]
+    finally:
+        task.cancel()
+        await hub.drain_writes()
+        await store.close()
