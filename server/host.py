@@ -182,15 +182,17 @@ def qr_text(link: str) -> str:
 
 
 def invitation(code: str, bind_host: str, port: int, plan: TablePlan, name: str) -> list[str]:
-    """The lines printed for the host: links for every LAN address, then a QR code."""
+    """The lines printed for the host: a QR code first, then the links (last, so that they
+    stay on a 24-line terminal under the code)."""
     addresses = lan_addresses(bind_host)
     local_only = not addresses
     if local_only:
         addresses = ["127.0.0.1"]
-    lines = [f"Private table {plan.variant}, {plan.players} players; you sit as {name}. Code: {code}",
+    link = uri(code, addresses[0], port)
+    lines = [qr_text(link), f"Scan with a phone SSH app: {link}", "",
+             f"Private table {plan.variant}, {plan.players} players; you sit as {name}. Code: {code}",
              "Friends join with:" + ("   (no network address found: this machine only)" if local_only else "")]
     lines += [f"  {ssh_command(address, port, code)}" for address in addresses]
-    lines += ["", f"Or scan (phone SSH apps): {uri(code, addresses[0], port)}", qr_text(uri(code, addresses[0], port)), ""]
     return lines
 
 

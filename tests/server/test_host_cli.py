@@ -36,8 +36,8 @@ def test_the_invitation_has_a_link_per_address_and_a_qr_code_of_the_uri() -> Non
     lines = invitation("K7M2QX", "127.0.0.1", 2222, plan, "ana")
     assert "  ssh -p 2222 K7M2QX@127.0.0.1" in lines
     assert any("this machine only" in line for line in lines)  # loopback: no LAN address
-    assert f"Or scan (phone SSH apps): {uri('K7M2QX', '127.0.0.1', 2222)}" in lines
-    qr = "\n".join(lines).split("ssh://K7M2QX@127.0.0.1:2222\n", 1)[1].splitlines()
-    blocks = [line for line in qr if line and set(line) <= set("█▀▄ ")]
+    assert f"Scan with a phone SSH app: {uri('K7M2QX', '127.0.0.1', 2222)}" in lines
+    assert lines[-1] == "  ssh -p 2222 K7M2QX@127.0.0.1"  # last: on screen under the QR code
+    blocks = [line for line in "\n".join(lines).splitlines() if line and set(line) <= set("█▀▄ ")]
     assert len(blocks) >= 10 and len({len(line) for line in blocks}) <= 2
     assert uri("ABCDEF", "fe80::1", 2222) == "ssh://ABCDEF@[fe80::1]:2222"
