@@ -156,6 +156,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
                                 fingerprint(host_key), lan_addresses(config.host),
                                 interfaces=None if config.host in ("0.0.0.0", "::", "") else [config.host])
         advertiser.start()
+        _say(f"Announced on the LAN (mDNS) as {advertiser.name!r}: truco-ssh find lists it (--no-mdns: not).")
     if hosting is None:
         for line in connect_lines(lan_addresses(config.host), port):
             _say(line)

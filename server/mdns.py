@@ -72,6 +72,14 @@ class Advertiser:
         self._task = asyncio.get_running_loop().create_task(self._register(), name="mdns")
 
     async def _register(self) -> None:
+        try:
+            await self._register_services()
+        except Exception as exc:  # the LAN advertisement is a convenience: never fatal
+            log.warning("mDNS: not advertised: %s", exc)
+        finally:
+            self.registered.set()
+
+    async def _register_services(self) -> None:
         interfaces = self._interfaces if self._interfaces is not None else InterfaceChoice.All
         self._zc = zc = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
         host = instance_name(socket.gethostname().split(".")[0]).replace(" ", "-") + ".local."
@@ -86,7 +94,6 @@ class Advertiser:
                 await waiting
             except (NonUniqueNameException, OSError) as exc:
                 log.warning("mDNS: could not advertise %s: %s", kind, exc)
-        self.registered.set()
 
     async def close(self) -> None:
         if self._task is not None:
@@ -95,7 +102,7 @@ class Advertiser:
         if self._zc is not None:
             try:
                 await asyncio.wait_for(self._zc.async_unregister_all_services(), 3)
-            except (asyncio.TimeoutError, OSError) as exc:
+            except Exception as exc:  # e.g. the network went away: still close
                 log.warning("mDNS: could not withdraw the services: %s", exc)
             await self._zc.async_close()
 
