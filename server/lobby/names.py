@@ -75,6 +75,7 @@ class Names:
         if resuming is None and fp is not None:
             resuming = self._seats.held_seat(fingerprint=fp)
         if resuming is not None:
+            conn.join_code = ""  # back to the seat held for them comes first
             self.reclaim(conn, *resuming)
         elif conn.join_code:
             code, conn.join_code = conn.join_code, ""

@@ -13,10 +13,12 @@ import sys
 import termios
 from pathlib import Path
 
+import asyncssh
 import pyte
 import pytest
 
 from tests.e2e.harness import ScreenClient
+from tests.e2e.helpers import lobby_client
 from tests.e2e.test_crash_restart import free_port
 
 pytestmark = pytest.mark.e2e
@@ -82,8 +84,9 @@ async def test_host_prints_link_and_qr_a_friend_joins_and_ctrl_c_ends_it(tmp_pat
     port = free_port()
     host = PtyProcess([str(exe), "host", "--host", "127.0.0.1", "--port", str(port),
                        "--data-dir", str(tmp_path / "data"), "--host-key", str(tmp_path / "key"),
-                       "--players", "2", "-o", "target=15", "--bot-delay", "0"])
-    friend = ScreenClient()
+                       "--players", "4", "-o", "target=15", "--bot-delay", "0"])
+    friend, keyed = ScreenClient(), ScreenClient()
+    key = asyncssh.generate_private_key("ssh-ed25519")
     try:
         await host.wait_for(lambda: "Press Enter to take your seat" in host.text())
         out = host.text()
@@ -96,11 +99,19 @@ async def test_host_prints_link_and_qr_a_friend_joins_and_ctrl_c_ends_it(tmp_pat
 
         await friend.connect(port, code.lower())  # the deep link (typed in lower case)
         await friend.wait_for("joining the private table with code " + code)
-        friend.send("beto\r")
-        await friend.wait_for(lambda t: "hostess" in t and "beto *" in t and "Hand 1" in t)
+        friend.send("beto\r")  # a guest chooses the name the table shows
+        await friend.wait_for(lambda t: "1. hostess" in t and "2. beto" in t)  # the seats so far
+
+        first = await lobby_client(port, "carla", client_keys=[key])  # carla's key keeps her name
+        await first.close()
+        await keyed.connect(port, code, client_keys=[key])
+        await keyed.wait_for(lambda t: "2. beto" in t and "3. carla" in t)  # no name to choose
 
         host.send(b"\r")  # the host's seat, in the same terminal
-        await host.wait_for(lambda: "hostess *" in host.screen_text() and "beto" in host.screen_text())
+        await host.wait_for(lambda: "1. hostess" in host.screen_text() and "3. carla" in host.screen_text())
+        host.send(b"b")  # the host owns the table: a bot takes the last seat and the game starts
+        await host.wait_for(lambda: "Hand 1" in host.screen_text())
+        await friend.wait_for("Hand 1")
         host.send(b"\x03")  # Ctrl-C ends the table and the server
         await host.wait_for(lambda: host.proc.poll() is not None, timeout=15)
         assert host.proc.returncode == 0
@@ -109,6 +120,7 @@ async def test_host_prints_link_and_qr_a_friend_joins_and_ctrl_c_ends_it(tmp_pat
         assert "shutting down" in bytes(friend.raw).decode("utf-8", "replace").lower()
     finally:
         await friend.close()
+        await keyed.close()
         host.close()
 
 
