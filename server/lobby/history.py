@@ -105,6 +105,14 @@ class History:
 
         self._later(conn, asyncio.ensure_future(query()))
 
+    def rating_known(self, conn: Conn, report: p.StatsReport) -> None:
+        """The lobby shows each key holder's most played rating: learnt from their stats,
+        which their lobby asks for on arrival and on coming back from a table."""
+        rating = report.ratings[0].rating if report.ratings else None
+        if rating != conn.rating:
+            conn.rating = rating
+            self._state.player_moved(conn)
+
     def on_leaderboard(self, conn: Conn, msg: p.Leaderboard) -> None:
         store = self._state.store
         if store is None:

@@ -159,6 +159,8 @@ class Hub:
                 conn = self._state.conns.get(conn_id)
                 if conn is not None:
                     self._state.send(conn, answer)
+                    if isinstance(answer, p.StatsReport):
+                        self._history.rating_known(conn, answer)
             case Shutdown(notice):
                 self._sessions.shutdown(notice)
                 return True

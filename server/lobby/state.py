@@ -37,6 +37,7 @@ class Conn:
     bad_frames: int = 0
     last_rate_error: float = 0.0
     join_code: str = ""  # a private table's code given as the SSH username, until named
+    rating: float | None = None  # their most played rating, known once they asked their stats
 
     @property
     def key(self) -> str | None:
@@ -135,7 +136,8 @@ class LobbyState:
 
     # -- what the lobby shows ------------------------------------------------------
     def player_info(self, conn: Conn) -> p.PlayerInfo:
-        return p.PlayerInfo(name=conn.name or "", guest=conn.peer.fingerprint is None, table_id=conn.table_id)
+        return p.PlayerInfo(name=conn.name or "", guest=conn.peer.fingerprint is None, table_id=conn.table_id,
+                            rating=conn.rating)
 
     def table_info(self, table: Table) -> p.TableInfo:
         if table.table_id in self.restoring:

@@ -76,6 +76,7 @@ EXAMPLES: list[p.Message] = [
                           p.MatchLine(variant="paulista", players=2, abandoned=True))),
     p.StatsReport(keyed=False),
     p.Leaderboard(variant="argentino", players=6),
+    p.PlayerUpdated(player=p.PlayerInfo(name="ana", guest=False, rating=-3.5)),
     p.LeaderboardReport(variant="argentino", players=2,
                         lines=(p.BoardLine(name="ana", rating=7.5, games=10, wins=8),)),
 ]

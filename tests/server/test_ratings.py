@@ -167,6 +167,9 @@ async def test_the_hub_answers_stats_to_key_holders_and_leaderboards_to_all(tmp_
         assert guest.of(p.StatsReport)[-1] == p.StatsReport(keyed=False)
         board = guest.of(p.LeaderboardReport)[-1]
         assert [line.name for line in board.lines] == ["Beto", "Ana"]
+        # Beto's rating, now known, reaches the lobby's list of players
+        seen = [m.player for m in guest.of(p.PlayerUpdated) if m.player.name == "Beto"]
+        assert seen and seen[-1].rating == mine.ratings[0].rating
     finally:
         task.cancel()
         await hub.drain_writes()

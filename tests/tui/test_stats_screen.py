@@ -43,6 +43,9 @@ async def test_the_lobby_asks_for_my_rating_and_shows_it_in_the_title() -> None:
         link.push(REPORT)
         await pilot.pause(0.2)
         assert "ana · rating 6.4" in screen_text(app).splitlines()[0]
+        link.push(p.PlayerUpdated(player=p.PlayerInfo(name="beto", guest=False, rating=-2.25)))
+        await pilot.pause(0.3)
+        assert "beto -2.2" in screen_text(app) or "beto -2.3" in screen_text(app)  # players pane
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -219,6 +219,8 @@ class LobbyScreen(Screen[None]):
         for pl in self.model.sorted_players():
             text = Text(pl.name, style="bold" if pl.name == self.model.me else "", no_wrap=True,
                         overflow="ellipsis")
+            if pl.rating is not None:
+                text.append(f" {pl.rating:.1f}", style="dim")
             if pl.table_id:
                 text.append(" *", style="dim")
             options.append(Option(text))
