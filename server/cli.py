@@ -114,8 +114,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-# What ``host`` runs once the server listens (the hub and the port); the server stops when it ends.
-Hosting = Callable[[Hub, int], Awaitable[None]]
+# What ``host`` runs once the server listens (the hub, the port, the host key's fingerprint);
+# the server stops when it ends.
+Hosting = Callable[[Hub, int, str], Awaitable[None]]
 
 
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
@@ -162,7 +163,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
             _say(line)
         _say("Press Ctrl-C to stop.")
     else:
-        host_task = loop.create_task(hosting(hub, port), name="host")
+        host_task = loop.create_task(hosting(hub, port, fingerprint(host_key)), name="host")
         host_task.add_done_callback(lambda _task: stop.set())
     if ready is not None:
         ready.set()
@@ -242,8 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         config = dataclasses.replace(config, mdns_name=plan.title or f"{plan.name}'s table")
         logging.basicConfig(level=logging.WARNING, filename=str(log_file), format=log_format)
 
-        async def play(hub: Hub, port: int) -> None:
-            await play_host(hub, port, config.host, plan, _say)
+        async def play(hub: Hub, port: int, server_fingerprint: str) -> None:
+            await play_host(hub, port, config.host, plan, _say, server_fingerprint)
         hosting = play
     else:
         logging.basicConfig(level=args.log_level, stream=sys.__stderr__, format=log_format)

@@ -215,12 +215,16 @@ async def wait_for_enter() -> None:
 
 
 async def play_host(hub: Hub, port: int, bind_host: str, plan: TablePlan,
-                    say: Callable[[str], None]) -> None:
-    """Open the table, print the invitation, then the host's seat in this terminal."""
+                    say: Callable[[str], None], server_fingerprint: str) -> None:
+    """Open the table, print the invitation, then the host's seat in this terminal.
+
+    The host's identity is their own SSH key if they have one (as when they ssh in), else
+    the server's host key: only whoever holds its private key (the host, on this machine)
+    can ever sign with it, so the name is reserved and the matches rated as for any key."""
     from tui.app import TrucoApp
 
     lang = language_from_env(dict(os.environ))
-    fingerprint = await asyncio.to_thread(local_key_fingerprint)
+    fingerprint = await asyncio.to_thread(local_key_fingerprint) or server_fingerprint
     link, code, name = await open_table(hub, plan, fingerprint, lang)
     for line in invitation(code, bind_host, port, plan, name):
         say(line)
