@@ -53,3 +53,29 @@ def test_nothing_is_advertised_from_the_loopback_and_names_fit_one_label() -> No
 
 def test_nobody_found_is_said() -> None:
     assert found_lines([]) == ["No truco-ssh server answered on the LAN."]
+
+
+async def test_truco_ssh_find_prints_the_server_and_its_ssh_line() -> None:
+    import asyncio
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    why = _loopback_multicast()
+    if why:
+        pytest.skip(why)
+    name = f"la mesa {secrets.token_hex(3)}"
+    advertiser = Advertiser(name, 2399, "SHA256:zz", ["127.0.0.1"], interfaces=["127.0.0.1"])
+    advertiser.start()
+    try:
+        await advertiser.registered.wait()
+        exe = Path(sys.executable).parent / "truco-ssh"
+        ran = await asyncio.to_thread(
+            subprocess.run, [str(exe), "find", "--seconds", "1.5", "--interface", "127.0.0.1"],
+            capture_output=True, text=True, timeout=30)
+        assert ran.returncode == 0, ran.stderr
+        lines = ran.stdout.splitlines()
+        at = lines.index(f"{name}  (host key SHA256:zz)")
+        assert lines[at + 1] == "  ssh -p 2399 NAME@127.0.0.1"
+    finally:
+        await advertiser.close()
