@@ -211,6 +211,10 @@ class Store:
         return await self._on_db(game_sql.game_log, table_id, match_no, fingerprint, name_key)
 
     # -- ratings and stats (written with each finished match: ``games``) ------------------
+    def desert(self, game: GameRecord, players: list[tuple[int, str, str | None]]) -> "asyncio.Future[None]":
+        """Everybody left a match before its end: a loss for each of them, if it was rated."""
+        return self._on_db(rating_sql.record_deserted, game, players)
+
     async def player_stats(self, fingerprint: str, recent: int = 20) -> dict[str, Any]:
         """A key holder's totals, ratings and last ``recent`` matches (``ratings.player_stats``)."""
         return await self._on_db(rating_sql.player_stats, fingerprint, recent)

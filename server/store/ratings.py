@@ -9,7 +9,9 @@ The policy, as the README says:
   (no bot seat, no guest, no key twice): bots and guests have no rating to move, and a win
   against a bot says nothing about the players. Ratings are per key, variant and table size.
 - A player who left a rated match for good (a bot finished for them) loses it: their rating
-  moves as if their team had lost; the partners who stayed get the team's real result.
+  moves as if their team had lost; the partners who stayed get the team's real result. If
+  every person leaves before the end, the table closes and each of them loses the match
+  (``record_deserted``).
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from typing import Any, Sequence
 from openskill.models import PlackettLuce
 
 from server.store.match_stats import match_stats
-from server.store.records import GameRecord
+from server.store.records import GameRecord, unpack_event
 
 MODEL = PlackettLuce()
 Players = Sequence[tuple[int, str, str | None]]  # (seat, name key, fingerprint) of each person
@@ -103,6 +105,39 @@ def record_match(db: sqlite3.Connection, game: GameRecord, players: Players,
              mine.trucos_won, mine.trucos_refused, int(rated),
              ordinal(*before[seat]) if rated else None, ordinal(*after[seat]) if rated else None,
              game.finished_at),
+        )
+
+
+def record_deserted(db: sqlite3.Connection, game: GameRecord, players: Players) -> None:
+    """A rated match every person left before its end (the table closed): each of them
+    abandoned it, so each loses it (rated as if their team had lost); no match record."""
+    n = len(game.seats)
+    keyed = {seat: fp for seat, _key, fp in players if fp is not None}
+    if n % 2 or len(keyed) != n or len(set(keyed.values())) != n:
+        return
+    events = [unpack_event(data) for (data,) in db.execute(
+        "SELECT data FROM events WHERE table_id = ? AND match_no = ? ORDER BY seq",
+        (game.table_id, game.match_no))]
+    teams = match_stats(events)
+    before = {seat: _current(db, fp, game.variant, n) for seat, fp in keyed.items()}
+    as_lost = [new_ratings(before, winner=1 - team) for team in (0, 1)]
+    for seat, fp in keyed.items():
+        mu, sigma = as_lost[seat % 2][seat]
+        db.execute(
+            "INSERT INTO ratings (fingerprint, variant, players, mu, sigma, games, wins, updated_at)"
+            " VALUES (?,?,?,?,?,1,0,?) ON CONFLICT (fingerprint, variant, players) DO UPDATE SET"
+            " mu = excluded.mu, sigma = excluded.sigma, games = games + 1, updated_at = excluded.updated_at",
+            (fp, game.variant, n, mu, sigma, game.finished_at),
+        )
+        mine, theirs = teams[seat % 2], teams[1 - seat % 2]
+        db.execute(
+            "INSERT OR REPLACE INTO match_stats (table_id, match_no, seat, fingerprint, variant,"
+            " players, won, abandoned, points_for, points_against, envidos_won, trucos_won,"
+            " trucos_refused, rated, rating_before, rating_after, finished_at)"
+            " VALUES (?,?,?,?,?,?,0,1,?,?,?,?,?,1,?,?,?)",
+            (game.table_id, game.match_no, seat, fp, game.variant, n, mine.points_for,
+             theirs.points_for, mine.envidos_won, mine.trucos_won, mine.trucos_refused,
+             ordinal(*before[seat]), ordinal(mu, sigma), game.finished_at),
         )
 
 

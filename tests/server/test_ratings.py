@@ -174,3 +174,43 @@ async def test_the_hub_answers_stats_to_key_holders_and_leaderboards_to_all(tmp_
         task.cancel()
         await hub.drain_writes()
         await store.close()
+
+
+async def test_a_rated_match_everyone_left_is_a_loss_for_each(tmp_path: Path) -> None:
+    import asyncio
+
+    import protocol as p
+    from server.config import ServerConfig
+    from server.lobby import Hub
+    from server.variants import validate_options, variant_infos
+    from tests.server.test_hub import join
+
+    store = Store(tmp_path / "hub.sqlite3")
+    await store.open()
+    hub = Hub(ServerConfig(), variant_infos(), validate_options, store)
+    await hub.load()
+    task = asyncio.create_task(hub.run())
+    try:
+        ana = await join(hub, "ana", "SHA256:a")
+        beto = await join(hub, "beto", "SHA256:b")
+        ana.send(p.CreateTable(variant="argentino", players=2, options={}))
+        await ana.settle()
+        table_id = ana.of(p.TableCreated)[-1].table_id
+        beto.send(p.JoinTable(table_id=table_id))
+        await beto.settle()
+        assert hub.tables[table_id].actor is not None  # the match runs
+        ana.send(p.LeaveTable(table_id=table_id))
+        await ana.settle()
+        beto.send(p.LeaveTable(table_id=table_id))
+        await beto.settle()
+        assert table_id not in hub.tables
+        await hub.drain_writes()
+        for fp in ("SHA256:a", "SHA256:b"):
+            stats = await store.player_stats(fp)
+            (_variant, _players, rating, games, wins), = stats["ratings"]
+            assert (games, wins) == (1, 0) and rating < 0
+            assert stats["recent"][0][4] == 1  # abandoned
+    finally:
+        task.cancel()
+        await hub.drain_writes()
+        await store.close()
