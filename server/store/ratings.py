@@ -52,7 +52,7 @@ def new_ratings(current: dict[int, tuple[float, float]], winner: int,
 
     def rate(won: int) -> dict[int, tuple[float, float]]:
         ratings = [[MODEL.rating(*current[s]) for s in team] for team in teams]
-        ranks = [0 if t == won else 1 for t in (0, 1)]
+        ranks = [0.0 if t == won else 1.0 for t in (0, 1)]
         rated = MODEL.rate(ratings, ranks=ranks)
         return {s: (float(r.mu), float(r.sigma)) for team, new in zip(teams, rated) for s, r in zip(team, new)}
 
@@ -70,7 +70,7 @@ def record_match(db: sqlite3.Connection, game: GameRecord, players: Players,
     """The match's stats lines and, if it is rated, the new ratings (see the module doc)."""
     if len(game.scores) != 2 or game.winner not in (0, 1) or len(game.seats) % 2:
         return  # e.g. the Uruguayan game of three, whose teams change every hand
-    winner = int(game.winner)  # type: ignore[arg-type]
+    winner = int(game.winner or 0)  # 0 or 1 (checked above)
     n = len(game.seats)
     keyed = {seat: fp for seat, _key, fp in players if fp is not None}
     if not keyed:
