@@ -15,6 +15,7 @@ from protocol.codec import (
 from protocol.errors import ProtocolError
 from protocol.messages import *  # noqa: F401,F403  (the message classes are the API)
 from protocol.messages import MESSAGE_TYPES, Message
+from protocol.stats import *  # noqa: F401,F403  (ratings and stats: they join MESSAGE_TYPES)
 
 __all__ = [
     "MAX_FRAME",

@@ -62,6 +62,7 @@ class PlayerInfo:
     name: str = limited(max_len=NAME_MAX)
     guest: bool = True
     table_id: str | None = limited(None, max_len=TABLE_ID_MAX)  # where they sit or watch
+    rating: float | None = limited(None, lo=-1000, hi=1000)  # their most played rating, once known
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ class Welcome(Event):
 class NameRefused(Event):
     TYPE: ClassVar[str] = "name_refused"
     name: str = limited(max_len=64)
-    reason: str = limited(max_len=24)  # invalid | taken | reserved_key | reserved_word
+    reason: str = limited(max_len=24)  # invalid | taken | reserved_key | reserved_word | join_code
     suggestion: str = limited("", max_len=NAME_MAX)
 
 

@@ -1,4 +1,5 @@
-"""``truco-ssh serve``: start the server, print how to connect, stop cleanly on Ctrl-C."""
+"""``truco-ssh serve``: start the server, print how to connect, stop cleanly on Ctrl-C;
+``truco-ssh host``: the same server with a private table whose host plays in this terminal."""
 from __future__ import annotations
 
 import argparse
@@ -6,13 +7,17 @@ import asyncio
 import dataclasses
 import logging
 import signal
+import socket
 import threading
 import sys
 from pathlib import Path
+from typing import Awaitable, Callable
 
 from server.config import ServerConfig
 from server.hostkey import fingerprint, load_or_create_host_key
+from server.host import HostError, add_table_arguments, plan_from_args, play_host
 from server.lobby import Hub
+from server.mdns import Advertiser, find_servers, found_lines, loopback_only
 from server.netinfo import connect_lines, lan_addresses
 from server.context import ServerContext
 from server.ssh import start_ssh_server
@@ -35,27 +40,34 @@ def _say(text: str) -> None:
         out.flush()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    defaults = ServerConfig()
-    parser = argparse.ArgumentParser(prog="truco-ssh", description="Truco over SSH")
-    sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="run the server")
+def _server_arguments(serve: argparse.ArgumentParser, defaults: ServerConfig) -> None:
+    """What ``serve`` and ``host`` share: where to listen and keep data."""
     serve.add_argument("--host", default=defaults.host, help="address to listen on (default %(default)s)")
     serve.add_argument("--port", type=int, default=defaults.port, help="TCP port (default %(default)s)")
     serve.add_argument("--data-dir", type=Path, default=defaults.data_dir,
                        help="where the database lives (default %(default)s)")
     serve.add_argument("--host-key", type=Path, default=defaults.host_key,
                        help="ed25519 host key, created on first start (default %(default)s)")
+    serve.add_argument("--no-mdns", dest="mdns", action="store_false",
+                       help="do not advertise on the LAN with mDNS/DNS-SD (never done on the loopback)")
+    serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
+                       help="seconds a bot takes to move (default %(default)s)")
+    serve.add_argument("--hand-pause", type=float, default=defaults.hand_pause,
+                       help="seconds the end of a hand stays on screen (default %(default)s)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    defaults = ServerConfig()
+    parser = argparse.ArgumentParser(prog="truco-ssh", description="Truco over SSH")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the server")
+    _server_arguments(serve, defaults)
     serve.add_argument("--max-connections-per-ip", type=int, default=defaults.max_connections_per_ip)
     serve.add_argument("--max-sessions", type=int, default=defaults.max_sessions)
     serve.add_argument("--connections-per-minute-per-ip", type=float,
                        default=defaults.connections_per_minute_per_ip)
     serve.add_argument("--chat-per-second", type=float, default=defaults.chat_per_second)
     serve.add_argument("--chat-max-len", type=int, default=defaults.chat_max_len)
-    serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
-                       help="seconds a bot takes to move (default %(default)s)")
-    serve.add_argument("--hand-pause", type=float, default=defaults.hand_pause,
-                       help="seconds the end of a hand stays on screen (default %(default)s)")
     serve.add_argument("--lite", action="store_true",
                        help="sessions start in lite mode: 16 colours, ASCII cards, no mouse (L toggles)")
     serve.add_argument("--no-compression", dest="compression", action="store_false",
@@ -71,26 +83,45 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-digests", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     sub.add_parser("options", help="print every variant's table options (Markdown)")
+    find = sub.add_parser("find", help="list the truco-ssh servers on the LAN (mDNS)")
+    find.add_argument("--seconds", type=float, default=3.0, help="how long to listen (default %(default)s)")
+    find.add_argument("--interface", action="append", default=None, metavar="ADDRESS",
+                      help="listen on the network interface with this address (default: all)")
+    host = sub.add_parser("host", help="host a private table on the LAN and play it in this terminal")
+    _server_arguments(host, defaults)
+    add_table_arguments(host)
+    host.add_argument("--log-file", type=Path, default=None,
+                      help="where the server logs while you play (default DATA_DIR/truco-ssh.log)")
     return parser
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    d = ServerConfig()
+    more = {name: getattr(args, name, getattr(d, name)) for name in (
+        "max_connections_per_ip", "max_sessions", "chat_per_second", "chat_max_len", "lite",
+        "compression", "connections_per_minute_per_ip", "seat_hold", "away_grace",
+        "demo_bot_tables", "log_digests")}
     return dataclasses.replace(
-        ServerConfig(),
+        d,
         host=args.host, port=args.port, data_dir=args.data_dir, host_key=args.host_key,
-        max_connections_per_ip=args.max_connections_per_ip, max_sessions=args.max_sessions,
-        chat_per_second=args.chat_per_second, chat_max_len=min(args.chat_max_len, 200),
-        bot_delay=max(0.0, args.bot_delay), hand_pause=max(0.0, args.hand_pause),
-        lite=args.lite, compression=args.compression,
-        connections_per_minute_per_ip=max(1.0, args.connections_per_minute_per_ip),
-        seat_hold=max(0.0, args.seat_hold), away_grace=max(0.0, args.away_grace),
-        demo_bot_tables=max(0, min(50, args.demo_bot_tables)), log_digests=args.log_digests,
+        max_connections_per_ip=more["max_connections_per_ip"], max_sessions=more["max_sessions"],
+        chat_per_second=more["chat_per_second"], chat_max_len=min(more["chat_max_len"], 200),
+        bot_delay=max(0.0, args.bot_delay), hand_pause=max(0.0, args.hand_pause), mdns=args.mdns,
+        lite=more["lite"], compression=more["compression"],
+        connections_per_minute_per_ip=max(1.0, more["connections_per_minute_per_ip"]),
+        seat_hold=max(0.0, more["seat_hold"]), away_grace=max(0.0, more["away_grace"]),
+        demo_bot_tables=max(0, min(50, more["demo_bot_tables"])), log_digests=more["log_digests"],
     )
 
 
+# What ``host`` runs once the server listens (the hub, the port, the host key's fingerprint);
+# the server stops when it ends.
+Hosting = Callable[[Hub, int, str], Awaitable[None]]
+
+
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
-                stop: asyncio.Event | None = None) -> None:
-    """Run until ``stop`` is set (or SIGINT/SIGTERM), then shut down cleanly."""
+                stop: asyncio.Event | None = None, hosting: Hosting | None = None) -> None:
+    """Run until ``stop`` is set (or SIGINT/SIGTERM, or ``hosting`` ends), then shut down cleanly."""
     textual_patches.install()  # before any session's App: refuses another Textual version
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     store = Store(config.data_dir / "truco.sqlite3")
@@ -119,16 +150,33 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
             loop.add_signal_handler(sig, stop.set)
     _say(f"truco-ssh listening on {config.host}:{port}")
     _say(f"Host key fingerprint: {fingerprint(host_key)}")
-    for line in connect_lines(lan_addresses(config.host), port):
-        _say(line)
-    _say("Press Ctrl-C to stop.")
+    host_task: asyncio.Task[None] | None = None
+    advertiser = None
+    if config.mdns and not loopback_only(config.host):
+        advertiser = Advertiser(config.mdns_name or f"truco-ssh on {socket.gethostname()}", port,
+                                fingerprint(host_key), lan_addresses(config.host),
+                                interfaces=None if config.host in ("0.0.0.0", "::", "") else [config.host])
+        advertiser.start()
+        _say(f"Announced on the LAN (mDNS) as {advertiser.name!r}: truco-ssh find lists it (--no-mdns: not).")
+    if hosting is None:
+        for line in connect_lines(lan_addresses(config.host), port):
+            _say(line)
+        _say("Press Ctrl-C to stop.")
+    else:
+        host_task = loop.create_task(hosting(hub, port, fingerprint(host_key)), name="host")
+        host_task.add_done_callback(lambda _task: stop.set())
     if ready is not None:
         ready.set()
     try:
         await stop.wait()
     finally:
+        if host_task is not None:
+            host_task.cancel()
+            await asyncio.gather(host_task, return_exceptions=True)
         _say("Shutting down: telling players…")
         acceptor.close()
+        if advertiser is not None:
+            await advertiser.close()
         hub.request_shutdown("shutdown")
         await asyncio.wait_for(hub_task, timeout=SHUTDOWN_GRACE)
         await hub.stop_tables()  # their last events reach the log; they resume at the next start
@@ -148,6 +196,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
         _say("Stopped.")
     if checked.done() and not checked.cancelled() and checked.exception() is not None:
         raise checked.exception()  # type: ignore[misc]  # main() reports it (exit status 2)
+    if host_task is not None and not host_task.cancelled() and host_task.exception() is not None:
+        raise host_task.exception()  # type: ignore[misc]  # main() reports it
 
 
 def _settle(checked: "asyncio.Future[None]", check: "asyncio.Task[None]", stop: asyncio.Event) -> None:
@@ -170,11 +220,40 @@ def main(argv: list[str] | None = None) -> int:
 
         _say(options_markdown().rstrip())
         return 0
-    logging.basicConfig(level=args.log_level, stream=sys.__stderr__,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.command == "find":
+        for line in found_lines(asyncio.run(find_servers(max(0.5, min(30.0, args.seconds)), args.interface))):
+            _say(line)
+        return 0
     config = config_from_args(args)
+    hosting: Hosting | None = None
+    log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    if args.command == "host":
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            print("truco-ssh host needs a terminal: you play in it (serve runs a server only)",
+                  file=sys.__stderr__)
+            return 2
+        try:
+            plan = plan_from_args(args)
+        except ValueError as exc:
+            _say(f"truco-ssh host: {exc}")
+            return 2
+        # The host's game owns this terminal: the server logs to a file meanwhile.
+        log_file = args.log_file or config.data_dir / "truco-ssh.log"
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        config = dataclasses.replace(config, mdns_name=plan.title or f"{plan.name}'s table")
+        logging.basicConfig(level=logging.WARNING, filename=str(log_file), format=log_format)
+
+        async def play(hub: Hub, port: int, server_fingerprint: str) -> None:
+            await play_host(hub, port, config.host, plan, _say, server_fingerprint)
+        hosting = play
+    else:
+        logging.basicConfig(level=args.log_level, stream=sys.__stderr__, format=log_format)
     try:
-        asyncio.run(serve(config))
+        asyncio.run(serve(config, hosting=hosting))
+    except HostError as exc:
+        log.error("%s", exc)
+        _say(f"truco-ssh host: {exc}")
+        return 2
     except StoreError as exc:
         log.error("%s", exc)
         return 2

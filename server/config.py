@@ -21,6 +21,8 @@ class ServerConfig:
     keepalive_count_max: int = 3
     compression: bool = True  # zlib to clients that can inflate it (bounded the other way)
     lite: bool = False  # sessions start in lite mode: 16 colours, ASCII cards, no mouse
+    mdns: bool = True  # advertise on the LAN (DNS-SD), unless bound to the loopback
+    mdns_name: str = ""  # the advertised name ("" : truco-ssh on <hostname>)
     # Session limits
     chat_per_second: float = 1.0
     chat_burst: int = 5

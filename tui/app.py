@@ -35,9 +35,13 @@ class TrucoApp(App[None]):
     BINDINGS = [("ctrl+q", "quit", "")]
 
     def __init__(
-        self, link: FrameLink, username: str, lang: str = "en", *, driver_class: type | None = None
+        self, link: FrameLink, username: str, lang: str = "en", *, driver_class: type | None = None,
+        local: bool = False,
     ) -> None:
         super().__init__(driver_class=driver_class)
+        # The host's own seat in its terminal (`truco-ssh host`): the name is already claimed
+        # (the frames so far come through the link again) and Ctrl-C ends the table.
+        self.local = local
         self.link = link
         self.username = username
         self.tr = Translator(lang)
@@ -50,7 +54,9 @@ class TrucoApp(App[None]):
     def on_mount(self) -> None:
         self.set_class(self.lite, "-lite")  # ASCII borders (truco.tcss)
         self.run_worker(self._read_hub(), name="hub-reader", exclusive=False)
-        if usable_name(self.username):
+        if self.local:
+            pass
+        elif usable_name(self.username):
             self.send(p.ClaimName(name=self.username, lang=self.tr.lang))
         else:
             from tui.screens.choose_name import ChooseNameScreen
@@ -176,7 +182,11 @@ class TrucoApp(App[None]):
         self.notify_text(self.tr("lobby.language_set"))
 
     def action_help_quit(self) -> None:
-        """Ctrl+C: Textual's own "Press ctrl+q to quit" notice, in the player's language."""
+        """Ctrl+C: Textual's own "Press ctrl+q to quit" notice, in the player's language;
+        in the host's own terminal it ends the table, as in any command."""
+        if self.local:
+            self.exit()
+            return
         self.notify_text(self.tr("help.ctrl_c"), severity="warning")
 
     def toggle_lite(self) -> None:

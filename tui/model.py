@@ -19,6 +19,7 @@ class LobbyModel:
     seat: int | None = None
     codes: dict[str, str] = field(default_factory=dict)  # private tables I created or sit at
     chat_max: int = p.CHAT_MAX
+    rating: p.RatingLine | None = None  # my most played rating (key holders)
 
     def apply(self, msg: p.Message) -> None:
         """Fold one event into the model (events not about the lobby are ignored)."""
@@ -48,6 +49,8 @@ class LobbyModel:
                 self.codes[msg.table_id] = msg.code
         elif isinstance(msg, p.Chat):
             self.chat.append(msg.line)
+        elif isinstance(msg, p.StatsReport):
+            self.rating = msg.ratings[0] if msg.ratings else None
 
     @property
     def my_table(self) -> p.TableInfo | None:

@@ -111,6 +111,18 @@ class Directory:
         table.invited.add(conn.peer.conn_id)
         self.on_join_table(conn, p.JoinTable(table_id=table.table_id))
 
+    def join_by_link(self, conn: Conn, code: str) -> None:
+        """`ssh CODE@host`: sit at the coded table, or watch it once it is full or playing."""
+        table = next((t for t in self._state.tables.values() if t.code and t.code == code), None)
+        if table is None:
+            self._state.error(conn, "bad_code", "no table has that code")
+            return
+        table.invited.add(conn.peer.conn_id)
+        if table.actor is None and any(s is None for s in table.seats):
+            self.on_join_table(conn, p.JoinTable(table_id=table.table_id))
+        else:
+            self.on_watch_table(conn, p.WatchTable(table_id=table.table_id))
+
     def on_leave_table(self, conn: Conn, msg: p.LeaveTable) -> None:
         if conn.table_id != msg.table_id:
             self._state.error(conn, "not_at_table", "you are not at that table")

@@ -1,8 +1,10 @@
-"""History: a player's finished games and the replay of their hands, read off the loop."""
+"""History: a player's finished games and the replay of their hands, their stats and
+ratings, and the leaderboards; all read off the loop."""
 from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import engine
 import protocol as p
@@ -91,3 +93,55 @@ class History:
                                 hands=len(hands), card_notation=notation)
 
         self._later(conn, asyncio.ensure_future(query()))
+
+    def on_my_stats(self, conn: Conn, msg: p.MyStats) -> None:
+        store, fp = self._state.store, conn.peer.fingerprint
+        if store is None or fp is None:  # guests have no stats: nothing to know them by
+            self._state.send(conn, p.StatsReport(keyed=fp is not None))
+            return
+
+        async def query() -> p.Message:
+            return stats_report(await store.player_stats(fp, p.RECENT_MAX))
+
+        self._later(conn, asyncio.ensure_future(query()))
+
+    def rating_known(self, conn: Conn, report: p.StatsReport) -> None:
+        """The lobby shows each key holder's most played rating: learnt from their stats,
+        which their lobby asks for on arrival and on coming back from a table."""
+        rating = report.ratings[0].rating if report.ratings else None
+        if rating != conn.rating:
+            conn.rating = rating
+            self._state.player_moved(conn)
+
+    def on_leaderboard(self, conn: Conn, msg: p.Leaderboard) -> None:
+        store = self._state.store
+        if store is None:
+            self._state.send(conn, p.LeaderboardReport(variant=msg.variant, players=msg.players))
+            return
+
+        async def query() -> p.Message:
+            board = await store.leaderboard(msg.variant, msg.players, p.BOARD_MAX)
+            return p.LeaderboardReport(variant=msg.variant, players=msg.players, lines=tuple(
+                p.BoardLine(name=name[: p.NAME_MAX], rating=_bounded(rating), games=games, wins=wins)
+                for name, rating, games, wins in board))
+
+        self._later(conn, asyncio.ensure_future(query()))
+
+
+def _bounded(rating: float) -> float:
+    return round(max(-999.0, min(999.0, rating)), 2)
+
+
+def stats_report(found: dict[str, Any]) -> p.StatsReport:
+    games, wins, points_for, points_against, envidos, trucos, refused = found["totals"]
+    return p.StatsReport(
+        games=games, wins=wins, points_for=points_for, points_against=points_against,
+        envidos_won=envidos, trucos_won=trucos, trucos_refused=refused,
+        ratings=tuple(p.RatingLine(variant=v, players=n, rating=_bounded(r), games=g, wins=w)
+                      for v, n, r, g, w in found["ratings"][:32]),
+        recent=tuple(
+            p.MatchLine(variant=v, players=n, title=title[: p.TITLE_MAX], won=bool(won),
+                        abandoned=bool(quit_), points_for=pf, points_against=pa, rated=bool(rated),
+                        change=None if change is None else _bounded(change), finished_at=at)
+            for v, n, title, won, quit_, pf, pa, rated, change, at in found["recent"]),
+    )

@@ -51,8 +51,8 @@ class Hub:
         self._ids = itertools.count(1)
         self._seats = Seats(state, pace, self._send_frame)
         self._sessions = Sessions(state, self._seats)
-        self._names = Names(state, self._sessions, self._seats, variants)
         self._directory = Directory(state, self._seats, variants, validate_options)
+        self._names = Names(state, self._sessions, self._seats, variants, self._directory.join_by_link)
         self._history = History(state)
         self._restorer = Restorer(state, self._seats)
         self.restored = self._restorer.restored  # every table of the last run is back
@@ -74,6 +74,8 @@ class Hub:
             p.Rematch: self._directory.on_rematch,
             p.MyGames: self._history.on_my_games,
             p.ReplayHand: self._history.on_replay_hand,
+            p.MyStats: self._history.on_my_stats,
+            p.Leaderboard: self._history.on_leaderboard,
         }
 
     # -- wiring ----------------------------------------------------------------
@@ -157,6 +159,8 @@ class Hub:
                 conn = self._state.conns.get(conn_id)
                 if conn is not None:
                     self._state.send(conn, answer)
+                    if isinstance(answer, p.StatsReport):
+                        self._history.rating_known(conn, answer)
             case Shutdown(notice):
                 self._sessions.shutdown(notice)
                 return True

@@ -2,13 +2,17 @@
 
 A name reserved by a key (its first key holder's) is refused to anyone else; a returning
 player (the same key, or a guest's resume code, typed in the lobby or given as the SSH
-username) is put straight back into the seat held for them.
+username) is put straight back into the seat held for them. A private table's join code given
+as the SSH username (`ssh CODE@host`, the links `truco-ssh host` prints) seats the player at
+that table once they have a name: a key holder keeps the name their key reserved, anyone else
+is asked for one (the code is no name the others should see).
 """
 from __future__ import annotations
 
 import asyncio
 import itertools
 import secrets
+from typing import Callable
 
 import protocol as p
 from protocol.text import RESERVED_KEYS, clean_text, name_key, name_stem, usable_name, valid_name
@@ -27,8 +31,9 @@ def as_code(text: str) -> str:
 
 class Names:
     def __init__(self, state: LobbyState, sessions: Sessions, seats: Seats,
-                 variants: tuple[p.VariantInfo, ...]) -> None:
+                 variants: tuple[p.VariantInfo, ...], join_by_code: Callable[[Conn, str], None]) -> None:
         self._state = state
+        self._join_by_code = join_by_code  # the directory's: sit (or watch) at a coded table
         self._sessions = sessions
         self._seats = seats
         self._variants = variants
@@ -45,6 +50,12 @@ class Names:
             occupant = resuming[2]
             self._sessions.replace(occupant.conn_id, conn.peer.conn_id)
             name = occupant.name if not self.refusal(occupant.name, None) else self.suggest(occupant.name, None)
+        elif self._table_code(name):  # `ssh CODE@host`: a private table's code, not a name
+            conn.join_code = self._table_code(name)
+            name = self._reserved_name(fp)
+            if not name:
+                state.send(conn, p.NameRefused(name=conn.join_code, reason="join_code"))
+                return
         refusal = self.refusal(name, fp)
         if refusal:
             state.send(conn, p.NameRefused(name=name[:64], reason=refusal, suggestion=self.suggest(name, fp)))
@@ -55,6 +66,7 @@ class Names:
         state.online[key] = conn.peer.conn_id
         if fp is not None and key not in state.reservations:
             state.reservations[key] = fp
+            state.reserved_names[key] = name
             self._persist_reservation(key, name, fp)
         state.send(conn, p.Welcome(name=name, guest=fp is None, variants=self._variants,
                                    chat_max=state.config.chat_max_len))
@@ -63,7 +75,26 @@ class Names:
         if resuming is None and fp is not None:
             resuming = self._seats.held_seat(fingerprint=fp)
         if resuming is not None:
+            conn.join_code = ""  # back to the seat held for them comes first
             self.reclaim(conn, *resuming)
+        elif conn.join_code:
+            code, conn.join_code = conn.join_code, ""
+            self._join_by_code(conn, code)
+
+    def _table_code(self, text: str) -> str:
+        """``text`` as the join code of a private table in the lobby (else "")."""
+        code = as_code(text)
+        if code and any(t.code == code for t in self._state.tables.values()):
+            return code
+        return ""
+
+    def _reserved_name(self, fp: str | None) -> str:
+        """The name the key ``fp`` reserved (the display form), or ""."""
+        if fp is None:
+            return ""
+        state = self._state
+        key = next((k for k, owner in state.reservations.items() if owner == fp), None)
+        return "" if key is None else state.reserved_names.get(key, key)
 
     def on_resume(self, conn: Conn, msg: p.ResumeSeat) -> None:
         code = as_code(msg.code)

@@ -52,6 +52,7 @@ class Restorer:
             return
         for r in await store.reservations():
             state.reservations[r.name_key] = r.fingerprint
+            state.reserved_names[r.name_key] = r.name
         self._stopped_at = await store.last_alive()
         self._records = await store.table_index()
         for record in self._records:

@@ -19,6 +19,7 @@ from server.store import TableRecord
 from server.table import Occupant, Pace, TableActor
 from server.table import messages as tm
 from server.table.actor import Send
+from server.table.moves import game_record
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +123,7 @@ class Seats:
             return False
         del state.tables[table.table_id]
         if table.actor is not None:
+            self._deserted(table)
             table.actor.post(tm.Stop())
             state.close_in_store(table.table_id)
         for watcher in table.spectators:
@@ -132,6 +134,17 @@ class Seats:
                 state.send(w, p.Seated())
         state.lobby_news(p.TableRemoved(table_id=table.table_id), table_id=table.table_id)
         return True
+
+    def _deserted(self, table: Table) -> None:
+        """Every person left before the match ended: abandoning a rated match is a loss,
+        also when nobody stays to finish it (server/store/ratings.py says which are rated)."""
+        actor, store = table.actor, self._state.store
+        if actor is None or store is None or actor.finished or actor.state is None:
+            return
+        seats = [o for o in table.seats if o is not None]
+        game, players = game_record(table.table_id, actor.match_no, table.variant, table.title,
+                                    seats, actor.state)
+        self._state.persist(store.desert(game, players))
 
     # -- held seats ------------------------------------------------------------
     def away(self, conn: Conn, table: Table) -> None:

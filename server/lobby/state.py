@@ -36,6 +36,8 @@ class Conn:
     seat: int | None = None  # None while watching
     bad_frames: int = 0
     last_rate_error: float = 0.0
+    join_code: str = ""  # a private table's code given as the SSH username, until named
+    rating: float | None = None  # their most played rating, known once they asked their stats
 
     @property
     def key(self) -> str | None:
@@ -75,6 +77,7 @@ class LobbyState:
         self.conns: dict[int, Conn] = {}
         self.online: dict[str, int] = {}  # name key -> conn id
         self.reservations: dict[str, str] = {}  # name key -> fingerprint
+        self.reserved_names: dict[str, str] = {}  # name key -> the name as its key holder wrote it
         self.tables: dict[str, Table] = {}
         self.restoring: dict[str, Table] = {}  # open tables whose game is not rebuilt yet
         self.chat: deque[p.ChatLine] = deque(maxlen=CHAT_HISTORY)
@@ -133,7 +136,8 @@ class LobbyState:
 
     # -- what the lobby shows ------------------------------------------------------
     def player_info(self, conn: Conn) -> p.PlayerInfo:
-        return p.PlayerInfo(name=conn.name or "", guest=conn.peer.fingerprint is None, table_id=conn.table_id)
+        return p.PlayerInfo(name=conn.name or "", guest=conn.peer.fingerprint is None, table_id=conn.table_id,
+                            rating=conn.rating)
 
     def table_info(self, table: Table) -> p.TableInfo:
         if table.table_id in self.restoring:

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 from server.store import events as event_sql
 from server.store import games as game_sql
+from server.store import ratings as rating_sql
 from server.store.records import EventRow, GameRecord, Reservation, Snapshot, TableRecord, pack_event
 from server.store.schema import StoreError, open_database, quick_check
 
@@ -208,3 +209,16 @@ class Store:
     ) -> tuple[GameRecord, list[dict[str, Any]]] | None:
         """A finished game the asker played in, and its events in order (else None)."""
         return await self._on_db(game_sql.game_log, table_id, match_no, fingerprint, name_key)
+
+    # -- ratings and stats (written with each finished match: ``games``) ------------------
+    def desert(self, game: GameRecord, players: list[tuple[int, str, str | None]]) -> "asyncio.Future[None]":
+        """Everybody left a match before its end: a loss for each of them, if it was rated."""
+        return self._on_db(rating_sql.record_deserted, game, players)
+
+    async def player_stats(self, fingerprint: str, recent: int = 20) -> dict[str, Any]:
+        """A key holder's totals, ratings and last ``recent`` matches (``ratings.player_stats``)."""
+        return await self._on_db(rating_sql.player_stats, fingerprint, recent)
+
+    async def leaderboard(self, variant: str, players: int, limit: int = 20) -> list[tuple[str, float, int, int]]:
+        """(name, rating, games, wins) of the best rated at a variant and table size."""
+        return await self._on_db(rating_sql.leaderboard, variant, players, limit)

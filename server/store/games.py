@@ -5,6 +5,7 @@ import json
 import sqlite3
 from typing import Any
 
+from server.store.ratings import record_match
 from server.store.records import GameRecord, unpack_event
 
 GAME_COLUMNS = ("g.table_id, g.match_no, g.variant, g.title, g.seats, g.scores, g.winner,"
@@ -26,6 +27,11 @@ def write_game(db: sqlite3.Connection, game: GameRecord,
         " fingerprint) VALUES (?,?,?,?,?)",
         [(game.table_id, game.match_no, seat, key, fp) for seat, key, fp in players],
     )
+    # The match's events are in the log already (the same transaction, written first).
+    events = [unpack_event(data) for (data,) in db.execute(
+        "SELECT data FROM events WHERE table_id = ? AND match_no = ? ORDER BY seq",
+        (game.table_id, game.match_no))]
+    record_match(db, game, players, events)
 
 
 def _whose(fingerprint: str | None, name_key: str) -> tuple[str, tuple[Any, ...]]:

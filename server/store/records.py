@@ -66,6 +66,9 @@ class GameRecord:
     winner: int | None
     hands: int
     finished_at: int
+    # Seats whose person left for good before the match ended (a bot finished for them):
+    # a rated match counts as lost for them (server/store/ratings.py)
+    abandoned: tuple[int, ...] = ()
 
 
 # The columns of ``tables`` a TableRecord is read from, in the order ``table_record`` takes

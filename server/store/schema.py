@@ -87,6 +87,43 @@ MIGRATIONS: tuple[str, ...] = (
         value REAL NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 4: ratings (openskill) per key, variant and table size, and each key holder's line of
+    # every finished two-team match (the stats screen: totals and the last matches)
+    """
+    CREATE TABLE ratings (
+        fingerprint TEXT NOT NULL,
+        variant     TEXT NOT NULL,
+        players     INTEGER NOT NULL,
+        mu          REAL NOT NULL,
+        sigma       REAL NOT NULL,
+        games       INTEGER NOT NULL,         -- rated matches
+        wins        INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL,
+        PRIMARY KEY (fingerprint, variant, players)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_board ON ratings (variant, players);
+    CREATE TABLE match_stats (
+        table_id       TEXT NOT NULL,
+        match_no       INTEGER NOT NULL,
+        seat           INTEGER NOT NULL,
+        fingerprint    TEXT NOT NULL,
+        variant        TEXT NOT NULL,
+        players        INTEGER NOT NULL,
+        won            INTEGER NOT NULL,
+        abandoned      INTEGER NOT NULL,
+        points_for     INTEGER NOT NULL,
+        points_against INTEGER NOT NULL,
+        envidos_won    INTEGER NOT NULL,
+        trucos_won     INTEGER NOT NULL,
+        trucos_refused INTEGER NOT NULL,
+        rated          INTEGER NOT NULL,
+        rating_before  REAL,                  -- the ordinal (mu - 3 sigma), rated matches only
+        rating_after   REAL,
+        finished_at    INTEGER NOT NULL,
+        PRIMARY KEY (table_id, match_no, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX match_stats_fp ON match_stats (fingerprint, finished_at);
+    """,
 )
 
 

@@ -58,5 +58,7 @@ def game_record(table_id: str, match_no: int, variant: str, title: str, seats: l
         seats=[o.name for o in seats], scores=list(state.scores), winner=state.winner,
         hands=state.deal_no,  # one per hand_dealt (the events may start at a snapshot)
         finished_at=int(time.time()),
+        # left for good before the end (a bot finished for them): a rated loss for them
+        abandoned=tuple(i for i, o in enumerate(seats) if o.was_human and o.bot),
     )
     return game, [(i, name_key(o.name), o.fingerprint) for i, o in enumerate(seats) if o.was_human]

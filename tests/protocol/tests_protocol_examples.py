@@ -67,6 +67,18 @@ EXAMPLES: list[p.Message] = [
     p.ReplayStep(game=GAME, hand=2, events=({"type": "acted", "seat": 0, "call": "play", "card": "1e",
                                               "value": None},)),
     p.ReplayStep(game=GAME, hand=1, events=(), hands=12, card_notation="french"),
+    p.MyStats(),
+    p.StatsReport(games=3, wins=2, points_for=40, points_against=31, envidos_won=4, trucos_won=5,
+                  trucos_refused=1,
+                  ratings=(p.RatingLine(variant="argentino", players=4, rating=3.25, games=3, wins=2),),
+                  recent=(p.MatchLine(variant="argentino", players=4, title="mesa", won=True, points_for=15,
+                                      points_against=9, rated=True, change=1.5, finished_at=1_700_000_000),
+                          p.MatchLine(variant="paulista", players=2, abandoned=True))),
+    p.StatsReport(keyed=False),
+    p.Leaderboard(variant="argentino", players=6),
+    p.PlayerUpdated(player=p.PlayerInfo(name="ana", guest=False, rating=-3.5)),
+    p.LeaderboardReport(variant="argentino", players=2,
+                        lines=(p.BoardLine(name="ana", rating=7.5, games=10, wins=8),)),
 ]
 
 

@@ -203,6 +203,7 @@ def dynamic_keys() -> dict[str, set[str]]:
         "name.reason.": _refusals(),
         "lobby.col.": columns & {"title", "game", "seats", "points", "status"},
         "history.col.": columns & {"when", "title", "game", "players", "score"},
+        "stats.col.": set(re.findall(r'\("([a-z]+)", \d+\)', (ROOT / "tui/screens/stats.py").read_text())),
         # Families of other parts of the TUI, checked where the code builds them.
         "log.": {"envido_puntos", "piedras"},  # a Venezuelan envite with its piedras
         "log.covered.": {"time", "away"},  # the bot moved for a player (timer, away)

@@ -19,7 +19,7 @@ class ChooseNameScreen(Screen[None]):
         super().__init__()
         self._name = name
         self._reason = reason
-        stem = name_stem(name)
+        stem = name_stem(name) if reason != "join_code" else ""  # a table's code is no name
         self._suggestion = suggestion or (stem if usable_name(stem) else "")
 
     def compose(self) -> ComposeResult:

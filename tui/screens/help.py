@@ -29,7 +29,7 @@ class HelpScreen(ModalScreen[None]):
         box = Vertical(classes="dialog", id="help")
         box.border_title = Text(tr("help.title"), style="bold")  # in the border: one more line of help
         with box:
-            yield VerticalScroll(Static(Text(self._body or tr("help.body"))))
+            yield VerticalScroll(Static(Text(self._body or f"{tr('help.body')}\n\n{tr('help.links')}\n\n{tr('help.stats')}")))
             bar = KeyBar()
             bar.show([("Esc", tr("key.close"))])
             yield bar

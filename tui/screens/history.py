@@ -22,7 +22,8 @@ from tui.table_model import TableModel
 
 
 class HistoryScreen(Screen[None]):
-    BINDINGS = [("escape", "close", ""), ("q", "close", ""), ("enter", "replay", "")]
+    BINDINGS = [("escape", "close", ""), ("q", "close", ""), ("enter", "replay", ""),
+                ("s", "stats", ""), ("t", "leaderboard", "")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -48,7 +49,8 @@ class HistoryScreen(Screen[None]):
             table.add_column(self.tr(f"history.col.{key}"), key=key, width=width)
         self.query_one("#h-status", Static).update(Text(self.tr("history.loading"), style="dim"))
         self.query_one("#h-keys", KeyBar).show(
-            [("Enter", self.tr("key.replay")), ("Esc", self.tr("key.back_to_lobby"))]
+            [("Enter", self.tr("key.replay")), ("s", self.tr("key.stats")), ("t", self.tr("key.leaderboard")),
+             ("Esc", self.tr("key.back_to_lobby"))]
         )
         table.focus()
         self.app.send(p.MyGames())  # type: ignore[attr-defined]
@@ -78,6 +80,17 @@ class HistoryScreen(Screen[None]):
         if not self.games or table.cursor_row is None or not 0 <= table.cursor_row < len(self.games):
             return
         self.app.push_screen(ReplayScreen(self.games[table.cursor_row]))
+
+    def action_stats(self) -> None:
+        from tui.screens.stats import StatsScreen
+
+        self.app.push_screen(StatsScreen())
+
+    def action_leaderboard(self) -> None:
+        from tui.screens.stats import LeaderboardScreen
+
+        rating = self.app.model.rating  # type: ignore[attr-defined]
+        self.app.push_screen(LeaderboardScreen(rating.variant, rating.players) if rating else LeaderboardScreen())
 
     def action_close(self) -> None:
         self.dismiss(None)

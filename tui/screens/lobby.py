@@ -21,7 +21,8 @@ TARGET_OPTION = "target"
 class LobbyScreen(Screen[None]):
     # The key bar lists the bindings with show=True, labelled by their description (a locale
     # key): l (leave), c (chat) and L (lite mode) are in the help and the chat's placeholder
-    # only, as the bar must fit 80 columns in every language. Letter keys are priority
+    # only, as the bar must fit 80 columns in every language; s (stats) and t (leaderboards)
+    # are in the help and in the bar of My games (h), where they work too. Letter keys are priority
     # bindings, run when the app reads the key, so a key typed right after "c" (one packet on
     # a slow link) already finds the chat focused; check_action turns them off there.
     BINDINGS = [
@@ -32,6 +33,8 @@ class LobbyScreen(Screen[None]):
         Binding("k", "code", "key.code", priority=True),
         Binding("r", "resume", "key.resume", priority=True),
         Binding("h", "history", "key.history", priority=True),
+        Binding("s", "stats", "key.stats", show=False, priority=True),
+        Binding("t", "leaderboard", "key.leaderboard", show=False, priority=True),
         Binding("c", "chat", "key.chat", show=False, priority=True),
         Binding("g", "language", "key.language", priority=True),
         Binding("L", "lite", "", show=False, priority=True),
@@ -74,6 +77,13 @@ class LobbyScreen(Screen[None]):
         self._draw_tables()
         self._draw_status()
         tables.focus()
+        self._ask_rating()
+
+    def _ask_rating(self) -> None:
+        """My rating for the title (key holders): asked on entering and on coming back from
+        a table, where a match may have moved it."""
+        if not self.model.guest:
+            self.app.send(p.MyStats())  # type: ignore[attr-defined]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action not in self.OWN_ACTIONS:
@@ -89,6 +99,7 @@ class LobbyScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         if self._stale:
             self._stale = False
+            self._ask_rating()
             self._draw_players()
             self._draw_tables()
             self._draw_status()
@@ -128,6 +139,8 @@ class LobbyScreen(Screen[None]):
             self._soon({"players", "tables"})
         elif isinstance(msg, (p.TableUpdated, p.TableRemoved, p.Seated)):
             self._soon({"tables", "status"})
+        elif isinstance(msg, p.StatsReport):
+            self._draw_title()
 
     REDRAW_DELAY = 0.1  # seconds: arrivals in a burst cost one redraw, not one each
 
@@ -159,6 +172,8 @@ class LobbyScreen(Screen[None]):
     def _draw_title(self) -> None:
         m = self.model
         who = m.me + (f" ({self.tr('lobby.guest')})" if m.guest else "")
+        if m.rating is not None:
+            who += f" · {self.tr('lobby.rating', r=f'{m.rating.rating:.1f}')}"
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(" truco-ssh ", style="reverse bold")
         title.append(f" {self.tr('lobby.title')} · {who} · {self.tr('lobby.online', n=len(m.players))}")
@@ -208,6 +223,8 @@ class LobbyScreen(Screen[None]):
         for pl in self.model.sorted_players():
             text = Text(pl.name, style="bold" if pl.name == self.model.me else "", no_wrap=True,
                         overflow="ellipsis")
+            if pl.rating is not None:
+                text.append(f" {pl.rating:.1f}", style="dim")
             if pl.table_id:
                 text.append(" *", style="dim")
             options.append(Option(text))
@@ -357,6 +374,17 @@ class LobbyScreen(Screen[None]):
         from tui.screens.history import HistoryScreen
 
         self.app.push_screen(HistoryScreen())
+
+    def action_stats(self) -> None:
+        from tui.screens.stats import StatsScreen
+
+        self.app.push_screen(StatsScreen())
+
+    def action_leaderboard(self) -> None:
+        from tui.screens.stats import LeaderboardScreen
+
+        rating = self.model.rating
+        self.app.push_screen(LeaderboardScreen(rating.variant, rating.players) if rating else LeaderboardScreen())
 
     def action_language(self) -> None:
         self.app.switch_language()  # type: ignore[attr-defined]

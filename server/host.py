@@ -1,0 +1,237 @@
+"""``truco-ssh host``: a private table on the LAN in one command.
+
+The server starts as ``serve`` would; then the host, as a protocol client of the hub like
+any session, claims a name and opens a private table with the options given; the join
+code becomes deep links (``ssh -p PORT CODE@ADDRESS``, one per LAN address) and a QR code
+(``ssh://CODE@ADDRESS:PORT``, the URI phone SSH apps open) printed on the terminal. The
+host then plays in the same terminal: a Textual app on the local terminal, fed the frames
+received so far and then the same link. Ctrl-C (or quitting the app) ends the table and
+the server.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import io
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import asyncssh
+import segno
+
+import engine
+import protocol as p
+from protocol.text import usable_name
+from server.lobby import Hub
+from server.netinfo import lan_addresses, ssh_command
+from tui.i18n import language_from_env
+
+SETUP_WAIT = 10.0  # seconds the hub may take to answer the host's first commands
+LOCAL_KEYS = ("id_ed25519.pub", "id_ecdsa.pub", "id_rsa.pub")
+
+
+class HostError(Exception):
+    """The table could not be opened (the message says why, for the operator)."""
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    name: str
+    variant: str
+    players: int
+    options: dict[str, p.OptionValue]
+    title: str = ""
+    turn_timer: int | None = None
+
+
+# -- the command line ------------------------------------------------------------------
+
+def add_table_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", default="", help="your player name (default: your login name)")
+    parser.add_argument("--variant", default="argentino",
+                        choices=[v.name for v in engine.variant_catalog() if v.implemented])
+    parser.add_argument("--players", type=int, default=2, help="2, 4 or 6 (default %(default)s)")
+    parser.add_argument("--title", default="", help="the table's name (default: yours)")
+    parser.add_argument("--turn-timer", type=int, default=None,
+                        help="seconds per turn, 0 for none (default: none at a private table)")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a table option, e.g. -o target=15 -o flor=on (truco-ssh options lists them)")
+
+
+def parse_option(variant: str, text: str) -> tuple[str, p.OptionValue]:
+    """``name=value`` as the option's type (on/off for switches); ValueError if unknown."""
+    name, sep, raw = text.partition("=")
+    name, raw = name.strip(), raw.strip()
+    catalog = {v.name: v for v in engine.variant_catalog()}[variant]
+    option = next((o for o in catalog.options if o.name == name), None)
+    if not sep or option is None:
+        known = ", ".join(o.name for o in catalog.options)
+        raise ValueError(f"unknown option {text!r} for {variant} (options: {known})")
+    if option.kind == "bool":
+        if raw.lower() not in ("on", "off", "true", "false", "yes", "no", "1", "0"):
+            raise ValueError(f"{name} is on or off, not {raw!r}")
+        return name, raw.lower() in ("on", "true", "yes", "1")
+    if isinstance(option.default, int):
+        try:
+            return name, int(raw)
+        except ValueError:
+            raise ValueError(f"{name} is a number, not {raw!r}") from None
+    return name, raw
+
+
+def plan_from_args(args: argparse.Namespace) -> TablePlan:
+    name = args.name or os.environ.get("USER", "") or "host"
+    if not usable_name(name):
+        name = "host"  # e.g. root: a system account is no player name
+    options = dict(parse_option(args.variant, text) for text in args.option)
+    return TablePlan(name=name, variant=args.variant, players=args.players, options=options,
+                     title=args.title, turn_timer=args.turn_timer)
+
+
+def local_key_fingerprint(home: Path | None = None) -> str | None:
+    """The host's own SSH key, so that the seat is theirs as when they ssh in (their name
+    and rating): the first of ~/.ssh/id_*.pub, or None (a guest)."""
+    folder = (home or Path.home()) / ".ssh"
+    for filename in LOCAL_KEYS:
+        try:
+            key = asyncssh.read_public_key(folder / filename)
+        except (OSError, asyncssh.KeyImportError, ValueError):
+            continue
+        return str(key.get_fingerprint("sha256"))
+    return None
+
+
+# -- opening the table -------------------------------------------------------------------
+
+class ReplayLink:
+    """The host's hub link for its app: the frames the setup already read come first."""
+
+    def __init__(self, frames: list[bytes], link: object) -> None:
+        self._frames = collections.deque(frames)
+        self._link = link
+
+    def send(self, data: bytes) -> None:
+        self._link.send(data)  # type: ignore[attr-defined]
+
+    async def receive(self) -> bytes | None:
+        if self._frames:
+            return self._frames.popleft()
+        return await self._link.receive()  # type: ignore[attr-defined,no-any-return]
+
+    def close(self) -> None:
+        self._link.close()  # type: ignore[attr-defined]
+
+
+async def _next(link: object, frames: list[bytes]) -> p.Message:
+    data = await asyncio.wait_for(link.receive(), SETUP_WAIT)  # type: ignore[attr-defined]
+    if data is None:
+        raise HostError("the server hung up")
+    frames.append(data)
+    return p.decode(data)
+
+
+async def open_table(hub: Hub, plan: TablePlan, fingerprint: str | None,
+                     lang: str) -> tuple[ReplayLink, str, str]:
+    """Claim the host's name and open the table; (the link for the app, code, name)."""
+    link = hub.connect("127.0.0.1", plan.name, fingerprint)
+    frames: list[bytes] = []
+    name = plan.name
+    link.send(p.encode(p.ClaimName(name=name, lang=lang)))
+    while True:
+        msg = await _next(link, frames)
+        if isinstance(msg, p.Welcome):
+            name = msg.name
+            break
+        if isinstance(msg, p.NameRefused):
+            if not msg.suggestion or msg.suggestion == name:
+                link.close()
+                raise HostError(f"the name {name!r} cannot be used ({msg.reason}): choose one with --name")
+            name = msg.suggestion  # e.g. taken by a player online: the server's suggestion
+            frames.clear()
+            link.send(p.encode(p.ClaimName(name=name, lang=lang)))
+    link.send(p.encode(p.CreateTable(
+        variant=plan.variant, players=plan.players, options=plan.options, private=True,
+        title=plan.title, turn_timer=plan.turn_timer)))
+    code = ""
+    while True:
+        msg = await _next(link, frames)
+        if isinstance(msg, p.Error):
+            link.close()
+            raise HostError(f"cannot open the table: {msg.message}")
+        if isinstance(msg, p.TableCreated):
+            code = msg.code
+        if isinstance(msg, p.Seated) and msg.table_id is not None:
+            return ReplayLink(frames, link), code, name
+
+
+# -- what the host sees --------------------------------------------------------------------
+
+def uri(code: str, address: str, port: int) -> str:
+    host = f"[{address}]" if ":" in address else address
+    return f"ssh://{code}@{host}:{port}"
+
+
+def qr_text(link: str) -> str:
+    out = io.StringIO()
+    segno.make(link, error="m").terminal(out=out, compact=True)
+    return out.getvalue().rstrip("\n")
+
+
+def invitation(code: str, bind_host: str, port: int, plan: TablePlan, name: str) -> list[str]:
+    """The lines printed for the host: a QR code first, then the links (last, so that they
+    stay on a 24-line terminal under the code)."""
+    addresses = lan_addresses(bind_host)
+    local_only = not addresses
+    if local_only:
+        addresses = ["127.0.0.1"]
+    link = uri(code, addresses[0], port)
+    lines = [qr_text(link), f"Scan with a phone SSH app: {link}", "",
+             f"Private table {plan.variant}, {plan.players} players; you sit as {name}. Code: {code}",
+             "Friends join with:" + ("   (no network address found: this machine only)" if local_only else "")]
+    lines += [f"  {ssh_command(address, port, code)}" for address in addresses]
+    return lines
+
+
+async def wait_for_enter() -> None:
+    """Until a line (Enter) arrives on stdin, without a thread: the loop watches the fd."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+    fd = sys.stdin.fileno()
+
+    def readable() -> None:
+        data = os.read(fd, 1024)
+        if (not data or b"\n" in data or b"\r" in data) and not done.done():
+            done.set_result(None)
+
+    loop.add_reader(fd, readable)
+    try:
+        await done
+    finally:
+        loop.remove_reader(fd)
+
+
+async def play_host(hub: Hub, port: int, bind_host: str, plan: TablePlan,
+                    say: Callable[[str], None], server_fingerprint: str) -> None:
+    """Open the table, print the invitation, then the host's seat in this terminal.
+
+    The host's identity is their own SSH key if they have one (as when they ssh in), else
+    the server's host key: only whoever holds its private key (the host, on this machine)
+    can ever sign with it, so the name is reserved and the matches rated as for any key."""
+    from tui.app import TrucoApp
+
+    lang = language_from_env(dict(os.environ))
+    fingerprint = await asyncio.to_thread(local_key_fingerprint) or server_fingerprint
+    link, code, name = await open_table(hub, plan, fingerprint, lang)
+    for line in invitation(code, bind_host, port, plan, name):
+        say(line)
+    say("Press Enter to take your seat (Ctrl-C ends the table).")
+    await wait_for_enter()
+    app = TrucoApp(link, name, lang, local=True)
+    try:
+        await app.run_async()
+    finally:
+        link.close()
