@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Input
 import engine
 import protocol as p
 from tui.app import TrucoApp
+from tui.widgets.keybar import KeyBar
 from tui.widgets.keybar import binding_pairs
 from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
@@ -30,7 +31,10 @@ def one_packet(app: TrucoApp, typed: str) -> None:
 
 
 def key_bar(app: TrucoApp) -> str:
-    return screen_text(app).splitlines()[-1]
+    """The key bar's text, both lines where it breaks onto a second one."""
+    region = app.screen.query_one(KeyBar).region
+    rows = screen_text(app).splitlines()[region.y:region.bottom]
+    return "  ".join(row[region.x:region.right].strip() for row in rows)
 
 
 def actions(link: FakeLink) -> list[p.TableAction]:
@@ -312,7 +316,7 @@ async def test_lobby_bar_comes_from_its_bindings() -> None:
         await pilot.pause(0.1)
         assert isinstance(app.screen, LobbyScreen)
         bar = key_bar(app)
-        for pair in ("n New", "j Join", "w Watch", "k Code", "r Resume", "h Games", "? Help", "q Quit"):
+        for pair in ("n New", "j Join", "w Watch", "k Code", "r Resume", "h Games", "s Stats", "? Help", "q Quit"):
             assert pair in bar
         await pilot.press("c")
         bar = key_bar(app)

@@ -21,8 +21,7 @@ TARGET_OPTION = "target"
 class LobbyScreen(Screen[None]):
     # The key bar lists the bindings with show=True, labelled by their description (a locale
     # key): l (leave), c (chat) and L (lite mode) are in the help and the chat's placeholder
-    # only, as the bar must fit 80 columns in every language; s (stats) and t (leaderboards)
-    # are in the help and in the bar of My games (h), where they work too. Letter keys are priority
+    # only; the bar breaks onto a second line where the keys do not fit. Letter keys are priority
     # bindings, run when the app reads the key, so a key typed right after "c" (one packet on
     # a slow link) already finds the chat focused; check_action turns them off there.
     BINDINGS = [
@@ -33,8 +32,8 @@ class LobbyScreen(Screen[None]):
         Binding("k", "code", "key.code", priority=True),
         Binding("r", "resume", "key.resume", priority=True),
         Binding("h", "history", "key.history", priority=True),
-        Binding("s", "stats", "key.stats", show=False, priority=True),
-        Binding("t", "leaderboard", "key.leaderboard", show=False, priority=True),
+        Binding("s", "stats", "key.stats", priority=True),
+        Binding("t", "leaderboard", "key.leaderboard", priority=True),
         Binding("c", "chat", "key.chat", show=False, priority=True),
         Binding("g", "language", "key.language", priority=True),
         Binding("L", "lite", "", show=False, priority=True),
