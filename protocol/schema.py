@@ -31,10 +31,17 @@ class Limits:
     hi: int = INT_MAX
 
 
-def limited(default: Any = dataclasses.MISSING, **limits: int) -> Any:
-    """A dataclass field with validation limits (and an optional default)."""
-    meta = {"limits": Limits(**limits)}
+def limited(default: Any = dataclasses.MISSING, *, sparse: bool = False, **limits: int) -> Any:
+    """A dataclass field with validation limits (and an optional default).
+
+    ``sparse``: the field is left out of the encoded record while it holds its default (the
+    decoder fills the default back in). For records sent often whose fields are mostly
+    empty, such as the table view: the bytes go to what is there.
+    """
+    meta = {"limits": Limits(**limits), "sparse": sparse}
     if default is dataclasses.MISSING:
+        if sparse:
+            raise TypeError("a sparse field needs a default")
         return field(metadata=meta)
     if isinstance(default, (dict, list)):
         raise TypeError("mutable default")
@@ -49,6 +56,7 @@ class _FieldSpec:
     required: bool
     default: Any
     holds_records: bool  # a record may be inside: encoding must convert it
+    sparse: bool  # left out of the encoded record while it holds its default
 
 
 @cache
@@ -75,9 +83,14 @@ def _fields(cls: type) -> tuple[_FieldSpec, ...]:
             default = f.default_factory()
         specs.append(
             _FieldSpec(f.name, hints[f.name], f.metadata.get("limits", Limits()), required, default,
-                       _may_hold_records(hints[f.name]))
+                       _may_hold_records(hints[f.name]), f.metadata.get("sparse", False))
         )
     return tuple(specs)
+
+
+@cache
+def _has_sparse(cls: type) -> bool:
+    return any(spec.sparse for spec in _fields(cls))
 
 
 # -- to plain data ---------------------------------------------------------
@@ -87,8 +100,14 @@ def to_plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         # A table update's view is hundreds of plain values: walking it only to copy it
         # was a measurable part of the server's CPU per action.
+        cls = type(value)
+        if _has_sparse(cls):
+            return {spec.name: to_plain(item) if spec.holds_records else item
+                    for spec in _fields(cls)
+                    for item in (getattr(value, spec.name),)
+                    if not (spec.sparse and item == spec.default)}
         return {spec.name: to_plain(getattr(value, spec.name)) if spec.holds_records
-                else getattr(value, spec.name) for spec in _fields(type(value))}
+                else getattr(value, spec.name) for spec in _fields(cls)}
     if isinstance(value, (tuple, list)):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):
@@ -159,9 +178,17 @@ def _check(hint: Any, value: Any, limits: Limits, path: str, depth: int) -> Any:
             raise ProtocolError(f"{path}: longer than {limits.max_len} characters")
         return value
     if origin is tuple:
-        item_hint = typing.get_args(hint)[0]
+        args = typing.get_args(hint)
         if not isinstance(value, (list, tuple)):
             raise ProtocolError(f"{path}: expected a list")
+        if len(args) != 2 or args[1] is not Ellipsis:  # tuple[int, str]: a fixed record
+            if len(value) != len(args):
+                raise ProtocolError(f"{path}: expected {len(args)} items")
+            return tuple(
+                _check(item_hint, v, limits, f"{path}[{i}]", depth + 1)
+                for i, (item_hint, v) in enumerate(zip(args, value))
+            )
+        item_hint = args[0]
         if len(value) > limits.max_items:
             raise ProtocolError(f"{path}: more than {limits.max_items} items")
         # Elements inherit the string/int limits but not the item count.

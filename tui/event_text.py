@@ -89,7 +89,7 @@ class HandContext:
 
     def is_current(self, model: TableModel) -> bool:
         """The event belongs to the hand the view shows (so the view may tell more of it)."""
-        return self.deal_no is None or self.deal_no == model.view.get("deal_no")
+        return self.deal_no is None or self.deal_no == model.view.deal_no
 
 
 def _hand_of(model: TableModel, event: dict[str, Any], hand: HandContext) -> HandContext:
@@ -100,7 +100,7 @@ def _hand_of(model: TableModel, event: dict[str, Any], hand: HandContext) -> Han
     if kind == "hand_dealt" and isinstance(event.get("deal_kind"), str):
         deal_no = event.get("deal_no")
         return replace(hand, deal_kind=event["deal_kind"], deal_no=deal_no if isinstance(deal_no, int) else None)
-    n = len(model.view.get("teams") or [])
+    n = len(model.view.teams)
     if n == 3 and kind == "hand_started" and isinstance(event.get("mano"), int):
         return replace(hand, teams=tuple(0 if seat == event["mano"] else 1 for seat in range(n)))
     return hand
@@ -136,9 +136,9 @@ def act_words(tr, model: TableModel, event: dict[str, Any],  # type: ignore[no-u
     """What a player said, with its number where the call has one (the Venezuelan envite's
     piedras: "Envido 5 piedras"; a declared envido: "27"). `deal_kind` is the kind of the
     event's hand when it is not the current one (a mão de onze's quiero is "play for 3")."""
-    variant = str(model.view.get("variant", ""))
+    variant = model.view.variant
     if deal_kind is None:
-        deal_kind = str(model.view.get("deal_kind") or "")
+        deal_kind = model.view.deal_kind
     call = str(event.get("call"))
     value = event.get("value")
     if call == "declare_envido":
@@ -178,7 +178,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
     if kind == "hand_dealt":
         line = Text(tr("log.dealt", n=event.get("deal_no"), dealer=name(event.get("dealer"))), style="dim")
         if event.get("face_up"):
-            label = f"table.face_up.{model.view.get('variant', '')}"  # muestra, vira
+            label = f"table.face_up.{model.view.variant}"  # muestra, vira
             line.append("  " + (tr(label) if tr.has_default(label) else tr("table.face_up")) + " ")
             line.append_text(card_text(str(event["face_up"]), french=french, ascii_only=ascii_only))
         deal_kind = event.get("deal_kind")
@@ -187,7 +187,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
         return line
     if kind == "hand_started":
         players = event.get("players") or []
-        if len(players) == 2 and len(model.view.get("teams") or []) > 2:
+        if len(players) == 2 and len(model.view.teams) > 2:
             # A pica-pica duel: two of the six play this hand.
             return Text(tr("log.duel", n=int(event.get("duel") or 0) + 1, a=name(players[0]), b=name(players[1])),
                         style="dim")
@@ -199,7 +199,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
         else:  # a trick is taken by a player (who leads the next one): name him, and his side
             line = Text(tr("log.trick_by", n=event.get("number"), who=name(event.get("next_leader")),
                            team=side(winner)), style="cyan")
-        passed = [s for n, s in model.view.get("passed_cards") or [] if n == event.get("number")]
+        passed = [s for n, s in model.view.passed_cards if n == event.get("number")]
         if passed and hand.is_current(model):
             # Venezuelan: a third card above one's second has no value (001 L45).
             line.append(" " + tr("log.carta_pasada", names=", ".join(name(s) for s in passed)), style="cyan")
@@ -225,10 +225,10 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
         return Text(tr("log.hand_over", team=side(winner), points=event.get("points"),
                        reason=reason_text(tr, str(event.get("reason")))), style="bold")
     if kind == "game_ended":
-        names = _solo_winners(model, event.get("scores"), model.view.get("target"))
+        names = _solo_winners(model, event.get("scores"), model.view.target)
         return Text(tr("log.game_over", team=names or side(event.get("winner_team"))), style="bold green")
     if kind == "match_ended":
-        names = _solo_winners(model, event.get("games_won"), model.view.get("match_games") or 1)
+        names = _solo_winners(model, event.get("games_won"), model.view.match_games)
         if names:
             return Text(tr("log.match_over_names", names=names), style="bold green")
         return Text(tr("log.match_over", team=side(event.get("winner_team"))), style="bold green")

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import engine  # noqa: E402
 import protocol as p  # noqa: E402
+from server.table.table_view import table_view  # noqa: E402
 
 
 def table_updates(count: int = 200, seed: int = 1) -> list[p.TableUpdate]:
@@ -32,7 +33,7 @@ def table_updates(count: int = 200, seed: int = 1) -> list[p.TableUpdate]:
         updates.append(p.TableUpdate(
             table_id="t1", seq=seq, seat=0,
             seats=tuple(p.SeatInfo(name=f"player {i}") for i in range(4)),
-            view=view.to_wire(), events=tuple(e.to_wire() for e in projected if e is not None),
+            view=table_view(view), events=tuple(e.to_wire() for e in projected if e is not None),
             waiting=tuple(view.awaiting),
         ))
         if state.match_over:

@@ -12,6 +12,7 @@ from typing import Any
 
 import engine
 import protocol as p
+from server.table.table_view import table_view
 from tui.calls import call_label
 from tui.i18n import Translator
 
@@ -44,7 +45,7 @@ class Shown:
         return p.TableUpdate(
             table_id="t1", seq=seq, seat=self.seat,
             seats=tuple(p.SeatInfo(name=n) for n in self.names),
-            view=view.to_wire(), events=tuple(e.to_wire() for e in projected if e is not None),
+            view=table_view(view), events=tuple(e.to_wire() for e in projected if e is not None),
             waiting=tuple(view.awaiting), resume_code=RESUME if self.seat is not None else "",
         )
 

@@ -24,6 +24,7 @@ from textual.widgets import Select
 
 import engine
 import protocol as p
+from server.table.table_view import table_view
 import tui.i18n
 from engine import resolve_options
 from server.lobby.history import split_hands
@@ -240,7 +241,7 @@ def _update(state: engine.State, seat: int, seq: int, events: list[dict[str, Any
     view = engine.view(state, seat)
     return p.TableUpdate(table_id="tv", seq=seq, seat=seat,
                          seats=tuple(p.SeatInfo(name=n, bot=i == 1) for i, n in enumerate(NAMES[:state.n])),
-                         view=view.to_wire(), events=tuple(events), waiting=tuple(view.awaiting))
+                         view=table_view(view), events=tuple(events), waiting=tuple(view.awaiting))
 
 
 def _projected(events: list[engine.Event], seat: int) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from textual.widgets import RichLog, Static
 
 import engine
 import protocol as p
+from server.table.table_view import table_view
 from tui.app import TrucoApp
 from tui.screens.table import MatchOverScreen, TableScreen
 
@@ -28,7 +29,7 @@ def update_for(state: engine.State, seat: int | None, seq: int, events: list[eng
     return p.TableUpdate(
         table_id="t1", seq=seq, seat=seat,
         seats=tuple(p.SeatInfo(name=n) for n in names[: state.n]),
-        view=view.to_wire(), events=tuple(e.to_wire() for e in projected if e is not None),
+        view=table_view(view), events=tuple(e.to_wire() for e in projected if e is not None),
         waiting=tuple(view.awaiting if waiting is None else waiting),
     )
 
