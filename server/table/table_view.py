@@ -6,6 +6,7 @@ tests/server/test_table_view.py fails when the engine gains a field that is neit
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -69,83 +70,29 @@ def _bet(bet: BetWorth) -> p.BetWorth:
                       wins_game=bet.wins_game)
 
 
+# The sent fields whose engine value is not plain data already: cards become their text,
+# the engine's actions and guide records the protocol's records. Every other sent field is
+# the engine's value as it is (numbers, strings, enum values, tuples of them).
+_CONVERTED: dict[str, Callable[[engine.View], object]] = {
+    "own_cards": lambda v: _cards(v.own_cards),
+    "tricks": lambda v: tuple(_played(trick) for trick in v.tricks),
+    "current_trick": lambda v: _played(v.current_trick),
+    "face_up": lambda v: None if v.face_up is None else str(v.face_up),
+    "legal": lambda v: tuple(_legal(a) for a in v.legal),
+    "special_cards": lambda v: _cards(v.special_cards),
+    "card_marks": lambda v: _shared(v.card_marks, _marks),
+    "ranking": lambda v: _shared(v.ranking, _ranking),
+    "own_envido_cards": lambda v: _cards(v.own_envido_cards),
+    "bets": lambda v: tuple(_bet(b) for b in v.bets),
+    "truco_steps": lambda v: _shared(v.truco_steps, _steps),
+    "card_refusals": lambda v: tuple((str(card), reason) for card, reason in v.card_refusals),
+}
+_AS_IS = tuple(f.name for f in dataclasses.fields(p.TableView) if f.name not in _CONVERTED)
+
+
 def table_view(view: engine.View) -> p.TableView:
     """What ``view``'s viewer is sent."""
     return p.TableView(
-        variant=view.variant,
-        options=view.options,
-        n_players=view.n_players,
-        teams=view.teams,
-        phase=view.phase,
-        deal_kind=view.deal_kind,
-        game_no=view.game_no,
-        deal_no=view.deal_no,
-        duel=view.duel,
-        dealer=view.dealer,
-        mano=view.mano,
-        players=view.players,
-        target=view.target,
-        scores=view.scores,
-        scores_text=view.scores_text,
-        games_won=view.games_won,
-        match_games=view.match_games,
-        turn=view.turn,
-        awaiting=view.awaiting,
-        own_cards=_cards(view.own_cards),
-        hand_sizes=view.hand_sizes,
-        tricks=tuple(_played(trick) for trick in view.tricks),
-        trick_results=view.trick_results,
-        trick_winners=view.trick_winners,
-        current_trick=_played(view.current_trick),
-        face_up=None if view.face_up is None else str(view.face_up),
-        truco_value=view.truco_value,
-        truco_pending=view.truco_pending,
-        truco_pending_by=view.truco_pending_by,
-        truco_pending_seat=view.truco_pending_seat,
-        truco_right=view.truco_right,
-        envido_status=view.envido_status,
-        envido_calls=view.envido_calls,
-        envido_by=view.envido_by,
-        envido_pending_seat=view.envido_pending_seat,
-        envido_declarations=view.envido_declarations,
-        envido_result=view.envido_result,
-        flor_status=view.flor_status,
-        flor_announced=view.flor_announced,
-        flor_level=view.flor_level,
-        flor_pending_by=view.flor_pending_by,
-        flor_pending_seat=view.flor_pending_seat,
-        flor_conceded=view.flor_conceded,
-        flor_result=view.flor_result,
-        game_winner=view.game_winner,
-        match_over=view.match_over,
-        winner=view.winner,
-        legal=tuple(_legal(a) for a in view.legal),
-        card_notation=view.card_notation,
-        truco_ladder=view.truco_ladder,
-        truco_level=view.truco_level,
-        truco_pending_level=view.truco_pending_level,
-        raises_barred=view.raises_barred,
-        score_holders=view.score_holders,
-        winners=view.winners,
-        envido_stake=view.envido_stake,
-        special_cards=_cards(view.special_cards),
-        trick_players=view.trick_players,
-        passed_cards=view.passed_cards,
-        passed_seats=view.passed_seats,
-        truco_forced=view.truco_forced,
-        cantando=view.cantando,
-        ley_seats=view.ley_seats,
-        envite_ley=view.envite_ley,
-        penalties=view.penalties,
-        card_marks=_shared(view.card_marks, _marks),
-        ranking=_shared(view.ranking, _ranking),
-        count_rule=view.count_rule,
-        own_envido=view.own_envido,
-        own_envido_cards=_cards(view.own_envido_cards),
-        own_flor=view.own_flor,
-        bets=tuple(_bet(b) for b in view.bets),
-        truco_steps=_shared(view.truco_steps, _steps),
-        malas=view.malas,
-        card_refusals=tuple((str(card), reason) for card, reason in view.card_refusals),
-        call_refusals=view.call_refusals,
+        **{name: getattr(view, name) for name in _AS_IS},
+        **{name: convert(view) for name, convert in _CONVERTED.items()},
     )
