@@ -16,15 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-import protocol as p
-from server.table.table_view import table_view
 from engine.core.calls import ENVIDO_CALLS, FLOR_RAISES, TRUCO_CALLS, Call
 from tui.bets import Pending, pending_bets
 from tui.event_text import log_lines
 from tui.i18n import Translator
-from tui.table_model import TableModel
 
-NAMES = ("Ana", "Bot 1", "Beto", "Bot 3", "Carla", "Bot 5")
+from tests.tui.kit import NAMES, model_for
+
 TRUCO = {c.value for c in TRUCO_CALLS}
 # Every call that makes (or raises) an envido or an envite between flores.
 ENVIDO = {c.value for c in ENVIDO_CALLS} | {
@@ -37,20 +35,6 @@ TRANSLATORS = [Translator(lang) for lang in ("en", "es", "pt")]
 TABLE_SIZES = [("argentino", 4), ("argentino", 6), ("uruguayo", 4), ("uruguayo", 6), ("paulista", 4),
                ("venezolano", 4)]
 TABLES = st.sampled_from(TABLE_SIZES)
-
-
-def model_for(state: engine.State, seat: int | None, events: list[engine.Event] = ()) -> TableModel:  # type: ignore[assignment]
-    """What a session at `seat` (None: a spectator) holds after this update."""
-    projected = [engine.project_event(e, seat) for e in events]
-    model = TableModel("t1")
-    model.apply(p.TableUpdate(
-        table_id="t1", seq=1, seat=seat,
-        seats=tuple(p.SeatInfo(name=n) for n in NAMES[: state.n]),
-        view=table_view(engine.view(state, seat)),
-        events=tuple(e.to_wire() for e in projected if e is not None),
-        waiting=engine.view(state, seat).awaiting,
-    ))
-    return model
 
 
 class Bettors:

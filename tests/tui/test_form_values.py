@@ -13,7 +13,8 @@ from tui.app import TrucoApp
 from tui.i18n import Translator, option_value
 from tui.screens.new_table import NewTableScreen
 
-from tests.tui.test_screens import FakeLink, screen_text
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 

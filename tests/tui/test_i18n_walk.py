@@ -38,7 +38,8 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 from tui.screens.table import MatchOverScreen, TableScreen
 
-from tests.tui.test_screens import FakeLink, screen_text
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink
 
 SIZE = (160, 50)  # room for whole sentences: the words check covers what a smaller screen cuts
 NAMES = ("ana", "beto", "carla", "dani", "eva", "fede")

@@ -14,7 +14,8 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 
 from tests.tui.table_states import LONG_NAMES
-from tests.tui.test_screens import FakeLink, screen_text, welcome
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink, welcome
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 LANGS = ["en", "es", "pt"]

@@ -16,8 +16,11 @@ from tui.screens.help import HelpScreen
 from tui.screens.prompt import PromptScreen
 from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
-from tests.tui.test_screens import FakeLink, screen_text, welcome
-from tests.tui.test_table_screen import TABLE, seated_app, table_shown, two_player_state, update_for, venezolano_shown
+from tests.tui.helpers import screen_text
+from tests.tui.kit import (
+    TABLE, FakeLink, ShowTable, seated_app, table_shown, two_player_state, update_for, venezolano_shown,
+    welcome,
+)
 
 
 def played_hands(hands: int, seed: int = 7) -> tuple[engine.State, list[engine.Event]]:
@@ -119,11 +122,12 @@ async def test_choosing_piedras_keeps_the_cards_and_tricks_in_view() -> None:
 
 
 @pytest.mark.parametrize("lite", [False, True])
-async def test_leave_and_help_open_over_the_table_without_blanking_it(lite: bool) -> None:
+async def test_leave_and_help_open_over_the_table_without_blanking_it(
+        lite: bool, show_table: ShowTable
+) -> None:
     rules, state, events = two_player_state()
-    link = FakeLink()
-    app = await seated_app(link)
-    async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
+    async with show_table(state, 0, events) as pilot:
+        app = pilot.app
         if lite:
             app.toggle_lite()
             await pilot.pause(0.1)
@@ -239,11 +243,10 @@ async def test_the_asker_sees_the_names_it_waits_for_even_after_closing_the_dial
         assert "waiting for beto, dani." in screen_text(app)  # the status line says it too
 
 
-async def test_a_spectator_sees_who_asked_for_the_rematch() -> None:
+async def test_a_spectator_sees_who_asked_for_the_rematch(link: FakeLink, show_table: ShowTable) -> None:
     state, events = finished_match()
-    link = FakeLink()
-    app = await seated_app(link, seat=None)
-    async with table_shown(app, link, update_for(state, None, len(events), [], waiting=())) as pilot:
+    async with show_table(state, None, seq=len(events), waiting=()) as pilot:
+        app = pilot.app
         link.push(dataclasses.replace(update_for(state, None, len(events), [], waiting=()), rematch_votes=(0,)))
         await pilot.pause(0.2)
         text = screen_text(app)
