@@ -3,6 +3,7 @@ pieces they are made of)."""
 from __future__ import annotations
 
 import contextlib
+import random
 from typing import Any, AsyncIterator, Sequence
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 import engine
 
 from tests.tui.kit import (
-    TABLE, TABLE_NAMES, FakeLink, Lobby, ShowTable, TrucoCalled,
+    TABLE, TABLE_NAMES, FakeLink, Lobby, OwnTurn, PuntosOffered, ShowTable, TrucoCalled,
     lobby_app, seated_app, table_shown, two_player_state, update_for,
 )
 
@@ -28,6 +29,16 @@ async def lobby() -> Lobby:
 
 
 @pytest.fixture
+def own_turn() -> OwnTurn:
+    """A new 2-player Argentine match without flor (seed 3): the state, its events, the seat
+    that plays next and that seat's engine view."""
+    _, state, events = two_player_state()
+    seat = engine.view(state, 0).turn
+    assert seat is not None
+    return state, events, seat, engine.view(state, seat)
+
+
+@pytest.fixture
 def truco_called() -> TrucoCalled:
     """A 2-player hand (seed 5) where the mano has just called truco: the state, every event
     so far, and the mano's seat (the other seat answers)."""
@@ -36,6 +47,26 @@ def truco_called() -> TrucoCalled:
     truco = next(a for a in engine.legal_actions(state, mano) if a.call is engine.Call.TRUCO)
     state, more = engine.apply(state, truco)
     return state, [*events, *more], mano
+
+
+@pytest.fixture
+def puntos_offered() -> PuntosOffered:
+    """A 2-player Venezuelan game (seed 4) played by the bots until a seat may call "envido N
+    puntos" (a call that asks for a number): the state, its events and that seat."""
+    rules = engine.get_ruleset("venezolano")
+    rng = random.Random(4)
+    state, events = engine.new_match(rules, 2, rng)
+    for _ in range(200):
+        seat = next((s for s in range(2) if any(a.call.value == "envido_puntos"
+                                                for a in engine.legal_actions(state, s))), None)
+        if seat is not None:
+            return state, events, seat
+        mover = next(s for s in range(2) if engine.legal_actions(state, s))
+        action = (engine.choose_action(engine.view(state, mover), rules, rng)
+                  or engine.legal_actions(state, mover)[0])
+        state, more = engine.advance(state, action, rng)
+        events = events + more
+    raise AssertionError("no seat could call envido N puntos in 200 moves")
 
 
 @pytest.fixture
@@ -48,7 +79,8 @@ def show_table(link: FakeLink) -> ShowTable:
     @contextlib.asynccontextmanager
     async def show(state: engine.State, seat: int | None = 0, events: Sequence[engine.Event] = (), *,
                    seq: int = 3, size: tuple[int, int] = (80, 24), table: Any = TABLE,
-                   names: Sequence[str] = TABLE_NAMES, waiting: Sequence[int] | None = None) -> AsyncIterator[Any]:
+                   names: Sequence[str] = TABLE_NAMES, waiting: Sequence[int] | None = None,
+                   ) -> AsyncIterator[Any]:
         app = await seated_app(link, seat, table)
         update = update_for(state, seat, seq, events, names=names, waiting=waiting)
         async with table_shown(app, link, update, size) as pilot:

@@ -89,6 +89,8 @@ TABLE_NAMES = ("ana", "beto", "carla", "dani", "eva", "fede")
 # context manager yielding the Pilot.
 ShowTable = Callable[..., contextlib.AbstractAsyncContextManager[Any]]
 TrucoCalled = tuple[engine.State, list[engine.Event], int]  # the truco_called fixture
+OwnTurn = tuple[engine.State, list[engine.Event], int, engine.View]  # the own_turn fixture
+PuntosOffered = tuple[engine.State, list[engine.Event], int]  # the puntos_offered fixture
 
 
 def two_player_state(seed: int = 3, **options):  # type: ignore[no-untyped-def]

@@ -20,7 +20,7 @@ from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
 from tests.tui.helpers import screen_strips, screen_text
 from tests.tui.kit import (
-    TABLE, FakeLink, Lobby, ShowTable, TrucoCalled,
+    TABLE, FakeLink, Lobby, OwnTurn, ShowTable, TrucoCalled,
     seated_app, table_shown, two_player_state, update_for, welcome,
 )
 
@@ -39,20 +39,13 @@ def actions(link: FakeLink) -> list[p.TableAction]:
     return [m for m in link.sent if isinstance(m, p.TableAction)]
 
 
-def own_turn():  # type: ignore[no-untyped-def]
-    """A 2-player Argentine state and the seat that plays next, with its view."""
-    rules, state, events = two_player_state()
-    seat = engine.view(state, 0).turn
-    return state, events, seat, engine.view(state, seat)
-
-
 # -- the chat gives the keys back ---------------------------------------------------------
 
 @pytest.mark.parametrize("leave", ["enter", "escape"])
 async def test_after_the_table_chat_the_card_keys_play(
-        leave: str, link: FakeLink, show_table: ShowTable
+        leave: str, link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
 ) -> None:
-    state, events, seat, view = own_turn()
+    state, events, seat, view = own_turn
     async with show_table(state, seat, events) as pilot:
         app = pilot.app
         await pilot.press("c", *"hola", leave)
@@ -80,10 +73,10 @@ async def test_after_the_lobby_chat_n_opens_a_table(leave: str, lobby: Lobby) ->
 
 
 async def test_table_keys_typed_in_one_packet_go_where_the_focus_is_by_then(
-        link: FakeLink, show_table: ShowTable
+        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
 ) -> None:
     """On a slow link "c", the line, Enter and the card key arrive together."""
-    state, events, seat, view = own_turn()
+    state, events, seat, view = own_turn
     async with show_table(state, seat, events) as pilot:
         app = pilot.app
         one_packet(app, "chola\r2")
@@ -104,8 +97,10 @@ async def test_lobby_keys_typed_in_one_packet_keep_their_order(lobby: Lobby) -> 
         assert isinstance(app.screen, NewTableScreen)
 
 
-async def test_typing_in_the_chat_never_triggers_a_key(link: FakeLink, show_table: ShowTable) -> None:
-    state, events, seat, view = own_turn()
+async def test_typing_in_the_chat_never_triggers_a_key(
+        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
+) -> None:
+    state, events, seat, view = own_turn
     async with show_table(state, seat, events) as pilot:
         app = pilot.app
         await pilot.press("c", *"1lqe?")
@@ -119,8 +114,8 @@ async def test_typing_in_the_chat_never_triggers_a_key(link: FakeLink, show_tabl
 
 # -- the key bar lists what works now -----------------------------------------------------
 
-async def test_player_to_play_sees_card_keys_and_no_rematch(show_table: ShowTable) -> None:
-    state, events, seat, view = own_turn()
+async def test_player_to_play_sees_card_keys_and_no_rematch(show_table: ShowTable, own_turn: OwnTurn) -> None:
+    state, events, seat, view = own_turn
     async with show_table(state, seat, events) as pilot:
         app = pilot.app
         bar = key_bar(app)
@@ -128,8 +123,10 @@ async def test_player_to_play_sees_card_keys_and_no_rematch(show_table: ShowTabl
         assert "Rematch" not in bar and "Add bot" not in bar
 
 
-async def test_out_of_turn_the_card_keys_are_off_but_say_why(link: FakeLink, show_table: ShowTable) -> None:
-    state, events, seat, view = own_turn()
+async def test_out_of_turn_the_card_keys_are_off_but_say_why(
+        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
+) -> None:
+    state, events, seat, view = own_turn
     other = 1 - seat
     async with show_table(state, other, events) as pilot:
         app = pilot.app

@@ -18,7 +18,7 @@ from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
 from tests.tui.helpers import screen_text
 from tests.tui.kit import (
-    TABLE, FakeLink, ShowTable, seated_app, table_shown, two_player_state, update_for, venezolano_shown,
+    TABLE, FakeLink, PuntosOffered, ShowTable, seated_app, table_shown, two_player_state, update_for, venezolano_shown,
     welcome,
 )
 
@@ -95,20 +95,8 @@ def assert_table_in_view(app: TrucoApp, *widget_ids: str) -> None:
         assert not box.overlaps(table_region(app, widget_id)), widget_id
 
 
-async def test_choosing_piedras_keeps_the_cards_and_tricks_in_view() -> None:
-    rules = engine.get_ruleset("venezolano")
-    rng = random.Random(4)
-    state, events = engine.new_match(rules, 2, rng)
-    for _ in range(200):
-        seat = next((s for s in range(2) if any(a.call.value == "envido_puntos"
-                                                for a in engine.legal_actions(state, s))), None)
-        if seat is not None:
-            break
-        mover = next(s for s in range(2) if engine.legal_actions(state, s))
-        action = engine.choose_action(engine.view(state, mover), rules, rng) or engine.legal_actions(state, mover)[0]
-        state, more = engine.advance(state, action, rng)
-        events = events + more
-    assert seat is not None
+async def test_choosing_piedras_keeps_the_cards_and_tricks_in_view(puntos_offered: PuntosOffered) -> None:
+    state, events, seat = puntos_offered
     own = engine.view(state, seat).own_cards
     async with venezolano_shown(state, seat, events) as (app, link, pilot):
         await pilot.press("u")
@@ -150,14 +138,10 @@ async def test_leave_and_help_open_over_the_table_without_blanking_it(
         assert any("ana" in row for row in rows)  # the seat rows are drawn, not blank
 
 
-async def test_at_200x50_help_leaves_the_cards_in_view() -> None:
+async def test_at_200x50_help_leaves_the_cards_in_view(show_table: ShowTable) -> None:
     rules, state, events = two_player_state()
-    link = FakeLink()
-    app = await seated_app(link)
-    async with app.run_test(size=(200, 50)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, 0, 3, events))
-        await pilot.pause(0.2)
+    async with show_table(state, 0, events, size=(200, 50)) as pilot:
+        app = pilot.app
         await pilot.press("question_mark")
         await pilot.pause(0.2)
         assert_table_in_view(app, "#t-cards", "#t-tricks", "#t-seats")

@@ -14,7 +14,8 @@ from tui.screens.table import MatchOverScreen, TableScreen
 
 from tests.tui.helpers import screen_text
 from tests.tui.kit import (
-    FakeLink, ShowTable, TrucoCalled, seated_app, table_shown, two_player_state, update_for, venezolano_shown,
+    FakeLink, OwnTurn, PuntosOffered, ShowTable, TrucoCalled,
+    seated_app, table_shown, two_player_state, update_for, venezolano_shown,
 )
 
 
@@ -45,11 +46,9 @@ async def test_table_screen_shows_cards_calls_and_fits_80x24() -> None:
 
 
 async def test_keys_send_the_legal_action_with_a_fresh_command_id(
-        link: FakeLink, show_table: ShowTable
+        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
 ) -> None:
-    rules, state, events = two_player_state()
-    seat = engine.view(state, 0).turn
-    view = engine.view(state, seat)
+    state, events, seat, view = own_turn
     async with show_table(state, seat, events) as pilot:
         app = pilot.app
         calls = [a.call.value for a in view.legal if a.call is not engine.Call.PLAY]
@@ -135,14 +134,10 @@ async def test_bigger_tables_fit(players: int, show_table: ShowTable) -> None:
             assert name in text
 
 
-async def test_leaving_asks_first_and_returns_to_the_lobby() -> None:
+async def test_leaving_asks_first_and_returns_to_the_lobby(link: FakeLink, show_table: ShowTable) -> None:
     rules, state, events = two_player_state()
-    link = FakeLink()
-    app = await seated_app(link)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, 0, 3, events))
-        await pilot.pause(0.1)
+    async with show_table(state, 0, events) as pilot:
+        app = pilot.app
         await pilot.press("l")
         await pilot.pause(0.1)
         await pilot.press("y")
@@ -192,20 +187,9 @@ async def test_every_variant_renders_and_takes_card_keys(variant: str, players: 
         assert sent.call == legal_cards[0].call.value and sent.card == str(legal_cards[0].card)
 
 
-async def test_a_call_that_names_a_number_asks_for_it() -> None:
+async def test_a_call_that_names_a_number_asks_for_it(puntos_offered: PuntosOffered) -> None:
     """Venezuelan 'envido N puntos': one entry in the calls, then the number is asked."""
-    rules = engine.get_ruleset("venezolano")
-    rng = random.Random(4)
-    state, events = engine.new_match(rules, 2, rng)
-    for _ in range(200):
-        seat = next((s for s in range(2) if any(a.call.value == "envido_puntos" for a in engine.legal_actions(state, s))), None)
-        if seat is not None:
-            break
-        mover = next(s for s in range(2) if engine.legal_actions(state, s))
-        action = engine.choose_action(engine.view(state, mover), rules, rng) or engine.legal_actions(state, mover)[0]
-        state, more = engine.advance(state, action, rng)
-        events = events + more
-    assert seat is not None
+    state, events, seat = puntos_offered
     amounts = sorted(a.amount for a in engine.legal_actions(state, seat) if a.call.value == "envido_puntos")
     async with venezolano_shown(state, seat, events) as (app, link, pilot):
         text = screen_text(app)

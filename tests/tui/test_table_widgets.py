@@ -8,15 +8,13 @@ from tui.calls import assign_keys
 from tui.widgets.panels import GridPanel, HandPanel
 from tui.widgets.table import CallsPanel, CardsPanel
 
-from tests.tui.kit import FakeLink, ShowTable, two_player_state
+from tests.tui.kit import FakeLink, OwnTurn, ShowTable
 
 
 async def test_a_click_on_a_card_or_a_call_is_posted_up_and_sent(
-        link: FakeLink, show_table: ShowTable
+        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
 ) -> None:
-    rules, state, events = two_player_state()
-    seat = engine.view(state, 0).turn
-    view = engine.view(state, seat)
+    state, events, seat, view = own_turn
     async with show_table(state, seat, events) as pilot:
         app = pilot.app
         cards = app.screen.query_one("#t-cards", HandPanel)
