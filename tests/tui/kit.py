@@ -122,9 +122,10 @@ async def seated_app(link: FakeLink, seat: int | None = 0, table: p.TableInfo = 
 
 @contextlib.asynccontextmanager
 async def table_shown(app: TrucoApp, link: FakeLink, update: p.TableUpdate,
-                      size: tuple[int, int] = (80, 24)) -> AsyncIterator[Any]:
-    """Run the app (at 80x24 unless told) and show it one table update; yields the Pilot."""
-    async with app.run_test(size=size) as pilot:
+                      size: tuple[int, int] = (80, 24), notifications: bool = False) -> AsyncIterator[Any]:
+    """Run the app (at 80x24 unless told) and show it one table update; yields the Pilot.
+    ``notifications``: draw toasts (Textual's test runs leave them out unless asked)."""
+    async with app.run_test(size=size, notifications=notifications) as pilot:
         await pilot.pause(0.1)
         link.push(update)
         await pilot.pause(0.2)

@@ -38,7 +38,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 from tui.screens.table import MatchOverScreen, TableScreen
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, select_prompts
 from tests.tui.kit import FakeLink
 
 SIZE = (160, 50)  # room for whole sentences: the words check covers what a smaller screen cuts
@@ -200,7 +200,7 @@ def _choices_and_tips(screen: NewTableScreen) -> str:
     """What the form's drop-downs offer and its tooltips say (shown on demand)."""
     out = []
     for select in screen.query(Select):
-        out += [str(prompt) for prompt, _ in select._options]  # private: Textual is pinned exactly
+        out += select_prompts(select)
     for widget in screen.query(".option"):
         if widget.tooltip:
             out.append(str(widget.tooltip))
@@ -495,7 +495,7 @@ async def test_every_option_label_and_value_fits_the_form_at_80x24(lang: str) ->
             for select in screen.query(Select).filter(".option"):
                 room = select.content_region.width - 3  # the arrow and its margin
                 cut += [f"{info.name} {select.id}: {prompt!r} > {room}"
-                        for prompt, _ in select._options if len(str(prompt)) > room]
+                        for prompt in select_prompts(select) if len(prompt) > room]
             for label in screen.query(".form-label.wide"):
                 text = str(label.render())
                 room = label.content_region.width

@@ -12,7 +12,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.table import TableScreen
 
 from engine.testing import act, scenario
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, toasts
 from tests.tui.kit import table_shown, update_for, variant_app
 
 
@@ -155,13 +155,12 @@ async def test_refusals_say_why_a_bet_blocks_the_cards() -> None:
 async def test_a_refused_action_from_the_server_is_said_in_the_players_language() -> None:
     state, _ = scenario({0: "7e 6e 1o", 1: "4c 5b 12o"}, n=2, flor=False)
     app, link = await variant_app(state, 0, "argentino", lang="pt")
-    async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
+    async with table_shown(app, link, update_for(state, 0, 3), notifications=True) as pilot:
         assert isinstance(app.screen, TableScreen)
         link.push(p.Error(code="illegal", message="your team's truco call is waiting for an answer",
                           reason="truco_waiting"))
         await pilot.pause(0.3)
-        toasts = [n.message for n in app._notifications]  # private: Textual is pinned exactly
-        assert toasts == ["O truco da sua dupla está esperando resposta."]
+        assert toasts(app) == ["O truco da sua dupla está esperando resposta."]
 
 
 def test_every_refusal_the_engine_gives_is_worded_in_every_language() -> None:
