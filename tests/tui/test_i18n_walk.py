@@ -188,7 +188,7 @@ async def walk_lobby(lang: str) -> Walk:
 
 
 def server_error_codes() -> set[str]:
-    from tests.tui.test_i18n import dynamic_keys
+    from tests.tui.i18n_keys import dynamic_keys
 
     return dynamic_keys()["error."]
 
@@ -388,7 +388,7 @@ async def walk_choose_name(lang: str) -> Walk:
     async with walking(lang, username="root") as (walk, link, pilot):
         assert isinstance(walk.app.screen, ChooseNameScreen)
         walk.check("choose a name")
-        from tests.tui.test_i18n import dynamic_keys
+        from tests.tui.i18n_keys import dynamic_keys
 
         for reason in sorted(dynamic_keys()["name.reason."]):
             link.push(p.NameRefused(name="ana", reason=reason, suggestion="ana2"))
