@@ -8,11 +8,12 @@ short reason; it never lets a KeyError or TypeError escape.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import types
 import typing
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from collections.abc import Callable
 from functools import cache
 from typing import Any, Union
 
@@ -301,34 +302,34 @@ def _items(item: tuple[Checker, Accepts | None], max_items: int) -> Checker:
             raise _Bad(f"more than {max_items} items")
         if accepts is not None and all(map(accepts, value)):
             return tuple(value)
-        out = []
-        for i, v in enumerate(value):
-            try:
-                out.append(checker(v, depth + 1))
-            except _Bad as bad:
-                bad.parts.append(f"[{i}]")
-                raise
-        return tuple(out)
+        return _each(itertools.repeat(checker), value, depth)
 
     return check
 
 
 def _fixed(items: list[tuple[Checker, Accepts | None]]) -> Checker:
+    checkers = [checker for checker, _ in items]
+
     def check(value: Any, depth: int) -> Any:
         if not isinstance(value, (list, tuple)):
             raise _Bad("expected a list")
-        if len(value) != len(items):
-            raise _Bad(f"expected {len(items)} items")
-        out = []
-        for i, ((checker, _), v) in enumerate(zip(items, value)):
-            try:
-                out.append(checker(v, depth + 1))
-            except _Bad as bad:
-                bad.parts.append(f"[{i}]")
-                raise
-        return tuple(out)
+        if len(value) != len(checkers):
+            raise _Bad(f"expected {len(checkers)} items")
+        return _each(checkers, value, depth)
 
     return check
+
+
+def _each(checkers: Iterable[Checker], values: Iterable[Any], depth: int) -> tuple[Any, ...]:
+    """Each value checked by its checker; a bad one is named by its index."""
+    out = []
+    for i, (checker, value) in enumerate(zip(checkers, values)):
+        try:
+            out.append(checker(value, depth + 1))
+        except _Bad as bad:
+            bad.parts.append(f"[{i}]")
+            raise
+    return tuple(out)
 
 
 def _mapping(hint: Any, limits: Limits) -> Checker:
