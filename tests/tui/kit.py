@@ -67,7 +67,7 @@ def welcome(name: str = "ana") -> list[p.Message]:
     ]
 
 
-Lobby = tuple[TrucoApp, "FakeLink"]  # the lobby fixture: an app and its link
+Lobby = tuple[TrucoApp, FakeLink]  # the lobby fixture: an app and its link
 
 
 async def lobby_app(pilot_size=(80, 24), lang: str = "en"):  # type: ignore[no-untyped-def]
