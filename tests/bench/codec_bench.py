@@ -54,10 +54,13 @@ def run(rounds: int = 10) -> dict[str, float]:
         for frame in frames:
             p.decode(frame)
     decode = (time.perf_counter() - started) / (rounds * len(updates))
+    hands = sum(1 for u in updates for e in u.events if e.get("type") == "hand_dealt")
     return {
         "table_update_encode_ms": encode * 1000,
         "table_update_decode_ms": decode * 1000,
         "table_update_bytes_mean": sum(map(len, frames)) / len(frames),
+        # What one seat is sent per hand dealt in these 200 states (every update it gets).
+        "table_update_bytes_per_hand": sum(map(len, frames)) / max(1, hands),
     }
 
 
