@@ -10,7 +10,8 @@ from protocol.errors import ProtocolError
 from protocol.messages import MESSAGE_TYPES, Message
 from protocol.schema import from_plain, to_plain
 
-PROTOCOL_VERSION = 1
+# 2: TableUpdate.view is a typed TableView (sparse: fields at their default are left out)
+PROTOCOL_VERSION = 2
 MAX_FRAME = 64 * 1024  # bytes in one encoded message
 _LENGTH = struct.Struct(">I")
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from protocol.schema import limited
+from protocol.table_view import TableView
 
 NAME_MAX = 16
 CHAT_MAX = 200
@@ -289,8 +290,8 @@ class Notice(Event):
 class TableUpdate(Event):
     """What one viewer of a running table may see after a change.
 
-    ``view`` is the engine's view for this viewer (its wire form: the viewer's own
-    cards, never another seat's hidden ones); ``events`` are the engine events
+    ``view`` is the table as this viewer may see it (protocol/table_view.py: the viewer's
+    own cards, never another seat's hidden ones); ``events`` are the engine events
     since the previous update, projected for this viewer. ``history``, sent when a
     viewer (re)joins, is the match so far as that viewer may see it (whole hands, the
     latest last, at most ``HISTORY_MAX`` events): it replaces the viewer's log, so the
@@ -302,7 +303,7 @@ class TableUpdate(Event):
     seq: int = limited(lo=0, hi=2**53)
     seat: int | None = limited(lo=0, hi=7)  # the viewer's seat, None for a spectator
     seats: tuple[SeatInfo, ...] = limited(max_items=8)
-    view: dict[str, Any] = limited(max_items=128)
+    view: TableView = limited()
     events: tuple[dict[str, Any], ...] = limited((), max_items=64)
     waiting: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)  # seats the game waits for
     timer: float | None = limited(None, lo=0, hi=3600)  # seconds they have left, if timed

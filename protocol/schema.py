@@ -8,9 +8,11 @@ short reason; it never lets a KeyError or TypeError escape.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import types
 import typing
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Union
@@ -31,10 +33,17 @@ class Limits:
     hi: int = INT_MAX
 
 
-def limited(default: Any = dataclasses.MISSING, **limits: int) -> Any:
-    """A dataclass field with validation limits (and an optional default)."""
-    meta = {"limits": Limits(**limits)}
+def limited(default: Any = dataclasses.MISSING, *, sparse: bool = False, **limits: int) -> Any:
+    """A dataclass field with validation limits (and an optional default).
+
+    ``sparse``: the field is left out of the encoded record while it holds its default (the
+    decoder fills the default back in). For records sent often whose fields are mostly
+    empty, such as the table view: the bytes go to what is there.
+    """
+    meta = {"limits": Limits(**limits), "sparse": sparse}
     if default is dataclasses.MISSING:
+        if sparse:
+            raise TypeError("a sparse field needs a default")
         return field(metadata=meta)
     if isinstance(default, (dict, list)):
         raise TypeError("mutable default")
@@ -49,6 +58,7 @@ class _FieldSpec:
     required: bool
     default: Any
     holds_records: bool  # a record may be inside: encoding must convert it
+    sparse: bool  # left out of the encoded record while it holds its default
 
 
 @cache
@@ -75,9 +85,14 @@ def _fields(cls: type) -> tuple[_FieldSpec, ...]:
             default = f.default_factory()
         specs.append(
             _FieldSpec(f.name, hints[f.name], f.metadata.get("limits", Limits()), required, default,
-                       _may_hold_records(hints[f.name]))
+                       _may_hold_records(hints[f.name]), f.metadata.get("sparse", False))
         )
     return tuple(specs)
+
+
+@cache
+def _has_sparse(cls: type) -> bool:
+    return any(spec.sparse for spec in _fields(cls))
 
 
 # -- to plain data ---------------------------------------------------------
@@ -87,8 +102,14 @@ def to_plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         # A table update's view is hundreds of plain values: walking it only to copy it
         # was a measurable part of the server's CPU per action.
+        cls = type(value)
+        if _has_sparse(cls):
+            return {spec.name: to_plain(item) if spec.holds_records else item
+                    for spec in _fields(cls)
+                    for item in (getattr(value, spec.name),)
+                    if not (spec.sparse and item == spec.default)}
         return {spec.name: to_plain(getattr(value, spec.name)) if spec.holds_records
-                else getattr(value, spec.name) for spec in _fields(type(value))}
+                else getattr(value, spec.name) for spec in _fields(cls)}
     if isinstance(value, (tuple, list)):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):
@@ -97,123 +118,283 @@ def to_plain(value: Any) -> Any:
 
 
 # -- from plain data, validated --------------------------------------------
+#
+# Each annotation is compiled once into a checker, a function (value, depth) -> value that
+# raises _Bad. A table update's view is hundreds of values on every update to every
+# session: walking the annotation for each of them (and formatting each one's path) was
+# most of the decoding time. Where a value is wrong its path is put together only then,
+# from the parts each container adds as _Bad passes through it.
+
+Checker = Callable[[Any, int], Any]
+Accepts = Callable[[Any], bool]  # True: the value is valid as it is (scalars only)
+
+
+class _Bad(Exception):
+    """A value that does not fit: why, and where (inner parts first)."""
+
+    def __init__(self, reason: str, *, missing: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.missing = missing
+        self.parts: list[str] = []
+
+    def error(self, where: str, record: str) -> ProtocolError:
+        path = (where + "".join(reversed(self.parts))).lstrip(".") or record
+        if self.missing:
+            return ProtocolError(f"missing field {path!r}")
+        return ProtocolError(f"{path}: {self.reason}")
+
 
 def from_plain(cls: type, data: Any, where: str = "") -> Any:
     """Build record ``cls`` from decoded data, validating every field."""
-    if not isinstance(data, dict):
-        raise ProtocolError(f"{where or cls.__name__}: expected a map")
-    values = {}
-    for spec in _fields(cls):
-        path = f"{where}.{spec.name}" if where else spec.name
-        if spec.name in data:
-            values[spec.name] = _check(spec.hint, data[spec.name], spec.limits, path, 0)
-        elif spec.required:
-            raise ProtocolError(f"missing field {path!r}")
-        else:
-            values[spec.name] = spec.default
     try:
-        return cls(**values)
-    except (TypeError, ValueError) as exc:  # __post_init__ range checks
-        raise ProtocolError(f"{where or cls.__name__}: {exc}") from None
+        return _record(cls)(data, 0)
+    except _Bad as bad:
+        raise bad.error(where, cls.__name__) from None
 
 
-def _check(hint: Any, value: Any, limits: Limits, path: str, depth: int) -> Any:
-    if depth > MAX_DEPTH:
-        raise ProtocolError(f"{path}: nested too deeply")
-    origin = typing.get_origin(hint)
+@cache
+def _record(cls: type) -> Checker:
+    fields = tuple((spec.name, *_compiled(spec.hint, spec.limits), spec.required, spec.default)
+                   for spec in _fields(cls))
+
+    def check(data: Any, depth: int) -> Any:
+        if not isinstance(data, dict):
+            raise _Bad("expected a map")
+        values = {}
+        for name, checker, accepts, required, default in fields:
+            if name in data:
+                value = data[name]
+                if accepts is None or not accepts(value):
+                    try:
+                        value = checker(value, 0)  # a record's fields start a new depth count
+                    except _Bad as bad:
+                        bad.parts.append("." + name)
+                        raise
+                values[name] = value
+            elif required:
+                absent = _Bad("", missing=True)
+                absent.parts.append("." + name)
+                raise absent
+            else:
+                values[name] = default
+        try:
+            return cls(**values)
+        except (TypeError, ValueError) as exc:  # __post_init__ range checks
+            raise _Bad(str(exc)) from None
+
+    return check
+
+
+@cache
+def _compiled(hint: Any, limits: Limits) -> tuple[Checker, Accepts | None]:
+    """The checker of values of type ``hint`` under ``limits``, and for scalar types a fast
+    test of values that are valid as they are (the checker then only says why not)."""
     if hint is Any:
-        return _check_free(value, path, depth)
+        return _free, None
+    origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
-        options = typing.get_args(hint)
-        if value is None and type(None) in options:
-            return None
-        errors = []
-        for option in options:
-            if option is type(None):
-                continue
-            try:
-                return _check(option, value, limits, path, depth)
-            except ProtocolError as exc:
-                errors.append(str(exc))
-        raise ProtocolError(errors[0] if len(errors) == 1 else f"{path}: unexpected value")
+        return _union(hint, limits)
     if hint is bool:
-        if type(value) is not bool:
-            raise ProtocolError(f"{path}: expected a boolean")
-        return value
+        return _scalar(lambda v: type(v) is bool, "expected a boolean")
     if hint is int:
-        if type(value) is not int:
-            raise ProtocolError(f"{path}: expected an integer")
-        if not limits.lo <= value <= limits.hi:
-            raise ProtocolError(f"{path}: {value} out of range {limits.lo}..{limits.hi}")
-        return value
+        return _integer(limits)
     if hint is float:
-        if type(value) not in (int, float) or not math.isfinite(value):
-            raise ProtocolError(f"{path}: expected a number")
-        if not limits.lo <= value <= limits.hi:
-            raise ProtocolError(f"{path}: {value} out of range {limits.lo}..{limits.hi}")
-        return float(value)
+        return _number(limits), None
     if hint is str:
-        if type(value) is not str:
-            raise ProtocolError(f"{path}: expected a string")
-        if len(value) > limits.max_len:
-            raise ProtocolError(f"{path}: longer than {limits.max_len} characters")
-        return value
+        return _string(limits)
     if origin is tuple:
-        item_hint = typing.get_args(hint)[0]
-        if not isinstance(value, (list, tuple)):
-            raise ProtocolError(f"{path}: expected a list")
-        if len(value) > limits.max_items:
-            raise ProtocolError(f"{path}: more than {limits.max_items} items")
+        args = typing.get_args(hint)
+        if len(args) != 2 or args[1] is not Ellipsis:  # tuple[int, str]: a fixed record
+            return _fixed([_compiled(a, limits) for a in args]), None
         # Elements inherit the string/int limits but not the item count.
-        return tuple(
-            _check(item_hint, v, limits, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)
-        )
+        return _items(_compiled(args[0], limits), limits.max_items), None
     if origin is dict:
-        key_hint, value_hint = typing.get_args(hint)
-        if not isinstance(value, dict):
-            raise ProtocolError(f"{path}: expected a map")
-        if len(value) > limits.max_items:
-            raise ProtocolError(f"{path}: more than {limits.max_items} entries")
-        if key_hint is str and value_hint is Any:  # a free-form payload: the common case
+        return _mapping(hint, limits), None
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _record(hint), None
+    raise TypeError(f"unsupported annotation {hint!r}")  # a bug in messages.py
+
+
+def _scalar(accepts: Accepts, reason: str) -> tuple[Checker, Accepts]:
+    def check(value: Any, depth: int) -> Any:
+        if not accepts(value):
+            raise _Bad(reason)
+        return value
+
+    return check, accepts
+
+
+def _integer(limits: Limits) -> tuple[Checker, Accepts]:
+    lo, hi = limits.lo, limits.hi
+
+    def check(value: Any, depth: int) -> Any:
+        if type(value) is not int:
+            raise _Bad("expected an integer")
+        if not lo <= value <= hi:
+            raise _Bad(f"{value} out of range {lo}..{hi}")
+        return value
+
+    return check, lambda v: type(v) is int and lo <= v <= hi
+
+
+def _number(limits: Limits) -> Checker:
+    def check(value: Any, depth: int) -> Any:
+        if type(value) not in (int, float) or not math.isfinite(value):
+            raise _Bad("expected a number")
+        if not limits.lo <= value <= limits.hi:
+            raise _Bad(f"{value} out of range {limits.lo}..{limits.hi}")
+        return float(value)
+
+    return check
+
+
+def _string(limits: Limits) -> tuple[Checker, Accepts]:
+    longest = limits.max_len
+
+    def check(value: Any, depth: int) -> Any:
+        if type(value) is not str:
+            raise _Bad("expected a string")
+        if len(value) > longest:
+            raise _Bad(f"longer than {longest} characters")
+        return value
+
+    return check, lambda v: type(v) is str and len(v) <= longest
+
+
+def _union(hint: Any, limits: Limits) -> tuple[Checker, Accepts | None]:
+    options = typing.get_args(hint)
+    nullable = type(None) in options
+    compiled = [_compiled(o, limits) for o in options if o is not type(None)]
+    tests = [accepts for _, accepts in compiled]
+    accepts: Accepts | None = None
+    if all(t is not None for t in tests):
+        scalar_tests: list[Accepts] = [t for t in tests if t is not None]
+        accepts = lambda v: (v is None and nullable) or any(t(v) for t in scalar_tests)  # noqa: E731
+    if len(compiled) == 1:
+        only = compiled[0][0]
+
+        def check_one(value: Any, depth: int) -> Any:
+            return None if value is None and nullable else only(value, depth)
+
+        return check_one, accepts
+
+    def check(value: Any, depth: int) -> Any:
+        if value is None and nullable:
+            return None
+        for checker, _ in compiled:
+            try:
+                return checker(value, depth)
+            except _Bad:
+                continue
+        raise _Bad("unexpected value")
+
+    return check, accepts
+
+
+def _items(item: tuple[Checker, Accepts | None], max_items: int) -> Checker:
+    checker, accepts = item
+
+    def check(value: Any, depth: int) -> Any:
+        if not isinstance(value, (list, tuple)):
+            raise _Bad("expected a list")
+        if len(value) > max_items:
+            raise _Bad(f"more than {max_items} items")
+        if accepts is not None and all(map(accepts, value)):
+            return tuple(value)
+        return _each(itertools.repeat(checker), value, depth)
+
+    return check
+
+
+def _fixed(items: list[tuple[Checker, Accepts | None]]) -> Checker:
+    checkers = [checker for checker, _ in items]
+
+    def check(value: Any, depth: int) -> Any:
+        if not isinstance(value, (list, tuple)):
+            raise _Bad("expected a list")
+        if len(value) != len(checkers):
+            raise _Bad(f"expected {len(checkers)} items")
+        return _each(checkers, value, depth)
+
+    return check
+
+
+def _each(checkers: Iterable[Checker], values: Iterable[Any], depth: int) -> tuple[Any, ...]:
+    """Each value checked by its checker; a bad one is named by its index."""
+    out = []
+    for i, (checker, value) in enumerate(zip(checkers, values)):
+        try:
+            out.append(checker(value, depth + 1))
+        except _Bad as bad:
+            bad.parts.append(f"[{i}]")
+            raise
+    return tuple(out)
+
+
+def _mapping(hint: Any, limits: Limits) -> Checker:
+    key_hint, value_hint = typing.get_args(hint)
+    max_items = limits.max_items
+    if key_hint is str and value_hint is Any:  # a free-form payload: the common case
+        def check_free(value: Any, depth: int) -> Any:
+            if not isinstance(value, dict):
+                raise _Bad("expected a map")
+            if len(value) > max_items:
+                raise _Bad(f"more than {max_items} entries")
             for k in value:
                 if type(k) is not str or len(k) > 64:
-                    raise ProtocolError(f"{path}: map keys must be strings of up to 64 characters")
-            return _check_free(value, path, depth)
-        key_limits = Limits(max_len=64)
-        return {
-            _check(key_hint, k, key_limits, f"{path} key", depth + 1): _check(
-                value_hint, v, limits, f"{path}[{k!r}]", depth + 1
-            )
-            for k, v in value.items()
-        }
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return from_plain(hint, value, path)
-    raise TypeError(f"unsupported annotation {hint!r} at {path}")  # a bug in messages.py
+                    raise _Bad("map keys must be strings of up to 64 characters")
+            return _free(value, depth)
+
+        return check_free
+    key_check, _ = _compiled(key_hint, Limits(max_len=64))
+    value_check, _ = _compiled(value_hint, limits)
+
+    def check(value: Any, depth: int) -> Any:
+        if not isinstance(value, dict):
+            raise _Bad("expected a map")
+        if len(value) > max_items:
+            raise _Bad(f"more than {max_items} entries")
+        out = {}
+        for k, v in value.items():
+            try:
+                key = key_check(k, depth + 1)
+            except _Bad as bad:
+                bad.parts.append(" key")
+                raise
+            try:
+                out[key] = value_check(v, depth + 1)
+            except _Bad as bad:
+                bad.parts.append(f"[{k!r}]")
+                raise
+        return out
+
+    return check
 
 
 _SCALARS = frozenset((type(None), bool, int, str, float))
 
 
-def _check_free(value: Any, path: str, depth: int) -> Any:
+def _free(value: Any, depth: int) -> Any:
     """Free-form payloads (engine views and events): plain data, bounded depth. Checked in
     place: what msgpack decoded is already lists, maps and scalars, so nothing is copied."""
     if depth > MAX_DEPTH:
-        raise ProtocolError(f"{path}: nested too deeply")
+        raise _Bad("nested too deeply")
     kind = type(value)
     if kind in _SCALARS:
         return value
     if depth + 1 > MAX_DEPTH and value:  # its items would be nested too deeply
-        raise ProtocolError(f"{path}: nested too deeply")
+        raise _Bad("nested too deeply")
     if kind is list or kind is tuple:
         for v in value:
             if type(v) not in _SCALARS:
-                _check_free(v, path, depth + 1)
+                _free(v, depth + 1)
         return value
     if kind is dict:
         for k, v in value.items():
             if type(k) is not str:
-                raise ProtocolError(f"{path}: map keys must be strings")
+                raise _Bad("map keys must be strings")
             if type(v) not in _SCALARS:
-                _check_free(v, path, depth + 1)
+                _free(v, depth + 1)
         return value
-    raise ProtocolError(f"{path}: unsupported value type")
+    raise _Bad("unsupported value type")

@@ -9,8 +9,8 @@ team that is cantando.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from protocol import TableView
 from tui.calls import call_label
 from tui.table_model import TableModel
 
@@ -41,21 +41,21 @@ def _single(model: TableModel, team: int | None) -> str:
 
 def _team_seat_list(model: TableModel, team: int | None) -> list[int]:
     view = model.view
-    teams = view.get("teams") or []
-    return [s for s in (view.get("players") or range(len(teams))) if s < len(teams) and teams[s] == team]
+    teams = view.teams
+    return [s for s in (view.players or range(len(teams))) if s < len(teams) and teams[s] == team]
 
 
 def special_hand(tr, model: TableModel) -> str | None:  # type: ignore[no-untyped-def]
     """The name of a special hand being played (mão de onze, mão de ferro, the Venezuelan
     estar cantando, with the team that is cantando), else None."""
     view = model.view
-    if view.get("phase") in ("deal", "match_over"):
+    if view.phase in ("deal", "match_over"):
         return None
-    kind = view.get("deal_kind")
+    kind = view.deal_kind
     if kind in ("eleven", "blind"):
         return str(tr(f"table.hand.{kind}"))
-    if view.get("cantando") is not None:
-        return str(tr("table.hand.cantando", names=team_seats(model, view["cantando"])))
+    if view.cantando is not None:
+        return str(tr("table.hand.cantando", names=team_seats(model, view.cantando)))
     return None
 
 
@@ -64,7 +64,7 @@ def pending_bets(tr, model: TableModel) -> list[Pending]:  # type: ignore[no-unt
     view = model.view
     out: list[Pending] = []
     hand = special_hand(tr, model)
-    if hand is not None and not view.get("truco_pending"):
+    if hand is not None and not view.truco_pending:
         out.append(Pending("hand", hand, "bold cyan"))
     truco = _truco(tr, model, view)
     if truco is not None:
@@ -78,11 +78,11 @@ def pending_bets(tr, model: TableModel) -> list[Pending]:  # type: ignore[no-unt
     return out
 
 
-def _said_by(tr, model: TableModel, view: dict[str, Any], kind: str, bet: str, seat: int,  # type: ignore[no-untyped-def]
+def _said_by(tr, model: TableModel, view: TableView, kind: str, bet: str, seat: int,  # type: ignore[no-untyped-def]
              style: str, frame: str | None = None) -> Pending:
     """`bet` said by `seat`: "Quiero retruco from Beto", and ": answer!" for the players
     whose side must answer it (not for the bettor's side, nor for a spectator)."""
-    teams = view.get("teams") or []
+    teams = view.teams
     mine = model.my_team()
     answer = mine is not None and seat < len(teams) and teams[seat] != mine
     if frame is None and answer:
@@ -93,56 +93,56 @@ def _said_by(tr, model: TableModel, view: dict[str, Any], kind: str, bet: str, s
     return Pending(kind, tr("table.answer", bet=said) if answer else said, style, seat)
 
 
-def _truco(tr, model: TableModel, view: dict[str, Any]) -> Pending | None:  # type: ignore[no-untyped-def]
-    pending = view.get("truco_pending")
+def _truco(tr, model: TableModel, view: TableView) -> Pending | None:  # type: ignore[no-untyped-def]
+    pending = view.truco_pending
     if not pending:
         return None
-    variant = str(view.get("variant", ""))
-    seat = view.get("truco_pending_seat")
-    if isinstance(seat, int):
-        return _said_by(tr, model, view, "truco", call_label(tr, variant, str(pending)), seat, "bold red")
-    by = view.get("truco_pending_by")
-    if view.get("deal_kind") == "eleven" and isinstance(by, int):
+    variant = view.variant
+    seat = view.truco_pending_seat
+    if seat is not None:
+        return _said_by(tr, model, view, "truco", call_label(tr, variant, pending), seat, "bold red")
+    by = view.truco_pending_by
+    if view.deal_kind == "eleven" and by is not None:
         # Nobody called it: the team on 11 looked at its cards and decides (RULES.md 3.11).
         # The verb agrees with one player ("Bot 1 decide") or a pair ("ana, beto decidem").
         key = "table.pending_eleven" + _single(model, 1 - by)
         return Pending("truco", tr(key, names=team_seats(model, 1 - by)), "bold red")
-    cantando = view.get("cantando")
+    cantando = view.cantando
     if cantando is not None:
         # Estar cantando: the opponents "privaron", the truco is on the cantando team (4.12.1).
         key = "table.pending_privo" + _single(model, cantando)
         return Pending("truco", tr(key, names=team_seats(model, cantando)), "bold red")
-    return Pending("truco", tr("table.pending_plain", call=call_label(tr, variant, str(pending))), "bold red")
+    return Pending("truco", tr("table.pending_plain", call=call_label(tr, variant, pending)), "bold red")
 
 
-def _envido(tr, model: TableModel, view: dict[str, Any]) -> Pending | None:  # type: ignore[no-untyped-def]
-    calls = view.get("envido_calls") or []
-    status = view.get("envido_status")
+def _envido(tr, model: TableModel, view: TableView) -> Pending | None:  # type: ignore[no-untyped-def]
+    calls = view.envido_calls
+    status = view.envido_status
     if not calls or status not in PENDING_ENVIDO:
         return None
-    variant = str(view.get("variant", ""))
-    said = " + ".join(call_label(tr, variant, str(c)) for c in calls)
-    stake = view.get("envido_stake")
-    if isinstance(stake, int) and stake > 0:
+    variant = view.variant
+    said = " + ".join(call_label(tr, variant, c) for c in calls)
+    stake = view.envido_stake
+    if stake is not None and stake > 0:
         said += " " + tr("table.stake", n=stake)  # the Venezuelan envite: piedras at stake
-    ley = view.get("envite_ley")  # Venezuelan a ley: con ley (a bet on flor) or sin ley
-    seat = view.get("envido_pending_seat")
-    if status == "betting" and isinstance(seat, int):
+    ley = view.envite_ley  # Venezuelan a ley: con ley (a bet on flor) or sin ley
+    seat = view.envido_pending_seat
+    if status == "betting" and seat is not None:
         frame = None if ley is None else ("table.envite_con_ley" if ley else "table.envite_sin_ley")
         return _said_by(tr, model, view, "envido", said, seat, "bold magenta", frame)
     key = "table.envido_pending" if ley is None else ("table.envite_con_ley" if ley else "table.envite_sin_ley")
     return Pending("envido", tr(key, calls=said), "bold magenta")
 
 
-def _flor(tr, model: TableModel, view: dict[str, Any]) -> Pending | None:  # type: ignore[no-untyped-def]
-    status = view.get("flor_status")
+def _flor(tr, model: TableModel, view: TableView) -> Pending | None:  # type: ignore[no-untyped-def]
+    status = view.flor_status
     if status == "ley":
         return Pending("flor", tr("table.ley_pending"), "bold magenta")
     if status not in PENDING_FLOR:
         return None
-    seat = view.get("flor_pending_seat")
-    raise_call = FLOR_RAISES.get(view.get("flor_level") or 0)
-    if isinstance(seat, int) and raise_call is not None:
-        call = call_label(tr, str(view.get("variant", "")), raise_call)
+    seat = view.flor_pending_seat
+    raise_call = FLOR_RAISES.get(view.flor_level)
+    if seat is not None and raise_call is not None:
+        call = call_label(tr, view.variant, raise_call)
         return _said_by(tr, model, view, "flor", call, seat, "bold magenta")
     return Pending("flor", tr("table.flor_pending"), "bold magenta")

@@ -7,9 +7,10 @@ they are distinguishable on monochrome and plain-ASCII terminals alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rich.text import Text
+
+from protocol import TableView
 
 SPANISH_SUITS = {"e": ("E", "blue"), "b": ("B", "green"), "o": ("O", "yellow"), "c": ("C", "red")}
 FRENCH_SUITS = {"c": ("♣", "green"), "h": ("♥", "red"), "s": ("♠", "blue"), "d": ("♦", "yellow")}
@@ -26,13 +27,9 @@ def mark_text(role: str | None, ascii_only: bool = False) -> str:
     return mark.replace("★", "*") if ascii_only else mark
 
 
-def card_roles(view: dict[str, Any]) -> dict[str, str]:
+def card_roles(view: TableView) -> dict[str, str]:
     """card -> role for the special cards of this hand, from the view's ``card_marks``."""
-    roles: dict[str, str] = {}
-    for entry in view.get("card_marks") or []:
-        if isinstance(entry, dict) and entry.get("card") and entry.get("role"):
-            roles[str(entry["card"])] = str(entry["role"])
-    return roles
+    return {mark.card: mark.role for mark in view.card_marks if mark.card and mark.role}
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ def side_name(tr, model: TableModel, team: Any,
               teams: Sequence[int] | None = None) -> str:  # type: ignore[no-untyped-def]
     """The side a line is about. In the Uruguayan three-player game (a score per player)
     this hand's "Them" is another pair next hand: the line names the players instead."""
-    seat_teams = teams or model.view.get("teams") or []
+    seat_teams = teams or model.view.teams or ()
     if len(seat_teams) == 3 and team is not None:
         players = [model.name(s) for s, t in enumerate(seat_teams) if t == team]
         return tr("table.pair", a=players[0], b=players[1]) if len(players) == 2 else ", ".join(players)
@@ -109,7 +109,7 @@ class HandContext:
 
     def is_current(self, model: TableModel) -> bool:
         """The event belongs to the hand the view shows (so the view may tell more of it)."""
-        return self.deal_no is None or self.deal_no == model.view.get("deal_no")
+        return self.deal_no is None or self.deal_no == model.view.deal_no
 
 
 def _hand_of(model: TableModel, event: dict[str, Any], hand: HandContext) -> HandContext:
@@ -120,7 +120,7 @@ def _hand_of(model: TableModel, event: dict[str, Any], hand: HandContext) -> Han
     if kind == "hand_dealt" and isinstance(event.get("deal_kind"), str):
         deal_no = event.get("deal_no")
         return replace(hand, deal_kind=event["deal_kind"], deal_no=deal_no if isinstance(deal_no, int) else None)
-    n = len(model.view.get("teams") or [])
+    n = len(model.view.teams)
     if n == 3 and kind == "hand_started" and isinstance(event.get("mano"), int):
         return replace(hand, teams=tuple(0 if seat == event["mano"] else 1 for seat in range(n)))
     return hand
@@ -156,9 +156,9 @@ def act_words(tr, model: TableModel, event: dict[str, Any],  # type: ignore[no-u
     """What a player said, with its number where the call has one (the Venezuelan envite's
     piedras: "Envido 5 piedras"; a declared envido: "27"). `deal_kind` is the kind of the
     event's hand when it is not the current one (a mão de onze's quiero is "play for 3")."""
-    variant = str(model.view.get("variant", ""))
+    variant = model.view.variant
     if deal_kind is None:
-        deal_kind = str(model.view.get("deal_kind") or "")
+        deal_kind = model.view.deal_kind
     call = str(event.get("call"))
     value = event.get("value")
     if call == "declare_envido":
@@ -177,7 +177,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
     hand = hand or HandContext()
     teams = hand.teams
 
-    solo = len(teams or model.view.get("teams") or []) == 3
+    solo = len(teams or model.view.teams or ()) == 3
 
     def side(team: Any) -> str:
         return side_name(tr, model, team, teams)
@@ -200,7 +200,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
     if kind == "hand_dealt":
         line = Text(tr("log.dealt", n=event.get("deal_no"), dealer=name(event.get("dealer"))), style="dim")
         if event.get("face_up"):
-            label = f"table.face_up.{model.view.get('variant', '')}"  # muestra, vira
+            label = f"table.face_up.{model.view.variant}"  # muestra, vira
             line.append("  " + (tr(label) if tr.has_default(label) else tr("table.face_up")) + " ")
             line.append_text(card_text(str(event["face_up"]), french=french, ascii_only=ascii_only))
         deal_kind = event.get("deal_kind")
@@ -209,7 +209,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
         return line
     if kind == "hand_started":
         players = event.get("players") or []
-        if len(players) == 2 and len(model.view.get("teams") or []) > 2:
+        if len(players) == 2 and len(model.view.teams) > 2:
             # A pica-pica duel: two of the six play this hand.
             return Text(tr("log.duel", n=int(event.get("duel") or 0) + 1, a=name(players[0]), b=name(players[1])),
                         style="dim")
@@ -222,7 +222,7 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
         else:  # a trick is taken by a player (who leads the next one): name him, and his side
             line = Text(tr("log.trick_by", n=event.get("number"), who=name(event.get("next_leader")),
                            team=side(winner)), style="cyan")
-        passed = [s for n, s in model.view.get("passed_cards") or [] if n == event.get("number")]
+        passed = [s for n, s in model.view.passed_cards if n == event.get("number")]
         if passed and hand.is_current(model):
             # Venezuelan: a third card above one's second has no value (001 L45).
             line.append(" " + tr("log.carta_pasada", names=", ".join(name(s) for s in passed)), style="cyan")
@@ -248,10 +248,10 @@ def event_line(tr, model: TableModel, event: dict[str, Any], french: bool, ascii
         return Text(tr("log.hand_over", team=side(winner), points=event.get("points"),
                        reason=reason_text(tr, str(event.get("reason")))), style="bold")
     if kind == "game_ended":
-        names = _solo_winners(model, event.get("scores"), model.view.get("target"))
+        names = _solo_winners(model, event.get("scores"), model.view.target)
         return Text(tr("log.game_over", team=names or side(event.get("winner_team"))), style="bold green")
     if kind == "match_ended":
-        names = _solo_winners(model, event.get("games_won"), model.view.get("match_games") or 1)
+        names = _solo_winners(model, event.get("games_won"), model.view.match_games)
         if names:
             return Text(tr("log.match_over_names", names=names), style="bold green")
         return Text(tr("log.match_over", team=side(event.get("winner_team"))), style="bold green")

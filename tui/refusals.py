@@ -8,24 +8,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol import TableView
 from tui.calls import call_label
-from tui.table_model import TableModel
+from tui.table_model import NO_VIEW, TableModel
 
 
-def _next_call(view: dict[str, Any]) -> str:
+def _next_call(view: TableView) -> str:
     """The ladder's call a raise must be now (after a pending step, else the accepted level)."""
-    ladder = list(view.get("truco_ladder") or [])
-    step = view.get("truco_pending_level") or view.get("truco_level") or 0
-    return str(ladder[step]) if isinstance(step, int) and 0 <= step < len(ladder) else ""
+    ladder = view.truco_ladder
+    step = view.truco_pending_level or view.truco_level
+    return ladder[step] if 0 <= step < len(ladder) else ""
 
 
 def refusal_text(tr, code: str, model: TableModel | None = None) -> str:  # type: ignore[no-untyped-def]
     """The sentence for a refusal code; codes this client does not know get a general one."""
-    view: dict[str, Any] = model.view if model is not None else {}
-    variant = str(view.get("variant", ""))
+    view = model.view if model is not None else NO_VIEW
+    variant = view.variant
     values: dict[str, Any] = {}
-    if code == "not_your_turn" and model is not None and isinstance(view.get("turn"), int):
-        values["who"] = model.name(view["turn"])
+    if code == "not_your_turn" and model is not None and view.turn is not None:
+        values["who"] = model.name(view.turn)
         code = "not_your_turn_who"
     elif code in ("raise_is", "next_bet"):
         call = _next_call(view)
@@ -42,11 +43,11 @@ def refusal_text(tr, code: str, model: TableModel | None = None) -> str:  # type
 def no_card_reason(tr, model: TableModel) -> str:  # type: ignore[no-untyped-def]
     """Why a card key finds no card: watching, or a blind hand (mão de ferro) whose
     cards go down unseen with their own key ("" when there is nothing to say)."""
-    if model.update is None or model.view.get("match_over"):
+    if model.update is None or model.view.match_over:
         return ""
     if model.seat is None:
         return str(tr("refusal.watching"))
-    if any(a.get("call") == "play_blind" for a in model.view.get("legal") or []):
+    if any(a.call == "play_blind" for a in model.view.legal):
         return refusal_text(tr, "blind_hand", model)
     return ""
 
@@ -56,9 +57,7 @@ def card_refusal(tr, model: TableModel, card: str) -> str:  # type: ignore[no-un
     ``card_refusals``), in the player's language."""
     if model.seat is None:
         return str(tr("refusal.watching"))
-    code = next((str(c) for entry in model.view.get("card_refusals") or []
-                 if isinstance(entry, (list, tuple)) and len(entry) == 2
-                 for k, c in [entry] if k == card), "")
+    code = next((reason for refused, reason in model.view.card_refusals if refused == card), "")
     if not code:  # the card is playable, but not for the call that waits for a card
         return str(tr("table.cannot_play"))
     return refusal_text(tr, code, model)

@@ -8,6 +8,7 @@ from typing import Any
 
 import protocol as p
 
+NO_VIEW = p.TableView()  # before the first update: an empty table
 
 @dataclass
 class TableModel:
@@ -37,8 +38,8 @@ class TableModel:
             self.last_hand_events.append(event)
 
     @property
-    def view(self) -> dict[str, Any]:
-        return self.update.view if self.update is not None else {}
+    def view(self) -> p.TableView:
+        return self.update.view if self.update is not None else NO_VIEW
 
     @property
     def seat(self) -> int | None:
@@ -55,7 +56,7 @@ class TableModel:
         return self.update.seats[seat].name
 
     def team_of(self, seat: int) -> int | None:
-        teams = self.view.get("teams") or []
+        teams = self.view.teams
         return teams[seat] if 0 <= seat < len(teams) else None
 
     def my_team(self) -> int | None:

@@ -10,6 +10,7 @@ from typing import Any
 import engine
 import protocol as p
 from server.table.occupant import Occupant
+from server.table.table_view import table_view
 
 EVENTS_PER_UPDATE = 64  # the newest events of one step a frame carries
 
@@ -28,7 +29,7 @@ def table_update(table_id: str, seq: int, seat: int | None, seats: list[Occupant
         p.TableUpdate(
             table_id=table_id, seq=seq, seat=seat,
             seats=tuple(o.info() for o in seats),
-            view=engine.view(state, seat).to_wire(),
+            view=table_view(engine.view(state, seat)),
             events=tuple(projected[-EVENTS_PER_UPDATE:]),
             waiting=waiting, timer=timer,
             rematch_votes=tuple(sorted(rematch_votes)),

@@ -88,13 +88,13 @@ async def action_latency(store: Store | None, actions: int) -> list[float]:
                 continue
             seat = update.waiting[0]
             view = updates[seat + 1].view
-            legal = view["legal"]
-            choice = next((a for a in legal if a.get("card")), legal[0])
+            legal = view.legal
+            choice = next((a for a in legal if a.card), legal[0])
             seq = actor.seq
             arrived.clear()
             start = time.perf_counter()
-            actor.post(tm.Act(seat + 1, p.TableAction(table_id=table_id, call=choice["call"],
-                                                      card=choice.get("card"), cid=len(times) + 1)))
+            actor.post(tm.Act(seat + 1, p.TableAction(table_id=table_id, call=choice.call,
+                                                      card=choice.card, cid=len(times) + 1)))
             while updates[seat + 1].seq == seq:
                 arrived.clear()
                 await arrived.wait()

@@ -119,9 +119,9 @@ async def test_a_retried_command_does_not_act_twice_even_after_a_restart(tmp_pat
                            viewers.send, pace=FAST, seed="s", store=store)
         actor.start()
         await until(lambda: viewers.updates(1) and viewers.updates(2))
-        seat = viewers.updates(1)[-1].view["turn"]
+        seat = viewers.updates(1)[-1].view.turn
         conn = seat + 1
-        card = viewers.updates(conn)[-1].view["own_cards"][0]
+        card = viewers.updates(conn)[-1].view.own_cards[0]
         command = p.TableAction(table_id="t", call="play", card=card, cid=4242)
         actor.post(tm.Act(conn, command))
         await until(lambda: actor.seq > 0 and any(

@@ -99,7 +99,7 @@ async def test_a_dropped_key_holder_is_shown_away_and_returns_to_the_same_hand(h
     assert again.of(p.Seated)[-1] == p.Seated(table_id=before.table_id, seat=0)
     now = last_update(again)
     assert now.seq == before.seq and now.seat == 0
-    assert now.view["own_cards"] == before.view["own_cards"] and now.waiting == before.waiting
+    assert now.view.own_cards == before.view.own_cards and now.waiting == before.waiting
     await settle_all(beto)
     assert not last_update(beto).seats[0].away
 
@@ -108,7 +108,7 @@ async def test_a_returning_player_gets_the_hand_so_far_once(hub: Hub) -> None:
     """Issue 13: the log came back empty after a reconnect."""
     ana, beto = await two_at_a_table(hub)
     mover, conn = (ana, 0) if 0 in last_update(ana).waiting else (beto, 1)
-    card = last_update(mover).view["own_cards"][0]
+    card = last_update(mover).view.own_cards[0]
     mover.send(p.TableAction(table_id=last_update(ana).table_id, call="play", card=card, cid=1))
     await settle_all(ana, beto)
     ana.link.close()
@@ -121,7 +121,7 @@ async def test_a_returning_player_gets_the_hand_so_far_once(hub: Hub) -> None:
     played = [e for e in first.history if e["type"] == "acted" and e["call"] == "play"]
     assert played and played[0]["card"] == card and played[0]["seat"] == conn
     dealt = next(e for e in first.history if e["type"] == "hand_dealt")
-    assert sorted(dealt["hands"][0]) == sorted(first.view["own_cards"] + ([card] if conn == 0 else []))
+    assert sorted(dealt["hands"][0]) == sorted([*first.view.own_cards, *([card] if conn == 0 else [])])
     assert dealt["hands"][1] is None  # beto's cards stay hidden
     await settle_all(beto)
     assert all(not u.history for u in beto.of(p.TableUpdate))
@@ -138,14 +138,14 @@ async def test_a_guest_comes_back_with_the_resume_code_as_user_name_or_typed(hub
     back = await join(hub, code.lower(), None)  # ssh -p 2222 CODE@host
     await until_updates(back)
     assert back.of(p.Welcome)[0].name == "beto"
-    assert last_update(back).view["own_cards"] == before.view["own_cards"]
+    assert last_update(back).view.own_cards == before.view.own_cards
     # The same code typed in the lobby by another session replaces this one.
     other = await join(hub, "carla", None)
     other.send(p.ResumeSeat(code=code))
     await until_updates(other)
     await back.settle()
     assert back.of(p.Notice)[-1].code == "replaced"
-    assert last_update(other).seat == 1 and last_update(other).view["own_cards"] == before.view["own_cards"]
+    assert last_update(other).seat == 1 and last_update(other).view.own_cards == before.view.own_cards
     other.send(p.ResumeSeat(code="ZZZZZZ"))
     await other.settle()
     assert other.of(p.Error)[-1].code == "bad_resume"
@@ -198,9 +198,9 @@ async def test_tables_survive_a_restart_and_players_reclaim_their_seats(tmp_path
         await settle_all(ana)
         assert not last_update(ana).seats[1].away
         # They play on: the one whose turn it is plays a card, and it counts.
-        turn = now.view["turn"]
+        turn = now.view.turn
         mover = (ana, beto)[turn]
-        card = last_update(mover).view["own_cards"][0]
+        card = last_update(mover).view.own_cards[0]
         count = len(mover.of(p.TableUpdate))
         mover.send(p.TableAction(table_id=now.table_id, call="play", card=card, cid=99))
         await expect(mover, p.TableUpdate, count)
@@ -227,7 +227,7 @@ async def test_my_games_lists_a_finished_game_and_replays_it_hand_by_hand(tmp_pa
         await until_updates(ana)
         # The match ended while she was away: she is back in her seat, at the final score.
         assert ana.of(p.Seated)[-1] == p.Seated(table_id=table_id, seat=0)
-        assert last_update(ana).view["match_over"] and max(last_update(ana).view["scores"]) >= 15
+        assert last_update(ana).view.match_over and max(last_update(ana).view.scores) >= 15
         ana.send(p.MyGames())  # the game's record was written with its last events
         await expect(ana, p.GamesList)
         (game,) = ana.of(p.GamesList)[-1].games

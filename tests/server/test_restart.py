@@ -16,6 +16,7 @@ from server.lobby import Hub
 from server.store import Store, TableRecord, pack_event
 from server.table import Occupant, Pace, TableActor, state_digest
 from server.table import messages as tm
+from server.table.table_view import table_view
 from server.variants import validate_options, variant_infos
 from tests.server.test_hub import join
 from tests.server.test_reconnect import expect, last_update, settle_all, start_hub, stop_hub, until_updates
@@ -72,16 +73,16 @@ async def test_a_match_ended_while_away_comes_back_after_a_restart_at_its_final_
         await until_updates(ana)
         assert ana.of(p.Seated)[-1] == p.Seated(table_id=table_id, seat=0)
         back = last_update(ana)
-        assert back.view["match_over"] and tuple(back.view["scores"]) == final.scores
-        assert back.view == engine.view(final, 0).to_wire()
+        assert back.view.match_over and tuple(back.view.scores) == final.scores
+        assert back.view == table_view(engine.view(final, 0))
         ana.send(p.MyGames())
         await expect(ana, p.GamesList)
         assert [g.table_id for g in ana.of(p.GamesList)[-1].games] == [table_id]
         count = len(ana.of(p.TableUpdate))
         ana.send(p.Rematch(table_id=table_id))  # the bot does not vote: it starts at once
         await expect(ana, p.TableUpdate, count)
-        await seen(lambda: not last_update(ana).view["match_over"] or ana.of(p.Error), ana)
-        assert not ana.of(p.Error) and last_update(ana).view["scores"] == [0, 0]
+        await seen(lambda: not last_update(ana).view.match_over or ana.of(p.Error), ana)
+        assert not ana.of(p.Error) and last_update(ana).view.scores == (0, 0)
     finally:
         await stop_hub(hub, store, task)
 
@@ -95,16 +96,16 @@ async def test_an_absent_player_does_not_hold_up_the_rematch_for_the_whole_seat_
         actor.pace = Pace(bot_delay=0, hand_pause=0, away_grace=0.4)
         ana = await join(hub, "ana", "SHA256:ana")  # back first: the final score, and a rematch
         await until_updates(ana)
-        assert last_update(ana).view["match_over"] and last_update(ana).seats[1].away
+        assert last_update(ana).view.match_over and last_update(ana).seats[1].away
         ana.send(p.Rematch(table_id=table_id))
         await settle_all(ana)
-        assert last_update(ana).view["match_over"] and last_update(ana).rematch_votes == (0,)
+        assert last_update(ana).view.match_over and last_update(ana).rematch_votes == (0,)
         # beto does not come back within the grace: the rematch starts, his seat still his.
-        await seen(lambda: not last_update(ana).view["match_over"], ana)
+        await seen(lambda: not last_update(ana).view.match_over, ana)
         assert last_update(ana).seats[1].away and not last_update(ana).seats[1].bot
         beto = await join(hub, code, None)
         await until_updates(beto)
-        assert last_update(beto).seat == 1 and not last_update(beto).view["match_over"]
+        assert last_update(beto).seat == 1 and not last_update(beto).view.match_over
     finally:
         await stop_hub(hub, store, task)
 
@@ -122,12 +123,12 @@ async def test_a_player_back_before_the_grace_is_asked_like_anyone(tmp_path: Pat
         await settle_all(ana)
         beto = await join(hub, code, None)  # back in time: he sees the final score
         await until_updates(beto)
-        assert last_update(beto).view["match_over"] and last_update(beto).rematch_votes == (0,)
+        assert last_update(beto).view.match_over and last_update(beto).rematch_votes == (0,)
         await asyncio.sleep(0.8)  # past the grace: still waiting for his answer
         await settle_all(ana, beto)
-        assert last_update(beto).view["match_over"]
+        assert last_update(beto).view.match_over
         beto.send(p.Rematch(table_id=table_id))
-        await seen(lambda: not last_update(ana).view["match_over"], ana)
+        await seen(lambda: not last_update(ana).view.match_over, ana)
     finally:
         await stop_hub(hub, store, task)
 

@@ -92,14 +92,14 @@ async def test_spectators_never_see_hidden_cards_and_seats_only_their_own() -> N
     assert len(viewers.updates(2)) > 10
     for update in viewers.updates(2):
         assert update.seat is None
-        assert update.view["own_cards"] == []
+        assert update.view.own_cards == ()
         for event in update.events:
             if event["type"] == "hand_dealt":
                 assert all(hand is None for hand in event["hands"])
     first = viewers.updates(1)[0]
-    assert first.seat == 0 and len(first.view["own_cards"]) == 3
+    assert first.seat == 0 and len(first.view.own_cards) == 3
     dealt = next(e for e in first.events if e["type"] == "hand_dealt")
-    assert dealt["hands"][0] == first.view["own_cards"]
+    assert dealt["hands"][0] == list(first.view.own_cards)
     assert all(h is None for h in dealt["hands"][1:])
 
 
@@ -129,10 +129,10 @@ async def test_a_repeated_command_id_acts_once() -> None:
     actor.start()
     await until(lambda: viewers.updates(1))
     view = viewers.updates(1)[-1].view
-    seat_to_act = view["turn"]
+    seat_to_act = view.turn
     conn = 1 if seat_to_act == 0 else 2
     mine = viewers.updates(conn)[-1].view
-    card = mine["own_cards"][0]
+    card = mine.own_cards[0]
     command = p.TableAction(table_id="t", call="play", card=card, cid=7)
     actor.post(tm.Act(conn, command))
     actor.post(tm.Act(conn, command))  # the retry of a command whose answer was lost
@@ -234,11 +234,11 @@ async def test_a_human_plays_cards_by_their_text_in_every_variant(variant: str) 
         updates = viewers.updates(1)
         if not updates or 0 not in updates[-1].waiting:
             continue
-        legal = updates[-1].view["legal"]
-        cards = [a for a in legal if a.get("card")]
+        legal = updates[-1].view.legal
+        cards = [a for a in legal if a.card]
         action = cards[0] if cards else legal[0]
         before = actor.seq
-        actor.post(tm.Act(1, p.TableAction(table_id="t", call=action["call"], card=action.get("card"))))
+        actor.post(tm.Act(1, p.TableAction(table_id="t", call=action.call, card=action.card)))
         await until(lambda: actor.seq > before or viewers.errors(1), timeout=5)
         assert not viewers.errors(1), viewers.errors(1)[-1].message
         played += 1

@@ -11,6 +11,7 @@ from typing import Any
 
 from textual.app import App
 from textual.strip import Strip
+from textual.widgets import OptionList, Select
 
 
 def screen_strips(app: App[Any]) -> list[Strip]:
@@ -21,3 +22,14 @@ def screen_strips(app: App[Any]) -> list[Strip]:
 def screen_text(app: App[Any]) -> str:
     """What the terminal shows, as plain text, one line per row."""
     return "\n".join(strip.text for strip in screen_strips(app))
+
+
+def toasts(app: App[Any]) -> list[str]:
+    """The notifications the screen shows now (Textual's Toast widgets), oldest first."""
+    return [str(toast.render()) for toast in app.screen.query("Toast")]
+
+
+def select_prompts(select: Select[Any]) -> list[str]:
+    """What a drop-down offers: the prompts of the option list it opens."""
+    options = select.query_one(OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]

@@ -6,6 +6,7 @@ drawn from it are the same on every run.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,8 @@ import engine
 import protocol as p
 from tui.calls import call_label
 from tui.i18n import Translator
+
+from tests.tui.kit import update_for
 
 # protocol NAME_MAX (16) characters each, all different in their first five.
 LONG_NAMES = ("Anastasia_Robles", "Bartolomeo_Funes", "Carolina_Zapiola",
@@ -39,14 +42,8 @@ class Shown:
                            owner=self.names[0], seats=self.names, options={}, status="playing")
 
     def update(self, seq: int = 3) -> p.TableUpdate:
-        view = engine.view(self.state, self.seat)
-        projected = [engine.project_event(e, self.seat) for e in self.events]
-        return p.TableUpdate(
-            table_id="t1", seq=seq, seat=self.seat,
-            seats=tuple(p.SeatInfo(name=n) for n in self.names),
-            view=view.to_wire(), events=tuple(e.to_wire() for e in projected if e is not None),
-            waiting=tuple(view.awaiting), resume_code=RESUME if self.seat is not None else "",
-        )
+        update = update_for(self.state, self.seat, seq, self.events, names=self.names)
+        return dataclasses.replace(update, resume_code=RESUME if self.seat is not None else "")
 
     def calls(self) -> list[str]:
         """The calls (not plain plays) this seat may make now, as the screen lists them."""

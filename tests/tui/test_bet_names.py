@@ -16,14 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-import protocol as p
 from engine.core.calls import ENVIDO_CALLS, FLOR_RAISES, TRUCO_CALLS, Call
 from tui.bets import Pending, pending_bets
 from tui.event_text import log_lines
 from tui.i18n import Translator
-from tui.table_model import TableModel
 
-NAMES = ("Ana", "Bot 1", "Beto", "Bot 3", "Carla", "Bot 5")
+from tests.tui.kit import NAMES, model_for
+
 TRUCO = {c.value for c in TRUCO_CALLS}
 # Every call that makes (or raises) an envido or an envite between flores.
 ENVIDO = {c.value for c in ENVIDO_CALLS} | {
@@ -36,20 +35,6 @@ TRANSLATORS = [Translator(lang) for lang in ("en", "es", "pt")]
 TABLE_SIZES = [("argentino", 4), ("argentino", 6), ("uruguayo", 4), ("uruguayo", 6), ("paulista", 4),
                ("venezolano", 4)]
 TABLES = st.sampled_from(TABLE_SIZES)
-
-
-def model_for(state: engine.State, seat: int | None, events: list[engine.Event] = ()) -> TableModel:  # type: ignore[assignment]
-    """What a session at `seat` (None: a spectator) holds after this update."""
-    projected = [engine.project_event(e, seat) for e in events]
-    model = TableModel("t1")
-    model.apply(p.TableUpdate(
-        table_id="t1", seq=1, seat=seat,
-        seats=tuple(p.SeatInfo(name=n) for n in NAMES[: state.n]),
-        view=engine.view(state, seat).to_wire(),
-        events=tuple(e.to_wire() for e in projected if e is not None),
-        waiting=engine.view(state, seat).awaiting,
-    ))
-    return model
 
 
 class Bettors:
@@ -77,22 +62,22 @@ def check_names(state: engine.State, bettors: Bettors, seat: int | None, seen: C
     `seen` counts the bets checked: named ones, and those nobody called."""
     model = model_for(state, seat)
     view = model.view
-    if view["truco_pending"] and bettors.truco is None:
-        seen["eleven" if view["deal_kind"] == "eleven" else "privo"] += 1
+    if view.truco_pending and bettors.truco is None:
+        seen["eleven" if view.deal_kind == "eleven" else "privo"] += 1
     named = 0
     for tr in TRANSLATORS:
         parts = {part.kind: part for part in pending_bets(tr, model)}
-        if view["truco_pending"]:
-            named += _check(parts["truco"], bettors.truco, state, view["truco_pending_by"])
-            if bettors.truco is None and view["deal_kind"] == "eleven":
+        if view.truco_pending:
+            named += _check(parts["truco"], bettors.truco, state, view.truco_pending_by)
+            if bettors.truco is None and view.deal_kind == "eleven":
                 # Nobody called it: the team on 11 decides; its players are the ones named.
-                at_eleven = 1 - view["truco_pending_by"]
-                for s in view["players"]:
-                    assert (NAMES[s] in parts["truco"].text) == (view["teams"][s] == at_eleven)
-        if view["envido_status"] == "betting" and view["envido_calls"]:
-            named += _check(parts["envido"], bettors.envido, state, view["envido_by"])
-        if view["flor_status"] in ("announcing", "answering", "round_two") and view["flor_pending_seat"] is not None:
-            named += _check(parts["flor"], bettors.flor, state, view["flor_pending_by"])
+                at_eleven = 1 - view.truco_pending_by
+                for s in view.players:
+                    assert (NAMES[s] in parts["truco"].text) == (view.teams[s] == at_eleven)
+        if view.envido_status == "betting" and view.envido_calls:
+            named += _check(parts["envido"], bettors.envido, state, view.envido_by)
+        if view.flor_status in ("announcing", "answering", "round_two") and view.flor_pending_seat is not None:
+            named += _check(parts["flor"], bettors.flor, state, view.flor_pending_by)
     seen["named"] += named
 
 

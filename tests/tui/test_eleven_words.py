@@ -8,7 +8,7 @@ from tui.bets import pending_bets
 from tui.i18n import Translator
 
 from engine.testing import scenario
-from tests.tui.test_bet_names import NAMES, model_for
+from tests.tui.kit import NAMES, model_for
 
 
 @pytest.mark.parametrize(("lang", "one", "two"), [

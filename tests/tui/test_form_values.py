@@ -13,7 +13,8 @@ from tui.app import TrucoApp
 from tui.i18n import Translator, option_value
 from tui.screens.new_table import NewTableScreen
 
-from tests.tui.test_screens import FakeLink, screen_text
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 
@@ -58,7 +59,10 @@ async def test_every_option_label_and_value_is_whole(lang: str, size: tuple[int,
                 select = row.query_one(Select)
                 label = row.query_one(Label)
                 scroll.scroll_to_widget(row, animate=False)
-                await pilot.pause(0.05)
+                for _ in range(20):  # a loaded machine may take more than one frame to scroll
+                    await pilot.pause(0.05)
+                    if scroll.region.contains_region(row.region):
+                        break
                 lines = screen_text(app).split("\n")
 
                 def shown(region) -> str:  # type: ignore[no-untyped-def]

@@ -8,7 +8,8 @@ import protocol as p
 from server.lobby import split_hands
 from tui.screens.history import HistoryScreen, ReplayScreen
 
-from tests.tui.test_screens import lobby_app, screen_text
+from tests.tui.helpers import screen_text
+from tests.tui.kit import Lobby
 
 GAME = p.GameSummary(table_id="t9", match_no=1, variant="argentino", title="la revancha",
                      seats=("ana", "beto"), scores=(30, 12), winner=0, hands=2)
@@ -26,9 +27,9 @@ def two_hands_of_events() -> list[list[dict[str, object]]]:
     return split_hands(log)[:2]
 
 
-async def test_my_games_lists_a_game_and_the_replay_steps_through_its_hands() -> None:
+async def test_my_games_lists_a_game_and_the_replay_steps_through_its_hands(lobby: Lobby) -> None:
     hands = two_hands_of_events()
-    app, link = await lobby_app()
+    app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.2)
         await pilot.press("h")

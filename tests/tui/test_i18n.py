@@ -3,26 +3,20 @@ key the code can ask for exists (literal keys, and the families built at run tim
 """
 from __future__ import annotations
 
-import ast
 import json
-import random
-import re
 import string
-from functools import cache
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 import engine
 from tui.i18n import LANGUAGES, LOCALES, Translator, option_label, option_value
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.tui.i18n_keys import dynamic_keys, key_constants, played_words
+
 CATALOGS: dict[str, dict[str, str]] = {
     lang: json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8")) for lang in LANGUAGES
 }
 EN = CATALOGS["en"]
-NAMESPACES = {key.split(".")[0] for key in EN}
 
 
 def fields(text: str) -> set[str]:
@@ -82,145 +76,11 @@ def test_the_singular_is_chosen_by_the_count() -> None:
 # ---------------------------------------------------------------- every key the code asks for
 
 
-def _sources() -> list[Path]:
-    return sorted(p for d in ("tui", "server") for p in (ROOT / d).rglob("*.py"))
-
-
-@cache
-def _constants() -> tuple[set[str], set[str]]:
-    """String constants of tui/ and server/ that look like keys, and the constant heads of
-    f-strings that build keys (``f"error.{code}"`` gives ``error.``)."""
-    literals: set[str] = set()
-    heads: set[str] = set()
-    looks_like_key = re.compile(r"^[a-z_]+\.[A-Za-z0-9_.\-]+$")
-    for path in _sources():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        in_fstring: set[int] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.JoinedStr):
-                first = node.values[0] if node.values else None
-                for part in node.values:
-                    in_fstring.add(id(part))
-                if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                    head = first.value
-                    if head.split(".")[0] in NAMESPACES and head.endswith("."):
-                        heads.add(head)
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in in_fstring
-                    and looks_like_key.match(node.value) and node.value.split(".")[0] in NAMESPACES):
-                # "guide.role." + role builds a key as an f-string does
-                (heads if node.value.endswith(".") else literals).add(node.value)
-    return literals, heads
-
-
 def test_every_literal_key_in_the_code_exists() -> None:
-    literals, _ = _constants()
+    literals, _ = key_constants()
     assert literals, "the scan found no keys at all"
     missing = sorted(k for k in literals if k not in EN)
     assert not missing, f"keys used in tui/ or server/ but missing from en.json: {missing}"
-
-
-def _server_codes(pattern: str) -> set[str]:
-    codes: set[str] = set()
-    for path in (ROOT / "server").rglob("*.py"):
-        codes |= set(re.findall(pattern, path.read_text(encoding="utf-8")))
-    return codes
-
-
-def _played_words() -> dict[str, set[str]]:
-    """Calls, reasons and rules that random matches of every variant and size produce."""
-    seen: dict[str, set[str]] = {"call": set(), "reason": set(), "rule": set()}
-    for spec in engine.variant_catalog():
-        for n in spec.player_counts:
-            for seed in range(3):
-                options: dict[str, Any] = {}
-                for opt in spec.options:  # the shortest match: more hands ends in less time
-                    if opt.name == "match_games":
-                        options["match_games"] = 1
-                    if opt.name == "target":
-                        options["target"] = min(c for c in opt.choices if isinstance(c, int))
-                rules = engine.get_ruleset(spec.name, **options)
-                rng = random.Random(seed)
-                state, events = engine.new_match(rules, n, rng)
-                for _ in range(3000):
-                    for event in events:
-                        wire = event.to_wire()
-                        if wire.get("call"):
-                            seen["call"].add(str(wire["call"]))
-                        if wire.get("reason"):
-                            seen["reason"].add(str(wire["reason"]))
-                        if wire.get("rule"):
-                            seen["rule"].add(str(wire["rule"]))
-                    if state.match_over:
-                        break
-                    legal = [a for s in range(n) for a in engine.legal_actions(state, s)]
-                    state, events = engine.advance(state, rng.choice(legal), rng)
-    return seen
-
-
-def _function_source(package: str, name: str) -> str:
-    """The body of the one function called ``name`` in the package (wherever it lives)."""
-    for path in sorted((ROOT / package).rglob("*.py")):
-        source = path.read_text(encoding="utf-8")
-        match = re.search(rf"\n(\s*)def {name}\(", source)
-        if match:
-            indent = match.group(1).strip("\n")
-            return source[match.end():].split(f"\n{indent}def ", 1)[0]
-    raise AssertionError(f"no function {name} in {package}/")
-
-
-def _count_rules() -> set[str]:
-    """How a hand's envido is counted (the hand guide's count_rule), for every variant."""
-    return {engine.get_ruleset(v.name).count_rule for v in engine.variant_catalog()}
-
-
-def _refusals() -> set[str]:
-    """The reasons the lobby gives for refusing a name (the returns of Names.refusal)."""
-    body = _function_source("server/lobby", "refusal")
-    return set(re.findall(r'return "([a-z_]+)"', body)) | {"unusable"}
-
-
-@cache
-def dynamic_keys() -> dict[str, set[str]]:
-    """Every key each f-string family of the code can build, from the data that feeds it."""
-    catalog = engine.variant_catalog()
-    played = _played_words()
-    engine_src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "engine").rglob("*.py"))
-    columns = set()
-    for name in ("lobby.py", "history.py"):
-        columns |= set(re.findall(r'\("([a-z]+)", \d+\)', (ROOT / "tui/screens" / name).read_text()))
-    families = {
-        "variant.": {v.name for v in catalog},
-        "option.": {o.name for v in catalog for o in v.options},
-        "option_help.": {f"{v.name}.{o.name}" for v in catalog for o in v.options},
-        "value.": {str(c) for v in catalog for o in v.options for c in o.choices if isinstance(c, str)},
-        "call.": {c.value for c in engine.Call} | played["call"],
-        "reason.": played["reason"] | set(re.findall(r'reason="([a-z_]+)"', engine_src)),
-        "rule.": played["rule"] | set(re.findall(r'"(V-[A-Z]+\d+)"', engine_src)),
-        "error.": _server_codes(r'(?:_error|\.error)\(\s*\w+,\s*"([a-z_]+)"') | _server_codes(r'Error\(code="([a-z_]+)"'),
-        "notice.": _server_codes(r'Notice\(code="([a-z_]+)"') | _server_codes(r'notice: str = "([a-z_]+)"'),
-        "lobby.table_status.": {"waiting", "full", "playing", "finished"},
-        "name.reason.": _refusals(),
-        "lobby.col.": columns & {"title", "game", "seats", "points", "status"},
-        "history.col.": columns & {"when", "title", "game", "players", "score"},
-        "stats.col.": set(re.findall(r'\("([a-z]+)", \d+\)', (ROOT / "tui/screens/stats.py").read_text())),
-        # Families of other parts of the TUI, checked where the code builds them.
-        "log.": {"envido_puntos", "piedras"},  # a Venezuelan envite with its piedras
-        "log.covered.": {"time", "away"},  # the bot moved for a player (timer, away)
-        "log.covered_play.": {"time", "away"},
-        "log.covered_call.": {"time", "away"},
-        "table.hand.": {"eleven", "blind", "pica_pica"},  # a special hand's name
-        # The engine's refusal codes, and the ones the table screen adds.
-        "refusal.": set(re.findall(r'Reason\(\s*"([a-z_]+)"', engine_src)) | {"not_your_turn_who", "not_now"},
-        # The ? guide of a hand: its special cards, how its envido and flor count.
-        "guide.role.": {"pieza", "manilha", "perico", "perica"},
-        "guide.count.": _count_rules() | {"none"},
-        "guide.flor.": _count_rules() - {"none"},  # (no flor line where the envido is not counted)
-    }
-    _, heads = _constants()
-    always = {"variant.", "option.", "option_help.", "value.", "call.", "reason.", "rule.", "error.",
-              "notice.", "name.reason."}
-    return {head: names for head, names in families.items() if head in always or head in heads}
 
 
 # Families whose key is optional: the code falls back to a general key when it is absent.
@@ -228,7 +88,7 @@ OPTIONAL_HEADS = {"table.face_up.", "call.paulista."}
 
 
 def test_every_key_family_built_at_run_time_is_known_to_this_test() -> None:
-    _, heads = _constants()
+    _, heads = key_constants()
     known = set(dynamic_keys()) | OPTIONAL_HEADS
     unknown = sorted(h for h in heads if h not in known)
     assert not unknown, f"the code builds keys from {unknown}: enumerate them in dynamic_keys()"
@@ -243,7 +103,7 @@ def test_every_key_of_a_family_exists(head: str) -> None:
 
 
 def test_random_matches_reach_the_calls_and_reasons_worth_checking() -> None:
-    played = _played_words()
+    played = played_words()
     assert {"truco", "quiero", "envido", "play"} <= played["call"]
     assert {"truco", "tricks"} <= played["reason"]
 

@@ -24,6 +24,7 @@ from textual.widgets import Select
 
 import engine
 import protocol as p
+from server.table.table_view import table_view
 import tui.i18n
 from engine import resolve_options
 from server.lobby.history import split_hands
@@ -37,7 +38,8 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 from tui.screens.table import MatchOverScreen, TableScreen
 
-from tests.tui.test_screens import FakeLink, screen_text
+from tests.tui.helpers import screen_text, select_prompts
+from tests.tui.kit import FakeLink
 
 SIZE = (160, 50)  # room for whole sentences: the words check covers what a smaller screen cuts
 NAMES = ("ana", "beto", "carla", "dani", "eva", "fede")
@@ -186,7 +188,7 @@ async def walk_lobby(lang: str) -> Walk:
 
 
 def server_error_codes() -> set[str]:
-    from tests.tui.test_i18n import dynamic_keys
+    from tests.tui.i18n_keys import dynamic_keys
 
     return dynamic_keys()["error."]
 
@@ -198,7 +200,7 @@ def _choices_and_tips(screen: NewTableScreen) -> str:
     """What the form's drop-downs offer and its tooltips say (shown on demand)."""
     out = []
     for select in screen.query(Select):
-        out += [str(prompt) for prompt, _ in select._options]  # private: Textual is pinned exactly
+        out += select_prompts(select)
     for widget in screen.query(".option"):
         if widget.tooltip:
             out.append(str(widget.tooltip))
@@ -240,7 +242,7 @@ def _update(state: engine.State, seat: int, seq: int, events: list[dict[str, Any
     view = engine.view(state, seat)
     return p.TableUpdate(table_id="tv", seq=seq, seat=seat,
                          seats=tuple(p.SeatInfo(name=n, bot=i == 1) for i, n in enumerate(NAMES[:state.n])),
-                         view=view.to_wire(), events=tuple(events), waiting=tuple(view.awaiting))
+                         view=table_view(view), events=tuple(events), waiting=tuple(view.awaiting))
 
 
 def _projected(events: list[engine.Event], seat: int) -> list[dict[str, Any]]:
@@ -386,7 +388,7 @@ async def walk_choose_name(lang: str) -> Walk:
     async with walking(lang, username="root") as (walk, link, pilot):
         assert isinstance(walk.app.screen, ChooseNameScreen)
         walk.check("choose a name")
-        from tests.tui.test_i18n import dynamic_keys
+        from tests.tui.i18n_keys import dynamic_keys
 
         for reason in sorted(dynamic_keys()["name.reason."]):
             link.push(p.NameRefused(name="ana", reason=reason, suggestion="ana2"))
@@ -493,7 +495,7 @@ async def test_every_option_label_and_value_fits_the_form_at_80x24(lang: str) ->
             for select in screen.query(Select).filter(".option"):
                 room = select.content_region.width - 3  # the arrow and its margin
                 cut += [f"{info.name} {select.id}: {prompt!r} > {room}"
-                        for prompt, _ in select._options if len(str(prompt)) > room]
+                        for prompt in select_prompts(select) if len(prompt) > room]
             for label in screen.query(".form-label.wide"):
                 text = str(label.render())
                 room = label.content_region.width

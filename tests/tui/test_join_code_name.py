@@ -10,7 +10,8 @@ from tui.app import TrucoApp
 from tui.i18n import Translator
 from tui.screens.choose_name import ChooseNameScreen
 
-from tests.tui.test_screens import FakeLink, screen_text
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt"])

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tui.test_screens import lobby_app, screen_text
+from tests.tui.helpers import screen_text
+from tests.tui.kit import lobby_app
 from tui.widgets.keybar import key_line
 
 

@@ -19,9 +19,11 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
-from tests.tui.helpers import screen_strips
-from tests.tui.test_screens import FakeLink, lobby_app, screen_text
-from tests.tui.test_table_screen import seated_app, table_shown, two_player_state, update_for
+from tests.tui.helpers import screen_strips, screen_text
+from tests.tui.kit import (
+    TABLE, FakeLink, Lobby, OwnTurn, ShowTable, TrucoCalled,
+    seated_app, table_shown, two_player_state, update_for, welcome,
+)
 
 
 def one_packet(app: TrucoApp, typed: str) -> None:
@@ -41,21 +43,15 @@ def actions(link: FakeLink) -> list[p.TableAction]:
     return [m for m in link.sent if isinstance(m, p.TableAction)]
 
 
-def own_turn():  # type: ignore[no-untyped-def]
-    """A 2-player Argentine state and the seat that plays next, with its view."""
-    rules, state, events = two_player_state()
-    seat = engine.view(state, 0).turn
-    return state, events, seat, engine.view(state, seat)
-
-
 # -- the chat gives the keys back ---------------------------------------------------------
 
 @pytest.mark.parametrize("leave", ["enter", "escape"])
-async def test_after_the_table_chat_the_card_keys_play(leave: str) -> None:
-    state, events, seat, view = own_turn()
-    link = FakeLink()
-    app = await seated_app(link, seat)
-    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
+async def test_after_the_table_chat_the_card_keys_play(
+        leave: str, link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
+) -> None:
+    state, events, seat, view = own_turn
+    async with show_table(state, seat, events) as pilot:
+        app = pilot.app
         await pilot.press("c", *"hola", leave)
         await pilot.pause(0.1)
         sent_chat = [m for m in link.sent if isinstance(m, p.TableChat)]
@@ -67,8 +63,8 @@ async def test_after_the_table_chat_the_card_keys_play(leave: str) -> None:
 
 
 @pytest.mark.parametrize("leave", ["enter", "escape"])
-async def test_after_the_lobby_chat_n_opens_a_table(leave: str) -> None:
-    app, link = await lobby_app()
+async def test_after_the_lobby_chat_n_opens_a_table(leave: str, lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         await pilot.press("c", *"hola", leave)
@@ -80,12 +76,13 @@ async def test_after_the_lobby_chat_n_opens_a_table(leave: str) -> None:
         assert isinstance(app.screen, NewTableScreen)
 
 
-async def test_table_keys_typed_in_one_packet_go_where_the_focus_is_by_then() -> None:
+async def test_table_keys_typed_in_one_packet_go_where_the_focus_is_by_then(
+        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
+) -> None:
     """On a slow link "c", the line, Enter and the card key arrive together."""
-    state, events, seat, view = own_turn()
-    link = FakeLink()
-    app = await seated_app(link, seat)
-    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
+    state, events, seat, view = own_turn
+    async with show_table(state, seat, events) as pilot:
+        app = pilot.app
         one_packet(app, "chola\r2")
         await pilot.pause(0.3)
         assert [m for m in link.sent if isinstance(m, p.TableChat)] == [p.TableChat(table_id="t1", text="hola")]
@@ -93,8 +90,8 @@ async def test_table_keys_typed_in_one_packet_go_where_the_focus_is_by_then() ->
         assert app.screen.query_one("#t-chat", Input).value == ""
 
 
-async def test_lobby_keys_typed_in_one_packet_keep_their_order() -> None:
-    app, link = await lobby_app()
+async def test_lobby_keys_typed_in_one_packet_keep_their_order(lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         one_packet(app, "cuno\rcdos\rn")  # two lines, then a table form
@@ -104,11 +101,12 @@ async def test_lobby_keys_typed_in_one_packet_keep_their_order() -> None:
         assert isinstance(app.screen, NewTableScreen)
 
 
-async def test_typing_in_the_chat_never_triggers_a_key() -> None:
-    state, events, seat, view = own_turn()
-    link = FakeLink()
-    app = await seated_app(link, seat)
-    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
+async def test_typing_in_the_chat_never_triggers_a_key(
+        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
+) -> None:
+    state, events, seat, view = own_turn
+    async with show_table(state, seat, events) as pilot:
+        app = pilot.app
         await pilot.press("c", *"1lqe?")
         await pilot.pause(0.1)
         assert isinstance(app.screen, TableScreen)
@@ -120,22 +118,22 @@ async def test_typing_in_the_chat_never_triggers_a_key() -> None:
 
 # -- the key bar lists what works now -----------------------------------------------------
 
-async def test_player_to_play_sees_card_keys_and_no_rematch() -> None:
-    state, events, seat, view = own_turn()
-    link = FakeLink()
-    app = await seated_app(link, seat)
-    async with table_shown(app, link, update_for(state, seat, 3, events)):
+async def test_player_to_play_sees_card_keys_and_no_rematch(show_table: ShowTable, own_turn: OwnTurn) -> None:
+    state, events, seat, view = own_turn
+    async with show_table(state, seat, events) as pilot:
+        app = pilot.app
         bar = key_bar(app)
         assert "1-3 Card" in bar and "c Chat" in bar and "l Leave" in bar and "? Help" in bar
         assert "Rematch" not in bar and "Add bot" not in bar
 
 
-async def test_out_of_turn_the_card_keys_are_off_but_say_why() -> None:
-    state, events, seat, view = own_turn()
+async def test_out_of_turn_the_card_keys_are_off_but_say_why(
+        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
+) -> None:
+    state, events, seat, view = own_turn
     other = 1 - seat
-    link = FakeLink()
-    app = await seated_app(link, other)
-    async with table_shown(app, link, update_for(state, other, 3, events)) as pilot:
+    async with show_table(state, other, events) as pilot:
+        app = pilot.app
         assert "Card" not in key_bar(app)
         await pilot.press("1")
         await pilot.pause(0.1)
@@ -143,11 +141,12 @@ async def test_out_of_turn_the_card_keys_are_off_but_say_why() -> None:
         assert "turn to play, not yours" in screen_text(app)  # the engine's reason, with whose turn
 
 
-async def test_a_spectator_has_no_card_keys_and_l_stops_watching() -> None:
+async def test_a_spectator_has_no_card_keys_and_l_stops_watching(
+        link: FakeLink, show_table: ShowTable
+) -> None:
     rules, state, events = two_player_state(seed=8)
-    link = FakeLink()
-    app = await seated_app(link, None)
-    async with table_shown(app, link, update_for(state, None, 3, events)) as pilot:
+    async with show_table(state, None, events) as pilot:
+        app = pilot.app
         bar = key_bar(app)
         assert "Card" not in bar and "1-" not in bar
         assert "l Stop watching" in bar and "Leave" not in bar
@@ -166,23 +165,18 @@ async def test_a_spectator_in_spanish_deja_de_mirar() -> None:
     rules, state, events = two_player_state(seed=8)
     link = FakeLink()
     app = TrucoApp(link, "ana", "es")
-    from tests.tui.test_screens import welcome
-    from tests.tui.test_table_screen import TABLE
-
     link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=None))
     async with table_shown(app, link, update_for(state, None, 3, events)):
         assert "l Dejar de mirar" in key_bar(app)
 
 
-async def test_a_bet_waiting_for_your_answer_hides_the_card_keys() -> None:
-    rules, state, events = two_player_state(seed=5)
-    mano = engine.view(state, 0).mano
-    truco = next(a for a in engine.legal_actions(state, mano) if a.call is engine.Call.TRUCO)
-    state, more = engine.apply(state, truco)
+async def test_a_bet_waiting_for_your_answer_hides_the_card_keys(
+        link: FakeLink, show_table: ShowTable, truco_called: TrucoCalled
+) -> None:
+    state, events, mano = truco_called
     answerer = 1 - mano
-    link = FakeLink()
-    app = await seated_app(link, answerer)
-    async with table_shown(app, link, update_for(state, answerer, 4, events + more)) as pilot:
+    async with show_table(state, answerer, events, seq=4) as pilot:
+        app = pilot.app
         assert "Card" not in key_bar(app)
         assert "q Quiero" in screen_text(app)  # the answers are in the calls pane
         await pilot.press("1")
@@ -202,11 +196,10 @@ def finished_match():  # type: ignore[no-untyped-def]
     return state
 
 
-async def test_after_the_match_only_rematch_chat_leave_help() -> None:
+async def test_after_the_match_only_rematch_chat_leave_help(link: FakeLink, show_table: ShowTable) -> None:
     state = finished_match()
-    link = FakeLink()
-    app = await seated_app(link)
-    async with table_shown(app, link, update_for(state, 0, 99, [], waiting=())) as pilot:
+    async with show_table(state, seq=99, waiting=()) as pilot:
+        app = pilot.app
         assert isinstance(app.screen, MatchOverScreen)
         await pilot.press("escape")
         await pilot.pause(0.1)
@@ -232,11 +225,12 @@ async def test_once_asked_the_table_bar_drops_the_rematch_key() -> None:
         assert "waiting for beto" in screen_text(app)
 
 
-async def test_a_spectator_is_offered_no_rematch_after_the_match() -> None:
+async def test_a_spectator_is_offered_no_rematch_after_the_match(
+        link: FakeLink, show_table: ShowTable
+) -> None:
     state = finished_match()
-    link = FakeLink()
-    app = await seated_app(link, None)
-    async with table_shown(app, link, update_for(state, None, 99, [], waiting=())) as pilot:
+    async with show_table(state, None, seq=99, waiting=()) as pilot:
+        app = pilot.app
         assert isinstance(app.screen, MatchOverScreen)
         bar = screen_text(app)  # the dialog's own key bar
         assert "l Lobby" in bar and "Esc Close" in bar and "Rematch" not in bar
@@ -247,7 +241,7 @@ async def test_a_spectator_is_offered_no_rematch_after_the_match() -> None:
         assert "Rematch" not in key_bar(app) and "Card" not in key_bar(app)
 
 
-async def test_one_card_left_reads_1_card() -> None:
+async def test_one_card_left_reads_1_card(link: FakeLink, show_table: ShowTable) -> None:
     rules, state, events = two_player_state(seed=6)
     rng = random.Random(6)
     for _ in range(200):  # bots play until the seat to play holds a single card
@@ -261,9 +255,8 @@ async def test_one_card_left_reads_1_card() -> None:
         state, more = engine.advance(state, play, rng)
         events = events + more
     assert len(view.own_cards) == 1
-    link = FakeLink()
-    app = await seated_app(link, seat)
-    async with table_shown(app, link, update_for(state, seat, 7, [])) as pilot:
+    async with show_table(state, seat, seq=7) as pilot:
+        app = pilot.app
         bar = key_bar(app)
         assert "1 Card" in bar and "1-1" not in bar
         await pilot.press("2")
@@ -310,8 +303,8 @@ def test_card_keys_group_into_one_entry() -> None:
         ("2", "Card"), ("c", "Chat")]
 
 
-async def test_lobby_bar_comes_from_its_bindings() -> None:
-    app, link = await lobby_app()
+async def test_lobby_bar_comes_from_its_bindings(lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         assert isinstance(app.screen, LobbyScreen)

@@ -1,7 +1,8 @@
 """Lite mode (and a vt100) draws the screen's lines in ASCII."""
 from __future__ import annotations
 
-from tests.tui.test_screens import lobby_app, screen_text
+from tests.tui.helpers import screen_text
+from tests.tui.kit import lobby_app
 
 
 async def test_lite_lobby_lines_are_ascii_and_toggle_back() -> None:

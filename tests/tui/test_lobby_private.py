@@ -6,7 +6,8 @@ import pytest
 
 import protocol as p
 
-from tests.tui.test_screens import lobby_app, screen_text
+from tests.tui.helpers import screen_text
+from tests.tui.kit import lobby_app
 
 
 @pytest.mark.parametrize(("lang", "word"), [("en", "private"), ("es", "privada"), ("pt", "privada")])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.testing import E, N, W, act, scenario
-from tests.tui.test_who_did_what import EN, ES, PT, log_text
+from tests.tui.kit import EN, ES, PT, log_text, model_for
 
 
 def test_a_call_is_an_exclamation_in_each_language() -> None:
@@ -32,7 +32,6 @@ def test_three_players_win_by_name_not_as_this_hand_s_team() -> None:
     import random
 
     import engine
-    from tests.tui.test_bet_names import model_for
 
     from tui.event_text import log_lines
 
@@ -69,7 +68,6 @@ def test_a_wanted_envido_says_the_points_are_being_sung() -> None:
 
 
 def test_a_spectator_of_a_duel_sees_the_players_not_team_numbers() -> None:
-    from tests.tui.test_bet_names import model_for
 
     from tui.event_text import team_name
 

@@ -8,8 +8,8 @@ import protocol as p
 from tui.app import TrucoApp
 from tui.screens.table import TableScreen
 
-from tests.tui.test_screens import FakeLink, screen_text, welcome
-from tests.tui.test_table_screen import update_for
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink, update_for, welcome
 
 
 async def test_a_table_still_restoring_says_so_then_shows_the_game() -> None:

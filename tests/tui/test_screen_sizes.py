@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.containers import VerticalScroll
-from textual.widgets import Button, Label
+from textual.widgets import Button, Label, Static
 
 import protocol as p
 from tui.app import TrucoApp
@@ -14,7 +14,8 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 
 from tests.tui.table_states import LONG_NAMES
-from tests.tui.test_screens import FakeLink, screen_text, welcome
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink, welcome
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 LANGS = ["en", "es", "pt"]
@@ -46,8 +47,9 @@ async def test_lobby_names_and_the_table_line_are_whole(lang: str, size: tuple[i
         assert LONG_NAMES[0] in on_screen(app, "#players")
         assert LONG_NAMES[0] in on_screen(app, "#title-bar")
         # The selected table's line keeps its end (it wraps on a narrow terminal).
-        described = app.screen._describe(TABLE).plain  # type: ignore[attr-defined]
-        assert on_screen(app, "#status-line").split() == described.split()
+        described = str(app.screen.query_one("#status-line", Static).render())
+        assert TABLE.title in described  # the line about the selected table...
+        assert on_screen(app, "#status-line").split() == described.split()  # ...shown whole
 
 
 PLAYING_PRIVATE = p.TableInfo(table_id="t2", title="x", variant="venezolano", owner="x", private=True,

@@ -1,7 +1,6 @@
 """Pilot tests of the screens, fed with protocol events through a fake link."""
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 from textual.widgets import Checkbox, DataTable, Input, OptionList, Select
@@ -12,63 +11,14 @@ from tui.screens.choose_name import ChooseNameScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 
-from tests.tui.helpers import screen_text  # noqa: F401  (the other screen tests import it from here too)
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink, Lobby, lobby_app, welcome
 
 HOSTILE = "[@click=app.quit]x[/]"
 
 
-class FakeLink:
-    def __init__(self) -> None:
-        self.incoming: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self.sent: list[p.Message] = []
-
-    def send(self, data: bytes) -> None:
-        self.sent.append(p.decode(data))
-
-    async def receive(self) -> bytes | None:
-        return await self.incoming.get()
-
-    def close(self) -> None:
-        pass
-
-    def push(self, *messages: p.Message) -> None:
-        for m in messages:
-            self.incoming.put_nowait(p.encode(m))
-
-
-VARIANTS = (
-    p.VariantInfo(
-        name="argentino", title="Truco argentino", player_counts=(2, 4, 6),
-        options=(
-            p.OptionInfo(name="target", label="Points", kind="choice", default=30, choices=(30, 15)),
-            p.OptionInfo(name="flor", label="Flor", kind="bool", default=True, choices=(False, True)),
-        ),
-    ),
-    p.VariantInfo(
-        name="invented", title="Invented game", player_counts=(3, 5),
-        options=(p.OptionInfo(name="made_up", label="A brand new option", kind="choice",
-                              default="b", choices=("a", "b", "c")),),
-    ),
-    p.VariantInfo(name="venezolano", title="Truco venezolano", player_counts=(2, 4), implemented=False),
-)
-
-
-def welcome(name: str = "ana") -> list[p.Message]:
-    return [
-        p.Welcome(name=name, guest=True, variants=VARIANTS),
-        p.LobbySnapshot(players=(p.PlayerInfo(name=name),), tables=(), chat=()),
-    ]
-
-
-async def lobby_app(pilot_size=(80, 24), lang: str = "en"):  # type: ignore[no-untyped-def]
-    link = FakeLink()
-    app = TrucoApp(link, "ana", lang)
-    link.push(*welcome())
-    return app, link
-
-
-async def test_lobby_fits_80x24_and_shows_keys() -> None:
-    app, link = await lobby_app()
+async def test_lobby_fits_80x24_and_shows_keys(lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         assert isinstance(app.screen, LobbyScreen)
@@ -81,8 +31,8 @@ async def test_lobby_fits_80x24_and_shows_keys() -> None:
         assert "New" in shot and "Join" in shot and "Quit" in shot
 
 
-async def test_hostile_names_and_chat_render_literally() -> None:
-    app, link = await lobby_app()
+async def test_hostile_names_and_chat_render_literally(lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.1)
         link.push(
@@ -121,8 +71,8 @@ async def test_unusable_username_asks_for_a_name() -> None:
         assert isinstance(app.screen, LobbyScreen)
 
 
-async def test_new_table_form_is_built_from_variant_data() -> None:
-    app, link = await lobby_app()
+async def test_new_table_form_is_built_from_variant_data(lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         await pilot.press("n")
@@ -147,8 +97,8 @@ async def test_new_table_form_is_built_from_variant_data() -> None:
         assert isinstance(app.screen, LobbyScreen)
 
 
-async def test_new_table_form_sends_changed_options() -> None:
-    app, link = await lobby_app()
+async def test_new_table_form_sends_changed_options(lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         await pilot.press("n")
@@ -164,8 +114,8 @@ async def test_new_table_form_sends_changed_options() -> None:
                                              options={"target": 15, "flor": False}, private=True, title="mesa")
 
 
-async def test_form_escape_cancels() -> None:
-    app, link = await lobby_app()
+async def test_form_escape_cancels(lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         await pilot.press("n")
@@ -176,8 +126,8 @@ async def test_form_escape_cancels() -> None:
         assert not any(isinstance(m, p.CreateTable) for m in link.sent)
 
 
-async def test_chat_key_focuses_input_at_once_and_sends() -> None:
-    app, link = await lobby_app()
+async def test_chat_key_focuses_input_at_once_and_sends(lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         await pilot.press("c", *"hola", "enter")  # no pause between "c" and the text
@@ -202,8 +152,8 @@ async def test_language_switch_and_spanish_start() -> None:
 
 
 @pytest.mark.parametrize("size", [(20, 10), (300, 100), (80, 24), (40, 12)])
-async def test_lobby_survives_any_clamped_size(size: tuple[int, int]) -> None:
-    app, link = await lobby_app()
+async def test_lobby_survives_any_clamped_size(size: tuple[int, int], lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.1)
         await pilot.resize_terminal(*size)
@@ -211,8 +161,8 @@ async def test_lobby_survives_any_clamped_size(size: tuple[int, int]) -> None:
         assert isinstance(app.screen, LobbyScreen)
 
 
-async def test_server_hang_up_ends_the_app() -> None:
-    app, link = await lobby_app()
+async def test_server_hang_up_ends_the_app(lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         link.push(p.Notice(code="shutdown"))
@@ -224,8 +174,8 @@ async def test_server_hang_up_ends_the_app() -> None:
     assert app.return_value == "shutdown"
 
 
-async def test_lobby_describes_the_selected_table_with_its_changed_options() -> None:
-    app, link = await lobby_app()
+async def test_lobby_describes_the_selected_table_with_its_changed_options(lobby: Lobby) -> None:
+    app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         link.push(p.TableUpdated(table=p.TableInfo(

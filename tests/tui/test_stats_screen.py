@@ -10,7 +10,8 @@ from tui.i18n import Translator
 from tui.screens.lobby import LobbyScreen
 from tui.screens.stats import LeaderboardScreen, StatsScreen
 
-from tests.tui.test_screens import VARIANTS, FakeLink, screen_text
+from tests.tui.helpers import screen_text
+from tests.tui.kit import VARIANTS, FakeLink
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 REPORT = p.StatsReport(

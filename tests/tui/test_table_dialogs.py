@@ -16,8 +16,11 @@ from tui.screens.help import HelpScreen
 from tui.screens.prompt import PromptScreen
 from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
-from tests.tui.test_screens import FakeLink, screen_text, welcome
-from tests.tui.test_table_screen import TABLE, seated_app, table_shown, two_player_state, update_for, venezolano_shown
+from tests.tui.helpers import screen_text
+from tests.tui.kit import (
+    TABLE, FakeLink, PuntosOffered, ShowTable, seated_app, table_shown, two_player_state, update_for, venezolano_shown,
+    welcome,
+)
 
 
 def played_hands(hands: int, seed: int = 7) -> tuple[engine.State, list[engine.Event]]:
@@ -92,20 +95,8 @@ def assert_table_in_view(app: TrucoApp, *widget_ids: str) -> None:
         assert not box.overlaps(table_region(app, widget_id)), widget_id
 
 
-async def test_choosing_piedras_keeps_the_cards_and_tricks_in_view() -> None:
-    rules = engine.get_ruleset("venezolano")
-    rng = random.Random(4)
-    state, events = engine.new_match(rules, 2, rng)
-    for _ in range(200):
-        seat = next((s for s in range(2) if any(a.call.value == "envido_puntos"
-                                                for a in engine.legal_actions(state, s))), None)
-        if seat is not None:
-            break
-        mover = next(s for s in range(2) if engine.legal_actions(state, s))
-        action = engine.choose_action(engine.view(state, mover), rules, rng) or engine.legal_actions(state, mover)[0]
-        state, more = engine.advance(state, action, rng)
-        events = events + more
-    assert seat is not None
+async def test_choosing_piedras_keeps_the_cards_and_tricks_in_view(puntos_offered: PuntosOffered) -> None:
+    state, events, seat = puntos_offered
     own = engine.view(state, seat).own_cards
     async with venezolano_shown(state, seat, events) as (app, link, pilot):
         await pilot.press("u")
@@ -119,11 +110,12 @@ async def test_choosing_piedras_keeps_the_cards_and_tricks_in_view() -> None:
 
 
 @pytest.mark.parametrize("lite", [False, True])
-async def test_leave_and_help_open_over_the_table_without_blanking_it(lite: bool) -> None:
+async def test_leave_and_help_open_over_the_table_without_blanking_it(
+        lite: bool, show_table: ShowTable
+) -> None:
     rules, state, events = two_player_state()
-    link = FakeLink()
-    app = await seated_app(link)
-    async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
+    async with show_table(state, 0, events) as pilot:
+        app = pilot.app
         if lite:
             app.toggle_lite()
             await pilot.pause(0.1)
@@ -146,14 +138,10 @@ async def test_leave_and_help_open_over_the_table_without_blanking_it(lite: bool
         assert any("ana" in row for row in rows)  # the seat rows are drawn, not blank
 
 
-async def test_at_200x50_help_leaves_the_cards_in_view() -> None:
+async def test_at_200x50_help_leaves_the_cards_in_view(show_table: ShowTable) -> None:
     rules, state, events = two_player_state()
-    link = FakeLink()
-    app = await seated_app(link)
-    async with app.run_test(size=(200, 50)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, 0, 3, events))
-        await pilot.pause(0.2)
+    async with show_table(state, 0, events, size=(200, 50)) as pilot:
+        app = pilot.app
         await pilot.press("question_mark")
         await pilot.pause(0.2)
         assert_table_in_view(app, "#t-cards", "#t-tricks", "#t-seats")
@@ -239,11 +227,10 @@ async def test_the_asker_sees_the_names_it_waits_for_even_after_closing_the_dial
         assert "waiting for beto, dani." in screen_text(app)  # the status line says it too
 
 
-async def test_a_spectator_sees_who_asked_for_the_rematch() -> None:
+async def test_a_spectator_sees_who_asked_for_the_rematch(link: FakeLink, show_table: ShowTable) -> None:
     state, events = finished_match()
-    link = FakeLink()
-    app = await seated_app(link, seat=None)
-    async with table_shown(app, link, update_for(state, None, len(events), [], waiting=())) as pilot:
+    async with show_table(state, None, seq=len(events), waiting=()) as pilot:
+        app = pilot.app
         link.push(dataclasses.replace(update_for(state, None, len(events), [], waiting=()), rematch_votes=(0,)))
         await pilot.pause(0.2)
         text = screen_text(app)

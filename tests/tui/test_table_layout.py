@@ -21,7 +21,8 @@ from tui.widgets.panels import LogPanel
 from tui.screens.table import TableScreen
 
 from tests.tui.table_states import LONG_NAMES, RESUME, Shown, longest_calls, spectator
-from tests.tui.test_screens import FakeLink, screen_text, welcome
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink, welcome
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 LANGS = ["en", "es", "pt"]

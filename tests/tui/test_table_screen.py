@@ -1,10 +1,8 @@
 """Pilot tests of the table screen, fed with real engine views through a fake link."""
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import random
-from typing import Any, AsyncIterator
 
 import pytest
 from textual.containers import VerticalScroll
@@ -12,61 +10,13 @@ from textual.widgets import RichLog, Static
 
 import engine
 import protocol as p
-from tui.app import TrucoApp
 from tui.screens.table import MatchOverScreen, TableScreen
 
-from tests.tui.test_screens import FakeLink, screen_text, welcome
-
-TABLE = p.TableInfo(table_id="t1", title="la mesa", variant="argentino", owner="ana",
-                    seats=("ana", "beto"), options={"target": 30, "flor": False}, status="playing")
-
-
-def update_for(state: engine.State, seat: int | None, seq: int, events: list[engine.Event] = (),
-               names=("ana", "beto", "carla", "dani", "eva", "fede"), waiting=None) -> p.TableUpdate:  # type: ignore[assignment]
-    view = engine.view(state, seat)
-    projected = [engine.project_event(e, seat) for e in events]
-    return p.TableUpdate(
-        table_id="t1", seq=seq, seat=seat,
-        seats=tuple(p.SeatInfo(name=n) for n in names[: state.n]),
-        view=view.to_wire(), events=tuple(e.to_wire() for e in projected if e is not None),
-        waiting=tuple(view.awaiting if waiting is None else waiting),
-    )
-
-
-def two_player_state(seed: int = 3, **options):  # type: ignore[no-untyped-def]
-    rules = engine.get_ruleset("argentino", flor=False, **options)
-    return rules, *engine.new_match(rules, 2, random.Random(seed))
-
-
-@contextlib.asynccontextmanager
-async def table_shown(app: TrucoApp, link: FakeLink, update: p.TableUpdate) -> AsyncIterator[Any]:
-    """Run the app at 80x24 and show it one table update; yields the Pilot."""
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update)
-        await pilot.pause(0.2)
-        yield pilot
-
-
-async def seated_app(link: FakeLink, seat: int | None = 0, table: p.TableInfo = TABLE) -> TrucoApp:
-    """An app in the lobby that has just sat down (or, seat None, started watching) at ``table``."""
-    app = TrucoApp(link, "ana", "en")
-    link.push(*welcome(), p.TableUpdated(table=table), p.Seated(table_id="t1", seat=seat))
-    return app
-
-
-VENEZOLANO = p.TableInfo(table_id="t1", title="mesa", variant="venezolano", owner="ana",
-                         seats=("p0", "p1"), options={}, status="playing")
-
-
-@contextlib.asynccontextmanager
-async def venezolano_shown(state: engine.State, seat: int, events: list[engine.Event]
-                           ) -> AsyncIterator[tuple[TrucoApp, FakeLink, Any]]:
-    """A 2-player Venezuelan table (p0, p1) shown to ``seat`` at 80x24: app, link, pilot."""
-    link = FakeLink()
-    app = await seated_app(link, seat, table=VENEZOLANO)
-    async with table_shown(app, link, update_for(state, seat, 3, events, names=("p0", "p1"))) as pilot:
-        yield app, link, pilot
+from tests.tui.helpers import screen_text
+from tests.tui.kit import (
+    FakeLink, OwnTurn, PuntosOffered, ShowTable, TrucoCalled,
+    seated_app, table_shown, two_player_state, update_for, venezolano_shown,
+)
 
 
 async def test_table_screen_shows_cards_calls_and_fits_80x24() -> None:
@@ -95,13 +45,12 @@ async def test_table_screen_shows_cards_calls_and_fits_80x24() -> None:
         assert not any(str(c) in text for c in other if c not in own)
 
 
-async def test_keys_send_the_legal_action_with_a_fresh_command_id() -> None:
-    rules, state, events = two_player_state()
-    seat = engine.view(state, 0).turn
-    view = engine.view(state, seat)
-    link = FakeLink()
-    app = await seated_app(link, seat)
-    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
+async def test_keys_send_the_legal_action_with_a_fresh_command_id(
+        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
+) -> None:
+    state, events, seat, view = own_turn
+    async with show_table(state, seat, events) as pilot:
+        app = pilot.app
         calls = [a.call.value for a in view.legal if a.call is not engine.Call.PLAY]
         assert "envido" in calls
         await pilot.press("e")
@@ -121,12 +70,11 @@ async def test_keys_send_the_legal_action_with_a_fresh_command_id() -> None:
         assert again[-1].call == "envido" and again[-1].cid not in (first, first + 1)
 
 
-async def test_a_card_that_cannot_be_played_is_not_sent() -> None:
+async def test_a_card_that_cannot_be_played_is_not_sent(link: FakeLink, show_table: ShowTable) -> None:
     rules, state, events = two_player_state()
     seat = 1 - engine.view(state, 0).turn  # not this seat's turn
-    link = FakeLink()
-    app = await seated_app(link, seat)
-    async with table_shown(app, link, update_for(state, seat, 3, events)) as pilot:
+    async with show_table(state, seat, events) as pilot:
+        app = pilot.app
         await pilot.press("1")
         await pilot.pause(0.1)
         assert not [m for m in link.sent if isinstance(m, p.TableAction)]
@@ -134,15 +82,13 @@ async def test_a_card_that_cannot_be_played_is_not_sent() -> None:
         assert f"It is {('ana', 'beto')[turn]}'s turn to play, not yours." in screen_text(app)
 
 
-async def test_pending_truco_offers_answers_and_shows_who_called() -> None:
-    rules, state, events = two_player_state(seed=5)
-    mano = engine.view(state, 0).mano
-    truco = next(a for a in engine.legal_actions(state, mano) if a.call is engine.Call.TRUCO)
-    state, more = engine.apply(state, truco)
+async def test_pending_truco_offers_answers_and_shows_who_called(
+        link: FakeLink, show_table: ShowTable, truco_called: TrucoCalled
+) -> None:
+    state, events, mano = truco_called
     answerer = 1 - mano
-    link = FakeLink()
-    app = await seated_app(link, answerer)
-    async with table_shown(app, link, update_for(state, answerer, 4, events + more)) as pilot:
+    async with show_table(state, answerer, events, seq=4) as pilot:
+        app = pilot.app
         text = screen_text(app)
         caller = ("ana", "beto")[mano]
         assert f"Truco from {caller}" in text
@@ -151,11 +97,10 @@ async def test_pending_truco_offers_answers_and_shows_who_called() -> None:
         assert [m for m in link.sent if isinstance(m, p.TableAction)][-1].call == "quiero"
 
 
-async def test_spectator_screen_has_no_hidden_cards_and_no_actions() -> None:
+async def test_spectator_screen_has_no_hidden_cards_and_no_actions(show_table: ShowTable) -> None:
     rules, state, events = two_player_state(seed=8)
-    link = FakeLink()
-    app = await seated_app(link, None)
-    async with table_shown(app, link, update_for(state, None, 3, events)) as pilot:
+    async with show_table(state, None, events) as pilot:
+        app = pilot.app
         text = screen_text(app)
         assert "watching" in text
         hidden = [str(c) for s in (0, 1) for c in engine.view(state, s).own_cards]
@@ -163,7 +108,7 @@ async def test_spectator_screen_has_no_hidden_cards_and_no_actions() -> None:
         assert len(app.screen.query("ActionButton")) == 0
 
 
-async def test_match_over_offers_rematch() -> None:
+async def test_match_over_offers_rematch(link: FakeLink, show_table: ShowTable) -> None:
     rules = engine.get_ruleset("argentino", flor=False, match_games=1, target=15)
     rng = random.Random(1)
     state, _ = engine.new_match(rules, 2, rng)
@@ -171,34 +116,28 @@ async def test_match_over_offers_rematch() -> None:
         seat = next(s for s in range(2) if engine.legal_actions(state, s))
         action = engine.choose_action(engine.view(state, seat), rules, rng) or engine.legal_actions(state, seat)[0]
         state, _ = engine.advance(state, action, rng)
-    link = FakeLink()
-    app = await seated_app(link)
-    async with table_shown(app, link, update_for(state, 0, 99, [], waiting=())) as pilot:
+    async with show_table(state, seq=99, waiting=()) as pilot:
+        app = pilot.app
         assert isinstance(app.screen, MatchOverScreen)
         await pilot.press("r")
         assert isinstance(link.sent[-1], p.Rematch)
 
 
 @pytest.mark.parametrize("players", [4, 6])
-async def test_bigger_tables_fit(players: int) -> None:
+async def test_bigger_tables_fit(players: int, show_table: ShowTable) -> None:
     rules = engine.get_ruleset("argentino")
     state, events = engine.new_match(rules, players, random.Random(2))
-    link = FakeLink()
-    app = await seated_app(link)
-    async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
+    async with show_table(state, 0, events) as pilot:
+        app = pilot.app
         text = screen_text(app)
         for name in ("ana", "beto", "carla", "dani", "eva", "fede")[:players]:
             assert name in text
 
 
-async def test_leaving_asks_first_and_returns_to_the_lobby() -> None:
+async def test_leaving_asks_first_and_returns_to_the_lobby(link: FakeLink, show_table: ShowTable) -> None:
     rules, state, events = two_player_state()
-    link = FakeLink()
-    app = await seated_app(link)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
-        link.push(update_for(state, 0, 3, events))
-        await pilot.pause(0.1)
+    async with show_table(state, 0, events) as pilot:
+        app = pilot.app
         await pilot.press("l")
         await pilot.pause(0.1)
         await pilot.press("y")
@@ -248,20 +187,9 @@ async def test_every_variant_renders_and_takes_card_keys(variant: str, players: 
         assert sent.call == legal_cards[0].call.value and sent.card == str(legal_cards[0].card)
 
 
-async def test_a_call_that_names_a_number_asks_for_it() -> None:
+async def test_a_call_that_names_a_number_asks_for_it(puntos_offered: PuntosOffered) -> None:
     """Venezuelan 'envido N puntos': one entry in the calls, then the number is asked."""
-    rules = engine.get_ruleset("venezolano")
-    rng = random.Random(4)
-    state, events = engine.new_match(rules, 2, rng)
-    for _ in range(200):
-        seat = next((s for s in range(2) if any(a.call.value == "envido_puntos" for a in engine.legal_actions(state, s))), None)
-        if seat is not None:
-            break
-        mover = next(s for s in range(2) if engine.legal_actions(state, s))
-        action = engine.choose_action(engine.view(state, mover), rules, rng) or engine.legal_actions(state, mover)[0]
-        state, more = engine.advance(state, action, rng)
-        events = events + more
-    assert seat is not None
+    state, events, seat = puntos_offered
     amounts = sorted(a.amount for a in engine.legal_actions(state, seat) if a.call.value == "envido_puntos")
     async with venezolano_shown(state, seat, events) as (app, link, pilot):
         text = screen_text(app)
@@ -370,13 +298,14 @@ async def test_pido_flor_has_its_key_and_its_answer_is_logged() -> None:
         assert "Them hold a flor" in screen_text(app)
 
 
-async def test_lobby_chat_while_at_a_table_is_shown_on_return_without_touching_the_table() -> None:
+async def test_lobby_chat_while_at_a_table_is_shown_on_return_without_touching_the_table(
+        link: FakeLink, show_table: ShowTable
+) -> None:
     from tui.screens.lobby import LobbyScreen
 
     rules, state, events = two_player_state()
-    link = FakeLink()
-    app = await seated_app(link)
-    async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
+    async with show_table(state, 0, events) as pilot:
+        app = pilot.app
         table_screen = app.screen
         assert isinstance(table_screen, TableScreen)
         lobby = next(s for s in app.screen_stack if isinstance(s, LobbyScreen))

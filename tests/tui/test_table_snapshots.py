@@ -17,7 +17,7 @@ import protocol as p
 from tui.app import TrucoApp
 
 from tests.tui.table_states import longest_calls
-from tests.tui.test_screens import FakeLink, welcome
+from tests.tui.kit import FakeLink, welcome
 
 VARIANTS = [("argentino", 4), ("uruguayo", 2), ("paulista", 2), ("venezolano", 2)]
 

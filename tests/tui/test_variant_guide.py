@@ -4,7 +4,6 @@ scores use malas/buenas only where they apply, and refusals say their real reaso
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import engine
 import protocol as p
@@ -13,22 +12,8 @@ from tui.screens.help import HelpScreen
 from tui.screens.table import TableScreen
 
 from engine.testing import act, scenario
-from tests.tui.test_screens import FakeLink, screen_text
-from tests.tui.test_table_screen import seated_app, table_shown, update_for
-
-
-def info(variant: str, **options: Any) -> p.TableInfo:
-    return p.TableInfo(table_id="t1", title="mesa", variant=variant, owner="ana",
-                       seats=("ana", "beto", "carla", "dani")[:2], options=options, status="playing")
-
-
-async def shown(state: engine.State, seat: int, variant: str, lang: str = "en", lite: bool = False,
-                **options: Any):  # type: ignore[no-untyped-def]
-    link = FakeLink()
-    app = await seated_app(link, seat, table=info(variant, **options))
-    app.tr = type(app.tr)(lang)
-    app.lite = lite
-    return app, link
+from tests.tui.helpers import screen_text, toasts
+from tests.tui.kit import table_shown, update_for, variant_app
 
 
 def help_text(app: TrucoApp) -> str:
@@ -47,7 +32,7 @@ def uruguayan_state() -> engine.State:
 
 async def test_piezas_are_starred_in_the_hand_and_the_grid_and_the_muestra_is_labelled() -> None:
     state = uruguayan_state()
-    app, link = await shown(state, 0, "uruguayo")
+    app, link = await variant_app(state, 0, "uruguayo")
     async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
         text = screen_text(app)
         assert "Muestra: 6B" in text  # the face-up card, named as the variant names it
@@ -62,7 +47,7 @@ async def test_piezas_are_starred_in_the_hand_and_the_grid_and_the_muestra_is_la
 async def test_lite_mode_marks_special_cards_in_ascii() -> None:
     state = uruguayan_state()
     state, events = act(state, (0, "play", "2b"), (1, "play", "3e"))
-    app, link = await shown(state, 0, "uruguayo", lite=True)
+    app, link = await variant_app(state, 0, "uruguayo", lite=True)
     async with table_shown(app, link, update_for(state, 0, 3, events)):
         text = screen_text(app)
         assert "2B*" in text and "★" not in text
@@ -72,7 +57,7 @@ async def test_lite_mode_marks_special_cards_in_ascii() -> None:
 async def test_perico_and_perica_are_told_apart() -> None:
     state, _ = scenario({0: "11c 10c 1o", 1: "3e 12o 6b"}, n=2, variant="venezolano", face_up="4c",
                         flor=False, flor_declaration="automatic")
-    app, link = await shown(state, 0, "venezolano")
+    app, link = await variant_app(state, 0, "venezolano")
     async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
         text = screen_text(app)
         assert "╭★★───╮" in text and "╭★────╮" in text  # perico, perica
@@ -88,7 +73,7 @@ async def test_perico_and_perica_are_told_apart() -> None:
 async def test_manilhas_are_starred_and_the_help_ranks_them_first() -> None:
     hands = {0: "Kc 2h 3s", 1: "Ah 7c Qd"}
     state, _ = scenario(hands, n=2, variant="paulista", face_up="Jd")  # the manilha is K
-    app, link = await shown(state, 0, "paulista", lang="pt")
+    app, link = await variant_app(state, 0, "paulista", lang="pt")
     async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
         assert "╭★────╮" in screen_text(app) and "Vira: J♦" in screen_text(app)
         await pilot.press("question_mark")
@@ -106,7 +91,7 @@ async def test_help_says_what_the_pending_envido_is_worth_and_how_this_hand_coun
     state, events = act(state, (0, "envido"), (1, "real_envido"))
     for lang, worth, own in (("en", "Envido + Real envido: 5 if wanted, 2 if not", "Your envido: 33 (7E 6E)"),
                              ("es", "Envido + Real envido: 5 si se quiere, 2 si no", "Tu envido: 33 (7E 6E)")):
-        app, link = await shown(state, 0, "argentino", lang=lang)
+        app, link = await variant_app(state, 0, "argentino", lang=lang)
         async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
             await pilot.press("question_mark")
             await pilot.pause(0.2)
@@ -118,12 +103,12 @@ async def test_help_says_what_the_pending_envido_is_worth_and_how_this_hand_coun
 
 async def test_scores_use_malas_and_buenas_only_in_the_argentine_game_to_30() -> None:
     state, _ = scenario({}, n=2, scores=(1, 16), flor=False)
-    app, link = await shown(state, 0, "argentino", lang="es")
+    app, link = await variant_app(state, 0, "argentino", lang="es")
     async with table_shown(app, link, update_for(state, 0, 3)):
         score = str(app.screen.query_one("#t-score").render())
         assert "1 (1 mala)" in score and "16 (1 buena)" in score
     state, _ = scenario({}, n=2, scores=(1, 16), target=15, flor=False)
-    app, link = await shown(state, 0, "argentino")
+    app, link = await variant_app(state, 0, "argentino")
     async with table_shown(app, link, update_for(state, 0, 3)):
         score = str(app.screen.query_one("#t-score").render())
         assert "mala" not in score and "buena" not in score and "1/15" in score
@@ -136,7 +121,7 @@ async def test_after_a_brazilian_parda_a_weaker_card_says_play_your_strongest() 
     assert state.trick_results == (-1,)
     for lang, words in (("en", "The first trick was parda: play your strongest card."),
                         ("pt", "A primeira cangou: jogue sua carta mais forte.")):
-        app, link = await shown(state, 0, "paulista", lang=lang)
+        app, link = await variant_app(state, 0, "paulista", lang=lang)
         async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
             own = [str(c) for c in engine.view(state, 0).own_cards]
             await pilot.press(str(own.index("7c") + 1))
@@ -148,7 +133,7 @@ async def test_after_a_brazilian_parda_a_weaker_card_says_play_your_strongest() 
 async def test_refusals_say_why_a_bet_blocks_the_cards() -> None:
     state, _ = scenario({0: "7e 6e 1o", 1: "4c 5b 12o"}, n=2, flor=False)
     state, events = act(state, (0, "truco"))
-    app, link = await shown(state, 0, "argentino", lang="es")
+    app, link = await variant_app(state, 0, "argentino", lang="es")
     async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
         await pilot.press("1")
         await pilot.pause(0.1)
@@ -160,7 +145,7 @@ async def test_refusals_say_why_a_bet_blocks_the_cards() -> None:
         await pilot.pause(0.1)
         assert "El truco de tu equipo espera respuesta." in screen_text(app)
         assert not [m for m in link.sent if isinstance(m, p.TableAction)]
-    app, link = await shown(state, 1, "argentino")
+    app, link = await variant_app(state, 1, "argentino")
     async with table_shown(app, link, update_for(state, 1, 3, events)) as pilot:
         await pilot.press("2")
         await pilot.pause(0.1)
@@ -169,14 +154,13 @@ async def test_refusals_say_why_a_bet_blocks_the_cards() -> None:
 
 async def test_a_refused_action_from_the_server_is_said_in_the_players_language() -> None:
     state, _ = scenario({0: "7e 6e 1o", 1: "4c 5b 12o"}, n=2, flor=False)
-    app, link = await shown(state, 0, "argentino", lang="pt")
-    async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
+    app, link = await variant_app(state, 0, "argentino", lang="pt")
+    async with table_shown(app, link, update_for(state, 0, 3), notifications=True) as pilot:
         assert isinstance(app.screen, TableScreen)
         link.push(p.Error(code="illegal", message="your team's truco call is waiting for an answer",
                           reason="truco_waiting"))
         await pilot.pause(0.3)
-        toasts = [n.message for n in app._notifications]  # private: Textual is pinned exactly
-        assert toasts == ["O truco da sua dupla está esperando resposta."]
+        assert toasts(app) == ["O truco da sua dupla está esperando resposta."]
 
 
 def test_every_refusal_the_engine_gives_is_worded_in_every_language() -> None:
@@ -199,12 +183,12 @@ async def test_card_keys_without_a_card_to_press_say_why() -> None:
     state, _ = scenario({0: "Ac 2c 3c", 1: "Ah 2h 3h"}, n=2, variant="paulista", face_up="7d",
                         scores=(11, 11))
     assert state.deal_kind.value == "blind"
-    app, link = await shown(state, 0, "paulista")
+    app, link = await variant_app(state, 0, "paulista")
     async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
         await pilot.press("1")
         await pilot.pause(0.1)
         assert "Mão de ferro: your cards go down unseen, with the j key." in screen_text(app)
-    app, link = await shown(state, None, "paulista", lang="es")  # type: ignore[arg-type]
+    app, link = await variant_app(state, None, "paulista", lang="es")  # type: ignore[arg-type]
     async with table_shown(app, link, update_for(state, None, 3)) as pilot:
         await pilot.press("1")
         await pilot.pause(0.1)
@@ -216,7 +200,7 @@ async def test_las_que_pintan_with_a_card_it_cannot_take_says_why() -> None:
                         flor=False, flor_declaration="automatic")
     pintan = {str(a.card) for a in engine.legal_actions(state, 0) if a.call is engine.Call.LAS_QUE_PINTAN}
     assert "5b" in pintan and "12o" not in pintan  # a figure does not open it (OP-VE-8)
-    app, link = await shown(state, 0, "venezolano")
+    app, link = await variant_app(state, 0, "venezolano")
     async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
         await pilot.press("k")
         await pilot.press("1")  # the 12o

@@ -3,7 +3,6 @@ piedras of a Venezuelan envite, a move the bot made for a timed-out seat, who to
 in English, Spanish and Portuguese; and the same lines on the running table screen."""
 from __future__ import annotations
 
-from typing import Any
 
 import engine
 import protocol as p
@@ -13,20 +12,11 @@ from tui.bets import pending_bets
 from tui.event_text import log_lines
 from tui.i18n import Translator
 
-from tests.tui.test_bet_names import NAMES, model_for
-from tests.tui.test_screens import FakeLink, screen_text
-from tests.tui.test_table_screen import seated_app, table_shown, update_for
-
-EN, ES, PT = Translator("en"), Translator("es"), Translator("pt")
-
+from tests.tui.helpers import screen_text
+from tests.tui.kit import EN, ES, PT, NAMES, FakeLink, log_text, model_for, seated_app, table_shown, update_for
 
 def bets_text(tr: Translator, state: engine.State, seat: int | None) -> str:
     return "  ".join(part.text for part in pending_bets(tr, model_for(state, seat)))
-
-
-def log_text(tr: Translator, state: engine.State, seat: int | None, events: list[dict[str, Any]]) -> list[str]:
-    model = model_for(state, seat)
-    return [line.plain for line in log_lines(tr, model, events, french=state.rules.card_notation == "french")]
 
 
 def test_the_seat_that_raised_is_named_not_a_player_of_its_team() -> None:

@@ -80,68 +80,67 @@ def _wrap_groups(groups: list[str], width: int) -> list[str]:
     return lines
 
 
-def hand_help(tr, view: dict[str, Any], *, french: bool, ascii_only: bool) -> str:  # type: ignore[no-untyped-def]
+def hand_help(tr, view: p.TableView, *, french: bool, ascii_only: bool) -> str:  # type: ignore[no-untyped-def]
     """This hand explained from the view: the special cards and the card ranking given the
     face-up card, how envido and flor are counted (and the player's own count), what each
     pending bet and each truco step is worth, and how scores are told."""
-    variant = str(view.get("variant", ""))
+    variant = view.variant
     roles = card_roles(view)
     out = [tr("guide.title", variant=tr(f"variant.{variant}"))]
-    face_up = view.get("face_up")
+    face_up = view.face_up
     if face_up:
         key = f"table.face_up.{variant}"
         label = tr(key) if tr.has_default(key) else tr("table.face_up")
-        out.append(f"  {label} {_card(str(face_up), {}, french, ascii_only)}")
-    marks = [m for m in view.get("card_marks") or [] if isinstance(m, dict)]
-    for role in dict.fromkeys(str(m.get("role")) for m in marks):  # piezas; perico, perica...
+        out.append(f"  {label} {_card(face_up, {}, french, ascii_only)}")
+    marks = view.card_marks
+    for role in dict.fromkeys(m.role for m in marks):  # piezas; perico, perica...
         cards = ", ".join(
-            _card(str(m.get("card")), {}, french, ascii_only)
-            + (f" ({m['envido']})" if isinstance(m.get("envido"), int) else "")
-            for m in marks if m.get("role") == role
+            _card(m.card, {}, french, ascii_only) + (f" ({m.envido})" if m.envido is not None else "")
+            for m in marks if m.role == role
         )
         out.append(f"  {tr('guide.role.' + role)} {mark_text(role, ascii_only)}: {cards}")
-    if any(isinstance(m.get("envido"), int) for m in marks):
+    if any(m.envido is not None for m in marks):
         out.append("  " + tr("guide.special_values"))
-    ranking = view.get("ranking") or []
+    ranking = view.ranking
     if ranking:
         out.append("  " + tr("guide.ranking"))
-        groups = [" ".join(_card(str(c), roles, french, ascii_only) for c in group) for group in ranking]
+        groups = [" ".join(_card(c, roles, french, ascii_only) for c in group) for group in ranking]
         out.extend("    " + line for line in _wrap_groups(groups, RANKING_WIDTH))
         out.append("  " + tr("guide.ranking_ties"))
     out.append("")
-    rule = str(view.get("count_rule", "none"))
+    rule = view.count_rule
     out.append(tr(f"guide.count.{rule}"))
-    options = dict(view.get("options") or [])
+    options = dict(view.options)
     if options.get("flor") and rule != "none":
         out.append(tr(f"guide.flor.{rule}"))
-    if isinstance(view.get("own_envido"), int) and not isinstance(view.get("own_flor"), int):
-        cards = " ".join(_card(str(c), roles, french, ascii_only) for c in view.get("own_envido_cards") or [])
-        out.append("  " + tr("guide.own_envido", n=view["own_envido"], cards=cards))
-    if isinstance(view.get("own_flor"), int):
-        out.append("  " + tr("guide.own_flor", n=view["own_flor"]))
+    if view.own_envido is not None and view.own_flor is None:
+        cards = " ".join(_card(c, roles, french, ascii_only) for c in view.own_envido_cards)
+        out.append("  " + tr("guide.own_envido", n=view.own_envido, cards=cards))
+    if view.own_flor is not None:
+        out.append("  " + tr("guide.own_flor", n=view.own_flor))
     out.append("")
-    bets = [b for b in view.get("bets") or [] if isinstance(b, dict)]
+    bets = view.bets
     out.append(tr("guide.bets"))
     for bet in bets:
-        calls = list(bet.get("calls") or [])
-        if bet.get("kind") == "truco":
+        calls = list(bet.calls)
+        if bet.kind == "truco":
             calls = calls[-1:]  # the step waiting for its answer
-        worth = _worth(tr, bet.get("wanted"), bet.get("refused"), bool(bet.get("wins_game")))
+        worth = _worth(tr, bet.wanted, bet.refused, bet.wins_game)
         out.append(f"  {_calls(tr, variant, calls)}: {worth}")
     if not bets:
         out.append("  " + tr("guide.no_bet"))
-    steps = [s for s in view.get("truco_steps") or [] if isinstance(s, dict)]
+    steps = view.truco_steps
     if steps:
         out.append(tr("guide.ladder"))
         for step in steps:
-            worth = _worth(tr, step.get("wanted"), step.get("refused"), bool(step.get("wins_game")))
-            out.append(f"  {call_label(tr, variant, str(step.get('call')))}: {worth}")
-    malas = view.get("malas")
+            worth = _worth(tr, step.wanted, step.refused, step.wins_game)
+            out.append(f"  {call_label(tr, variant, step.call)}: {worth}")
+    malas = view.malas
     out.append("")
-    if isinstance(malas, int) and malas > 0:
-        out.append(tr("guide.scores_malas", malas=malas, target=view.get("target", 2 * malas)))
+    if malas > 0:
+        out.append(tr("guide.scores_malas", malas=malas, target=view.target))
     else:
-        out.append(tr("guide.scores_plain", target=view.get("target", "")))
+        out.append(tr("guide.scores_plain", target=view.target))
     return "\n".join(out)
 
 

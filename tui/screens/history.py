@@ -159,7 +159,7 @@ class ReplayScreen(Screen[None]):
         model.update = p.TableUpdate(
             table_id=self.game.table_id, seq=0, seat=None,
             seats=tuple(p.SeatInfo(name=name) for name in self.game.seats),
-            view={"variant": self.game.variant, "teams": [s % 2 for s in range(n)]},
+            view=p.TableView(variant=self.game.variant, teams=tuple(s % 2 for s in range(n))),
         )
         return model
 

@@ -173,7 +173,7 @@ class TableScreen(Screen[None]):
         self.query_one("#t-log", TableLog).write_chat(line)
 
     def _french(self) -> bool:
-        return self.table.view.get("card_notation") == "french"
+        return self.table.view.french
 
     def _ascii(self) -> bool:
         """Lite mode: cards in plain ASCII."""
@@ -198,11 +198,10 @@ class TableScreen(Screen[None]):
         self.query_one("#t-status", StatusLine).update_from(model)
         self.refresh_bindings()  # the key bar: what check_action allows in this state
         self._tick_timer()
-        view = model.view
-        if view.get("match_over") and not self._match_over_shown:
+        if model.view.match_over and not self._match_over_shown:
             self._match_over_shown = True
             self.app.push_screen(MatchOverScreen(self.table_id))
-        elif not view.get("match_over"):
+        elif not model.view.match_over:
             self._match_over_shown = False
 
     def _size_seats(self, seats: int) -> None:
@@ -269,8 +268,7 @@ class TableScreen(Screen[None]):
         if amounts:
             from tui.screens.prompt import PromptScreen
 
-            variant = str(view.get("variant", ""))
-            title = self.tr("table.how_many", call=call_label(self.tr, variant, call),
+            title = self.tr("table.how_many", call=call_label(self.tr, view.variant, call),
                             low=amounts[0], high=amounts[-1])
 
             def chosen(text: str | None) -> None:
@@ -315,21 +313,21 @@ class TableScreen(Screen[None]):
         if action == "rematch":  # once asked, r does nothing more: the bar drops it
             update = model.update
             asked = update is not None and model.seat in update.rematch_votes
-            return not self._watching() and bool(view.get("match_over")) and not asked
+            return not self._watching() and view.match_over and not asked
         return True
 
     def _card_usable(self, index: int) -> bool:
         """A card key works when some legal action now takes that card: a play or a discard,
         or the call that waits for its card (never for a spectator, never after the match)."""
-        own = list(self.table.view.get("own_cards") or [])
+        own = self.table.view.own_cards
         return 0 <= index < len(own) and self._card_action(own[index]) is not None
 
     def _card_action(self, card: str) -> str | None:
         wanted = self._card_call
         return next(
-            (str(a.get("call")) for a in self.table.view.get("legal") or []
-             if a.get("card") == card and (wanted is None or a.get("call") == wanted)
-             and (wanted is not None or a.get("call") in CARD_CALLS)),
+            (a.call for a in self.table.view.legal
+             if a.card == card and (wanted is None or a.call == wanted)
+             and (wanted is not None or a.call in CARD_CALLS)),
             None,
         )
 
@@ -351,7 +349,7 @@ class TableScreen(Screen[None]):
         if isinstance(self.focused, Input) or not key:
             return
         if key.isdigit() and key != "0":
-            if int(key) <= len(self.table.view.get("own_cards") or []) or self._no_card_reason():
+            if int(key) <= len(self.table.view.own_cards) or self._no_card_reason():
                 self.play_card(int(key) - 1)
                 event.stop()
         elif self._explain_refused_call(key):
@@ -399,7 +397,7 @@ class TableScreen(Screen[None]):
 
     def play_card(self, index: int) -> None:
         """A card key (or click): whatever legal action takes that card (play, discard...)."""
-        own = list(self.table.view.get("own_cards") or [])
+        own = self.table.view.own_cards
         if not 0 <= index < len(own):
             reason = self._no_card_reason()
             if reason:
@@ -421,9 +419,9 @@ class TableScreen(Screen[None]):
     def _explain_refused_call(self, key: str | None) -> bool:
         """The key of a call that is not possible now (t with no truco to call, e after the
         first trick...) says why in the status line, as the engine gives it."""
-        for entry in self.table.view.get("call_refusals") or []:
-            if isinstance(entry, (list, tuple)) and len(entry) == 2 and PREFERRED_KEYS.get(str(entry[0])) == key:
-                self._say(Text(refusal_text(self.tr, str(entry[1]), self.table), style="bold red"))
+        for call, reason in self.table.view.call_refusals:
+            if PREFERRED_KEYS.get(call) == key:
+                self._say(Text(refusal_text(self.tr, reason, self.table), style="bold red"))
                 return True
         return False
 

@@ -78,18 +78,18 @@ class MatchOverScreen(ModalScreen[None]):
         tr = self.app.tr  # type: ignore[attr-defined]
         model = self.model
         view = model.view
-        winner = view.get("winner")
-        scores = view.get("scores") or [0, 0]
-        games = view.get("games_won") or [0, 0]
+        winner = view.winner
+        scores = view.scores or (0, 0)
+        games = view.games_won or (0, 0)
         box = Vertical(classes="dialog", id="match-over")
         box.border_title = Text(tr("table.match_over_title"), style="bold")  # Text: never markup
-        holders = view.get("score_holders") or [[i] for i in range(len(scores))]
-        malas = int(view.get("malas") or 0)
+        holders = view.score_holders or tuple((i,) for i in range(len(scores)))
+        malas = view.malas
         with box:
             if len(scores) == 2:
                 won = tr("log.match_over", team=team_name(tr, model, winner))
             else:  # one score per player (the three-player game): name the players
-                won = tr("log.match_over_names", names=", ".join(model.name(s) for s in view.get("winners") or []))
+                won = tr("log.match_over_names", names=", ".join(model.name(s) for s in view.winners))
             yield Static(Text(won, style="bold green"))
             final = " · ".join(
                 f"{holder_name(tr, model, entry, holders)} {scores[entry]}"
@@ -97,10 +97,10 @@ class MatchOverScreen(ModalScreen[None]):
                 for entry in range(len(scores))
             )
             yield Static(Text(tr("table.final_score", scores=final)))
-            if len(games) == 2 and (view.get("match_games") or 1) > 1:
+            if len(games) == 2 and view.match_games > 1:
                 yield Static(Text(tr("table.games", a=games[0], b=games[1]), style="dim"))
             lite = bool(getattr(self.app, "lite", False))
-            points = hand_summary(tr, model, view.get("card_notation") == "french", lite)
+            points = hand_summary(tr, model, view.french, lite)
             if points:  # the last trick is in view above; what it scored is here
                 yield Static(Text(tr("table.final_hand", points=points.plain), style="bold yellow"),
                              id="final-hand")
@@ -117,7 +117,7 @@ class MatchOverScreen(ModalScreen[None]):
         """Called by the app for every server message (as for every screen in the stack)."""
         if not isinstance(msg, p.TableUpdate) or msg.table_id != self.table_id or not self.is_mounted:
             return
-        if not msg.view.get("match_over"):
+        if not msg.view.match_over:
             if self.app.screen is self:  # (under a help dialog: at the next update on top)
                 self.dismiss(None)  # the rematch started
             return

@@ -17,22 +17,21 @@ class BetsLine(WrapPanel, TablePart):
 
     def update_from(self, model: TableModel) -> None:
         view = model.view
-        variant = str(view.get("variant", ""))
+        variant = view.variant
         line = Text(no_wrap=False)
-        truco_value = view.get("truco_value", 1)
-        line.append(self.tr("table.hand_worth", n=truco_value), style="bold")
+        line.append(self.tr("table.hand_worth", n=view.truco_value), style="bold")
         for part in pending_bets(self.tr, model):  # each names the seat that made the bet
             line.append("  " + part.text, style=part.style)
-        ley_seats = view.get("ley_seats") or []
-        if ley_seats and view.get("phase") != "deal":
+        ley_seats = view.ley_seats
+        if ley_seats and view.phase != "deal":
             names = ", ".join(model.name(s) for s in ley_seats)
             line.append("  " + self.tr("table.a_ley", names=names), style="magenta")
-        if view.get("face_up"):
+        if view.face_up:
             line.append("  " + self.tr(f"table.face_up.{variant}") if self.tr.has_default(f"table.face_up.{variant}")
                         else "  " + self.tr("table.face_up"))
             line.append(" ")
-            line.append_text(card_text(str(view["face_up"]), french=french(model), ascii_only=self.lite))
-        if view.get("phase") in ("deal", "match_over") or view.get("game_winner") is not None:
+            line.append_text(card_text(view.face_up, french=french(model), ascii_only=self.lite))
+        if view.phase in ("deal", "match_over") or view.game_winner is not None:
             summary = hand_summary(self.tr, model, french(model), self.lite)
             if summary:
                 line.append("\n")

@@ -5,6 +5,7 @@ from typing import Any
 
 from rich.text import Text
 
+from protocol import TableView
 from tui.calls import CallChoice, assign_keys, call_label
 from tui.table_model import TableModel
 from tui.widgets.panels import GridPanel
@@ -13,17 +14,14 @@ from tui.widgets.table.part import TablePart
 CARD_CALLS = ("play", "discard")  # made with the card keys directly
 
 
-def amounts(view: dict[str, Any], call: str) -> list[int]:
+def amounts(view: TableView, call: str) -> list[int]:
     """The numbers a call may take (piedras, envido N puntos); empty if it takes none."""
-    return sorted(
-        int(a["amount"]) for a in view.get("legal") or []
-        if a.get("call") == call and isinstance(a.get("amount"), int)
-    )
+    return sorted(a.amount for a in view.legal if a.call == call and a.amount is not None)
 
 
-def is_card_call(view: dict[str, Any], call: str) -> bool:
+def is_card_call(view: TableView, call: str) -> bool:
     """A call that needs a card other than playing it (las que pintan)."""
-    return any(a.get("call") == call and a.get("card") for a in view.get("legal") or [])
+    return any(a.call == call and a.card for a in view.legal)
 
 
 class CallsPanel(GridPanel, TablePart):
@@ -41,18 +39,18 @@ class CallsPanel(GridPanel, TablePart):
         in an ellipsis."""
         view = model.view
         calls: list[str] = []
-        for action in view.get("legal") or []:
-            call = str(action.get("call"))
+        for action in view.legal:
+            call = action.call
             if call in CARD_CALLS or call in calls:
                 continue
             calls.append(call)
-        deal_kind = str(view.get("deal_kind") or "")
+        deal_kind = view.deal_kind
         key = (*calls, deal_kind)
         if key == self._actions_key:
             return  # unchanged: nothing to repaint
         self._actions_key = key
         self.choices = assign_keys(calls)
-        variant = str(view.get("variant", ""))
+        variant = view.variant
         cells = []
         for choice in self.choices:
             label = Text()

@@ -16,8 +16,8 @@ class CardsPanel(HandPanel, TablePart):
         super().__init__(id=id, card_width=CARD_WIDTH)
 
     def update_from(self, model: TableModel) -> None:
-        own = list(model.view.get("own_cards") or [])
-        playable = {a.get("card") for a in model.view.get("legal") or [] if a.get("card")}
+        own = model.view.own_cards
+        playable = {a.card for a in model.view.legal if a.card}
         roles = card_roles(model.view)
         boxes = [card_box(card, str(i + 1), french=french(model), ascii_only=self.lite, selected=card in playable,
                           role=roles.get(card))

@@ -22,4 +22,4 @@ class TablePart:
 
 
 def french(model: TableModel) -> bool:
-    return model.view.get("card_notation") == "french"
+    return model.view.french

@@ -32,25 +32,25 @@ class ScoreLine(Panel, TablePart):
 
     def update_from(self, model: TableModel) -> None:
         view = model.view
-        scores = list(view.get("scores") or [0, 0])
-        holders = view.get("score_holders") or [[i] for i in range(len(scores))]
-        target = view.get("target", "")
+        scores = list(view.scores or (0, 0))
+        holders = view.score_holders or tuple((i,) for i in range(len(scores)))
+        target = view.target
         line = Text(no_wrap=True, overflow="ellipsis")
         for entry, score in enumerate(scores):
-            seats = holders[entry] if entry < len(holders) else []
+            seats = holders[entry] if entry < len(holders) else ()
             if len(scores) == 2:
                 label, mine = team_name(self.tr, model, entry), model.my_team() == entry
             else:  # one score per player (the three-player game)
                 label = " + ".join(model.name(seat) for seat in seats)
                 mine = model.seat in seats
             line.append(f" {label} ", style="reverse bold green" if mine else "reverse bold")
-            if view.get("malas"):
-                line.append(f" {score} ({score_text(self.tr, score, int(view['malas']))})  ")
+            if view.malas:
+                line.append(f" {score} ({score_text(self.tr, score, view.malas)})  ")
             elif isinstance(target, int) and score >= target:
                 line.append(f" {score}  ", style="bold")  # past the target: "14/12" reads wrong
             else:
                 line.append(f" {score}/{target}  ")
-        games = view.get("games_won") or [0, 0]
-        if (view.get("match_games") or 1) > 1 and len(games) == 2:
+        games = view.games_won or (0, 0)
+        if view.match_games > 1 and len(games) == 2:
             line.append(self.tr("table.games", a=games[0], b=games[1]), style="dim")
         self.show(line)

@@ -83,10 +83,10 @@ class SeatsPanel(DrawnPanel, TablePart):
         if team_width:
             row.append(f" {teams[seat]:<{team_width}}", style="green" if mine else "")
         if extras:
-            hand_sizes = view.get("hand_sizes") or []
+            hand_sizes = view.hand_sizes
             size = hand_sizes[seat] if seat < len(hand_sizes) else 0
             row.append(" " + (("#" if lite else "■") * size).ljust(3), style="cyan")
-        role = ("D" if view.get("dealer") == seat else " ") + ("M" if view.get("mano") == seat else " ")
+        role = ("D" if view.dealer == seat else " ") + ("M" if view.mano == seat else " ")
         row.append(" " + role, style="dim")
         if info.bot and extras:
             row.append(" bot", style="dim")
@@ -115,16 +115,16 @@ class TricksPanel(DrawnPanel, TablePart):
         view = model.view
         update = model.update
         assert update is not None
-        tricks = [list(t) for t in (view.get("tricks") or [])]
-        current = view.get("current_trick") or []
+        tricks = [list(t) for t in view.tricks]
+        current = view.current_trick
         if current:
             tricks.append(list(current))
         columns = max(3, len(tricks))
         is_french = french(model)
         roles = card_roles(view)  # the special cards of this hand get their star
-        results = view.get("trick_results") or []
+        results = view.trick_results
         # The engine names the seat that took each trick (None for a parda).
-        winners = {i: s for i, s in enumerate(view.get("trick_winners") or []) if isinstance(s, int)}
+        winners = {i: s for i, s in enumerate(view.trick_winners) if s is not None}
         column = max(TRICK_COLUMN, ((self.size.width or 3 * TRICK_COLUMN) + 1) // columns - 1)
         out = Text(no_wrap=True, overflow="ellipsis")
         for i in range(columns):

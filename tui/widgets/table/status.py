@@ -34,7 +34,7 @@ class StatusLine(WrapPanel, TablePart):
         view = model.view
         update = model.update
         assert update is not None
-        if view.get("match_over"):
+        if view.match_over:
             over = "table.status.match_over" if model.seat is not None else "table.status.match_over_watching"
             text = rematch_text(self.tr, model) or Text(self.tr(over), style="bold green")  # no r for spectators
         elif model.seat is not None and model.seat in update.waiting:
