@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core.actions import Action
+from engine.core.actions import Action, action as mk
 from engine.core.calls import TRUCO_CALLS, Call
 from engine.core.errors import Reason
 from engine.core.events import Event, Scoring
@@ -17,18 +17,6 @@ _ANY_TIME = TrucoTiming.ANY_TIME
 
 def timing_ok(state: State, seat: int) -> bool:
     return state.rules.truco_timing is _ANY_TIME or state.turn == seat
-
-
-def may_raise(state: State, seat: int) -> bool:
-    """The next truco step by `seat`'s team, without a pending bet."""
-    rules = state.rules
-    right = state.truco_right
-    return (
-        state.truco_level < len(rules.truco_ladder)
-        and (right == NO_TEAM or (right == state.team_of[seat] and rules.late_raises))
-        and not state.raise_barred
-        and timing_ok(state, seat)
-    )
 
 
 def truco(w: Work, events: list[Event], action: Action) -> None:
@@ -63,43 +51,79 @@ def truco(w: Work, events: list[Event], action: Action) -> None:
             w.envido_barred = w.envido_barred | {seat}
 
 
-def truco_refusal(state: State, action: Action) -> str:
-    """Why a truco call, an answer to it or the mazo is refused (no envido bet pending)."""
+def truco_refusal(state: State, action: Action) -> Reason | None:
+    """A truco-ladder call, an answer to a truco or the mazo (no envido bet pending)."""
     seat, call = action.seat, action.call
     team = state.team_of[seat]
     if call in TRUCO_CALLS:
         return _raise_refusal(state, seat, call, team)
-    if call in (Call.QUIERO, Call.NO_QUIERO):
-        if state.truco_pending and state.truco_forced and team != state.truco_by:
+    pending = state.truco_pending
+    if call is Call.QUIERO or call is Call.NO_QUIERO:
+        if not pending or team == state.truco_by:
+            return Reason("no_bet", "there is no bet for you to answer")
+        if call is Call.NO_QUIERO and state.truco_forced:
             return Reason("truco_forced", "the truco must be played: it cannot be declined (estar cantando)")
-        return Reason("no_bet", "there is no bet for you to answer")
+        return None
     if not state.rules.mazo_allowed(state.n):
         return Reason("mazo_off", "me voy al mazo is not allowed at this table")
+    if (team != state.truco_by) if pending else (state.turn == seat):
+        return None  # answering a truco, or on one's own turn (OP-AR-10)
     return Reason("mazo_when", "you may go to the mazo only on your turn or when answering a truco")
 
 
-def _raise_refusal(state: State, seat: int, call: Call, team: int) -> str:
-    if call not in [step.call for step in state.rules.truco_ladder]:
+def truco_actions(state: State, seat: int) -> list[Action]:
+    """`seat`'s answers to a truco and raises that pass `truco_refusal` (the mazo apart:
+    it comes last in a player's list)."""
+    ladder = state.rules.truco_ladder
+    pending = state.truco_pending
+    if pending:
+        if state.team_of[seat] == state.truco_by:
+            return []  # every answer's check starts with this
+        candidates = [mk(seat, Call.QUIERO), mk(seat, Call.NO_QUIERO)]
+        if pending < len(ladder):
+            candidates.append(mk(seat, ladder[pending].call))
+    elif state.truco_level < len(ladder):
+        candidates = [mk(seat, ladder[state.truco_level].call)]
+    else:
+        return []
+    return [a for a in candidates if truco_refusal(state, a) is None]
+
+
+def mazo_actions(state: State, seat: int) -> list[Action]:
+    mazo = mk(seat, Call.MAZO)
+    return [mazo] if truco_refusal(state, mazo) is None else []
+
+
+def _raise_refusal(state: State, seat: int, call: Call, team: int) -> Reason | None:
+    rules = state.rules
+    ladder = rules.truco_ladder
+    if call not in [step.call for step in ladder]:
         return Reason("not_in_variant", f"{call.value} is not a call of this game")
     if state.perico_lock:
         return Reason("perico_lock", "the perico was played by a trick winner: no more raises (001 L37)")
     if state.raise_barred:
         return Reason("no_raises", "no raising in this hand (eleven rule)")
-    if state.truco_pending and team != state.truco_by:
-        if state.rules.counter_raise:
-            ladder = state.rules.truco_ladder
-            if state.truco_pending < len(ladder):
-                return Reason("raise_is", f"the raise now is {ladder[state.truco_pending].call.value}")
+    pending = state.truco_pending
+    if pending and team != state.truco_by:
+        if rules.counter_raise:
+            # A counter-raise answers the bet and accepts it (Brazil OP-BR-3, OP-BR-9;
+            # Venezuela "quiero y retruco", 001 L34-36).
+            if pending < len(ladder):
+                if call is ladder[pending].call:
+                    return None
+                return Reason("raise_is", f"the raise now is {ladder[pending].call.value}")
             return Reason("bet_highest", "the bet is at its highest")
         return Reason("quiero_first", "say quiero first: a raise is only allowed after accepting the bet")
-    if state.truco_pending:
+    if pending:
         return Reason("truco_waiting", "your team's truco call is waiting for an answer")
     if state.truco_right not in (NO_TEAM, team):
         return Reason("no_right", "your team does not hold the right to raise: the other team accepted last")
-    if state.truco_level >= len(state.rules.truco_ladder):
-        return Reason("bet_highest", f"{state.rules.truco_ladder[-1].call.value} is the highest bet")
-    if state.truco_right != NO_TEAM and not state.rules.late_raises:
+    if state.truco_level >= len(ladder):
+        return Reason("bet_highest", f"{ladder[-1].call.value} is the highest bet")
+    if state.truco_right != NO_TEAM and not rules.late_raises:
         return Reason("raise_with_quiero", "raises only together with quiero at this table")
     if not timing_ok(state, seat):
         return Reason("own_turn_truco", "truco may only be called on your own turn at this table")
-    return Reason("next_bet", f"the next bet is {state.rules.truco_ladder[state.truco_level].call.value}")
+    if call is not ladder[state.truco_level].call:
+        return Reason("next_bet", f"the next bet is {ladder[state.truco_level].call.value}")
+    return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.core.actions import Action
 from engine.core.calls import Call
+from engine.core.errors import Reason
 from engine.core.events import Event
 from engine.core.hooks import Hooks
 from engine.core.state import HandState, State, Work
@@ -18,11 +19,20 @@ class ArgentineHooks(Hooks):
     def is_envido_call(self, state: State, call: Call) -> bool:
         return state.rules.envido_step(call) is not None
 
-    def envido_openings(self, state: State, seat: int, answering_truco: bool) -> list[Action]:
-        return envido.legal_openings(state, seat, answering_truco)
+    def envido_refusal(self, state: State, action: Action) -> Reason | None:
+        return envido.opening_refusal(state, action)
+
+    def envido_openings(self, state: State, seat: int) -> list[Action]:
+        return envido.legal_openings(state, seat)
+
+    def answer_refusal(self, state: State, action: Action) -> Reason | None:
+        return envido.answer_refusal(state, action)
 
     def envido_answers(self, state: State, seat: int) -> list[Action]:
         return envido.legal_answers(state, seat)
+
+    def declare_refusal(self, state: State, action: Action) -> Reason | None:
+        return envido.declare_refusal(state, action)
 
     def envido_declarations(self, state: State, seat: int) -> list[Action]:
         return envido.legal_declare(state, seat)
@@ -39,11 +49,11 @@ class ArgentineHooks(Hooks):
     def envido_declined(self, state: HandState) -> int:
         return envido.declined_points(state)
 
-    def envido_refusal(self, state: State, seat: int) -> str:
-        return envido.opening_refusal(state, seat)
-
     def start_flor(self, w: Work, events: list[Event]) -> None:
         flor.start(w)
+
+    def flor_refusal(self, state: State, action: Action) -> Reason | None:
+        return flor.refusal(state, action)
 
     def flor_legal(self, state: State, seat: int) -> list[Action]:
         return flor.legal(state, seat)
@@ -51,13 +61,7 @@ class ArgentineHooks(Hooks):
     def flor_act(self, w: Work, events: list[Event], action: Action) -> None:
         flor.act(w, events, action)
 
-    def flor_refusal(self, state: State, action: Action) -> str:
-        return flor.refusal(state, action)
-
-    def maldon_ok(self, state: State, seat: int) -> bool:
-        return maldon.maldon_ok(state, seat)
-
-    def maldon_refusal(self, state: State, seat: int) -> str:
+    def maldon_refusal(self, state: State, seat: int) -> Reason | None:
         return maldon.refusal(state, seat)
 
 

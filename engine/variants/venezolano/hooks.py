@@ -4,6 +4,7 @@ the players a ley (ley.py). Envido values are declared as in the Argentine game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 
@@ -13,6 +14,7 @@ from engine.core.errors import Reason
 from engine.core.events import Acted, Event, Scoring
 from engine.core.ruleset import FlorDeclaration
 from engine.core.state import NO_TEAM, EnvidoStatus, FlorStatus, HandState, Phase, State, Work
+from engine.rules import envido
 from engine.rules import flor as argentine_flor
 from engine.rules.hooks import ArgentineHooks
 from engine.variants.venezolano.record import VenezuelanHand, hand_of, in_ley
@@ -30,26 +32,41 @@ _LEY_CALLS = frozenset(
 class VenezuelanHooks(ArgentineHooks):
     """RULES.md section 4."""
 
-    has_late_openings = True
-    extends_play = True
+    own_calls = frozenset(ley.OWN_CALLS)
 
     # ---- the envite (piedras) ----
 
     def is_envido_call(self, state: State, call: Call) -> bool:
         return call in _OPENINGS or call is Call.PIEDRAS
 
-    def envido_openings(self, state: State, seat: int, answering_truco: bool) -> list[Action]:
-        return envite.legal_openings(state, seat, answering_truco)
+    def envido_refusal(self, state: State, action: Action) -> Reason | None:
+        if state.envido_status is EnvidoStatus.DONE and in_ley(state) and ley.conley_ok(state, action):
+            return None  # the envite con ley after one sin ley (V-R9)
+        reason = envido.opening_gate(state, action.seat)
+        if reason is not None:
+            return reason
+        # Past the gate a pending truco is the other team's: las que pintan needs a card play.
+        if envite.opening_ok(state, action, with_card=not state.truco_pending):
+            return None
+        return Reason("not_now", f"{action.call.value} is not possible now")
+
+    def envido_openings(self, state: State, seat: int) -> list[Action]:
+        if state.envido_status is EnvidoStatus.DONE:
+            if in_ley(state) and ley.conley_gate(state, seat):
+                return envite.opening_calls(state, seat, with_card=True)
+            return []
+        if envido.opening_gate(state, seat) is not None:
+            return []
+        return envite.opening_calls(state, seat, with_card=not state.truco_pending)
+
+    def answer_refusal(self, state: State, action: Action) -> Reason | None:
+        # An envite con ley is answered only by the a-ley calls (V-L4, own_refusal).
+        if not hand_of(state).envite_ley and envite.answer_ok(state, action):
+            return None
+        return Reason("envido_answer", "answer the envido first (quiero, no quiero or a raise)")
 
     def envido_answers(self, state: State, seat: int) -> list[Action]:
-        if hand_of(state).envite_ley:
-            acts = ley.conley_answers(state, seat)
-        else:
-            acts = envite.legal_answers(state, seat)
-        return ley.extend(state, seat, acts)
-
-    def late_openings(self, state: State, seat: int) -> list[Action]:
-        return ley.conley_openings(state, seat) if in_ley(state) else []
+        return [] if hand_of(state).envite_ley else envite.answer_actions(state, seat)
 
     def envido_bet(self, w: Work, events: list[Event], action: Action) -> None:
         """An envite call; in a ley hand, note whether it is con ley (ley.py)."""
@@ -90,6 +107,11 @@ class VenezuelanHooks(ArgentineHooks):
             w.flor_status = FlorStatus.NONE
             ve_flor.start_cantando(w, events, team)
 
+    def flor_refusal(self, state: State, action: Action) -> Reason | None:
+        if state.flor_status is FlorStatus.LEY:
+            return ley.close_refusal(state, action)
+        return ve_flor.refusal(state, action)
+
     def flor_legal(self, state: State, seat: int) -> list[Action]:
         if state.flor_status is FlorStatus.LEY:
             return ley.legal_close(state, seat)
@@ -101,15 +123,16 @@ class VenezuelanHooks(ArgentineHooks):
         else:
             ve_flor.act(w, events, action)
 
-    def flor_refusal(self, state: State, action: Action) -> str:
-        if state.flor_status is FlorStatus.LEY:
-            return Reason("ley_speaking", "the players who played a ley say now whether they have a flor")
-        return ve_flor.refusal(state, action)
-
     # ---- the a-ley hand's life cycle ----
 
-    def extend_play(self, state: State, seat: int, acts: list[Action]) -> list[Action]:
-        return ley.extend(state, seat, acts) if in_ley(state) else acts
+    def own_refusal(self, state: State, action: Action, may_act: Callable[[], bool]) -> Reason | None:
+        return ley.refusal(state, action, may_act)
+
+    def own_candidates(self, state: State, seat: int) -> list[Action]:
+        return ley.candidates(state, seat)
+
+    def pasar_refusal(self, state: State, seat: int) -> Reason | None:
+        return ley.pasar_refusal(state, seat) if in_ley(state) else None
 
     def before_action(self, w: Work, events: list[Event], action: Action) -> bool:
         if not (in_ley(w) and w.phase is Phase.PLAY):
@@ -120,9 +143,6 @@ class VenezuelanHooks(ArgentineHooks):
         events.append(Acted(action.seat, action.call.value))
         ley.act(w, events, action)
         return True
-
-    def refusal(self, state: State, action: Action) -> str | None:
-        return ley.refusal(state, action)
 
     def defer_credit(self, w: Work, team: int, points: int, reason: Scoring) -> bool:
         if in_ley(w) and reason in ley.DEFERRED:
