@@ -53,13 +53,14 @@ class Deal:
         }
 
 
-_INTERNED: dict[tuple[int, Call, Card | None, int | None], Action] = {}
+_INTERNED: dict[tuple[int, int, Card | None, int | None], Action] = {}
 
 
 def action(seat: int, call: Call, card: Card | None = None, amount: int | None = None) -> Action:
     """A shared Action instance: legal-action lists are rebuilt on every step, and a dict
-    lookup is much cheaper than a frozen dataclass constructor."""
-    key = (seat, call, card, amount)
+    lookup is much cheaper than a frozen dataclass constructor. The key holds the call's
+    id (members are singletons): hashing an Enum member runs Enum.__hash__ in Python."""
+    key = (seat, id(call), card, amount)
     found = _INTERNED.get(key)
     if found is None:
         found = _INTERNED[key] = Action(seat, call, card, amount)

@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterable
 
 from engine.core.actions import Action, Deal, action as mk
-from engine.core.calls import AMOUNT_CALLS, TRUCO_CALLS, Call
+from engine.core.calls import AMOUNT_CALLS, Call
 from engine.core.cards import Card
 from engine.core.errors import IllegalAction, Reason
 from engine.core.events import Acted, Event, HandDealt, MatchStarted, Scoring, SeatCovered
@@ -23,7 +23,7 @@ from engine.core.hand import apply_deal, discard, end_hand, initial_state, solo_
 from engine.core.ruleset import Maldon, RuleSet
 from engine.core.state import DealKind, EnvidoStatus, Phase, State, freeze, thaw
 from engine.core.tricks import CARD_CALLS, card_actions, card_refusal, pasar, play
-from engine.core.truco import mazo_actions, truco, truco_actions, truco_refusal
+from engine.core.truco import TRUCO_FAMILY, mazo_actions, truco, truco_actions, truco_refusal
 
 # Enum members the hot path compares with, as module globals (a member lookup on the
 # enum class costs ~60 ns, a global ~8 ns; legal_actions runs them for every seat).
@@ -112,8 +112,7 @@ def _play_actions(state: State, seat: int) -> list[Action]:
     acts = _ordinary_actions(state, seat)
     hooks = state.rules.hooks
     if hooks.own_calls:
-        own = [a for a in hooks.own_candidates(state, seat)
-               if hooks.own_refusal(state, a, lambda: bool(acts)) is None]
+        own = hooks.own_actions(state, seat, lambda: bool(acts))
         if own:
             return own + acts
     return acts
@@ -138,8 +137,7 @@ def _ordinary_actions(state: State, seat: int) -> list[Action]:
 
 
 # Calls that name a card (Action.card): every other call must not.
-_CARD_NAMED = frozenset((Call.PLAY, Call.DISCARD, Call.LAS_QUE_PINTAN))
-_AMOUNTS = frozenset(AMOUNT_CALLS)
+_CARD_NAMED = (Call.PLAY, Call.DISCARD, Call.LAS_QUE_PINTAN)  # tuples: see core/truco.py
 
 
 def refusal(state: State, action: Action) -> Reason | None:
@@ -158,7 +156,7 @@ def refusal(state: State, action: Action) -> Reason | None:
         return Reason("no_seat", f"there is no seat {seat}")
     if seat not in state.players:
         return Reason("not_in_hand", "you are not playing this hand")
-    if (action.card is not None) != (call in _CARD_NAMED) or (action.amount is not None) != (call in _AMOUNTS):
+    if (action.card is not None) != (call in _CARD_NAMED) or (action.amount is not None) != (call in AMOUNT_CALLS):
         return Reason("not_now", f"{call.value} is not possible now")  # a malformed action
     hooks = state.rules.hooks
     if call is Call.MALDON:
@@ -190,7 +188,7 @@ def _play_refusal(state: State, action: Action) -> Reason | None:
         return hooks.answer_refusal(state, action)
     if call in CARD_CALLS:
         return card_refusal(state, action)
-    if call in TRUCO_CALLS or call is Call.QUIERO or call is Call.NO_QUIERO or call is Call.MAZO:
+    if call in TRUCO_FAMILY:
         return truco_refusal(state, action)
     if hooks.is_envido_call(state, call):
         return hooks.envido_refusal(state, action)

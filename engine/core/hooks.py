@@ -29,10 +29,10 @@ if TYPE_CHECKING:  # types only: State holds the RuleSet that holds these hooks
 class Hooks:
     """No envido, no flor, and nothing added to the hand's life cycle."""
 
-    # The variant's own calls in trick play (the Venezuelan a-ley flor): their legality is
-    # `own_refusal`, their candidates `own_candidates`. Empty: the shared code skips both
+    # The variant's own calls in trick play (the Venezuelan a-ley flor): their check is
+    # `own_refusal`, the ones it passes `own_actions`. Empty: the shared code skips both
     # (legal_actions runs for every seat after every action).
-    own_calls: frozenset[Call] = frozenset()
+    own_calls: tuple[Call, ...] = ()
 
     # ---- the envido family (Argentine ladder, or the Venezuelan envite) ----
 
@@ -109,8 +109,8 @@ class Hooks:
         has an ordinary legal action now (some own calls go only with one)."""
         return Reason("not_now", f"{action.call.value} is not possible now")
 
-    def own_candidates(self, state: State, seat: int) -> list[Action]:
-        """The own calls worth checking for `seat` now (a superset of the legal ones)."""
+    def own_actions(self, state: State, seat: int, may_act: Callable[[], bool]) -> list[Action]:
+        """`seat`'s own calls that pass `own_refusal` now."""
         return []
 
     def pasar_refusal(self, state: State, seat: int) -> Reason | None:

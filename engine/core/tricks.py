@@ -162,18 +162,21 @@ def hand_winner(results: tuple[int, ...], mano_team: int) -> int | None:
 
 
 # The calls that play a card (or all three, passed): checked by `card_refusal`.
-CARD_CALLS = frozenset((Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR))
+CARD_CALLS = (Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR)  # a tuple: see truco.py
+
+
+_TRUCO_WAITING = Reason("truco_waiting", "your team's truco call is waiting for an answer")
+_TRUCO_ANSWER = Reason("truco_answer", "the truco call must be answered before anyone plays")
+_NOT_YOUR_TURN = Reason("not_your_turn", "it is not your turn to play")
 
 
 def turn_refusal(state: State, seat: int) -> Reason | None:
     """May `seat` lay a card now (no envido bet is pending)? The seat-level half of
     `card_refusal`, run once per seat by `card_actions`."""
     if state.truco_pending:
-        if state.team_of[seat] == state.truco_by:
-            return Reason("truco_waiting", "your team's truco call is waiting for an answer")
-        return Reason("truco_answer", "the truco call must be answered before anyone plays")
+        return _TRUCO_WAITING if state.team_of[seat] == state.truco_by else _TRUCO_ANSWER
     if state.turn != seat:
-        return Reason("not_your_turn", "it is not your turn to play")
+        return _NOT_YOUR_TURN
     return None
 
 

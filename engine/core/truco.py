@@ -7,12 +7,30 @@ from engine.core.calls import TRUCO_CALLS, Call
 from engine.core.errors import Reason
 from engine.core.events import Event, Scoring
 from engine.core.hand import end_hand
-from engine.core.ruleset import TrucoTiming
+from engine.core.ruleset import TrucoStep, TrucoTiming
 from engine.core.state import NO_TEAM, DealKind, State, Work
 
 # Enum members the hot path compares with, as module globals (a member lookup on the
 # enum class costs ~60 ns, a global ~8 ns; legal_actions runs them for every seat).
 _ANY_TIME = TrucoTiming.ANY_TIME
+_QUIERO, _NO_QUIERO = Call.QUIERO, Call.NO_QUIERO
+# Tuples, not frozensets: `in` on a few enum members compares identities in C, while a set
+# lookup runs Enum.__hash__ in Python (about three times slower).
+TRUCO_FAMILY = (*TRUCO_CALLS, Call.QUIERO, Call.NO_QUIERO, Call.MAZO)
+_RAISES = TRUCO_CALLS
+
+# Refusals without a detail, built once (a check that fails returns one of these).
+_NO_BET = Reason("no_bet", "there is no bet for you to answer")
+_FORCED = Reason("truco_forced", "the truco must be played: it cannot be declined (estar cantando)")
+_MAZO_OFF = Reason("mazo_off", "me voy al mazo is not allowed at this table")
+_MAZO_WHEN = Reason("mazo_when", "you may go to the mazo only on your turn or when answering a truco")
+_PERICO = Reason("perico_lock", "the perico was played by a trick winner: no more raises (001 L37)")
+_NO_RAISES = Reason("no_raises", "no raising in this hand (eleven rule)")
+_QUIERO_FIRST = Reason("quiero_first", "say quiero first: a raise is only allowed after accepting the bet")
+_WAITING = Reason("truco_waiting", "your team's truco call is waiting for an answer")
+_NO_RIGHT = Reason("no_right", "your team does not hold the right to raise: the other team accepted last")
+_WITH_QUIERO = Reason("raise_with_quiero", "raises only together with quiero at this table")
+_OWN_TURN = Reason("own_turn_truco", "truco may only be called on your own turn at this table")
 
 
 def timing_ok(state: State, seat: int) -> bool:
@@ -55,20 +73,38 @@ def truco_refusal(state: State, action: Action) -> Reason | None:
     """A truco-ladder call, an answer to a truco or the mazo (no envido bet pending)."""
     seat, call = action.seat, action.call
     team = state.team_of[seat]
-    if call in TRUCO_CALLS:
+    if call in _RAISES:
         return _raise_refusal(state, seat, call, team)
     pending = state.truco_pending
-    if call is Call.QUIERO or call is Call.NO_QUIERO:
+    if call is _QUIERO or call is _NO_QUIERO:
         if not pending or team == state.truco_by:
-            return Reason("no_bet", "there is no bet for you to answer")
-        if call is Call.NO_QUIERO and state.truco_forced:
-            return Reason("truco_forced", "the truco must be played: it cannot be declined (estar cantando)")
+            return _NO_BET
+        if call is _NO_QUIERO and state.truco_forced:
+            return _FORCED
         return None
+    return mazo_refusal(state, seat)
+
+
+def mazo_refusal(state: State, seat: int) -> Reason | None:
+    """Me voy al mazo: where the table allows it, on one's own turn or answering a truco
+    (OP-AR-10)."""
     if not state.rules.mazo_allowed(state.n):
-        return Reason("mazo_off", "me voy al mazo is not allowed at this table")
-    if (team != state.truco_by) if pending else (state.turn == seat):
-        return None  # answering a truco, or on one's own turn (OP-AR-10)
-    return Reason("mazo_when", "you may go to the mazo only on your turn or when answering a truco")
+        return _MAZO_OFF
+    if (state.team_of[seat] != state.truco_by) if state.truco_pending else (state.turn == seat):
+        return None
+    return _MAZO_WHEN
+
+
+_LADDER_CALLS: dict[int, tuple[tuple[TrucoStep, ...], tuple[Call, ...]]] = {}
+
+
+def _ladder_calls(ladder: tuple[TrucoStep, ...]) -> tuple[Call, ...]:
+    """The calls of a ladder, built once per ladder (the entry keeps the ladder, so an id
+    reused by another ladder is noticed)."""
+    entry = _LADDER_CALLS.get(id(ladder))
+    if entry is None or entry[0] is not ladder:
+        entry = _LADDER_CALLS[id(ladder)] = (ladder, tuple(step.call for step in ladder))
+    return entry[1]
 
 
 def truco_actions(state: State, seat: int) -> list[Action]:
@@ -90,19 +126,18 @@ def truco_actions(state: State, seat: int) -> list[Action]:
 
 
 def mazo_actions(state: State, seat: int) -> list[Action]:
-    mazo = mk(seat, Call.MAZO)
-    return [mazo] if truco_refusal(state, mazo) is None else []
+    return [mk(seat, Call.MAZO)] if mazo_refusal(state, seat) is None else []
 
 
 def _raise_refusal(state: State, seat: int, call: Call, team: int) -> Reason | None:
     rules = state.rules
     ladder = rules.truco_ladder
-    if call not in [step.call for step in ladder]:
+    if call not in _ladder_calls(ladder):
         return Reason("not_in_variant", f"{call.value} is not a call of this game")
     if state.perico_lock:
-        return Reason("perico_lock", "the perico was played by a trick winner: no more raises (001 L37)")
+        return _PERICO
     if state.raise_barred:
-        return Reason("no_raises", "no raising in this hand (eleven rule)")
+        return _NO_RAISES
     pending = state.truco_pending
     if pending and team != state.truco_by:
         if rules.counter_raise:
@@ -113,17 +148,18 @@ def _raise_refusal(state: State, seat: int, call: Call, team: int) -> Reason | N
                     return None
                 return Reason("raise_is", f"the raise now is {ladder[pending].call.value}")
             return Reason("bet_highest", "the bet is at its highest")
-        return Reason("quiero_first", "say quiero first: a raise is only allowed after accepting the bet")
+        return _QUIERO_FIRST
     if pending:
-        return Reason("truco_waiting", "your team's truco call is waiting for an answer")
-    if state.truco_right not in (NO_TEAM, team):
-        return Reason("no_right", "your team does not hold the right to raise: the other team accepted last")
+        return _WAITING
+    right = state.truco_right
+    if right != NO_TEAM and right != team:
+        return _NO_RIGHT
     if state.truco_level >= len(ladder):
         return Reason("bet_highest", f"{ladder[-1].call.value} is the highest bet")
-    if state.truco_right != NO_TEAM and not rules.late_raises:
-        return Reason("raise_with_quiero", "raises only together with quiero at this table")
+    if right != NO_TEAM and not rules.late_raises:
+        return _WITH_QUIERO
     if not timing_ok(state, seat):
-        return Reason("own_turn_truco", "truco may only be called on your own turn at this table")
+        return _OWN_TURN
     if call is not ladder[state.truco_level].call:
         return Reason("next_bet", f"the next bet is {ladder[state.truco_level].call.value}")
     return None

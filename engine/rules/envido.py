@@ -22,28 +22,36 @@ from engine.core.state import EnvidoStatus, HandState, State, Work
 _ANY_TIME = TrucoTiming.ANY_TIME
 
 
+_DONE = Reason("envido_done", "the envido has already been played in this hand")
+_FLOR = Reason("envido_flor", "a flor was announced: there is no envido in this hand")
+_FIRST_TRICK = Reason("envido_first_trick", "envido is only possible during the first trick")
+_NOT_NOW = Reason("not_now", "envido is not possible now")
+_BARRED = Reason("envido_barred", "you can no longer call envido: you have played a card or bet on the truco")
+_TRUCO_WAITING = Reason("truco_waiting", "your team's truco call is waiting for an answer")
+_OWN_TURN = Reason("own_turn_envido", "envido may only be called on your own turn at this table")
+_OPEN = EnvidoStatus.OPEN
+
+
 def opening_gate(state: State, seat: int) -> Reason | None:
     """May `seat` open the envido now (whatever the call)? The seat-level half of
     `opening_refusal`, shared with the Venezuelan envite: run once per seat by the lists of
     legal openings, and first by every opening's check."""
     status = state.envido_status
-    if status is EnvidoStatus.DONE:
-        return Reason("envido_done", "the envido has already been played in this hand")
-    if status is EnvidoStatus.CLOSED:
-        if state.flor_announced:
-            return Reason("envido_flor", "a flor was announced: there is no envido in this hand")
-        return Reason("envido_first_trick", "envido is only possible during the first trick")
-    if status is not EnvidoStatus.OPEN:
-        return Reason("not_now", "envido is not possible now")
+    if status is not _OPEN:
+        if status is EnvidoStatus.DONE:
+            return _DONE
+        if status is EnvidoStatus.CLOSED:
+            return _FLOR if state.flor_announced else _FIRST_TRICK
+        return _NOT_NOW
     if seat in state.envido_barred:
-        return Reason("envido_barred", "you can no longer call envido: you have played a card or bet on the truco")
+        return _BARRED
     if state.truco_pending:
         if state.team_of[seat] == state.truco_by:
-            return Reason("truco_waiting", "your team's truco call is waiting for an answer")
+            return _TRUCO_WAITING
         return None  # a player facing a truco may always open envido first (OP-AR-6)
     if state.rules.truco_timing is _ANY_TIME or state.turn == seat:
         return None
-    return Reason("own_turn_envido", "envido may only be called on your own turn at this table")
+    return _OWN_TURN
 
 
 def opening_refusal(state: State, action: Action) -> Reason | None:

@@ -21,18 +21,15 @@ from engine.variants.venezolano.record import VenezuelanHand, hand_of, in_ley
 from engine.variants.venezolano import envite, ley, ley_end
 from engine.variants.venezolano import flor as ve_flor
 
-_OPENINGS = frozenset((Call.ENVIDO, Call.ENVIDO_PUNTOS, Call.FALTA_ENVIDO, Call.HASTA_IGUALAR))
+_OPENINGS = (Call.ENVIDO, Call.ENVIDO_PUNTOS, Call.FALTA_ENVIDO, Call.HASTA_IGUALAR)
 # The a-ley calls, applied by ley.act (before_action) instead of the ordinary code.
-_LEY_CALLS = frozenset(
-    (Call.A_LEY, Call.FLOR, Call.TENGO_FLOR, Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO,
-     Call.PEDIR_FLOR)
-)
+_LEY_CALLS = ley.OWN_CALLS
 
 
 class VenezuelanHooks(ArgentineHooks):
     """RULES.md section 4."""
 
-    own_calls = frozenset(ley.OWN_CALLS)
+    own_calls = ley.OWN_CALLS
 
     # ---- the envite (piedras) ----
 
@@ -128,8 +125,8 @@ class VenezuelanHooks(ArgentineHooks):
     def own_refusal(self, state: State, action: Action, may_act: Callable[[], bool]) -> Reason | None:
         return ley.refusal(state, action, may_act)
 
-    def own_candidates(self, state: State, seat: int) -> list[Action]:
-        return ley.candidates(state, seat)
+    def own_actions(self, state: State, seat: int, may_act: Callable[[], bool]) -> list[Action]:
+        return ley.legal(state, seat, may_act)
 
     def pasar_refusal(self, state: State, seat: int) -> Reason | None:
         return ley.pasar_refusal(state, seat) if in_ley(state) else None

@@ -200,7 +200,7 @@ def _why(state: State, action: Action) -> Reason:
     return Reason("not_now", f"{call.value} is not possible now")
 
 
-def refusal(state: State, action: Action, may_act: Callable[[], bool]) -> Reason | None:
+def allowed(state: State, action: Action, may_act: Callable[[], bool]) -> bool:
     """The a-ley calls in trick play (OWN_CALLS). FLOR, TENGO_FLOR and PEDIR_FLOR go only
     with an ordinary action of the seat (`may_act`: he is to play or to answer); A_LEY on
     one's first-card turn; the answers to an envite con ley replace quiero and no quiero."""
@@ -208,36 +208,53 @@ def refusal(state: State, action: Action, may_act: Callable[[], bool]) -> Reason
     rec = hand_of(state)
     status = state.envido_status
     if call is Call.CON_LEY_QUIERO or call is Call.SIN_LEY_NO_QUIERO:
-        if status is EnvidoStatus.BETTING and rec.envite_ley and seat % 2 != state.envido_by and (
+        return status is EnvidoStatus.BETTING and rec.envite_ley and seat % 2 != state.envido_by and (
             call is Call.SIN_LEY_NO_QUIERO
             or seat in state.flor_announced or undecided(state, seat) or ley_open(state, seat)
-        ):
-            return None  # V-L4
-        return _why(state, action)
+        )  # V-L4
     if not active(state) or status is EnvidoStatus.DECLARING:
-        return _why(state, action)
+        return False
     if status is EnvidoStatus.BETTING and (rec.envite_ley or seat % 2 == state.envido_by):
-        return _why(state, action)  # con ley quiero declares the flor (V-L4)
+        return False  # con ley quiero declares the flor (V-L4)
     if call is Call.A_LEY:
-        ok = fresh(state, seat) and seat != el_pie(state) and first_card_turn(state, seat)
-    elif call is Call.FLOR:
-        ok = undecided(state, seat) and may_act()
-    elif call is Call.TENGO_FLOR:
-        ok = ley_open(state, seat) and may_act()
-    else:
-        ok = call is Call.PEDIR_FLOR and pedir_ok(state, seat) and may_act()
-    return None if ok else _why(state, action)
+        return fresh(state, seat) and seat != el_pie(state) and first_card_turn(state, seat)
+    if call is Call.FLOR:
+        return undecided(state, seat) and may_act()
+    if call is Call.TENGO_FLOR:
+        return ley_open(state, seat) and may_act()
+    return call is Call.PEDIR_FLOR and pedir_ok(state, seat) and may_act()
+
+
+def refusal(state: State, action: Action, may_act: Callable[[], bool]) -> Reason | None:
+    """`allowed`, with the reason when it is not."""
+    return None if allowed(state, action, may_act) else _why(state, action)
+
+
+def legal(state: State, seat: int, may_act: Callable[[], bool]) -> list[Action]:
+    """The candidates that `refusal` passes (by its `allowed`, without building reasons)."""
+    return [a for a in candidates(state, seat) if allowed(state, a, may_act)]
 
 
 # The a-ley calls of trick play, in the order a player's list shows them.
 OWN_CALLS = (Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.PEDIR_FLOR, Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO)
 
 
+_ANSWERS = (Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO)
+_CALLS = (Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.PEDIR_FLOR)
+
+
 def candidates(state: State, seat: int) -> list[Action]:
-    """The a-ley calls worth checking for `seat` (none outside an a-ley hand)."""
-    if not hand_of(state).ley_mode:
+    """The a-ley calls worth checking for `seat`, by the branch of `refusal` that can pass
+    them: the answers to a pending envite con ley, or the others while the flor is open."""
+    rec = state.variant_hand
+    if not isinstance(rec, VenezuelanHand) or not rec.ley_mode:
         return []
-    return [mk(seat, call) for call in OWN_CALLS]
+    status = state.envido_status
+    if status is EnvidoStatus.BETTING and rec.envite_ley:
+        return [mk(seat, call) for call in _ANSWERS]
+    if rec.ley_closed or status is EnvidoStatus.DECLARING:
+        return []
+    return [mk(seat, call) for call in _CALLS]
 
 
 def close_refusal(state: State, action: Action) -> Reason | None:
@@ -287,8 +304,8 @@ def before(w: Work, action: Action) -> None:
 
 
 # Calls that never forfeit: the flor calls, and declaring envite values (compulsory).
-_NEUTRAL = frozenset((Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.CON_LEY_QUIERO,
-                      Call.PASS_FLOR, Call.DECLARE_ENVIDO, Call.SON_BUENAS, Call.PEDIR_FLOR))
+_NEUTRAL = (Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.CON_LEY_QUIERO,
+            Call.PASS_FLOR, Call.DECLARE_ENVIDO, Call.SON_BUENAS, Call.PEDIR_FLOR)  # a tuple: core/truco.py
 
 
 def _truco_answer(w: Work) -> bool:
