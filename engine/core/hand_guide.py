@@ -151,7 +151,7 @@ def _truco_bet(state: State) -> BetWorth | None:
         return None
     step = state.rules.truco_ladder[pending - 1]
     calls = tuple(s.call.value for s in state.rules.truco_ladder[:pending])
-    refused = None if state.truco_forced else step.declined
+    refused = step.declined if state.rules.hooks.truco_declinable(state) else None
     if step.wins_game:
         return BetWorth("truco", calls, None, refused, wins_game=True)
     return BetWorth("truco", calls, step.accepted, refused)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.actions import Action
 from engine.core.calls import Call
+from engine.core.cards import Card
 from engine.core.errors import Reason
 from engine.core.events import Event, Scoring
 
@@ -116,6 +117,42 @@ class Hooks:
     def pasar_refusal(self, state: State, seat: int) -> Reason | None:
         """A variant's bar on passing the cards where the trick rules allow it."""
         return None
+
+    # ---- the truco ladder and the tricks: what a variant adds ----
+
+    def truco_declinable(self, state: HandState) -> bool:
+        """May the pending truco be declined? (Not the Venezuelan "privo y truco" against a
+        team on 22, or on 20 with a flor: 4.12.1 V-C3, V-C4.)"""
+        return True
+
+    def raise_bar_reason(self, state: State) -> Reason | None:
+        """The variant's own reason why raises are barred in this hand (State.raise_barred)."""
+        return None
+
+    def card_played(self, w: Work, seat: int, card: Card) -> None:
+        """A card was played (RuleSet.perico_locks: the Venezuelan perico may bar raises)."""
+
+    def carta_pasada(self, w: Work, number: int, seat: int) -> None:
+        """In trick `number`, `seat`'s card counted for nothing (TieRule.VENEZOLANO)."""
+
+    def seat_passed(self, w: Work, seat: int) -> None:
+        """`seat` passed his three cards face down (RuleSet.pasar)."""
+
+    def cantando(self, state: HandState) -> int:
+        """The team "cantando" in this hand (Venezuela 4.12.1), NO_TEAM (-1) for none."""
+        return -1
+
+    def passed_cards(self, state: HandState) -> tuple[tuple[int, int], ...]:
+        """(trick number, seat) of each card that counted for nothing, for the view."""
+        return ()
+
+    def passed_seats(self, state: HandState) -> tuple[int, ...]:
+        """Seats that passed all three cards (face down), for the view."""
+        return ()
+
+    def penalties(self, state: HandState) -> tuple[tuple[int, str, int], ...]:
+        """(team, rule, points withheld) of this hand, for the view and the hand summary."""
+        return ()
 
     # ---- life-cycle hooks (no-op here) ----
 

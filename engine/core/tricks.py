@@ -44,12 +44,8 @@ def play(w: Work, events: list[Event], action: Action) -> None:
     w.current = w.current + ((seat, card),)
     if seat not in w.envido_barred:
         w.envido_barred = w.envido_barred | {seat}
-    rules = w.rules
-    if rules.perico_locks and not w.perico_lock and seat in w.trick_winners:
-        # 001 L37 (OP-VE-25): a player who won the first or second trick plays the perico.
-        specials = rules.specials(w.face_up)
-        if specials and card == specials[0]:
-            w.perico_lock = w.raise_barred = True
+    if w.rules.perico_locks:
+        w.rules.hooks.card_played(w, seat, card)
     if len(w.current) < len(w.active):
         w.turn = next_in_hand(w, seat)
         return
@@ -60,7 +56,7 @@ def pasar(w: Work, events: list[Event], seat: int) -> None:
     """OP-VE-23: the three cards go face down (never shown); the player keeps his envite
     rights but takes no part in the tricks. A team with nobody left loses the hand."""
     w.hands = w.hands[:seat] + ((),) + w.hands[seat + 1 :]
-    w.passed_seats = w.passed_seats + (seat,)
+    w.rules.hooks.seat_passed(w, seat)
     w.envido_barred = w.envido_barred | {seat}  # his first-card turn is spent
     nxt = next_in_hand(w, seat)
     w.active = tuple(s for s in w.active if s != seat)
@@ -98,7 +94,7 @@ def finish_trick(w: Work, events: list[Event]) -> None:
             if s > strength(second, face_up):
                 # 001 L45: a third card above one's second is a carta pasada (no value).
                 s = -1
-                w.passed = w.passed + ((number, seat),)
+                rules.hooks.carta_pasada(w, number, seat)
         if s > best:
             best, top = s, [seat]
         elif s == best:

@@ -24,7 +24,6 @@ _NO_BET = Reason("no_bet", "there is no bet for you to answer")
 _FORCED = Reason("truco_forced", "the truco must be played: it cannot be declined (estar cantando)")
 _MAZO_OFF = Reason("mazo_off", "me voy al mazo is not allowed at this table")
 _MAZO_WHEN = Reason("mazo_when", "you may go to the mazo only on your turn or when answering a truco")
-_PERICO = Reason("perico_lock", "the perico was played by a trick winner: no more raises (001 L37)")
 _NO_RAISES = Reason("no_raises", "no raising in this hand (eleven rule)")
 _QUIERO_FIRST = Reason("quiero_first", "say quiero first: a raise is only allowed after accepting the bet")
 _WAITING = Reason("truco_waiting", "your team's truco call is waiting for an answer")
@@ -46,7 +45,6 @@ def truco(w: Work, events: list[Event], action: Action) -> None:
         w.truco_level = w.truco_pending
         w.truco_pending = 0
         w.truco_right = team
-        w.truco_forced = False
         if first_trick and w.rules.accept_bars_envido:
             w.envido_barred = w.envido_barred | {seat}
     elif call is Call.NO_QUIERO:
@@ -61,7 +59,6 @@ def truco(w: Work, events: list[Event], action: Action) -> None:
             # A counter-raise accepts the pending step before raising it (Brazil; the
             # Venezuelan "quiero y retruco").
             w.truco_level = w.truco_pending
-            w.truco_forced = False
         w.truco_pending = w.truco_level + 1
         w.truco_by = team
         w.truco_seat = seat
@@ -79,7 +76,7 @@ def truco_refusal(state: State, action: Action) -> Reason | None:
     if call is _QUIERO or call is _NO_QUIERO:
         if not pending or team == state.truco_by:
             return _NO_BET
-        if call is _NO_QUIERO and state.truco_forced:
+        if call is _NO_QUIERO and not state.rules.hooks.truco_declinable(state):
             return _FORCED
         return None
     return mazo_refusal(state, seat)
@@ -134,10 +131,8 @@ def _raise_refusal(state: State, seat: int, call: Call, team: int) -> Reason | N
     ladder = rules.truco_ladder
     if call not in _ladder_calls(ladder):
         return Reason("not_in_variant", f"{call.value} is not a call of this game")
-    if state.perico_lock:
-        return _PERICO
     if state.raise_barred:
-        return _NO_RAISES
+        return rules.hooks.raise_bar_reason(state) or _NO_RAISES
     pending = state.truco_pending
     if pending and team != state.truco_by:
         if rules.counter_raise:

@@ -15,6 +15,8 @@ A flor cancels the envite sin ley for the whole hand (V-F3).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 
 from engine.core.actions import Action, action as mk
 from engine.core.errors import Reason
@@ -191,7 +193,7 @@ def start_cantando(w: Work, events: list[Event], team: int) -> None:
     (V-C5: 1 envite point, 3 per flor, +1 when flor meets flor or for La Reservada) and
     must say "privo y truco": the hand starts with their truco (3 piedras) pending."""
 
-    w.cantando = team
+    w.variant_hand = replace(hand_of(w), cantando=team)
     w.envido_status = EnvidoStatus.CLOSED  # the envite is this comparison (V-C1)
     players = w.players
 
@@ -225,4 +227,5 @@ def start_cantando(w: Work, events: list[Event], team: int) -> None:
     # V-C3 (opponent on 20 with a flor: after "pido flor" the truco is obligatory) and V-C4
     # (opponent on 22): the cantando team may not decline. Relative to the target.
     target = w.rules.target
-    w.truco_forced = before == target - 2 or (before == target - 4 and kind_o > 0)
+    forced = before == target - 2 or (before == target - 4 and kind_o > 0)
+    w.variant_hand = replace(hand_of(w), truco_forced=forced)

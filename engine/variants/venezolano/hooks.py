@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from engine.core.actions import Action
 from engine.core.calls import Call
+from engine.core.cards import Card
 from engine.core.errors import Reason
 from engine.core.events import Acted, Event, Scoring
 from engine.core.ruleset import FlorDeclaration
@@ -24,6 +25,7 @@ from engine.variants.venezolano import flor as ve_flor
 _OPENINGS = (Call.ENVIDO, Call.ENVIDO_PUNTOS, Call.FALTA_ENVIDO, Call.HASTA_IGUALAR)
 # The a-ley calls, applied by ley.act (before_action) instead of the ordinary code.
 _LEY_CALLS = ley.OWN_CALLS
+_PERICO = Reason("perico_lock", "the perico was played by a trick winner: no more raises (001 L37)")
 
 
 class VenezuelanHooks(ArgentineHooks):
@@ -157,6 +159,41 @@ class VenezuelanHooks(ArgentineHooks):
 
     def truco_points(self, w: Work, events: list[Event], winner: int, points: int, reason: Scoring) -> int:
         return ley_end.truco_points(w, events, winner, points, reason) if in_ley(w) else points
+
+    # ---- estar cantando, the perico, passed cards: kept in the record ----
+
+    def truco_declinable(self, state: HandState) -> bool:
+        # Only the opening "privo y truco" can be forced; once accepted the ladder is free.
+        return not (hand_of(state).truco_forced and state.truco_level == 0)
+
+    def raise_bar_reason(self, state: State) -> Reason | None:
+        return _PERICO if hand_of(state).perico_lock else None
+
+    def card_played(self, w: Work, seat: int, card: Card) -> None:
+        # 001 L37 (OP-VE-25): a player who won the first or second trick plays the perico.
+        if seat in w.trick_winners and not hand_of(w).perico_lock:
+            specials = w.rules.specials(w.face_up)
+            if specials and card == specials[0]:
+                w.variant_hand = replace(hand_of(w), perico_lock=True)
+                w.raise_barred = True
+
+    def carta_pasada(self, w: Work, number: int, seat: int) -> None:
+        w.variant_hand = replace(hand_of(w), passed=hand_of(w).passed + ((number, seat),))
+
+    def seat_passed(self, w: Work, seat: int) -> None:
+        w.variant_hand = replace(hand_of(w), passed_seats=hand_of(w).passed_seats + (seat,))
+
+    def cantando(self, state: HandState) -> int:
+        return hand_of(state).cantando
+
+    def passed_cards(self, state: HandState) -> tuple[tuple[int, int], ...]:
+        return hand_of(state).passed
+
+    def passed_seats(self, state: HandState) -> tuple[int, ...]:
+        return hand_of(state).passed_seats
+
+    def penalties(self, state: HandState) -> tuple[tuple[int, str, int], ...]:
+        return hand_of(state).penalties
 
     def ley_seats(self, state: State) -> tuple[int, ...]:
         return hand_of(state).ley_seats

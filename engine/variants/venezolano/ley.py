@@ -21,7 +21,7 @@ The engine knows every hand, but a flor counts only when its holder declares it:
 * Flores declared are settled after trick 1 (one team: 3 each; both: the envite between
   flores of flor.py). Every envite and flor point is collected at the end of the hand,
   before the truco points, when the hidden flores are shown and the penalties applied
-  (PointsWithheld events, State.penalties and HandSummary.penalties say why): ley_end.py.
+  (PointsWithheld events, the record's penalties and HandSummary.penalties say why): ley_end.py.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def fresh(state: HandState, seat: int) -> bool:
         seat not in record.ley_seats
         and seat not in state.flor_announced
         and not _lost(record, seat)
-        and seat not in state.passed_seats
+        and seat not in hand_of(state).passed_seats
         and len(state.hands[seat]) == state.rules.cards_per_hand
     )
 
@@ -150,7 +150,7 @@ def pedir_ok(state: State, seat: int) -> bool:
 def _may_declare(state: State, seat: int) -> bool:
     """As far as the table can tell, `seat` may still declare a flor: he has not passed, and
     has not played his first card unless a ley (then he has not said pass yet)."""
-    if seat in state.passed_seats:
+    if seat in hand_of(state).passed_seats:
         return False
     if seat in hand_of(state).ley_seats:
         return seat not in hand_of(state).ley_spoken
