@@ -67,6 +67,20 @@ def action(seat: int, call: Call, card: Card | None = None, amount: int | None =
     return found
 
 
+_PLAYS: list[list[Action | None]] = []
+
+
+def play_action(seat: int, card: Card) -> Action:
+    """The shared Action playing `card`, found by the card's code (a list index: playing a
+    card is the most listed action of all)."""
+    while len(_PLAYS) <= seat:
+        _PLAYS.append([None] * 128)  # card codes are below 8 suits * 13
+    found = _PLAYS[seat][card.code]
+    if found is None:
+        found = _PLAYS[seat][card.code] = action(seat, Call.PLAY, card)
+    return found
+
+
 def _int(d: dict[str, object], key: str) -> int:
     value = d.get(key)
     if not isinstance(value, int) or isinstance(value, bool):

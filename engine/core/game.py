@@ -28,6 +28,8 @@ from engine.core.truco import TRUCO_FAMILY, mazo_actions, truco, truco_actions, 
 # Enum members the hot path compares with, as module globals (a member lookup on the
 # enum class costs ~60 ns, a global ~8 ns; legal_actions runs them for every seat).
 _NO_MALDON = Maldon.OFF
+_PLAY, _FLOR, _DISCARD = Phase.PLAY, Phase.FLOR, Phase.DISCARD
+_DECLARING, _BETTING = EnvidoStatus.DECLARING, EnvidoStatus.BETTING
 
 
 def new_match(rules: RuleSet, n_players: int, rng: random.Random,
@@ -87,15 +89,20 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     phase = state.phase
     if seat not in state.players:
         return []
-    if phase is Phase.PLAY:
-        acts = _play_actions(state, seat)
-    elif phase is Phase.FLOR:
-        acts = state.rules.hooks.flor_legal(state, seat)
-    elif phase is Phase.DISCARD:
+    rules = state.rules
+    if phase is _PLAY:
+        acts = _ordinary_actions(state, seat)
+        hooks = rules.hooks
+        if hooks.own_calls:
+            own = hooks.own_actions(state, seat, lambda: bool(acts))
+            if own:
+                acts = own + acts
+    elif phase is _FLOR:
+        acts = rules.hooks.flor_legal(state, seat)
+    elif phase is _DISCARD:
         return [mk(seat, Call.DISCARD, card) for card in state.hands[seat] if seat == state.mano]
     else:
         return []
-    rules = state.rules
     if rules.maldon is not _NO_MALDON and rules.hooks.maldon_refusal(state, seat) is None:
         acts.append(mk(seat, Call.MALDON))
     return acts
@@ -108,23 +115,13 @@ def all_legal_actions(state: State) -> list[Action]:
     return out
 
 
-def _play_actions(state: State, seat: int) -> list[Action]:
-    acts = _ordinary_actions(state, seat)
-    hooks = state.rules.hooks
-    if hooks.own_calls:
-        own = hooks.own_actions(state, seat, lambda: bool(acts))
-        if own:
-            return own + acts
-    return acts
-
-
 def _ordinary_actions(state: State, seat: int) -> list[Action]:
     """Trick play without the variant's own calls: the same branches as `_play_refusal`."""
     status = state.envido_status
     hooks = state.rules.hooks
-    if status is EnvidoStatus.DECLARING:
+    if status is _DECLARING:
         return hooks.envido_declarations(state, seat)
-    if status is EnvidoStatus.BETTING:
+    if status is _BETTING:
         if state.team_of[seat] == state.envido_by:
             return []
         return hooks.envido_answers(state, seat)

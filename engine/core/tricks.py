@@ -3,7 +3,7 @@ hand decided by its tricks."""
 
 from __future__ import annotations
 
-from engine.core.actions import Action, action as mk
+from engine.core.actions import Action, action as mk, play_action
 from engine.core.calls import Call
 from engine.core.errors import Reason
 from engine.core.cards import Card
@@ -11,6 +11,7 @@ from engine.core.events import Event, Scoring, TrickEnded
 from engine.core.hand import end_hand
 from engine.core.ledger import team_score
 from engine.core.ruleset import Envite, PardaLeads, ThreePardas, TieRule
+from engine.core.truco import TRUCO_WAITING
 from engine.core.state import PARDA, DealKind, EnvidoStatus, State, Work
 
 
@@ -161,7 +162,6 @@ def hand_winner(results: tuple[int, ...], mano_team: int) -> int | None:
 CARD_CALLS = (Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR)  # a tuple: see truco.py
 
 
-_TRUCO_WAITING = Reason("truco_waiting", "your team's truco call is waiting for an answer")
 _TRUCO_ANSWER = Reason("truco_answer", "the truco call must be answered before anyone plays")
 _NOT_YOUR_TURN = Reason("not_your_turn", "it is not your turn to play")
 
@@ -170,7 +170,7 @@ def turn_refusal(state: State, seat: int) -> Reason | None:
     """May `seat` lay a card now (no envido bet is pending)? The seat-level half of
     `card_refusal`, run once per seat by `card_actions`."""
     if state.truco_pending:
-        return _TRUCO_WAITING if state.team_of[seat] == state.truco_by else _TRUCO_ANSWER
+        return TRUCO_WAITING if state.team_of[seat] == state.truco_by else _TRUCO_ANSWER
     if state.turn != seat:
         return _NOT_YOUR_TURN
     return None
@@ -218,7 +218,7 @@ def card_actions(state: State, seat: int) -> list[Action]:
         acts = [mk(seat, Call.PLAY_BLIND)]
     else:
         # `playable` is the per-card half of card_refusal (cards held, highest after a parda).
-        acts = [mk(seat, Call.PLAY, card) for card in playable(state, seat)]
+        acts = [play_action(seat, card) for card in playable(state, seat)]
     if state.rules.pasar:
         passing = mk(seat, Call.PASAR)
         if card_refusal(state, passing) is None:

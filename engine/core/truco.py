@@ -26,7 +26,7 @@ _MAZO_OFF = Reason("mazo_off", "me voy al mazo is not allowed at this table")
 _MAZO_WHEN = Reason("mazo_when", "you may go to the mazo only on your turn or when answering a truco")
 _NO_RAISES = Reason("no_raises", "no raising in this hand (eleven rule)")
 _QUIERO_FIRST = Reason("quiero_first", "say quiero first: a raise is only allowed after accepting the bet")
-_WAITING = Reason("truco_waiting", "your team's truco call is waiting for an answer")
+TRUCO_WAITING = Reason("truco_waiting", "your team's truco call is waiting for an answer")
 _NO_RIGHT = Reason("no_right", "your team does not hold the right to raise: the other team accepted last")
 _WITH_QUIERO = Reason("raise_with_quiero", "raises only together with quiero at this table")
 _OWN_TURN = Reason("own_turn_truco", "truco may only be called on your own turn at this table")
@@ -72,14 +72,17 @@ def truco_refusal(state: State, action: Action) -> Reason | None:
     team = state.team_of[seat]
     if call in _RAISES:
         return _raise_refusal(state, seat, call, team)
-    pending = state.truco_pending
     if call is _QUIERO or call is _NO_QUIERO:
-        if not pending or team == state.truco_by:
-            return _NO_BET
-        if call is _NO_QUIERO and not state.rules.hooks.truco_declinable(state):
-            return _FORCED
-        return None
+        return _answer_refusal(state, call, team)
     return mazo_refusal(state, seat)
+
+
+def _answer_refusal(state: State, call: Call, team: int) -> Reason | None:
+    if not state.truco_pending or team == state.truco_by:
+        return _NO_BET
+    if call is _NO_QUIERO and not state.rules.hooks.truco_declinable(state):
+        return _FORCED
+    return None
 
 
 def mazo_refusal(state: State, seat: int) -> Reason | None:
@@ -109,17 +112,20 @@ def truco_actions(state: State, seat: int) -> list[Action]:
     it comes last in a player's list)."""
     ladder = state.rules.truco_ladder
     pending = state.truco_pending
+    team = state.team_of[seat]
     if pending:
-        if state.team_of[seat] == state.truco_by:
+        if team == state.truco_by:
             return []  # every answer's check starts with this
-        candidates = [mk(seat, Call.QUIERO), mk(seat, Call.NO_QUIERO)]
-        if pending < len(ladder):
-            candidates.append(mk(seat, ladder[pending].call))
-    elif state.truco_level < len(ladder):
-        candidates = [mk(seat, ladder[state.truco_level].call)]
+        acts = [mk(seat, call) for call in (_QUIERO, _NO_QUIERO) if _answer_refusal(state, call, team) is None]
+        step = pending  # a counter-raise (the raise's check says where the table has none)
     else:
-        return []
-    return [a for a in candidates if truco_refusal(state, a) is None]
+        acts = []
+        step = state.truco_level
+    if step < len(ladder):
+        call = ladder[step].call
+        if _raise_refusal(state, seat, call, team) is None:
+            acts.append(mk(seat, call))
+    return acts
 
 
 def mazo_actions(state: State, seat: int) -> list[Action]:
@@ -145,7 +151,7 @@ def _raise_refusal(state: State, seat: int, call: Call, team: int) -> Reason | N
             return Reason("bet_highest", "the bet is at its highest")
         return _QUIERO_FIRST
     if pending:
-        return _WAITING
+        return TRUCO_WAITING
     right = state.truco_right
     if right != NO_TEAM and right != team:
         return _NO_RIGHT

@@ -14,6 +14,7 @@ from engine.core.events import Acted, Event, Scoring
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit, leader_needs
 from engine.core.ruleset import TrucoTiming
+from engine.core.truco import TRUCO_WAITING
 from engine.core.ruleset import EnvidoReplies
 from engine.core.state import EnvidoStatus, HandState, State, Work
 
@@ -27,7 +28,6 @@ _FLOR = Reason("envido_flor", "a flor was announced: there is no envido in this 
 _FIRST_TRICK = Reason("envido_first_trick", "envido is only possible during the first trick")
 _NOT_NOW = Reason("not_now", "envido is not possible now")
 _BARRED = Reason("envido_barred", "you can no longer call envido: you have played a card or bet on the truco")
-_TRUCO_WAITING = Reason("truco_waiting", "your team's truco call is waiting for an answer")
 _OWN_TURN = Reason("own_turn_envido", "envido may only be called on your own turn at this table")
 _OPEN = EnvidoStatus.OPEN
 
@@ -47,7 +47,7 @@ def opening_gate(state: State, seat: int) -> Reason | None:
         return _BARRED
     if state.truco_pending:
         if state.team_of[seat] == state.truco_by:
-            return _TRUCO_WAITING
+            return TRUCO_WAITING
         return None  # a player facing a truco may always open envido first (OP-AR-6)
     if state.rules.truco_timing is _ANY_TIME or state.turn == seat:
         return None

@@ -76,13 +76,27 @@ def opening_ok(state: HandState, action: Action, with_card: bool) -> bool:
     return False
 
 
-def opening_candidates(state: State, seat: int, with_cards: bool) -> list[Action]:
-    """Every opening bet (las que pintan with each held card when `with_cards`)."""
+_AMOUNTS: dict[tuple[int, int, int, int], tuple[Action, ...]] = {}
+
+
+def amount_actions(seat: int, call: Call, amounts: range) -> tuple[Action, ...]:
+    """The actions of `call` with each of `amounts`, built once per range (the legal lists
+    are rebuilt after every action, and an envite has some twenty amounts). The key holds
+    the call's id, as engine.core.actions.action does."""
+    key = (seat, id(call), amounts.start, amounts.stop)
+    found = _AMOUNTS.get(key)
+    if found is None:
+        found = _AMOUNTS[key] = tuple(mk(seat, call, None, n) for n in amounts)
+    return found
+
+
+def opening_candidates(state: State, seat: int, with_card: bool) -> list[Action]:
+    """Every opening bet (las que pintan with each held card when `with_card`)."""
     acts = [mk(seat, Call.ENVIDO)]
-    acts.extend(mk(seat, Call.ENVIDO_PUNTOS, None, n) for n in puntos(state))
+    acts.extend(amount_actions(seat, Call.ENVIDO_PUNTOS, puntos(state)))
     acts.append(mk(seat, Call.FALTA_ENVIDO))
     acts.append(mk(seat, Call.HASTA_IGUALAR))
-    if with_cards:
+    if with_card:
         acts.extend(mk(seat, Call.LAS_QUE_PINTAN, card) for card in state.hands[seat])
     return acts
 
@@ -125,7 +139,7 @@ def answer_actions(state: State, seat: int) -> list[Action]:
     acts = [a for a in (mk(seat, Call.QUIERO), mk(seat, Call.NO_QUIERO), mk(seat, Call.ENVIDO))
             if answer_ok(state, a)]
     if not hand_of(state).envido_falta:
-        acts.extend(mk(seat, Call.PIEDRAS, None, n) for n in raises(state))
+        acts.extend(amount_actions(seat, Call.PIEDRAS, raises(state)))
     falta_ = mk(seat, Call.FALTA_ENVIDO)
     if answer_ok(state, falta_):
         acts.append(falta_)

@@ -200,29 +200,46 @@ def _why(state: State, action: Action) -> Reason:
     return Reason("not_now", f"{call.value} is not possible now")
 
 
+def _conley_answer_ok(state: State, seat: int, call: Call, rec: VenezuelanHand) -> bool:
+    """V-L4: an envite con ley is answered con ley quiero (a flor) or sin ley no quiero."""
+    return state.envido_status is EnvidoStatus.BETTING and rec.envite_ley and seat % 2 != state.envido_by and (
+        call is Call.SIN_LEY_NO_QUIERO
+        or seat in state.flor_announced or undecided(state, seat) or ley_open(state, seat)
+    )
+
+
+def _speaks(state: State, seat: int, rec: VenezuelanHand) -> bool:
+    """The seat-level half of the other a-ley calls: the flor is still open, no values are
+    being declared, and no envite con ley (answered by the two calls above) nor the seat's
+    own team's envite is pending."""
+    if not rec.ley_mode or rec.ley_closed:
+        return False
+    status = state.envido_status
+    if status is EnvidoStatus.DECLARING:
+        return False
+    return status is not EnvidoStatus.BETTING or not (rec.envite_ley or seat % 2 == state.envido_by)
+
+
+def _call_ok(state: State, seat: int, call: Call, may_act: Callable[[], bool]) -> bool:
+    """The per-call half (cheap tests first: `may_act` is a list's truth in legal_actions)."""
+    if call is Call.A_LEY:
+        return first_card_turn(state, seat) and seat != el_pie(state) and fresh(state, seat)
+    if call is Call.FLOR:
+        return may_act() and undecided(state, seat)
+    if call is Call.TENGO_FLOR:
+        return may_act() and ley_open(state, seat)
+    return call is Call.PEDIR_FLOR and may_act() and pedir_ok(state, seat)
+
+
 def allowed(state: State, action: Action, may_act: Callable[[], bool]) -> bool:
     """The a-ley calls in trick play (OWN_CALLS). FLOR, TENGO_FLOR and PEDIR_FLOR go only
     with an ordinary action of the seat (`may_act`: he is to play or to answer); A_LEY on
     one's first-card turn; the answers to an envite con ley replace quiero and no quiero."""
     call, seat = action.call, action.seat
     rec = hand_of(state)
-    status = state.envido_status
     if call is Call.CON_LEY_QUIERO or call is Call.SIN_LEY_NO_QUIERO:
-        return status is EnvidoStatus.BETTING and rec.envite_ley and seat % 2 != state.envido_by and (
-            call is Call.SIN_LEY_NO_QUIERO
-            or seat in state.flor_announced or undecided(state, seat) or ley_open(state, seat)
-        )  # V-L4
-    if not active(state) or status is EnvidoStatus.DECLARING:
-        return False
-    if status is EnvidoStatus.BETTING and (rec.envite_ley or seat % 2 == state.envido_by):
-        return False  # con ley quiero declares the flor (V-L4)
-    if call is Call.A_LEY:
-        return fresh(state, seat) and seat != el_pie(state) and first_card_turn(state, seat)
-    if call is Call.FLOR:
-        return undecided(state, seat) and may_act()
-    if call is Call.TENGO_FLOR:
-        return ley_open(state, seat) and may_act()
-    return call is Call.PEDIR_FLOR and pedir_ok(state, seat) and may_act()
+        return _conley_answer_ok(state, seat, call, rec)
+    return _speaks(state, seat, rec) and _call_ok(state, seat, call, may_act)
 
 
 def refusal(state: State, action: Action, may_act: Callable[[], bool]) -> Reason | None:
@@ -231,8 +248,16 @@ def refusal(state: State, action: Action, may_act: Callable[[], bool]) -> Reason
 
 
 def legal(state: State, seat: int, may_act: Callable[[], bool]) -> list[Action]:
-    """The candidates that `refusal` passes (by its `allowed`, without building reasons)."""
-    return [a for a in candidates(state, seat) if allowed(state, a, may_act)]
+    """The a-ley calls `allowed` passes, its seat-level half once per seat (no reason is
+    built for a call that is simply not offered)."""
+    rec = state.variant_hand
+    if not isinstance(rec, VenezuelanHand) or not rec.ley_mode:
+        return []
+    if state.envido_status is EnvidoStatus.BETTING and rec.envite_ley:
+        return [mk(seat, c) for c in _ANSWERS if _conley_answer_ok(state, seat, c, rec)]
+    if not _speaks(state, seat, rec):
+        return []
+    return [mk(seat, c) for c in _CALLS if _call_ok(state, seat, c, may_act)]
 
 
 # The a-ley calls of trick play, in the order a player's list shows them.
@@ -241,20 +266,6 @@ OWN_CALLS = (Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.PEDIR_FLOR, Call.CON_L
 
 _ANSWERS = (Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO)
 _CALLS = (Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.PEDIR_FLOR)
-
-
-def candidates(state: State, seat: int) -> list[Action]:
-    """The a-ley calls worth checking for `seat`, by the branch of `refusal` that can pass
-    them: the answers to a pending envite con ley, or the others while the flor is open."""
-    rec = state.variant_hand
-    if not isinstance(rec, VenezuelanHand) or not rec.ley_mode:
-        return []
-    status = state.envido_status
-    if status is EnvidoStatus.BETTING and rec.envite_ley:
-        return [mk(seat, call) for call in _ANSWERS]
-    if rec.ley_closed or status is EnvidoStatus.DECLARING:
-        return []
-    return [mk(seat, call) for call in _CALLS]
 
 
 def close_refusal(state: State, action: Action) -> Reason | None:
