@@ -54,12 +54,21 @@ class Deal:
 
 
 _INTERNED: dict[tuple[int, int, Card | None, int | None], Action] = {}
+_BARE: dict[int, Action] = {}
 
 
 def action(seat: int, call: Call, card: Card | None = None, amount: int | None = None) -> Action:
     """A shared Action instance: legal-action lists are rebuilt on every step, and a dict
     lookup is much cheaper than a frozen dataclass constructor. The key holds the call's
     id (members are singletons): hashing an Enum member runs Enum.__hash__ in Python."""
+    if card is None and amount is None and 0 <= seat < 64:
+        # A bare call (most of the list): one int key, unique since members lie further
+        # apart in memory than 64 bytes.
+        bare = (id(call) << 6) + seat
+        found = _BARE.get(bare)
+        if found is None:
+            found = _BARE[bare] = Action(seat, call)
+        return found
     key = (seat, id(call), card, amount)
     found = _INTERNED.get(key)
     if found is None:

@@ -21,9 +21,9 @@ from engine.core.errors import IllegalAction, Reason
 from engine.core.events import Acted, Event, HandDealt, MatchStarted, Scoring, SeatCovered
 from engine.core.hand import apply_deal, discard, end_hand, initial_state, solo_mano
 from engine.core.ruleset import Maldon, RuleSet
-from engine.core.state import DealKind, EnvidoStatus, Phase, State, freeze, thaw
+from engine.core.state import EnvidoStatus, Phase, State, freeze, thaw
 from engine.core.tricks import CARD_CALLS, card_actions, card_refusal, pasar, play
-from engine.core.truco import TRUCO_FAMILY, mazo_actions, truco, truco_actions, truco_refusal
+from engine.core.truco import TRUCO_FAMILY, mazo_refusal, truco, truco_actions, truco_refusal
 
 # Enum members the hot path compares with, as module globals (a member lookup on the
 # enum class costs ~60 ns, a global ~8 ns; legal_actions runs them for every seat).
@@ -129,7 +129,8 @@ def _ordinary_actions(state: State, seat: int) -> list[Action]:
     acts = card_actions(state, seat)
     acts += truco_actions(state, seat)
     acts += hooks.envido_openings(state, seat)
-    acts += mazo_actions(state, seat)
+    if mazo_refusal(state, seat) is None:
+        acts.append(mk(seat, Call.MAZO))
     return acts
 
 

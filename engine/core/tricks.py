@@ -162,6 +162,7 @@ def hand_winner(results: tuple[int, ...], mano_team: int) -> int | None:
 CARD_CALLS = (Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR)  # a tuple: see truco.py
 
 
+_BLIND = DealKind.BLIND
 _TRUCO_ANSWER = Reason("truco_answer", "the truco call must be answered before anyone plays")
 _NOT_YOUR_TURN = Reason("not_your_turn", "it is not your turn to play")
 
@@ -214,7 +215,7 @@ def card_actions(state: State, seat: int) -> list[Action]:
     with the envite openings)."""
     if turn_refusal(state, seat) is not None:
         return []
-    if state.deal_kind is DealKind.BLIND:
+    if state.deal_kind is _BLIND:
         acts = [mk(seat, Call.PLAY_BLIND)]
     else:
         # `playable` is the per-card half of card_refusal (cards held, highest after a parda).

@@ -32,10 +32,6 @@ _WITH_QUIERO = Reason("raise_with_quiero", "raises only together with quiero at 
 _OWN_TURN = Reason("own_turn_truco", "truco may only be called on your own turn at this table")
 
 
-def timing_ok(state: State, seat: int) -> bool:
-    return state.rules.truco_timing is _ANY_TIME or state.turn == seat
-
-
 def truco(w: Work, events: list[Event], action: Action) -> None:
     seat, call = action.seat, action.call
     team = w.team_of[seat]
@@ -71,6 +67,8 @@ def truco_refusal(state: State, action: Action) -> Reason | None:
     seat, call = action.seat, action.call
     team = state.team_of[seat]
     if call in _RAISES:
+        if call not in _ladder_calls(state.rules.truco_ladder):
+            return Reason("not_in_variant", f"{call.value} is not a call of this game")
         return _raise_refusal(state, seat, call, team)
     if call is _QUIERO or call is _NO_QUIERO:
         return _answer_refusal(state, call, team)
@@ -128,15 +126,10 @@ def truco_actions(state: State, seat: int) -> list[Action]:
     return acts
 
 
-def mazo_actions(state: State, seat: int) -> list[Action]:
-    return [mk(seat, Call.MAZO)] if mazo_refusal(state, seat) is None else []
-
-
 def _raise_refusal(state: State, seat: int, call: Call, team: int) -> Reason | None:
+    """A step of this game's ladder (`truco_refusal` routes only those here)."""
     rules = state.rules
     ladder = rules.truco_ladder
-    if call not in _ladder_calls(ladder):
-        return Reason("not_in_variant", f"{call.value} is not a call of this game")
     if state.raise_barred:
         return rules.hooks.raise_bar_reason(state) or _NO_RAISES
     pending = state.truco_pending
@@ -159,7 +152,7 @@ def _raise_refusal(state: State, seat: int, call: Call, team: int) -> Reason | N
         return Reason("bet_highest", f"{ladder[-1].call.value} is the highest bet")
     if right != NO_TEAM and not rules.late_raises:
         return _WITH_QUIERO
-    if not timing_ok(state, seat):
+    if rules.truco_timing is not _ANY_TIME and state.turn != seat:
         return _OWN_TURN
     if call is not ladder[state.truco_level].call:
         return Reason("next_bet", f"the next bet is {ladder[state.truco_level].call.value}")

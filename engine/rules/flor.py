@@ -73,6 +73,20 @@ def _announcing_ok(state: State, call: Call, team: int) -> bool:
     return state.flor_by != team and _raise_ok(state, call)
 
 
+# The refusals, built once (the legal list checks several candidates per seat).
+_FLOR_ROUND = Reason("flor_round", "the flor is being settled: only players holding a flor speak now")
+_FLOR_WAITING = Reason("flor_waiting", "your team's flor bet is waiting for an answer")
+_FLOR_ANSWER = Reason(
+    "flor_answer", "answer the flor bet: con flor quiero, con flor me achico or contraflor al resto"
+)
+_OTHER_TURN = Reason("flor_other_turn", "it is another flor holder's turn to speak")
+_PASS_ONLY = Reason("flor_pass_only", "the flor round: you may only pass")
+_NO_BET = Reason("flor_no_bet", "there is no flor bet for you to accept")
+_NOT_NOW = Reason("not_now", "that flor bet is not possible now")
+_SETTLE = Reason("flor_settle", "the flors are settled first: contraflor, con flor me achico or pass")
+_ANNOUNCE = Reason("flor_announce", "you hold a flor: announce it before anything else")
+
+
 def refusal(state: State, action: Action) -> Reason | None:
     """Every action of the flor phase: who speaks (holders in mano order, or any holder of
     the other team answering a contraflor) and what each may say (RULES.md 1.9.4)."""
@@ -80,36 +94,36 @@ def refusal(state: State, action: Action) -> Reason | None:
     status = state.flor_status
     holders = state.flor_holders
     if seat not in holders:
-        return Reason("flor_round", "the flor is being settled: only players holding a flor speak now")
+        return _FLOR_ROUND
     if status is FlorStatus.ANSWERING:
         if state.team_of[seat] == state.flor_by:
-            return Reason("flor_waiting", "your team's flor bet is waiting for an answer")
+            return _FLOR_WAITING
         if call is Call.CON_FLOR_QUIERO or call is Call.CON_FLOR_ME_ACHICO or (
             call is Call.CONTRAFLOR_AL_RESTO and state.flor_level < 2
         ):
             return None
-        return Reason("flor_answer", "answer the flor bet: con flor quiero, con flor me achico or contraflor al resto")
+        return _FLOR_ANSWER
     if status is not FlorStatus.ANNOUNCING and status is not FlorStatus.ROUND_TWO:
         return Reason("not_now", f"{call.value} is not possible now")
     if holders[state.flor_idx] != seat:
-        return Reason("flor_other_turn", "it is another flor holder's turn to speak")
+        return _OTHER_TURN
     if status is FlorStatus.ANNOUNCING:
         if state.rules.flor_optional:
             if call is Call.PASS_FLOR:
                 return None  # OPT-FLOR-OPTIONAL: every player may stay quiet
             if not holds_flor(state, seat):
-                return Reason("flor_pass_only", "the flor round: you may only pass")
+                return _PASS_ONLY
         if _announcing_ok(state, call, state.team_of[seat]):
             return None
     elif call is Call.CON_FLOR_ME_ACHICO or call is Call.PASS_FLOR or _raise_ok(state, call):
         return None  # round two: raise, concede or pass
     if call is Call.CON_FLOR_QUIERO:
-        return Reason("flor_no_bet", "there is no flor bet for you to accept")
+        return _NO_BET
     if call in (Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO, Call.CON_FLOR_ME_ACHICO):
-        return Reason("not_now", "that flor bet is not possible now")
+        return _NOT_NOW
     if seat in state.flor_announced:  # sung already: now the flors are settled, cards wait
-        return Reason("flor_settle", "the flors are settled first: contraflor, con flor me achico or pass")
-    return Reason("flor_announce", "you hold a flor: announce it before anything else")
+        return _SETTLE
+    return _ANNOUNCE
 
 
 # The candidates of each flor status, in the order a player reads them.

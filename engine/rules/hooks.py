@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from engine.core.actions import Action
 from engine.core.calls import Call
-from engine.core.errors import Reason
 from engine.core.events import Event
 from engine.core.hooks import Hooks
 from engine.core.state import HandState, State, Work
@@ -19,23 +18,14 @@ class ArgentineHooks(Hooks):
     def is_envido_call(self, state: State, call: Call) -> bool:
         return state.rules.envido_step(call) is not None
 
-    def envido_refusal(self, state: State, action: Action) -> Reason | None:
-        return envido.opening_refusal(state, action)
-
-    def envido_openings(self, state: State, seat: int) -> list[Action]:
-        return envido.legal_openings(state, seat)
-
-    def answer_refusal(self, state: State, action: Action) -> Reason | None:
-        return envido.answer_refusal(state, action)
-
-    def envido_answers(self, state: State, seat: int) -> list[Action]:
-        return envido.legal_answers(state, seat)
-
-    def declare_refusal(self, state: State, action: Action) -> Reason | None:
-        return envido.declare_refusal(state, action)
-
-    def envido_declarations(self, state: State, seat: int) -> list[Action]:
-        return envido.legal_declare(state, seat)
+    # The rule families' functions themselves (staticmethods: no extra frame on the
+    # legal-action path, which runs for every seat after every action).
+    envido_refusal = staticmethod(envido.opening_refusal)
+    envido_openings = staticmethod(envido.legal_openings)
+    answer_refusal = staticmethod(envido.answer_refusal)
+    envido_answers = staticmethod(envido.legal_answers)
+    declare_refusal = staticmethod(envido.declare_refusal)
+    envido_declarations = staticmethod(envido.legal_declare)
 
     def envido_bet(self, w: Work, events: list[Event], action: Action) -> None:
         envido.bet(w, events, action)
@@ -52,17 +42,13 @@ class ArgentineHooks(Hooks):
     def start_flor(self, w: Work, events: list[Event]) -> None:
         flor.start(w)
 
-    def flor_refusal(self, state: State, action: Action) -> Reason | None:
-        return flor.refusal(state, action)
-
-    def flor_legal(self, state: State, seat: int) -> list[Action]:
-        return flor.legal(state, seat)
+    flor_refusal = staticmethod(flor.refusal)
+    flor_legal = staticmethod(flor.legal)
 
     def flor_act(self, w: Work, events: list[Event], action: Action) -> None:
         flor.act(w, events, action)
 
-    def maldon_refusal(self, state: State, seat: int) -> Reason | None:
-        return maldon.refusal(state, seat)
+    maldon_refusal = staticmethod(maldon.refusal)
 
 
 ARGENTINE_HOOKS = ArgentineHooks()

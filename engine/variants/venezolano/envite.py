@@ -90,22 +90,18 @@ def amount_actions(seat: int, call: Call, amounts: range) -> tuple[Action, ...]:
     return found
 
 
-def opening_candidates(state: State, seat: int, with_card: bool) -> list[Action]:
-    """Every opening bet (las que pintan with each held card when `with_card`)."""
-    acts = [mk(seat, Call.ENVIDO)]
-    acts.extend(amount_actions(seat, Call.ENVIDO_PUNTOS, puntos(state)))
-    acts.append(mk(seat, Call.FALTA_ENVIDO))
-    acts.append(mk(seat, Call.HASTA_IGUALAR))
-    if with_card:
-        acts.extend(mk(seat, Call.LAS_QUE_PINTAN, card) for card in state.hands[seat])
-    return acts
-
-
 def opening_calls(state: State, seat: int, with_card: bool) -> list[Action]:
-    """The openings that pass `opening_ok` (the amounts of "envido N puntos" are taken
-    from `puntos`, the range its check reads, so they are not checked one by one)."""
-    return [a for a in opening_candidates(state, seat, with_card)
-            if a.call is Call.ENVIDO_PUNTOS or opening_ok(state, a, with_card)]
+    """The openings that pass `opening_ok`, in the order a player reads them (the amounts
+    of "envido N puntos" are taken from `puntos`, the range its check reads, so they are
+    not checked one by one: there are some twenty)."""
+    envido = mk(seat, Call.ENVIDO)
+    acts = [envido] if opening_ok(state, envido, with_card) else []
+    acts.extend(amount_actions(seat, Call.ENVIDO_PUNTOS, puntos(state)))
+    rest = [mk(seat, Call.FALTA_ENVIDO), mk(seat, Call.HASTA_IGUALAR)]
+    if with_card:
+        rest.extend(mk(seat, Call.LAS_QUE_PINTAN, card) for card in state.hands[seat])
+    acts.extend(a for a in rest if opening_ok(state, a, with_card))
+    return acts
 
 
 def current_stake(state: HandState) -> int:

@@ -95,7 +95,9 @@ class VenezuelanHooks(ArgentineHooks):
         argentine_flor.start(w)  # the same flor round; its betting differs (flor.py)
         if team == NO_TEAM and rules.flor and rules.flor_declaration is FlorDeclaration.A_LEY:
             # The players declare their flores (ley.py): the hand starts with the tricks.
-            w.variant_hand = VenezuelanHand(ley_mode=True)
+            flor_fn = rules.flor_fn
+            seats = tuple(s for s in w.players if flor_fn(w.dealt[s], w.face_up) is not None)
+            w.variant_hand = VenezuelanHand(ley_mode=True, flor_seats=seats)
             w.phase = Phase.PLAY
             w.flor_status = FlorStatus.NONE
             w.envido_status = EnvidoStatus.OPEN

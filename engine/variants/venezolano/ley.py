@@ -53,6 +53,9 @@ DEFERRED = ENVITE_SIN_LEY | {
 
 
 def holds(state: HandState, seat: int) -> bool:
+    record = state.variant_hand
+    if isinstance(record, VenezuelanHand) and record.ley_mode:
+        return seat in record.flor_seats  # computed once at the deal (asked on every step)
     return state.rules.flor_fn(state.dealt[seat], state.face_up) is not None
 
 

@@ -17,6 +17,7 @@ class VenezuelanHand(VariantHand):
     envido_prev: int = 0  # ... and what a "no quiero" pays the bettor
     envido_falta: bool = False  # the stake is la falta: computed when it is settled
     ley_mode: bool = False  # this hand's flor is declared by the players
+    flor_seats: tuple[int, ...] = ()  # hidden: who holds a flor (a ley hand, from the deal)
     ley_seats: tuple[int, ...] = ()  # seats that played a ley (public)
     ley_spoken: tuple[int, ...] = ()  # a-ley seats that said tengo flor or passed
     flor_lost: tuple[tuple[int, str], ...] = ()  # hidden: (holder, rule) flores forfeited
