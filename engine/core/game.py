@@ -29,7 +29,10 @@ from engine.core.truco import TRUCO_FAMILY, mazo_refusal, truco, truco_actions, 
 # enum class costs ~60 ns, a global ~8 ns; legal_actions runs them for every seat).
 _NO_MALDON = Maldon.OFF
 _PLAY, _FLOR, _DISCARD = Phase.PLAY, Phase.FLOR, Phase.DISCARD
+_MATCH_OVER, _DEAL = Phase.MATCH_OVER, Phase.DEAL
 _DECLARING, _BETTING = EnvidoStatus.DECLARING, EnvidoStatus.BETTING
+_MALDON, _DISCARD_CALL, _DECLARE, _SON_BUENAS = Call.MALDON, Call.DISCARD, Call.DECLARE_ENVIDO, Call.SON_BUENAS
+_PLAY_CALL, _PLAY_BLIND, _PINTAN, _PASAR = Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR
 
 
 def new_match(rules: RuleSet, n_players: int, rng: random.Random,
@@ -146,9 +149,9 @@ def refusal(state: State, action: Action) -> Reason | None:
     envido, flor, maldon and a variant's own calls through the RuleSet's hooks
     (core/hooks.py)."""
     seat, call = action.seat, action.call
-    if state.phase is Phase.MATCH_OVER:
+    if state.phase is _MATCH_OVER:
         return Reason("match_over", "the match is over")
-    if state.phase is Phase.DEAL:
+    if state.phase is _DEAL:
         return Reason("not_dealt", "the cards have not been dealt yet")
     if not 0 <= seat < state.n:
         return Reason("no_seat", f"there is no seat {seat}")
@@ -157,15 +160,15 @@ def refusal(state: State, action: Action) -> Reason | None:
     if (action.card is not None) != (call in _CARD_NAMED) or (action.amount is not None) != (call in AMOUNT_CALLS):
         return Reason("not_now", f"{call.value} is not possible now")  # a malformed action
     hooks = state.rules.hooks
-    if call is Call.MALDON:
+    if call is _MALDON:
         return hooks.maldon_refusal(state, seat)
-    if state.phase is Phase.DISCARD:
+    if state.phase is _DISCARD:
         if seat != state.mano:
             return Reason("discarding", "the mano is laying away his fourth card")
-        if call is Call.DISCARD and action.card in state.hands[seat]:
+        if call is _DISCARD_CALL and action.card in state.hands[seat]:
             return None
         return Reason("discard_first", "lay away one of your four cards first")
-    if state.phase is Phase.FLOR:
+    if state.phase is _FLOR:
         return hooks.flor_refusal(state, action)
     return _play_refusal(state, action)
 
@@ -176,11 +179,11 @@ def _play_refusal(state: State, action: Action) -> Reason | None:
     if call in hooks.own_calls:
         return hooks.own_refusal(state, action, lambda: bool(_ordinary_actions(state, seat)))
     status = state.envido_status
-    if status is EnvidoStatus.DECLARING:
-        if call is Call.DECLARE_ENVIDO or call is Call.SON_BUENAS:
+    if status is _DECLARING:
+        if call is _DECLARE or call is _SON_BUENAS:
             return hooks.declare_refusal(state, action)
         return Reason("envido_declaring", "the envido values are being declared")
-    if status is EnvidoStatus.BETTING:
+    if status is _BETTING:
         if state.team_of[seat] == state.envido_by:
             return Reason("envido_waiting", "your team's envido call is waiting for an answer")
         return hooks.answer_refusal(state, action)
@@ -190,7 +193,7 @@ def _play_refusal(state: State, action: Action) -> Reason | None:
         return truco_refusal(state, action)
     if hooks.is_envido_call(state, call):
         return hooks.envido_refusal(state, action)
-    if call is Call.DECLARE_ENVIDO or call is Call.SON_BUENAS:
+    if call is _DECLARE or call is _SON_BUENAS:
         return Reason("no_declaring", "no envido values are being declared")
     return Reason("not_now", f"{call.value} is not possible now")
 
@@ -207,43 +210,44 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
     w = thaw(state)
     events: list[Event] = []
     call = action.call
+    value: str = call._value_  # the wire name (Enum.value is a Python-level property)
     hooks = state.rules.hooks
     if hooks.before_action(w, events, action):
         return freeze(w), events
-    if call is Call.DISCARD:
-        events.append(Acted(action.seat, call.value, action.card))
+    if call is _DISCARD_CALL:
+        events.append(Acted(action.seat, value, action.card))
         discard(w, events, action)
-    elif call is Call.MALDON:
-        events.append(Acted(action.seat, call.value))
+    elif call is _MALDON:
+        events.append(Acted(action.seat, value))
         # The claimant proves the hand; it is thrown in without points and the deal moves on.
         w.shown = w.shown + ((action.seat, state.dealt[action.seat]),)
         end_hand(w, events, None, Scoring.MALDON)
-    elif state.phase is Phase.FLOR:
-        events.append(Acted(action.seat, call.value, None, action.amount))
+    elif state.phase is _FLOR:
+        events.append(Acted(action.seat, value, None, action.amount))
         hooks.flor_act(w, events, action)
-    elif call is Call.PLAY:
-        events.append(Acted(action.seat, call.value, action.card))
+    elif call is _PLAY_CALL:
+        events.append(Acted(action.seat, value, action.card))
         play(w, events, action)
-    elif call is Call.PLAY_BLIND:
+    elif call is _PLAY_BLIND:
         # The seat's next card, in dealt order; it becomes public as it is played.
         card = state.hands[action.seat][0]
-        events.append(Acted(action.seat, call.value, card))
-        play(w, events, Action(action.seat, Call.PLAY, card))
-    elif call is Call.LAS_QUE_PINTAN:
+        events.append(Acted(action.seat, value, card))
+        play(w, events, Action(action.seat, _PLAY_CALL, card))
+    elif call is _PINTAN:
         # The card is played and the envite opened at its value (001 L28).
-        events.append(Acted(action.seat, call.value, action.card))
+        events.append(Acted(action.seat, value, action.card))
         hooks.envido_bet(w, events, action)
         play(w, events, action)
-    elif call is Call.PASAR:
-        events.append(Acted(action.seat, call.value))
+    elif call is _PASAR:
+        events.append(Acted(action.seat, value))
         pasar(w, events, action.seat)
-    elif call is Call.DECLARE_ENVIDO or call is Call.SON_BUENAS:
+    elif call is _DECLARE or call is _SON_BUENAS:
         hooks.envido_declare(w, events, action)
-    elif state.envido_status is EnvidoStatus.BETTING or hooks.is_envido_call(state, call):
-        events.append(Acted(action.seat, call.value, None, action.amount))
+    elif state.envido_status is _BETTING or hooks.is_envido_call(state, call):
+        events.append(Acted(action.seat, value, None, action.amount))
         hooks.envido_bet(w, events, action)
     else:
-        events.append(Acted(action.seat, call.value))
+        events.append(Acted(action.seat, value))
         truco(w, events, action)
     return freeze(w), events
 
