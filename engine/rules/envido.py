@@ -182,16 +182,24 @@ def declare_refusal(state: State, action: Action) -> Reason | None:
     """Declaring a value (only one that beats the best so far) or son buenas (only once a
     value was declared), by the next declarer in mano order."""
     seat = action.seat
-    if state.envido_status is not EnvidoStatus.DECLARING:
-        return Reason("no_declaring", "no envido values are being declared")
-    if next_declarer(state) != seat:
-        return _DECLARING
+    reason = _declarer_gate(state, seat)
+    if reason is not None:
+        return reason
     if action.call is Call.SON_BUENAS:
         return None if state.envido_best >= 0 else _DECLARING
     return None if beats(state, seat) else _DECLARING
 
 
+def _declarer_gate(state: State, seat: int) -> Reason | None:
+    """Is it `seat`'s turn to declare? The seat-level half of `declare_refusal`."""
+    if state.envido_status is not EnvidoStatus.DECLARING:
+        return Reason("no_declaring", "no envido values are being declared")
+    return None if next_declarer(state) == seat else _DECLARING
+
+
 def legal_declare(state: State, seat: int) -> list[Action]:
+    if _declarer_gate(state, seat) is not None:
+        return []
     candidates = [mk(seat, Call.SON_BUENAS), mk(seat, Call.DECLARE_ENVIDO)]
     return [a for a in candidates if declare_refusal(state, a) is None]
 

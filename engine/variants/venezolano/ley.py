@@ -165,12 +165,12 @@ def conley_gate(state: State, seat: int) -> bool:
     The seat-level half of `conley_ok`."""
     rec = hand_of(state)
     return (
-        active(state)
-        and state.envido_status is EnvidoStatus.DONE
+        state.envido_status is EnvidoStatus.DONE
+        and first_card_turn(state, seat)  # cheap tests first: asked for every seat
+        and active(state)
         and not rec.conley_done
         and not rec.envite_ley
         and seat not in state.envido_barred
-        and first_card_turn(state, seat)
         and con_ley_opener(state, seat)
     )
 
