@@ -62,8 +62,8 @@ def action(seat: int, call: Call, card: Card | None = None, amount: int | None =
     lookup is much cheaper than a frozen dataclass constructor. The key holds the call's
     id (members are singletons): hashing an Enum member runs Enum.__hash__ in Python."""
     if card is None and amount is None and 0 <= seat < 64:
-        # A bare call (most of the list): one int key, unique since members lie further
-        # apart in memory than 64 bytes.
+        # A bare call (most of the list): one int key, id * 64 + seat, unique for the
+        # seats below 64 it is used for.
         bare = (id(call) << 6) + seat
         found = _BARE.get(bare)
         if found is None:
