@@ -10,7 +10,6 @@ S=3 (S deals), teams E-W = 0 and N-S = 1.
 
 from __future__ import annotations
 
-import dataclasses
 from engine.core.actions import Action, Deal
 from engine.core.calls import Call
 from engine.core.cards import Card, parse_cards
@@ -18,7 +17,7 @@ from engine.core.errors import IllegalAction
 from engine.core.events import Event, PointsScored
 from engine.core.game import apply
 from engine.core.hand import initial_state, solo_mano
-from engine.core.state import State
+from engine.core.state import State, freeze, thaw
 from engine.variants.registry import get_ruleset
 from engine.variants.uruguayo import is_pieza
 
@@ -41,7 +40,9 @@ def scenario(
     deck = rules.card_notation
     state = initial_state(rules, n, n - 1 if dealer is None else dealer)
     if len(scores) == len(state.scores):
-        state = dataclasses.replace(state, scores=scores)
+        w = thaw(state)
+        w.scores = scores
+        state = freeze(w)
     given = {seat: parse_cards(text, deck=deck) for seat, text in hands.items()}
     up = parse_cards(face_up, deck=deck)[0] if face_up else None
     used = {c for cards in given.values() for c in cards} | ({up} if up else set())

@@ -53,16 +53,40 @@ class Deal:
         }
 
 
-_INTERNED: dict[tuple[int, Call, Card | None, int | None], Action] = {}
+_INTERNED: dict[tuple[int, int, Card | None, int | None], Action] = {}
+_BARE: dict[int, Action] = {}
 
 
 def action(seat: int, call: Call, card: Card | None = None, amount: int | None = None) -> Action:
     """A shared Action instance: legal-action lists are rebuilt on every step, and a dict
-    lookup is much cheaper than a frozen dataclass constructor."""
-    key = (seat, call, card, amount)
+    lookup is much cheaper than a frozen dataclass constructor. The key holds the call's
+    id (members are singletons): hashing an Enum member runs Enum.__hash__ in Python."""
+    if card is None and amount is None and 0 <= seat < 64:
+        # A bare call (most of the list): one int key, id * 64 + seat, unique for the
+        # seats below 64 it is used for.
+        bare = (id(call) << 6) + seat
+        found = _BARE.get(bare)
+        if found is None:
+            found = _BARE[bare] = Action(seat, call)
+        return found
+    key = (seat, id(call), card, amount)
     found = _INTERNED.get(key)
     if found is None:
         found = _INTERNED[key] = Action(seat, call, card, amount)
+    return found
+
+
+_PLAYS: list[list[Action | None]] = []
+
+
+def play_action(seat: int, card: Card) -> Action:
+    """The shared Action playing `card`, found by the card's code (a list index: playing a
+    card is the most listed action of all)."""
+    while len(_PLAYS) <= seat:
+        _PLAYS.append([None] * 128)  # card codes are below 8 suits * 13
+    found = _PLAYS[seat][card.code]
+    if found is None:
+        found = _PLAYS[seat][card.code] = action(seat, Call.PLAY, card)
     return found
 
 

@@ -1,7 +1,7 @@
 """Transitions: new_match, legal_actions, apply, deal, replay; this module dispatches.
 
-`apply` validates an action by membership in `legal_actions` (so the two can never
-disagree), then runs it on a mutable scratch copy of the state and freezes the result.
+`apply` validates an action with `refusal`, the rules' single check (`legal_actions` lists
+the candidates it passes), then runs it on a mutable scratch copy of the state and freezes the result.
 Chance is a separate action (`Deal`): `deal(state, rng)` shuffles with the injected rng and
 applies the resulting `Deal`, whose event carries every card, so `replay` needs no rng.
 The rules live elsewhere: tricks (core/tricks.py), the truco ladder (core/truco.py), the
@@ -15,19 +15,24 @@ import random
 from collections.abc import Iterable
 
 from engine.core.actions import Action, Deal, action as mk
-from engine.core.calls import AMOUNT_CALLS, TRUCO_CALLS, Call
+from engine.core.calls import AMOUNT_CALLS, Call
 from engine.core.cards import Card
 from engine.core.errors import IllegalAction, Reason
 from engine.core.events import Acted, Event, HandDealt, MatchStarted, Scoring, SeatCovered
 from engine.core.hand import apply_deal, discard, end_hand, initial_state, solo_mano
 from engine.core.ruleset import Maldon, RuleSet
-from engine.core.state import DealKind, EnvidoStatus, Phase, State, freeze, thaw
-from engine.core.tricks import CARD_CALLS, card_refusal, pasar, play, playable
-from engine.core.truco import may_raise, truco, truco_refusal
+from engine.core.state import EnvidoStatus, Phase, State, freeze, thaw
+from engine.core.tricks import CARD_CALLS, card_actions, card_refusal, pasar, play
+from engine.core.truco import TRUCO_FAMILY, mazo_refusal, truco, truco_actions, truco_refusal
 
 # Enum members the hot path compares with, as module globals (a member lookup on the
 # enum class costs ~60 ns, a global ~8 ns; legal_actions runs them for every seat).
 _NO_MALDON = Maldon.OFF
+_PLAY, _FLOR, _DISCARD = Phase.PLAY, Phase.FLOR, Phase.DISCARD
+_MATCH_OVER, _DEAL = Phase.MATCH_OVER, Phase.DEAL
+_DECLARING, _BETTING = EnvidoStatus.DECLARING, EnvidoStatus.BETTING
+_MALDON, _DISCARD_CALL, _DECLARE, _SON_BUENAS = Call.MALDON, Call.DISCARD, Call.DECLARE_ENVIDO, Call.SON_BUENAS
+_PLAY_CALL, _PLAY_BLIND, _PINTAN, _PASAR = Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR
 
 
 def new_match(rules: RuleSet, n_players: int, rng: random.Random,
@@ -80,19 +85,28 @@ def deal(state: State, rng: random.Random) -> tuple[State, list[Event]]:
 
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Everything `seat` may do now (possibly nothing). Several seats may act at once:
-    any player of a team may answer a bet made to it."""
+    any player of a team answers a bet made to it. Each rule family lists its candidates
+    that pass its own check, the one `refusal` runs (the seat-level part of a check once
+    per seat, not once per candidate); tests/engine/test_refusal_property.py checks that
+    an action is listed exactly when `refusal` finds nothing against it."""
     phase = state.phase
-    if phase is Phase.PLAY:
-        acts = _legal_play(state, seat)
-    elif phase is Phase.FLOR:
-        acts = state.rules.hooks.flor_legal(state, seat)
-    elif phase is Phase.DISCARD:
-        if seat != state.mano:
-            return []
-        return [mk(seat, Call.DISCARD, card) for card in state.hands[seat]]
+    if seat not in state.players:
+        return []
+    rules = state.rules
+    if phase is _PLAY:
+        acts = _ordinary_actions(state, seat)
+        hooks = rules.hooks
+        if hooks.own_calls:
+            own = hooks.own_actions(state, seat, lambda: bool(acts))
+            if own:
+                acts = own + acts
+    elif phase is _FLOR:
+        acts = rules.hooks.flor_legal(state, seat)
+    elif phase is _DISCARD:
+        return [mk(seat, Call.DISCARD, card) for card in state.hands[seat] if seat == state.mano]
     else:
         return []
-    if state.rules.maldon is not _NO_MALDON and state.rules.hooks.maldon_ok(state, seat):
+    if rules.maldon is not _NO_MALDON and rules.hooks.maldon_refusal(state, seat) is None:
         acts.append(mk(seat, Call.MALDON))
     return acts
 
@@ -104,114 +118,82 @@ def all_legal_actions(state: State) -> list[Action]:
     return out
 
 
-def _legal_play(state: State, seat: int) -> list[Action]:
-    if seat not in state.players:
-        return []
-    team = state.team_of[seat]
+def _ordinary_actions(state: State, seat: int) -> list[Action]:
+    """Trick play without the variant's own calls: the same branches as `_play_refusal`."""
     status = state.envido_status
-    rules = state.rules
-    if status is EnvidoStatus.DECLARING:
-        return rules.hooks.envido_declarations(state, seat)
-    if status is EnvidoStatus.BETTING:
-        if team == state.envido_by:
+    hooks = state.rules.hooks
+    if status is _DECLARING:
+        return hooks.envido_declarations(state, seat)
+    if status is _BETTING:
+        if state.team_of[seat] == state.envido_by:
             return []
-        return rules.hooks.envido_answers(state, seat)
-    if rules.hooks.extends_play:
-        return rules.hooks.extend_play(state, seat, _legal_bets(state, seat))
-    return _legal_bets(state, seat)
-
-
-def _legal_bets(state: State, seat: int) -> list[Action]:
-    """Cards, truco and envite calls (no envite bet pending)."""
-    team = state.team_of[seat]
-    status = state.envido_status
-    rules = state.rules
-    acts: list[Action] = []
-    mazo = rules.mazo_allowed(state.n)
-    ladder = rules.truco_ladder
-    if state.truco_pending:
-        if team != state.truco_by:
-            acts.append(mk(seat, Call.QUIERO))
-            if not state.truco_forced:  # estar cantando (RULES.md 4.12.1 V-C3, V-C4)
-                acts.append(mk(seat, Call.NO_QUIERO))
-            if (
-                rules.counter_raise
-                and not state.raise_barred
-                and state.truco_pending < len(ladder)
-            ):
-                # A counter-raise answers the bet and accepts it (Brazil OP-BR-3, OP-BR-9;
-                # Venezuela "quiero y retruco", 001 L34-36).
-                acts.append(mk(seat, ladder[state.truco_pending].call))
-            acts.extend(rules.hooks.envido_openings(state, seat, answering_truco=True))
-            if mazo:
-                acts.append(mk(seat, Call.MAZO))
-        return acts
-    if state.turn == seat:
-        if state.deal_kind is DealKind.BLIND:
-            acts.append(mk(seat, Call.PLAY_BLIND))
-        else:
-            acts.extend(mk(seat, Call.PLAY, card) for card in playable(state, seat))
-        if rules.pasar and len(state.hands[seat]) == rules.cards_per_hand:
-            acts.append(mk(seat, Call.PASAR))
-    if may_raise(state, seat):
-        acts.append(mk(seat, ladder[state.truco_level].call))
-    if status is EnvidoStatus.OPEN:
-        acts.extend(rules.hooks.envido_openings(state, seat, answering_truco=False))
-    elif rules.hooks.has_late_openings:
-        acts.extend(rules.hooks.late_openings(state, seat))
-    if mazo and state.turn == seat:
+        return hooks.envido_answers(state, seat)
+    # Cards (with passing), the truco ladder, the envido openings, the mazo, in that order.
+    acts = card_actions(state, seat)
+    acts += truco_actions(state, seat)
+    acts += hooks.envido_openings(state, seat)
+    if mazo_refusal(state, seat) is None:
         acts.append(mk(seat, Call.MAZO))
     return acts
 
 
-def refusal(state: State, action: Action) -> str | None:
-    """Why `action` is refused now (a Reason: an English sentence with a stable code), or
-    None when it is legal; `apply` raises IllegalAction with this reason."""
-    if action in legal_actions(state, action.seat):
-        return None
-    return why_refused(state, action)
+# Calls that name a card (Action.card): every other call must not.
+_CARD_NAMED = (Call.PLAY, Call.DISCARD, Call.LAS_QUE_PINTAN)  # tuples: see core/truco.py
 
 
-def why_refused(state: State, action: Action) -> str:
-    """The reason for an action known not to be legal. Each rule family words its own
-    refusals next to its legality rules: tricks (core/tricks.py), the truco ladder
-    (core/truco.py), envido, flor, maldon and a variant's own calls through the RuleSet's
-    hooks (core/hooks.py)."""
+def refusal(state: State, action: Action) -> Reason | None:
+    """The single check of an action: None when it is legal now, else why it is refused (a
+    Reason: an English sentence with a stable code). `apply` raises IllegalAction with
+    this reason and `legal_actions` lists exactly the actions it passes. Each rule family
+    checks its own calls: tricks (core/tricks.py), the truco ladder (core/truco.py),
+    envido, flor, maldon and a variant's own calls through the RuleSet's hooks
+    (core/hooks.py)."""
     seat, call = action.seat, action.call
-    hooks = state.rules.hooks
-    if state.phase is Phase.MATCH_OVER:
+    if state.phase is _MATCH_OVER:
         return Reason("match_over", "the match is over")
-    if state.phase is Phase.DEAL:
+    if state.phase is _DEAL:
         return Reason("not_dealt", "the cards have not been dealt yet")
     if not 0 <= seat < state.n:
         return Reason("no_seat", f"there is no seat {seat}")
     if seat not in state.players:
         return Reason("not_in_hand", "you are not playing this hand")
-    team = state.team_of[seat]
-    if call is Call.MALDON:
+    if (action.card is not None) != (call in _CARD_NAMED) or (action.amount is not None) != (call in AMOUNT_CALLS):
+        return Reason("not_now", f"{call.value} is not possible now")  # a malformed action
+    hooks = state.rules.hooks
+    if call is _MALDON:
         return hooks.maldon_refusal(state, seat)
-    if state.phase is Phase.DISCARD:
+    if state.phase is _DISCARD:
         if seat != state.mano:
             return Reason("discarding", "the mano is laying away his fourth card")
+        if call is _DISCARD_CALL and action.card in state.hands[seat]:
+            return None
         return Reason("discard_first", "lay away one of your four cards first")
-    if state.phase is Phase.FLOR:
+    if state.phase is _FLOR:
         return hooks.flor_refusal(state, action)
-    own_reason = hooks.refusal(state, action)
-    if own_reason is not None:
-        return own_reason
-    if state.envido_status is EnvidoStatus.DECLARING:
+    return _play_refusal(state, action)
+
+
+def _play_refusal(state: State, action: Action) -> Reason | None:
+    seat, call = action.seat, action.call
+    hooks = state.rules.hooks
+    if call in hooks.own_calls:
+        return hooks.own_refusal(state, action, lambda: bool(_ordinary_actions(state, seat)))
+    status = state.envido_status
+    if status is _DECLARING:
+        if call is _DECLARE or call is _SON_BUENAS:
+            return hooks.declare_refusal(state, action)
         return Reason("envido_declaring", "the envido values are being declared")
-    if state.envido_status is EnvidoStatus.BETTING:
-        if team == state.envido_by:
+    if status is _BETTING:
+        if state.team_of[seat] == state.envido_by:
             return Reason("envido_waiting", "your team's envido call is waiting for an answer")
-        return Reason("envido_answer", "answer the envido first (quiero, no quiero or a raise)")
+        return hooks.answer_refusal(state, action)
     if call in CARD_CALLS:
         return card_refusal(state, action)
-    if call in TRUCO_CALLS or call in (Call.QUIERO, Call.NO_QUIERO, Call.MAZO):
+    if call in TRUCO_FAMILY:
         return truco_refusal(state, action)
     if hooks.is_envido_call(state, call):
-        return hooks.envido_refusal(state, seat)
-    if call in (Call.DECLARE_ENVIDO, Call.SON_BUENAS):
+        return hooks.envido_refusal(state, action)
+    if call is _DECLARE or call is _SON_BUENAS:
         return Reason("no_declaring", "no envido values are being declared")
     return Reason("not_now", f"{call.value} is not possible now")
 
@@ -222,48 +204,50 @@ def apply(state: State, action: Action | Deal) -> tuple[State, list[Event]]:
         return apply_deal(state, action)
     if not isinstance(action, Action):
         raise IllegalAction("not an action")
-    if action not in legal_actions(state, action.seat):
-        raise IllegalAction(why_refused(state, action))
+    reason = refusal(state, action)
+    if reason is not None:
+        raise IllegalAction(reason)
     w = thaw(state)
     events: list[Event] = []
     call = action.call
+    value: str = call._value_  # the wire name (Enum.value is a Python-level property)
     hooks = state.rules.hooks
     if hooks.before_action(w, events, action):
         return freeze(w), events
-    if call is Call.DISCARD:
-        events.append(Acted(action.seat, call.value, action.card))
+    if call is _DISCARD_CALL:
+        events.append(Acted(action.seat, value, action.card))
         discard(w, events, action)
-    elif call is Call.MALDON:
-        events.append(Acted(action.seat, call.value))
+    elif call is _MALDON:
+        events.append(Acted(action.seat, value))
         # The claimant proves the hand; it is thrown in without points and the deal moves on.
         w.shown = w.shown + ((action.seat, state.dealt[action.seat]),)
         end_hand(w, events, None, Scoring.MALDON)
-    elif state.phase is Phase.FLOR:
-        events.append(Acted(action.seat, call.value, None, action.amount))
+    elif state.phase is _FLOR:
+        events.append(Acted(action.seat, value, None, action.amount))
         hooks.flor_act(w, events, action)
-    elif call is Call.PLAY:
-        events.append(Acted(action.seat, call.value, action.card))
+    elif call is _PLAY_CALL:
+        events.append(Acted(action.seat, value, action.card))
         play(w, events, action)
-    elif call is Call.PLAY_BLIND:
+    elif call is _PLAY_BLIND:
         # The seat's next card, in dealt order; it becomes public as it is played.
         card = state.hands[action.seat][0]
-        events.append(Acted(action.seat, call.value, card))
-        play(w, events, Action(action.seat, Call.PLAY, card))
-    elif call is Call.LAS_QUE_PINTAN:
+        events.append(Acted(action.seat, value, card))
+        play(w, events, Action(action.seat, _PLAY_CALL, card))
+    elif call is _PINTAN:
         # The card is played and the envite opened at its value (001 L28).
-        events.append(Acted(action.seat, call.value, action.card))
+        events.append(Acted(action.seat, value, action.card))
         hooks.envido_bet(w, events, action)
         play(w, events, action)
-    elif call is Call.PASAR:
-        events.append(Acted(action.seat, call.value))
+    elif call is _PASAR:
+        events.append(Acted(action.seat, value))
         pasar(w, events, action.seat)
-    elif call is Call.DECLARE_ENVIDO or call is Call.SON_BUENAS:
+    elif call is _DECLARE or call is _SON_BUENAS:
         hooks.envido_declare(w, events, action)
-    elif state.envido_status is EnvidoStatus.BETTING or hooks.is_envido_call(state, call):
-        events.append(Acted(action.seat, call.value, None, action.amount))
+    elif state.envido_status is _BETTING or hooks.is_envido_call(state, call):
+        events.append(Acted(action.seat, value, None, action.amount))
         hooks.envido_bet(w, events, action)
     else:
-        events.append(Acted(action.seat, call.value))
+        events.append(Acted(action.seat, value))
         truco(w, events, action)
     return freeze(w), events
 

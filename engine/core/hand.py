@@ -26,21 +26,26 @@ from engine.core.state import NO_TEAM, DealKind, EnvidoStatus, FlorStatus, HandS
 def initial_state(rules: RuleSet, n_players: int, first_dealer: int) -> State:
     empty: tuple[tuple[Card, ...], ...] = tuple(() for _ in range(n_players))
     zeros = (0,) * holder_count(rules, n_players)
-    return State(
-        rules=rules, n=n_players, phase=Phase.DEAL, scores=zeros, games_won=zeros,
-        game_no=1, dealer=first_dealer, deal_no=0,
-        deal_kind=DealKind.REDONDA if n_players == 6 else DealKind.NORMAL,
-        next_pica=False, duel=0, dealt=empty, face_up=None, winner=None, game_winner=None,
-        history=(),
-        deferred=(), players=(), mano=-1, hands=empty, tricks=(), trick_results=(),
-        current=(), leader=-1, turn=-1, truco_level=0, truco_pending=0, truco_by=NO_TEAM,
-        truco_right=NO_TEAM, envido_status=EnvidoStatus.CLOSED, envido_calls=(),
-        envido_by=NO_TEAM, envido_decl=(), envido_best=-1, envido_barred=frozenset(),
-        envido_result=None, flor_status=FlorStatus.NONE, flor_holders=(),
-        flor_announced=(), flor_idx=0, flor_level=0, flor_by=NO_TEAM, flor_accepted=False,
-        flor_conceded=NO_TEAM, flor_cf_by=NO_TEAM, flor_passes=0, flor_result=None, shown=(),
-        raise_barred=False, team_of=tuple(s % 2 for s in range(n_players)),
-    )
+    # Every field is set here (freeze refuses a missing one); mypy checks each name.
+    w = object.__new__(Work)
+    w.rules, w.n, w.phase, w.scores, w.games_won = rules, n_players, Phase.DEAL, zeros, zeros
+    w.game_no, w.dealer, w.deal_no = 1, first_dealer, 0
+    w.deal_kind = DealKind.REDONDA if n_players == 6 else DealKind.NORMAL
+    w.next_pica, w.duel, w.dealt, w.face_up, w.winner, w.game_winner = False, 0, empty, None, None, None
+    w.history, w.deferred, w.players, w.mano, w.hands = (), (), (), -1, empty
+    w.tricks, w.trick_results, w.current, w.leader, w.turn = (), (), (), -1, -1
+    w.truco_level = w.truco_pending = 0
+    w.truco_by = w.truco_right = NO_TEAM
+    w.envido_status, w.envido_calls, w.envido_by, w.envido_decl = EnvidoStatus.CLOSED, (), NO_TEAM, ()
+    w.envido_best, w.envido_barred, w.envido_result = -1, frozenset(), None
+    w.flor_status, w.flor_holders, w.flor_announced = FlorStatus.NONE, (), ()
+    w.flor_idx = w.flor_level = w.flor_passes = 0
+    w.flor_by = w.flor_conceded = w.flor_cf_by = NO_TEAM
+    w.flor_accepted, w.flor_result, w.shown = False, None, ()
+    w.raise_barred, w.team_of = False, tuple(s % 2 for s in range(n_players))
+    w.active, w.trick_winners, w.variant_hand = (), (), None
+    w.truco_seat = w.envido_seat = w.flor_seat = -1
+    return freeze(w)
 
 
 def holder_count(rules: RuleSet, n: int) -> int:
@@ -130,13 +135,7 @@ def start_hand(w: Work, events: list[Event]) -> None:
     w.shown = ()
     w.active = w.players
     w.trick_winners = ()
-    w.passed = ()
-    w.passed_seats = ()
-    w.perico_lock = False
-    w.truco_forced = False
-    w.cantando = NO_TEAM
     w.variant_hand = None
-    w.penalties = ()
     w.phase = Phase.PLAY
     if not w.rules.envido_ladder:
         w.envido_status = EnvidoStatus.CLOSED  # a game without envido (Brazil)
@@ -204,7 +203,7 @@ def end_hand(
     events.append(HandEnded(winner, truco_points, reason, w.scores))
     w.history = w.history + (
         HandSummary(w.deal_no, w.duel, winner, truco_points, w.envido_result, w.flor_result,
-                    reason, w.shown, w.penalties),
+                    reason, w.shown, w.rules.hooks.penalties(w)),
     )
     w.turn = -1
     if game_over:

@@ -15,7 +15,7 @@ from engine.core.actions import Action, action as mk
 from engine.core.calls import Call
 from engine.core.cards import Card, CardMark
 from engine.core.errors import IllegalAction
-from engine.core.game import apply, legal_actions, why_refused
+from engine.core.game import apply, legal_actions, refusal
 from engine.core.ledger import contraflor_stake
 from engine.core.ruleset import FlorStyle, RuleSet
 from engine.core.state import EnvidoStatus, FlorStatus, Phase, State
@@ -151,7 +151,7 @@ def _truco_bet(state: State) -> BetWorth | None:
         return None
     step = state.rules.truco_ladder[pending - 1]
     calls = tuple(s.call.value for s in state.rules.truco_ladder[:pending])
-    refused = None if state.truco_forced else step.declined
+    refused = step.declined if state.rules.hooks.truco_declinable(state) else None
     if step.wins_game:
         return BetWorth("truco", calls, None, refused, wins_game=True)
     return BetWorth("truco", calls, step.accepted, refused)
@@ -209,7 +209,7 @@ def _flor_points(state: State, answer: Action) -> int | None:
 def card_refusals(state: State, seat: int | None, own: tuple[Card, ...],
                   legal: tuple[Action, ...]) -> tuple[tuple[Card, str], ...]:
     """Each of the viewer's cards that no legal action takes now, with the code of the
-    engine's reason for refusing to play it (engine.core.game.why_refused), so that a card key can
+    engine's reason for refusing to play it (engine.core.game.refusal), so that a card key can
     say why at once."""
     if seat is None:
         return ()
@@ -217,7 +217,7 @@ def card_refusals(state: State, seat: int | None, own: tuple[Card, ...],
     out: list[tuple[Card, str]] = []
     for card in own:
         if card not in taken:
-            reason = why_refused(state, mk(seat, Call.PLAY, card))
+            reason = refusal(state, mk(seat, Call.PLAY, card))
             out.append((card, getattr(reason, "code", "not_now")))
     return tuple(out)
 
@@ -248,6 +248,6 @@ def call_refusals(state: State, seat: int | None, legal: tuple[Action, ...]) -> 
     for call in wanted:
         if call in legal_calls:
             continue
-        reason = why_refused(state, mk(seat, call))
+        reason = refusal(state, mk(seat, call))
         out.append((call.value, getattr(reason, "code", "not_now")))
     return tuple(out)

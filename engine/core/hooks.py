@@ -7,16 +7,19 @@ flor) or a variant adds a step to the hand (the Venezuelan a-ley flor), the core
 hooks change nothing; `engine/rules/hooks.py` adds the Argentine envido and flor, and
 `engine/variants/venezolano/hooks.py` the Venezuelan envite, flor and ley on top of it.
 
-Methods named `*_refusal` return the reason a call of that family is refused (core/game.py
-asks them only for an action that is not legal).
+Methods named `*_refusal` are a family's single check of an action: None when it is legal,
+else the reason (pokerkit's verify_*). The family's list of legal actions (`envido_openings`,
+`flor_legal` ...) is its candidates filtered by that check, so the two cannot disagree.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.core.actions import Action
 from engine.core.calls import Call
+from engine.core.cards import Card
 from engine.core.errors import Reason
 from engine.core.events import Event, Scoring
 
@@ -27,10 +30,10 @@ if TYPE_CHECKING:  # types only: State holds the RuleSet that holds these hooks
 class Hooks:
     """No envido, no flor, and nothing added to the hand's life cycle."""
 
-    # Whether `late_openings` and `extend_play` can add anything: the shared code skips the
-    # call otherwise (legal_actions runs for every seat after every action).
-    has_late_openings = False
-    extends_play = False
+    # The variant's own calls in trick play (the Venezuelan a-ley flor): their check is
+    # `own_refusal`, the ones it passes `own_actions`. Empty: the shared code skips both
+    # (legal_actions runs for every seat after every action).
+    own_calls: tuple[Call, ...] = ()
 
     # ---- the envido family (Argentine ladder, or the Venezuelan envite) ----
 
@@ -38,18 +41,27 @@ class Hooks:
         """Is `call` an opening or raise of this game's envido?"""
         return False
 
-    def envido_openings(self, state: State, seat: int, answering_truco: bool) -> list[Action]:
+    def envido_refusal(self, state: State, action: Action) -> Reason | None:
+        """The check of an envido opening (`is_envido_call`) while no envido bet is pending."""
+        return Reason("not_in_variant", "there is no envido in this game")
+
+    def envido_openings(self, state: State, seat: int) -> list[Action]:
+        """`seat`'s opening candidates that pass `envido_refusal`."""
         return []
+
+    def answer_refusal(self, state: State, action: Action) -> Reason | None:
+        """The check of an answer to a pending envido bet by the other team."""
+        return Reason("envido_answer", "answer the envido first (quiero, no quiero or a raise)")
 
     def envido_answers(self, state: State, seat: int) -> list[Action]:
-        """The answers to a pending envido bet by the other team (and what goes with them)."""
+        """The answer candidates that pass `answer_refusal`."""
         return []
+
+    def declare_refusal(self, state: State, action: Action) -> Reason | None:
+        """The check of declaring an envido value (or son buenas)."""
+        return Reason("no_declaring", "no envido values are being declared")
 
     def envido_declarations(self, state: State, seat: int) -> list[Action]:
-        return []
-
-    def late_openings(self, state: State, seat: int) -> list[Action]:
-        """Envido openings after the envido window closed (the Venezuelan envite con ley)."""
         return []
 
     def envido_bet(self, w: Work, events: list[Event], action: Action) -> None:
@@ -70,44 +82,83 @@ class Hooks:
         """The stake shown at the table while an envite is live (None: not shown)."""
         return None
 
-    def envido_refusal(self, state: State, seat: int) -> str:
-        return Reason("not_in_variant", "there is no envido in this game")
-
     # ---- the flor family ----
 
     def start_flor(self, w: Work, events: list[Event]) -> None:
         """The cards are known: open the flor round where someone holds a flor."""
 
+    def flor_refusal(self, state: State, action: Action) -> Reason | None:
+        """The check of every action in the flor phase."""
+        return Reason("not_now", f"{action.call.value} is not possible now")
+
     def flor_legal(self, state: State, seat: int) -> list[Action]:
+        """The flor-phase candidates that pass `flor_refusal`."""
         return []
 
     def flor_act(self, w: Work, events: list[Event], action: Action) -> None:
         raise AssertionError("no flor in this game")
 
-    def flor_refusal(self, state: State, action: Action) -> str:
-        return Reason("not_now", f"{action.call.value} is not possible now")
-
     # ---- maldon (OPT-MALDON, an Argentine option) ----
 
-    def maldon_ok(self, state: State, seat: int) -> bool:
-        return False
-
-    def maldon_refusal(self, state: State, seat: int) -> str:
+    def maldon_refusal(self, state: State, seat: int) -> Reason | None:
         return Reason("maldon_off", "maldon is not played at this table")
 
-    # ---- life-cycle hooks (no-op here) ----
+    # ---- the variant's own calls in trick play ----
 
-    def extend_play(self, state: State, seat: int, acts: list[Action]) -> list[Action]:
-        """`seat`'s legal actions in trick play with the variant's own calls added."""
-        return acts
+    def own_refusal(self, state: State, action: Action, may_act: Callable[[], bool]) -> Reason | None:
+        """The check of one of `own_calls` in trick play; `may_act()` says whether the seat
+        has an ordinary legal action now (some own calls go only with one)."""
+        return Reason("not_now", f"{action.call.value} is not possible now")
+
+    def own_actions(self, state: State, seat: int, may_act: Callable[[], bool]) -> list[Action]:
+        """`seat`'s own calls that pass `own_refusal` now."""
+        return []
+
+    def pasar_refusal(self, state: State, seat: int) -> Reason | None:
+        """A variant's bar on passing the cards where the trick rules allow it."""
+        return None
+
+    # ---- the truco ladder and the tricks: what a variant adds ----
+
+    def truco_declinable(self, state: HandState) -> bool:
+        """May the pending truco be declined? (Not the Venezuelan "privo y truco" against a
+        team on 22, or on 20 with a flor: 4.12.1 V-C3, V-C4.)"""
+        return True
+
+    def raise_bar_reason(self, state: State) -> Reason | None:
+        """The variant's own reason why raises are barred in this hand (State.raise_barred)."""
+        return None
+
+    def card_played(self, w: Work, seat: int, card: Card) -> None:
+        """A card was played (RuleSet.perico_locks: the Venezuelan perico may bar raises)."""
+
+    def carta_pasada(self, w: Work, number: int, seat: int) -> None:
+        """In trick `number`, `seat`'s card counted for nothing (TieRule.VENEZOLANO)."""
+
+    def seat_passed(self, w: Work, seat: int) -> None:
+        """`seat` passed his three cards face down (RuleSet.pasar)."""
+
+    def cantando(self, state: HandState) -> int:
+        """The team "cantando" in this hand (Venezuela 4.12.1), NO_TEAM (-1) for none."""
+        return -1
+
+    def passed_cards(self, state: HandState) -> tuple[tuple[int, int], ...]:
+        """(trick number, seat) of each card that counted for nothing, for the view."""
+        return ()
+
+    def passed_seats(self, state: HandState) -> tuple[int, ...]:
+        """Seats that passed all three cards (face down), for the view."""
+        return ()
+
+    def penalties(self, state: HandState) -> tuple[tuple[int, str, int], ...]:
+        """(team, rule, points withheld) of this hand, for the view and the hand summary."""
+        return ()
+
+    # ---- life-cycle hooks (no-op here) ----
 
     def before_action(self, w: Work, events: list[Event], action: Action) -> bool:
         """Runs before a legal action is applied; True when the hook applied it itself."""
         return False
-
-    def refusal(self, state: State, action: Action) -> str | None:
-        """The reason for refusing one of the variant's own calls, None for other calls."""
-        return None
 
     def defer_credit(self, w: Work, team: int, points: int, reason: Scoring) -> bool:
         """True when the variant keeps these points for the end of the hand."""

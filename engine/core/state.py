@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import TypeAlias
+from collections.abc import Callable
+from typing import TypeAlias, TypeVar
 
 from engine.core.calls import Call
 from engine.core.cards import Card
@@ -78,8 +79,13 @@ class HandSummary:
     penalties: tuple[tuple[int, str, int], ...] = ()
 
 
-@dataclass(frozen=True)
-class State:
+class HandFields:
+    """The one field list of a match state: `State` (frozen) and `Work` (the mutable copy
+    `apply` changes) both take their fields from here, so they cannot drift apart. mypy
+    reads each field's type through the inheritance (a misspelt field is an error); at run
+    time `State` is a frozen dataclass of exactly these fields (`_fields_from`), and
+    `freeze` refuses a Work with a stray attribute."""
+
     rules: RuleSet
     n: int
     phase: Phase
@@ -136,18 +142,13 @@ class State:
     # Team of each seat in this hand: seat % 2, except in the Uruguayan 3-player game, where
     # the mano (team 0) plays alone against the other two (team 1), a new split every hand.
     team_of: tuple[int, ...] = ()
-    # ---- added with venezolano; the defaults mean "not in play" ----
+    # ---- the tricks of every variant (empty outside a hand) ----
     active: tuple[int, ...] = ()  # seats taking part in the trick (all players, unless some
     # passed their cards or a Venezuelan double tie leaves the third trick to the tied)
     trick_winners: tuple[int, ...] = ()  # seat that won each finished trick, -1 for parda
-    passed: tuple[tuple[int, int], ...] = ()  # (trick number, seat): a carta pasada, face up
-    passed_seats: tuple[int, ...] = ()  # seats that passed all three cards (face down)
-    perico_lock: bool = False  # 001 L37: no more truco raises in this hand
-    truco_forced: bool = False  # the pending truco may not be declined (4.12.1 V-C3, V-C4)
-    cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
-    # ---- a variant's own record of this hand (the Venezuelan envite and a-ley flor) ----
+    # ---- a variant's own record of this hand (the Venezuelan envite, a-ley flor, estar
+    # cantando, the perico's lock, cards passed): only the variant's hooks read it ----
     variant_hand: VariantHand | None = None
-    penalties: tuple[tuple[int, str, int], ...] = ()  # (team, rule, points withheld)
     # ---- who made each bet: a seat, not a team (the table names the player who spoke) ----
     truco_seat: int = -1  # seat of the pending (or last) truco call; -1: nobody called it
     # (the Brazilian mão de onze and the Venezuelan "privo y truco" start with a truco pending)
@@ -156,6 +157,27 @@ class State:
 
     def team(self, seat: int) -> int:
         return self.team_of[seat] if self.team_of else seat % 2
+
+
+_T = TypeVar("_T")
+
+
+def _fields_from(spec: type) -> Callable[[type[_T]], type[_T]]:
+    """Give a class the annotations (and so, under @dataclass, the fields and defaults) of
+    `spec`; the defaults are `spec`'s class attributes, found through the inheritance."""
+
+    def give(cls: type[_T]) -> type[_T]:
+        cls.__annotations__ = {**spec.__annotations__, **cls.__dict__.get("__annotations__", {})}
+        return cls
+
+    return give
+
+
+@dataclass(frozen=True)
+@_fields_from(HandFields)
+class State(HandFields):
+    """The match state: frozen, compared field by field (two replays of one log are equal).
+    Build one with `freeze` (engine.core.hand.initial_state fills a Work)."""
 
     @property
     def game_over(self) -> bool:
@@ -170,90 +192,12 @@ class State:
         return self.phase is Phase.DEAL
 
 
-@dataclass
-class Work:
-    """The mutable working copy of a State that `apply` changes and freezes again, with
-    the same fields (tests/engine/test_typing.py keeps them in step). mypy refuses a
-    misspelt field; at run time `freeze` does (a stray attribute is an extra key). Not
-    slotted on purpose: a copy per action is then one dict copy each way, which keeps
-    the engine as fast as before (DECISIONS.md, "Working state")."""
 
-    rules: RuleSet
-    n: int
-    phase: Phase
-    # One entry per score holder: the two teams, or each seat in the Uruguayan 3-player game
-    # (points won by the partners are credited to both, RULES.md 2.12.2).
-    scores: tuple[int, ...]
-    games_won: tuple[int, ...]
-    game_no: int
-    dealer: int
-    deal_no: int
-    deal_kind: DealKind
-    next_pica: bool
-    duel: int
-    dealt: tuple[tuple[Card, ...], ...]
-    face_up: Card | None
-    winner: int | None  # the match winner
-    game_winner: int | None  # winner of the game just ended, until the next deal
-    history: tuple[HandSummary, ...]
-    deferred: tuple[tuple[int, int, Scoring], ...]  # simultaneous scoring: (team, points, reason)
-    # ---- the current hand (or pica-pica duel) ----
-    players: tuple[int, ...]  # seats in this hand, mano first
-    mano: int
-    hands: tuple[tuple[Card, ...], ...]  # cards still held, per seat
-    tricks: tuple[tuple[tuple[int, Card], ...], ...]  # finished tricks
-    trick_results: tuple[int, ...]  # winning team per finished trick, PARDA for a tie
-    current: tuple[tuple[int, Card], ...]  # the trick being played
-    leader: int
-    turn: int  # seat to play a card, -1 when nobody is to play
-    truco_level: int  # accepted steps of the truco ladder (0 = no truco)
-    truco_pending: int  # the step waiting for an answer, 0 for none
-    truco_by: int  # team that made the pending (or last) truco call
-    truco_right: int  # team holding the right to raise, NO_TEAM before any truco
-    envido_status: EnvidoStatus
-    envido_calls: tuple[Call, ...]
-    envido_by: int  # team that made the last envido call
-    envido_decl: tuple[tuple[int, int | None], ...]  # (seat, value) or (seat, None): son buenas
-    envido_best: int  # seat holding the best declared value, -1 before any
-    envido_barred: frozenset[int]  # seats that may no longer open envido
-    envido_result: tuple[int, int] | None
-    flor_status: FlorStatus
-    flor_holders: tuple[int, ...]  # hidden knowledge: never shown by a view before announced
-    flor_announced: tuple[int, ...]
-    flor_idx: int  # whose turn among the holders (announcing and round two)
-    flor_level: int  # 0 flor, 1 contraflor, 2 contraflor al resto
-    flor_by: int  # team of the pending raise, NO_TEAM if none
-    flor_accepted: bool
-    flor_conceded: int  # team that gave up (con flor me achico), NO_TEAM if none
-    flor_cf_by: int  # team that said contraflor (for OPT-CFAR-ACHICO-ALL-FLORES)
-    flor_passes: int
-    flor_result: tuple[int, int] | None
-    shown: tuple[tuple[int, tuple[Card, ...]], ...]  # proofs to reveal at the end of the hand
-    # ---- added for the muestra/manilha variants (defaults keep older constructors valid) ----
-    raise_barred: bool = False  # no truco-ladder raise in this hand (Brazilian eleven rules)
-    # Team of each seat in this hand: seat % 2, except in the Uruguayan 3-player game, where
-    # the mano (team 0) plays alone against the other two (team 1), a new split every hand.
-    team_of: tuple[int, ...] = ()
-    # ---- added with venezolano; the defaults mean "not in play" ----
-    active: tuple[int, ...] = ()  # seats taking part in the trick (all players, unless some
-    # passed their cards or a Venezuelan double tie leaves the third trick to the tied)
-    trick_winners: tuple[int, ...] = ()  # seat that won each finished trick, -1 for parda
-    passed: tuple[tuple[int, int], ...] = ()  # (trick number, seat): a carta pasada, face up
-    passed_seats: tuple[int, ...] = ()  # seats that passed all three cards (face down)
-    perico_lock: bool = False  # 001 L37: no more truco raises in this hand
-    truco_forced: bool = False  # the pending truco may not be declined (4.12.1 V-C3, V-C4)
-    cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
-    # ---- a variant's own record of this hand (the Venezuelan envite and a-ley flor) ----
-    variant_hand: VariantHand | None = None
-    penalties: tuple[tuple[int, str, int], ...] = ()  # (team, rule, points withheld)
-    # ---- who made each bet: a seat, not a team (the table names the player who spoke) ----
-    truco_seat: int = -1  # seat of the pending (or last) truco call; -1: nobody called it
-    # (the Brazilian mão de onze and the Venezuelan "privo y truco" start with a truco pending)
-    envido_seat: int = -1  # seat of the last envido / envite call
-    flor_seat: int = -1  # seat of the pending flor raise (contraflor, contraflor al resto)
 
-    def team(self, seat: int) -> int:
-        return self.team_of[seat] if self.team_of else seat % 2
+class Work(HandFields):
+    """The mutable working copy of a State that `apply` changes and freezes again: the
+    fields of HandFields, as plain attributes. Not slotted on purpose: with a `__dict__`,
+    thaw and freeze are one dict copy each (DECISIONS.md, "Working state")."""
 
 
 # Functions that only read take either form.
@@ -271,7 +215,8 @@ def thaw(state: State) -> Work:
 def freeze(w: Work) -> State:
     fields = w.__dict__
     if len(fields) != _N_FIELDS:
-        raise AttributeError(f"not a State field: {sorted(set(fields) - set(_FIELDS))}")
+        stray, missing = sorted(set(fields) - set(_FIELDS)), sorted(set(_FIELDS) - set(fields))
+        raise AttributeError(f"not a State field: {stray}; missing: {missing}")
     s = object.__new__(State)
     s.__dict__.update(fields)
     return s

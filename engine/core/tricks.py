@@ -3,7 +3,7 @@ hand decided by its tricks."""
 
 from __future__ import annotations
 
-from engine.core.actions import Action
+from engine.core.actions import Action, action as mk, play_action
 from engine.core.calls import Call
 from engine.core.errors import Reason
 from engine.core.cards import Card
@@ -11,6 +11,7 @@ from engine.core.events import Event, Scoring, TrickEnded
 from engine.core.hand import end_hand
 from engine.core.ledger import team_score
 from engine.core.ruleset import Envite, PardaLeads, ThreePardas, TieRule
+from engine.core.truco import TRUCO_WAITING
 from engine.core.state import PARDA, DealKind, EnvidoStatus, State, Work
 
 
@@ -44,12 +45,8 @@ def play(w: Work, events: list[Event], action: Action) -> None:
     w.current = w.current + ((seat, card),)
     if seat not in w.envido_barred:
         w.envido_barred = w.envido_barred | {seat}
-    rules = w.rules
-    if rules.perico_locks and not w.perico_lock and seat in w.trick_winners:
-        # 001 L37 (OP-VE-25): a player who won the first or second trick plays the perico.
-        specials = rules.specials(w.face_up)
-        if specials and card == specials[0]:
-            w.perico_lock = w.raise_barred = True
+    if w.rules.perico_locks:
+        w.rules.hooks.card_played(w, seat, card)
     if len(w.current) < len(w.active):
         w.turn = next_in_hand(w, seat)
         return
@@ -60,7 +57,7 @@ def pasar(w: Work, events: list[Event], seat: int) -> None:
     """OP-VE-23: the three cards go face down (never shown); the player keeps his envite
     rights but takes no part in the tricks. A team with nobody left loses the hand."""
     w.hands = w.hands[:seat] + ((),) + w.hands[seat + 1 :]
-    w.passed_seats = w.passed_seats + (seat,)
+    w.rules.hooks.seat_passed(w, seat)
     w.envido_barred = w.envido_barred | {seat}  # his first-card turn is spent
     nxt = next_in_hand(w, seat)
     w.active = tuple(s for s in w.active if s != seat)
@@ -98,7 +95,7 @@ def finish_trick(w: Work, events: list[Event]) -> None:
             if s > strength(second, face_up):
                 # 001 L45: a third card above one's second is a carta pasada (no value).
                 s = -1
-                w.passed = w.passed + ((number, seat),)
+                rules.hooks.carta_pasada(w, number, seat)
         if s > best:
             best, top = s, [seat]
         elif s == best:
@@ -161,32 +158,70 @@ def hand_winner(results: tuple[int, ...], mano_team: int) -> int | None:
     return r3 if r3 != PARDA else mano_team
 
 
-# The calls that play a card (or all three, passed): refused by `card_refusal`.
-CARD_CALLS = frozenset((Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR))
+# The calls that play a card (or all three, passed): checked by `card_refusal`.
+CARD_CALLS = (Call.PLAY, Call.PLAY_BLIND, Call.LAS_QUE_PINTAN, Call.PASAR)  # a tuple: see truco.py
 
 
-def card_refusal(state: State, action: Action) -> str:
-    """Why a card play that is not legal is refused (no envido bet is pending)."""
+_BLIND = DealKind.BLIND
+_TRUCO_ANSWER = Reason("truco_answer", "the truco call must be answered before anyone plays")
+_NOT_YOUR_TURN = Reason("not_your_turn", "it is not your turn to play")
+
+
+def turn_refusal(state: State, seat: int) -> Reason | None:
+    """May `seat` lay a card now (no envido bet is pending)? The seat-level half of
+    `card_refusal`, run once per seat by `card_actions`."""
+    if state.truco_pending:
+        return TRUCO_WAITING if state.team_of[seat] == state.truco_by else _TRUCO_ANSWER
+    if state.turn != seat:
+        return _NOT_YOUR_TURN
+    return None
+
+
+def card_refusal(state: State, action: Action) -> Reason | None:
+    """A card play, a blind play, passing the three cards or las que pintan (no envido bet
+    is pending); las que pintan is also an envite opening, checked by the envido family."""
     seat, call = action.seat, action.call
-    team = state.team_of[seat]
-    if (call is Call.PASAR and not state.rules.pasar) or (
-        call is Call.LAS_QUE_PINTAN and state.rules.envite is not Envite.PIEDRAS
+    rules = state.rules
+    if (call is Call.PASAR and not rules.pasar) or (
+        call is Call.LAS_QUE_PINTAN and rules.envite is not Envite.PIEDRAS
     ):
         return Reason("not_in_variant", f"{call.value} is not part of this variant")
-    if state.truco_pending:
-        if team == state.truco_by:
-            return Reason("truco_waiting", "your team's truco call is waiting for an answer")
-        return Reason("truco_answer", "the truco call must be answered before anyone plays")
-    if state.turn != seat:
-        return Reason("not_your_turn", "it is not your turn to play")
+    reason = turn_refusal(state, seat)
+    if reason is not None:
+        return reason
     if call is Call.PASAR:
+        if len(state.hands[seat]) == rules.cards_per_hand:
+            return rules.hooks.pasar_refusal(state, seat)
         return Reason("pasar_first_turn", "all three cards may be passed only on your first turn")
     if call is Call.LAS_QUE_PINTAN:
+        if rules.hooks.envido_refusal(state, action) is None:
+            return None
         return Reason("pintan_not_now", "las que pintan opens the envite: not possible now or with that card")
     if state.deal_kind is DealKind.BLIND:
+        if call is Call.PLAY_BLIND:
+            return None
         return Reason("blind_hand", "this hand is played blind: play your next card unseen")
     if call is Call.PLAY_BLIND:
         return Reason("face_up_hand", "cards are played face up in this hand")
+    if action.card in playable(state, seat):
+        return None
     if action.card in state.hands[seat]:
         return Reason("highest_card", "after a tied first trick you must play your highest card")
     return Reason("not_held", f"you do not hold {action.card}")
+
+
+def card_actions(state: State, seat: int) -> list[Action]:
+    """`seat`'s card plays (and passing) that pass `card_refusal` (las que pintan is listed
+    with the envite openings)."""
+    if turn_refusal(state, seat) is not None:
+        return []
+    if state.deal_kind is _BLIND:
+        acts = [mk(seat, Call.PLAY_BLIND)]
+    else:
+        # `playable` is the per-card half of card_refusal (cards held, highest after a parda).
+        acts = [play_action(seat, card) for card in playable(state, seat)]
+    if state.rules.pasar:
+        passing = mk(seat, Call.PASAR)
+        if card_refusal(state, passing) is None:
+            acts.append(passing)
+    return acts

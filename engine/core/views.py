@@ -253,13 +253,13 @@ def view(state: State, seat: int | None) -> View:
         envido_stake=_envido_stake(state),
         special_cards=tuple(c for c in rules.specials(state.face_up) if c is not None),
         trick_players=state.active if playing else (),
-        passed_cards=state.passed,
-        passed_seats=state.passed_seats,
-        truco_forced=bool(state.truco_pending) and state.truco_forced,
-        cantando=_team(state.cantando),
+        passed_cards=rules.hooks.passed_cards(state),
+        passed_seats=rules.hooks.passed_seats(state),
+        truco_forced=bool(state.truco_pending) and not rules.hooks.truco_declinable(state),
+        cantando=_team(rules.hooks.cantando(state)),
         ley_seats=rules.hooks.ley_seats(state),
         envite_ley=rules.hooks.envite_ley(state),
-        penalties=state.penalties,
+        penalties=rules.hooks.penalties(state),
         **_guide_fields(state, seat, own, legal, blind, malas),
     )
 

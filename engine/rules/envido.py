@@ -14,6 +14,7 @@ from engine.core.events import Acted, Event, Scoring
 from engine.core.hand import end_hand_now
 from engine.core.ledger import credit, leader_needs
 from engine.core.ruleset import TrucoTiming
+from engine.core.truco import TRUCO_WAITING
 from engine.core.ruleset import EnvidoReplies
 from engine.core.state import EnvidoStatus, HandState, State, Work
 
@@ -22,29 +23,46 @@ from engine.core.state import EnvidoStatus, HandState, State, Work
 _ANY_TIME = TrucoTiming.ANY_TIME
 
 
-def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Action]:
-    if (
-        state.envido_status is not EnvidoStatus.OPEN
-        or seat in state.envido_barred
-        or not (answering_truco or state.rules.truco_timing is _ANY_TIME or state.turn == seat)
-    ):
+_DONE = Reason("envido_done", "the envido has already been played in this hand")
+_FLOR = Reason("envido_flor", "a flor was announced: there is no envido in this hand")
+_FIRST_TRICK = Reason("envido_first_trick", "envido is only possible during the first trick")
+_NOT_NOW = Reason("not_now", "envido is not possible now")
+_BARRED = Reason("envido_barred", "you can no longer call envido: you have played a card or bet on the truco")
+_OWN_TURN = Reason("own_turn_envido", "envido may only be called on your own turn at this table")
+_OPEN = EnvidoStatus.OPEN
+
+
+def opening_gate(state: State, seat: int) -> Reason | None:
+    """May `seat` open the envido now (whatever the call)? The seat-level half of
+    `opening_refusal`, shared with the Venezuelan envite: run once per seat by the lists of
+    legal openings, and first by every opening's check."""
+    status = state.envido_status
+    if status is not _OPEN:
+        if status is EnvidoStatus.DONE:
+            return _DONE
+        if status is EnvidoStatus.CLOSED:
+            return _FLOR if state.flor_announced else _FIRST_TRICK
+        return _NOT_NOW
+    if seat in state.envido_barred:
+        return _BARRED
+    if state.truco_pending:
+        if state.team_of[seat] == state.truco_by:
+            return TRUCO_WAITING
+        return None  # a player facing a truco may always open envido first (OP-AR-6)
+    if state.rules.truco_timing is _ANY_TIME or state.turn == seat:
+        return None
+    return _OWN_TURN
+
+
+def opening_refusal(state: State, action: Action) -> Reason | None:
+    """An envido-ladder opening (the caller routes only the ladder's calls here)."""
+    return opening_gate(state, action.seat)
+
+
+def legal_openings(state: State, seat: int) -> list[Action]:
+    if opening_gate(state, seat) is not None:
         return []
     return [mk(seat, step.call) for step in state.rules.envido_ladder]
-
-
-def opening_refusal(state: State, seat: int) -> str:
-    status = state.envido_status
-    if status is EnvidoStatus.DONE:
-        return Reason("envido_done", "the envido has already been played in this hand")
-    if status is EnvidoStatus.CLOSED:
-        if state.flor_announced:
-            return Reason("envido_flor", "a flor was announced: there is no envido in this hand")
-        return Reason("envido_first_trick", "envido is only possible during the first trick")
-    if seat in state.envido_barred:
-        return Reason("envido_barred", "you can no longer call envido: you have played a card or bet on the truco")
-    if state.truco_pending and state.team_of[seat] == state.truco_by:
-        return Reason("truco_waiting", "your team's truco call is waiting for an answer")
-    return Reason("own_turn_envido", "envido may only be called on your own turn at this table")
 
 
 def _stake(state: HandState, calls: tuple[Call, ...]) -> int:
@@ -52,31 +70,40 @@ def _stake(state: HandState, calls: tuple[Call, ...]) -> int:
     return sum(s.points for c in calls if (s := rules.envido_step(c)) is not None)
 
 
-def legal_answers(state: State, seat: int) -> list[Action]:
-    acts = [mk(seat, Call.QUIERO), mk(seat, Call.NO_QUIERO)]
+_ANSWER = Reason("envido_answer", "answer the envido first (quiero, no quiero or a raise)")
+
+
+def answer_refusal(state: State, action: Action) -> Reason | None:
+    """An answer to the other team's envido bet: quiero, no quiero or a raise the table's
+    mode allows (OP-AR-4) below the target."""
+    call = action.call
+    if call is Call.QUIERO or call is Call.NO_QUIERO:
+        return None
     rules = state.rules
+    step = rules.envido_step(call)
     calls = state.envido_calls
     last = rules.envido_step(calls[-1])
     assert last is not None
-    if last.call is Call.FALTA_ENVIDO:
-        return acts  # falta envido cannot be raised
+    if step is None or last.call is Call.FALTA_ENVIDO or step.level < last.level:
+        return _ANSWER  # falta envido cannot be raised
     mode = rules.envido_max_replies
     if mode is EnvidoReplies.A and len(calls) >= 3:
-        return acts
-    stake = _stake(state, calls)
-    for step in rules.envido_ladder:
-        if step.level < last.level:
-            continue
-        if step.call is not Call.FALTA_ENVIDO:
-            if mode is EnvidoReplies.B and step.call is Call.ENVIDO and calls.count(Call.ENVIDO) >= 2:
-                continue
-            if stake + step.points > rules.target:
-                # A stake above the target decides nothing more (engine policy). In every
-                # mode: reading b limits only plain envidos, so real envido could repeat
-                # forever (two bots did exactly that).
-                continue
-        acts.append(mk(seat, step.call))
-    return acts
+        return _ANSWER
+    if step.call is not Call.FALTA_ENVIDO:
+        if mode is EnvidoReplies.B and step.call is Call.ENVIDO and calls.count(Call.ENVIDO) >= 2:
+            return _ANSWER
+        if _stake(state, calls) + step.points > rules.target:
+            # A stake above the target decides nothing more (engine policy). In every
+            # mode: reading b limits only plain envidos, so real envido could repeat
+            # forever (two bots did exactly that).
+            return _ANSWER
+    return None
+
+
+def legal_answers(state: State, seat: int) -> list[Action]:
+    candidates = [mk(seat, Call.QUIERO), mk(seat, Call.NO_QUIERO)]
+    candidates += [mk(seat, step.call) for step in state.rules.envido_ladder]
+    return [a for a in candidates if answer_refusal(state, a) is None]
 
 
 def accepted_points(w: HandState) -> int:
@@ -148,15 +175,33 @@ def beats(state: HandState, seat: int) -> bool:
     return state.players.index(seat) < state.players.index(best)
 
 
+_DECLARING = Reason("envido_declaring", "the envido values are being declared")
+
+
+def declare_refusal(state: State, action: Action) -> Reason | None:
+    """Declaring a value (only one that beats the best so far) or son buenas (only once a
+    value was declared), by the next declarer in mano order."""
+    seat = action.seat
+    reason = _declarer_gate(state, seat)
+    if reason is not None:
+        return reason
+    if action.call is Call.SON_BUENAS:
+        return None if state.envido_best >= 0 else _DECLARING
+    return None if beats(state, seat) else _DECLARING
+
+
+def _declarer_gate(state: State, seat: int) -> Reason | None:
+    """Is it `seat`'s turn to declare? The seat-level half of `declare_refusal`."""
+    if state.envido_status is not EnvidoStatus.DECLARING:
+        return Reason("no_declaring", "no envido values are being declared")
+    return None if next_declarer(state) == seat else _DECLARING
+
+
 def legal_declare(state: State, seat: int) -> list[Action]:
-    if state.envido_status is not EnvidoStatus.DECLARING or next_declarer(state) != seat:
+    if _declarer_gate(state, seat) is not None:
         return []
-    if state.envido_best < 0:
-        return [mk(seat, Call.DECLARE_ENVIDO)]
-    acts = [mk(seat, Call.SON_BUENAS)]
-    if beats(state, seat):
-        acts.append(mk(seat, Call.DECLARE_ENVIDO))
-    return acts
+    candidates = [mk(seat, Call.SON_BUENAS), mk(seat, Call.DECLARE_ENVIDO)]
+    return [a for a in candidates if declare_refusal(state, a) is None]
 
 
 def declare(w: Work, events: list[Event], action: Action) -> None:

@@ -45,90 +45,101 @@ def start(w: Work) -> None:
     w.envido_status = EnvidoStatus.CLOSED  # a flor cancels envido for the whole hand
 
 
-def _raises(state: State, seat: int) -> list[Action]:
-    acts = []
-    if state.flor_level < 1:
-        acts.append(mk(seat, Call.CONTRAFLOR))
-    if state.flor_level < 2:
-        acts.append(mk(seat, Call.CONTRAFLOR_AL_RESTO))
-    return acts
-
-
 def holds_flor(state: State, seat: int) -> bool:
     return state.rules.flor_fn(state.dealt[seat], state.face_up) is not None
 
 
-def _announcing(state: State, seat: int, team: int) -> list[Action]:
+def _raise_ok(state: State, call: Call) -> bool:
+    """Contraflor only over a plain flor, contraflor al resto over anything below it."""
+    if call is Call.CONTRAFLOR:
+        return state.flor_level < 1
+    return call is Call.CONTRAFLOR_AL_RESTO and state.flor_level < 2
+
+
+def _announcing_ok(state: State, call: Call, team: int) -> bool:
     """A holder's choices in round one: announce, or answer what the other team said."""
-    acts = [mk(seat, Call.FLOR)]
+    if call is Call.FLOR:
+        return True
     if state.flor_accepted:
-        return acts
+        return False
     if state.flor_conceded != NO_TEAM:
-        if state.flor_conceded == team:
-            acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
-        return acts
+        return call is Call.CON_FLOR_ME_ACHICO and state.flor_conceded == team
     if not any(state.team_of[h] != team for h in state.flor_announced):
-        return acts
-    acts.append(mk(seat, Call.CON_FLOR_ME_ACHICO))
-    if state.flor_by == 1 - team:
-        acts.append(mk(seat, Call.CON_FLOR_QUIERO))
-    if state.flor_by != team:
-        acts.extend(_raises(state, seat))
-    return acts
+        return False
+    if call is Call.CON_FLOR_ME_ACHICO:
+        return True
+    if call is Call.CON_FLOR_QUIERO:
+        return state.flor_by == 1 - team
+    return state.flor_by != team and _raise_ok(state, call)
+
+
+# The refusals, built once (the legal list checks several candidates per seat).
+_FLOR_ROUND = Reason("flor_round", "the flor is being settled: only players holding a flor speak now")
+_FLOR_WAITING = Reason("flor_waiting", "your team's flor bet is waiting for an answer")
+_FLOR_ANSWER = Reason(
+    "flor_answer", "answer the flor bet: con flor quiero, con flor me achico or contraflor al resto"
+)
+_OTHER_TURN = Reason("flor_other_turn", "it is another flor holder's turn to speak")
+_PASS_ONLY = Reason("flor_pass_only", "the flor round: you may only pass")
+_NO_BET = Reason("flor_no_bet", "there is no flor bet for you to accept")
+_NOT_NOW = Reason("not_now", "that flor bet is not possible now")
+_SETTLE = Reason("flor_settle", "the flors are settled first: contraflor, con flor me achico or pass")
+_ANNOUNCE = Reason("flor_announce", "you hold a flor: announce it before anything else")
+
+
+def refusal(state: State, action: Action) -> Reason | None:
+    """Every action of the flor phase: who speaks (holders in mano order, or any holder of
+    the other team answering a contraflor) and what each may say (RULES.md 1.9.4)."""
+    seat, call = action.seat, action.call
+    status = state.flor_status
+    holders = state.flor_holders
+    if seat not in holders:
+        return _FLOR_ROUND
+    if status is FlorStatus.ANSWERING:
+        if state.team_of[seat] == state.flor_by:
+            return _FLOR_WAITING
+        if call is Call.CON_FLOR_QUIERO or call is Call.CON_FLOR_ME_ACHICO or (
+            call is Call.CONTRAFLOR_AL_RESTO and state.flor_level < 2
+        ):
+            return None
+        return _FLOR_ANSWER
+    if status is not FlorStatus.ANNOUNCING and status is not FlorStatus.ROUND_TWO:
+        return Reason("not_now", f"{call.value} is not possible now")
+    if holders[state.flor_idx] != seat:
+        return _OTHER_TURN
+    if status is FlorStatus.ANNOUNCING:
+        if state.rules.flor_optional:
+            if call is Call.PASS_FLOR:
+                return None  # OPT-FLOR-OPTIONAL: every player may stay quiet
+            if not holds_flor(state, seat):
+                return _PASS_ONLY
+        if _announcing_ok(state, call, state.team_of[seat]):
+            return None
+    elif call is Call.CON_FLOR_ME_ACHICO or call is Call.PASS_FLOR or _raise_ok(state, call):
+        return None  # round two: raise, concede or pass
+    if call is Call.CON_FLOR_QUIERO:
+        return _NO_BET
+    if call in (Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO, Call.CON_FLOR_ME_ACHICO):
+        return _NOT_NOW
+    if seat in state.flor_announced:  # sung already: now the flors are settled, cards wait
+        return _SETTLE
+    return _ANNOUNCE
+
+
+# The candidates of each flor status, in the order a player reads them.
+_CANDIDATES = {
+    FlorStatus.ANNOUNCING: (Call.FLOR, Call.CON_FLOR_ME_ACHICO, Call.CON_FLOR_QUIERO, Call.CONTRAFLOR,
+                            Call.CONTRAFLOR_AL_RESTO, Call.PASS_FLOR),
+    FlorStatus.ANSWERING: (Call.CON_FLOR_QUIERO, Call.CON_FLOR_ME_ACHICO, Call.CONTRAFLOR_AL_RESTO),
+    FlorStatus.ROUND_TWO: (Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO, Call.CON_FLOR_ME_ACHICO, Call.PASS_FLOR),
+}
 
 
 def legal(state: State, seat: int) -> list[Action]:
-    status = state.flor_status
-    holders = state.flor_holders
-    team = state.team_of[seat]
-    if status is FlorStatus.ANNOUNCING:
-        if holders[state.flor_idx] != seat:
-            return []
-        if state.rules.flor_optional:
-            if not holds_flor(state, seat):
-                return [mk(seat, Call.PASS_FLOR)]
-            return _announcing(state, seat, team) + [mk(seat, Call.PASS_FLOR)]
-        return _announcing(state, seat, team)
-    if status is FlorStatus.ANSWERING:
-        if seat not in holders or team == state.flor_by:
-            return []
-        acts = [mk(seat, Call.CON_FLOR_QUIERO), mk(seat, Call.CON_FLOR_ME_ACHICO)]
-        if state.flor_level < 2:
-            acts.append(mk(seat, Call.CONTRAFLOR_AL_RESTO))
-        return acts
-    if status is FlorStatus.ROUND_TWO:
-        if holders[state.flor_idx] != seat:
-            return []
-        return _raises(state, seat) + [
-            mk(seat, Call.CON_FLOR_ME_ACHICO),
-            mk(seat, Call.PASS_FLOR),
-        ]
-    return []
-
-
-def refusal(state: State, action: Action) -> str:
-    seat = action.seat
+    calls = _CANDIDATES.get(state.flor_status, ())
     if seat not in state.flor_holders:
-        return Reason("flor_round", "the flor is being settled: only players holding a flor speak now")
-    if (
-        state.flor_status is FlorStatus.ANNOUNCING
-        and state.flor_holders[state.flor_idx] == seat
-        and not holds_flor(state, seat)
-    ):
-        return Reason("flor_pass_only", "the flor round: you may only pass")
-    if state.flor_status is FlorStatus.ANSWERING:
-        if state.team_of[seat] == state.flor_by:
-            return Reason("flor_waiting", "your team's flor bet is waiting for an answer")
-        return Reason("flor_answer", "answer the flor bet: con flor quiero, con flor me achico or contraflor al resto")
-    if state.flor_holders[state.flor_idx] != seat:
-        return Reason("flor_other_turn", "it is another flor holder's turn to speak")
-    if action.call is Call.CON_FLOR_QUIERO:
-        return Reason("flor_no_bet", "there is no flor bet for you to accept")
-    if action.call in (Call.CONTRAFLOR, Call.CONTRAFLOR_AL_RESTO, Call.CON_FLOR_ME_ACHICO):
-        return Reason("not_now", "that flor bet is not possible now")
-    if seat in state.flor_announced:  # sung already: now the flors are settled, cards wait
-        return Reason("flor_settle", "the flors are settled first: contraflor, con flor me achico or pass")
-    return Reason("flor_announce", "you hold a flor: announce it before anything else")
+        return []  # the first check of `refusal`, once for the seat
+    return [a for call in calls if refusal(state, a := mk(seat, call)) is None]
 
 
 def act(w: Work, events: list[Event], action: Action) -> None:

@@ -18,14 +18,14 @@ class ArgentineHooks(Hooks):
     def is_envido_call(self, state: State, call: Call) -> bool:
         return state.rules.envido_step(call) is not None
 
-    def envido_openings(self, state: State, seat: int, answering_truco: bool) -> list[Action]:
-        return envido.legal_openings(state, seat, answering_truco)
-
-    def envido_answers(self, state: State, seat: int) -> list[Action]:
-        return envido.legal_answers(state, seat)
-
-    def envido_declarations(self, state: State, seat: int) -> list[Action]:
-        return envido.legal_declare(state, seat)
+    # The rule families' functions themselves (staticmethods: no extra frame on the
+    # legal-action path, which runs for every seat after every action).
+    envido_refusal = staticmethod(envido.opening_refusal)
+    envido_openings = staticmethod(envido.legal_openings)
+    answer_refusal = staticmethod(envido.answer_refusal)
+    envido_answers = staticmethod(envido.legal_answers)
+    declare_refusal = staticmethod(envido.declare_refusal)
+    envido_declarations = staticmethod(envido.legal_declare)
 
     def envido_bet(self, w: Work, events: list[Event], action: Action) -> None:
         envido.bet(w, events, action)
@@ -39,26 +39,16 @@ class ArgentineHooks(Hooks):
     def envido_declined(self, state: HandState) -> int:
         return envido.declined_points(state)
 
-    def envido_refusal(self, state: State, seat: int) -> str:
-        return envido.opening_refusal(state, seat)
-
     def start_flor(self, w: Work, events: list[Event]) -> None:
         flor.start(w)
 
-    def flor_legal(self, state: State, seat: int) -> list[Action]:
-        return flor.legal(state, seat)
+    flor_refusal = staticmethod(flor.refusal)
+    flor_legal = staticmethod(flor.legal)
 
     def flor_act(self, w: Work, events: list[Event], action: Action) -> None:
         flor.act(w, events, action)
 
-    def flor_refusal(self, state: State, action: Action) -> str:
-        return flor.refusal(state, action)
-
-    def maldon_ok(self, state: State, seat: int) -> bool:
-        return maldon.maldon_ok(state, seat)
-
-    def maldon_refusal(self, state: State, seat: int) -> str:
-        return maldon.refusal(state, seat)
+    maldon_refusal = staticmethod(maldon.refusal)
 
 
 ARGENTINE_HOOKS = ArgentineHooks()

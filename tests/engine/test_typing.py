@@ -24,13 +24,40 @@ import dataclasses  # noqa: E402
 import pytest  # noqa: E402
 
 from engine import get_ruleset, new_match  # noqa: E402
-from engine.core.state import State, Work, freeze, thaw  # noqa: E402
+from engine.core.state import HandFields, State, Work, freeze, thaw  # noqa: E402
 
 
-def test_the_working_state_has_exactly_the_fields_of_the_state() -> None:
-    state_fields = [(f.name, f.type) for f in dataclasses.fields(State)]
-    work_fields = [(f.name, f.type) for f in dataclasses.fields(Work)]
-    assert work_fields == state_fields
+def test_state_and_work_take_their_fields_from_one_list() -> None:
+    spec = list(HandFields.__annotations__.items())
+    assert [(f.name, f.type) for f in dataclasses.fields(State)] == spec
+    assert issubclass(Work, HandFields) and not Work.__dict__.get("__annotations__")
+    assert not dataclasses.is_dataclass(Work)  # plain attributes, read and written by name
+
+
+def test_the_state_stays_frozen() -> None:
+    import random
+
+    state, _ = new_match(get_ruleset("argentino"), 2, random.Random(3))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.turn = 1  # mypy lets this pass (State takes its fields from HandFields); run time does not
+
+
+def test_mypy_refuses_a_misspelt_field_of_the_working_state(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from engine.core.state import State, thaw\n"
+        "def f(state: State) -> None:\n"
+        "    w = thaw(state)\n"
+        "    w.truco_level = 2\n"
+        "    w.truco_levl = 2\n"
+        "    w.turn = 'x'\n",
+        encoding="utf-8",
+    )
+    ran = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(probe)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert 'has no attribute "truco_levl"' in ran.stdout, ran.stdout + ran.stderr
+    assert "probe.py:6: error: Incompatible types in assignment" in ran.stdout, ran.stdout
+    assert "probe.py:4" not in ran.stdout, ran.stdout
 
 
 def test_a_misspelt_field_is_refused_when_the_state_is_frozen() -> None:

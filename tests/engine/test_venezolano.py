@@ -330,7 +330,7 @@ def test_perico_played_by_a_trick_winner_voids_raises() -> None:
     # the perico played by someone who has not won a trick locks nothing
     state = ve({0: "4e 5o 6b", 1: "11c 3b 2o"})
     state, _ = act(state, (0, "play", "4e"), (1, "play", "11c"))
-    assert not state.perico_lock
+    assert not view(state, 0).raises_barred
 
 
 # ---------------------------------------------------------------- ties (4.6)
@@ -350,7 +350,7 @@ def test_VE19_second_tie_decided_by_the_tied_players_with_cartas_pasadas() -> No
     state, _ = act(state, (0, "play", "3e"), (1, "play", "3b"), (0, "play", "4o"),
                    (1, "play", "4e"))
     state, events = act(state, (0, "play", "2e"), (1, "play", "4b"))
-    assert state.passed == ((3, 0),)
+    assert view(state, 0).passed_cards == ((3, 0),)
     assert points(events) == [(1, 1, "truco")]
     # 4 players: the second trick is tied between seats 0 and 1 only; they alone play on.
     state = ve({0: "3e 2e 4o", 1: "3b 2b 5c", 2: "5e 6o 4e", 3: "6b 7c 4b"}, n=4)
@@ -362,7 +362,7 @@ def test_VE19_second_tie_decided_by_the_tied_players_with_cartas_pasadas() -> No
     assert view(state, 0).trick_players == (0, 1) and state.turn == 0
     assert "not your turn" in illegal(state, 2, "play", "4e")
     state, events = act(state, (0, "play", "4o"), (1, "play", "5c"))
-    assert points(events) == [(1, 1, "truco")] and state.passed == ()
+    assert points(events) == [(1, 1, "truco")] and view(state, 0).passed_cards == ()
 
 
 def test_three_ties_go_to_el_mano() -> None:
@@ -509,7 +509,7 @@ def test_VE17_cantando_must_play_the_truco_against_22_or_a_flor_on_20() -> None:
 def test_both_teams_cantando_play_a_normal_hand() -> None:
     state, events = scenario({0: "4e 5o 12b", 1: "7b 6b 1o"}, n=2, variant="venezolano",
                              face_up=VIRA, scores=(23, 23), **AUTO)
-    assert points(events) == [] and state.cantando == -1 and state.truco_pending == 0
+    assert points(events) == [] and view(state, 0).cantando is None and state.truco_pending == 0
 
 
 # ---------------------------------------------------------------- game (4.11)

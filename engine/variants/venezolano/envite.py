@@ -53,33 +53,54 @@ def pintan(state: HandState, card: Card) -> int | None:
     return max(value, MIN_STAKE)
 
 
-def opening_calls(state: State, seat: int) -> list[Action]:
-    """Every opening bet (without las que pintan, which goes with a card)."""
-    cap = state.rules.target  # engine policy: a stake above the game decides nothing more
-    acts = [mk(seat, Call.ENVIDO)]
-    acts.extend(mk(seat, Call.ENVIDO_PUNTOS, None, n) for n in range(3, cap + 1))
-    acts.append(mk(seat, Call.FALTA_ENVIDO))
-    if _igualar(state) is not None:
-        acts.append(mk(seat, Call.HASTA_IGUALAR))
-    return acts
+def puntos(state: HandState) -> range:
+    """The stakes "envido N puntos" may name: 3 up to the target (engine policy: a stake
+    above the game decides nothing more)."""
+    return range(3, state.rules.target + 1)
 
 
-def may_open(state: State, seat: int, answering_truco: bool) -> bool:
-    return (
-        state.envido_status is EnvidoStatus.OPEN
-        and seat not in state.envido_barred
-        and (answering_truco or (state.turn == seat and not state.truco_pending))
-    )
+def opening_ok(state: HandState, action: Action, with_card: bool) -> bool:
+    """The per-call half of an opening's check (the seat may open: envido.opening_gate);
+    las que pintan only `with_card` (not as an answer to a truco, nor between flores)."""
+    call = action.call
+    if call is Call.ENVIDO or call is Call.FALTA_ENVIDO:
+        return True
+    if call is Call.ENVIDO_PUNTOS:
+        return action.amount in puntos(state)
+    if call is Call.HASTA_IGUALAR:
+        return _igualar(state) is not None
+    if call is Call.LAS_QUE_PINTAN:
+        card = action.card  # played with the opening (001 L28)
+        return (with_card and card is not None and card in state.hands[action.seat]
+                and pintan(state, card) is not None)
+    return False
 
 
-def legal_openings(state: State, seat: int, answering_truco: bool) -> list[Action]:
-    if not may_open(state, seat, answering_truco):
-        return []
-    acts = opening_calls(state, seat)
-    if not answering_truco:
-        for card in state.hands[seat]:
-            if pintan(state, card) is not None:
-                acts.append(mk(seat, Call.LAS_QUE_PINTAN, card))
+_AMOUNTS: dict[tuple[int, int, int, int], tuple[Action, ...]] = {}
+
+
+def amount_actions(seat: int, call: Call, amounts: range) -> tuple[Action, ...]:
+    """The actions of `call` with each of `amounts`, built once per range (the legal lists
+    are rebuilt after every action, and an envite has some twenty amounts). The key holds
+    the call's id, as engine.core.actions.action does."""
+    key = (seat, id(call), amounts.start, amounts.stop)
+    found = _AMOUNTS.get(key)
+    if found is None:
+        found = _AMOUNTS[key] = tuple(mk(seat, call, None, n) for n in amounts)
+    return found
+
+
+def opening_calls(state: State, seat: int, with_card: bool) -> list[Action]:
+    """The openings that pass `opening_ok`, in the order a player reads them (the amounts
+    of "envido N puntos" are taken from `puntos`, the range its check reads, so they are
+    not checked one by one: there are some twenty)."""
+    envido = mk(seat, Call.ENVIDO)
+    acts = [envido] if opening_ok(state, envido, with_card) else []
+    acts.extend(amount_actions(seat, Call.ENVIDO_PUNTOS, puntos(state)))
+    rest = [mk(seat, Call.FALTA_ENVIDO), mk(seat, Call.HASTA_IGUALAR)]
+    if with_card:
+        rest.extend(mk(seat, Call.LAS_QUE_PINTAN, card) for card in state.hands[seat])
+    acts.extend(a for a in rest if opening_ok(state, a, with_card))
     return acts
 
 
@@ -88,17 +109,36 @@ def current_stake(state: HandState) -> int:
     return falta(state) if record.envido_falta else record.envido_stake
 
 
-def legal_answers(state: State, seat: int) -> list[Action]:
-    acts = [mk(seat, Call.QUIERO), mk(seat, Call.NO_QUIERO)]
-    if hand_of(state).envido_falta:
-        return acts  # la falta is the whole game: nothing above it
-    stake = hand_of(state).envido_stake
-    if state.envido_calls == (Call.ENVIDO,):
-        acts.append(mk(seat, Call.ENVIDO))  # "quiero y envido" (001 L12, OP-VE-9)
-    cap = state.rules.target
-    acts.extend(mk(seat, Call.PIEDRAS, None, n) for n in range(1, cap - stake + 1))
-    if falta(state) > stake:
-        acts.append(mk(seat, Call.FALTA_ENVIDO))
+def raises(state: HandState) -> range:
+    """The piedras "quiero y N piedras más" may add: up to a stake of the target."""
+    return range(1, state.rules.target - hand_of(state).envido_stake + 1)
+
+
+def answer_ok(state: HandState, action: Action) -> bool:
+    """An answer to a pending envite: quiero, no quiero, "quiero y envido" on a plain
+    envido (001 L12, OP-VE-9), piedras más, or la falta above the stake."""
+    call = action.call
+    if call is Call.QUIERO or call is Call.NO_QUIERO:
+        return True
+    record = hand_of(state)
+    if record.envido_falta:
+        return False  # la falta is the whole game: nothing above it
+    if call is Call.ENVIDO:
+        return state.envido_calls == (Call.ENVIDO,)
+    if call is Call.PIEDRAS:
+        return action.amount in raises(state)
+    return call is Call.FALTA_ENVIDO and falta(state) > record.envido_stake
+
+
+def answer_actions(state: State, seat: int) -> list[Action]:
+    """The answers that pass `answer_ok` (piedras from `raises`, the range it reads)."""
+    acts = [a for a in (mk(seat, Call.QUIERO), mk(seat, Call.NO_QUIERO), mk(seat, Call.ENVIDO))
+            if answer_ok(state, a)]
+    if not hand_of(state).envido_falta:
+        acts.extend(amount_actions(seat, Call.PIEDRAS, raises(state)))
+    falta_ = mk(seat, Call.FALTA_ENVIDO)
+    if answer_ok(state, falta_):
+        acts.append(falta_)
     return acts
 
 

@@ -15,6 +15,8 @@ A flor cancels the envite sin ley for the whole hand (V-F3).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 
 from engine.core.actions import Action, action as mk
 from engine.core.errors import Reason
@@ -30,34 +32,53 @@ from engine.variants.venezolano.cards import is_reservada
 FLOR_POINTS = 3
 
 
-def legal(state: State, seat: int) -> list[Action]:
+def _seat_refusal(state: State, seat: int) -> Reason | None:
+    """Who speaks now: holders say flor in mano order, then each shrinks or bets (más mano
+    first, V-F8); any holder of the other team answers the bet (V-F7)."""
     status = state.flor_status
-    holders = state.flor_holders
-    if status is FlorStatus.ANNOUNCING:
-        return [mk(seat, Call.FLOR)] if holders[state.flor_idx] == seat else []
-    if status is FlorStatus.ROUND_TWO:
-        if holders[state.flor_idx] != seat:
-            return []
-        return [mk(seat, Call.CON_FLOR_ME_ACHICO), *envite.opening_calls(state, seat)]
-    if status is FlorStatus.ANSWERING:
-        if seat not in holders or seat % 2 == state.envido_by:
-            return []
-        return envite.legal_answers(state, seat)
-    return []
-
-
-def refusal(state: State, action: Action) -> str:
-    if action.seat not in state.flor_holders:
+    if seat not in state.flor_holders:
         return Reason("flor_round", "the flor is being settled: only players holding a flor speak now")
-    if state.flor_status is FlorStatus.ANSWERING:
-        if action.seat % 2 == state.envido_by:
+    if status is FlorStatus.ANSWERING:
+        if seat % 2 == state.envido_by:
             return Reason("flor_waiting", "your team's envite between flores is waiting for an answer")
-        return Reason("flor_answer", "answer the envite between flores: quiero, no quiero or a raise")
-    if state.flor_holders[state.flor_idx] != action.seat:
+        return None
+    if status is not FlorStatus.ANNOUNCING and status is not FlorStatus.ROUND_TWO:
+        return Reason("not_now", "the flor is not being settled now")
+    if state.flor_holders[state.flor_idx] != seat:
         return Reason("flor_other_turn", "it is another flor holder's turn to speak")
-    if state.flor_status is FlorStatus.ANNOUNCING:
+    return None
+
+
+def refusal(state: State, action: Action) -> Reason | None:
+    """Every action of the flor round: the speaker (`_seat_refusal`), then what he says."""
+    reason = _seat_refusal(state, action.seat)
+    if reason is not None:
+        return reason
+    status, call = state.flor_status, action.call
+    if status is FlorStatus.ANSWERING:
+        if envite.answer_ok(state, action):
+            return None
+        return Reason("flor_answer", "answer the envite between flores: quiero, no quiero or a raise")
+    if status is FlorStatus.ANNOUNCING:
+        if call is Call.FLOR:
+            return None
         return Reason("flor_announce", "you hold a flor: say flor")
+    if call is Call.CON_FLOR_ME_ACHICO or envite.opening_ok(state, action, with_card=False):
+        return None
     return Reason("flor_shrink_or_bet", "shrink (la mía es chica) or make an envite between flores")
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    """What passes `refusal`: the speaker's check once, then the calls of the status (the
+    envite's, filtered by the envite's own checks)."""
+    if _seat_refusal(state, seat) is not None:
+        return []
+    status = state.flor_status
+    if status is FlorStatus.ANSWERING:
+        return envite.answer_actions(state, seat)
+    if status is FlorStatus.ANNOUNCING:
+        return [mk(seat, Call.FLOR)]
+    return [mk(seat, Call.CON_FLOR_ME_ACHICO), *envite.opening_calls(state, seat, with_card=False)]
 
 
 def act(w: Work, events: list[Event], action: Action) -> None:
@@ -172,7 +193,7 @@ def start_cantando(w: Work, events: list[Event], team: int) -> None:
     (V-C5: 1 envite point, 3 per flor, +1 when flor meets flor or for La Reservada) and
     must say "privo y truco": the hand starts with their truco (3 piedras) pending."""
 
-    w.cantando = team
+    w.variant_hand = replace(hand_of(w), cantando=team)
     w.envido_status = EnvidoStatus.CLOSED  # the envite is this comparison (V-C1)
     players = w.players
 
@@ -206,4 +227,5 @@ def start_cantando(w: Work, events: list[Event], team: int) -> None:
     # V-C3 (opponent on 20 with a flor: after "pido flor" the truco is obligatory) and V-C4
     # (opponent on 22): the cantando team may not decline. Relative to the target.
     target = w.rules.target
-    w.truco_forced = before == target - 2 or (before == target - 4 and kind_o > 0)
+    forced = before == target - 2 or (before == target - 4 and kind_o > 0)
+    w.variant_hand = replace(hand_of(w), truco_forced=forced)

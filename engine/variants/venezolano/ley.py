@@ -21,11 +21,12 @@ The engine knows every hand, but a flor counts only when its holder declares it:
 * Flores declared are settled after trick 1 (one team: 3 each; both: the envite between
   flores of flor.py). Every envite and flor point is collected at the end of the hand,
   before the truco points, when the hidden flores are shown and the penalties applied
-  (PointsWithheld events, State.penalties and HandSummary.penalties say why): ley_end.py.
+  (PointsWithheld events, the record's penalties and HandSummary.penalties say why): ley_end.py.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 
@@ -52,6 +53,9 @@ DEFERRED = ENVITE_SIN_LEY | {
 
 
 def holds(state: HandState, seat: int) -> bool:
+    record = state.variant_hand
+    if isinstance(record, VenezuelanHand) and record.ley_mode:
+        return seat in record.flor_seats  # computed once at the deal (asked on every step)
     return state.rules.flor_fn(state.dealt[seat], state.face_up) is not None
 
 
@@ -78,7 +82,7 @@ def fresh(state: HandState, seat: int) -> bool:
         seat not in record.ley_seats
         and seat not in state.flor_announced
         and not _lost(record, seat)
-        and seat not in state.passed_seats
+        and seat not in hand_of(state).passed_seats
         and len(state.hands[seat]) == state.rules.cards_per_hand
     )
 
@@ -122,31 +126,17 @@ def con_ley_opener(state: HandState, seat: int) -> bool:
 # ---------------------------------------------------------------- legal actions
 
 
-def extend(state: State, seat: int, acts: list[Action]) -> list[Action]:
-    """The a-ley calls added to (or removed from) `seat`'s ordinary legal actions."""
-    rec = hand_of(state)
-    if not active(state):
-        return acts
-    if state.envido_status is EnvidoStatus.BETTING and rec.envite_ley:
-        return acts  # con ley quiero declares the flor (V-L4)
-    if seat in rec.ley_seats and first_card_turn(state, seat):
-        acts = [a for a in acts if a.call is not Call.PASAR]  # a ley is "juego": he plays
-    extra: list[Action] = []
-    if acts and undecided(state, seat):
-        extra.append(mk(seat, Call.FLOR))
-    if acts and ley_open(state, seat):
-        extra.append(mk(seat, Call.TENGO_FLOR))
-    if fresh(state, seat) and seat != el_pie(state) and first_card_turn(state, seat):
-        extra.append(mk(seat, Call.A_LEY))
-    if acts and pedir_ok(state, seat):
-        extra.append(mk(seat, Call.PEDIR_FLOR))
-    return extra + acts
+def pasar_refusal(state: State, seat: int) -> Reason | None:
+    """A ley is "juego": its player plays his first card, he does not pass the three."""
+    if active(state) and seat in hand_of(state).ley_seats and first_card_turn(state, seat):
+        return Reason("pasar_first_turn", "all three cards may be passed only on your first turn")
+    return None
 
 
 def pedir_ok(state: State, seat: int) -> bool:
     """001 L48: a truco (or raise) is pending from a team on 20 (target - 4) that has not
     declared a flor and could still declare one; `seat`, who may answer it, may ask first.
-    Only public facts decide it, so the offer reveals nothing about anybody's cards."""
+    Only public facts decide it, so the offer itself reveals nothing about anybody's cards."""
     team = state.truco_by
     members = [s for s in state.players if s % 2 == team]
     return (
@@ -163,60 +153,34 @@ def pedir_ok(state: State, seat: int) -> bool:
 def _may_declare(state: State, seat: int) -> bool:
     """As far as the table can tell, `seat` may still declare a flor: he has not passed, and
     has not played his first card unless a ley (then he has not said pass yet)."""
-    if seat in state.passed_seats:
+    if seat in hand_of(state).passed_seats:
         return False
     if seat in hand_of(state).ley_seats:
         return seat not in hand_of(state).ley_spoken
     return len(state.hands[seat]) == state.rules.cards_per_hand
 
 
-def conley_openings(state: State, seat: int) -> list[Action]:
-    """A second envite, con ley, after an envite sin ley was settled (V-R9)."""
+def conley_gate(state: State, seat: int) -> bool:
+    """May `seat` open a second envite, con ley, after an envite sin ley was settled (V-R9)?
+    The seat-level half of `conley_ok`."""
     rec = hand_of(state)
-    if (
-        not active(state)
-        or state.envido_status is not EnvidoStatus.DONE
-        or rec.conley_done
-        or rec.envite_ley
-        or seat in state.envido_barred
-        or not first_card_turn(state, seat)
-        or not con_ley_opener(state, seat)
-    ):
-        return []
-    acts = envite.opening_calls(state, seat)
-    for card in state.hands[seat]:
-        if envite.pintan(state, card) is not None:
-            acts.append(mk(seat, Call.LAS_QUE_PINTAN, card))
-    return acts
+    return (
+        state.envido_status is EnvidoStatus.DONE
+        and first_card_turn(state, seat)  # cheap tests first: asked for every seat
+        and active(state)
+        and not rec.conley_done
+        and not rec.envite_ley
+        and seat not in state.envido_barred
+        and con_ley_opener(state, seat)
+    )
 
 
-def conley_answers(state: State, seat: int) -> list[Action]:
-    """V-L4: after an envite con ley only "con ley quiero" (a flor) or "sin ley no quiero"."""
-    acts = []
-    if seat in state.flor_announced or undecided(state, seat) or ley_open(state, seat):
-        acts.append(mk(seat, Call.CON_LEY_QUIERO))
-    acts.append(mk(seat, Call.SIN_LEY_NO_QUIERO))
-    return acts
+def conley_ok(state: State, action: Action) -> bool:
+    return conley_gate(state, action.seat) and envite.opening_ok(state, action, with_card=True)
 
 
-def legal_close(state: State, seat: int) -> list[Action]:
-    """The step after trick 1: the next a-ley player says tengo flor or passes."""
-    pending = _unspoken(state)
-    if not pending or pending[0] != seat:
-        return []
-    acts = [mk(seat, Call.PASS_FLOR)]
-    if ley_open(state, seat):
-        acts.insert(0, mk(seat, Call.TENGO_FLOR))
-    return acts
-
-
-def _unspoken(state: HandState) -> list[int]:
-    rec = hand_of(state)
-    return [s for s in state.players if s in rec.ley_seats and s not in rec.ley_spoken]
-
-
-def refusal(state: State, action: Action) -> str | None:
-    """Why an a-ley call is refused, or None when the call is not one of them."""
+def _why(state: State, action: Action) -> Reason:
+    """Why an a-ley call is refused."""
     rec = hand_of(state)
     call, seat = action.call, action.seat
     if call is Call.A_LEY:
@@ -236,7 +200,94 @@ def refusal(state: State, action: Action) -> str | None:
     if call is Call.PEDIR_FLOR:
         return Reason("pedir_flor_when", "pido flor is asked, once, before answering a truco from a "
                       f"team on {state.rules.target - 4} that could still declare a flor (001 L48)")
-    return None
+    return Reason("not_now", f"{call.value} is not possible now")
+
+
+def _conley_answer_ok(state: State, seat: int, call: Call, rec: VenezuelanHand) -> bool:
+    """V-L4: an envite con ley is answered con ley quiero (a flor) or sin ley no quiero."""
+    return state.envido_status is EnvidoStatus.BETTING and rec.envite_ley and seat % 2 != state.envido_by and (
+        call is Call.SIN_LEY_NO_QUIERO
+        or seat in state.flor_announced or undecided(state, seat) or ley_open(state, seat)
+    )
+
+
+def _speaks(state: State, seat: int, rec: VenezuelanHand) -> bool:
+    """The seat-level half of the other a-ley calls: the flor is still open, no values are
+    being declared, and no envite con ley (answered by the two calls above) nor the seat's
+    own team's envite is pending."""
+    if not rec.ley_mode or rec.ley_closed:
+        return False
+    status = state.envido_status
+    if status is EnvidoStatus.DECLARING:
+        return False
+    return status is not EnvidoStatus.BETTING or not (rec.envite_ley or seat % 2 == state.envido_by)
+
+
+def _call_ok(state: State, seat: int, call: Call, may_act: Callable[[], bool]) -> bool:
+    """The per-call half (cheap tests first: `may_act` is a list's truth in legal_actions)."""
+    if call is Call.A_LEY:
+        return first_card_turn(state, seat) and seat != el_pie(state) and fresh(state, seat)
+    if call is Call.FLOR:
+        return may_act() and undecided(state, seat)
+    if call is Call.TENGO_FLOR:
+        return may_act() and ley_open(state, seat)
+    return call is Call.PEDIR_FLOR and may_act() and pedir_ok(state, seat)
+
+
+def allowed(state: State, action: Action, may_act: Callable[[], bool]) -> bool:
+    """The a-ley calls in trick play (OWN_CALLS). FLOR, TENGO_FLOR and PEDIR_FLOR go only
+    with an ordinary action of the seat (`may_act`: he is to play or to answer); A_LEY on
+    one's first-card turn; the answers to an envite con ley replace quiero and no quiero."""
+    call, seat = action.call, action.seat
+    rec = hand_of(state)
+    if call is Call.CON_LEY_QUIERO or call is Call.SIN_LEY_NO_QUIERO:
+        return _conley_answer_ok(state, seat, call, rec)
+    return _speaks(state, seat, rec) and _call_ok(state, seat, call, may_act)
+
+
+def refusal(state: State, action: Action, may_act: Callable[[], bool]) -> Reason | None:
+    """`allowed`, with the reason when it is not."""
+    return None if allowed(state, action, may_act) else _why(state, action)
+
+
+def legal(state: State, seat: int, may_act: Callable[[], bool]) -> list[Action]:
+    """The a-ley calls `allowed` passes, its seat-level half once per seat (no reason is
+    built for a call that is simply not offered)."""
+    rec = state.variant_hand
+    if not isinstance(rec, VenezuelanHand) or not rec.ley_mode:
+        return []
+    if state.envido_status is EnvidoStatus.BETTING and rec.envite_ley:
+        return [mk(seat, c) for c in _ANSWERS if _conley_answer_ok(state, seat, c, rec)]
+    if not _speaks(state, seat, rec):
+        return []
+    return [mk(seat, c) for c in _CALLS if _call_ok(state, seat, c, may_act)]
+
+
+# The a-ley calls of trick play, in the order a player's list shows them.
+OWN_CALLS = (Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.PEDIR_FLOR, Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO)
+
+
+_ANSWERS = (Call.CON_LEY_QUIERO, Call.SIN_LEY_NO_QUIERO)
+_CALLS = (Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.PEDIR_FLOR)
+
+
+def close_refusal(state: State, action: Action) -> Reason | None:
+    """The step after trick 1: the next a-ley player says tengo flor (a holder) or passes."""
+    pending = _unspoken(state)
+    if pending and pending[0] == action.seat and (
+        action.call is Call.PASS_FLOR or (action.call is Call.TENGO_FLOR and ley_open(state, action.seat))
+    ):
+        return None
+    return Reason("ley_speaking", "the players who played a ley say now whether they have a flor")
+
+
+def legal_close(state: State, seat: int) -> list[Action]:
+    return [a for a in (mk(seat, Call.TENGO_FLOR), mk(seat, Call.PASS_FLOR)) if close_refusal(state, a) is None]
+
+
+def _unspoken(state: HandState) -> list[int]:
+    rec = hand_of(state)
+    return [s for s in state.players if s in rec.ley_seats and s not in rec.ley_spoken]
 
 
 # ---------------------------------------------------------------- acting
@@ -267,8 +318,8 @@ def before(w: Work, action: Action) -> None:
 
 
 # Calls that never forfeit: the flor calls, and declaring envite values (compulsory).
-_NEUTRAL = frozenset((Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.CON_LEY_QUIERO,
-                      Call.PASS_FLOR, Call.DECLARE_ENVIDO, Call.SON_BUENAS, Call.PEDIR_FLOR))
+_NEUTRAL = (Call.FLOR, Call.TENGO_FLOR, Call.A_LEY, Call.CON_LEY_QUIERO,
+            Call.PASS_FLOR, Call.DECLARE_ENVIDO, Call.SON_BUENAS, Call.PEDIR_FLOR)  # a tuple: core/truco.py
 
 
 def _truco_answer(w: Work) -> bool:

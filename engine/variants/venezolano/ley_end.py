@@ -25,7 +25,7 @@ _HIDDEN = ("V-F1", "V-F2", "V-F9", "V-F10")
 
 def _withhold(w: Work, events: list[Event], team: int, points: int, reason: Scoring, rule: str) -> None:
     events.append(PointsWithheld(team, points, reason, rule))
-    w.penalties = w.penalties + ((team, rule, points),)
+    w.variant_hand = replace(hand_of(w), penalties=hand_of(w).penalties + ((team, rule, points),))
 
 
 def _silent_rule(w: Work, seat: int) -> str:
@@ -80,7 +80,7 @@ def final(w: Work, events: list[Event], game_over: bool) -> bool:
     if hand_of(w).ley_deferred:
         w.variant_hand = replace(hand_of(w), ley_deferred=())
     for seat, rule in hand_of(w).flor_lost:
-        if seat not in w.passed_seats:  # passed cards are never shown (OP-VE-23)
+        if seat not in hand_of(w).passed_seats:  # passed cards are never shown (OP-VE-23)
             w.shown = w.shown + ((seat, w.dealt[seat]),)
         if rule not in ("V-R4", "V-R5") or game_over:
             continue

@@ -1,13 +1,14 @@
-"""The Venezuelan hand's own record (State.variant_hand): the envite's stake (envite.py)
-and what the flor declared by the players needs to remember during one hand (ley.py,
-ley_end.py). A hand without one yet reads as EMPTY."""
+"""The Venezuelan hand's own record (State.variant_hand): the envite's stake (envite.py),
+what the flor declared by the players needs to remember during one hand (ley.py,
+ley_end.py), estar cantando, the perico's lock and the cards passed. A hand without one
+yet reads as EMPTY; the shared State has none of these fields."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from engine.core.events import Scoring
-from engine.core.state import HandState, VariantHand
+from engine.core.state import NO_TEAM, HandState, VariantHand
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +17,7 @@ class VenezuelanHand(VariantHand):
     envido_prev: int = 0  # ... and what a "no quiero" pays the bettor
     envido_falta: bool = False  # the stake is la falta: computed when it is settled
     ley_mode: bool = False  # this hand's flor is declared by the players
+    flor_seats: tuple[int, ...] = ()  # hidden: who holds a flor (a ley hand, from the deal)
     ley_seats: tuple[int, ...] = ()  # seats that played a ley (public)
     ley_spoken: tuple[int, ...] = ()  # a-ley seats that said tengo flor or passed
     flor_lost: tuple[tuple[int, str], ...] = ()  # hidden: (holder, rule) flores forfeited
@@ -26,6 +28,13 @@ class VenezuelanHand(VariantHand):
     sinley_seats: tuple[int, ...] = ()  # seats that bet or answered in the envite sin ley
     ley_deferred: tuple[tuple[int, int, Scoring], ...] = ()  # envite and flor credits, hand end
     flor_asked: bool = False  # "pido flor" was said in this hand (001 L48)
+    # ---- estar cantando, the perico, passed cards and the a-ley penalties ----
+    cantando: int = NO_TEAM  # the team "cantando" in this hand (4.12.1)
+    truco_forced: bool = False  # the "privo y truco" may not be declined (V-C3, V-C4)
+    perico_lock: bool = False  # 001 L37: the perico played by a trick winner, no more raises
+    passed: tuple[tuple[int, int], ...] = ()  # (trick number, seat): a carta pasada, face up
+    passed_seats: tuple[int, ...] = ()  # seats that passed all three cards (face down)
+    penalties: tuple[tuple[int, str, int], ...] = ()  # (team, rule, points withheld)
 
 
 EMPTY = VenezuelanHand()
