@@ -18,15 +18,25 @@ from typing import Any
 import msgpack
 
 import engine
+from engine.core.state import VariantHand
 from server.store import EventRow, Snapshot
+
+
+def _subclasses(cls: type) -> list[type]:
+    found = []
+    for sub in cls.__subclasses__():
+        found += [sub, *_subclasses(sub)]
+    return found
 
 
 def _state_format() -> bytes:
     """Names and types of the state's fields: a snapshot written by an engine whose state
     has another shape is not read (the match is replayed from its start instead)."""
+    # A variant's per-hand record (State.variant_hand) is part of the state too.
+    records = [cls for cls in _subclasses(VariantHand) if dataclasses.is_dataclass(cls)]
     shapes = [
         f"{cls.__name__}:" + ",".join(f"{f.name}={f.type}" for f in dataclasses.fields(cls))
-        for cls in (engine.State, engine.HandSummary)
+        for cls in (engine.State, engine.HandSummary, *sorted(records, key=lambda c: c.__qualname__))
     ]
     return hashlib.sha256("|".join(shapes).encode()).hexdigest()[:16].encode()
 
