@@ -16,6 +16,7 @@ CHAT_MAX = 200
 TITLE_MAX = 40
 CODE_LEN = 6
 TABLE_ID_MAX = 16
+SENA_MAX = 24
 # Events of the match a (re)joining viewer is sent at once: the current hand and the ones
 # before it, whole hands, at most this many (the client's log keeps as many).
 HISTORY_MAX = 200
@@ -55,6 +56,7 @@ class VariantInfo:
     player_counts: tuple[int, ...] = limited(lo=2, hi=8, max_items=8)
     options: tuple[OptionInfo, ...] = limited((), max_items=64)
     implemented: bool = True
+    senas: tuple[str, ...] = limited((), max_len=SENA_MAX, max_items=32)  # its señas, in order
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,7 @@ class ChatLine:
     ts: int = limited(lo=0, hi=2**40)  # unix seconds
     system: bool = False  # server announcements
     table_id: str | None = limited(None, max_len=TABLE_ID_MAX)  # None: the lobby chat
+    partners: bool = False  # a table's partner-only line: its sender's partners see it, nobody else
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,16 @@ class TableChat(Command):
     TYPE: ClassVar[str] = "table_chat"
     table_id: str = limited(max_len=TABLE_ID_MAX)
     text: str = limited(max_len=CHAT_MAX * 4)
+    partners: bool = False  # to the sender's partners only (never opponents or spectators)
+
+
+@dataclass(frozen=True)
+class MakeSena(Command):
+    """A seña to one's partners (the variant's ``VariantInfo.senas``); it costs no turn."""
+
+    TYPE: ClassVar[str] = "sena"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    sena: str = limited(max_len=SENA_MAX)
 
 
 @dataclass(frozen=True)
@@ -265,6 +278,20 @@ class Seated(Event):
 class Chat(Event):
     TYPE: ClassVar[str] = "chat"
     line: ChatLine
+
+
+@dataclass(frozen=True)
+class SenaSeen(Event):
+    """A seña, to those who see it: the sender, the partners it was made to, and an opponent
+    who caught it (``caught``; the table option ``senas`` says how often). Never to a spectator."""
+
+    TYPE: ClassVar[str] = "sena_seen"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    seat: int = limited(lo=0, hi=7)  # who made it
+    sena: str = limited(max_len=SENA_MAX)
+    to: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)  # the partners it was made to
+    deal_no: int = limited(0, lo=0, hi=2**31)  # the hand it belongs to
+    caught: bool = False  # this viewer is an opponent who caught it
 
 
 @dataclass(frozen=True)
@@ -378,9 +405,9 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls
     for cls in (
         ClaimName, SendChat, CreateTable, JoinTable, JoinByCode, LeaveTable, WatchTable, Ping,
-        AddBot, TableAction, TableChat, Rematch, TableUpdate,
+        AddBot, TableAction, TableChat, MakeSena, Rematch, TableUpdate,
         Welcome, NameRefused, LobbySnapshot, PlayerUpdated, PlayerLeft, TableUpdated,
-        TableRemoved, TableCreated, Seated, Chat, Error, Notice, Pong,
+        TableRemoved, TableCreated, Seated, Chat, SenaSeen, Error, Notice, Pong,
         ResumeSeat, MyGames, ReplayHand, GamesList, ReplayStep,
     )
 }
@@ -388,5 +415,5 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
 __all__ = [
     "MESSAGE_TYPES", "Message", "Command", "Event", "OptionInfo", "VariantInfo", "PlayerInfo",
     "TableInfo", "ChatLine", "SeatInfo", "GameSummary", "OptionValue", *(cls.__name__ for cls in MESSAGE_TYPES.values()),
-    "NAME_MAX", "CHAT_MAX", "TITLE_MAX", "CODE_LEN", "HISTORY_MAX",
+    "NAME_MAX", "CHAT_MAX", "TITLE_MAX", "CODE_LEN", "HISTORY_MAX", "SENA_MAX",
 ]

@@ -78,6 +78,17 @@ def _match_games(word: str) -> OptionSpec:
     )
 
 
+def _senas() -> OptionSpec:
+    # A table option, not a rule of the hand: the server delivers the señas
+    # (engine/variants/senas.py); the rule set carries it only so that it is validated.
+    return _choice(
+        "senas", "Señas between partners", "fair", ("fair", "private", "off"),
+        "In games with partners a player may make señas (signals about his cards) to them. "
+        "fair: an opponent sometimes catches one, as at a real table; private: only "
+        "partners ever see them; off: no señas.",
+    )
+
+
 _ARGENTINO = VariantSpec(
     name="argentino",
     title="Truco argentino",
@@ -158,6 +169,7 @@ _ARGENTINO = VariantSpec(
             "truco points, so a drawn game is possible (play then goes on until one team "
             "is ahead).",
         ),
+        _senas(),
     ),
 )
 
@@ -190,6 +202,7 @@ _URUGUAYO = VariantSpec(
             "mazo", "Me voy al mazo", "always", ("always", "two_player", "off"),
             "Giving up the hand: in every game, only with two players, or never.",
         ),
+        _senas(),
     ),
 )
 
@@ -211,6 +224,7 @@ _PAULISTA = VariantSpec(
             "The seed's 28 cards (A K Q J 7 3 2), or the 40-card deck most Brazilians use "
             "(A 2 3 4 5 6 7 Q J K; order 3 2 A K J Q 7 6 5 4).",
         ),
+        _senas(),
     ),
 )
 
@@ -261,6 +275,7 @@ _VENEZOLANO = VariantSpec(
             "A figure card is worth 0: 'envido las que pintan' on it is not allowed, or is "
             "worth 2 (the minimum envite).",
         ),
+        _senas(),
     ),
 )
 

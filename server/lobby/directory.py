@@ -188,7 +188,19 @@ class Directory:
         if not conn.chat.take():
             self._state.error(conn, "chat_rate", "you are chatting too fast")
             return
-        table.actor.post(tm.Chat(conn.peer.conn_id, conn.name or "", msg.text))
+        table.actor.post(tm.Chat(conn.peer.conn_id, conn.name or "", msg.text, msg.partners))
+
+    def on_sena(self, conn: Conn, msg: p.MakeSena) -> None:
+        table = self._my_table(conn, msg.table_id)
+        if table is None:
+            return
+        if table.actor is None:
+            self._state.error(conn, "not_started", "the game has not started yet")
+            return
+        if not conn.chat.take():  # señas share the chat's budget: no flood to the partners
+            self._state.error(conn, "chat_rate", "you are chatting too fast")
+            return
+        table.actor.post(tm.Sena(conn.peer.conn_id, msg.sena))
 
     def on_rematch(self, conn: Conn, msg: p.Rematch) -> None:
         table = self._my_table(conn, msg.table_id)

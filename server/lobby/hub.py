@@ -71,6 +71,7 @@ class Hub:
             p.AddBot: self._directory.on_add_bot,
             p.TableAction: self._directory.on_act,
             p.TableChat: self._directory.on_table_chat,
+            p.MakeSena: self._directory.on_sena,
             p.Rematch: self._directory.on_rematch,
             p.MyGames: self._history.on_my_games,
             p.ReplayHand: self._history.on_replay_hand,

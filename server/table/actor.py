@@ -41,6 +41,7 @@ from server.store import EventRow, GameRecord, Snapshot, Store
 from server.table import frames, moves, rematch
 from server.table import messages as m
 from server.table.occupant import Occupant
+from server.table.partners import Partners
 from server.table.snapshot import replay_match, snapshot_bytes
 from server.table.timers import Pace, Timers, waiting_on
 from server.table.viewers import Viewers
@@ -93,6 +94,7 @@ class TableActor:
         self.events: list[engine.Event] = []  # the whole log of this table's matches
         self._viewers = Viewers(seats, self._frame, lambda seat: frames.history(self.events, seat))
         self.viewers = self._viewers.seats  # connection -> seat (None: a spectator)
+        self._partners = Partners(table_id, self.rules, self.seed, self._viewers, seats)
         self.rematch_votes: set[int] = set()
         self._cids: dict[int, deque[int]] = {}
         self._timers = Timers(pace, turn_timer, self.post)
@@ -211,8 +213,10 @@ class TableActor:
                     self._advance_chance()
             case m.Timeout(seq):
                 self._on_timeout(seq)
-            case m.Chat(conn_id, sender, text):
-                self._on_chat(conn_id, sender, text)
+            case m.Chat(conn_id, sender, text, partners):
+                self._on_chat(conn_id, sender, text, partners)
+            case m.Sena(conn_id, code):
+                self._partners.sena(conn_id, self.viewers.get(conn_id), code, self.state, self.seq)
             case m.Watch(conn_id):
                 self.viewers[conn_id] = None
                 self._viewers.update_one(conn_id, [], history=True)
@@ -283,7 +287,8 @@ class TableActor:
         seat_view = engine.view(self.state, seat)
         if not seat_view.legal:
             return
-        action = moves.bot_action(seat_view, self.rules, self.bot_rng())
+        senas = self._partners.partner_senas(self.state, seat)
+        action = moves.bot_action(seat_view, self.rules, self.bot_rng(), senas)
         self._apply(action, note=None if covered is None else engine.SeatCovered(seat, covered))
 
     def _on_timeout(self, seq: int) -> None:
@@ -293,9 +298,13 @@ class TableActor:
         log.info("table %s: seat %s ran out of time; the bot plays for it", self.table_id, seat)
         self._play_for(seat, "time")
 
-    def _on_chat(self, conn_id: int, sender: str, text: str) -> None:
-        """Table chat: to the players and the spectators of this table only."""
+    def _on_chat(self, conn_id: int, sender: str, text: str, partners: bool = False) -> None:
+        """Table chat: to the players and the spectators of this table only (``partners``:
+        to the sender's partners only)."""
         if conn_id not in self.viewers:
+            return
+        if partners:
+            self._partners.chat(self.viewers[conn_id], sender, text, self.state)
             return
         text = clean_text(text, p.CHAT_MAX)
         if not text:
@@ -358,7 +367,6 @@ class TableActor:
         log.info("table %s: seat %s is away; the bot covers this decision", self.table_id, seat)
         self._play_for(seat, "away")
 
-
     def _reschedule(self) -> None:
         if self.state is not None:
             self._timers.cancel()
@@ -420,6 +428,8 @@ class TableActor:
         self._timers.cancel()
         self._schedule()  # first: the updates carry the new turn timer
         self._viewers.update_all(events)
+        if any(isinstance(e, engine.HandDealt) for e in events) and self.state is not None:
+            self._partners.bots_signal(self.state, self.seq)  # after the deal they are about
         self._changed = True
 
     def _record_game(self) -> None:

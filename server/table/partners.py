@@ -1,0 +1,131 @@
+"""What partners say to each other at a table: señas and the partner-only chat.
+
+Neither is a rule of the hand, so neither goes through the engine or the event log (a
+restart forgets them, as it forgets the table chat's recent lines). A seña goes to its
+sender and the sender's partners; with the table option ``senas`` at "fair" each opponent
+catches it with a small chance (``CATCH_CHANCE``), drawn from the table's seeded rng keyed
+by the log position and the seña's number in the hand, so a replayed or tested table
+catches exactly the same señas; "private" never shows one to an opponent, and "off"
+refuses them. Spectators never see a seña or a partner line: a spectator may sit beside an
+opponent. Bots make honest señas when a hand is dealt and read their partners' ones when
+they decide (``partner_senas``).
+
+Frames are queued on the table's ``Viewers``, so they go out after the events they follow
+are in the log, like everything else the actor sends.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+
+import engine
+import protocol as p
+from engine.bots.senas import bot_senas
+from engine.variants.senas import sena_codes
+from protocol.text import clean_text
+from server.table.occupant import Occupant
+from server.table.viewers import Viewers
+
+CATCH_CHANCE = 0.12  # "fair": the chance one opponent catches one seña
+MAX_SENAS_PER_HAND = 16  # per seat: a seña costs no turn, but a table is not a flood channel
+
+
+class Partners:
+    def __init__(self, table_id: str, rules: engine.RuleSet, seed: str, viewers: Viewers,
+                 seats: list[Occupant]) -> None:
+        self.table_id = table_id
+        self.rules = rules
+        self.mode = str(rules.options_dict().get("senas", "fair"))
+        self.codes = frozenset(sena_codes(rules.variant))
+        self._seed = seed
+        self._viewers = viewers
+        self._seats = seats
+        self._deal_no = -1
+        self.made: list[tuple[int, str]] = []  # (seat, seña) of the current hand, in order
+
+    # -- who is whose partner ------------------------------------------------------------
+    @staticmethod
+    def partners_of(state: engine.State, seat: int) -> tuple[int, ...]:
+        """The seat's partners in this hand (the Uruguayan 3-player game pairs change per hand)."""
+        teams = state.team_of
+        return tuple(s for s in range(len(teams)) if s != seat and teams[s] == teams[seat])
+
+    def _to_seat(self, seat: int, event: p.Message) -> None:
+        frame = p.encode(event)
+        for conn_id, viewer_seat in list(self._viewers.seats.items()):
+            if viewer_seat == seat:
+                self._viewers.emit(conn_id, frame)
+
+    def _hand(self, state: engine.State) -> None:
+        if state.deal_no != self._deal_no:  # a new hand: last hand's señas are stale
+            self._deal_no = state.deal_no
+            self.made = []
+
+    # -- señas ---------------------------------------------------------------------------
+    def sena(self, conn_id: int, seat: int | None, code: str, state: engine.State | None, seq: int) -> None:
+        """A seated player's seña (``seat`` None: a spectator, refused)."""
+        if self.mode == "off":
+            self._viewers.error(conn_id, "senas_off", "señas are off at this table")
+            return
+        if seat is None or state is None or state.match_over:
+            self._viewers.error(conn_id, "no_sena", "no seña can be made now")
+            return
+        if code not in self.codes:
+            self._viewers.error(conn_id, "bad_sena", "no such seña in this game")
+            return
+        if not self.partners_of(state, seat):
+            self._viewers.error(conn_id, "no_partner", "you have no partner in this game")
+            return
+        self._hand(state)
+        if sum(1 for s, _ in self.made if s == seat) >= MAX_SENAS_PER_HAND:
+            self._viewers.error(conn_id, "too_many_senas", "enough señas for this hand")
+            return
+        self.make(state, seat, code, seq)
+
+    def make(self, state: engine.State, seat: int, code: str, seq: int) -> list[tuple[int, p.SenaSeen]]:
+        """Deliver one seña (already checked); the (seat, event) pairs it went to."""
+        self._hand(state)
+        number = len(self.made)
+        self.made.append((seat, code))
+        mates = self.partners_of(state, seat)
+        event = p.SenaSeen(table_id=self.table_id, seat=seat, sena=code, to=mates, deal_no=state.deal_no)
+        out = [(seat, event), *((mate, event) for mate in mates)]
+        if self.mode == "fair":
+            rng = random.Random(f"{self._seed}/sena/{seq}/{number}")
+            for other in range(len(state.team_of)):
+                if other != seat and other not in mates and rng.random() < CATCH_CHANCE:
+                    out.append((other, replace(event, caught=True)))
+        for to_seat, seen in out:
+            self._to_seat(to_seat, seen)
+        return out
+
+    def partner_senas(self, state: engine.State, seat: int) -> tuple[tuple[int, str], ...]:
+        """The señas the seat's partners made in this hand (what a bot reads when it decides)."""
+        self._hand(state)
+        mates = self.partners_of(state, seat)
+        return tuple((s, code) for s, code in self.made if s in mates)
+
+    def bots_signal(self, state: engine.State, seq: int) -> None:
+        """A hand was dealt: every bot with a partner makes its honest señas."""
+        if self.mode == "off" or state.match_over or state.needs_deal:
+            return
+        self._hand(state)
+        for seat, occupant in enumerate(self._seats):
+            if occupant.bot and self.partners_of(state, seat):
+                for code in bot_senas(engine.view(state, seat), self.rules):
+                    self.make(state, seat, code, seq)
+
+    # -- the partner-only chat -------------------------------------------------------------
+    def chat(self, seat: int | None, sender: str, text: str, state: engine.State | None) -> None:
+        """A line to the sender's partners (and back to the sender); never to anyone else."""
+        if seat is None or state is None:
+            return
+        mates = self.partners_of(state, seat)
+        text = clean_text(text, p.CHAT_MAX)
+        if not text or not mates:
+            return
+        line = p.ChatLine(sender=sender, text=text, ts=int(time.time()), table_id=self.table_id,
+                          partners=True)
+        for to_seat in (seat, *mates):
+            self._to_seat(to_seat, p.Chat(line=line))
