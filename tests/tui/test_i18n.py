@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import engine
+from engine.variants.senas import SENAS
 from tui.i18n import LANGUAGES, LOCALES, Translator, option_label, option_value
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -215,6 +216,10 @@ def dynamic_keys() -> dict[str, set[str]]:
         "guide.role.": {"pieza", "manilha", "perico", "perica"},
         "guide.count.": _count_rules() | {"none"},
         "guide.flor.": _count_rules() - {"none"},  # (no flor line where the envido is not counted)
+        # Señas: each one's name, and its gesture in each variant; the table option's modes.
+        "sena_name.": {s.code for v in SENAS.values() for s in v},
+        "sena_gesture.": {f"{name}.{s.code}" for name, v in SENAS.items() for s in v},
+        "senas.mode.": {"fair", "private"},
     }
     _, heads = _constants()
     always = {"variant.", "option.", "option_help.", "value.", "call.", "reason.", "rule.", "error.",
