@@ -161,6 +161,18 @@ class AddBot(Command):
 
 
 @dataclass(frozen=True)
+class SwapSeats(Command):
+    """Before the game: swap seats ``a`` and ``b`` (and so who partners whom). The table's
+    owner may swap any two (people, bots, free seats); a player may move from his own seat
+    (``a``) to a free one (``b``)."""
+
+    TYPE: ClassVar[str] = "swap_seats"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    a: int = limited(lo=0, hi=7)
+    b: int = limited(lo=0, hi=7)
+
+
+@dataclass(frozen=True)
 class TableAction(Command):
     """A call or a card at the table; the seat is the sender's, never taken from the message."""
 
@@ -405,7 +417,7 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls
     for cls in (
         ClaimName, SendChat, CreateTable, JoinTable, JoinByCode, LeaveTable, WatchTable, Ping,
-        AddBot, TableAction, TableChat, MakeSena, Rematch, TableUpdate,
+        AddBot, SwapSeats, TableAction, TableChat, MakeSena, Rematch, TableUpdate,
         Welcome, NameRefused, LobbySnapshot, PlayerUpdated, PlayerLeft, TableUpdated,
         TableRemoved, TableCreated, Seated, Chat, SenaSeen, Error, Notice, Pong,
         ResumeSeat, MyGames, ReplayHand, GamesList, ReplayStep,

@@ -69,6 +69,7 @@ class Hub:
             p.LeaveTable: self._directory.on_leave_table,
             p.WatchTable: self._directory.on_watch_table,
             p.AddBot: self._directory.on_add_bot,
+            p.SwapSeats: self._directory.on_swap_seats,
             p.TableAction: self._directory.on_act,
             p.TableChat: self._directory.on_table_chat,
             p.MakeSena: self._directory.on_sena,

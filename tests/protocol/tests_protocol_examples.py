@@ -45,6 +45,7 @@ EXAMPLES: list[p.Message] = [
     p.Pong(n=7),
     p.AddBot(table_id="t1"),
     p.AddBot(table_id="t1", seat=3),
+    p.SwapSeats(table_id="t1", a=0, b=3),
     p.TableAction(table_id="t1", call="play", card="1e", cid=5),
     p.TableAction(table_id="t1", call="truco"),
     p.TableChat(table_id="t1", text="buena"),
