@@ -148,3 +148,55 @@ async def test_the_help_lists_each_sena_with_its_gesture() -> None:
         assert "ancho de espadas: raises the eyebrows" in body
         assert "a false ace (1 of oros or copas): opens the mouth" in body
         assert "Opponents may catch a seña now and then." in body
+
+
+# ---------------------------------------------------------------- seats in the waiting room
+
+
+def waiting_app(players: int, seat: int, owner: str = "ana") -> tuple[TrucoApp, FakeLink]:
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    seats = ("ana", None, "beto", None, None, None)[:players] if seat == 0 else ("beto", "ana", None, None)[:players]
+    info = p.TableInfo(table_id="t1", title="mesa", variant="argentino", owner=owner, seats=seats,
+                       options={}, status="waiting", bots=(False,) * players)
+    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(info,), chat=()),
+              p.Seated(table_id="t1", seat=seat))
+    return app, link
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)])
+async def test_the_creator_swaps_two_seats_from_the_waiting_room(size: tuple[int, int]) -> None:
+    app, link = waiting_app(4, 0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.2)
+        assert "m Seats" in keybar(app)
+        assert "Team 2" in screen_text(app)  # partners sit on alternate seats
+        await pilot.press("m")
+        await pilot.pause(0.1)
+        assert "two seats to swap" in screen_text(app)
+        await pilot.press(*"2 3", "enter")
+        await pilot.pause(0.1)
+        assert [m for m in link.sent if isinstance(m, p.SwapSeats)] == [p.SwapSeats(table_id="t1", a=1, b=2)]
+
+
+async def test_a_player_moves_to_a_free_seat_by_its_number() -> None:
+    app, link = waiting_app(4, 1, owner="beto")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("m")
+        await pilot.pause(0.1)
+        assert "Move to which free seat? (free: 3, 4" in screen_text(app)
+        await pilot.press("4", "enter")
+        await pilot.pause(0.1)
+        await pilot.press("m", *"x9", "enter")  # unreadable: said, nothing sent
+        await pilot.pause(0.1)
+        assert [m for m in link.sent if isinstance(m, p.SwapSeats)] == [p.SwapSeats(table_id="t1", a=1, b=3)]
+        assert "Say a seat number from 1 to 4" in screen_text(app)
+
+
+async def test_no_seats_key_at_a_two_player_table() -> None:
+    app, link = waiting_app(2, 0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        assert "m Seats" not in keybar(app)

@@ -21,6 +21,7 @@ import protocol as p
 from tui.calls import PREFERRED_KEYS, RESERVED, SPARE_KEYS, CallChoice, call_label
 from tui.refusals import card_refusal, no_card_reason, refusal_text
 from tui.screens.table_dialogs import ConfirmLeaveScreen, MatchOverScreen, over_table
+from tui.screens.table_seats import SeatChoice
 from tui.table_model import TableModel
 from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
@@ -54,6 +55,7 @@ def _table_bindings() -> list[Binding]:
         # b and r come first: when enabled (the waiting room, the match over) they lead the bar.
         Binding("b", "add_bot", "key.add_bot", priority=True),
         Binding("r", "rematch", "key.rematch", priority=True),
+        Binding("m", "seats", "key.seats", priority=True),  # the waiting room's; m is the mazo's later
         *(Binding(k, f"card({i})", "key.play", priority=True) for i, k in enumerate(CARD_KEYS)),
         Binding("c", "chat", "key.chat", priority=True),
         Binding("C", "partner_chat", "key.partner_chat", priority=True),
@@ -67,7 +69,7 @@ def _table_bindings() -> list[Binding]:
 TABLE_ACTIONS = {b.action.split("(", 1)[0] for b in _table_bindings()}
 
 
-class TableScreen(PartnerTalk, Screen[None]):
+class TableScreen(PartnerTalk, SeatChoice, Screen[None]):
     AUTO_FOCUS = ""  # keys are the table's; the chat input only takes focus on "c"
     # Size classes for tui/truco.tcss: 60x20 is the smallest supported terminal, 80x24
     # the usual one; the -seats-N class (set when the table is known) sizes the seat rows.
@@ -314,6 +316,8 @@ class TableScreen(PartnerTalk, Screen[None]):
             return any(choice.key == parameters[0] for choice in self._choices)
         if action in ("sena", "partner_chat"):
             return self.partner_key_usable(action)
+        if action == "seats":
+            return self.seats_usable()
         if action == "add_bot":
             info = self._info()
             return (model.update is None and info is not None and None in info.seats
