@@ -134,6 +134,15 @@ class JoinTable(Command):
 
 
 @dataclass(frozen=True)
+class QuickPlay(Command):
+    """Seat me at the public ``variant`` table closest to starting, or open one that bots
+    fill after a short wait."""
+
+    TYPE: ClassVar[str] = "quick_play"
+    variant: str = limited(max_len=20)
+
+
+@dataclass(frozen=True)
 class JoinByCode(Command):
     TYPE: ClassVar[str] = "join_code"
     code: str = limited(max_len=16)
@@ -416,7 +425,7 @@ class ReplayStep(Event):
 MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls
     for cls in (
-        ClaimName, SendChat, CreateTable, JoinTable, JoinByCode, LeaveTable, WatchTable, Ping,
+        ClaimName, SendChat, CreateTable, JoinTable, QuickPlay, JoinByCode, LeaveTable, WatchTable, Ping,
         AddBot, SwapSeats, TableAction, TableChat, MakeSena, Rematch, TableUpdate,
         Welcome, NameRefused, LobbySnapshot, PlayerUpdated, PlayerLeft, TableUpdated,
         TableRemoved, TableCreated, Seated, Chat, SenaSeen, Error, Notice, Pong,

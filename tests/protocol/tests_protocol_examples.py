@@ -26,6 +26,7 @@ EXAMPLES: list[p.Message] = [
     p.JoinTable(table_id="t1", seat=1),
     p.JoinTable(table_id="t1"),
     p.JoinByCode(code="ABC234"),
+    p.QuickPlay(variant="paulista"),
     p.LeaveTable(table_id="t1"),
     p.WatchTable(table_id="t1"),
     p.Ping(n=7),

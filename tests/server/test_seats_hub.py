@@ -65,3 +65,60 @@ async def test_the_creator_swaps_any_two_seats_bots_included_until_the_game_star
     ana.send(p.SwapSeats(table_id=table_id, a=0, b=1))
     await ana.settle()
     assert ana.of(p.Error)[-1].code == "playing"
+
+
+# ---------------------------------------------------------------- quick play
+
+
+async def test_quick_play_seats_you_at_the_table_closest_to_starting(hub: Hub) -> None:  # noqa: F811
+    ana = await join(hub, "ana")
+    beto = await join(hub, "beto")
+    carla = await join(hub, "carla")
+    ana.send(p.CreateTable(variant="argentino", players=6, options={}))  # 5 seats free
+    beto.send(p.CreateTable(variant="argentino", players=4, options={}))  # 3 free: closer
+    carla.send(p.CreateTable(variant="paulista", players=2, options={}))  # another game
+    await ana.settle()
+    await beto.settle()
+    beto_table = beto.of(p.TableCreated)[0].table_id
+    dani = await join(hub, "dani")
+    dani.send(p.QuickPlay(variant="argentino"))
+    await dani.settle()
+    assert dani.of(p.Seated)[-1] == p.Seated(table_id=beto_table, seat=1)
+    assert not dani.of(p.TableCreated)
+
+
+async def test_quick_play_opens_a_table_that_bots_fill_after_the_wait(tmp_path) -> None:
+    import asyncio
+    import dataclasses
+
+    from server.config import ServerConfig
+    from server.store import Store
+    from server.table import Pace
+    from server.variants import validate_options, variant_infos
+
+    store = Store(tmp_path / "db.sqlite3")
+    await store.open()
+    config = dataclasses.replace(ServerConfig(), quick_fill_wait=0.05)
+    quick_hub = Hub(config, variant_infos(), validate_options, store, pace=Pace(bot_delay=5, hand_pause=5))
+    await quick_hub.load()
+    task = asyncio.create_task(quick_hub.run())
+    try:
+        ana = await join(quick_hub, "ana")
+        ana.send(p.QuickPlay(variant="paulista"))
+        await ana.settle()
+        created = ana.of(p.TableCreated)[0]
+        assert ana.of(p.Seated)[-1] == p.Seated(table_id=created.table_id, seat=0)
+        table = ana.of(p.TableUpdated)[-1].table
+        assert table.variant == "paulista" and not table.private and table.status == "waiting"
+        await asyncio.sleep(0.2)
+        await ana.settle()
+        table = ana.of(p.TableUpdated)[-1].table
+        assert table.seats == ("ana", "Bot 1") and table.status == "playing"
+        ana.send(p.QuickPlay(variant="no_such_game"))
+        await ana.settle()
+        assert ana.of(p.Error)[-1].code == "bad_table"
+    finally:
+        task.cancel()
+        await quick_hub.stop_tables()
+        await quick_hub.drain_writes()
+        await store.close()

@@ -200,3 +200,31 @@ async def test_no_seats_key_at_a_two_player_table() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.2)
         assert "m Seats" not in keybar(app)
+
+
+# ---------------------------------------------------------------- quick play from the lobby
+
+
+@pytest.mark.parametrize("lang, last, expected", [("en", None, "argentino"), ("pt", None, "paulista"),
+                                                  ("pt", "uruguayo", "uruguayo")])
+async def test_p_in_the_lobby_asks_for_quick_play_in_my_game(lang: str, last: str | None, expected: str) -> None:
+    from tui.screens.lobby import LobbyScreen
+
+    link = FakeLink()
+    app = TrucoApp(link, "ana", lang)
+    tables = () if last is None else (p.TableInfo(table_id="t0", title="old", variant=last, owner="x",
+                                                  seats=("ana", None), options={}),)
+    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=tables, chat=()))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause(0.3)
+        if last is not None:  # I sat there, then left
+            link.push(p.Seated(table_id="t0", seat=0))
+            await pilot.pause(0.3)
+            link.push(p.Seated())
+            await pilot.pause(0.3)
+        assert isinstance(app.screen, LobbyScreen)
+        await pilot.press("p")
+        await pilot.pause(0.1)
+        assert [m for m in link.sent if isinstance(m, p.QuickPlay)] == [p.QuickPlay(variant=expected)]
+        assert {"en": "p Quick", "pt": "p Rápida"}[lang] in screen_text(app)
