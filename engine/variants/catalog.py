@@ -89,6 +89,16 @@ def _senas() -> OptionSpec:
     )
 
 
+def _reserved_words() -> OptionSpec:
+    # Read by the server's table chat (server/table/words.py), not by the rules of the hand.
+    return _bool(
+        "reserved_words", "Calls said in the table chat count", False,
+        "A table chat line that is exactly a call (quiero, truco, quiero retruco, vale "
+        "cuatro, envido, no quiero...; Brazilian seis, nove, doze, desce) makes that call "
+        "when it is legal for the player who wrote it, as saying it does at a real table.",
+    )
+
+
 _ARGENTINO = VariantSpec(
     name="argentino",
     title="Truco argentino",
@@ -170,6 +180,7 @@ _ARGENTINO = VariantSpec(
             "is ahead).",
         ),
         _senas(),
+        _reserved_words(),
     ),
 )
 
@@ -203,6 +214,7 @@ _URUGUAYO = VariantSpec(
             "Giving up the hand: in every game, only with two players, or never.",
         ),
         _senas(),
+        _reserved_words(),
     ),
 )
 
@@ -225,6 +237,7 @@ _PAULISTA = VariantSpec(
             "(A 2 3 4 5 6 7 Q J K; order 3 2 A K J Q 7 6 5 4).",
         ),
         _senas(),
+        _reserved_words(),
     ),
 )
 
@@ -276,6 +289,7 @@ _VENEZOLANO = VariantSpec(
             "worth 2 (the minimum envite).",
         ),
         _senas(),
+        _reserved_words(),
     ),
 )
 

@@ -15,7 +15,7 @@ import engine
 import protocol as p
 from server.table import Occupant, TableActor
 from server.table import messages as tm
-from server.table.partners import CATCH_CHANCE
+from server.table.talk import CATCH_CHANCE
 from tests.server.test_table import FAST, Viewers, until
 
 SPECTATOR = 99
@@ -185,7 +185,7 @@ async def test_a_bot_reads_its_partners_senas_when_it_decides() -> None:
         e.sena == "ancho_espadas" for e in senas_seen(viewers, 1)))
     await asyncio.sleep(0.02)
     assert actor.state is not None
-    mates = actor._partners.partner_senas(actor.state, 2)  # Bot 2 sits with ana
+    mates = actor._talk.partner_senas(actor.state, 2)  # Bot 2 sits with ana
     assert (0, "ancho_espadas") in mates and all(seat == 0 for seat, _ in mates)
-    assert (3, "tres") in actor._partners.partner_senas(actor.state, 1)
+    assert (3, "tres") in actor._talk.partner_senas(actor.state, 1)
     await actor.stop()

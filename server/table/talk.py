@@ -1,7 +1,9 @@
-"""What partners say to each other at a table: señas and the partner-only chat.
+"""What is said at a table: the table chat, the partner-only chat and señas.
 
-Neither is a rule of the hand, so neither goes through the engine or the event log (a
-restart forgets them, as it forgets the table chat's recent lines). A seña goes to its
+None of it is a rule of the hand, so none goes through the engine or the event log (a
+restart forgets it; the table chat's recent lines are kept in memory for a rejoining
+viewer). With the table option ``reserved_words`` a table chat line that is exactly a
+legal call makes it (``words``): the actor applies the action ``chat`` returns. A seña goes to its
 sender and the sender's partners; with the table option ``senas`` at "fair" each opponent
 catches it with a small chance (``CATCH_CHANCE``), drawn from the table's seeded rng keyed
 by the log position and the seña's number in the hand, so a replayed or tested table
@@ -26,17 +28,19 @@ from engine.variants.senas import sena_codes
 from protocol.text import clean_text
 from server.table.occupant import Occupant
 from server.table.viewers import Viewers
+from server.table.words import reserved_action
 
 CATCH_CHANCE = 0.12  # "fair": the chance one opponent catches one seña
 MAX_SENAS_PER_HAND = 16  # per seat: a seña costs no turn, but a table is not a flood channel
 
 
-class Partners:
+class Talk:
     def __init__(self, table_id: str, rules: engine.RuleSet, seed: str, viewers: Viewers,
                  seats: list[Occupant]) -> None:
         self.table_id = table_id
         self.rules = rules
         self.mode = str(rules.options_dict().get("senas", "fair"))
+        self.reserved_words = bool(rules.options_dict().get("reserved_words", False))
         self.codes = frozenset(sena_codes(rules.variant))
         self._seed = seed
         self._viewers = viewers
@@ -116,14 +120,28 @@ class Partners:
                 for code in bot_senas(engine.view(state, seat), self.rules):
                     self.make(state, seat, code, seq)
 
-    # -- the partner-only chat -------------------------------------------------------------
-    def chat(self, seat: int | None, sender: str, text: str, state: engine.State | None) -> None:
+    # -- the chat ---------------------------------------------------------------------------
+    def chat(self, seat: int | None, sender: str, text: str, state: engine.State | None,
+             partners: bool = False) -> engine.Action | None:
+        """A table chat line to its players and spectators, or (``partners``) to the sender's
+        partners only; with reserved words, the call a seated player's line makes (if legal)."""
+        text = clean_text(text, p.CHAT_MAX)
+        if not text:
+            return None
+        if partners:
+            self._partner_line(seat, sender, text, state)
+            return None
+        self._viewers.say(p.ChatLine(sender=sender, text=text, ts=int(time.time()), table_id=self.table_id))
+        if not self.reserved_words or seat is None or state is None or state.match_over:
+            return None
+        return reserved_action(text, state, seat, self.rules.variant)
+
+    def _partner_line(self, seat: int | None, sender: str, text: str, state: engine.State | None) -> None:
         """A line to the sender's partners (and back to the sender); never to anyone else."""
         if seat is None or state is None:
             return
         mates = self.partners_of(state, seat)
-        text = clean_text(text, p.CHAT_MAX)
-        if not text or not mates:
+        if not mates:
             return
         line = p.ChatLine(sender=sender, text=text, ts=int(time.time()), table_id=self.table_id,
                           partners=True)
