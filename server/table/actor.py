@@ -340,6 +340,8 @@ class TableActor:
         occupant.back(conn_id)
         self.viewers[conn_id] = seat
         self._reschedule()
+        if self.state is not None:
+            self._talk.resend(conn_id, seat, self.state)  # this hand's señas of their side
         self._viewers.update_all([], history_for=conn_id)  # the log of the match so far, for them only
 
     def _on_release(self, seat: int) -> None:

@@ -104,6 +104,17 @@ class Talk:
             self._to_seat(to_seat, seen)
         return out
 
+    def resend(self, conn_id: int, seat: int, state: engine.State) -> None:
+        """A player back on a new connection gets this hand's señas of his side again (his
+        own and his partners'; never a catch: that was a chance of the moment)."""
+        self._hand(state)
+        mates = self.partners_of(state, seat)
+        for sender, code in self.made:
+            if sender == seat or sender in mates:
+                to = self.partners_of(state, sender)
+                self._viewers.emit(conn_id, p.encode(p.SenaSeen(
+                    table_id=self.table_id, seat=sender, sena=code, to=to, deal_no=state.deal_no)))
+
     def partner_senas(self, state: engine.State, seat: int) -> tuple[tuple[int, str], ...]:
         """The señas the seat's partners made in this hand (what a bot reads when it decides)."""
         self._hand(state)

@@ -189,3 +189,19 @@ async def test_a_bot_reads_its_partners_senas_when_it_decides() -> None:
     assert (0, "ancho_espadas") in mates and all(seat == 0 for seat, _ in mates)
     assert (3, "tres") in actor._talk.partner_senas(actor.state, 1)
     await actor.stop()
+
+
+async def test_a_player_back_on_a_new_connection_gets_this_hands_senas_of_his_side() -> None:
+    viewers = Viewers()
+    seats = [Occupant("ana", 1), Occupant("beto", 2), Occupant("caro", 3), Occupant("dani", 4)]
+    actor = TableActor("t", "argentino", {"senas": "fair"}, seats, viewers.send, pace=FAST, seed=5)
+    actor.start()
+    await until(lambda: viewers.updates(3))
+    actor.post(tm.Sena(1, "tres"))  # ana to caro
+    actor.post(tm.Sena(2, "nada"))  # beto to dani: the other side
+    await until(lambda: senas_seen(viewers, 3) and senas_seen(viewers, 4))
+    actor.post(tm.Away(3))
+    actor.post(tm.Rejoin(7, 2))  # caro is back on connection 7
+    await until(lambda: viewers.updates(7))
+    assert [(e.seat, e.sena, e.caught) for e in senas_seen(viewers, 7)] == [(0, "tres", False)]
+    await actor.stop()
