@@ -22,6 +22,7 @@ from tui.widgets.keybar import KeyBar
 from tui.widgets.table.talk import TableLog
 
 PICK_KEYS = "123456789abcdefgh"  # the picker's keys, one per seña of the variant
+TALL = 30  # terminal rows from which the picker lists each seña with its gesture
 
 
 def sena_name(tr: Any, code: str) -> str:
@@ -92,16 +93,44 @@ class SenasScreen(ModalScreen[str | None]):
         box = Vertical(classes="dialog", id="senas")
         box.border_title = Text(tr("senas.title"), style="bold")  # Text: never markup
         with box:
-            rows = Text()
-            for key, code in zip(PICK_KEYS, self._codes):
-                rows.append(f"{key} ", style="bold")
-                rows.append(sena_name(tr, code), style="bold")
-                rows.append(f" · {sena_gesture(tr, self._variant, code)}\n")
-            rows.append(tr("senas.hint") + " " + tr(f"senas.mode.{self._mode}"), style="dim")
+            # A tall terminal lists each seña with its gesture; a short one packs the names
+            # into a few lines, so the cards you are signalling stay in view above.
+            tall = self.app.size.height >= TALL
+            rows = self._one_per_line(tr) if tall else self._packed(tr)
+            if tall:  # (the help says it too)
+                rows.append(tr("senas.hint") + " " + tr(f"senas.mode.{self._mode}"), style="dim")
+            else:
+                rows.rstrip()
             yield VerticalScroll(Static(rows))
             bar = KeyBar()
             bar.show([(f"1-{PICK_KEYS[len(self._codes) - 1]}", tr("key.sena")), ("Esc", tr("key.cancel"))])
             yield bar
+
+    def _one_per_line(self, tr: Any) -> Text:
+        rows = Text()
+        for key, code in zip(PICK_KEYS, self._codes):
+            rows.append(f"{key} ", style="bold")
+            rows.append(sena_name(tr, code), style="bold")
+            rows.append(f" · {sena_gesture(tr, self._variant, code)}\n")
+        return rows
+
+    def _packed(self, tr: Any) -> Text:
+        width = max(20, min(76, self.app.size.width) - 4)  # inside the dialog's frame
+        rows, used = Text(), 0
+        for key, code in zip(PICK_KEYS, self._codes):
+            name = sena_name(tr, code)
+            size = len(key) + 1 + len(name)
+            if used and used + 2 + size > width:
+                rows.append("\n")
+                used = 0
+            elif used:
+                rows.append("  ")
+                used += 2
+            rows.append(f"{key} ", style="bold")
+            rows.append(name)
+            used += size
+        rows.append("\n")
+        return rows
 
     def on_key(self, event: events.Key) -> None:
         key = event.character or ""
