@@ -47,7 +47,7 @@ class QuickPlay:
             return
         players = QUICK_PLAYERS if QUICK_PLAYERS in variant.player_counts else variant.player_counts[0]
         self._directory.on_create_table(conn, p.CreateTable(
-            variant=variant.name, players=players, options={}, title=f"{conn.name} · quick"))
+            variant=variant.name, players=players, options={}))  # titled like any: its owner
         table = self._state.tables.get(conn.table_id or "")
         if table is not None and table.actor is None:
             loop = asyncio.get_running_loop()
