@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--away-grace", type=float, default=defaults.away_grace,
                        help="seconds the table waits on an away player before a bot makes that "
                             "decision (default %(default)s)")
+    serve.add_argument("--quick-fill-wait", type=float, default=defaults.quick_fill_wait,
+                       help="seconds a quick-play table waits for people before bots fill it "
+                            "(default %(default)s)")
     # Operators and tests: bot-only tables that play on for ever (e.g. the crash test).
     serve.add_argument("--demo-bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     # Tests: each restored table's state digest in the log, to compare with their own replay.
@@ -84,6 +87,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         lite=args.lite, compression=args.compression,
         connections_per_minute_per_ip=max(1.0, args.connections_per_minute_per_ip),
         seat_hold=max(0.0, args.seat_hold), away_grace=max(0.0, args.away_grace),
+        quick_fill_wait=max(0.0, args.quick_fill_wait),
         demo_bot_tables=max(0, min(50, args.demo_bot_tables)), log_digests=args.log_digests,
     )
 
