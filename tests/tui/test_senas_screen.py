@@ -232,3 +232,23 @@ async def test_p_in_the_lobby_asks_for_quick_play_in_my_game(lang: str, last: st
         await pilot.pause(0.1)
         assert [m for m in link.sent if isinstance(m, p.QuickPlay)] == [p.QuickPlay(variant=expected)]
         assert {"en": "p Quick", "pt": "p Rápida"}[lang] in screen_text(app)
+
+
+async def test_the_chat_input_says_when_calls_said_in_it_count() -> None:
+    from textual.widgets import Input
+
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(), chat=()),
+              p.TableUpdated(table=table(2)), p.Seated(table_id="t1", seat=0))
+    rules = engine.get_ruleset("argentino", reserved_words=True)
+    st, events = engine.new_match(rules, 2, random.Random(4))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(st, 0, 3, events, names=NAMES))
+        await pilot.pause(0.2)
+        assert "a call said alone counts" in app.screen.query_one("#t-chat", Input).placeholder
+        await pilot.press("C")  # to the partners: nothing is called there (and 2 players have none)
+        await pilot.pause(0.1)
+        assert "a call said alone counts" in app.screen.query_one("#t-chat", Input).placeholder

@@ -203,6 +203,7 @@ class TableScreen(PartnerTalk, SeatChoice, Screen[None]):
         self.query_one("#t-actions", CallsPanel).update_from(model)
         self.query_one("#t-status", StatusLine).update_from(model)
         self.refresh_bindings()  # the key bar: what check_action allows in this state
+        self.query_one("#t-chat", Input).placeholder = self._placeholder()  # (reserved words?)
         self._tick_timer()
         view = model.view
         if view.get("match_over") and not self._match_over_shown:

@@ -185,7 +185,7 @@ class PartnerTalk:
     def _talk_to(self, partners_only: bool) -> None:
         self._partner_chat = partners_only
         chat = self.query_one("#t-chat", Input)
-        chat.placeholder = self.tr("table.partner_chat_placeholder" if partners_only else "table.chat_placeholder")
+        chat.placeholder = self._placeholder()
         # set_focus, not focus(): at once, so the keys right after "c" are typed in the chat.
         self.set_focus(chat)
 
@@ -193,7 +193,15 @@ class PartnerTalk:
         self.app.send(p.TableChat(table_id=self.table_id, text=event.text, partners=self._partner_chat))
         if self._partner_chat:
             self._partner_chat = False
-            self.query_one("#t-chat", Input).placeholder = self.tr("table.chat_placeholder")
+            self.query_one("#t-chat", Input).placeholder = self._placeholder()
+
+    def _placeholder(self) -> str:
+        """What the chat input says it is for: the partners, or the table (where, with the
+        option reserved_words, a call said alone is made)."""
+        if self._partner_chat:
+            return str(self.tr("table.partner_chat_placeholder"))
+        words = dict(self.table.view.get("options") or []).get("reserved_words")
+        return str(self.tr("table.chat_placeholder_words" if words else "table.chat_placeholder"))
 
     def action_sena(self) -> None:
         variant = str(self.table.view.get("variant", ""))
