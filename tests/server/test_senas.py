@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-import engine
 import protocol as p
 from server.table import Occupant, TableActor
 from server.table import messages as tm
