@@ -9,9 +9,13 @@ cannot tell). `choose_with_senas` asks the bot (`choose_action`) first and only 
 a few answers where a partner's signalled cards change the picture:
 
   * a truco it would refuse is accepted when a partner signalled a top card still unplayed;
-  * an envido it would refuse is accepted when a partner signalled a flor or a good envido;
-  * on its own turn it opens the truco when a partner's top card and its own best card
-    make the hand likely.
+  * an envido it would refuse (not a falta envido) is accepted when a partner signalled a
+    flor or a good envido;
+  * on its own turn it opens the envido when a partner signalled a flor or a good envido
+    (the team's best envido counts), and opens the truco when a partner's top card and its
+    own best card make the hand likely;
+  * when a partner who plays after it in this trick signalled a top card, it plays its
+    lowest card and keeps the good ones ("al pie, una carta floja").
 
 Pure, like the bot: the señas arrive as data; no memory between decisions.
 """
@@ -22,7 +26,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from engine.bots.bot import choose_action
-from engine.bots.seat import ACCEPT, DECLINE, PLAY, TRUCO, Seat, call_family
+from engine.bots.seat import ACCEPT, DECLINE, ENVIDO_BET, PLAY, TRUCO, Seat, call_family
 from engine.core.actions import Action
 from engine.core.cards import Card
 from engine.core.ruleset import RuleSet
@@ -98,18 +102,51 @@ def _with_senas(view: View, rules: RuleSet, action: Action | None,
     chosen = families.get(action) if action is not None else None
     if chosen == DECLINE and accept is not None:
         if view.envido_status == "betting":
-            return accept if partner_points(view, rules, partner_senas) else None
+            # Not a falta envido: its stake is the game, and its caller usually holds more.
+            falta = any("falta" in c for c in view.envido_calls)
+            return accept if partner_points(view, rules, partner_senas) and not falta else None
         if view.truco_pending is not None:
             seat = Seat(view, rules)
             tops = [s for s in partner_tops(view, rules, partner_senas) if seat.pct(s) >= TOP_CARD]
             return accept if tops else None
         return None
+    my_turn = view.turn == view.viewer and view.truco_pending is None
+    opening = _envido_opening(view, rules, families)
+    if chosen in (None, PLAY) and my_turn and opening is not None and partner_points(view, rules, partner_senas):
+        return opening
     truco = next((a for a, f in families.items() if f == TRUCO), None)
-    if (chosen in (None, PLAY) and truco is not None and view.turn == view.viewer
-            and view.truco_level == 0 and view.truco_pending is None):
+    if chosen in (None, PLAY) and truco is not None and my_turn and view.truco_level == 0:
         seat = Seat(view, rules)
         tops = [s for s in partner_tops(view, rules, partner_senas) if seat.pct(s) >= TOP_CARD]
         own = max((seat.pct(seat.s(c)) for c in view.own_cards), default=0.0)
         if tops and (own >= OWN_FOR_TRUCO or len(tops) >= 2):
             return truco
+    if chosen == PLAY:
+        return _low_before_partner(view, rules, families, partner_senas)
     return None
+
+
+def _envido_opening(view: View, rules: RuleSet, families: dict[Action, str]) -> Action | None:
+    """The plain envido (the ladder's first step), if it may be opened now."""
+    if view.envido_status != "open" or not rules.envido_ladder:
+        return None
+    first = rules.envido_ladder[0].call
+    return next((a for a, f in families.items() if f == ENVIDO_BET and a.call is first), None)
+
+
+def _low_before_partner(view: View, rules: RuleSet, families: dict[Action, str],
+                        partner_senas: Sequence[tuple[int, str]]) -> Action | None:
+    """The lowest card, when a partner still to play in this trick signalled a top card."""
+    me = view.viewer
+    order = list(view.trick_players)
+    if me not in order:
+        return None
+    after = {s for s in order[order.index(me) + 1:]}
+    later = [(s, c) for s, c in partner_senas if s in after]
+    if not later:
+        return None
+    seat = Seat(view, rules)
+    if not any(seat.pct(s) >= TOP_CARD for s in partner_tops(view, rules, later)):
+        return None
+    plays = [a for a, f in families.items() if f == PLAY and a.card is not None]
+    return min(plays, key=lambda a: seat.s(a.card) if a.card is not None else 0, default=None)

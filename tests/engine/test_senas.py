@@ -75,9 +75,9 @@ def test_a_bots_senas_describe_only_what_it_holds(variant: str, players: int) ->
 
 
 def _answering(players: int = 4, *, envido: bool) -> tuple[engine.RuleSet, engine.View, int] | None:
-    """A seat that must answer a truco (or a falta envido) and that the bot would refuse."""
+    """A seat that must answer a truco (or a real envido) and that the bot would refuse."""
     rules = engine.get_ruleset("argentino", flor=False)
-    call = engine.Call.FALTA_ENVIDO if envido else engine.Call.TRUCO  # (a plain envido is rarely refused)
+    call = engine.Call.REAL_ENVIDO if envido else engine.Call.TRUCO  # (a plain envido is rarely refused)
     for seed in range(400):
         state, _ = engine.new_match(rules, players, random.Random(seed))
         mano = engine.view(state, 0).turn
@@ -115,6 +115,47 @@ def test_a_partners_good_envido_turns_a_refused_envido_into_a_quiero() -> None:
     rng = lambda: random.Random(1)  # noqa: E731
     assert choose_with_senas(view, rules, rng(), ((partner, "tres"),)).call is engine.Call.NO_QUIERO
     assert choose_with_senas(view, rules, rng(), ((partner, "envido"),)).call is engine.Call.QUIERO
+
+
+def test_a_falta_envido_is_not_taken_on_a_partners_envido() -> None:
+    rules = engine.get_ruleset("argentino", flor=False)
+    for seed in range(400):
+        state, _ = engine.new_match(rules, 4, random.Random(seed))
+        mano = engine.view(state, 0).turn
+        falta = next((a for a in engine.legal_actions(state, mano) if a.call is engine.Call.FALTA_ENVIDO), None)
+        if falta is None:
+            continue
+        state, _ = engine.apply(state, falta)
+        seat = engine.view(state, None).awaiting[0]
+        view = engine.view(state, seat)
+        if engine.choose_action(view, rules, random.Random(1)).call is engine.Call.NO_QUIERO:
+            partner = (seat + 2) % 4
+            assert choose_with_senas(view, rules, random.Random(1), ((partner, "envido"),)).call is engine.Call.NO_QUIERO
+            return
+    raise AssertionError("no refused falta envido found in 400 deals")
+
+
+def test_the_lowest_card_goes_before_a_partner_who_signalled_a_top_card() -> None:
+    """"Al pie, una carta floja": the mano's partner plays third and holds the ancho."""
+    rules = engine.get_ruleset("argentino", flor=False)
+    for seed in range(400):
+        state, _ = engine.new_match(rules, 4, random.Random(seed))
+        view = engine.view(state, engine.view(state, 0).turn)
+        plays = [a for a in view.legal if a.call is engine.Call.PLAY]
+        lowest = min(plays, key=lambda a: rules.strength(a.card, view.face_up))
+        chosen = engine.choose_action(view, rules, random.Random(1))
+        if chosen is None or chosen.call is not engine.Call.PLAY or chosen == lowest:
+            continue
+        partner = (view.viewer + 2) % 4
+        if engine.Card(1, engine.Suit.ESPADAS) in view.own_cards:
+            continue
+        with_ancho = choose_with_senas(view, rules, random.Random(1), ((partner, "ancho_espadas"),))
+        if with_ancho.call is engine.Call.TRUCO:
+            continue  # a good hand of its own: it opens the truco instead
+        assert with_ancho == lowest
+        assert choose_with_senas(view, rules, random.Random(1), ((partner, "nada"),)) == chosen
+        return
+    raise AssertionError("no deal where the mano leads a card other than its lowest")
 
 
 def test_the_sets_cover_every_catalogued_variant() -> None:
