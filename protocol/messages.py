@@ -17,6 +17,7 @@ CHAT_MAX = 200
 TITLE_MAX = 40
 CODE_LEN = 6
 TABLE_ID_MAX = 16
+SENA_MAX = 24
 # Events of the match a (re)joining viewer is sent at once: the current hand and the ones
 # before it, whole hands, at most this many (the client's log keeps as many).
 HISTORY_MAX = 200
@@ -56,6 +57,7 @@ class VariantInfo:
     player_counts: tuple[int, ...] = limited(lo=2, hi=8, max_items=8)
     options: tuple[OptionInfo, ...] = limited((), max_items=64)
     implemented: bool = True
+    senas: tuple[str, ...] = limited((), max_len=SENA_MAX, max_items=32)  # its señas, in order
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,7 @@ class ChatLine:
     ts: int = limited(lo=0, hi=2**40)  # unix seconds
     system: bool = False  # server announcements
     table_id: str | None = limited(None, max_len=TABLE_ID_MAX)  # None: the lobby chat
+    partners: bool = False  # a table's partner-only line: its sender's partners see it, nobody else
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,15 @@ class JoinTable(Command):
 
 
 @dataclass(frozen=True)
+class QuickPlay(Command):
+    """Seat me at the public ``variant`` table closest to starting, or open one that bots
+    fill after a short wait."""
+
+    TYPE: ClassVar[str] = "quick_play"
+    variant: str = limited(max_len=20)
+
+
+@dataclass(frozen=True)
 class JoinByCode(Command):
     TYPE: ClassVar[str] = "join_code"
     code: str = limited(max_len=16)
@@ -160,6 +172,18 @@ class AddBot(Command):
 
 
 @dataclass(frozen=True)
+class SwapSeats(Command):
+    """Before the game: swap seats ``a`` and ``b`` (and so who partners whom). The table's
+    owner may swap any two (people, bots, free seats); a player may move from his own seat
+    (``a``) to a free one (``b``)."""
+
+    TYPE: ClassVar[str] = "swap_seats"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    a: int = limited(lo=0, hi=7)
+    b: int = limited(lo=0, hi=7)
+
+
+@dataclass(frozen=True)
 class TableAction(Command):
     """A call or a card at the table; the seat is the sender's, never taken from the message."""
 
@@ -176,6 +200,16 @@ class TableChat(Command):
     TYPE: ClassVar[str] = "table_chat"
     table_id: str = limited(max_len=TABLE_ID_MAX)
     text: str = limited(max_len=CHAT_MAX * 4)
+    partners: bool = False  # to the sender's partners only (never opponents or spectators)
+
+
+@dataclass(frozen=True)
+class MakeSena(Command):
+    """A seña to one's partners (the variant's ``VariantInfo.senas``); it costs no turn."""
+
+    TYPE: ClassVar[str] = "sena"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    sena: str = limited(max_len=SENA_MAX)
 
 
 @dataclass(frozen=True)
@@ -267,6 +301,20 @@ class Seated(Event):
 class Chat(Event):
     TYPE: ClassVar[str] = "chat"
     line: ChatLine
+
+
+@dataclass(frozen=True)
+class SenaSeen(Event):
+    """A seña, to those who see it: the sender, the partners it was made to, and an opponent
+    who caught it (``caught``; the table option ``senas`` says how often). Never to a spectator."""
+
+    TYPE: ClassVar[str] = "sena_seen"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    seat: int = limited(lo=0, hi=7)  # who made it
+    sena: str = limited(max_len=SENA_MAX)
+    to: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)  # the partners it was made to
+    deal_no: int = limited(0, lo=0, hi=2**31)  # the hand it belongs to
+    caught: bool = False  # this viewer is an opponent who caught it
 
 
 @dataclass(frozen=True)
@@ -379,10 +427,10 @@ class ReplayStep(Event):
 MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls
     for cls in (
-        ClaimName, SendChat, CreateTable, JoinTable, JoinByCode, LeaveTable, WatchTable, Ping,
-        AddBot, TableAction, TableChat, Rematch, TableUpdate,
+        ClaimName, SendChat, CreateTable, JoinTable, QuickPlay, JoinByCode, LeaveTable, WatchTable, Ping,
+        AddBot, SwapSeats, TableAction, TableChat, MakeSena, Rematch, TableUpdate,
         Welcome, NameRefused, LobbySnapshot, PlayerUpdated, PlayerLeft, TableUpdated,
-        TableRemoved, TableCreated, Seated, Chat, Error, Notice, Pong,
+        TableRemoved, TableCreated, Seated, Chat, SenaSeen, Error, Notice, Pong,
         ResumeSeat, MyGames, ReplayHand, GamesList, ReplayStep,
     )
 }
@@ -390,5 +438,5 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
 __all__ = [
     "MESSAGE_TYPES", "Message", "Command", "Event", "OptionInfo", "VariantInfo", "PlayerInfo",
     "TableInfo", "ChatLine", "SeatInfo", "GameSummary", "OptionValue", *(cls.__name__ for cls in MESSAGE_TYPES.values()),
-    "NAME_MAX", "CHAT_MAX", "TITLE_MAX", "CODE_LEN", "HISTORY_MAX",
+    "NAME_MAX", "CHAT_MAX", "TITLE_MAX", "CODE_LEN", "HISTORY_MAX", "SENA_MAX",
 ]

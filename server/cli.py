@@ -77,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--away-grace", type=float, default=defaults.away_grace,
                        help="seconds the table waits on an away player before a bot makes that "
                             "decision (default %(default)s)")
+    serve.add_argument("--quick-fill-wait", type=float, default=defaults.quick_fill_wait,
+                       help="seconds a quick-play table waits for people before bots fill it "
+                            "(default %(default)s)")
     # Operators and tests: bot-only tables that play on for ever (e.g. the crash test).
     serve.add_argument("--demo-bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     # Tests: each restored table's state digest in the log, to compare with their own replay.
@@ -100,7 +103,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     more = {name: getattr(args, name, getattr(d, name)) for name in (
         "max_connections_per_ip", "max_sessions", "chat_per_second", "chat_max_len", "lite",
         "compression", "connections_per_minute_per_ip", "seat_hold", "away_grace",
-        "demo_bot_tables", "log_digests")}
+        "quick_fill_wait", "demo_bot_tables", "log_digests")}
     return dataclasses.replace(
         d,
         host=args.host, port=args.port, data_dir=args.data_dir, host_key=args.host_key,
@@ -110,6 +113,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         lite=more["lite"], compression=more["compression"],
         connections_per_minute_per_ip=max(1.0, more["connections_per_minute_per_ip"]),
         seat_hold=max(0.0, more["seat_hold"]), away_grace=max(0.0, more["away_grace"]),
+        quick_fill_wait=max(0.0, more["quick_fill_wait"]),
         demo_bot_tables=max(0, min(50, more["demo_bot_tables"])), log_digests=more["log_digests"],
     )
 

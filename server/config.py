@@ -47,6 +47,7 @@ class ServerConfig:
     seat_hold: float = 300.0  # seconds a dropped player's seat is held for them
     away_grace: float = 15.0  # seconds the table waits on an away player before a bot covers
     demo_bot_tables: int = 0  # bot-only tables that play on for ever (operators, tests)
+    quick_fill_wait: float = 20.0  # seconds a quick-play table waits for people before bots sit
     log_digests: bool = False  # log a digest of each restored table's state (tests compare it)
 
     def clamp_size(self, cols: int, rows: int) -> tuple[int, int]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import engine
 from engine.variants.catalog import resolve_options
+from engine.variants.senas import sena_codes
 import protocol as p
 
 
@@ -20,6 +21,7 @@ def variant_infos() -> tuple[p.VariantInfo, ...]:
                 for o in v.options
             ),
             implemented=v.implemented,
+            senas=sena_codes(v.name),
         )
         for v in engine.variant_catalog()
     )

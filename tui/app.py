@@ -98,6 +98,8 @@ class TrucoApp(App[None]):
             self.table_model(msg.table_id).apply(msg)
         elif isinstance(msg, p.Chat) and msg.line.table_id is not None:
             self.table_model(msg.line.table_id).chat.append(msg.line)
+        elif isinstance(msg, p.SenaSeen):
+            self.table_model(msg.table_id).senas.append(msg)
         elif isinstance(msg, p.Seated):
             self._follow_seat(was_at, msg.table_id)
         if isinstance(msg, p.Welcome):

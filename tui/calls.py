@@ -28,7 +28,7 @@ PREFERRED_KEYS: dict[str, str] = {
     "pedir_flor": "p",
 }
 SPARE_KEYS = "abghijkuvwxyz"
-RESERVED = set("123456789lc?")  # cards, leave, chat, help
+RESERVED = set("123456789lc?CS")  # cards, leave, chat, help, partner chat, seña
 
 
 @dataclass(frozen=True)

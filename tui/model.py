@@ -20,6 +20,7 @@ class LobbyModel:
     codes: dict[str, str] = field(default_factory=dict)  # private tables I created or sit at
     chat_max: int = p.CHAT_MAX
     rating: p.RatingLine | None = None  # my most played rating (key holders)
+    last_variant: str = ""  # the game of the last table I sat at (quick play's choice)
 
     def apply(self, msg: p.Message) -> None:
         """Fold one event into the model (events not about the lobby are ignored)."""
@@ -45,6 +46,8 @@ class LobbyModel:
                 self.codes[msg.table_id] = msg.code
         elif isinstance(msg, p.Seated):
             self.table_id, self.seat = msg.table_id, msg.seat
+            if msg.table_id in self.tables and msg.seat is not None:
+                self.last_variant = self.tables[msg.table_id].variant
             if msg.table_id is not None and msg.code:  # a private table: whoever sits can pass it on
                 self.codes[msg.table_id] = msg.code
         elif isinstance(msg, p.Chat):

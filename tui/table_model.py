@@ -17,6 +17,7 @@ class TableModel:
     deadline: float | None = None  # local monotonic time the turn timer runs out
     log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=p.HISTORY_MAX))
     chat: deque[p.ChatLine] = field(default_factory=lambda: deque(maxlen=100))
+    senas: deque[p.SenaSeen] = field(default_factory=lambda: deque(maxlen=50))  # seen at this table
     last_hand_events: list[dict[str, Any]] = field(default_factory=list)
 
     def apply(self, update: p.TableUpdate) -> None:

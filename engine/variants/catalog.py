@@ -78,6 +78,27 @@ def _match_games(word: str) -> OptionSpec:
     )
 
 
+def _senas() -> OptionSpec:
+    # A table option, not a rule of the hand: the server delivers the señas
+    # (engine/variants/senas.py); the rule set carries it only so that it is validated.
+    return _choice(
+        "senas", "Señas between partners", "fair", ("fair", "private", "off"),
+        "In games with partners a player may make señas (signals about his cards) to them. "
+        "fair: an opponent sometimes catches one, as at a real table; private: only "
+        "partners ever see them; off: no señas.",
+    )
+
+
+def _reserved_words() -> OptionSpec:
+    # Read by the server's table chat (server/table/words.py), not by the rules of the hand.
+    return _bool(
+        "reserved_words", "Calls said in the table chat count", False,
+        "A table chat line that is exactly a call (quiero, truco, quiero retruco, vale "
+        "cuatro, envido, no quiero...; Brazilian seis, nove, doze, desce) makes that call "
+        "when it is legal for the player who wrote it, as saying it does at a real table.",
+    )
+
+
 _ARGENTINO = VariantSpec(
     name="argentino",
     title="Truco argentino",
@@ -158,6 +179,8 @@ _ARGENTINO = VariantSpec(
             "truco points, so a drawn game is possible (play then goes on until one team "
             "is ahead).",
         ),
+        _senas(),
+        _reserved_words(),
     ),
 )
 
@@ -190,6 +213,8 @@ _URUGUAYO = VariantSpec(
             "mazo", "Me voy al mazo", "always", ("always", "two_player", "off"),
             "Giving up the hand: in every game, only with two players, or never.",
         ),
+        _senas(),
+        _reserved_words(),
     ),
 )
 
@@ -211,6 +236,8 @@ _PAULISTA = VariantSpec(
             "The seed's 28 cards (A K Q J 7 3 2), or the 40-card deck most Brazilians use "
             "(A 2 3 4 5 6 7 Q J K; order 3 2 A K J Q 7 6 5 4).",
         ),
+        _senas(),
+        _reserved_words(),
     ),
 )
 
@@ -261,6 +288,8 @@ _VENEZOLANO = VariantSpec(
             "A figure card is worth 0: 'envido las que pintan' on it is not allowed, or is "
             "worth 2 (the minimum envite).",
         ),
+        _senas(),
+        _reserved_words(),
     ),
 )
 

@@ -184,6 +184,23 @@ class Directory:
         self._state.table_changed(table)
         self._seats.maybe_start(table)
 
+    def on_swap_seats(self, conn: Conn, msg: p.SwapSeats) -> None:
+        """Choosing partners before the game (``SwapSeats`` says who may swap what)."""
+        table = self._my_table(conn, msg.table_id)
+        if table is None:
+            return
+        if table.actor is not None:
+            self._state.error(conn, "playing", "the game has already started")
+            return
+        a, b = msg.a, msg.b
+        if a == b or max(a, b) >= len(table.seats):
+            self._state.error(conn, "bad_seat", "no such seat")
+            return
+        if table.owner != conn.name and (a != conn.seat or table.seats[b] is not None):
+            self._state.error(conn, "only_free_seat", "you may move to a free seat; only the creator moves others")
+            return
+        self._seats.swap(table, a, b)
+
     def on_act(self, conn: Conn, msg: p.TableAction) -> None:
         table = self._my_table(conn, msg.table_id)
         if table is None:
@@ -200,7 +217,19 @@ class Directory:
         if not conn.chat.take():
             self._state.error(conn, "chat_rate", "you are chatting too fast")
             return
-        table.actor.post(tm.Chat(conn.peer.conn_id, conn.name or "", msg.text))
+        table.actor.post(tm.Chat(conn.peer.conn_id, conn.name or "", msg.text, msg.partners))
+
+    def on_sena(self, conn: Conn, msg: p.MakeSena) -> None:
+        table = self._my_table(conn, msg.table_id)
+        if table is None:
+            return
+        if table.actor is None:
+            self._state.error(conn, "not_started", "the game has not started yet")
+            return
+        if not conn.chat.take():  # señas share the chat's budget: no flood to the partners
+            self._state.error(conn, "chat_rate", "you are chatting too fast")
+            return
+        table.actor.post(tm.Sena(conn.peer.conn_id, msg.sena))
 
     def on_rematch(self, conn: Conn, msg: p.Rematch) -> None:
         table = self._my_table(conn, msg.table_id)

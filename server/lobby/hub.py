@@ -21,7 +21,9 @@ from server.config import ServerConfig
 from server.link import Closed, Frame, HubLink, Peer
 from server.lobby.directory import Directory, OptionsValidator
 from server.lobby.history import History
-from server.lobby.messages import HoldExpired, LobbyMessage, Opened, RestoreDone, Restored, Result, Shutdown
+from server.lobby.messages import (FillWithBots, HoldExpired, LobbyMessage, Opened, RestoreDone, Restored, Result,
+                                   Shutdown)
+from server.lobby.quick import QuickPlay
 from server.lobby.names import Names
 from server.lobby.restore import Restorer
 from server.lobby.seats import Seats
@@ -54,6 +56,7 @@ class Hub:
         self._directory = Directory(state, self._seats, variants, validate_options)
         self._names = Names(state, self._sessions, self._seats, variants, self._directory.join_by_link)
         self._history = History(state)
+        self._quick = QuickPlay(state, self._seats, self._directory)
         self._restorer = Restorer(state, self._seats)
         self.restored = self._restorer.restored  # every table of the last run is back
         self.variants = self._directory.variants
@@ -69,8 +72,11 @@ class Hub:
             p.LeaveTable: self._directory.on_leave_table,
             p.WatchTable: self._directory.on_watch_table,
             p.AddBot: self._directory.on_add_bot,
+            p.QuickPlay: self._quick.on_quick_play,
+            p.SwapSeats: self._directory.on_swap_seats,
             p.TableAction: self._directory.on_act,
             p.TableChat: self._directory.on_table_chat,
+            p.MakeSena: self._directory.on_sena,
             p.Rematch: self._directory.on_rematch,
             p.MyGames: self._history.on_my_games,
             p.ReplayHand: self._history.on_replay_hand,
@@ -150,6 +156,8 @@ class Hub:
                 self._sessions.close(conn_id)
             case HoldExpired():
                 self._seats.hold_expired(message)
+            case FillWithBots():
+                self._quick.fill(message)
             case Restored():
                 self._restorer.install(message)
             case RestoreDone(count, seconds):

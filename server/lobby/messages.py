@@ -31,6 +31,13 @@ class HoldExpired:
 
 
 @dataclass(frozen=True)
+class FillWithBots:
+    """A quick-play table's wait for people is over (``quick``)."""
+
+    table_id: str
+
+
+@dataclass(frozen=True)
 class Restored:
     """A table of the last run rebuilt from its log (``actor`` None: it could not be)."""
 
@@ -57,4 +64,5 @@ class Shutdown:
     notice: str
 
 
-LobbyMessage = Frame | Closed | Opened | HoldExpired | Restored | RestoreDone | Result | Shutdown
+LobbyMessage = (Frame | Closed | Opened | HoldExpired | FillWithBots | Restored | RestoreDone | Result
+                | Shutdown)

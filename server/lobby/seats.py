@@ -91,6 +91,18 @@ class Seats:
         tables = itertools.chain(self._state.tables.values(), self._state.restoring.values())
         return new_code({o.resume for t in tables for o in t.seats if o is not None})
 
+    def swap(self, table: Table, a: int, b: int) -> None:
+        """Before the game: swap two seats (checked by the directory); everyone moved is told
+        their new seat, and the table is shown again with its new partners."""
+        table.seats[a], table.seats[b] = table.seats[b], table.seats[a]
+        for index in (a, b):
+            occupant = table.seats[index]
+            moved = self._state.conns.get(occupant.conn_id) if occupant and occupant.conn_id else None
+            if moved is not None and moved.table_id == table.table_id:
+                moved.seat = index
+                self._state.send(moved, p.Seated(table_id=table.table_id, seat=index, code=table.code))
+        self._state.table_changed(table)
+
     # -- leaving ----------------------------------------------------------------------
     def leave_table(self, conn: Conn) -> None:
         state = self._state

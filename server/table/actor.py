@@ -30,17 +30,16 @@ import asyncio
 import logging
 import random
 import secrets
-import time
 from collections import deque
 from typing import Any, Callable
 
 import engine
 import protocol as p
-from protocol.text import clean_text
 from server.store import EventRow, GameRecord, Snapshot, Store
 from server.table import frames, moves, rematch
 from server.table import messages as m
 from server.table.occupant import Occupant
+from server.table.talk import Talk
 from server.table.snapshot import replay_match, snapshot_bytes
 from server.table.timers import Pace, Timers, waiting_on
 from server.table.viewers import Viewers
@@ -93,6 +92,7 @@ class TableActor:
         self.events: list[engine.Event] = []  # the whole log of this table's matches
         self._viewers = Viewers(seats, self._frame, lambda seat: frames.history(self.events, seat))
         self.viewers = self._viewers.seats  # connection -> seat (None: a spectator)
+        self._talk = Talk(table_id, self.rules, self.seed, self._viewers, seats)
         self.rematch_votes: set[int] = set()
         self._cids: dict[int, deque[int]] = {}
         self._timers = Timers(pace, turn_timer, self.post)
@@ -211,8 +211,10 @@ class TableActor:
                     self._advance_chance()
             case m.Timeout(seq):
                 self._on_timeout(seq)
-            case m.Chat(conn_id, sender, text):
-                self._on_chat(conn_id, sender, text)
+            case m.Chat(conn_id, sender, text, partners):
+                self._on_chat(conn_id, sender, text, partners)
+            case m.Sena(conn_id, code):
+                self._talk.sena(conn_id, self.viewers.get(conn_id), code, self.state, self.seq)
             case m.Watch(conn_id):
                 self.viewers[conn_id] = None
                 self._viewers.update_one(conn_id, [], history=True)
@@ -283,7 +285,8 @@ class TableActor:
         seat_view = engine.view(self.state, seat)
         if not seat_view.legal:
             return
-        action = moves.bot_action(seat_view, self.rules, self.bot_rng())
+        senas = self._talk.partner_senas(self.state, seat)
+        action = moves.bot_action(seat_view, self.rules, self.bot_rng(), senas)
         self._apply(action, note=None if covered is None else engine.SeatCovered(seat, covered))
 
     def _on_timeout(self, seq: int) -> None:
@@ -293,15 +296,15 @@ class TableActor:
         log.info("table %s: seat %s ran out of time; the bot plays for it", self.table_id, seat)
         self._play_for(seat, "time")
 
-    def _on_chat(self, conn_id: int, sender: str, text: str) -> None:
-        """Table chat: to the players and the spectators of this table only."""
+    def _on_chat(self, conn_id: int, sender: str, text: str, partners: bool = False) -> None:
+        """Table chat: to the players and the spectators of this table only (``partners``:
+        to the sender's partners only); a reserved word may make a call (``talk``)."""
         if conn_id not in self.viewers:
             return
-        text = clean_text(text, p.CHAT_MAX)
-        if not text:
-            return
-        line = p.ChatLine(sender=sender, text=text, ts=int(time.time()), table_id=self.table_id)
-        self._viewers.say(line)
+        seat = self.viewers[conn_id]
+        action = self._talk.chat(seat, sender, text, self.state, partners)
+        if action is not None and seat is not None:
+            self._apply(action, None)
 
     # -- who sits where -------------------------------------------------------------------
     def _on_leave(self, conn_id: int) -> None:
@@ -337,6 +340,8 @@ class TableActor:
         occupant.back(conn_id)
         self.viewers[conn_id] = seat
         self._reschedule()
+        if self.state is not None:
+            self._talk.resend(conn_id, seat, self.state)  # this hand's señas of their side
         self._viewers.update_all([], history_for=conn_id)  # the log of the match so far, for them only
 
     def _on_release(self, seat: int) -> None:
@@ -357,7 +362,6 @@ class TableActor:
             return
         log.info("table %s: seat %s is away; the bot covers this decision", self.table_id, seat)
         self._play_for(seat, "away")
-
 
     def _reschedule(self) -> None:
         if self.state is not None:
@@ -420,6 +424,8 @@ class TableActor:
         self._timers.cancel()
         self._schedule()  # first: the updates carry the new turn timer
         self._viewers.update_all(events)
+        if any(isinstance(e, engine.HandDealt) for e in events) and self.state is not None:
+            self._talk.bots_signal(self.state, self.seq)  # after the deal they are about
         self._changed = True
 
     def _record_game(self) -> None:

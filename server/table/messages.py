@@ -25,6 +25,15 @@ class Chat:
     conn_id: int
     sender: str
     text: str
+    partners: bool = False  # to the sender's partners only
+
+
+@dataclass(frozen=True)
+class Sena:
+    """A seated player's seña to their partners (``partners``)."""
+
+    conn_id: int
+    sena: str
 
 
 @dataclass(frozen=True)
@@ -115,6 +124,6 @@ class CoverRematch:
 
 
 TableMessage = (
-    Act | Chat | Watch | Leave | Rematch | Away | Rejoin | Release | Stop
+    Act | Chat | Sena | Watch | Leave | Rematch | Away | Rejoin | Release | Stop
     | BotMove | Deal | NewMatch | Timeout | Cover | CoverRematch
 )

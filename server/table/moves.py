@@ -11,6 +11,7 @@ from typing import Any
 
 import engine
 import protocol as p
+from engine.bots.senas import choose_with_senas
 from protocol.text import name_key
 from server.store import GameRecord
 from server.table.occupant import Occupant
@@ -26,9 +27,11 @@ def command_wire(command: p.TableAction, seat: int) -> dict[str, Any]:
     return wire
 
 
-def bot_action(seat_view: engine.View, rules: engine.RuleSet, rng: random.Random) -> engine.Action:
-    """The bot's move for a seat the table waits on (``seat_view.legal`` is not empty)."""
-    action = engine.choose_action(seat_view, rules, rng)
+def bot_action(seat_view: engine.View, rules: engine.RuleSet, rng: random.Random,
+               partner_senas: tuple[tuple[int, str], ...] = ()) -> engine.Action:
+    """The bot's move for a seat the table waits on (``seat_view.legal`` is not empty),
+    its partners' señas of this hand weighed (engine/bots/senas.py)."""
+    action = choose_with_senas(seat_view, rules, rng, partner_senas)
     if action is None:
         # The bot would rather wait, but the table waits on this seat: make the
         # least committal move (a card, else an acceptance, else whatever is legal).

@@ -8,7 +8,8 @@ import protocol as p
 from protocol.codec import PROTOCOL_VERSION
 
 OPTION = p.OptionInfo(name="target", label="Points", kind="choice", default=30, choices=(30, 15), help="h")
-VARIANT = p.VariantInfo(name="argentino", title="Truco", player_counts=(2, 4, 6), options=(OPTION,))
+VARIANT = p.VariantInfo(name="argentino", title="Truco", player_counts=(2, 4, 6), options=(OPTION,),
+                        senas=("ancho_espadas", "nada"))
 TABLE = p.TableInfo(
     table_id="t1", title="mesa", variant="argentino", owner="ana", seats=("ana", None),
     options={"target": 30, "flor": True, "mazo": "always"}, private=True, status="waiting", spectators=2,
@@ -25,6 +26,7 @@ EXAMPLES: list[p.Message] = [
     p.JoinTable(table_id="t1", seat=1),
     p.JoinTable(table_id="t1"),
     p.JoinByCode(code="ABC234"),
+    p.QuickPlay(variant="paulista"),
     p.LeaveTable(table_id="t1"),
     p.WatchTable(table_id="t1"),
     p.Ping(n=7),
@@ -44,9 +46,15 @@ EXAMPLES: list[p.Message] = [
     p.Pong(n=7),
     p.AddBot(table_id="t1"),
     p.AddBot(table_id="t1", seat=3),
+    p.SwapSeats(table_id="t1", a=0, b=3),
     p.TableAction(table_id="t1", call="play", card="1e", cid=5),
     p.TableAction(table_id="t1", call="truco"),
     p.TableChat(table_id="t1", text="buena"),
+    p.TableChat(table_id="t1", text="tengo el ancho", partners=True),
+    p.MakeSena(table_id="t1", sena="ancho_espadas"),
+    p.SenaSeen(table_id="t1", seat=2, to=(0,), sena="ancho_espadas", deal_no=3),
+    p.SenaSeen(table_id="t1", seat=1, to=(3, 5), sena="flor", deal_no=1, caught=True),
+    p.Chat(line=p.ChatLine(sender="ana", text="vamos", ts=1, table_id="t1", partners=True)),
     p.Rematch(table_id="t1"),
     p.TableUpdate(
         table_id="t1", seq=12, seat=None,

@@ -258,7 +258,9 @@ async def test_a_rejoining_player_and_a_new_spectator_get_the_match_so_far_in_wh
     viewers = Viewers()
     ana = Occupant("ana", None, away=True)  # dropped: the bot covers her at once
     seats = [ana] + bots(5)
-    actor = TableActor("t", "argentino", {"match_games": 1}, seats, viewers.send,
+    # Two games: the match must outlast HISTORY_MAX events whatever the bots decide (a
+    # single game can end sooner, and then no hand was left out of the history).
+    actor = TableActor("t", "argentino", {"match_games": 2}, seats, viewers.send,
                        pace=Pace(bot_delay=0, hand_pause=0, away_grace=0), seed=5)
     actor.viewers[9] = None  # a spectator from the start: never gets a history
     actor.start()

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine.variants.senas import SENAS
 from tui.i18n import LOCALES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,6 +138,10 @@ def dynamic_keys() -> dict[str, set[str]]:
         "lobby.col.": columns & {"title", "game", "seats", "points", "status"},
         "history.col.": columns & {"when", "title", "game", "players", "score"},
         "stats.col.": set(re.findall(r'\("([a-z]+)", \d+\)', (ROOT / "tui/screens/stats.py").read_text())),
+        # Señas: each one's name, and its gesture in each variant; the table option's modes.
+        "sena_name.": {s.code for v in SENAS.values() for s in v},
+        "sena_gesture.": {f"{name}.{s.code}" for name, v in SENAS.items() for s in v},
+        "senas.mode.": {"fair", "private"},
         # Families of other parts of the TUI, checked where the code builds them.
         "log.": {"envido_puntos", "piedras"},  # a Venezuelan envite with its piedras
         "log.covered.": {"time", "away"},  # the bot moved for a player (timer, away)

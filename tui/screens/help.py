@@ -15,6 +15,7 @@ from tui.cards import card_face, card_roles, mark_text
 from tui.i18n import option_value
 from tui.table_model import TableModel
 from tui.widgets.keybar import KeyBar
+from tui.widgets.table.senas import senas_help
 
 
 class HelpScreen(ModalScreen[None]):
@@ -155,6 +156,9 @@ def table_help(tr, model: TableModel, info: p.TableInfo | None, variants: Mappin
     if info is not None and info.variant == "venezolano" and info.options.get("flor", True) \
             and info.options.get("flor_declaration", "a_ley") == "a_ley":
         lines += ["", tr("help.ley")]
+    variant = variants.get(info.variant) if info is not None else None
+    if info is not None and len(info.seats) >= 3 and getattr(variant, "senas", ()):  # partners: señas
+        lines += ["", *senas_help(tr, info.variant, tuple(variant.senas), str(info.options.get("senas", "fair")))]
     if info is not None:
         lines.append("")
         lines.append(tr("help.options"))

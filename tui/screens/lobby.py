@@ -27,6 +27,7 @@ class LobbyScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "new_table", "key.new_table", priority=True),
         Binding("j", "join", "key.join", priority=True),
+        Binding("p", "quick_play", "key.quick_play", priority=True),
         Binding("w", "watch", "key.watch", priority=True),
         Binding("l", "leave", "key.leave", show=False, priority=True),
         Binding("k", "code", "key.code", priority=True),
@@ -331,6 +332,12 @@ class LobbyScreen(Screen[None]):
             self.app.notify_text(self.tr("lobby.no_table_selected"))  # type: ignore[attr-defined]
         elif table_id != self.model.table_id or self.model.seat is None:
             self.app.send(p.JoinTable(table_id=table_id))  # type: ignore[attr-defined]
+
+    def action_quick_play(self) -> None:
+        """A seat at the public table of my game closest to starting (or a new one that bots
+        fill): my game is the one I last sat at, else the one of my language."""
+        variant = self.model.last_variant or ("paulista" if self.tr.lang == "pt" else "argentino")
+        self.app.send(p.QuickPlay(variant=variant))  # type: ignore[attr-defined]
 
     def action_watch(self) -> None:
         table_id = self._selected_table_id()

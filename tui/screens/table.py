@@ -21,6 +21,7 @@ import protocol as p
 from tui.calls import PREFERRED_KEYS, RESERVED, SPARE_KEYS, CallChoice, call_label
 from tui.refusals import card_refusal, no_card_reason, refusal_text
 from tui.screens.table_dialogs import ConfirmLeaveScreen, MatchOverScreen, over_table
+from tui.screens.table_seats import SeatChoice
 from tui.table_model import TableModel
 from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
@@ -30,6 +31,7 @@ from tui.widgets.table import (BetsLine, CallsPanel, CardsPanel, ScoreLine, Seat
                                TitleLine, TricksPanel, TurnTimer)
 from tui.widgets.table.calls import CARD_CALLS, is_card_call
 from tui.widgets.table.calls import amounts as call_amounts
+from tui.widgets.table.senas import PartnerTalk, sena_text
 
 # (the dialogs are imported from here by the tests and the app)
 __all__ = ["ConfirmLeaveScreen", "MatchOverScreen", "TableScreen", "over_table"]
@@ -53,8 +55,11 @@ def _table_bindings() -> list[Binding]:
         # b and r come first: when enabled (the waiting room, the match over) they lead the bar.
         Binding("b", "add_bot", "key.add_bot", priority=True),
         Binding("r", "rematch", "key.rematch", priority=True),
+        Binding("m", "seats", "key.seats", priority=True),  # the waiting room's; m is the mazo's later
         *(Binding(k, f"card({i})", "key.play", priority=True) for i, k in enumerate(CARD_KEYS)),
         Binding("c", "chat", "key.chat", priority=True),
+        Binding("C", "partner_chat", "key.partner_chat", priority=True),
+        Binding("S", "sena", "key.sena", priority=True),
         Binding("l", "leave", "key.leave_table", priority=True),
         Binding("question_mark", "help", "key.help", key_display="?", priority=True),
         *calls,  # after b and r: a call on one of those keys wins only when they are off
@@ -64,7 +69,7 @@ def _table_bindings() -> list[Binding]:
 TABLE_ACTIONS = {b.action.split("(", 1)[0] for b in _table_bindings()}
 
 
-class TableScreen(Screen[None]):
+class TableScreen(PartnerTalk, SeatChoice, Screen[None]):
     AUTO_FOCUS = ""  # keys are the table's; the chat input only takes focus on "c"
     # Size classes for tui/truco.tcss: 60x20 is the smallest supported terminal, 80x24
     # the usual one; the -seats-N class (set when the table is known) sizes the seat rows.
@@ -154,6 +159,8 @@ class TableScreen(Screen[None]):
             self.redraw()
         elif isinstance(msg, p.Chat) and msg.line.table_id == self.table_id:
             self._write_chat(msg.line)
+        elif isinstance(msg, p.SenaSeen) and msg.table_id == self.table_id:
+            self._write_talk(sena_text(self.tr, self.table, msg))
         elif self.table.update is None and (
                 isinstance(msg, p.TableUpdated) and msg.table.table_id == self.table_id
                 or isinstance(msg, p.Seated) and msg.table_id == self.table_id):
@@ -167,10 +174,9 @@ class TableScreen(Screen[None]):
         log.write_events(self.table, self.table.log)
         for line in self.table.chat:
             self._write_chat(line)
+        for sena in self.table.senas:
+            self._write_talk(sena_text(self.tr, self.table, sena))
 
-    def _write_chat(self, line: p.ChatLine) -> None:
-        self.query_one("#t-chat-log", TableLog).write_chat(line)
-        self.query_one("#t-log", TableLog).write_chat(line)
 
     def _french(self) -> bool:
         return self.table.view.french
@@ -197,6 +203,7 @@ class TableScreen(Screen[None]):
         self.query_one("#t-actions", CallsPanel).update_from(model)
         self.query_one("#t-status", StatusLine).update_from(model)
         self.refresh_bindings()  # the key bar: what check_action allows in this state
+        self.query_one("#t-chat", Input).placeholder = self._placeholder()  # (reserved words?)
         self._tick_timer()
         if model.view.match_over and not self._match_over_shown:
             self._match_over_shown = True
@@ -306,6 +313,10 @@ class TableScreen(Screen[None]):
             return self._card_usable(int(parameters[0]))  # type: ignore[call-overload]
         if action == "call":
             return any(choice.key == parameters[0] for choice in self._choices)
+        if action in ("sena", "partner_chat"):
+            return self.partner_key_usable(action)
+        if action == "seats":
+            return self.seats_usable()
         if action == "add_bot":
             info = self._info()
             return (model.update is None and info is not None and None in info.seats
@@ -364,10 +375,6 @@ class TableScreen(Screen[None]):
                 self._choose(choice.call)
                 return
 
-    def action_chat(self) -> None:
-        # set_focus, not focus(): at once, so the keys right after "c" are typed in the chat.
-        self.set_focus(self.query_one("#t-chat", Input))
-
     def action_leave(self) -> None:
         if self._watching():  # a spectator just stops watching: nothing to lose
             self._leave_confirmed(True)
@@ -391,9 +398,6 @@ class TableScreen(Screen[None]):
     def _leave_confirmed(self, yes: bool | None) -> None:
         if yes:
             self.app.send(p.LeaveTable(table_id=self.table_id))  # type: ignore[attr-defined]
-
-    def on_chat_input_send(self, event: ChatInput.Send) -> None:
-        self.app.send(p.TableChat(table_id=self.table_id, text=event.text))  # type: ignore[attr-defined]
 
     def play_card(self, index: int) -> None:
         """A card key (or click): whatever legal action takes that card (play, discard...)."""

@@ -52,6 +52,8 @@ class SeatsPanel(DrawnPanel, TablePart):
                 seats.append(name or self.tr("table.free_seat"), style="" if name else "dim italic")
                 if info.bots and i < len(info.bots) and info.bots[i]:
                     seats.append(" (bot)", style="dim")
+                if len(info.seats) >= 4:  # partners sit on alternate seats
+                    seats.append(f"  {self.tr('table.team_n', n=i % 2 + 1)}", style="dim")
                 seats.append("\n")
         self.show(seats)
         return free

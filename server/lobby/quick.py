@@ -1,0 +1,68 @@
+"""Quick play (``p`` in the lobby): a seat at the public table of the player's variant
+that is closest to starting, or a new public table that bots fill after a short wait.
+
+"Closest to starting" is the fewest free seats (the oldest table on a tie). A table opened
+here waits ``ServerConfig.quick_fill_wait`` seconds for people; then bots take the seats
+still free and the game starts (``FillWithBots`` comes back through the hub's inbox, so the
+change happens in the hub's task like every other).
+"""
+from __future__ import annotations
+
+import asyncio
+
+import protocol as p
+from server.lobby.directory import Directory
+from server.lobby.messages import FillWithBots
+from server.lobby.seats import Seats
+from server.lobby.state import Conn, LobbyState, Table
+from server.table import Occupant
+
+QUICK_PLAYERS = 2  # a table opened by quick play: the fastest to fill with bots
+
+
+class QuickPlay:
+    def __init__(self, state: LobbyState, seats: Seats, directory: Directory) -> None:
+        self._state = state
+        self._seats = seats
+        self._directory = directory
+
+    def candidates(self, variant: str, conn: Conn) -> list[Table]:
+        """Public tables of ``variant`` still waiting for players, closest to starting first."""
+        tables = [
+            t for t in self._state.tables.values()
+            if t.variant == variant and not t.private and not t.demo and t.actor is None
+            and None in t.seats and t.table_id != conn.table_id
+        ]
+        return sorted(tables, key=lambda t: sum(1 for s in t.seats if s is None))  # (stable: oldest first)
+
+    def on_quick_play(self, conn: Conn, msg: p.QuickPlay) -> None:
+        variant = self._directory.variants.get(msg.variant)
+        if variant is None or not variant.implemented:
+            self._state.error(conn, "bad_table", f"unknown variant {msg.variant!r:.30}")
+            return
+        found = self.candidates(variant.name, conn)
+        if found:
+            table = found[0]
+            self._seats.sit(conn, table, table.seats.index(None))
+            return
+        players = QUICK_PLAYERS if QUICK_PLAYERS in variant.player_counts else variant.player_counts[0]
+        self._directory.on_create_table(conn, p.CreateTable(
+            variant=variant.name, players=players, options={}))  # titled like any: its owner
+        table = self._state.tables.get(conn.table_id or "")
+        if table is not None and table.actor is None:
+            loop = asyncio.get_running_loop()
+            loop.call_later(self._state.config.quick_fill_wait, self._state.inbox.put_nowait,
+                            FillWithBots(table.table_id))
+
+    def fill(self, message: FillWithBots) -> None:
+        """The wait is over: bots take the free seats of a quick table nobody else filled."""
+        table = self._state.tables.get(message.table_id)
+        if table is None or table.actor is not None or not table.people():
+            return
+        number = sum(1 for s in table.seats if s is not None and s.bot)
+        for index, occupant in enumerate(table.seats):
+            if occupant is None:
+                number += 1
+                table.seats[index] = Occupant(name=f"Bot {number}", conn_id=None, bot=True)
+        self._state.table_changed(table)
+        self._seats.maybe_start(table)

@@ -1,0 +1,254 @@
+"""Pilot tests of señas and the partner chat at the table: the keys, the picker, the lines."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+import protocol as p
+from server.variants import variant_infos
+from tui.app import TrucoApp
+from tui.screens.table import TableScreen
+from tui.widgets.table.senas import SenasScreen
+
+from tests.tui.helpers import screen_text
+from tests.tui.test_screens import FakeLink
+from tests.tui.test_table_screen import update_for
+
+NAMES = ("ana", "beto", "carla", "dani")  # ana (0) and carla (2) are partners
+
+
+def table(players: int, senas: str = "fair") -> p.TableInfo:
+    return p.TableInfo(table_id="t1", title="mesa", variant="argentino", owner="ana",
+                       seats=NAMES[:players], options={"senas": senas}, status="playing")
+
+
+def state(players: int, senas: str = "fair"):  # type: ignore[no-untyped-def]
+    rules = engine.get_ruleset("argentino", senas=senas)
+    return engine.new_match(rules, players, random.Random(4))
+
+
+def app_at_table(players: int = 4, seat: int | None = 0, senas: str = "fair", lang: str = "en"
+                 ) -> tuple[TrucoApp, FakeLink, p.TableUpdate]:
+    link = FakeLink()
+    app = TrucoApp(link, "ana", lang)
+    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(), chat=()),
+              p.TableUpdated(table=table(players, senas)), p.Seated(table_id="t1", seat=seat))
+    st, events = state(players, senas)
+    return app, link, update_for(st, seat, 3, events, names=NAMES)
+
+
+def talk_lines(app: TrucoApp) -> list[str]:
+    return [line.plain for line in app.screen.query_one("#t-chat-log").lines]
+
+
+def keybar(app: TrucoApp) -> str:
+    return screen_text(app).splitlines()[-1] + "\n" + screen_text(app).splitlines()[-2]
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (200, 50)])
+async def test_s_opens_the_picker_and_its_key_sends_the_sena(size: tuple[int, int]) -> None:
+    app, link, update = app_at_table()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.1)
+        link.push(update)
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, TableScreen)
+        assert "S Seña" in keybar(app) and "C Partners" in keybar(app)
+        await pilot.press("S")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, SenasScreen)
+        text = screen_text(app)
+        assert "ancho de espadas" in text and "nothing (bad cards)" in text
+        # A tall terminal shows each gesture too; a short one keeps the cards in view above.
+        assert ("raises the eyebrows" in text) == (size[1] >= 30)
+        region = app.screen.query_one("#senas").region
+        assert region.bottom <= size[1] and region.right <= size[0]
+        cards = app.screen_stack[-2].query_one("#t-cards").region
+        assert region.y >= cards.bottom, (region, cards)
+        await pilot.press("2")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TableScreen)
+        assert [m for m in link.sent if isinstance(m, p.MakeSena)] == [p.MakeSena(table_id="t1", sena="ancho_bastos")]
+        await pilot.press("S", "escape")  # Esc makes none
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TableScreen)
+        assert len([m for m in link.sent if isinstance(m, p.MakeSena)]) == 1
+
+
+async def test_senas_seen_are_told_apart_mine_a_partners_and_a_caught_one() -> None:
+    app, link, update = app_at_table()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update,
+                  p.SenaSeen(table_id="t1", seat=0, sena="tres", to=(2,), deal_no=1),
+                  p.SenaSeen(table_id="t1", seat=2, sena="ancho_bastos", to=(0,), deal_no=1),
+                  p.SenaSeen(table_id="t1", seat=1, sena="flor", to=(3,), deal_no=1, caught=True))
+        await pilot.pause(0.3)
+        assert talk_lines(app)[-3:] == [
+            "Your seña to carla: a 3",
+            "carla winks (seña: ancho de bastos)",
+            "You caught a seña! beto puffs the cheeks at dani (flor)",
+        ]
+
+
+async def test_senas_read_in_spanish() -> None:
+    app, link, update = app_at_table(lang="es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update, p.SenaSeen(table_id="t1", seat=1, sena="siete_oros", to=(3,), deal_no=1, caught=True))
+        await pilot.pause(0.3)
+        assert talk_lines(app)[-1] == "¡Pescaste una seña! beto tuerce la boca a la izquierda a dani (siete de oro)"
+
+
+async def test_capital_c_talks_to_the_partners_only_and_c_to_the_table() -> None:
+    app, link, update = app_at_table()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update)
+        await pilot.pause(0.2)
+        await pilot.press("C", *"tengo", "enter")
+        await pilot.press("c", *"hola", "enter")
+        await pilot.pause(0.1)
+        chats = [(m.text, m.partners) for m in link.sent if isinstance(m, p.TableChat)]
+        assert chats == [("tengo", True), ("hola", False)]
+        link.push(p.Chat(line=p.ChatLine(sender="carla", text="vamos", ts=1, table_id="t1", partners=True)),
+                  p.Chat(line=p.ChatLine(sender="beto", text="hola", ts=1, table_id="t1")))
+        await pilot.pause(0.2)
+        assert talk_lines(app)[-2:] == ["[to partners] carla: vamos", "beto: hola"]
+
+
+@pytest.mark.parametrize("players, seat, senas", [(2, 0, "fair"), (4, None, "fair"), (4, 0, "off")])
+async def test_no_sena_key_without_a_partner_for_a_spectator_or_with_senas_off(
+        players: int, seat: int | None, senas: str) -> None:
+    app, link, update = app_at_table(players, seat, senas)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update)
+        await pilot.pause(0.2)
+        assert "S Seña" not in keybar(app)
+        await pilot.press("S")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, TableScreen)
+        assert not [m for m in link.sent if isinstance(m, p.MakeSena)]
+        # The partner chat needs a partner, not señas.
+        assert ("C Partners" in keybar(app)) == (players == 4 and seat is not None)
+
+
+async def test_the_help_lists_each_sena_with_its_gesture() -> None:
+    app, link, update = app_at_table()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update)
+        await pilot.pause(0.2)
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        from tui.screens.help import HelpScreen
+
+        assert isinstance(app.screen, HelpScreen)
+        body = app.screen._body or ""
+        assert "ancho de espadas: raises the eyebrows" in body
+        assert "a false ace (1 of oros or copas): opens the mouth" in body
+        assert "Opponents may catch a seña now and then." in body
+
+
+# ---------------------------------------------------------------- seats in the waiting room
+
+
+def waiting_app(players: int, seat: int, owner: str = "ana") -> tuple[TrucoApp, FakeLink]:
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    seats = ("ana", None, "beto", None, None, None)[:players] if seat == 0 else ("beto", "ana", None, None)[:players]
+    info = p.TableInfo(table_id="t1", title="mesa", variant="argentino", owner=owner, seats=seats,
+                       options={}, status="waiting", bots=(False,) * players)
+    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(info,), chat=()),
+              p.Seated(table_id="t1", seat=seat))
+    return app, link
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)])
+async def test_the_creator_swaps_two_seats_from_the_waiting_room(size: tuple[int, int]) -> None:
+    app, link = waiting_app(4, 0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.2)
+        assert "m Seats" in keybar(app)
+        assert "Team 2" in screen_text(app)  # partners sit on alternate seats
+        await pilot.press("m")
+        await pilot.pause(0.1)
+        assert "two seats to swap" in screen_text(app)
+        await pilot.press(*"2 3", "enter")
+        await pilot.pause(0.1)
+        assert [m for m in link.sent if isinstance(m, p.SwapSeats)] == [p.SwapSeats(table_id="t1", a=1, b=2)]
+
+
+async def test_a_player_moves_to_a_free_seat_by_its_number() -> None:
+    app, link = waiting_app(4, 1, owner="beto")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("m")
+        await pilot.pause(0.1)
+        assert "Move to which free seat? (free: 3, 4" in screen_text(app)
+        await pilot.press("4", "enter")
+        await pilot.pause(0.1)
+        await pilot.press("m", *"x9", "enter")  # unreadable: said, nothing sent
+        await pilot.pause(0.1)
+        assert [m for m in link.sent if isinstance(m, p.SwapSeats)] == [p.SwapSeats(table_id="t1", a=1, b=3)]
+        assert "Say a seat number from 1 to 4" in screen_text(app)
+
+
+async def test_no_seats_key_at_a_two_player_table() -> None:
+    app, link = waiting_app(2, 0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        assert "m Seats" not in keybar(app)
+
+
+# ---------------------------------------------------------------- quick play from the lobby
+
+
+@pytest.mark.parametrize("lang, last, expected", [("en", None, "argentino"), ("pt", None, "paulista"),
+                                                  ("pt", "uruguayo", "uruguayo")])
+async def test_p_in_the_lobby_asks_for_quick_play_in_my_game(lang: str, last: str | None, expected: str) -> None:
+    from tui.screens.lobby import LobbyScreen
+
+    link = FakeLink()
+    app = TrucoApp(link, "ana", lang)
+    tables = () if last is None else (p.TableInfo(table_id="t0", title="old", variant=last, owner="x",
+                                                  seats=("ana", None), options={}),)
+    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=tables, chat=()))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause(0.3)
+        if last is not None:  # I sat there, then left
+            link.push(p.Seated(table_id="t0", seat=0))
+            await pilot.pause(0.3)
+            link.push(p.Seated())
+            await pilot.pause(0.3)
+        assert isinstance(app.screen, LobbyScreen)
+        await pilot.press("p")
+        await pilot.pause(0.1)
+        assert [m for m in link.sent if isinstance(m, p.QuickPlay)] == [p.QuickPlay(variant=expected)]
+        assert {"en": "p Quick", "pt": "p Rápida"}[lang] in screen_text(app)
+
+
+async def test_the_chat_input_says_when_calls_said_in_it_count() -> None:
+    from textual.widgets import Input
+
+    link = FakeLink()
+    app = TrucoApp(link, "ana", "en")
+    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(), chat=()),
+              p.TableUpdated(table=table(2)), p.Seated(table_id="t1", seat=0))
+    rules = engine.get_ruleset("argentino", reserved_words=True)
+    st, events = engine.new_match(rules, 2, random.Random(4))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        link.push(update_for(st, 0, 3, events, names=NAMES))
+        await pilot.pause(0.2)
+        assert "a call said alone counts" in app.screen.query_one("#t-chat", Input).placeholder
+        await pilot.press("C")  # to the partners: nothing is called there (and 2 players have none)
+        await pilot.pause(0.1)
+        assert "a call said alone counts" in app.screen.query_one("#t-chat", Input).placeholder
