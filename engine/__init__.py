@@ -59,6 +59,7 @@ from engine.core.game import all_legal_actions, apply, deal, legal_actions, new_
 from engine.core.ruleset import RuleSet
 from engine.core.state import DealKind, EnvidoStatus, FlorStatus, HandSummary, Phase, State
 from engine.core.views import View, malas_buenas, view
+from engine.core.view_wire import view_from_wire
 from engine.variants.catalog import OptionSpec, VariantSpec, resolve_options, variant_catalog
 from engine.variants.registry import envido_value, flor_value, get_ruleset, trick_strength
 
@@ -83,3 +84,4 @@ __all__ = [
     "variant_catalog", "view",
 ]
 __all__ += ["choose_action", "resolve_options"]  # the bot of issue 6 (engine/bots/); the option check
+__all__ += ["view_from_wire"]  # a view back from a table update (programs at a table, issue 17)
