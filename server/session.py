@@ -190,7 +190,8 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
 
     def eof_received(self) -> bool:
         if self._program is not None:
-            return True  # a program may close its input and still read (a half-close)
+            self._program.close()  # a program's end of input ends its session, as a shell's does
+            return False
         if self._app is not None:
             self._app.exit()
         return False

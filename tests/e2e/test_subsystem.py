@@ -1,0 +1,191 @@
+"""The `truco` SSH subsystem (issue 17): programs speak the protocol over SSH, with the same
+authentication, names and limits as a terminal session."""
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import struct
+import sys
+from pathlib import Path
+
+import asyncssh
+import msgpack
+import pytest
+
+import protocol as p
+from protocol.client import Client, NameRefused
+from server.remote_bot import Plan, RemoteBot
+from tests.e2e.harness import running_server
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = dict(bot_delay=0.0, hand_pause=0.0)
+
+
+async def _raw(port: int, name: str) -> tuple[asyncssh.SSHClientConnection, asyncssh.SSHWriter[bytes],
+                                              asyncssh.SSHReader[bytes]]:
+    conn = await asyncio.wait_for(asyncssh.connect(
+        "127.0.0.1", port, username=name, known_hosts=None, client_keys=[], agent_path=None,
+        password="x", preferred_auth="keyboard-interactive,password"), 10)
+    writer, reader, _ = await conn.open_session(subsystem="truco", encoding=None)
+    return conn, writer, reader
+
+
+async def _frames(reader: asyncssh.SSHReader[bytes], until: type[p.Message], timeout: float = 10) -> list[p.Message]:
+    got: list[p.Message] = []
+    frames = p.FrameReader()
+    async with asyncio.timeout(timeout):
+        while not any(isinstance(m, until) for m in got):
+            chunk = await reader.read(65536)
+            assert chunk, f"closed before {until.__name__}: {got}"
+            got += frames.feed(chunk)
+    return got
+
+
+async def test_a_client_plays_a_whole_match_against_a_bot(tmp_path):
+    async with running_server(tmp_path, **FAST) as srv:
+        async with await Client.connect("127.0.0.1", srv.port, "ana") as client:
+            assert client.welcome is not None and client.welcome.name == "ana"
+            assert client.welcome.guest
+            await client.wait_for(p.LobbySnapshot)
+            await client.send(p.CreateTable(variant="argentino", players=2, options={"target": 15}))
+            created = await client.wait_for(p.TableCreated)
+            await client.send(p.AddBot(table_id=created.table_id))
+            bot = RemoteBot(client, Plan(table_id=None))
+            bot.table_id, bot._asked = created.table_id, True  # already seated as the creator
+            assert await asyncio.wait_for(bot.run(), 120) == 1
+            final = bot._last_view
+            assert final is not None and final.match_over and max(final.scores) >= 15
+
+
+async def test_the_openssh_client_and_a_short_script_play_a_whole_game(tmp_path):
+    """docs/ssh_player.py (shown in the README) with the real `ssh -s`."""
+    if shutil.which("ssh") is None:
+        pytest.skip("the OpenSSH client (ssh) is not installed")
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    key_file = tmp_path / "id_ed25519"
+    key.write_private_key(str(key_file))
+    os.chmod(key_file, 0o600)
+    # Bots move after 0.1 s: the script answers at once, and a faster table would take it
+    # past the command rate limit (20 a second).
+    async with running_server(tmp_path, bot_delay=0.1, hand_pause=0.0) as srv:
+        ssh = ["ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+               "-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none",
+               "-i", str(key_file), "-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
+               "-s", "-p", str(srv.port), "carla@127.0.0.1", "truco"]
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(ROOT / "docs" / "ssh_player.py"), *ssh,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(), 150)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+    text = out.decode()
+    assert proc.returncode == 0, (text, err.decode())
+    assert "welcome, carla" in text
+    assert "match over: " in text, text
+    assert "error" not in text, text
+
+
+async def test_truco_ssh_bot_joins_a_table_from_another_process(tmp_path):
+    async with running_server(tmp_path, **FAST) as srv:
+        async with await Client.connect("127.0.0.1", srv.port, "ana") as client:
+            await client.send(p.CreateTable(variant="uruguayo", players=2, options={"target": 15}))
+            created = await client.wait_for(p.TableCreated)
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "server.cli", "bot", "--port", str(srv.port), "--known-hosts", "none",
+                "--level", "hard", "--table", created.table_id, "--seed", "7", "robota",
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                env={**os.environ, "PYTHONPATH": str(ROOT)})
+            try:
+                # The bot sits down: the table shows it in the second seat, as a person (not a
+                # server bot), and the match starts.
+                while True:
+                    update = await client.wait_for(p.TableUpdated, 30)
+                    if update.table.table_id == created.table_id and update.table.seats[1] == "robota":
+                        assert update.table.bots == () or not update.table.bots[1]
+                        break
+                me = RemoteBot(client, Plan())
+                me.table_id, me._asked = created.table_id, True
+                assert await asyncio.wait_for(me.run(), 120) == 1
+                out, err = await asyncio.wait_for(proc.communicate(), 30)
+            finally:
+                if proc.returncode is None:
+                    proc.kill()
+    assert proc.returncode == 0, err.decode()
+    assert "robota: played 1 match(es)" in out.decode()
+
+
+async def test_names_are_claimed_and_refused_as_in_a_terminal(tmp_path):
+    async with running_server(tmp_path) as srv:
+        async with await Client.connect("127.0.0.1", srv.port, "ana") as first:
+            with pytest.raises(NameRefused) as refused:
+                await Client.connect("127.0.0.1", srv.port, "[/bold]")
+            assert refused.value.event.reason == "invalid"
+            # A command before the name is refused; the session goes on.
+            conn, writer, reader = await _raw(srv.port, "beto")
+            try:
+                writer.write(p.frame(p.SendChat(text="hola")))
+                got = await _frames(reader, p.Error)
+                assert [m for m in got if isinstance(m, p.Error)][0].code == "no_name"
+            finally:
+                conn.close()
+            await first.send(p.Ping(n=3))
+            assert (await first.wait_for(p.Pong)).n == 3
+
+
+async def test_hostile_frames_get_clear_errors_and_do_not_touch_other_players(tmp_path):
+    async with running_server(tmp_path) as srv:
+        async with await Client.connect("127.0.0.1", srv.port, "ana") as ana:
+            conn, writer, reader = await _raw(srv.port, "mallory")
+            try:
+                writer.write(p.frame(p.ClaimName(name="mallory")))
+                await _frames(reader, p.LobbySnapshot)
+                bad = [
+                    b"\xc1",  # not msgpack
+                    msgpack.packb([1, 2]),  # not a map
+                    msgpack.packb({"v": 99, "t": "ping"}),  # another protocol version
+                    msgpack.packb({"v": 1, "t": "format_disk"}),  # no such message
+                    msgpack.packb({"v": 1, "t": "send_chat", "text": 7}),  # a wrong type
+                    msgpack.packb({"v": 1, "t": "welcome", "name": "x", "guest": True, "variants": []}),  # an event
+                ]
+                for data in bad:
+                    writer.write(struct.pack(">I", len(data)) + data)
+                writer.write(p.frame(p.Ping(n=1)))
+                got = await _frames(reader, p.Pong)
+                errors = [m for m in got if isinstance(m, p.Error)]
+                assert [e.code for e in errors] == ["bad_frame"] * len(bad)
+                assert "version" in errors[2].message and "format_disk" in errors[3].message
+                # The others never noticed; a chat line from ana still reaches everybody.
+                await ana.send(p.SendChat(text="todo bien"))
+                line = await ana.wait_for(p.Chat)
+                assert line.line.text == "todo bien"
+                # A frame announced over the limit: the stream cannot be trusted any more.
+                writer.write(struct.pack(">I", p.MAX_FRAME + 1) + b"x" * 100)
+                rest = await _frames(reader, p.Error)
+                assert "exceeds" in [m for m in rest if isinstance(m, p.Error)][-1].message
+                async with asyncio.timeout(10):
+                    while await reader.read(65536):
+                        pass  # the server closes the channel
+            finally:
+                conn.close()
+            seen = await ana.wait_for(p.PlayerLeft)
+            assert seen.name == "mallory"
+            await ana.send(p.Ping(n=2))
+            assert (await ana.wait_for(p.Pong)).n == 2
+
+
+async def test_only_the_truco_subsystem_is_offered(tmp_path):
+    async with running_server(tmp_path) as srv:
+        conn = await asyncio.wait_for(asyncssh.connect(
+            "127.0.0.1", srv.port, username="probe", known_hosts=None, client_keys=[], agent_path=None,
+            password="x", preferred_auth="keyboard-interactive,password"), 10)
+        async with conn:
+            for subsystem in ("sftp", "Truco", "truco "):
+                with pytest.raises(asyncssh.ChannelOpenError):
+                    await asyncio.wait_for(conn.open_session(subsystem=subsystem), 10)
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await asyncio.wait_for(conn.run("truco"), 10)  # exec of the same word
