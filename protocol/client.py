@@ -14,6 +14,7 @@ what arrives is decoded and validated like everything else in this package.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from types import TracebackType
 from typing import TypeVar
@@ -55,6 +56,7 @@ class Client:
         self._events: asyncio.Queue[Event | None] = asyncio.Queue(QUEUE_MAX)
         self._task = asyncio.get_running_loop().create_task(self._read())
         self._cid = 0
+        self._unread: deque[Event] = deque()  # events put back (``unread``), read first
         self.welcome: Welcome | None = None
         self.error: Exception | None = None  # why the reading stopped, if not a clean end
 
@@ -84,24 +86,20 @@ class Client:
         return client
 
     async def _await_welcome(self, timeout: float) -> Welcome:
-        """The welcome, leaving it (and whatever follows) in the queue for the caller."""
+        """The welcome, leaving it (and whatever came before it) to be read again."""
         held: list[Event] = []
         try:
             while True:
-                event = await asyncio.wait_for(self._events.get(), timeout)
-                if event is None:
-                    raise Closed(f"the server hung up before the welcome ({self.error})")
+                event = await self.receive(timeout)
                 held.append(event)
                 if isinstance(event, NameRefusedEvent):
                     raise NameRefused(event)
                 if isinstance(event, Welcome):
                     return event
+        except Closed as exc:
+            raise Closed(f"the server hung up before the welcome ({exc})") from None
         finally:
-            rest: list[Event | None] = []
-            while not self._events.empty():
-                rest.append(self._events.get_nowait())
-            for item in [*held, *rest]:
-                self._events.put_nowait(item)
+            self._unread.extendleft(reversed(held))
 
     async def _read(self) -> None:
         frames = FrameReader(MAX_FRAME)
@@ -138,11 +136,17 @@ class Client:
     # -- receiving --------------------------------------------------------------------
     async def receive(self, timeout: float | None = None) -> Event:
         """The next event; ``Closed`` once the server has hung up."""
+        if self._unread:
+            return self._unread.popleft()
         event = await asyncio.wait_for(self._events.get(), timeout)
         if event is None:
             self._events.put_nowait(None)  # every later call sees the end too
             raise Closed(str(self.error) if self.error else "the server hung up")
         return event
+
+    def unread(self, event: Event) -> None:
+        """Put an event back: the next ``receive`` (or iteration) returns it first."""
+        self._unread.appendleft(event)
 
     async def wait_for(self, kind: type[E], timeout: float = 30.0) -> E:
         """Skip events until one of ``kind`` arrives."""

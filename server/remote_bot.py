@@ -56,6 +56,9 @@ class Plan:
     seat: int | None = None
     level: str = "normal"
     matches: int = 1
+    # Join nothing: wait to be seated (the client created the table, or comes back to a
+    # seat held for it, which the server gives back on its own).
+    wait: bool = False
 
 
 class RemoteBot:
@@ -70,7 +73,7 @@ class RemoteBot:
         self.table_id: str | None = None
         self.seat: int | None = None
         self.finished = 0
-        self._asked = False  # a join is on its way
+        self._asked = plan.wait  # a join is on its way (or none is wanted)
         self._acted_seq = -1
         self._refusals = 0
         self._last_view: engine.View | None = None
@@ -109,7 +112,8 @@ class RemoteBot:
                     log.info("seated at %s, seat %d", table_id, seat)
                 elif self.table_id is not None:
                     return True  # left the table (or was removed)
-            case p.TableUpdate() if event.table_id == self.table_id and event.seat is not None:
+            case p.TableUpdate() if event.seat is not None and self.table_id in (None, event.table_id):
+                self.table_id, self.seat = event.table_id, event.seat  # an update for a seat: ours
                 return await self._play(event)
             case p.Error(code=code, message=message):
                 return await self._on_error(code, message)

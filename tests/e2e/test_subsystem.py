@@ -53,8 +53,7 @@ async def test_a_client_plays_a_whole_match_against_a_bot(tmp_path):
             await client.send(p.CreateTable(variant="argentino", players=2, options={"target": 15}))
             created = await client.wait_for(p.TableCreated)
             await client.send(p.AddBot(table_id=created.table_id))
-            bot = RemoteBot(client, Plan(table_id=None))
-            bot.table_id, bot._asked = created.table_id, True  # already seated as the creator
+            bot = RemoteBot(client, Plan(wait=True))  # seated as the creator: Seated is queued
             assert await asyncio.wait_for(bot.run(), 120) == 1
             final = bot._last_view
             assert final is not None and final.match_over and max(final.scores) >= 15
@@ -108,8 +107,7 @@ async def test_truco_ssh_bot_joins_a_table_from_another_process(tmp_path):
                     if update.table.table_id == created.table_id and update.table.seats[1] == "robota":
                         assert update.table.bots == () or not update.table.bots[1]
                         break
-                me = RemoteBot(client, Plan())
-                me.table_id, me._asked = created.table_id, True
+                me = RemoteBot(client, Plan(wait=True))
                 assert await asyncio.wait_for(me.run(), 120) == 1
                 out, err = await asyncio.wait_for(proc.communicate(), 30)
             finally:
