@@ -11,6 +11,7 @@ a 4-byte big-endian length and a msgpack map {"v": 1, "t": <type>, ...fields}.
 import struct
 import subprocess
 import sys
+import time
 
 import msgpack
 
@@ -43,7 +44,8 @@ def main(ssh_command):
     ssh = subprocess.Popen(ssh_command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     out, into = ssh.stdout, ssh.stdin
     send(into, "claim_name", name=name)
-    cid, acted = 0, None
+    # Command ids: a repeat is ignored, also one from an earlier connection of the same seat.
+    cid, acted = int(time.time() * 1000), None
     while (msg := receive(out)) is not None:
         kind = msg["t"]
         if kind == "welcome":

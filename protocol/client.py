@@ -14,6 +14,7 @@ what arrives is decoded and validated like everything else in this package.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from types import TracebackType
@@ -55,7 +56,9 @@ class Client:
         self._reader = reader
         self._events: asyncio.Queue[Event | None] = asyncio.Queue(QUEUE_MAX)
         self._task = asyncio.get_running_loop().create_task(self._read())
-        self._cid = 0
+        # Command ids: a seat's recent ids are remembered by its table across connections (a
+        # repeat is ignored), so each connection starts from the clock, past the last one's.
+        self._cid = int(time.time() * 1000)
         self._unread: deque[Event] = deque()  # events put back (``unread``), read first
         self.welcome: Welcome | None = None
         self.error: Exception | None = None  # why the reading stopped, if not a clean end

@@ -26,6 +26,7 @@ import protocol as p
 from protocol import codec, schema
 from server.config import ServerConfig
 from server.link import OUTBOX_LIMIT
+from server.table.actor import RECENT_CIDS
 from server.lobby.hub import BAD_FRAMES_BEFORE_DROP
 from server.subsystem import SUBSYSTEM
 from server.variants import variant_infos
@@ -295,6 +296,11 @@ def protocol_markdown() -> str:
         "server never sends a command and refuses one sent to it as an event. Closing the input",
         "(end of file) ends the session; a seat at a running table is held for the player as when",
         "a terminal disconnects (`resume` and the same key take it back).",
+        "",
+        f"`act` carries `cid`, the client's command id: a table remembers the last {RECENT_CIDS} ids",
+        "of each seat, across connections, and ignores a repeat without an answer, so resending",
+        "after a doubt is safe. Ids must therefore differ from those of the seat's earlier",
+        "connections (`protocol/client.py` starts from the clock in milliseconds).",
         "",
         "## Versioning and compatibility",
         "",
