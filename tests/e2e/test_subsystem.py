@@ -14,7 +14,7 @@ import msgpack
 import pytest
 
 import protocol as p
-from protocol.client import Client, NameRefused
+from protocol.client import Client, Closed, NameRefused
 from server.remote_bot import Plan, RemoteBot
 from tests.e2e.harness import running_server
 
@@ -187,3 +187,60 @@ async def test_only_the_truco_subsystem_is_offered(tmp_path):
                     await asyncio.wait_for(conn.open_session(subsystem=subsystem), 10)
             with pytest.raises(asyncssh.ChannelOpenError):
                 await asyncio.wait_for(conn.run("truco"), 10)  # exec of the same word
+
+
+async def _update(client: Client, want=lambda u: True, timeout: float = 15) -> p.TableUpdate:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        update = await client.wait_for(p.TableUpdate, max(0.1, deadline - loop.time()))
+        if want(update):
+            return update
+
+
+async def test_a_program_watches_chats_and_comes_back_to_its_seat(tmp_path):
+    async with running_server(tmp_path, bot_delay=0.05, hand_pause=0.1, away_grace=120.0) as srv:
+        ana = await Client.connect("127.0.0.1", srv.port, "ana")
+        beto = await Client.connect("127.0.0.1", srv.port, "beto")
+        carla = await Client.connect("127.0.0.1", srv.port, "carla")
+        try:
+            await ana.send(p.CreateTable(variant="argentino", players=2, options={"target": 15}))
+            table_id = (await ana.wait_for(p.TableCreated)).table_id
+            await beto.send(p.JoinTable(table_id=table_id))
+            mine = await _update(beto, lambda u: bool(u.view["own_cards"]) and bool(u.resume_code))
+            assert mine.seat == 1
+            # A spectator sees the table, and no hidden card.
+            await carla.send(p.WatchTable(table_id=table_id))
+            seated = await carla.wait_for(p.Seated)
+            assert (seated.table_id, seated.seat) == (table_id, None)
+            watched = await _update(carla)
+            assert watched.seat is None and watched.view["own_cards"] == []
+            assert [s.name for s in watched.seats] == ["ana", "beto"]
+            # Table chat reaches the players and the spectator.
+            await ana.send(p.TableChat(table_id=table_id, text="suerte"))
+            for c in (beto, carla):
+                line = (await c.wait_for(p.Chat)).line
+                assert (line.sender, line.text, line.table_id) == ("ana", "suerte", table_id)
+            # beto's connection drops; the seat is held, and his resume code (as the SSH user
+            # name, the same as in a terminal) gives it back with the same cards.
+            cards = mine.view["own_cards"]
+            await beto.close()
+            await _update(ana, lambda u: u.seats[1].away)
+            beto = await Client.connect("127.0.0.1", srv.port, mine.resume_code)
+            assert beto.welcome is not None and beto.welcome.name == "beto"
+            back = await _update(beto, lambda u: u.seat == 1)
+            assert back.table_id == table_id and back.view["own_cards"] == cards
+            await _update(ana, lambda u: not u.seats[1].away)
+        finally:
+            for c in (ana, beto, carla):
+                await c.close()
+
+
+async def test_an_idle_program_in_the_lobby_is_told_and_disconnected(tmp_path):
+    async with running_server(tmp_path, lobby_idle_timeout=1.0) as srv:
+        async with await Client.connect("127.0.0.1", srv.port, "dormilon") as client:
+            notice = await client.wait_for(p.Notice, 15)
+            assert notice.code == "idle"
+            with pytest.raises(Closed):
+                while True:
+                    await client.receive(10)
