@@ -244,3 +244,19 @@ async def test_an_idle_program_in_the_lobby_is_told_and_disconnected(tmp_path):
             with pytest.raises(Closed):
                 while True:
                     await client.receive(10)
+
+
+async def test_a_program_is_told_of_a_shutdown_before_the_hang_up(tmp_path):
+    async with running_server(tmp_path) as srv:
+        client = await Client.connect("127.0.0.1", srv.port, "ana")
+        await client.wait_for(p.LobbySnapshot)
+    try:
+        notices = []
+        with pytest.raises(Closed):
+            while True:
+                event = await client.receive(10)
+                if isinstance(event, p.Notice):
+                    notices.append(event.code)
+        assert notices == ["shutdown"]
+    finally:
+        await client.close()
