@@ -33,7 +33,7 @@ from server.variants import variant_infos
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = ROOT / "server"
-# A session's error: ``state.error(conn, "code", "message")``; a message that is not a
+# A session's error: the state's error method with a code and a message; a message not a
 # literal (the engine's reason, an exception's text) is shown as "(the reason)".
 _ERROR_CALL = re.compile(r'error\(\s*\w+,\s*"(\w+)",\s*(?:(f?)"([^"]*)"|\w)')
 _ERROR_MESSAGE = re.compile(r'Error\(code="(\w+)",\s*message=(f?)"([^"]*)"')
