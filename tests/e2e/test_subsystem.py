@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import shutil
 import struct
 import sys
@@ -15,7 +16,7 @@ import pytest
 
 import protocol as p
 from protocol.client import Client, Closed, NameRefused
-from server.remote_bot import Plan, RemoteBot
+from server.remote_bot import Plan, RemoteBot, run_bot
 from tests.e2e.harness import running_server
 
 pytestmark = pytest.mark.e2e
@@ -260,3 +261,21 @@ async def test_a_program_is_told_of_a_shutdown_before_the_hang_up(tmp_path):
         assert notices == ["shutdown"]
     finally:
         await client.close()
+
+
+async def test_a_bot_without_a_table_named_joins_the_first_one_waiting_for_players(tmp_path):
+    async with running_server(tmp_path, **FAST) as srv:
+        bot = asyncio.create_task(run_bot("127.0.0.1", srv.port, "Robota", Plan(level="easy"), known_hosts=None,
+                                          seed=3))
+        try:
+            async with await Client.connect("127.0.0.1", srv.port, "ana") as ana:
+                # Private tables and full ones are not for it; this one is.
+                await ana.send(p.CreateTable(variant="paulista", players=2, options={}))
+                table_id = (await ana.wait_for(p.TableCreated)).table_id
+                me = RemoteBot(ana, Plan(wait=True), random.Random(1))
+                assert await asyncio.wait_for(me.run(), 120) == 1
+                assert me._last_view is not None and me._last_view.variant == "paulista"
+                assert me.table_id == table_id
+            assert await asyncio.wait_for(bot, 30) == 1
+        finally:
+            bot.cancel()
