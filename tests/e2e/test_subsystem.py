@@ -279,3 +279,24 @@ async def test_a_bot_without_a_table_named_joins_the_first_one_waiting_for_playe
             assert await asyncio.wait_for(bot, 30) == 1
         finally:
             bot.cancel()
+
+
+async def test_a_flood_of_frames_is_held_back_and_others_keep_playing(tmp_path):
+    async with running_server(tmp_path) as srv:
+        async with await Client.connect("127.0.0.1", srv.port, "ana") as ana:
+            conn, writer, reader = await _raw(srv.port, "mallory")
+            try:
+                writer.write(p.frame(p.ClaimName(name="mallory")))
+                await _frames(reader, p.LobbySnapshot)
+                ping = p.frame(p.Ping(n=9))
+                writer.write(ping * (256 * 1024 // len(ping)))  # 256 KiB of commands at once
+                got = await _frames(reader, p.Error)
+                assert [m.code for m in got if isinstance(m, p.Error)][:1] == ["rate_limited"]
+                # Held back by the input budget (the rest is still on its way), while ana's
+                # session answers as usual.
+                for n in range(3):
+                    await ana.send(p.Ping(n=n))
+                    assert (await ana.wait_for(p.Pong, 10)).n == n
+                assert not writer.channel.is_closing()
+            finally:
+                conn.close()
