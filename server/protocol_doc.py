@@ -321,7 +321,7 @@ def protocol_markdown() -> str:
         "| each field | the limits in its table below; a value outside is a `bad_frame` |",
         f"| commands | {cfg.commands_per_second:g} a second, bursts of {cfg.commands_burst}; more are dropped with one `rate_limited` error a second |",
         f"| chat lines | {cfg.chat_per_second:g} a second, bursts of {cfg.chat_burst}; {cfg.chat_max_len} characters after cleaning |",
-        f"| bytes sent by the client | {cfg.input_bytes_per_second:g} a second, bursts of {cfg.input_burst}; faster senders are held back by SSH flow control |",
+        f"| bytes sent by the client | {cfg.input_bytes_per_second:g} a second, bursts of {cfg.input_burst}; more ends the session (`rate_limited`) |",
         f"| malformed frames | {BAD_FRAMES_BEFORE_DROP} end the session |",
         f"| events not yet read by the client | {OUTBOX_LIMIT} frames queued, or {cfg.output_limit} bytes unsent, or {cfg.stalled_reader_timeout:g} s without reading: the session ends |",
         f"| idle in the lobby | {cfg.lobby_idle_timeout:g} s without a byte from the client: a `notice` `idle`, then the session ends |",

@@ -6,9 +6,9 @@ terminal session (server/ssh.py does both); this relay only moves frames between
 and the session's ``HubLink``. It never decodes what a client sends: the hub does, for every
 session alike, with the same validation, errors and command rate limits. What it adds is what
 a byte stream needs: a bound on a frame's size (an announced length over the limit ends the
-session, since the stream cannot be resynchronised), a bound on input bytes (SSH flow control
-holds a fast sender back; nothing is dropped, so frames stay whole), and no dropping of output
-either: a client that stops reading is disconnected, as a terminal session is.
+session, since the stream cannot be resynchronised), a bound on input bytes (a terminal's
+budget: past it the session ends, since dropping bytes would cut frames), and no dropping of
+output either: a client that stops reading is disconnected, as a terminal session is.
 """
 from __future__ import annotations
 
@@ -71,15 +71,15 @@ class ProtocolSession:
         loop = asyncio.get_running_loop()
         self._last_input = loop.time()
         if not self._input.take(len(data)):
-            # Over the input budget: stop reading for as long as these bytes take at the
-            # allowed rate. The SSH window then fills and the client waits; the frames it
-            # sent are still whole, so they are still handled.
-            self._chan.pause_reading()
-            loop.call_later(len(data) / max(self._input.rate, 1.0), self._resume_reading)
+            # Over the input budget. Pausing the channel would leave asyncssh buffering up to
+            # a whole SSH window (2 MiB) per connection; commands are small and rate limited
+            # anyway (a fast player sends ~1 KiB a second), so a flood ends the session.
+            self._fail("rate_limited", "too much input; closing")
+            return
         try:
             frames = self._reader.feed_raw(data)
         except p.ProtocolError as exc:
-            self._fail(str(exc))
+            self._fail("bad_frame", str(exc))
             return
         for data_frame in frames:
             link.send(data_frame)
@@ -160,17 +160,13 @@ class ProtocolSession:
         except (BrokenPipeError, asyncssh.Error, OSError):
             pass
 
-    def _fail(self, reason: str) -> None:
-        """A frame the stream cannot recover from: say why, then hang up."""
+    def _fail(self, code: str, reason: str) -> None:
+        """Input the session cannot go on with: say why, then hang up."""
         log.info("subsystem %s: %s; closing", self._username, reason)
-        self._write(p.frame(p.Error(code="bad_frame", message=reason[:400])))
+        self._write(p.frame(p.Error(code=code, message=reason[:400])))
         self._closed = True
         self._stop()
         asyncio.get_running_loop().create_task(self._exit(1))
-
-    def _resume_reading(self) -> None:
-        if not self._closed:
-            self._chan.resume_reading()
 
     def _stop(self) -> None:
         if self._watchdog is not None:
