@@ -46,6 +46,7 @@ class ProtocolSession:
         self._input = TokenBucket(cfg.input_bytes_per_second, cfg.input_burst)
         self._link: HubLink | None = None
         self._task: asyncio.Task[None] | None = None
+        self._exit_task: asyncio.Task[None] | None = None
         self._watchdog: asyncio.TimerHandle | None = None
         self._writable = asyncio.Event()
         self._writable.set()
@@ -106,8 +107,7 @@ class ProtocolSession:
         self._closed = True
         self._writable.set()
         self._stop()
-        loop = asyncio.get_running_loop()
-        loop.create_task(self._exit(0))
+        self._finish(0)
 
     # -- output ------------------------------------------------------------------------
     async def _pump(self) -> None:
@@ -166,7 +166,11 @@ class ProtocolSession:
         self._write(p.frame(p.Error(code=code, message=reason[:400])))
         self._closed = True
         self._stop()
-        asyncio.get_running_loop().create_task(self._exit(1))
+        self._finish(1)
+
+    def _finish(self, status: int) -> None:
+        # Held, so the task is not collected before it closed the channel.
+        self._exit_task = asyncio.get_running_loop().create_task(self._exit(status))
 
     def _stop(self) -> None:
         if self._watchdog is not None:
