@@ -19,6 +19,7 @@ from protocol.client import Client, Closed, NameRefused
 from server.remote_bot import Plan, RemoteBot, run_bot
 from server.config import ServerConfig
 from tests.e2e.harness import running_server
+from tests.e2e.helpers import lobby_client
 
 pytestmark = pytest.mark.e2e
 
@@ -305,3 +306,30 @@ async def test_a_flood_of_frames_ends_the_session_and_others_keep_playing(tmp_pa
             for n in range(3):  # ana never noticed
                 await ana.send(p.Ping(n=n))
                 assert (await ana.wait_for(p.Pong, 10)).n == n
+
+
+async def test_a_key_reserves_a_name_for_programs_as_for_terminals(tmp_path):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with running_server(tmp_path) as srv:
+        # A terminal session with the key reserves the name...
+        screen = await lobby_client(srv.port, "alice", client_keys=[key])
+        await screen.close()
+        # ...which a program without the key cannot take,
+        with pytest.raises(NameRefused) as refused:
+            await Client.connect("127.0.0.1", srv.port, "alice")
+        assert refused.value.event.reason == "reserved_key"
+        assert refused.value.event.suggestion == "alice2"
+        # and a program with it can: not a guest, and a second login replaces the first.
+        first = await Client.connect("127.0.0.1", srv.port, "alice", client_keys=[key])
+        assert first.welcome is not None and not first.welcome.guest
+        second = await Client.connect("127.0.0.1", srv.port, "alice", client_keys=[key])
+        try:
+            assert (await first.wait_for(p.Notice)).code == "replaced"
+            with pytest.raises(Closed):
+                while True:
+                    await first.receive(10)
+            await second.send(p.Ping(n=5))
+            assert (await second.wait_for(p.Pong)).n == 5
+        finally:
+            await first.close()
+            await second.close()
