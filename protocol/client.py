@@ -18,13 +18,16 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from types import TracebackType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import asyncssh
 
 from protocol.codec import MAX_FRAME, FrameReader, frame
 from protocol.errors import ProtocolError
-from protocol.messages import ClaimName, Command, Event, NameRefused as NameRefusedEvent, TableAction, Welcome
+from protocol.messages import (
+    ClaimName, Command, Event, NameRefused as NameRefusedEvent, TableAction, TableUpdate, Welcome,
+)
+from protocol.schema import to_plain
 
 SUBSYSTEM = "truco"
 CONNECT_TIMEOUT = 20.0
@@ -32,6 +35,13 @@ READ_CHUNK = 64 * 1024
 QUEUE_MAX = 4096  # events received and not yet taken; past this the client stops reading
 
 E = TypeVar("E", bound=Event)
+
+
+def wire_view(update: TableUpdate) -> dict[str, Any]:
+    """A table update's view as plain wire data (``engine.view_from_wire`` reads it), whether
+    the message carries it as a map or as a typed record."""
+    view: Any = update.view
+    return view if isinstance(view, dict) else dict(to_plain(view))
 
 
 class NameRefused(Exception):

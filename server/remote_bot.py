@@ -16,7 +16,7 @@ from typing import Any
 
 import engine
 import protocol as p
-from protocol.client import Client
+from protocol.client import Client, wire_view
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,11 @@ def decide(seat_view: engine.View, rules: engine.RuleSet, rng: random.Random,
     then only this call changes."""
     del level  # accepted and validated (LEVELS), not yet used by the engine's bot
     return engine.choose_action(seat_view, rules, rng)
+
+
+def view_of(update: p.TableUpdate) -> engine.View:
+    """The engine's View of what a table update shows this viewer."""
+    return engine.view_from_wire(wire_view(update))
 
 
 def must_move(seat_view: engine.View, rng: random.Random) -> engine.Action:
@@ -151,7 +156,7 @@ class RemoteBot:
         return False
 
     async def _play(self, update: p.TableUpdate) -> bool:
-        seat_view = engine.view_from_wire(update.view)
+        seat_view = view_of(update)
         self._last_view = seat_view
         if seat_view.match_over:
             if not self._over:

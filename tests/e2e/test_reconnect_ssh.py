@@ -9,8 +9,9 @@ import asyncssh
 import pytest
 
 import protocol as p
+from engine import Call
 from protocol.client import Client
-from server.remote_bot import Plan, RemoteBot
+from server.remote_bot import Plan, RemoteBot, view_of
 from tests.e2e.harness import ScreenClient, running_server
 from tests.e2e.helpers import close_all, lobby_client
 from tests.e2e.test_table_ssh import join_first_table, open_table
@@ -101,8 +102,8 @@ async def test_a_restart_mid_hand_and_all_four_players_finish_the_game(tmp_path)
                 await c.send(p.JoinTable(table_id=table_id))
             views = [await _dealt(c) for c in clients]
             # One card is played, so the hand is under way when the server goes down.
-            mover = next(i for i, u in enumerate(views) if u.view["turn"] == u.seat)
-            card = next(a for a in views[mover].view["legal"] if a["call"] == "play")["card"]
+            mover = next(i for i, u in enumerate(views) if view_of(u).turn == u.seat)
+            card = str(next(a for a in view_of(views[mover]).legal if a.call is Call.PLAY).card)
             await clients[mover].act(table_id, "play", card=card)
             seen = {names[i]: (await _after_card(clients[i])) for i in range(4)}
         finally:
@@ -115,7 +116,7 @@ async def test_a_restart_mid_hand_and_all_four_players_finish_the_game(tmp_path)
                 clients.append(await Client.connect("127.0.0.1", server.port, n, client_keys=[keys[n]]))
             for n, c in zip(names, clients):
                 update = await _dealt(c)
-                assert (update.table_id, update.view["own_cards"]) == (table_id, seen[n]), n
+                assert (update.table_id, view_of(update).own_cards) == (table_id, seen[n]), n
                 c.unread(update)
             bots = [RemoteBot(c, Plan(wait=True), random.Random(i)) for i, c in enumerate(clients)]
             finished = await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), 150)
@@ -130,13 +131,13 @@ async def _dealt(client: Client) -> p.TableUpdate:
     """The first table update with cards in this seat's hand."""
     while True:
         update = await client.wait_for(p.TableUpdate, 20)
-        if update.seat is not None and update.view.get("own_cards"):
+        if update.seat is not None and view_of(update).own_cards:
             return update
 
 
-async def _after_card(client: Client) -> list[str]:
+async def _after_card(client: Client) -> tuple[object, ...]:
     """The seat's cards once the first card of the hand is on the table."""
     while True:
         update = await client.wait_for(p.TableUpdate, 20)
-        if update.view.get("current_trick"):
-            return update.view["own_cards"]
+        if view_of(update).current_trick:
+            return view_of(update).own_cards

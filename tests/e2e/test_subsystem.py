@@ -16,7 +16,7 @@ import pytest
 
 import protocol as p
 from protocol.client import Client, Closed, NameRefused
-from server.remote_bot import Plan, RemoteBot, run_bot
+from server.remote_bot import Plan, RemoteBot, view_of, run_bot
 from server.config import ServerConfig
 from tests.e2e.harness import running_server
 from tests.e2e.helpers import lobby_client
@@ -210,14 +210,14 @@ async def test_a_program_watches_chats_and_comes_back_to_its_seat(tmp_path):
             await ana.send(p.CreateTable(variant="argentino", players=2, options={"target": 15}))
             table_id = (await ana.wait_for(p.TableCreated)).table_id
             await beto.send(p.JoinTable(table_id=table_id))
-            mine = await _update(beto, lambda u: bool(u.view["own_cards"]) and bool(u.resume_code))
+            mine = await _update(beto, lambda u: bool(view_of(u).own_cards) and bool(u.resume_code))
             assert mine.seat == 1
             # A spectator sees the table, and no hidden card.
             await carla.send(p.WatchTable(table_id=table_id))
             seated = await carla.wait_for(p.Seated)
             assert (seated.table_id, seated.seat) == (table_id, None)
             watched = await _update(carla)
-            assert watched.seat is None and watched.view["own_cards"] == []
+            assert watched.seat is None and view_of(watched).own_cards == ()
             assert [s.name for s in watched.seats] == ["ana", "beto"]
             # Table chat reaches the players and the spectator.
             await ana.send(p.TableChat(table_id=table_id, text="suerte"))
@@ -226,13 +226,13 @@ async def test_a_program_watches_chats_and_comes_back_to_its_seat(tmp_path):
                 assert (line.sender, line.text, line.table_id) == ("ana", "suerte", table_id)
             # beto's connection drops; the seat is held, and his resume code (as the SSH user
             # name, the same as in a terminal) gives it back with the same cards.
-            cards = mine.view["own_cards"]
+            cards = view_of(mine).own_cards
             await beto.close()
             await _update(ana, lambda u: u.seats[1].away)
             beto = await Client.connect("127.0.0.1", srv.port, mine.resume_code)
             assert beto.welcome is not None and beto.welcome.name == "beto"
             back = await _update(beto, lambda u: u.seat == 1)
-            assert back.table_id == table_id and back.view["own_cards"] == cards
+            assert back.table_id == table_id and view_of(back).own_cards == cards
             await _update(ana, lambda u: not u.seats[1].away)
         finally:
             for c in (ana, beto, carla):
