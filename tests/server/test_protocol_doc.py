@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,3 +34,16 @@ def test_the_generator_runs_as_a_script() -> None:
                          text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout == DOC.read_text(encoding="utf-8")
+
+
+def test_the_readme_lists_every_option_of_truco_ssh_bot() -> None:
+    from server.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    bot = sub.choices["bot"]  # type: ignore[index]
+    flags = {s for a in bot._actions for s in a.option_strings if s.startswith("--")} - {"--help", "--log-level"}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("`truco-ssh bot` is a bot", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"`(--[a-z-]+)`", table))
+    assert documented == flags
