@@ -36,9 +36,12 @@ def _say(text: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from server.remote_bot import add_bot_parser
+
     defaults = ServerConfig()
     parser = argparse.ArgumentParser(prog="truco-ssh", description="Truco over SSH")
     sub = parser.add_subparsers(dest="command", required=True)
+    add_bot_parser(sub, defaults.port)  # `truco-ssh bot` (server/remote_bot.py)
     serve = sub.add_parser("serve", help="run the server")
     serve.add_argument("--host", default=defaults.host, help="address to listen on (default %(default)s)")
     serve.add_argument("--port", type=int, default=defaults.port, help="TCP port (default %(default)s)")
@@ -71,24 +74,6 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-digests", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     sub.add_parser("options", help="print every variant's table options (Markdown)")
-    bot = sub.add_parser("bot", help="play as a bot through the truco subsystem (from any machine)")
-    bot.add_argument("name", help="the bot's name at the table (its SSH username)")
-    bot.add_argument("--host", default="127.0.0.1", help="server address (default %(default)s)")
-    bot.add_argument("--port", type=int, default=defaults.port, help="server port (default %(default)s)")
-    bot.add_argument("--level", default="normal", choices=["easy", "normal", "hard"],
-                     help="how well it plays (default %(default)s; every level plays the normal bot for now)")
-    bot.add_argument("--table", help="the table id to join (default: the first table waiting for players)")
-    bot.add_argument("--code", help="a private table's join code")
-    bot.add_argument("--seat", type=int, help="the seat to take at --table (default: the first free one)")
-    bot.add_argument("--matches", type=int, default=1,
-                     help="matches to play before leaving (default %(default)s)")
-    bot.add_argument("--identity", type=Path,
-                     help="a private key file: the bot's name stays reserved to it (default: a guest)")
-    bot.add_argument("--known-hosts", default="~/.ssh/known_hosts",
-                     help="known hosts file to check the server's key against; 'none' accepts "
-                          "any key (default %(default)s)")
-    bot.add_argument("--seed", type=int, help="seed of the bot's random choices")
-    bot.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     return parser
 
 
@@ -182,14 +167,16 @@ def _settle(checked: "asyncio.Future[None]", check: "asyncio.Task[None]", stop: 
 
 
 def main(argv: list[str] | None = None) -> int:
+    from server.remote_bot import bot_main
+
     args = build_parser().parse_args(argv)
+    if args.command == "bot":
+        return bot_main(args)
     if args.command == "options":
         from server.options_doc import options_markdown
 
         _say(options_markdown().rstrip())
         return 0
-    if args.command == "bot":
-        return _bot(args)
     logging.basicConfig(level=args.log_level, stream=sys.__stderr__,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = config_from_args(args)
@@ -201,32 +188,6 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         log.error("cannot start: %s", exc)
         return 1
-    return 0
-
-
-def _bot(args: argparse.Namespace) -> int:
-    import asyncssh
-
-    from server.remote_bot import Plan, run_bot
-
-    logging.basicConfig(level=args.log_level, stream=sys.__stderr__,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    plan = Plan(table_id=args.table, code=args.code, seat=args.seat, level=args.level,
-                matches=max(1, args.matches))
-    known_hosts = None if args.known_hosts == "none" else str(Path(args.known_hosts).expanduser())
-    try:
-        keys = [asyncssh.read_private_key(args.identity)] if args.identity else None
-        played = asyncio.run(run_bot(args.host, args.port, args.name, plan, known_hosts=known_hosts,
-                                     client_keys=keys, seed=args.seed))
-    except KeyboardInterrupt:
-        return 130
-    except (OSError, asyncssh.Error, RuntimeError, asyncio.TimeoutError) as exc:
-        log.error("bot: %s", exc or type(exc).__name__)
-        return 1
-    except Exception as exc:  # NameRefused, Closed: the reason, not a traceback
-        log.error("bot: %s", exc)
-        return 1
-    _say(f"{args.name}: played {played} match(es)")
     return 0
 
 

@@ -8,11 +8,16 @@ It plays ``--matches`` matches (voting for a rematch between them), leaves, and 
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import random
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import asyncssh
 
 import engine
 import protocol as p
@@ -211,3 +216,49 @@ async def run_bot(host: str, port: int, name: str, plan: Plan, *, known_hosts: o
                                     client_keys=client_keys) as client:
         return await RemoteBot(client, plan, random.Random(seed)).run()
 
+
+
+# -- the command line: `truco-ssh bot` (server/cli.py adds the parser and calls bot_main) ------
+
+def add_bot_parser(sub: Any, default_port: int) -> None:
+    """The ``bot`` subcommand's arguments (``sub``: the CLI's subparsers)."""
+    bot = sub.add_parser("bot", help="play as a bot through the truco subsystem (from any machine)")
+    bot.add_argument("name", help="the bot's name at the table (its SSH username)")
+    bot.add_argument("--host", default="127.0.0.1", help="server address (default %(default)s)")
+    bot.add_argument("--port", type=int, default=default_port, help="server port (default %(default)s)")
+    bot.add_argument("--level", default="normal", choices=list(LEVELS),
+                     help="how well it plays (default %(default)s; every level plays the normal bot for now)")
+    bot.add_argument("--table", help="the table id to join (default: the first table waiting for players)")
+    bot.add_argument("--code", help="a private table's join code")
+    bot.add_argument("--seat", type=int, help="the seat to take at --table (default: the first free one)")
+    bot.add_argument("--matches", type=int, default=1,
+                     help="matches to play before leaving (default %(default)s)")
+    bot.add_argument("--identity", type=Path,
+                     help="a private key file: the bot's name stays reserved to it (default: a guest)")
+    bot.add_argument("--known-hosts", default="~/.ssh/known_hosts",
+                     help="known hosts file to check the server's key against; 'none' accepts "
+                          "any key (default %(default)s)")
+    bot.add_argument("--seed", type=int, help="seed of the bot's random choices")
+    bot.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+
+
+def bot_main(args: argparse.Namespace) -> int:
+    """``truco-ssh bot``: play, then say how many matches; 1 with the reason on failure."""
+    logging.basicConfig(level=args.log_level, stream=sys.__stderr__,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    plan = Plan(table_id=args.table, code=args.code, seat=args.seat, level=args.level,
+                matches=max(1, args.matches))
+    known_hosts = None if args.known_hosts == "none" else str(Path(args.known_hosts).expanduser())
+    try:
+        keys = [asyncssh.read_private_key(args.identity)] if args.identity else None
+        played = asyncio.run(run_bot(args.host, args.port, args.name, plan, known_hosts=known_hosts,
+                                     client_keys=keys, seed=args.seed))
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # refused name, hang-up, no such table: the reason, not a traceback
+        log.error("bot: %s", exc or type(exc).__name__)
+        return 1
+    out = sys.__stdout__
+    if out is not None:
+        out.write(f"{args.name}: played {played} match(es)\n")
+    return 0
