@@ -36,12 +36,9 @@ def _say(text: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from server.remote_bot import add_bot_parser
-
     defaults = ServerConfig()
     parser = argparse.ArgumentParser(prog="truco-ssh", description="Truco over SSH")
     sub = parser.add_subparsers(dest="command", required=True)
-    add_bot_parser(sub, defaults.port)  # `truco-ssh bot` (server/remote_bot.py)
     serve = sub.add_parser("serve", help="run the server")
     serve.add_argument("--host", default=defaults.host, help="address to listen on (default %(default)s)")
     serve.add_argument("--port", type=int, default=defaults.port, help="TCP port (default %(default)s)")
@@ -73,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     # Tests: each restored table's state digest in the log, to compare with their own replay.
     serve.add_argument("--log-digests", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    from server.remote_bot import add_bot_parser  # `truco-ssh bot`: a program at a table
+
+    add_bot_parser(sub, defaults.port)
     sub.add_parser("options", help="print every variant's table options (Markdown)")
     return parser
 
