@@ -141,7 +141,8 @@ class RemoteBot:
                 return
 
     async def _on_error(self, code: str, message: str) -> bool:
-        log.warning("server error %s: %s", code, message)
+        # A partner answering the same bet first makes ours illegal: routine at 4 and 6.
+        log.log(logging.INFO if code == "illegal" else logging.WARNING, "server error %s: %s", code, message)
         if code == "rate_limited" and self._last_command is not None:
             # The command was dropped before the table saw it; the same command id again
             # cannot act twice, so resending is safe either way.
