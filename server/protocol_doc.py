@@ -178,6 +178,13 @@ def _line(direction: str, message: p.Message, short: bool = True) -> str:
     return f"{direction} {4 + len(data):>5} B  {shown}"
 
 
+def _view_field(view: engine.View) -> Any:
+    """A view as ``TableUpdate.view`` takes it: the wire map, or the typed record built from it."""
+    hint = typing.get_type_hints(p.TableUpdate)["view"]
+    wire = view.to_wire()
+    return wire if typing.get_origin(hint) is dict else schema.from_plain(hint, wire)
+
+
 def _transcript() -> list[str]:
     table = "t1a2b3c"
     rules = engine.get_ruleset("argentino", target=15)
@@ -206,7 +213,7 @@ def _transcript() -> list[str]:
                                                          status="playing"))),
         ("<S", p.TableUpdate(table_id=table, seq=2, seat=0,
                              seats=(p.SeatInfo(name="ana"), p.SeatInfo(name="Bot 1", bot=True)),
-                             view=view.to_wire(), waiting=tuple(view.awaiting))),
+                             view=_view_field(view), waiting=tuple(view.awaiting))),
         ("C>", p.TableAction(table_id=table, call=move.call.value, card=str(move.card), cid=1)),
         ("C>", p.TableAction(table_id=table, call="vale_cuatro", cid=2)),
         ("<S", refusal),
