@@ -250,6 +250,10 @@ def bot_main(args: argparse.Namespace) -> int:
     plan = Plan(table_id=args.table, code=args.code, seat=args.seat, level=args.level,
                 matches=max(1, args.matches))
     known_hosts = None if args.known_hosts == "none" else str(Path(args.known_hosts).expanduser())
+    if known_hosts is not None and not Path(known_hosts).is_file():
+        log.error("bot: no known hosts file %s: give --known-hosts FILE with the server's key "
+                  "(or none to accept any key)", known_hosts)
+        return 1
     try:
         keys = [asyncssh.read_private_key(args.identity)] if args.identity else None
         played = asyncio.run(run_bot(args.host, args.port, args.name, plan, known_hosts=known_hosts,
