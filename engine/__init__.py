@@ -81,7 +81,6 @@ __all__ = [
     "action_from_wire", "advance", "all_legal_actions", "apply", "deal", "deal_from_wire",
     "envido_value", "event_from_wire", "flor_value", "get_ruleset", "legal_actions",
     "malas_buenas", "new_match", "parse_cards", "project_event", "replay", "trick_strength",
-    "variant_catalog", "view",
+    "variant_catalog", "view", "view_from_wire",
 ]
 __all__ += ["choose_action", "resolve_options"]  # the bot of issue 6 (engine/bots/); the option check
-__all__ += ["view_from_wire"]  # a view back from a table update (programs at a table, issue 17)

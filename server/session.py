@@ -13,9 +13,9 @@ from typing import Any
 import asyncssh
 from rich.console import Console
 
+from server import subsystem as program
 from server.ascii_out import PLAIN_TERMS, to_ascii, wants_ascii
 from server.context import ServerContext
-from server.subsystem import SUBSYSTEM, ProtocolSession
 from server.ratelimit import TokenBucket
 from tui.app import TrucoApp
 from tui.driver import ChannelDriver
@@ -84,8 +84,6 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._last_input = 0.0  # loop time of the last key; set when the app starts
         self._watchdog: asyncio.TimerHandle | None = None
         self._env: dict[str, str] = {}
-        # The `truco` subsystem: a program speaking the protocol, not a terminal.
-        self._program: ProtocolSession | None = None
 
     # -- asyncssh callbacks ---------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -105,16 +103,17 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        if subsystem != SUBSYSTEM or self._chan is None:
+        if subsystem != program.SUBSYSTEM or self._chan is None:
             return False
-        self._program = ProtocolSession(self._ctx, self._chan, self._username, self._fingerprint, self._ip)
+        # A program speaking the protocol, not a terminal: the channel's session becomes a
+        # ProtocolSession (server/subsystem.py), which gets every later callback (its start,
+        # data, flow control, the end). A private attribute: asyncssh is pinned to 2.24.x.
+        self._chan._session = program.ProtocolSession(  # type: ignore[attr-defined]
+            self._ctx, self._chan, self._username, self._fingerprint, self._ip)
         return True
 
     def session_started(self) -> None:
         assert self._chan is not None
-        if self._program is not None:
-            self._program.start()
-            return
         if self._term is None:
             env = {str(k): str(v) for k, v in self._chan.get_environment().items()}
             tr = Translator(language_from_env(env))  # ssh -T still sends LANG
@@ -169,9 +168,6 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             await asyncio.sleep(0.02)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
-        if self._program is not None:
-            self._program.data_received(data)
-            return
         # Typing is a few bytes at a time; a paste flood would keep the shared event
         # loop busy parsing it, so input past the budget is dropped, not queued.
         if not self._input.take(len(data)):
@@ -189,32 +185,21 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             self._driver.resize(*self._size)
 
     def eof_received(self) -> bool:
-        if self._program is not None:
-            self._program.close()  # a program's end of input ends its session, as a shell's does
-            return False
         if self._app is not None:
             self._app.exit()
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
-        if self._program is not None:
-            self._program.connection_lost()
         if self._app is not None:
             self._app.exit()
 
     def pause_writing(self) -> None:
-        if self._program is not None:
-            self._program.pause_writing()
-            return
         log.debug("session %s: output paused (client not reading)", self._username)
         self._paused = True
         self._paused_since = asyncio.get_running_loop().time()
 
     def resume_writing(self) -> None:
-        if self._program is not None:
-            self._program.resume_writing()
-            return
         log.debug("session %s: output resumed", self._username)
         self._paused = False
         self._paused_since = None

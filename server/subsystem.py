@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 import asyncssh
 
 import protocol as p
@@ -31,8 +32,9 @@ WATCHDOG_PERIOD = 5.0
 SEATED_PEEK = 120
 
 
-class ProtocolSession:
-    """One ``truco`` subsystem channel, between the client and its ``HubLink``."""
+class ProtocolSession(asyncssh.SSHServerSession[bytes]):
+    """One ``truco`` subsystem channel, between the client and its ``HubLink``. It becomes the
+    channel's session when the subsystem is requested (server/session.py)."""
 
     def __init__(self, ctx: ServerContext, chan: asyncssh.SSHServerChannel[bytes], username: str,
                  fingerprint: str | None, ip: str) -> None:
@@ -56,8 +58,8 @@ class ProtocolSession:
         self._closed = False
         self.bytes_out = 0
 
-    # -- called by the channel's session (server/session.py) ---------------------------
-    def start(self) -> None:
+    # -- asyncssh callbacks ---------------------------------------------------------------
+    def session_started(self) -> None:
         loop = asyncio.get_running_loop()
         self._link = self._ctx.hub.connect(self._ip, self._username, self._fingerprint)
         self._ctx.sessions.add(self)
@@ -65,7 +67,7 @@ class ProtocolSession:
         self._task = loop.create_task(self._pump(), name=f"subsystem-{self._username}")
         self._watchdog = loop.call_later(WATCHDOG_PERIOD, self._check)
 
-    def data_received(self, data: bytes) -> None:
+    def data_received(self, data: bytes, datatype: Any) -> None:
         link = self._link
         if self._closed or link is None:
             return
@@ -93,7 +95,11 @@ class ProtocolSession:
         self._paused_since = None
         self._writable.set()
 
-    def connection_lost(self) -> None:
+    def eof_received(self) -> bool:
+        self.close()  # a program's end of input ends its session, as a shell's does
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
         self._writable.set()
         self._stop()
