@@ -43,8 +43,13 @@ def decide(seat_view: engine.View, rules: engine.RuleSet, rng: random.Random,
 
 
 def view_of(update: p.TableUpdate) -> engine.View:
-    """The engine's View of what a table update shows this viewer."""
-    return engine.view_from_wire(wire_view(update))
+    """The engine's View of what a table update shows this viewer. A typed view may leave out
+    what the update says already (the viewer: its seat) and the finished hands' summaries
+    (only the screens show those): they are filled in."""
+    wire = dict(wire_view(update))
+    wire.setdefault("viewer", update.seat)
+    wire.setdefault("history", [])
+    return engine.view_from_wire(wire)
 
 
 def must_move(seat_view: engine.View, rng: random.Random) -> engine.Action:
