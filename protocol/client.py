@@ -14,6 +14,7 @@ what arrives is decoded and validated like everything else in this package.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
@@ -27,7 +28,6 @@ from protocol.errors import ProtocolError
 from protocol.messages import (
     ClaimName, Command, Event, NameRefused as NameRefusedEvent, TableAction, TableUpdate, Welcome,
 )
-from protocol.schema import to_plain
 
 SUBSYSTEM = "truco"
 CONNECT_TIMEOUT = 20.0
@@ -39,9 +39,19 @@ E = TypeVar("E", bound=Event)
 
 def wire_view(update: TableUpdate) -> dict[str, Any]:
     """A table update's view as plain wire data (``engine.view_from_wire`` reads it), whether
-    the message carries it as a map or as a typed record."""
+    the message carries it as a map or as a typed record (every field, defaults included)."""
     view: Any = update.view
-    return view if isinstance(view, dict) else dict(to_plain(view))
+    return view if isinstance(view, dict) else dict(_every_field(view))
+
+
+def _every_field(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _every_field(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [_every_field(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _every_field(v) for k, v in value.items()}
+    return value
 
 
 class NameRefused(Exception):
