@@ -55,16 +55,19 @@ def main(ssh_command):
             send(into, "add_bot", table_id=msg["table_id"])
         elif kind == "error":
             print(f"error {msg['code']}: {msg['message']}")
-        elif kind == "table_update" and msg["seat"] is not None:
-            view = msg["view"]
-            if view["match_over"]:
-                mine = view["teams"][msg["seat"]]
-                print(f"match over: {view['scores'][mine]} to {view['scores'][1 - mine]},",
-                      "won" if view["winner"] == mine else "lost")
+        elif kind == "table_update" and msg.get("seat") is not None:
+            # A field at its default value may be left out of a message: read them with .get.
+            view, seat = msg["view"], msg["seat"]
+            if view.get("match_over", False):
+                mine = view.get("teams", [0, 1])[seat]
+                scores = view.get("scores", [0, 0])
+                print(f"match over: {scores[mine]} to {scores[1 - mine]},",
+                      "won" if view.get("winner") == mine else "lost")
                 send(into, "leave_table", table_id=msg["table_id"])
                 break
-            if msg["seat"] in msg["waiting"] and view["legal"] and acted != msg["seq"]:
-                action = choose(view["legal"])
+            legal = view.get("legal", [])
+            if seat in msg.get("waiting", []) and legal and acted != msg["seq"]:
+                action = choose(legal)
                 cid, acted = cid + 1, msg["seq"]
                 send(into, "act", table_id=msg["table_id"], call=action["call"],
                      card=action.get("card"), amount=action.get("amount"), cid=cid)
