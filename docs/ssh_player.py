@@ -6,7 +6,7 @@ the OpenSSH client and msgpack (the protocol is in docs/PROTOCOL.md):
 
 It creates a two-player Argentine table to 15 points, puts a bot in the other seat and plays
 from what each table update says: a card when it is its turn, "quiero" to any bet. Frames are
-a 4-byte big-endian length and a msgpack map {"v": 1, "t": <type>, ...fields}.
+a 4-byte big-endian length and a msgpack map {"v": VERSION, "t": <type>, ...fields}.
 """
 import struct
 import subprocess
@@ -15,11 +15,12 @@ import time
 
 import msgpack
 
+VERSION = 1  # the protocol version this script speaks (docs/PROTOCOL.md)
 PREFERENCE = ("play", "quiero", "declare_envido", "son_buenas")  # then whatever is legal
 
 
 def send(pipe, t, **fields):
-    data = msgpack.packb({"v": 1, "t": t, **fields})
+    data = msgpack.packb({"v": VERSION, "t": t, **fields})
     pipe.write(struct.pack(">I", len(data)) + data)
     pipe.flush()
 

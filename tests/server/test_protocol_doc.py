@@ -47,3 +47,11 @@ def test_the_readme_lists_every_option_of_truco_ssh_bot() -> None:
     table = readme.split("`truco-ssh bot` is a bot", 1)[1].split("\n## ", 1)[0]
     documented = set(re.findall(r"`(--[a-z-]+)`", table))
     assert documented == flags
+
+
+def test_the_example_script_speaks_the_protocol_version() -> None:
+    script = (ROOT / "docs" / "ssh_player.py").read_text(encoding="utf-8")
+    found = re.search(r"^VERSION = (\d+)", script, re.M)
+    assert found is not None
+    assert int(found.group(1)) == p.PROTOCOL_VERSION, (
+        "docs/ssh_player.py speaks another protocol version: update it (and the fields it reads)")
