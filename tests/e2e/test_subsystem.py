@@ -149,9 +149,9 @@ async def test_hostile_frames_get_clear_errors_and_do_not_touch_other_players(tm
                     b"\xc1",  # not msgpack
                     msgpack.packb([1, 2]),  # not a map
                     msgpack.packb({"v": 99, "t": "ping"}),  # another protocol version
-                    msgpack.packb({"v": 1, "t": "format_disk"}),  # no such message
-                    msgpack.packb({"v": 1, "t": "send_chat", "text": 7}),  # a wrong type
-                    msgpack.packb({"v": 1, "t": "welcome", "name": "x", "guest": True, "variants": []}),  # an event
+                    msgpack.packb({"v": p.PROTOCOL_VERSION, "t": "format_disk"}),  # no such message
+                    msgpack.packb({"v": p.PROTOCOL_VERSION, "t": "send_chat", "text": 7}),  # a wrong type
+                    msgpack.packb({"v": p.PROTOCOL_VERSION, "t": "welcome", "name": "x", "guest": True, "variants": []}),  # an event
                 ]
                 for data in bad:
                     writer.write(struct.pack(">I", len(data)) + data)
