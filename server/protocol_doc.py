@@ -233,7 +233,7 @@ def _transcript() -> list[str]:
         *(_line(d, m) for d, m in steps),
         "```",
         "",
-        "The `ping` command `{\"v\": 1, \"t\": \"ping\", \"n\": 1}` as bytes on the wire:",
+        f"The `ping` command `{json.dumps(msgpack.unpackb(ping[4:], raw=False))}` as bytes on the wire:",
         "",
         "```",
         " ".join(f"{b:02x}" for b in ping),
