@@ -59,6 +59,7 @@ from engine.core.game import all_legal_actions, apply, deal, legal_actions, new_
 from engine.core.ruleset import RuleSet
 from engine.core.state import DealKind, EnvidoStatus, FlorStatus, HandSummary, Phase, State
 from engine.core.views import View, malas_buenas, view
+from engine.core.view_wire import view_from_wire
 from engine.variants.catalog import OptionSpec, VariantSpec, resolve_options, variant_catalog
 from engine.variants.registry import envido_value, flor_value, get_ruleset, trick_strength
 
@@ -80,6 +81,6 @@ __all__ = [
     "action_from_wire", "advance", "all_legal_actions", "apply", "deal", "deal_from_wire",
     "envido_value", "event_from_wire", "flor_value", "get_ruleset", "legal_actions",
     "malas_buenas", "new_match", "parse_cards", "project_event", "replay", "trick_strength",
-    "variant_catalog", "view",
+    "variant_catalog", "view", "view_from_wire",
 ]
 __all__ += ["choose_action", "resolve_options"]  # the bot of issue 6 (engine/bots/); the option check

@@ -11,6 +11,7 @@ from protocol.codec import (
     decode,
     encode,
     frame,
+    with_length,
 )
 from protocol.errors import ProtocolError
 from protocol.messages import *  # noqa: F401,F403  (the message classes are the API)
@@ -33,4 +34,5 @@ __all__ = [
     "decode",
     "encode",
     "frame",
+    "with_length",
 ]

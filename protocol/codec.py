@@ -66,7 +66,13 @@ def decode(data: bytes) -> Message:
 
 def frame(message: Message) -> bytes:
     """A message with its 4-byte big-endian length prefix, for stream transports."""
-    data = encode(message)
+    return with_length(encode(message))
+
+
+def with_length(data: bytes) -> bytes:
+    """An already encoded message with its length prefix (a relay passing frames on)."""
+    if len(data) > MAX_FRAME:
+        raise ProtocolError(f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
     return _LENGTH.pack(len(data)) + data
 
 
@@ -82,20 +88,35 @@ class FrameReader:
         self._buf = bytearray()
 
     def feed(self, chunk: bytes) -> list[Message]:
+        """The whole messages ``chunk`` completes, decoded (ProtocolError for a bad one)."""
         self._buf += chunk
         out: list[Message] = []
-        while len(self._buf) >= _LENGTH.size:
-            (size,) = _LENGTH.unpack_from(self._buf)
-            if size > self._max:
-                self._buf.clear()
-                raise ProtocolError(f"announced frame of {size} bytes exceeds {self._max}")
-            end = _LENGTH.size + size
-            if len(self._buf) < end:
-                break
-            data = bytes(self._buf[_LENGTH.size:end])
-            del self._buf[:end]
+        while (data := self._next()) is not None:
             out.append(decode(data))
         return out
+
+    def feed_raw(self, chunk: bytes) -> list[bytes]:
+        """The whole frames ``chunk`` completes, still encoded (without their prefix): for a
+        relay that passes them on to whoever decodes them (the hub, for the subsystem)."""
+        self._buf += chunk
+        out: list[bytes] = []
+        while (data := self._next()) is not None:
+            out.append(data)
+        return out
+
+    def _next(self) -> bytes | None:
+        if len(self._buf) < _LENGTH.size:
+            return None
+        (size,) = _LENGTH.unpack_from(self._buf)
+        if size > self._max:
+            self._buf.clear()
+            raise ProtocolError(f"announced frame of {size} bytes exceeds {self._max}")
+        end = _LENGTH.size + size
+        if len(self._buf) < end:
+            return None
+        data = bytes(self._buf[_LENGTH.size:end])
+        del self._buf[:end]
+        return data
 
     @property
     def pending(self) -> int:

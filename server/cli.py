@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     # Tests: each restored table's state digest in the log, to compare with their own replay.
     serve.add_argument("--log-digests", action="store_true", help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    from server.remote_bot import add_bot_parser  # `truco-ssh bot`: a program at a table
+
+    add_bot_parser(sub, defaults.port)
     sub.add_parser("options", help="print every variant's table options (Markdown)")
     find = sub.add_parser("find", help="list the truco-ssh servers on the LAN (mDNS)")
     find.add_argument("--seconds", type=float, default=3.0, help="how long to listen (default %(default)s)")
@@ -218,7 +221,11 @@ def _settle(checked: "asyncio.Future[None]", check: "asyncio.Task[None]", stop: 
 
 
 def main(argv: list[str] | None = None) -> int:
+    from server.remote_bot import bot_main
+
     args = build_parser().parse_args(argv)
+    if args.command == "bot":
+        return bot_main(args)
     if args.command == "options":
         from server.options_doc import options_markdown
 

@@ -13,6 +13,7 @@ from typing import Any
 import asyncssh
 from rich.console import Console
 
+from server import subsystem as program
 from server.ascii_out import PLAIN_TERMS, to_ascii, wants_ascii
 from server.context import ServerContext
 from server.ratelimit import TokenBucket
@@ -102,7 +103,14 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        return False
+        if subsystem != program.SUBSYSTEM or self._chan is None:
+            return False
+        # A program speaking the protocol, not a terminal: the channel's session becomes a
+        # ProtocolSession (server/subsystem.py), which gets every later callback (its start,
+        # data, flow control, the end). A private attribute: asyncssh is pinned to 2.24.x.
+        self._chan._session = program.ProtocolSession(  # type: ignore[attr-defined]
+            self._ctx, self._chan, self._username, self._fingerprint, self._ip)
+        return True
 
     def session_started(self) -> None:
         assert self._chan is not None

@@ -79,3 +79,18 @@ def test_random_bytes_through_frame_reader(data: bytes, cuts: list[int]) -> None
             reader = p.FrameReader(max_frame=1024)  # a stream transport would drop the peer
         assert reader.pending <= 1024 + 4
         pos += cut
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(EXAMPLES), min_size=1, max_size=5), st.data())
+def test_raw_frames_come_out_whole_and_in_order_from_any_chunking(messages: list[p.Message], data: st.DataObject) -> None:
+    """What the `truco` subsystem relays: the frames' bytes, unchanged, however they arrive."""
+    stream = b"".join(p.frame(m) for m in messages)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=8)))
+    reader = p.FrameReader()
+    got: list[bytes] = []
+    for a, b in zip([0, *cuts], [*cuts, len(stream)]):
+        got += reader.feed_raw(stream[a:b])
+    assert got == [p.encode(m) for m in messages]
+    assert [p.with_length(g) for g in got] == [p.frame(m) for m in messages]
+    assert reader.pending == 0
