@@ -15,7 +15,7 @@ import time
 
 import msgpack
 
-VERSION = 1  # the protocol version this script speaks (docs/PROTOCOL.md)
+VERSION = 2  # the protocol version this script speaks (docs/PROTOCOL.md)
 PREFERENCE = ("play", "quiero", "declare_envido", "son_buenas")  # then whatever is legal
 
 
