@@ -38,7 +38,7 @@ import engine
 import protocol as p
 from protocol.text import clean_text
 from server.store import EventRow, GameRecord, Snapshot, Store
-from server.table import frames, moves, rematch
+from server.table import bots, frames, moves, rematch
 from server.table import messages as m
 from server.table.occupant import Occupant
 from server.table.snapshot import replay_match, snapshot_bytes
@@ -97,6 +97,7 @@ class TableActor:
         self._cids: dict[int, deque[int]] = {}
         self._timers = Timers(pace, turn_timer, self.post)
         self._task: asyncio.Task[None] | None = None
+        self._searching = -1  # the seq a searching bot is thinking about (server/table/bots.py)
         self.finished = False
 
     @property
@@ -201,6 +202,8 @@ class TableActor:
             case m.BotMove(seat, seq):
                 if seq == self.seq and self.state is not None:  # else the table moved on
                     self._play_for(seat)
+            case m.BotChosen(seat, seq, action):
+                self._on_bot_chosen(seat, seq, action)
             case m.NewMatch(seq):
                 if seq == self.seq and self.state is not None and self.state.match_over:
                     self._new_match()
@@ -283,8 +286,28 @@ class TableActor:
         seat_view = engine.view(self.state, seat)
         if not seat_view.legal:
             return
-        action = moves.bot_action(seat_view, self.rules, self.bot_rng())
+        occupant = self.seats[seat]
+        # A person's seat covered for one decision plays at the default level.
+        level = occupant.level if occupant.bot and covered is None else engine.BOT_DEFAULT_LEVEL
+        if bots.searches(level):
+            if self._searching != self.seq:  # one search per state of the table
+                self._searching = self.seq
+                bots.search(self.state, seat, self.seq, self.rules, self.bot_rng(), level, self.post)
+            return
+        action = moves.bot_action(seat_view, self.rules, self.bot_rng(), level)
         self._apply(action, note=None if covered is None else engine.SeatCovered(seat, covered))
+
+    def _on_bot_chosen(self, seat: int, seq: int, action: engine.Action | None) -> None:
+        """A searching bot's move, if the table is still where the search started."""
+        if seq != self.seq or self.state is None or not self.seats[seat].bot:
+            return
+        self._searching = -1
+        legal = engine.view(self.state, seat).legal
+        if action is None or action not in legal:
+            if not legal:
+                return
+            action = moves.bot_action(engine.view(self.state, seat), self.rules, self.bot_rng())
+        self._apply(action)
 
     def _on_timeout(self, seq: int) -> None:
         if seq != self.seq or self.state is None or not self._timers.timed_seats:

@@ -26,9 +26,12 @@ def command_wire(command: p.TableAction, seat: int) -> dict[str, Any]:
     return wire
 
 
-def bot_action(seat_view: engine.View, rules: engine.RuleSet, rng: random.Random) -> engine.Action:
-    """The bot's move for a seat the table waits on (``seat_view.legal`` is not empty)."""
-    action = engine.choose_action(seat_view, rules, rng)
+def bot_action(seat_view: engine.View, rules: engine.RuleSet, rng: random.Random,
+               level: str = engine.BOT_DEFAULT_LEVEL,
+               worlds: engine.Worlds | None = None) -> engine.Action:
+    """The bot's move at `level` for a seat the table waits on (``seat_view.legal`` is not
+    empty); `worlds` lets the hard level search (server/table/bots.py runs it off the loop)."""
+    action = engine.choose_for_level(level, seat_view, rules, rng, worlds=worlds)
     if action is None:
         # The bot would rather wait, but the table waits on this seat: make the
         # least committal move (a card, else an acceptance, else whatever is legal).

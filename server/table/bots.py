@@ -1,0 +1,55 @@
+"""Where a table's bots think: the quick levels in the table's own task (tens of
+microseconds), the hard level's search (up to half a second) on a small thread pool, so
+it never blocks the event loop; its move comes back through the table's inbox.
+
+The pool is bounded (SEARCH_THREADS); searches beyond it queue. The search is pure
+Python on immutable engine values (a frozen State, its View), so a thread needs no lock.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
+import engine
+from server.table import messages as m
+from server.table.moves import bot_action
+
+log = logging.getLogger(__name__)
+
+SEARCH_THREADS = 2
+SEARCHING_LEVELS = frozenset({"hard"})
+_pool: ThreadPoolExecutor | None = None
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="bot-search")
+    return _pool
+
+
+def searches(level: str) -> bool:
+    return level in SEARCHING_LEVELS
+
+
+def search(state: engine.State, seat: int, seq: int, rules: engine.RuleSet,
+           rng: random.Random, level: str, post: Callable[[m.TableMessage], None]) -> None:
+    """Start the level's decision for `seat` in a thread; post BotChosen when it is done
+    (with None if it failed: the table then moves for the bot at once)."""
+    seat_view = engine.view(state, seat)
+    worlds = engine.Worlds(state, seat)
+    future = asyncio.get_running_loop().run_in_executor(
+        _executor(), bot_action, seat_view, rules, rng, level, worlds)
+
+    def done(f: asyncio.Future[engine.Action]) -> None:
+        if f.cancelled():
+            return
+        exc = f.exception()
+        if exc is not None:
+            log.warning("bot search for seat %s failed: %r", seat, exc)
+        post(m.BotChosen(seat, seq, None if exc is not None else f.result()))
+
+    future.add_done_callback(done)
