@@ -55,9 +55,11 @@ def choose(view: View, rules: RuleSet, rng: random.Random, *,
     if len(moves) <= 1:
         return base if base in moves or not moves else moves[0]
     try:
-        best = _search(view, rules, rng, worlds, moves, base, n_worlds, time_limit)
+        worlds.check()
     except NoWorld:
         return base
+    try:
+        best = _search(view, rules, rng, worlds, moves, base, n_worlds, time_limit)
     except Exception:
         if strict:
             raise
@@ -84,13 +86,16 @@ def _search(view: View, rules: RuleSet, rng: random.Random, worlds: Worlds,
     me = view.viewer
     assert me is not None
     mine, theirs = _score_sides(view, me)
-    found = infer.clues(view, rules)
+    sampler = infer.Sampler(view, rules)
     totals = [0.0] * len(moves)
     counts = [0] * len(moves)
     for _ in range(n_worlds):
-        hands = infer.sample_hands(view, rules, rng, found)
-        world = worlds.make(hands)
+        hands = sampler.draw(rng)
         seed = rng.getrandbits(32)
+        try:
+            world = worlds.make(hands)
+        except NoWorld:
+            continue  # a draw that had to drop a clue the engine holds it to: another one
         for i, move in enumerate(moves):
             try:
                 after, _ = apply(world, move)
@@ -101,7 +106,7 @@ def _search(view: View, rules: RuleSet, rng: random.Random, worlds: Worlds,
             counts[i] += 1
         if time_limit is not None and time.perf_counter() - start > time_limit:
             break
-    best, best_score = base, float("-inf")
+    best, best_score = base, float("-inf")  # no world at all: the normal level's move
     for i, move in enumerate(moves):
         if not counts[i]:
             continue

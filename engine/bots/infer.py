@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from itertools import combinations
 
-from engine.bots.seat import Beliefs, card_tables
+from engine.bots.seat import ACCEPT, ENVIDO_BET, Beliefs, call_family, card_tables
 from engine.core.cards import Card
 from engine.core.ruleset import FlorDeclaration, RuleSet
 from engine.core.views import View
@@ -43,37 +43,69 @@ class Clue:
         return self.envido is not None or self.flor is True
 
 
-class _Index:
-    """Every three-card hand of a rule set and face-up card, with its envido and flor."""
+Hand = tuple[tuple[int, ...], int, bool]  # (card codes, envido, is a flor)
 
-    __slots__ = ("rules", "by_envido", "flores", "by_card", "has_flor")
+
+class _Index:
+    """The three-card hands of a rule set and face-up card with their envido and flor,
+    built lazily: the hands holding one card (a few hundred, when a seat has shown it), and
+    every hand (thousands) only for a game without a face-up card, where one table serves
+    the whole process. Each is an engine evaluation per hand, so neither is built unless a
+    decision needs it."""
+
+    __slots__ = ("rules", "face_up", "deck", "_by_card", "_all")
 
     def __init__(self, rules: RuleSet, face_up: Card | None) -> None:
         self.rules = rules
-        deck = [c for c in rules.deck if c != face_up]
-        self.by_envido: dict[int, list[tuple[int, ...]]] = {}
-        self.by_card: dict[int, list[tuple[tuple[int, ...], int]]] = {}
-        self.flores: list[tuple[int, ...]] = []
-        self.has_flor: set[tuple[int, ...]] = set()
-        for hand in combinations(deck, HAND):
-            codes = tuple(sorted(c.code for c in hand))
-            flor = rules.flor_fn(hand, face_up) if rules.flor else None
-            value = int(rules.envido(hand, face_up))
-            if flor is not None:
-                self.flores.append(codes)
-                self.has_flor.add(codes)
-            self.by_envido.setdefault(value, []).append(codes)
-            for code in codes:
-                self.by_card.setdefault(code, []).append((codes, value))
+        self.face_up = face_up
+        self.deck = [c for c in rules.deck if c != face_up]
+        self._by_card: dict[int, list[Hand]] = {}
+        self._all: dict[int | None, list[Hand]] | None = None
+
+    def _hand(self, cards: tuple[Card, ...]) -> Hand:
+        rules = self.rules
+        flor = rules.flor and rules.flor_fn(cards, self.face_up) is not None
+        codes = tuple(sorted(c.code for c in cards))
+        return codes, int(rules.envido(cards, self.face_up)), flor
+
+    def with_card(self, code: int) -> list[Hand]:
+        found = self._by_card.get(code)
+        if found is None:
+            card = next(c for c in self.deck if c.code == code)
+            others = [c for c in self.deck if c.code != code]
+            found = self._by_card[code] = [self._hand((card, a, b))
+                                           for a, b in combinations(others, 2)]
+        return found
+
+    def every_hand(self, envido: int | None = None) -> list[Hand] | None:
+        """Every hand (with that envido value), or None in a game with a face-up card (too
+        many tables to keep)."""
+        if self.face_up is not None:
+            return None
+        if self._all is None:
+            self._all = {}
+            for h in combinations(self.deck, HAND):
+                hand = self._hand(h)
+                self._all.setdefault(hand[1], []).append(hand)
+                self._all.setdefault(None, []).append(hand)
+        return self._all.get(envido, [])
+
+    def is_flor(self, codes: tuple[int, ...]) -> bool:
+        rules = self.rules
+        if not rules.flor:
+            return False
+        cards = tuple(c for c in self.deck if c.code in codes)
+        return rules.flor_fn(cards, self.face_up) is not None
 
 
-_INDEX: dict[tuple[int, int], _Index] = {}
+_INDEX: dict[tuple[object, ...], _Index] = {}
 
 
 def _index(rules: RuleSet, face_up: Card | None) -> _Index:
-    key = (id(rules), -1 if face_up is None else face_up.code)
+    # By the rules' content, not identity: every table of a variant shares the tables.
+    key = (rules.variant, rules.options, -1 if face_up is None else face_up.code)
     found = _INDEX.get(key)
-    if found is None or found.rules is not rules:
+    if found is None:
         if len(_INDEX) > 64:
             _INDEX.clear()
         found = _INDEX[key] = _Index(rules, face_up)
@@ -126,15 +158,18 @@ def hidden_pool(view: View, rules: RuleSet) -> list[Card]:
     return [c for c in rules.deck if c.code not in seen]
 
 
-def _candidates(clue: Clue, index: _Index, pool: set[int]) -> list[tuple[int, ...]]:
-    """The held cards (codes) a narrowed seat may have, given the cards still free."""
-    base = index.by_envido.get(clue.envido, []) if clue.envido is not None else index.flores
+def _candidates(clue: Clue, index: _Index, pool: set[int]) -> list[tuple[int, ...]] | None:
+    """The held cards (codes) a narrowed seat may have, given the cards still free; None
+    when the index cannot tell (a face-up game and no card of the seat seen yet)."""
+    base = index.with_card(clue.played[0]) if clue.played else index.every_hand(clue.envido)
+    if base is None:
+        return None
     played = set(clue.played)
     out = []
-    for codes in base:
-        if clue.flor is True and codes not in index.has_flor:
+    for codes, value, flor in base:
+        if clue.envido is not None and value != clue.envido:
             continue
-        if clue.flor is False and codes in index.has_flor:
+        if clue.flor is not None and flor != clue.flor:
             continue
         if not played.issubset(codes):
             continue
@@ -148,33 +183,53 @@ def sample_hands(view: View, rules: RuleSet, rng: random.Random,
                  found: list[Clue] | None = None) -> dict[int, tuple[Card, ...]]:
     """The cards each other seat holds, drawn at random among the deals that agree with
     every clue (clues that no deal can meet together are dropped one by one)."""
-    found = clues(view, rules) if found is None else found
-    pool_cards = hidden_pool(view, rules)
-    by_code = {c.code: c for c in pool_cards}
-    index = _index(rules, view.face_up) if any(
-        c.narrowing or c.flor is False for c in found) else None
-    active = list(found)
-    for _ in range(MAX_TRIES * 2):
-        drawn = _draw(active, index, by_code, rng)
-        if drawn is not None:
-            return {seat: tuple(by_code[c] for c in codes) for seat, codes in drawn.items()}
-        # Drop the strongest clue of a seat and try again (a bluffed or odd declaration).
-        narrowed = [c for c in active if c.narrowing or c.flor is False]
-        if not narrowed:
-            break
-        drop = narrowed[rng.randrange(len(narrowed))]
-        active = [c if c is not drop else Clue(c.seat, c.played, c.held, None, None)
-                  for c in active]
-    free = list(by_code)
-    rng.shuffle(free)
-    out = {}
-    for c in found:
-        out[c.seat] = tuple(by_code[x] for x in free[:c.held])
-        free = free[c.held:]
-    return out
+    return Sampler(view, rules, found).draw(rng)
 
 
-def _draw(active: list[Clue], index: _Index | None, by_code: dict[int, Card],
+class Sampler:
+    """`sample_hands` for many draws from one view: the hands a narrowed seat may hold are
+    listed once, each draw only filters them."""
+
+    def __init__(self, view: View, rules: RuleSet, found: list[Clue] | None = None) -> None:
+        self.found = clues(view, rules) if found is None else found
+        self.by_code = {c.code: c for c in hidden_pool(view, rules)}
+        self.index = _index(rules, view.face_up)
+        self._options: dict[tuple[Clue, ...], dict[int, list[tuple[int, ...]] | None]] = {}
+
+    def _narrowed(self, active: list[Clue]) -> dict[int, list[tuple[int, ...]] | None]:
+        key = tuple(active)
+        found = self._options.get(key)
+        if found is None:
+            pool = set(self.by_code)
+            found = self._options[key] = {
+                c.seat: _candidates(c, self.index, pool) for c in active if c.narrowing}
+        return found
+
+    def draw(self, rng: random.Random) -> dict[int, tuple[Card, ...]]:
+        by_code = self.by_code
+        active = list(self.found)
+        for _ in range(MAX_TRIES * 2):
+            drawn = _draw(active, self._narrowed(active), self.index, by_code, rng)
+            if drawn is not None:
+                return {seat: tuple(by_code[c] for c in codes) for seat, codes in drawn.items()}
+            # Drop the strongest clue of a seat and try again (a bluffed or odd declaration).
+            narrowed = [c for c in active if c.narrowing or c.flor is False]
+            if not narrowed:
+                break
+            drop = narrowed[rng.randrange(len(narrowed))]
+            active = [c if c is not drop else Clue(c.seat, c.played, c.held, None, None)
+                      for c in active]
+        free = list(by_code)
+        rng.shuffle(free)
+        out = {}
+        for c in self.found:
+            out[c.seat] = tuple(by_code[x] for x in free[:c.held])
+            free = free[c.held:]
+        return out
+
+
+def _draw(active: list[Clue], narrowed: dict[int, list[tuple[int, ...]] | None],
+          index: _Index, by_code: dict[int, Card],
           rng: random.Random) -> dict[int, tuple[int, ...]] | None:
     for _ in range(MAX_TRIES):
         free = set(by_code)
@@ -182,9 +237,9 @@ def _draw(active: list[Clue], index: _Index | None, by_code: dict[int, Card],
         ok = True
         # Narrowed seats first: their few possible hands must not be taken by others.
         for clue in sorted(active, key=lambda c: not c.narrowing):
-            if clue.narrowing:
-                assert index is not None
-                options = _candidates(clue, index, free)
+            found = narrowed.get(clue.seat)
+            options = None if found is None else [h for h in found if free.issuperset(h)]
+            if options is not None:
                 if not options:
                     ok = False
                     break
@@ -201,16 +256,16 @@ def _draw(active: list[Clue], index: _Index | None, by_code: dict[int, Card],
     return None
 
 
-def _plain_pick(clue: Clue, index: _Index | None, free: set[int],
+def _plain_pick(clue: Clue, index: _Index, free: set[int],
                 rng: random.Random) -> tuple[int, ...] | None:
     ordered = sorted(free)
     if len(ordered) < clue.held:
         return None
     for _ in range(MAX_TRIES):
         pick = tuple(rng.sample(ordered, clue.held))
-        if clue.flor is not False or index is None:
+        if clue.flor is not False or len(clue.played) + len(pick) != HAND:
             return pick
-        if tuple(sorted(clue.played + pick)) not in index.has_flor:
+        if not index.is_flor(clue.played + pick):
             return pick
     return None
 
@@ -227,13 +282,14 @@ def beliefs(view: View, rules: RuleSet, rng: random.Random) -> Beliefs | None:
     if any(c.narrowing for c in found):
         strength = card_tables(rules, view.face_up).strength
         pooled: list[int] = []
+        sampler = Sampler(view, rules, found)
         for _ in range(OPP_SAMPLES):
-            hands = sample_hands(view, rules, rng, found)
+            hands = sampler.draw(rng)
             for c in opps:
                 pooled.extend(strength[card.code] for card in hands.get(c.seat, ()))
         cards = sorted(pooled) or None
     envido: dict[int, list[int]] = {}
-    if view.envido_status in ("open", "betting") and rules.envido_ladder:
+    if view.envido_status in ("open", "betting") and _envido_decision(view, rules):
         # An opponent's cards on the table narrow its envido: every hand that holds them.
         pool = {c.code for c in hidden_pool(view, rules)}
         for c in opps:
@@ -248,12 +304,17 @@ def beliefs(view: View, rules: RuleSet, rng: random.Random) -> Beliefs | None:
     return Beliefs(cards, envido)
 
 
+def _envido_decision(view: View, rules: RuleSet) -> bool:
+    """An envido call or answer is among the seat's choices (else its envido estimate is
+    never read, and the hands behind it need not be built)."""
+    return any(call_family(a.call, rules) in (ENVIDO_BET, ACCEPT) for a in view.legal)
+
+
 def _envido_values(clue: Clue, index: _Index, pool: set[int]) -> list[int]:
-    first = clue.played[0]
     played = set(clue.played)
     values = []
-    for codes, value in index.by_card.get(first, ()):
-        if clue.flor is False and codes in index.has_flor:
+    for codes, value, flor in index.with_card(clue.played[0]):
+        if clue.flor is False and flor:
             continue
         if not played.issubset(codes):
             continue

@@ -33,18 +33,28 @@ class Worlds:
         self._state = state
         self.seat = seat
 
+    def check(self) -> None:
+        """Raises NoWorld when no proposal can be made into a world here: the flor round
+        (whose holders are hidden), a hidden forfeited flor, a card laid away face down."""
+        state = self._state
+        if state.flor_status not in _QUIET_FLOR or state.phase.value != "play":
+            raise NoWorld("flor round or not in play")
+        if getattr(state.variant_hand, "flor_lost", ()):
+            raise NoWorld("a hidden forfeited flor")
+        for seat in range(state.n):
+            shown = sum(1 for trick in state.tricks + (state.current,) for s, _ in trick if s == seat)
+            if seat != self.seat and state.hands[seat] and len(state.dealt[seat]) != shown + len(state.hands[seat]):
+                raise NoWorld(f"seat {seat} laid a card away face down")
+
     def make(self, hands: Mapping[int, Sequence[Card]]) -> State:
         """The state with each other seat holding `hands[seat]` instead of its cards.
 
         Raises NoWorld when the proposal does not fit the public table (a seat missing, a
         wrong number of cards, a card seen elsewhere) or the state is in a round whose
         hidden part is not re-dealt here (the flor round, a hidden forfeited flor)."""
+        self.check()
         state = self._state
         me = self.seat
-        if state.flor_status not in _QUIET_FLOR or state.phase.value != "play":
-            raise NoWorld("flor round or not in play")
-        if getattr(state.variant_hand, "flor_lost", ()):
-            raise NoWorld("a hidden forfeited flor")
         played: dict[int, list[Card]] = {}
         for trick in state.tricks + (state.current,):
             for seat, card in trick:
@@ -77,7 +87,12 @@ class Worlds:
              else tuple(rules.envido_proof(new_dealt[seat], state.face_up)))
             for seat, cards in state.shown
         )
-        # Only announced flores (and one's own) count once the flor round is over.
+        # Only announced flores (and one's own) count once the flor round is over; an
+        # announced flor must still be one with the proposed cards.
         holders = tuple(s for s in state.flor_holders if s in state.flor_announced or s == me)
+        for seat in holders:
+            if new_dealt[seat] is not state.dealt[seat] and rules.flor_fn(
+                    new_dealt[seat], state.face_up) is None:
+                raise NoWorld(f"seat {seat} sang a flor the proposal does not hold")
         return dataclasses.replace(state, hands=tuple(new_hands), dealt=tuple(new_dealt),
                                    shown=shown, flor_holders=holders)
