@@ -97,7 +97,7 @@ class TableActor:
         self._cids: dict[int, deque[int]] = {}
         self._timers = Timers(pace, turn_timer, self.post)
         self._task: asyncio.Task[None] | None = None
-        self._searching = -1  # the seq a searching bot is thinking about (server/table/bots.py)
+        self._thinker = bots.Thinker(self.rules, self.post)  # where the bots decide
         self.finished = False
 
     @property
@@ -203,7 +203,9 @@ class TableActor:
                 if seq == self.seq and self.state is not None:  # else the table moved on
                     self._play_for(seat)
             case m.BotChosen(seat, seq, action):
-                self._on_bot_chosen(seat, seq, action)
+                if seq == self.seq and self.state is not None and self.seats[seat].bot:
+                    if (chosen := self._thinker.chosen(self.state, seat, action, self.bot_rng())):
+                        self._apply(chosen)
             case m.NewMatch(seq):
                 if seq == self.seq and self.state is not None and self.state.match_over:
                     self._new_match()
@@ -281,33 +283,14 @@ class TableActor:
 
     def _play_for(self, seat: int, covered: str | None = None) -> None:
         """The bot acts for `seat`; `covered` ("time", "away") says why a human's seat was
-        played by the bot, and goes in the log so every viewer sees who chose the move."""
+        played by the bot, and goes in the log so every viewer sees who chose the move.
+        A person's seat covered for one decision plays at the default level."""
         assert self.state is not None
-        seat_view = engine.view(self.state, seat)
-        if not seat_view.legal:
-            return
         occupant = self.seats[seat]
-        # A person's seat covered for one decision plays at the default level.
         level = occupant.level if occupant.bot and covered is None else engine.BOT_DEFAULT_LEVEL
-        if bots.searches(level):
-            if self._searching != self.seq:  # one search per state of the table
-                self._searching = self.seq
-                bots.search(self.state, seat, self.seq, self.rules, self.bot_rng(), level, self.post)
-            return
-        action = moves.bot_action(seat_view, self.rules, self.bot_rng(), level)
-        self._apply(action, note=None if covered is None else engine.SeatCovered(seat, covered))
-
-    def _on_bot_chosen(self, seat: int, seq: int, action: engine.Action | None) -> None:
-        """A searching bot's move, if the table is still where the search started."""
-        if seq != self.seq or self.state is None or not self.seats[seat].bot:
-            return
-        self._searching = -1
-        legal = engine.view(self.state, seat).legal
-        if action is None or action not in legal:
-            if not legal:
-                return
-            action = moves.bot_action(engine.view(self.state, seat), self.rules, self.bot_rng())
-        self._apply(action)
+        action = self._thinker.move(self.state, seat, self.seq, level, self.bot_rng())
+        if action is not None:  # else nothing to do, or a search posts BotChosen later
+            self._apply(action, note=None if covered is None else engine.SeatCovered(seat, covered))
 
     def _on_timeout(self, seq: int) -> None:
         if seq != self.seq or self.state is None or not self._timers.timed_seats:

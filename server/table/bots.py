@@ -31,8 +31,39 @@ def _executor() -> ThreadPoolExecutor:
     return _pool
 
 
-def searches(level: str) -> bool:
-    return level in SEARCHING_LEVELS
+class Thinker:
+    """A table's bots: a move now for the quick levels, or a search started for the hard
+    one (one per state of the table) whose move comes back as BotChosen."""
+
+    def __init__(self, rules: engine.RuleSet, post: Callable[[m.TableMessage], None]) -> None:
+        self.rules = rules
+        self.post = post
+        self.searching = -1  # the seq a search is running for
+
+    def move(self, state: engine.State, seat: int, seq: int, level: str,
+             rng: random.Random) -> engine.Action | None:
+        """The move to apply now; None when the seat has nothing to do or a search runs."""
+        seat_view = engine.view(state, seat)
+        if not seat_view.legal:
+            return None
+        if level in SEARCHING_LEVELS:
+            if self.searching != seq:
+                self.searching = seq
+                search(state, seat, seq, self.rules, rng, level, self.post)
+            return None
+        return bot_action(seat_view, self.rules, rng, level)
+
+    def chosen(self, state: engine.State, seat: int, action: engine.Action | None,
+               rng: random.Random) -> engine.Action | None:
+        """A search's move for the state it started from (the caller checked the seq); an
+        illegal or missing one is replaced by the default level's move at once."""
+        self.searching = -1
+        seat_view = engine.view(state, seat)
+        if not seat_view.legal:
+            return None
+        if action is None or action not in seat_view.legal:
+            action = bot_action(seat_view, self.rules, rng)
+        return action
 
 
 def search(state: engine.State, seat: int, seq: int, rules: engine.RuleSet,

@@ -51,7 +51,8 @@ async def test_a_hard_bot_searches_in_a_worker_thread_and_its_table_finishes(mon
     real = table_bots.bot_action
 
     def spy(*args: Any) -> engine.Action:
-        threads.append(threading.current_thread().name)
+        if args[3] == "hard":  # (view, rules, rng, level, worlds)
+            threads.append(threading.current_thread().name)
         return real(*args)
 
     monkeypatch.setattr(table_bots, "bot_action", spy)
