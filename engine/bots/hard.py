@@ -9,8 +9,9 @@ For a decision the seat must take (a card to play, a bet to answer, calls on its
      the `normal` level for every seat (without its card inference, for speed), with the
      same random stream for every move (common random numbers: the moves are compared on
      the same futures);
-  4. choose the move with the best mean result: points won minus points lost in the hand,
-     plus the game's target when the hand ends the game (a win) or minus it (a loss).
+  4. value a playout as points won minus points lost in the hand, plus the game's target
+     when the hand ends the game (a win) or minus it (a loss); keep the normal level's move
+     unless another beats it, world by world, by more than its noise (`_pick`).
 
 Decisions it does not search (an optional initiative off one's turn, the flor round, a table
 without a `Worlds`) are the normal level's. The search is bounded by a number of worlds and a
@@ -40,7 +41,8 @@ from engine.core.worlds import NoWorld, Worlds
 WORLDS = 40  # drawn deals per decision, at most
 TIME_LIMIT = 0.45  # seconds per decision
 MAX_STEPS = 200  # actions in one playout (a hand takes a few dozen at most)
-PREFER_NORMAL = 0.05  # points: the normal level's move wins ties and noise-sized margins
+PREFER_NORMAL = 0.05  # points: the least advantage that moves hard off the normal move
+CAUTION = 1.0  # standard errors an advantage must clear (see _pick)
 
 
 def choose(view: View, rules: RuleSet, rng: random.Random, *,
@@ -87,8 +89,10 @@ def _search(view: View, rules: RuleSet, rng: random.Random, worlds: Worlds,
     assert me is not None
     mine, theirs = _score_sides(view, me)
     sampler = infer.Sampler(view, rules)
-    totals = [0.0] * len(moves)
-    counts = [0] * len(moves)
+    if base not in moves:
+        moves = [base, *moves]
+    b = moves.index(base)
+    values: list[list[float | None]] = [[] for _ in moves]  # per move, per world
     for _ in range(n_worlds):
         hands = sampler.draw(rng)
         seed = rng.getrandbits(32)
@@ -100,19 +104,33 @@ def _search(view: View, rules: RuleSet, rng: random.Random, worlds: Worlds,
             try:
                 after, _ = apply(world, move)
             except IllegalAction:
+                values[i].append(None)
                 continue
             end = _play_out(after, rules, random.Random(seed))
-            totals[i] += _value(world, end, mine, theirs, view.target)
-            counts[i] += 1
+            values[i].append(_value(world, end, mine, theirs, view.target))
         if time_limit is not None and time.perf_counter() - start > time_limit:
             break
-    best, best_score = base, float("-inf")  # no world at all: the normal level's move
-    for i, move in enumerate(moves):
-        if not counts[i]:
+    return moves[_pick(values, b)]
+
+
+def _pick(values: list[list[float | None]], base: int) -> int:
+    """The move whose advantage over the normal level's move (paired world by world) is
+    largest once its noise is counted: mean difference minus CAUTION standard errors. With
+    a few dozen worlds the best-looking of several moves is often only the luckiest; the
+    normal move stays unless another beats it clearly."""
+    best, best_score = base, PREFER_NORMAL
+    for i, row in enumerate(values):
+        if i == base:
             continue
-        score = totals[i] / counts[i] + (PREFER_NORMAL if move == base else 0.0)
+        diffs = [v - w for v, w in zip(row, values[base]) if v is not None and w is not None]
+        n = len(diffs)
+        if n < 2:
+            continue
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        score = mean - CAUTION * (var / n) ** 0.5
         if score > best_score:
-            best, best_score = move, score
+            best, best_score = i, score
     return best
 
 
