@@ -111,19 +111,24 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _measure(args: tuple[str, dict[str, int], str, str, float, int]) -> dict[str, object]:
-    variant, options, player, opponent, budget, seed0 = args
+def _measure(args: tuple[str, dict[str, int], str, str, float, int, float]) -> dict[str, object]:
+    """Duplicate pairs until the budget is spent; at least one, unless the whole section's
+    deadline has passed (then the pairing is reported as not measured)."""
+    variant, options, player, opponent, budget, seed0, deadline = args
     started = time.monotonic()
     wins = games = 0
     timings: dict[str, list[float]] = {}
     seed = seed0
-    while games == 0 or time.monotonic() - started < budget:
+    while (time.monotonic() - started < budget
+           or games == 0 and time.monotonic() < deadline):
         w, t = play_pair(variant, options, player, opponent, seed)
         wins += w
         games += 2
         seed += 2
         for k, v in t.items():
             timings.setdefault(k, []).extend(v)
+    if not games:
+        return {"games": 0, "not_measured": "the section's time budget ran out"}
     lo, hi = wilson(wins, games)
     out: dict[str, object] = {"games": games, "win_share": round(wins / games, 3),
                               "ci95_low": round(lo, 3), "ci95_high": round(hi, 3),
@@ -144,17 +149,20 @@ def run(seconds: float = 150.0, variants: tuple[str, ...] | None = None,
     todo = [(p, o, share) for p, o, share in PAIRS if pairs is None or f"{p}-{o}" in pairs]
     total_share = sum(share for _, _, share in todo) or 1.0
     tasks = []
+    # A pairing's last duplicate pair may run past its share: the section stops starting
+    # new pairings a quarter over its budget.
+    deadline = time.monotonic() + 1.25 * seconds
     for variant, options in chosen:
         for player, opponent, share in todo:
             budget = seconds * share / total_share / len(chosen) * jobs
-            tasks.append((variant, options, player, opponent, budget, 1000))
+            tasks.append((variant, options, player, opponent, budget, 1000, deadline))
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             measured = list(pool.map(_measure, tasks))
     else:
         measured = [_measure(t) for t in tasks]
     results: dict[str, dict[str, object]] = {}
-    for (variant, _, player, opponent, _, _), figures in zip(tasks, measured):
+    for (variant, _, player, opponent, _, _, _), figures in zip(tasks, measured):
         key = f"{player}-{opponent}"
         if key in TARGETS:
             figures["target_share"] = TARGETS[key]
@@ -173,6 +181,9 @@ def main() -> None:
                   tuple(args.variants.split(",")) if args.variants else None,
                   tuple(args.pairs.split(",")) if args.pairs else None, args.jobs)
     for key, r in results.items():
+        if not r["games"]:
+            print(f"{key:28s} not measured: {r['not_measured']}")
+            continue
         extra = "  ".join(f"{k}={v}" for k, v in r.items()
                           if k not in ("games", "win_share", "ci95_low", "ci95_high"))
         print(f"{key:28s} games={r['games']:<5} win={r['win_share']:.3f} "
