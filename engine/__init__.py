@@ -84,3 +84,8 @@ __all__ = [
     "variant_catalog", "view", "view_from_wire",
 ]
 __all__ += ["choose_action", "resolve_options"]  # the bot of issue 6 (engine/bots/); the option check
+# The bot levels of issue 17 and the worlds the hard level searches (engine/bots/levels.py).
+from engine.bots.levels import DEFAULT_LEVEL as BOT_DEFAULT_LEVEL, LEVELS as BOT_LEVELS, choose_for_level
+from engine.core.worlds import NoWorld, Worlds
+
+__all__ += ["BOT_DEFAULT_LEVEL", "BOT_LEVELS", "NoWorld", "Worlds", "choose_for_level"]

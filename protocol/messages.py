@@ -80,6 +80,7 @@ class TableInfo:
     status: str = limited("waiting", max_len=16)  # waiting | full | playing | finished
     spectators: int = limited(0, lo=0, hi=10_000)
     bots: tuple[bool, ...] = limited((), max_items=8)  # per seat: a bot plays it
+    bot_levels: tuple[str, ...] = limited((), max_len=8, max_items=8)  # per seat: "" or a bot's level
     turn_timer: int = limited(0, lo=0, hi=600)  # seconds per decision, 0 = none
 
 
@@ -100,6 +101,7 @@ class SeatInfo:
     name: str = limited(max_len=NAME_MAX + 8)
     bot: bool = False
     away: bool = False  # a player whose connection dropped (a bot covers if needed)
+    level: str = limited("", max_len=8)  # a bot's level (easy, normal, hard); "" for a person
 
 
 # -- commands (session -> hub) ----------------------------------------------
@@ -164,11 +166,13 @@ class WatchTable(Command):
 
 @dataclass(frozen=True)
 class AddBot(Command):
-    """The table's owner puts a bot in an empty seat (None: the first empty one)."""
+    """The table's owner puts a bot in an empty seat (None: the first empty one), playing
+    at a level of engine.BOT_LEVELS (easy, normal, hard)."""
 
     TYPE: ClassVar[str] = "add_bot"
     table_id: str = limited(max_len=TABLE_ID_MAX)
     seat: int | None = limited(None, lo=0, hi=7)
+    level: str = limited("normal", max_len=8)
 
 
 @dataclass(frozen=True)

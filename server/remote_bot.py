@@ -25,7 +25,7 @@ from protocol.client import Client, wire_view
 
 log = logging.getLogger(__name__)
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = engine.BOT_LEVELS
 ILLEGAL_RETRIES = 5  # refused moves in a row before the bot gives up a decision
 # At most one move per this many seconds: well under the server's command rate (20 a second,
 # bursts of 40, README "Limits"), which a bot on a table of bots without delays would pass.
@@ -35,11 +35,10 @@ RATE_PAUSE = 0.5  # seconds to wait after the server said "too many commands", t
 
 def decide(seat_view: engine.View, rules: engine.RuleSet, rng: random.Random,
            level: str) -> engine.Action | None:
-    """The one place the level meets the engine's bot. Every level plays today's bot
-    (``engine.choose_action``) until the bot levels of engine/bots take a level argument;
-    then only this call changes."""
-    del level  # accepted and validated (LEVELS), not yet used by the engine's bot
-    return engine.choose_action(seat_view, rules, rng)
+    """The one place the level meets the engine's bots (engine/bots/levels.py). The hard
+    level searches sampled worlds of what this seat cannot see (engine.Worlds needs the
+    whole state, which a remote seat never has): here it plays as normal."""
+    return engine.choose_for_level(level, seat_view, rules, rng)
 
 
 def view_of(update: p.TableUpdate) -> engine.View:

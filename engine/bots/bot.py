@@ -59,6 +59,7 @@ from engine.bots.seat import (
     MAZO,
     PLAY,
     SON_BUENAS,
+    Beliefs,
     Seat,
     TRUCO,
     UNKNOWN,
@@ -74,6 +75,7 @@ from engine.bots.moves import (
     open_envido,
     play,
 )
+from engine.bots.style import DEFAULT, Style
 from engine.core.actions import Action
 from engine.core.calls import Call
 from engine.core.ruleset import RuleSet
@@ -84,20 +86,22 @@ from engine.core.views import View
 
 
 def choose_action(
-    view: View, rules: RuleSet, rng: random.Random, *, strict: bool = False
+    view: View, rules: RuleSet, rng: random.Random, *, strict: bool = False,
+    style: Style = DEFAULT, beliefs: Beliefs | None = None,
 ) -> Action | None:
     """The bot's action for `view.viewer`: an element of `view.legal`, or None when the seat
     is not obliged to act and chooses to wait (see the module docstring).
 
     Never raises for a seat with legal actions: if the heuristics fail (a call this module
     does not know in a shape it does not expect), a conservative legal action is returned.
-    `strict=True` lets such errors propagate (tests).
+    `strict=True` lets such errors propagate (tests). `style` and `beliefs` are the levels'
+    tunables and inferences (engine/bots/levels.py); the defaults are the bot of issue 6.
     """
     legal = view.legal
     if view.viewer is None or not legal:
         return None
     try:
-        chosen = _decide(view, rules, rng)
+        chosen = _decide(view, rules, rng, style, beliefs)
         if chosen is not None and chosen not in legal:
             raise AssertionError(f"bot chose an illegal action {chosen}")
         return chosen
@@ -150,8 +154,9 @@ def _fallback(view: View, rules: RuleSet) -> Action | None:
     return legal[0]
 
 
-def _decide(view: View, rules: RuleSet, rng: random.Random) -> Action | None:
-    seat = Seat(view, rules)
+def _decide(view: View, rules: RuleSet, rng: random.Random, style: Style,
+            beliefs: Beliefs | None) -> Action | None:
+    seat = Seat(view, rules, style, beliefs)
     for a in view.legal:
         if a.call is Call.PEDIR_FLOR:
             return a  # free information before answering the truco (offered once a hand)

@@ -8,28 +8,19 @@ from typing import Any
 
 from engine.bots.seat import (
     ACCEPT,
-    CALLER_DISCOUNT,
     DECLARE,
     DECLINE,
     ENVIDO_BET,
-    ENVIDO_BLUFF,
-    ENVIDO_CALL,
-    ENVIDO_RAISE,
     FLOR_ACCEPT,
     FLOR_ANNOUNCE,
     FLOR_CONCEDE,
-    FLOR_CONCEDE_AT,
     FLOR_PASS,
     FLOR_RAISE,
-    FLOR_RAISE_AT,
     MAZO,
     PLAY,
     SON_BUENAS,
     Seat,
     TRUCO,
-    TRUCO_BLUFF,
-    TRUCO_CALL,
-    TRUCO_SLOWPLAY,
     share_below,
 )
 from engine.core.actions import Action
@@ -69,14 +60,14 @@ def open_envido(seat: Seat, openings: list[Action], rng: random.Random) -> Actio
         return None  # the envite would be con ley (a bet on a flor): not without one
     value = seat.envido_value()
     chance = seat.envido_chance(value)
-    bluff = rng.random() < ENVIDO_BLUFF
-    if chance < ENVIDO_CALL and not bluff:
+    bluff = rng.random() < seat.style.envido_bluff
+    if chance < seat.style.envido_call and not bluff:
         return None
     steps = _envido_steps(seat.rules)
     plain = [a for a in openings if not _is_falta(steps[a.call.value])]
     falta = [a for a in openings if _is_falta(steps[a.call.value])]
     plain.sort(key=lambda a: steps[a.call.value].points)
-    if bluff and chance < ENVIDO_CALL:
+    if bluff and chance < seat.style.envido_call:
         return plain[0] if plain else None
     behind = seat.my_score < seat.their_score
     if falta and chance > 0.95 and (behind or seat.falta_points() <= 6):
@@ -107,7 +98,7 @@ def answer_envido(seat: Seat, known: dict[str, list[Action]], rng: random.Random
         level += 0.1
     value = seat.envido_value()
     chance = seat.envido_chance(value, caller_quantile=min(level, 0.9))
-    if raises and chance > ENVIDO_RAISE:
+    if raises and chance > seat.style.envido_raise:
         ordered = sorted(raises, key=lambda a: (_is_falta(steps[a.call.value]),
                                                steps[a.call.value].points))
         falta = [a for a in ordered if _is_falta(steps[a.call.value])]
@@ -133,7 +124,7 @@ def _take_bet(seat: Seat, chance: float, stake: int, refused: int, rng: random.R
         return stake >= need_us and chance > 0.4
     gain = (2 * chance - 1) * stake
     margin = 0.25 * rng.random()  # a little noise near the edge
-    return gain > -refused + margin
+    return gain > -refused + margin - seat.style.accept_margin
 
 
 # ---------------------------------------------------------------- declaring and flor
@@ -172,9 +163,9 @@ def flor(seat: Seat, known: dict[str, list[Action]], rng: random.Random) -> Acti
         if concede and not _take_bet(seat, 0.8 * chance + 0.1 * (1 - chance), stake, 4, rng):
             return concede[0]
         return accept[0]
-    if opposing and raises and chance > FLOR_RAISE_AT:
+    if opposing and raises and chance > seat.style.flor_raise_at:
         return _cheapest_raise(raises)
-    if opposing and concede and chance < FLOR_CONCEDE_AT:
+    if opposing and concede and chance < seat.style.flor_concede_at:
         return concede[0]
     for group in (announce, pas, accept, concede, raises):
         if group:
@@ -209,16 +200,16 @@ def call_truco(seat: Seat, calls: list[Action], rng: random.Random) -> Action | 
     rules = seat.rules
     call = calls[0]
     idx = _ladder_index(rules, call.call.value)
-    threshold = TRUCO_CALL[min(max(idx, 0), len(TRUCO_CALL) - 1)]
+    threshold = seat.style.truco_call[min(max(idx, 0), len(seat.style.truco_call) - 1)]
     equity = seat.equity()
     if equity >= 0.999:
         return call  # the hand is ours: raise the stake
     if equity >= threshold:
         # Early in the hand a strong hand sometimes waits to be called (slow play).
-        if not seat.view.tricks and rng.random() < TRUCO_SLOWPLAY:
+        if not seat.view.tricks and rng.random() < seat.style.truco_slowplay:
             return None
         return call
-    if idx <= 0 and equity < 0.35 and rng.random() < TRUCO_BLUFF:
+    if idx <= 0 and equity < 0.35 and rng.random() < seat.style.truco_bluff:
         return call
     return None
 
@@ -235,7 +226,7 @@ def answer_truco(seat: Seat, known: dict[str, list[Action]], rng: random.Random)
     else:
         refused = view.truco_value
         stake = refused + 1
-    equity = seat.equity() * CALLER_DISCOUNT
+    equity = seat.equity() * seat.style.caller_discount
     if counter and equity > 0.8:
         return counter[0]
     if accept is None:

@@ -12,6 +12,7 @@ from engine.core.calls import Call
 from engine.core.cards import Card
 from engine.core.ruleset import RuleSet
 from engine.core.views import View
+from engine.bots.style import DEFAULT, Style
 
 
 # ---------------------------------------------------------------- families
@@ -35,7 +36,8 @@ UNKNOWN = "unknown"
 # Optional initiatives: a seat whose legal actions are only these may wait (return None).
 INITIATIVES = frozenset({TRUCO, ENVIDO_BET, MAZO})
 
-# Tunables (probabilities and thresholds on the 0..1 estimates above).
+# Tunables (probabilities and thresholds on the 0..1 estimates above); a bot reads them
+# from its Style (engine/bots/style.py, whose defaults are these).
 TRUCO_CALL = (0.68, 0.78, 0.86)  # equity needed to call the 1st, 2nd, 3rd+ truco step
 TRUCO_BLUFF = 0.06  # chance to open truco with a weak hand on one's own turn
 TRUCO_SLOWPLAY = 0.15  # chance to hold back a strong truco for a later turn
@@ -183,13 +185,30 @@ def share_below(sorted_values: Sequence[int], value: int, lo: int = 0) -> float:
 # ---------------------------------------------------------------- the seat's situation
 
 
-class Seat:
-    """What the bot derives from the view once per decision."""
+class Beliefs:
+    """What a level infers about the hidden cards (engine/bots/infer.py): the strengths of
+    the cards the opponents may still hold (None: every unseen card alike) and, per
+    opponent, the envido values it may hold (None: any hand alike). Sorted lists."""
 
-    def __init__(self, view: View, rules: RuleSet) -> None:
+    __slots__ = ("opponent_cards", "envido_by_seat")
+
+    def __init__(self, opponent_cards: list[int] | None,
+                 envido_by_seat: dict[int, list[int]]) -> None:
+        self.opponent_cards = opponent_cards
+        self.envido_by_seat = envido_by_seat
+
+
+class Seat:
+    """What the bot derives from the view once per decision; `style` holds the level's
+    tunables and `beliefs` what it inferred about the hidden cards."""
+
+    def __init__(self, view: View, rules: RuleSet, style: Style = DEFAULT,
+                 beliefs: Beliefs | None = None) -> None:
         assert view.viewer is not None
         self.view = view
         self.rules = rules
+        self.style = style
+        self.beliefs = beliefs
         self.me = me = view.viewer
         self.team = team = view.teams[me]
         self.tables = tables = card_tables(rules, view.face_up)
@@ -219,6 +238,8 @@ class Seat:
             gone.add(view.face_up.code)
         # Cards from earlier hands that were shown are back in the deck: not excluded.
         self.unseen = sorted(strength[c.code] for c in rules.deck if c.code not in gone)
+        if beliefs is not None and beliefs.opponent_cards:
+            self.unseen = beliefs.opponent_cards
         self.my_cards = tuple(view.own_cards) + tuple(mine_played)
         self.hand = sorted(view.own_cards, key=self.s, reverse=True)  # best first
         results = view.trick_results
@@ -320,6 +341,17 @@ class Seat:
     def envido_chance(self, value: int, caller_quantile: float | None = None) -> float:
         values = self.tables.envido
         single = share_below(values, value)
+        known = self.beliefs.envido_by_seat if self.beliefs is not None else {}
+        if known:
+            # Opponents whose possible values are narrowed by what they showed: the chance to
+            # beat each of them, the others read from random hands.
+            view = self.view
+            opps = [p for p in view.players if view.teams[p] != self.team]
+            singles = [share_below(known[p], value) if p in known else single for p in opps]
+            prod = 1.0
+            for x in singles:
+                prod *= x
+            single = prod ** (1.0 / len(singles)) if singles else single
         if caller_quantile is not None:
             # The other team's call: its values are likelier in the top of the range, but
             # it may be a bluff (mix with the plain estimate).

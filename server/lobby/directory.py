@@ -7,6 +7,7 @@ import itertools
 import secrets
 from typing import Callable
 
+import engine
 import protocol as p
 from protocol.text import clean_text
 from server.lobby.seats import Seats, new_code
@@ -179,8 +180,11 @@ class Directory:
         if seat is None or seat not in free:
             self._state.error(conn, "seat_taken", "no free seat for a bot")
             return
+        if msg.level not in engine.BOT_LEVELS:
+            self._state.error(conn, "bad_level", "unknown bot level")
+            return
         number = sum(1 for s in table.seats if s is not None and s.bot) + 1
-        table.seats[seat] = Occupant(name=f"Bot {number}", conn_id=None, bot=True)
+        table.seats[seat] = Occupant(name=f"Bot {number}", conn_id=None, bot=True, level=msg.level)
         self._state.table_changed(table)
         self._seats.maybe_start(table)
 

@@ -152,6 +152,7 @@ class LobbyState:
             options=dict(table.options), private=table.private, status=status,
             spectators=len(table.spectators),
             bots=tuple(o is not None and o.bot for o in table.seats), turn_timer=table.turn_timer,
+            bot_levels=tuple(o.level if o is not None and o.bot else "" for o in table.seats),
         )
 
     def snapshot(self) -> p.LobbySnapshot:

@@ -36,7 +36,7 @@ from typing import Any, Callable
 import engine
 import protocol as p
 from server.store import EventRow, GameRecord, Snapshot, Store
-from server.table import frames, moves, rematch
+from server.table import bots, frames, moves, rematch
 from server.table import messages as m
 from server.table.occupant import Occupant
 from server.table.talk import Talk
@@ -97,6 +97,7 @@ class TableActor:
         self._cids: dict[int, deque[int]] = {}
         self._timers = Timers(pace, turn_timer, self.post)
         self._task: asyncio.Task[None] | None = None
+        self._thinker = bots.Thinker(self.rules, self.post)  # where the bots decide
         self.finished = False
 
     @property
@@ -201,6 +202,10 @@ class TableActor:
             case m.BotMove(seat, seq):
                 if seq == self.seq and self.state is not None:  # else the table moved on
                     self._play_for(seat)
+            case m.BotChosen(seat, seq, action):
+                if seq == self.seq and self.state is not None and self.seats[seat].bot:
+                    if (chosen := self._thinker.chosen(self.state, seat, action, self.bot_rng())):
+                        self._apply(chosen)
             case m.NewMatch(seq):
                 if seq == self.seq and self.state is not None and self.state.match_over:
                     self._new_match()
@@ -280,14 +285,15 @@ class TableActor:
 
     def _play_for(self, seat: int, covered: str | None = None) -> None:
         """The bot acts for `seat`; `covered` ("time", "away") says why a human's seat was
-        played by the bot, and goes in the log so every viewer sees who chose the move."""
+        played by the bot, and goes in the log so every viewer sees who chose the move.
+        A person's seat covered for one decision plays at the default level."""
         assert self.state is not None
-        seat_view = engine.view(self.state, seat)
-        if not seat_view.legal:
-            return
+        occupant = self.seats[seat]
+        level = occupant.level if occupant.bot and covered is None else engine.BOT_DEFAULT_LEVEL
         senas = self._talk.partner_senas(self.state, seat)
-        action = moves.bot_action(seat_view, self.rules, self.bot_rng(), senas)
-        self._apply(action, note=None if covered is None else engine.SeatCovered(seat, covered))
+        action = self._thinker.move(self.state, seat, self.seq, level, self.bot_rng(), senas)
+        if action is not None:  # else nothing to do, or a search posts BotChosen later
+            self._apply(action, note=None if covered is None else engine.SeatCovered(seat, covered))
 
     def _on_timeout(self, seq: int) -> None:
         if seq != self.seq or self.state is None or not self._timers.timed_seats:

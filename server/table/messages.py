@@ -7,6 +7,7 @@ carries the ``seq`` it was set at: a table that moved on since ignores it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import protocol as p
 
@@ -90,6 +91,16 @@ class BotMove:
 
 
 @dataclass(frozen=True)
+class BotChosen:
+    """A searching bot's move, computed off the event loop (server/table/bots.py) for the
+    state the table was in at ``seq``; None when the search failed (the bot moves at once)."""
+
+    seat: int
+    seq: int
+    action: Any
+
+
+@dataclass(frozen=True)
 class Deal:
     seq: int
 
@@ -125,5 +136,5 @@ class CoverRematch:
 
 TableMessage = (
     Act | Chat | Sena | Watch | Leave | Rematch | Away | Rejoin | Release | Stop
-    | BotMove | Deal | NewMatch | Timeout | Cover | CoverRematch
+    | BotMove | BotChosen | Deal | NewMatch | Timeout | Cover | CoverRematch
 )

@@ -28,10 +28,17 @@ def command_wire(command: p.TableAction, seat: int) -> dict[str, Any]:
 
 
 def bot_action(seat_view: engine.View, rules: engine.RuleSet, rng: random.Random,
-               partner_senas: tuple[tuple[int, str], ...] = ()) -> engine.Action:
-    """The bot's move for a seat the table waits on (``seat_view.legal`` is not empty),
-    its partners' señas of this hand weighed (engine/bots/senas.py)."""
-    action = choose_with_senas(seat_view, rules, rng, partner_senas)
+               partner_senas: tuple[tuple[int, str], ...] = (),
+               level: str = engine.BOT_DEFAULT_LEVEL,
+               worlds: engine.Worlds | None = None) -> engine.Action:
+    """The bot's move at `level` for a seat the table waits on (``seat_view.legal`` is not
+    empty), its partners' señas of this hand weighed (engine/bots/senas.py); `worlds` lets
+    the hard level search (server/table/bots.py runs it off the loop)."""
+
+    def at_level(view: engine.View, rules: engine.RuleSet, rng: random.Random) -> engine.Action | None:
+        return engine.choose_for_level(level, view, rules, rng, worlds=worlds)
+
+    action = choose_with_senas(seat_view, rules, rng, partner_senas, choose=at_level)
     if action is None:
         # The bot would rather wait, but the table waits on this seat: make the
         # least committal move (a card, else an acceptance, else whatever is legal).

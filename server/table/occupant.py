@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import engine
 import protocol as p
 
 
@@ -16,6 +17,7 @@ class Occupant:
     fingerprint: str | None = None  # the key that may reclaim the seat
     resume: str = ""  # the code a guest reclaims the seat with
     was_human: bool = False  # a person sat here (for "my games"), even if a bot plays on
+    level: str = "normal"  # the bot's level (engine.BOT_LEVELS) when a bot plays the seat
 
     def __post_init__(self) -> None:
         if not self.bot:
@@ -40,7 +42,8 @@ class Occupant:
         self.away, self.bot = False, True
 
     def info(self) -> p.SeatInfo:
-        return p.SeatInfo(name=self.name, bot=self.bot, away=self.away)
+        return p.SeatInfo(name=self.name, bot=self.bot, away=self.away,
+                          level=self.level if self.bot else "")
 
     @property
     def held(self) -> bool:
@@ -49,7 +52,7 @@ class Occupant:
 
     def to_record(self) -> dict[str, Any]:
         return {"name": self.name, "fp": self.fingerprint, "resume": self.resume,
-                "bot": self.bot, "human": self.was_human}
+                "bot": self.bot, "human": self.was_human, "level": self.level}
 
     @classmethod
     def from_record(cls, d: dict[str, Any]) -> "Occupant":
@@ -57,4 +60,6 @@ class Occupant:
         o = cls(name=str(d["name"]), conn_id=None, bot=bot, away=not bot,
                 fingerprint=d.get("fp"), resume=str(d.get("resume") or ""))
         o.was_human = bool(d.get("human", not bot))
+        level = str(d.get("level") or "normal")
+        o.level = level if level in engine.BOT_LEVELS else "normal"
         return o

@@ -18,6 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
+import bot_bench  # noqa: E402
 import codec_bench  # noqa: E402
 import engine_bench  # noqa: E402
 import load_bench  # noqa: E402
@@ -39,7 +40,10 @@ TARGETS = {
     "slow_link.opponent_action_fully_drawn_median_ms": "<= 1000 ms",
     "restart.tables_1000_listening_s": "< 1 s",
     "restart.tables_1000_all_restored_s": "< 2 s",
+    "bots.*.hard-normal.win_share": ">= 0.60",
+    "bots.*.normal-today.win_share": ">= 0.55",
 }
+BOT_SECONDS = 100.0  # the bot section's budget: make bench stays under 10 min (it reports the games it managed)
 
 
 def section(results: dict[str, object], key: str, title: str, fn, *args) -> None:  # type: ignore[no-untyped-def]
@@ -54,7 +58,9 @@ def section(results: dict[str, object], key: str, title: str, fn, *args) -> None
     results[key] = figures
     for name, value in figures.items():
         if isinstance(value, dict):
-            print(f"  {name}: " + ", ".join(f"{k} {v:,.0f}" for k, v in value.items()))
+            print(f"  {name}: " + ", ".join(
+                f"{k} {v:,.0f}" if not isinstance(v, float) or abs(v) >= 10 else f"{k} {v:.3g}"
+                for k, v in value.items() if isinstance(v, (int, float))))
         elif isinstance(value, float):
             print(f"  {name:48s} {value:12.2f}")
         else:
@@ -90,6 +96,8 @@ def main() -> None:
     except Exception as exc:  # the server or the workers would not start (or stop): go on
         traceback.print_exc()
         results["load"] = {"error": f"{type(exc).__name__}: {exc}"}
+    section(results, "bots", f"bots: each level against the level below and random, duplicate deals, "
+            f"2 players, {BOT_SECONDS:.0f} s budget", bot_bench.run, BOT_SECONDS)
     section(results, "slow_link", "slow link: 9600 bit/s, 300 ms RTT proxy, opponent's action drawn",
             slowlink_bench.run)
     results["total_seconds"] = time.monotonic() - started

@@ -218,18 +218,21 @@ def test_bot_beats_a_random_player(variant: str) -> None:
 
 
 def test_bot_source_never_touches_the_state() -> None:
-    """engine/bots/ imports no state-level module and reads no hidden State field."""
+    """engine/bots/ imports no state-level module and reads no hidden State field. The hard
+    level alone runs the engine's `apply` on worlds built from its own proposals
+    (engine/core/worlds.py), so it may import engine.core.game, and nothing else of the state."""
     forbidden_modules = {"engine.core.state", "engine.core.game", "engine.rules.envido", "engine.rules.flor"}
-    hidden_fields = {"dealt", "hands", "flor_holders", "envido_best", "deferred", "shown"}
+    hidden_fields = {"dealt", "hands", "flor_holders", "envido_best", "deferred", "shown", "_state"}
     sources = sorted(Path(bot.__file__).parent.glob("*.py"))
     assert len(sources) > 1  # bot.py and its helpers
     for source in sources:
         tree = ast.parse(source.read_text())
+        forbidden = forbidden_modules - {"engine.core.game"} if source.name == "hard.py" else forbidden_modules
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
-                assert node.module not in forbidden_modules, node.module
+                assert node.module not in forbidden, node.module
             if isinstance(node, ast.Import):
-                assert not {a.name for a in node.names} & forbidden_modules
+                assert not {a.name for a in node.names} & forbidden
             if isinstance(node, ast.Attribute):
                 assert node.attr not in hidden_fields, f"{source.name} reads .{node.attr}"
             if isinstance(node, ast.Name):

@@ -47,6 +47,7 @@ EXAMPLES: list[p.Message] = [
     p.AddBot(table_id="t1"),
     p.AddBot(table_id="t1", seat=3),
     p.SwapSeats(table_id="t1", a=0, b=3),
+    p.AddBot(table_id="t1", level="hard"),
     p.TableAction(table_id="t1", call="play", card="1e", cid=5),
     p.TableAction(table_id="t1", call="truco"),
     p.TableChat(table_id="t1", text="buena"),
@@ -58,7 +59,7 @@ EXAMPLES: list[p.Message] = [
     p.Rematch(table_id="t1"),
     p.TableUpdate(
         table_id="t1", seq=12, seat=None,
-        seats=(p.SeatInfo(name="ana"), p.SeatInfo(name="Bot 1", bot=True), p.SeatInfo(name="x", away=True)),
+        seats=(p.SeatInfo(name="ana"), p.SeatInfo(name="Bot 1", bot=True, level="easy"), p.SeatInfo(name="x", away=True)),
         view=p.TableView(
             variant="uruguayo", own_cards=("1e", "7o"), scores=(3, 4), face_up="4c", turn=2,
             tricks=(((0, "1e"), (1, "7o")),), current_trick=((0, "3c"),), trick_results=(None,),

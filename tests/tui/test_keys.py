@@ -275,7 +275,10 @@ async def test_the_waiting_room_offers_a_bot_to_its_owner_only_while_a_seat_is_f
         assert isinstance(app.screen, TableScreen)
         bar = key_bar(app)
         assert "b Add bot" in bar and "Card" not in bar
-        await pilot.press("b")
+        await pilot.press("b")  # the level dialog: Enter takes the normal bot
+        await pilot.pause(0.1)
+        await pilot.press("enter")
+        await pilot.pause(0.1)
         assert link.sent[-1] == p.AddBot(table_id="t1")
         link.push(p.TableUpdated(table=p.TableInfo(**{**table.__dict__, "seats": ("ana", "Bot 1")})))
         await pilot.pause(0.2)

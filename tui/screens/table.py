@@ -20,7 +20,7 @@ from textual.widgets import Input
 import protocol as p
 from tui.calls import PREFERRED_KEYS, RESERVED, SPARE_KEYS, CallChoice, call_label
 from tui.refusals import card_refusal, no_card_reason, refusal_text
-from tui.screens.table_dialogs import ConfirmLeaveScreen, MatchOverScreen, over_table
+from tui.screens.table_dialogs import BotLevelScreen, ConfirmLeaveScreen, MatchOverScreen, over_table
 from tui.screens.table_seats import SeatChoice
 from tui.table_model import TableModel
 from tui.widgets.chat_input import ChatInput
@@ -34,7 +34,7 @@ from tui.widgets.table.calls import amounts as call_amounts
 from tui.widgets.table.senas import PartnerTalk, sena_text
 
 # (the dialogs are imported from here by the tests and the app)
-__all__ = ["ConfirmLeaveScreen", "MatchOverScreen", "TableScreen", "over_table"]
+__all__ = ["BotLevelScreen", "ConfirmLeaveScreen", "MatchOverScreen", "TableScreen", "over_table"]
 
 CARD_KEYS = "123456789"
 # Every key assign_keys may give a call (tui/calls.py), each its own binding.
@@ -383,7 +383,11 @@ class TableScreen(PartnerTalk, SeatChoice, Screen[None]):
         self.app.push_screen(ConfirmLeaveScreen(waiting_room), self._leave_confirmed)
 
     def action_add_bot(self) -> None:
-        self.app.send(p.AddBot(table_id=self.table_id))  # type: ignore[attr-defined]
+        self.app.push_screen(BotLevelScreen(), self._bot_level_chosen)
+
+    def _bot_level_chosen(self, level: str | None) -> None:
+        if level is not None:
+            self.app.send(p.AddBot(table_id=self.table_id, level=level))  # type: ignore[attr-defined]
 
     def action_rematch(self) -> None:
         self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]

@@ -14,9 +14,11 @@ import protocol as p
 from tui.event_text import hand_summary, holder_name, score_text, team_name
 from tui.table_model import TableModel
 from tui.widgets.keybar import KeyBar
+from tui.widgets.table.levels import BOT_ABOUT_KEYS, BOT_LEVEL_KEYS
 from tui.widgets.table.status import rematch_text
 
-__all__ = ["OVER_TABLE", "ConfirmLeaveScreen", "MatchOverScreen", "over_table", "rematch_text"]
+__all__ = ["OVER_TABLE", "BotLevelScreen", "ConfirmLeaveScreen", "MatchOverScreen", "over_table",
+           "rematch_text"]
 
 OVER_TABLE = "-over-table"  # truco.tcss: at the bottom, the table in view above it
 
@@ -47,6 +49,36 @@ class ConfirmLeaveScreen(ModalScreen[bool]):
 
     def action_no(self) -> None:
         self.dismiss(False)
+
+
+class BotLevelScreen(ModalScreen[str | None]):
+    """The level of the bot the owner adds: 1 easy, 2 normal (also Enter), 3 hard."""
+
+    BINDINGS = [("1", "level('easy')", ""), ("2", "level('normal')", ""),
+                ("3", "level('hard')", ""), ("enter", "level('normal')", ""),
+                ("escape", "cancel", "")]
+
+    def __init__(self) -> None:
+        super().__init__(classes=OVER_TABLE)
+
+    def compose(self) -> ComposeResult:
+        tr = self.app.tr  # type: ignore[attr-defined]
+        text = Text(tr("table.bot_level_title"))
+        for n, level in enumerate(BOT_LEVEL_KEYS, 1):
+            text.append(f"\n {n} ", style="bold")
+            text.append(tr(BOT_LEVEL_KEYS[level]), style="bold")
+            text.append(" - " + tr(BOT_ABOUT_KEYS[level]), style="dim")
+        with Vertical(classes="dialog small"):
+            yield Static(text)
+            bar = KeyBar()
+            bar.show([("1 2 3", tr("key.add_bot")), ("Esc", tr("form.cancel"))])
+            yield bar
+
+    def action_level(self, level: str) -> None:
+        self.dismiss(level)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class MatchOverScreen(ModalScreen[None]):

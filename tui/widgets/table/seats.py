@@ -8,6 +8,7 @@ from tui.cards import card_roles, card_text
 from tui.event_text import act_words, team_name
 from tui.table_model import TableModel
 from tui.widgets.panels import DrawnPanel
+from tui.widgets.table.levels import BOT_LEVEL_KEYS
 from tui.widgets.table.part import TablePart, french
 
 TRICK_COLUMN = 5  # the narrowest trick column: a card ("10E") and room for a mark
@@ -51,7 +52,8 @@ class SeatsPanel(DrawnPanel, TablePart):
                 seats.append(f" {i + 1}. ")
                 seats.append(name or self.tr("table.free_seat"), style="" if name else "dim italic")
                 if info.bots and i < len(info.bots) and info.bots[i]:
-                    seats.append(" (bot)", style="dim")
+                    level = info.bot_levels[i] if i < len(info.bot_levels) else ""
+                    seats.append(f" ({self._bot_mark(level)})", style="dim")
                 if len(info.seats) >= 4:  # partners sit on alternate seats
                     seats.append(f"  {self.tr('table.team_n', n=i % 2 + 1)}", style="dim")
                 seats.append("\n")
@@ -91,10 +93,15 @@ class SeatsPanel(DrawnPanel, TablePart):
         role = ("D" if view.dealer == seat else " ") + ("M" if view.mano == seat else " ")
         row.append(" " + role, style="dim")
         if info.bot and extras:
-            row.append(" bot", style="dim")
+            row.append(" " + self._bot_mark(info.level), style="dim")
         elif info.away:
             row.append(" " + self.tr("table.away"), style="red")
         return row
+
+    def _bot_mark(self, level: str) -> str:
+        """"bot", with the bot's level when the server sent a known one."""
+        key = BOT_LEVEL_KEYS.get(level)
+        return self.tr("table.bot_with_level", level=self.tr(key)) if key else "bot"
 
     def _last_said(self, model: TableModel) -> dict[int, str]:
         said: dict[int, str] = {}

@@ -1,0 +1,323 @@
+"""What the public table says about the hidden cards, and hidden cards drawn to agree with it.
+
+Everything here reads a seat's `View` only. The clues used, seat by seat:
+  * the cards it played in this hand are part of its three;
+  * an envido value it declared is the envido of its three cards;
+  * a flor it announced means its three cards make a flor; with flor in play and the flor
+    round over (or never opened), a seat that did not announce one holds none (a holder must
+    sing it, except where flor is optional or declared a ley: then nothing is inferred).
+
+`sample_hands` draws the other seats' held cards consistent with those clues (the
+information-set sampling of the `hard` level); `beliefs` turns them into the estimates the
+`normal` level's heuristics read (engine/bots/seat.py `Beliefs`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from itertools import combinations
+
+from engine.bots.seat import ACCEPT, ENVIDO_BET, Beliefs, call_family, card_tables
+from engine.core.cards import Card
+from engine.core.ruleset import FlorDeclaration, RuleSet
+from engine.core.views import View
+
+HAND = 3  # cards per hand in every variant's envido and flor
+OPP_SAMPLES = 16  # drawn hands behind the normal level's card beliefs
+MAX_TRIES = 30  # redraws before a clue that cannot be met is dropped
+
+
+@dataclass(frozen=True, slots=True)
+class Clue:
+    """What is known of one other seat's hand (codes of cards)."""
+
+    seat: int
+    played: tuple[int, ...]
+    held: int  # cards it still holds
+    envido: int | None  # the value it declared
+    flor: bool | None  # True: it sang one; False: it holds none; None: unknown
+
+    @property
+    def narrowing(self) -> bool:
+        return self.envido is not None or self.flor is True
+
+
+Hand = tuple[tuple[int, ...], int, bool]  # (card codes, envido, is a flor)
+
+
+class _Index:
+    """The three-card hands of a rule set and face-up card with their envido and flor,
+    built lazily: the hands holding one card (a few hundred, when a seat has shown it), and
+    every hand (thousands) only for a game without a face-up card, where one table serves
+    the whole process. Each is an engine evaluation per hand, so neither is built unless a
+    decision needs it."""
+
+    __slots__ = ("rules", "face_up", "deck", "_by_card", "_all")
+
+    def __init__(self, rules: RuleSet, face_up: Card | None) -> None:
+        self.rules = rules
+        self.face_up = face_up
+        self.deck = [c for c in rules.deck if c != face_up]
+        self._by_card: dict[int, list[Hand]] = {}
+        self._all: dict[int | None, list[Hand]] | None = None
+
+    def _hand(self, cards: tuple[Card, ...]) -> Hand:
+        rules = self.rules
+        flor = rules.flor and rules.flor_fn(cards, self.face_up) is not None
+        codes = tuple(sorted(c.code for c in cards))
+        return codes, int(rules.envido(cards, self.face_up)), flor
+
+    def with_card(self, code: int) -> list[Hand]:
+        found = self._by_card.get(code)
+        if found is None:
+            card = next(c for c in self.deck if c.code == code)
+            others = [c for c in self.deck if c.code != code]
+            found = self._by_card[code] = [self._hand((card, a, b))
+                                           for a, b in combinations(others, 2)]
+        return found
+
+    def every_hand(self, envido: int | None = None) -> list[Hand] | None:
+        """Every hand (with that envido value), or None in a game with a face-up card (too
+        many tables to keep)."""
+        if self.face_up is not None:
+            return None
+        if self._all is None:
+            self._all = {}
+            for h in combinations(self.deck, HAND):
+                hand = self._hand(h)
+                self._all.setdefault(hand[1], []).append(hand)
+                self._all.setdefault(None, []).append(hand)
+        return self._all.get(envido, [])
+
+    def is_flor(self, codes: tuple[int, ...]) -> bool:
+        rules = self.rules
+        if not rules.flor:
+            return False
+        cards = tuple(c for c in self.deck if c.code in codes)
+        return rules.flor_fn(cards, self.face_up) is not None
+
+
+_INDEX: dict[tuple[object, ...], _Index] = {}
+
+
+def _index(rules: RuleSet, face_up: Card | None) -> _Index:
+    # By the rules' content, not identity: every table of a variant shares the tables.
+    key = (rules.variant, rules.options, -1 if face_up is None else face_up.code)
+    found = _INDEX.get(key)
+    if found is None:
+        if len(_INDEX) > 64:
+            _INDEX.clear()
+        found = _INDEX[key] = _Index(rules, face_up)
+    return found
+
+
+def clues(view: View, rules: RuleSet) -> list[Clue]:
+    """One clue per other seat that still holds cards in this hand."""
+    me = view.viewer
+    played: dict[int, list[int]] = {}
+    for trick in view.tricks:
+        for seat, card in trick:
+            played.setdefault(seat, []).append(card.code)
+    for seat, card in view.current_trick:
+        played.setdefault(seat, []).append(card.code)
+    declared = {seat: value for seat, value in view.envido_declarations if value is not None}
+    flor_silence = (
+        rules.flor
+        and not rules.flor_optional
+        and rules.flor_declaration is not FlorDeclaration.A_LEY
+        and view.flor_status in ("none", "done")
+        and view.phase == "play"
+    )
+    out = []
+    for seat in range(view.n_players):  # seats out of a pica-pica duel hold cards too
+        held = view.hand_sizes[seat]
+        if seat == me or held == 0:
+            continue
+        mine = tuple(played.get(seat, ()))
+        full = len(mine) + held == HAND
+        flor: bool | None = None
+        if rules.flor and full:
+            if seat in view.flor_announced:
+                flor = True
+            elif flor_silence:
+                flor = False
+        envido = declared.get(seat) if full and rules.envido_ladder else None
+        out.append(Clue(seat, mine, held, envido, flor))
+    return out
+
+
+def hidden_pool(view: View, rules: RuleSet) -> list[Card]:
+    """The cards this seat has not seen in this hand (held by others or undealt)."""
+    seen = {c.code for c in view.own_cards}
+    for trick in view.tricks:
+        seen.update(c.code for _, c in trick)
+    seen.update(c.code for _, c in view.current_trick)
+    if view.face_up is not None:
+        seen.add(view.face_up.code)
+    return [c for c in rules.deck if c.code not in seen]
+
+
+def _candidates(clue: Clue, index: _Index, pool: set[int]) -> list[tuple[int, ...]] | None:
+    """The held cards (codes) a narrowed seat may have, given the cards still free; None
+    when the index cannot tell (a face-up game and no card of the seat seen yet)."""
+    base = index.with_card(clue.played[0]) if clue.played else index.every_hand(clue.envido)
+    if base is None:
+        return None
+    played = set(clue.played)
+    out = []
+    for codes, value, flor in base:
+        if clue.envido is not None and value != clue.envido:
+            continue
+        if clue.flor is not None and flor != clue.flor:
+            continue
+        if not played.issubset(codes):
+            continue
+        rest = tuple(c for c in codes if c not in played)
+        if len(rest) == clue.held and pool.issuperset(rest):
+            out.append(rest)
+    return out
+
+
+def sample_hands(view: View, rules: RuleSet, rng: random.Random,
+                 found: list[Clue] | None = None) -> dict[int, tuple[Card, ...]]:
+    """The cards each other seat holds, drawn at random among the deals that agree with
+    every clue (clues that no deal can meet together are dropped one by one)."""
+    return Sampler(view, rules, found).draw(rng)
+
+
+class Sampler:
+    """`sample_hands` for many draws from one view: the hands a narrowed seat may hold are
+    listed once, each draw only filters them."""
+
+    def __init__(self, view: View, rules: RuleSet, found: list[Clue] | None = None) -> None:
+        self.found = clues(view, rules) if found is None else found
+        self.by_code = {c.code: c for c in hidden_pool(view, rules)}
+        self.index = _index(rules, view.face_up)
+        self._options: dict[tuple[Clue, ...], dict[int, list[tuple[int, ...]] | None]] = {}
+
+    def _narrowed(self, active: list[Clue]) -> dict[int, list[tuple[int, ...]] | None]:
+        key = tuple(active)
+        found = self._options.get(key)
+        if found is None:
+            pool = set(self.by_code)
+            found = self._options[key] = {
+                c.seat: _candidates(c, self.index, pool) for c in active if c.narrowing}
+        return found
+
+    def draw(self, rng: random.Random) -> dict[int, tuple[Card, ...]]:
+        by_code = self.by_code
+        active = list(self.found)
+        for _ in range(MAX_TRIES * 2):
+            drawn = _draw(active, self._narrowed(active), self.index, by_code, rng)
+            if drawn is not None:
+                return {seat: tuple(by_code[c] for c in codes) for seat, codes in drawn.items()}
+            # Drop the strongest clue of a seat and try again (a bluffed or odd declaration).
+            narrowed = [c for c in active if c.narrowing or c.flor is False]
+            if not narrowed:
+                break
+            drop = narrowed[rng.randrange(len(narrowed))]
+            active = [c if c is not drop else Clue(c.seat, c.played, c.held, None, None)
+                      for c in active]
+        free = list(by_code)
+        rng.shuffle(free)
+        out = {}
+        for c in self.found:
+            out[c.seat] = tuple(by_code[x] for x in free[:c.held])
+            free = free[c.held:]
+        return out
+
+
+def _draw(active: list[Clue], narrowed: dict[int, list[tuple[int, ...]] | None],
+          index: _Index, by_code: dict[int, Card],
+          rng: random.Random) -> dict[int, tuple[int, ...]] | None:
+    for _ in range(MAX_TRIES):
+        free = set(by_code)
+        drawn: dict[int, tuple[int, ...]] = {}
+        ok = True
+        # Narrowed seats first: their few possible hands must not be taken by others.
+        for clue in sorted(active, key=lambda c: not c.narrowing):
+            found = narrowed.get(clue.seat)
+            options = None if found is None else [h for h in found if free.issuperset(h)]
+            if options is not None:
+                if not options:
+                    ok = False
+                    break
+                pick: tuple[int, ...] | None = options[rng.randrange(len(options))]
+            else:
+                pick = _plain_pick(clue, index, free, rng)
+            if pick is None:
+                ok = False
+                break
+            drawn[clue.seat] = pick
+            free.difference_update(pick)
+        if ok:
+            return drawn
+    return None
+
+
+def _plain_pick(clue: Clue, index: _Index, free: set[int],
+                rng: random.Random) -> tuple[int, ...] | None:
+    ordered = sorted(free)
+    if len(ordered) < clue.held:
+        return None
+    for _ in range(MAX_TRIES):
+        pick = tuple(rng.sample(ordered, clue.held))
+        if clue.flor is not False or len(clue.played) + len(pick) != HAND:
+            return pick
+        if not index.is_flor(clue.played + pick):
+            return pick
+    return None
+
+
+def beliefs(view: View, rules: RuleSet, rng: random.Random) -> Beliefs | None:
+    """The normal level's estimates, or None when the table says nothing beyond what the
+    plain heuristics assume (no declaration, no flor, no card of an opponent to read)."""
+    found = clues(view, rules)
+    me = view.viewer
+    assert me is not None
+    team = view.teams[me]
+    opps = [c for c in found if view.teams[c.seat] != team]
+    cards: list[int] | None = None
+    if any(c.narrowing for c in found):
+        strength = card_tables(rules, view.face_up).strength
+        pooled: list[int] = []
+        sampler = Sampler(view, rules, found)
+        for _ in range(OPP_SAMPLES):
+            hands = sampler.draw(rng)
+            for c in opps:
+                pooled.extend(strength[card.code] for card in hands.get(c.seat, ()))
+        cards = sorted(pooled) or None
+    envido: dict[int, list[int]] = {}
+    if view.envido_status in ("open", "betting") and _envido_decision(view, rules):
+        # An opponent's cards on the table narrow its envido: every hand that holds them.
+        pool = {c.code for c in hidden_pool(view, rules)}
+        for c in opps:
+            if not c.played or len(c.played) + c.held != HAND:
+                continue
+            index = _index(rules, view.face_up)
+            values = _envido_values(c, index, pool)
+            if values:
+                envido[c.seat] = values
+    if cards is None and not envido:
+        return None
+    return Beliefs(cards, envido)
+
+
+def _envido_decision(view: View, rules: RuleSet) -> bool:
+    """An envido call or answer is among the seat's choices (else its envido estimate is
+    never read, and the hands behind it need not be built)."""
+    return any(call_family(a.call, rules) in (ENVIDO_BET, ACCEPT) for a in view.legal)
+
+
+def _envido_values(clue: Clue, index: _Index, pool: set[int]) -> list[int]:
+    played = set(clue.played)
+    values = []
+    for codes, value, flor in index.with_card(clue.played[0]):
+        if clue.flor is False and flor:
+            continue
+        if not played.issubset(codes):
+            continue
+        if all(c in pool or c in played for c in codes):
+            values.append(value)
+    return sorted(values)

@@ -1,0 +1,64 @@
+"""The `normal` level: the rule-based bot plus inference and score-aware tunables.
+
+  * inference (engine/bots/infer.py): declared envido values, sung flores and the cards an
+    opponent played narrow the hands it may hold; its remaining cards and its envido are
+    estimated from those hands instead of from any unseen card;
+  * the score moves the tunables (`style_for`): a team close to losing bets and accepts
+    more (a refused bet hands the other team the points it needs), a team close to winning
+    calls less and bluffs never, and the envido is opened more readily when it wins the game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from engine.bots import infer
+from engine.bots.bot import choose_action
+from engine.bots.signals import Signals
+from engine.bots.style import DEFAULT, Style
+from engine.core.actions import Action
+from engine.core.ruleset import RuleSet
+from engine.core.views import View
+
+
+def choose(view: View, rules: RuleSet, rng: random.Random, *,
+           signals: Signals | None = None, strict: bool = False,
+           infer_cards: bool = True) -> Action | None:
+    """`infer_cards=False` skips the inference (the hard level's fast playout policy)."""
+    if view.viewer is None or not view.legal:
+        return None
+    beliefs = infer.beliefs(view, rules, rng) if infer_cards else None
+    return choose_action(view, rules, rng, strict=strict, style=style_for(view),
+                         beliefs=beliefs)
+
+
+def style_for(view: View) -> Style:
+    """The tunables for the score of `view`'s seat (team scores; the Uruguayan 3-player
+    game's per-seat scores are read the same way, the seat's team against the other)."""
+    me = view.viewer
+    assert me is not None
+    team = view.teams[me]
+    if len(view.scores) < 2 or team >= len(view.scores):
+        return DEFAULT
+    mine = view.scores[team]
+    theirs = max(s for i, s in enumerate(view.scores) if i != team)
+    need_us, need_them = view.target - mine, view.target - theirs
+    quarter = max(view.target // 4, 2)
+    style = DEFAULT
+    if need_them <= quarter and need_us > need_them:
+        # They are nearly out and we are behind: fight for every point.
+        style = dataclasses.replace(
+            style, truco_call=tuple(t - 0.08 for t in style.truco_call),  # type: ignore[arg-type]
+            truco_bluff=0.12, envido_call=style.envido_call - 0.08, envido_bluff=0.08,
+            accept_margin=0.6, truco_slowplay=0.0)
+    elif need_us <= quarter and need_them > need_us:
+        # We are nearly out and ahead: no bluffs, no needless risk, but the envido that
+        # ends the game is welcome.
+        style = dataclasses.replace(
+            style, truco_call=tuple(t + 0.04 for t in style.truco_call),  # type: ignore[arg-type]
+            truco_bluff=0.0, envido_bluff=0.0,
+            envido_call=style.envido_call - (0.06 if need_us <= 3 else 0.0))
+    elif mine + quarter < theirs:
+        style = dataclasses.replace(style, truco_bluff=0.09, accept_margin=0.2)
+    return style

@@ -1,0 +1,24 @@
+"""A bot's tunables as one frozen value, so that levels differ by data, not by copies of the
+moves (engine/bots/moves.py reads them from `Seat.style`). The defaults are the rule-based
+bot of issue 6 (`engine.choose_action`); `normal` moves them with the score."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    truco_call: tuple[float, float, float] = (0.68, 0.78, 0.86)  # equity to call step 1, 2, 3+
+    truco_bluff: float = 0.06  # chance to open truco with a weak hand on one's own turn
+    truco_slowplay: float = 0.15  # chance to hold back a strong truco for a later turn
+    caller_discount: float = 0.82  # a truco call against us means the caller's cards are better
+    envido_call: float = 0.62  # envido win chance needed to open
+    envido_raise: float = 0.82  # ... to raise an envido bet
+    envido_bluff: float = 0.04
+    flor_raise_at: float = 0.80
+    flor_concede_at: float = 0.18
+    accept_margin: float = 0.0  # added to the expected gain of taking a bet (>0: braver)
+
+
+DEFAULT = Style()

@@ -1,0 +1,170 @@
+"""The bot levels of issue 17 (engine/bots/levels.py): every level legal in every variant,
+blind to hidden cards (the hard level's sampling seeded), and the inference behind them."""
+
+from __future__ import annotations
+
+import random
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine import Action, Call, State, advance, get_ruleset, new_match, view
+from engine.bots import bot, easy, hard, infer, normal
+from engine.core.worlds import NoWorld, Worlds
+from engine.testing import act, scenario
+from tests.engine.test_bot import IMPLEMENTED, _reshuffle_hidden, play_match, short_options
+
+VARIANTS = [spec.name for spec in IMPLEMENTED]
+LEVELS = ("easy", "normal", "hard")
+
+
+def decide(level: str, state: State, seat: int, rng: random.Random) -> Action | None:
+    """A level's decision, strict; hard searches a few worlds with no clock (deterministic)."""
+    v = view(state, seat)
+    if level == "hard":
+        return hard.choose(v, state.rules, rng, worlds=Worlds(state, seat), strict=True,
+                           n_worlds=3, time_limit=None)
+    if level == "easy":
+        return easy.choose(v, state.rules, rng, strict=True)
+    return normal.choose(v, state.rules, rng, strict=True)
+
+
+def level_policy(level: str):  # type: ignore[no-untyped-def]
+    def policy(state: State, seat: int, rng: random.Random) -> Action | None:
+        v = view(state, seat)
+        action = decide(level, state, seat, rng)
+        if action is None:
+            assert not bot.is_obliged(v, state.rules), f"{level} passed when it had to act"
+        else:
+            assert action in v.legal, f"{level} chose an illegal {action}"
+        return action
+    return policy
+
+
+def test_the_levels_are_easy_normal_hard_and_normal_is_the_default() -> None:
+    assert engine.BOT_LEVELS == LEVELS and engine.BOT_DEFAULT_LEVEL == "normal"
+
+
+# ---------------------------------------------------------------- legal in every variant
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_level_makes_only_legal_moves_in_random_games(variant: str) -> None:
+    spec = engine.variants.catalog.variant_spec(variant)
+    counts = [n for n in spec.player_counts if n in (2, 3, 4, 6)]
+
+    @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(n=st.sampled_from(counts), seed=st.integers(0, 2**32 - 1),
+           levels=st.lists(st.sampled_from(LEVELS), min_size=6, max_size=6))
+    def run(n: int, seed: int, levels: list[str]) -> None:
+        rules = get_ruleset(variant, **short_options(variant))
+        state, _ = play_match(rules, n, seed, [level_policy(lv) for lv in levels[:n]])
+        assert state.match_over
+
+    run()
+
+
+# ---------------------------------------------------------------- from the view only
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(VARIANTS),
+       steps=st.integers(0, 60), level=st.sampled_from(LEVELS))
+def test_a_levels_decision_is_a_function_of_the_view(seed: int, variant: str, steps: int,
+                                                     level: str) -> None:
+    """Every card a seat cannot see is dealt again among the other seats: the view is the
+    same, so is every level's decision, seed by seed (the hard level's worlds included)."""
+    spec = engine.variants.catalog.variant_spec(variant)
+    n = 4 if 4 in spec.player_counts else 2
+    rules = get_ruleset(variant, **short_options(variant))
+    rng = random.Random(seed)
+    state, _ = new_match(rules, n, rng)
+    for _ in range(steps):
+        if state.match_over:
+            return
+        # Mostly the normal bot, so hands reach their declarations and later tricks.
+        mover = next((s for s in rng.sample(range(n), n) if engine.legal_actions(state, s)))
+        action = normal.choose(view(state, mover), rules, rng) or rng.choice(
+            engine.legal_actions(state, mover))
+        state, _ = advance(state, action, rng)
+    if state.match_over or state.needs_deal:
+        return
+    for seat in range(n):
+        if not view(state, seat).legal:
+            continue
+        other = _reshuffle_hidden(state, seat, random.Random(seed + seat))
+        assert view(state, seat) == view(other, seat)
+        first = [decide(level, state, seat, random.Random(s)) for s in range(3)]
+        again = [decide(level, other, seat, random.Random(s)) for s in range(3)]
+        assert first == again
+
+
+# ---------------------------------------------------------------- inference
+
+
+def test_a_declared_envido_narrows_the_drawn_hands() -> None:
+    state, _ = scenario({0: "4e 5c 6b", 1: "7o 6o 1b"}, n=2, flor=False)
+    state, _ = act(state, (0, "envido"), (1, "quiero"))
+    for seat in (0, 1):  # each says his value (the engine offers the true one)
+        state, _ = engine.apply(state, next(a for a in engine.legal_actions(state, seat)
+                                            if a.call is Call.DECLARE_ENVIDO))
+    v = view(state, 0)
+    rng = random.Random(1)
+    (clue,) = infer.clues(v, state.rules)
+    assert clue.envido == 33
+    for _ in range(30):
+        hands = infer.sample_hands(v, state.rules, rng)
+        assert state.rules.envido(hands[1], None) == 33
+        assert not set(hands[1]) & set(v.own_cards)
+    beliefs = infer.beliefs(v, state.rules, rng)
+    assert beliefs is not None and beliefs.opponent_cards
+
+
+def test_a_sung_flor_and_a_played_card_narrow_the_drawn_hands() -> None:
+    state, _ = scenario({0: "4e 5c 6b", 1: "1o 7o 3o"}, n=2, flor=True)
+    state, _ = act(state, (1, "flor"))
+    while view(state, 0).phase != "play" or state.turn != 0:
+        v = view(state, state.turn if view(state, state.turn).legal else 0)
+        state, _ = engine.apply(state, next(a for a in v.legal if a.call is not Call.MAZO))
+    state, _ = act(state, (0, "play", "4e"), (1, "play", "1o"))
+    v = view(state, 0)
+    rng = random.Random(2)
+    for _ in range(30):
+        hands = infer.sample_hands(v, state.rules, rng)
+        whole = hands[1] + tuple(c for _, c in v.tricks[0] if c.code != v.tricks[0][0][1].code)
+        assert state.rules.flor_fn(whole, None) is not None, whole
+
+
+def test_an_opponents_played_card_narrows_its_envido() -> None:
+    """The mano led the 7 of oros: its envido is at least 7 (and often a 7 with a suit
+    partner), so the estimate differs from the plain one."""
+    state, _ = scenario({0: "7o 2c 4b", 1: "4e 5e 12c"}, n=2, flor=False)
+    state, _ = act(state, (0, "play", "7o"))
+    b = infer.beliefs(view(state, 1), state.rules, random.Random(0))
+    assert b is not None and min(b.envido_by_seat[0]) >= 7
+
+
+def test_worlds_refuse_proposals_that_contradict_the_table() -> None:
+    state, _ = scenario({0: "4e 5c 6b", 1: "7o 6o 1b"}, n=2, flor=False)
+    worlds = Worlds(state, 0)
+    seen = engine.parse_cards("4e 5c 6b")
+    with pytest.raises(NoWorld):
+        worlds.make({1: tuple(seen)})  # my own cards
+    with pytest.raises(NoWorld):
+        worlds.make({1: tuple(engine.parse_cards("1e 2e"))})  # two cards for three
+    made = worlds.make({1: tuple(engine.parse_cards("1e 2e 3e"))})
+    assert made.hands[1] == tuple(engine.parse_cards("1e 2e 3e")) and made.hands[0] == state.hands[0]
+    assert view(made, 0) == view(state, 0)
+
+
+def test_hard_keeps_the_card_that_wins_the_last_trick() -> None:
+    """Trick 1 lost; trick 2 can be won with the 5 or with the ace of espadas, and only the
+    ace beats the 3 still held by the other seat in trick 3: hard never spends the ace."""
+    state, _ = scenario({0: "4e 5c 1e", 1: "7o 4c 3b"}, n=2, flor=False)
+    state, _ = act(state, (0, "play", "4e"), (1, "play", "7o"), (1, "play", "4c"))
+    ace = engine.parse_cards("1e")[0]
+    for seed in range(5):
+        chosen = hard.choose(view(state, 0), state.rules, random.Random(seed),
+                             worlds=Worlds(state, 0), strict=True, n_worlds=4, time_limit=None)
+        assert chosen is not None and chosen.card != ace, chosen

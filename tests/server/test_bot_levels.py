@@ -1,0 +1,69 @@
+"""Bot levels at a table (issue 17): the owner's choice reaches the seat, the table's
+listing and every viewer; the hard level thinks off the event loop."""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import engine
+import protocol as p
+from server.table import Occupant, Pace, TableActor
+from server.table import bots as table_bots
+from tests.server.test_hub import hub, join  # noqa: F401  (the hub fixture)
+from tests.server.test_table import Viewers, until
+
+FAST = Pace(bot_delay=0, hand_pause=0)
+
+
+async def test_the_owner_chooses_each_bots_level_and_everyone_sees_it(hub) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    ana = await join(hub, "ana")
+    ana.send(p.CreateTable(variant="argentino", players=4, options={}, title="niveles"))
+    await ana.settle()
+    table_id = ana.of(p.TableCreated)[0].table_id
+    ana.send(p.AddBot(table_id=table_id, seat=1, level="easy"))
+    ana.send(p.AddBot(table_id=table_id, seat=2, level="godlike"))
+    await ana.settle()
+    assert ana.of(p.Error)[-1].code == "bad_level"
+    ana.send(p.AddBot(table_id=table_id, seat=2))  # no level: the default
+    ana.send(p.AddBot(table_id=table_id, seat=3, level="hard"))
+    await ana.settle()
+    table = hub.tables[table_id]
+    assert [o.level if o is not None and o.bot else None for o in table.seats] == [
+        None, "easy", "normal", "hard"]
+    listed = [m.table for m in ana.of(p.TableUpdated) if m.table.table_id == table_id][-1]
+    assert listed.bot_levels == ("", "easy", "normal", "hard")
+    await until(lambda: any(isinstance(m, p.TableUpdate) for m in ana.inbox) or ana.link._outbox.qsize() > 0)
+    await ana.settle()
+    update = [m for m in ana.inbox if isinstance(m, p.TableUpdate)][-1]
+    assert [(s.bot, s.level) for s in update.seats] == [
+        (False, ""), (True, "easy"), (True, "normal"), (True, "hard")]
+
+
+def test_a_bots_level_survives_a_restart_record() -> None:
+    bot = Occupant("Bot 1", None, bot=True, level="hard")
+    assert Occupant.from_record(bot.to_record()).level == "hard"
+    odd = dict(bot.to_record(), level="godlike")  # a record from elsewhere: played as normal
+    assert Occupant.from_record(odd).level == "normal"
+
+
+async def test_a_hard_bot_searches_in_a_worker_thread_and_its_table_finishes(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    threads: list[str] = []
+    real = table_bots.bot_action
+
+    def spy(*args: Any, **kwargs: Any) -> engine.Action:
+        if kwargs.get("level") == "hard":  # (view, rules, rng, senas, level=, worlds=)
+            threads.append(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(table_bots, "bot_action", spy)
+    seats = [Occupant("Bot 1", None, bot=True, level="hard"), Occupant("Bot 2", None, bot=True, level="easy")]
+    actor = TableActor("t", "argentino", {"target": 15, "match_games": 1}, seats, Viewers().send,
+                       pace=FAST, seed=7)
+    actor.start()
+    try:
+        await until(lambda: actor.finished, timeout=120)
+    finally:
+        await actor.stop()
+    assert actor.state is not None and actor.state.match_over
+    assert threads and all(name.startswith("bot-search") for name in threads)
+    assert threading.main_thread().name not in threads
