@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from server.config import ServerConfig
+from server import input_gate
 from server.hostkey import fingerprint, load_or_create_host_key
 from server.lobby import Hub
 from server.netinfo import connect_lines, lan_addresses
@@ -92,6 +93,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
                 stop: asyncio.Event | None = None) -> None:
     """Run until ``stop`` is set (or SIGINT/SIGTERM), then shut down cleanly."""
     textual_patches.install()  # before any session's App: refuses another Textual version
+    input_gate.install()  # meters what each session's input costs (server/input_gate.py)
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     store = Store(config.data_dir / "truco.sqlite3")
     # Start-up order: the server listens as soon as it knows its open tables; the integrity

@@ -126,7 +126,7 @@ class TrucoSSHServer(asyncssh.SSHServer):
         self._has_session = True
         if self._ctx.config.compression:
             compression.prefer_compression(self._conn)
-        chan = self._conn.create_server_channel(encoding=None)
+        chan = self._conn.create_server_channel(encoding=None, window=self._ctx.config.input_window)
         _limit_env_requests(chan, self._ctx.config.max_env_vars)
         return chan, TrucoSession(self._ctx, self._username, self._fingerprint, self._ip)
 
