@@ -39,12 +39,13 @@ from server.ratelimit import TokenBucket
 log = logging.getLogger(__name__)
 
 CHARGE_WINDOW = 0.25  # seconds after input was fed during which the session's work is its input's
-FEED_CHUNK = 64  # bytes handed to the App at once: a flood is parsed only as fast as it is paid for
+FEED_CHUNK = 32  # bytes handed to the App at once: a flood is parsed only as fast as it is paid for
 QUEUE_LIMIT = 4096  # bytes of input waiting while paused; past it input is dropped
 DROP_AFTER = 1.0  # seconds input may be held back before it is dropped
 RESIZE_EVERY = 0.2  # seconds between two resizes reaching the App
 BYTES_PAUSE = 0.25  # seconds the channel rests after bytes past the byte allowance
 NOTICE_EVERY = 10.0  # seconds between two "input dropped" notices
+BUSY_POLL = 0.003  # seconds between two looks at whether the App has handled the last chunk
 
 # The input gate whose session's App this code runs for, if any.
 current_gate: contextvars.ContextVar["InputGate | None"] = contextvars.ContextVar(
@@ -63,6 +64,8 @@ class GateSink(Protocol):
     def resume_reading(self) -> None: ...
 
     def dropped(self) -> None: ...
+
+    def busy(self) -> bool: ...
 
 
 class CpuBudget:
@@ -106,6 +109,7 @@ class InputGate:
         self._held_since: float | None = None  # input waiting since (None: not held back)
         self._reading = True
         self._pump_due = False
+        self._in_flight = False  # a chunk fed that the App has not taken yet
         self._resume_at: float | None = None  # when the channel is due to be read again
         self._rest_until = -1e9  # no reading before this (after bytes past the allowance)
         self.dropping = False
@@ -122,6 +126,11 @@ class InputGate:
         if now - self._fed_at <= CHARGE_WINDOW:
             self.cpu.spend(seconds)
             self.charged += seconds
+
+    def spend(self, seconds: float) -> None:
+        """Work done on this client's input outside its App (the SSH layer): always charged."""
+        self.cpu.spend(seconds)
+        self.charged += seconds
 
     # -- bytes from the client ------------------------------------------------------------
     def received(self, data: bytes) -> None:
@@ -143,11 +152,15 @@ class InputGate:
             self.dropping = True
             return
         self._queue += data
+        if self._in_flight:  # the App has not taken the last chunk: read nothing more till it has
+            self._pause(0.0)
         self._pump()
 
     def _pump(self) -> None:
         """Feed one chunk to the App if the budget allows; come back for the rest."""
         self._pump_due = False
+        if self._in_flight:
+            return  # _taken comes back here
         if not self._queue:
             self._held_since = None
             self._resume()
@@ -171,12 +184,24 @@ class InputGate:
         chunk = bytes(self._queue[:FEED_CHUNK])
         del self._queue[:FEED_CHUNK]
         self._fed_at = now
+        # One chunk at a time: the next only once the App has taken this one. Bytes arrive
+        # many packets per read; feeding them all at once would queue thousands of keys in
+        # the App before the first one is handled (and charged).
+        self._in_flight = True
         self._sink.feed(chunk)
+        self._schedule(0.0, self._taken)
         if self._queue:
             self._pause(0.0)  # more is waiting: read nothing new until it is taken
-            self._later(0.0, self._pump)
-        else:
-            self._resume()
+
+    def _taken(self) -> None:
+        # Taken means handled, not just routed: the App passes keys on to widgets (which may
+        # pass them back), so its queues must be empty before the next chunk goes in.
+        self._fed_at = self._clock()
+        if self._sink.busy():
+            self._schedule(BUSY_POLL, self._taken)
+            return
+        self._in_flight = False
+        self._pump()
 
     def _later(self, delay: float, callback: Callable[[], None]) -> None:
         if callback == self._pump:

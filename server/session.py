@@ -81,6 +81,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         # Keys, pastes and resizes reach the App through the gate, within a CPU budget.
         self.gate = InputGate(cfg, self, self._schedule)
         self._gate_context: contextvars.Context | None = None  # the App's: its work is metered
+        self.transport: asyncio.BaseTransport | None = None  # the TCP connection (set by ssh.py)
         self._paused_since: float | None = None
         self._last_input = 0.0  # loop time of the last key; set when the app starts
         self._watchdog: asyncio.TimerHandle | None = None
@@ -182,11 +183,17 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             self._driver.resize(width, height)
 
     def pause_reading(self) -> None:
+        """Stop reading the client: the channel (SSH flow control) and the socket (so a
+        client held back costs no decrypting either; TCP holds it back)."""
         if self._chan is not None and not self._closed:
             self._chan.pause_reading()
+            if isinstance(self.transport, asyncio.ReadTransport) and self.transport.is_reading():
+                self.transport.pause_reading()
 
     def resume_reading(self) -> None:
         if self._chan is not None and not self._closed:
+            if isinstance(self.transport, asyncio.ReadTransport) and not self.transport.is_closing():
+                self.transport.resume_reading()
             self._chan.resume_reading()
 
     def dropped(self) -> None:
@@ -194,6 +201,19 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         app = self._app
         if app is not None and app.is_running:
             app.call_later(app.notify_text, app.tr("notice.input_dropped"), severity="warning", timeout=6)
+
+    def busy(self) -> bool:
+        """Whether the App still has messages to handle where keys go: itself, the screen and
+        the focused widget (Textual's private queues; Textual is pinned)."""
+        app = self._app
+        if app is None or not app.is_running:
+            return False
+        try:
+            screen = app.screen
+        except Exception:  # noqa: BLE001 - no screen yet (starting) or any more (stopping)
+            return False
+        pumps = (app, screen, screen.focused)
+        return any(pump is not None and not pump._message_queue.empty() for pump in pumps)
 
     def _schedule(self, delay: float, callback: Callable[[], None]) -> None:
         """Run ``callback`` in the App's context: at once after what the App has queued, or

@@ -50,6 +50,9 @@ class Sink:
     def dropped(self) -> None:
         self.notices += 1
 
+    def busy(self) -> bool:
+        return False
+
 
 class Loop:
     """Callbacks the gate scheduled, run when the fake clock reaches them."""
@@ -194,3 +197,29 @@ def test_the_meter_charges_callbacks_run_in_a_gated_context() -> None:
 
     asyncio.run(main())
     assert len(charged) == 1 and charged[0] > 0
+
+
+def test_packets_read_together_wait_for_the_app_to_take_each_chunk() -> None:
+    gate, sink, loop, clock = make(cost=0.0)
+    offered = 0
+    for _ in range(1000):  # a thousand small packets in one read of the socket
+        if sink.reading:
+            gate.received(b"x" * 10)
+            offered += 10
+    assert len(sink.fed) == 10  # the App has not run yet: nothing more is fed...
+    assert not sink.reading and offered == 20  # ...nor read: the client is held back
+    loop.run_due()  # the App takes the first chunk, then the rest
+    loop.run_due()
+    assert len(sink.fed) == 20 and sink.reading
+
+
+def test_the_next_chunk_waits_until_the_app_has_handled_the_last() -> None:
+    gate, sink, loop, clock = make(cost=0.0)
+    busy = [True]
+    sink.busy = lambda: busy[0]  # type: ignore[method-assign]
+    gate.received(b"y" * (FEED_CHUNK * 2))
+    loop.run_for(0.5)
+    assert len(sink.fed) == FEED_CHUNK  # keys still being passed around inside the App
+    busy[0] = False
+    loop.run_for(0.1)
+    assert len(sink.fed) == FEED_CHUNK * 2
