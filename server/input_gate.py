@@ -31,6 +31,7 @@ import asyncio
 import contextvars
 import logging
 import time
+from collections import deque
 from typing import Any, Callable, Protocol
 
 from server.config import ServerConfig
@@ -39,7 +40,7 @@ from server.ratelimit import TokenBucket
 log = logging.getLogger(__name__)
 
 CHARGE_WINDOW = 0.25  # seconds after input was fed during which the session's work is its input's
-FEED_CHUNK = 32  # bytes handed to the App at once: a flood is parsed only as fast as it is paid for
+FEED_CHUNK = 256  # at most the bytes handed to the App at once (one packet as it came, if smaller)
 QUEUE_LIMIT = 4096  # bytes of input waiting while paused; past it input is dropped
 DROP_AFTER = 1.0  # seconds input may be held back before it is dropped
 RESIZE_EVERY = 0.2  # seconds between two resizes reaching the App
@@ -104,7 +105,8 @@ class InputGate:
         self._clock = clock
         self._bytes = TokenBucket(config.input_bytes_per_second, config.input_burst, clock)
         self.cpu = CpuBudget(config.input_cpu_per_second, config.input_cpu_burst, clock)
-        self._queue = bytearray()
+        self._queue: deque[bytes] = deque()  # packets as they came: a packet is never cut
+        self._queued = 0  # bytes in the queue
         self._fed_at = -1e9  # when input last reached the App (the meter's window)
         self._held_since: float | None = None  # input waiting since (None: not held back)
         self._reading = True
@@ -146,12 +148,13 @@ class InputGate:
                 self._drop(len(data), "")
                 return
             self.dropping = False
-        if len(self._queue) + len(data) > QUEUE_LIMIT:
-            self._drop(len(self._queue) + len(data), "input queue full")
-            self._queue.clear()
+        if self._queued + len(data) > QUEUE_LIMIT:
+            self._drop(self._queued + len(data), "input queue full")
+            self._clear()
             self.dropping = True
             return
-        self._queue += data
+        self._queue.append(bytes(data))
+        self._queued += len(data)
         if self._in_flight:  # the App has not taken the last chunk: read nothing more till it has
             self._pause(0.0)
         self._pump()
@@ -171,8 +174,8 @@ class InputGate:
             if self._held_since is None:
                 self._held_since = now
             elif now - self._held_since >= DROP_AFTER:
-                self._drop(len(self._queue), "input over its CPU budget")
-                self._queue.clear()
+                self._drop(self._queued, "input over its CPU budget")
+                self._clear()
                 self.dropping = True
                 self._held_since = None
                 self._pause(wait)
@@ -181,8 +184,7 @@ class InputGate:
             self._later(min(wait, DROP_AFTER), self._pump)
             return
         self._held_since = None
-        chunk = bytes(self._queue[:FEED_CHUNK])
-        del self._queue[:FEED_CHUNK]
+        chunk = self._next_chunk()
         self._fed_at = now
         # One chunk at a time: the next only once the App has taken this one. Bytes arrive
         # many packets per read; feeding them all at once would queue thousands of keys in
@@ -192,6 +194,25 @@ class InputGate:
         self._schedule(0.0, self._taken)
         if self._queue:
             self._pause(0.0)  # more is waiting: read nothing new until it is taken
+
+    def _next_chunk(self) -> bytes:
+        """The next packet, as the client sent it: the terminal parser needs a sequence in one
+        piece (one cut short, a lone ESC above all, becomes keys once the rest is late). Only a
+        packet longer than FEED_CHUNK (a paste) is cut, before an ESC where it has one."""
+        packet = self._queue.popleft()
+        if len(packet) > FEED_CHUNK:
+            size = FEED_CHUNK
+            esc = packet.rfind(b"\x1b", 1, size)
+            if esc > 0:
+                size = esc
+            packet, rest = packet[:size], packet[size:]
+            self._queue.appendleft(rest)
+        self._queued -= len(packet)
+        return packet
+
+    def _clear(self) -> None:
+        self._queue.clear()
+        self._queued = 0
 
     def _taken(self) -> None:
         # Taken means handled, not just routed: the App passes keys on to widgets (which may

@@ -101,13 +101,14 @@ def test_typing_within_the_budget_goes_straight_through() -> None:
 
 
 def test_a_burst_over_budget_is_paused_then_fed_in_order_as_the_budget_refills() -> None:
-    gate, sink, loop, clock = make(cost=0.002)  # 64 bytes of keys cost 128 ms: over 50 ms saved
-    data = bytes(range(65, 65 + 26)) * 5  # 130 bytes, three chunks
-    gate.received(data)
-    assert bytes(sink.fed) == data[:FEED_CHUNK]
+    gate, sink, loop, clock = make(cost=0.002)  # 50 bytes of keys cost 100 ms: over 50 ms saved
+    data = bytes(range(65, 65 + 25)) * 6  # 150 bytes, three packets
+    for i in range(0, 150, 50):
+        gate.received(data[i:i + 50])
+    assert bytes(sink.fed) == data[:50]
     assert not sink.reading  # the rest waits, and the channel is not read meanwhile
     loop.run_for(DROP_AFTER * 0.9)
-    assert len(sink.fed) == FEED_CHUNK  # the debt (78 ms at 10 ms/s) is not paid yet
+    assert len(sink.fed) == 50  # the debt (50 ms at 10 ms/s) is not paid yet
     gate.cpu.rate = 1.0  # a generous budget from now on: what waits is fed, none dropped
     loop.run_for(0.5)
     assert bytes(sink.fed) == data and sink.notices == 0 and sink.reading
@@ -133,7 +134,7 @@ def test_a_flood_is_dropped_with_one_notice_and_costs_at_most_the_budget() -> No
 
 def test_input_queued_past_its_bound_is_dropped() -> None:
     gate, sink, loop, clock = make(cost=0.01)
-    gate.received(b"a" * FEED_CHUNK)  # 640 ms of work: deep in debt
+    gate.received(b"a" * 64)  # 640 ms of work: deep in debt
     gate.received(b"b" * (QUEUE_LIMIT - 10))
     gate.received(b"c" * 20)  # the queue would pass its bound
     assert sink.notices == 1 and gate.dropping
@@ -162,7 +163,7 @@ def test_a_resize_storm_reaches_the_app_as_a_few_resizes_of_the_latest_size() ->
 
 def test_resizes_wait_while_the_budget_is_spent() -> None:
     gate, sink, loop, clock = make(cost=0.01)
-    gate.received(b"z" * FEED_CHUNK)  # 640 ms of debt at 10 ms/s: about a minute
+    gate.received(b"z" * 64)  # 640 ms of debt at 10 ms/s: about a minute
     gate.resized(100, 30)
     loop.run_for(5)
     assert sink.sizes == []
@@ -223,3 +224,20 @@ def test_the_next_chunk_waits_until_the_app_has_handled_the_last() -> None:
     busy[0] = False
     loop.run_for(0.1)
     assert len(sink.fed) == FEED_CHUNK * 2
+
+
+def test_a_packet_is_fed_whole_and_a_long_paste_is_cut_before_an_escape() -> None:
+    gate, sink, loop, clock = make(cost=0.0)
+    chunks: list[bytes] = []
+    feed = sink.feed
+    sink.feed = lambda data: (chunks.append(data), feed(data))  # type: ignore[method-assign]
+    typed = b"abc\x1b]52;c;SGVsbG8=\x07def\x1b[2Jghi"  # one packet: one piece, as it came
+    gate.received(typed)
+    loop.run_for(0.1)
+    assert chunks == [typed]
+    paste = b"\x1b[200~" + b"p" * (FEED_CHUNK - 10) + b"\x1b[201~" + b"q" * 300
+    gate.received(paste)
+    loop.run_for(0.1)
+    assert b"".join(chunks[1:]) == paste
+    assert chunks[1] == paste[:FEED_CHUNK - 4]  # before the ESC of the paste's end, not inside it
+    assert all(len(chunk) <= FEED_CHUNK for chunk in chunks[1:])
