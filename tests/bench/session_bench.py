@@ -86,9 +86,10 @@ class ServerProcess:
             return -9
 
 
-async def connect_to_lobby(port: int, name: str) -> tuple[ScreenClient, float]:
+async def connect_to_lobby(port: int, name: str,
+                           factory: type[ScreenClient] = ScreenClient) -> tuple[ScreenClient, float]:
     start = time.perf_counter()
-    client = await ScreenClient().connect(port, name)
+    client = await factory().connect(port, name)
     await client.wait_for(lambda s: "Lobby" in s and name in s, timeout=30)
     return client, time.perf_counter() - start
 
