@@ -12,6 +12,8 @@ from __future__ import annotations
 import pytest
 
 from tests.bench import flood_bench
+from tests.e2e.harness import running_server
+from tests.e2e.helpers import close_all, focus_chat, lobby_client
 
 pytestmark = pytest.mark.e2e
 
@@ -27,3 +29,20 @@ def test_a_flooder_does_not_slow_the_other_players() -> None:
     assert figures["flood_chat_round_trip_max_ms"] < flood_bench.CHAT_TIMEOUT * 1000, figures
     # What the flood cost the server: its input budget (8% of a core) and the SSH layer's share.
     assert figures["flood_server_cpu_percent"] - figures["calm_server_cpu_percent"] < 30, figures
+
+
+async def test_a_flooder_is_paused_then_told_its_keys_were_dropped(tmp_path) -> None:
+    """Past its budget a session's input is held back, then dropped, and the player is told
+    (in its language); the session stays up and takes keys again once it has calmed down."""
+    async with running_server(tmp_path, input_cpu_per_second=0.01, input_cpu_burst=0.1) as srv:
+        ana = await lobby_client(srv.port, "ana", env={"LANG": "es_AR.UTF-8"}, lobby_word="Salón")
+        try:
+            await focus_chat(ana)
+            assert ana.process is not None
+            for n in range(400):  # chat lines typed as fast as the link takes them
+                ana.send(f"linea {n} " + "x" * 30 + "\rc")
+            await ana.process.stdin.drain()
+            await ana.wait_for(lambda t: "mandando teclas" in t, 30)
+            assert not ana.closed.is_set()
+        finally:
+            await close_all(ana)
