@@ -17,7 +17,8 @@ player slow round trips. So each session's input handling has a CPU budget:
   its flood is even decrypted. When the debt is paid the queue is fed again.
 * input held back for longer than ``DROP_AFTER`` (a client sending more than its budget
   pays for, not a burst) is dropped instead, and the player is told once: a flood would
-  otherwise be typed seconds later. Dropping lasts until the budget is whole again.
+  otherwise be typed seconds later. Dropping lasts until a fifth of the burst is saved
+  up again (a few seconds).
 * window-size changes are coalesced: at most one Resize every ``RESIZE_EVERY`` seconds
   reaches the App, with the latest size, and only when the budget allows.
 
@@ -46,6 +47,7 @@ DROP_AFTER = 1.0  # seconds input may be held back before it is dropped
 RESIZE_EVERY = 0.2  # seconds between two resizes reaching the App
 BYTES_PAUSE = 0.25  # seconds the channel rests after bytes past the byte allowance
 NOTICE_EVERY = 10.0  # seconds between two "input dropped" notices
+DROPPING_ENDS = 0.2  # dropping ends once this share of the burst is saved up again
 BUSY_POLL = 0.003  # seconds between two looks at whether the App has handled the last chunk
 
 # The input gate whose session's App this code runs for, if any.
@@ -144,7 +146,7 @@ class InputGate:
             self._pause(BYTES_PAUSE)
             return
         if self.dropping:
-            if self.cpu.left() < self.cpu.burst:
+            if self.cpu.left() < DROPPING_ENDS * self.cpu.burst:
                 self._drop(len(data), "")
                 return
             self.dropping = False
