@@ -1,6 +1,7 @@
 """Load generator: bot-driven asyncssh clients with PTYs playing real 4-player tables.
 
-The server runs in its own process. The clients (asyncssh + a pyte screen each) are spread
+The server runs in its own process. The clients (asyncssh + a pyte screen each while a table
+is set up; once it plays, cheap clients without a screen: tests/bench/cheap_client.py) are spread
 over a few worker processes (this file run with --worker), each owning whole tables so a
 mover and the three players watching it share one clock. Tables are set up in parallel
 through private tables: the owner ticks "Private" in the New-table form and reads the code
