@@ -49,6 +49,7 @@ BYTES_PAUSE = 0.25  # seconds the channel rests after bytes past the byte allowa
 NOTICE_EVERY = 10.0  # seconds between two "input dropped" notices
 DROPPING_ENDS = 0.2  # dropping ends once this share of the burst is saved up again
 BUSY_POLL = 0.003  # seconds between two looks at whether the App has handled the last chunk
+BUSY_WAIT = 0.05  # at most this long: an App kept busy by others' news must still take keys
 
 # The input gate whose session's App this code runs for, if any.
 current_gate: contextvars.ContextVar["InputGate | None"] = contextvars.ContextVar(
@@ -114,6 +115,7 @@ class InputGate:
         self._reading = True
         self._pump_due = False
         self._in_flight = False  # a chunk fed that the App has not taken yet
+        self._taken_wait_ends = 0.0
         self._resume_at: float | None = None  # when the channel is due to be read again
         self._rest_until = -1e9  # no reading before this (after bytes past the allowance)
         self.dropping = False
@@ -192,6 +194,7 @@ class InputGate:
         # many packets per read; feeding them all at once would queue thousands of keys in
         # the App before the first one is handled (and charged).
         self._in_flight = True
+        self._taken_wait_ends = now + BUSY_WAIT
         self._sink.feed(chunk)
         self._schedule(0.0, self._taken)
         if self._queue:
@@ -219,8 +222,8 @@ class InputGate:
     def _taken(self) -> None:
         # Taken means handled, not just routed: the App passes keys on to widgets (which may
         # pass them back), so its queues must be empty before the next chunk goes in.
-        self._fed_at = self._clock()
-        if self._sink.busy():
+        now = self._fed_at = self._clock()
+        if now < self._taken_wait_ends and self._sink.busy():
             self._schedule(BUSY_POLL, self._taken)
             return
         self._in_flight = False

@@ -9,7 +9,7 @@ from typing import Callable
 
 from server import input_gate
 from server.config import ServerConfig
-from server.input_gate import DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, InputGate
+from server.input_gate import BUSY_WAIT, DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, InputGate
 
 CONFIG = dataclasses.replace(ServerConfig(), input_cpu_per_second=0.01, input_cpu_burst=0.05)
 
@@ -219,11 +219,20 @@ def test_the_next_chunk_waits_until_the_app_has_handled_the_last() -> None:
     busy = [True]
     sink.busy = lambda: busy[0]  # type: ignore[method-assign]
     gate.received(b"y" * (FEED_CHUNK * 2))
-    loop.run_for(0.5)
+    loop.run_for(BUSY_WAIT / 2)
     assert len(sink.fed) == FEED_CHUNK  # keys still being passed around inside the App
     busy[0] = False
-    loop.run_for(0.1)
+    loop.run_for(0.01)
     assert len(sink.fed) == FEED_CHUNK * 2
+
+
+def test_an_app_kept_busy_by_others_still_takes_keys() -> None:
+    gate, sink, loop, clock = make(cost=0.0)
+    sink.busy = lambda: True  # type: ignore[method-assign]  # news arriving all the time
+    gate.received(b"a")
+    gate.received(b"b")
+    loop.run_for(BUSY_WAIT * 3)
+    assert bytes(sink.fed) == b"ab"
 
 
 def test_a_packet_is_fed_whole_and_a_long_paste_is_cut_before_an_escape() -> None:
