@@ -21,8 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 from harness import ScreenClient  # noqa: E402
 from table_bench import ACTION, ANSWERS  # noqa: E402
 
-# What the status line says to the player the game waits for (a flor must be sung first).
-MOVE_PROMPTS = ("Your move.", "sing it first.")
+# What the status line says to the player the game waits for (a flor must be sung first, a
+# card laid away), and what it says once it waits for someone else.
+MOVE_PROMPTS = ("Your move.", "sing it first.", "Lay one card away")
+OTHERS_MOVE = ("Waiting for ", "Next hand coming", "Match over")
 
 
 def says_my_move(text: str) -> bool:
@@ -74,15 +76,17 @@ class CheapClient(ScreenClient):
         return self.first_after
 
     def acted(self) -> None:
-        self.my_turn = False
+        """A key was pressed (taken or refused): what was offered is old news. The turn itself
+        ends only when the status line says so (a player who takes a trick leads the next,
+        and an unchanged status line is not drawn again)."""
         self.recent = []
 
     def offered_keys(self) -> list[str]:
-        """The keys to try for this move: an offered answer first, else the three cards."""
+        """The keys to try for this move: an offered answer first, then the three cards."""
         offered = {label: key for text in self.recent for line in text.splitlines()
                    for key, label in ACTION.findall(line)}
         answer = next((offered[a] for a in ANSWERS if a in offered), None)
-        return [answer] if answer else ["1", "2", "3"]
+        return ([answer] if answer else []) + ["1", "2", "3"]
 
     def _seen(self, data: bytes) -> None:
         now = time.perf_counter()
@@ -92,6 +96,8 @@ class CheapClient(ScreenClient):
         text = plain_text(data)
         if says_my_move(text) and not self.my_turn:  # a new turn: what was offered before is gone
             self.my_turn, self.turn_at, self.recent = True, now, [text]
+        elif any(words in text for words in OTHERS_MOVE):
+            self.my_turn, self.recent = False, []
         elif self.my_turn:  # (a refused key keeps the turn: its message joins the rest)
             self.recent.append(text)
             del self.recent[:-RECENT_LIMIT]

@@ -205,8 +205,6 @@ async def act(mover: ScreenClient, others: list[ScreenClient], key: str, stats: 
     stats.actions += 1
     stats.latencies.extend(seen)
     stats.not_redrawn += len(results) - len(seen)
-    if isinstance(mover, CheapClient):
-        mover.acted()
     return True
 
 
@@ -233,7 +231,10 @@ async def play_table(players: list[ScreenClient], until: float, stats: PlayStats
             mover, keys_to_try = found
             others = [c for c in players if c is not mover]
             for key in keys_to_try:
-                if await act(mover, others, key, stats):
+                taken = await act(mover, others, key, stats)
+                if isinstance(mover, CheapClient):
+                    mover.acted()
+                if taken:
                     break
         tick += 1.0
         await asyncio.sleep(max(0.0, tick - time.monotonic()))
