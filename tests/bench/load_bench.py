@@ -218,25 +218,30 @@ def whose_move(players: list[ScreenClient]) -> tuple[ScreenClient, list[str]] | 
             return None
         mover = max(movers, key=lambda c: c.turn_at)
         return mover, mover.offered_keys()
-    mover = next((c for c in players if says_my_move(c.text())), None)
+    texts = [c.text() for c in players]  # "Your move." first: a refusal may linger elsewhere
+    mover = next((c for c, t in zip(players, texts) if "Your move." in t), None)
+    mover = mover or next((c for c, t in zip(players, texts) if says_my_move(t)), None)
     return None if mover is None else (mover, choose_key(mover.text()))
 
 
 async def play_table(players: list[ScreenClient], until: float, stats: PlayStats) -> None:
-    """One action per second: whoever the screen says must move presses a key."""
+    """One action per second: whoever the screen says must move presses a key. Bounded by
+    the clock, not by a count of seconds (keys that draw nothing take DRAW_TIMEOUT each)."""
     tick = time.monotonic()
-    while tick < until:
+    while time.monotonic() < until:
         found = whose_move(players)
         if found is not None:
             mover, keys_to_try = found
             others = [c for c in players if c is not mover]
             for key in keys_to_try:
+                if time.monotonic() >= until:
+                    break
                 taken = await act(mover, others, key, stats)
                 if isinstance(mover, CheapClient):
                     mover.acted()
                 if taken:
                     break
-        tick += 1.0
+        tick = max(tick + 1.0, time.monotonic())  # late (keys that drew nothing): no catching up
         await asyncio.sleep(max(0.0, tick - time.monotonic()))
 
 
