@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Awaitable, Callable
 
 from server.config import ServerConfig
+from server import input_gate
 from server.hostkey import fingerprint, load_or_create_host_key
 from server.host import HostError, add_table_arguments, plan_from_args, play_host
 from server.lobby import Hub
@@ -130,6 +131,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
                 stop: asyncio.Event | None = None, hosting: Hosting | None = None) -> None:
     """Run until ``stop`` is set (or SIGINT/SIGTERM, or ``hosting`` ends), then shut down cleanly."""
     textual_patches.install()  # before any session's App: refuses another Textual version
+    input_gate.install()  # meters what each session's input costs (server/input_gate.py)
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     store = Store(config.data_dir / "truco.sqlite3")
     # Start-up order: the server listens as soon as it knows its open tables; the integrity

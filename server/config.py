@@ -38,6 +38,11 @@ class ServerConfig:
     stalled_reader_timeout: float = 120.0  # seconds a paused (not reading) client may stay
     input_bytes_per_second: float = 4096.0  # typing and pasting; more is dropped
     input_burst: int = 32 * 1024
+    # Server CPU a session's input may cost (keys, pastes, resizes; server/input_gate.py):
+    # seconds per second, at most input_cpu_burst saved up; past it input is paused, then dropped.
+    input_cpu_per_second: float = 0.08
+    input_cpu_burst: float = 1.5
+    input_window: int = 64 * 1024  # SSH channel window: what a paused client may still send
     max_env_vars: int = 32  # environment variables a client may send
     lobby_idle_timeout: float = 1800.0  # seconds without a key press in the lobby
     # Table pace

@@ -7,8 +7,9 @@ frames are dropped and one full repaint is made when it resumes.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
-from typing import Any
+from typing import Any, Callable
 
 import asyncssh
 from rich.console import Console
@@ -16,7 +17,7 @@ from rich.console import Console
 from server import subsystem as program
 from server.ascii_out import PLAIN_TERMS, to_ascii, wants_ascii
 from server.context import ServerContext
-from server.ratelimit import TokenBucket
+from server.input_gate import InputGate, current_gate
 from tui.app import TrucoApp
 from tui.driver import ChannelDriver
 from tui.i18n import Translator, language_from_env
@@ -78,8 +79,10 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._closed = False
         self.bytes_out = 0
         cfg = ctx.config
-        self._input = TokenBucket(cfg.input_bytes_per_second, cfg.input_burst)
-        self._input_dropped = 0
+        # Keys, pastes and resizes reach the App through the gate, within a CPU budget.
+        self.gate = InputGate(cfg, self, self._schedule)
+        self._gate_context: contextvars.Context | None = None  # the App's: its work is metered
+        self.transport: asyncio.BaseTransport | None = None  # the TCP connection (set by ssh.py)
         self._paused_since: float | None = None
         self._last_input = 0.0  # loop time of the last key; set when the app starts
         self._watchdog: asyncio.TimerHandle | None = None
@@ -135,6 +138,9 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._ascii = wants_ascii(term, env)
         app.console = make_console(color_system(term, env, app.lite), term or "xterm")
         self._app = app
+        # Everything the App runs (its tasks inherit this context) is metered for the gate.
+        current_gate.set(self.gate)
+        self._gate_context = contextvars.copy_context()
         self._ctx.sessions.add(self)
         self._last_input = asyncio.get_running_loop().time()
         self._schedule_watchdog()
@@ -168,21 +174,65 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             await asyncio.sleep(0.02)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
-        # Typing is a few bytes at a time; a paste flood would keep the shared event
-        # loop busy parsing it, so input past the budget is dropped, not queued.
-        if not self._input.take(len(data)):
-            self._input_dropped += len(data)
-            if self._input_dropped == len(data):
-                log.warning("session %s: input flood, dropping input", self._username)
-            return
         self._last_input = asyncio.get_running_loop().time()
-        if self._driver is not None:
-            self._driver.feed(data)
+        self.gate.received(data)
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self._size = self._ctx.config.clamp_size(width, height)
+        self.gate.resized(*self._size)
+
+    # -- what the input gate drives (server/input_gate.py) --------------------------------
+    def feed(self, data: bytes) -> None:
         if self._driver is not None:
-            self._driver.resize(*self._size)
+            self._driver.feed(data)
+
+    def resize(self, width: int, height: int) -> None:
+        if self._driver is not None:
+            self._driver.resize(width, height)
+
+    def pause_reading(self) -> None:
+        """Stop reading the client: the channel (SSH flow control) and the socket (so a
+        client held back costs no decrypting either; TCP holds it back)."""
+        if self._chan is not None and not self._closed:
+            self._chan.pause_reading()
+            if isinstance(self.transport, asyncio.ReadTransport) and self.transport.is_reading():
+                self.transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        if self._chan is not None and not self._closed:
+            if isinstance(self.transport, asyncio.ReadTransport) and not self.transport.is_closing():
+                self.transport.resume_reading()
+            self._chan.resume_reading()
+
+    def dropped(self) -> None:
+        log.warning("session %s: input over its budget, dropped", self._username)
+        app = self._app
+        if app is not None and app.is_running:
+            app.call_later(app.notify_text, app.tr("notice.input_dropped"), severity="warning", timeout=6)
+
+    def busy(self) -> bool:
+        """Whether the App still has messages to handle where keys go: itself, the screen and
+        the focused widget (Textual's private queues; Textual is pinned)."""
+        app = self._app
+        if app is None or not app.is_running:
+            return False
+        try:
+            screen = app.screen
+        except Exception:  # noqa: BLE001 - no screen yet (starting) or any more (stopping)
+            return False
+        pumps = (app, screen, screen.focused)
+        return any(pump is not None and not pump._message_queue.empty() for pump in pumps)
+
+    def _schedule(self, delay: float, callback: Callable[[], None]) -> None:
+        """Run ``callback`` in the App's context: at once after what the App has queued, or
+        after ``delay`` seconds."""
+        app = self._app
+        if self._closed:
+            return
+        if delay <= 0 and app is not None and app.is_running:
+            app.call_later(callback)
+        else:
+            asyncio.get_running_loop().call_later(delay, callback, context=self._gate_context)
 
     def eof_received(self) -> bool:
         if self._app is not None:

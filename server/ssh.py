@@ -10,6 +10,7 @@ prompts (or any password).
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import asyncssh
@@ -17,6 +18,7 @@ import asyncssh
 from protocol.text import name_key
 from server import compression
 from server.context import ServerContext
+from server.input_gate import InputGate
 from server.session import TrucoSession
 
 log = logging.getLogger(__name__)
@@ -46,10 +48,12 @@ class TrucoSSHServer(asyncssh.SSHServer):
         self._fingerprint: str | None = None
         self._username = ""
         self._has_session = False
+        self.gate: InputGate | None = None  # the session's, once there is one
 
     # -- connection accounting -------------------------------------------------------
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
+        _meter_ssh_input(conn, self)
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._ip = str(peer[0])
         cfg = self._ctx.config
@@ -126,9 +130,12 @@ class TrucoSSHServer(asyncssh.SSHServer):
         self._has_session = True
         if self._ctx.config.compression:
             compression.prefer_compression(self._conn)
-        chan = self._conn.create_server_channel(encoding=None)
+        chan = self._conn.create_server_channel(encoding=None, window=self._ctx.config.input_window)
         _limit_env_requests(chan, self._ctx.config.max_env_vars)
-        return chan, TrucoSession(self._ctx, self._username, self._fingerprint, self._ip)
+        session = TrucoSession(self._ctx, self._username, self._fingerprint, self._ip)
+        session.transport = getattr(self._conn, "_transport", None)  # asyncssh is pinned to 2.24.x
+        self.gate = session.gate
+        return chan, session
 
     def connection_requested(self, *args: Any) -> bool:
         return False
@@ -141,6 +148,28 @@ class TrucoSSHServer(asyncssh.SSHServer):
 
     def unix_server_requested(self, *args: Any) -> bool:
         return False
+
+
+def _meter_ssh_input(conn: asyncssh.SSHServerConnection, server: TrucoSSHServer) -> None:
+    """Charge the SSH layer's work on what this client sends (decrypting and parsing its
+    packets, window-size changes, data it is not allowed to type) to its session's input
+    budget: a flood costs that too. While the budget is spent the session stops reading
+    the socket, so this work stops with it (server/input_gate.py)."""
+    receive = conn.data_received
+    clock = time.perf_counter
+
+    def metered(data: bytes, datatype: Any = None) -> None:
+        gate = server.gate
+        if gate is None:
+            receive(data, datatype)
+            return
+        started = clock()
+        try:
+            receive(data, datatype)
+        finally:
+            gate.spend(clock() - started)
+
+    conn.data_received = metered  # type: ignore[method-assign]
 
 
 ENV_NAME_MAX, ENV_VALUE_MAX = 64, 256

@@ -100,7 +100,12 @@ class ChannelDriver(Driver):
             return
         for event in self._parser.feed(self._decode(data)):
             self.process_message(event)
-        # A lone ESC only becomes the Escape key after a pause.
+        self._arm_tick()
+
+    def _arm_tick(self) -> None:
+        """A lone ESC (or a sequence cut short) only becomes keys after a pause: look again
+        once the parser's pause is over. Bytes fed meanwhile move that moment later, so a
+        tick that comes too early arms the next one (else the held keys would wait forever)."""
         if self._parser._timeout_time is not None and self._tick_handle is None:
             self._tick_handle = asyncio.get_running_loop().call_later(
                 constants.ESCAPE_DELAY + 0.01, self._tick
@@ -112,6 +117,7 @@ class ChannelDriver(Driver):
             return
         for event in self._parser.tick():
             self.process_message(event)
+        self._arm_tick()
 
     def resize(self, width: int, height: int) -> None:
         self._size = (width, height)

@@ -1,6 +1,7 @@
 """Load generator: bot-driven asyncssh clients with PTYs playing real 4-player tables.
 
-The server runs in its own process. The clients (asyncssh + a pyte screen each) are spread
+The server runs in its own process. The clients (asyncssh + a pyte screen each while a table
+is set up; once it plays, cheap clients without a screen: tests/bench/cheap_client.py) are spread
 over a few worker processes (this file run with --worker), each owning whole tables so a
 mover and the three players watching it share one clock. Tables are set up in parallel
 through private tables: the owner ticks "Private" in the New-table form and reads the code
@@ -43,6 +44,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE.parents[1] / "tests" / "e2e"))
 
 import protocol as p  # noqa: E402
+from cheap_client import CheapClient, says_my_move  # noqa: E402
 from harness import ScreenClient  # noqa: E402
 from session_bench import ServerProcess, connect_to_lobby, cpu_seconds  # noqa: E402
 from table_bench import choose_key  # noqa: E402
@@ -148,7 +150,8 @@ async def join_by_code(client: ScreenClient, code: str) -> None:
 
 
 async def set_up_private_table(port: int, n: int, players: list[ScreenClient],
-                               connecting: asyncio.Semaphore | None = None) -> dict[str, float]:
+                               connecting: asyncio.Semaphore | None = None,
+                               factory: type[ScreenClient] = ScreenClient) -> dict[str, float]:
     """Four players (appended to `players` as they connect) at one private table, playing.
 
     Returns the seconds each step took: connect (all four to a drawn lobby), create (the
@@ -158,7 +161,7 @@ async def set_up_private_table(port: int, n: int, players: list[ScreenClient],
 
     async def connect(name: str) -> None:
         async with connecting:
-            client, _ = await connect_to_lobby(port, name)
+            client, _ = await connect_to_lobby(port, name, factory)
         players.append(client)
 
     await asyncio.gather(*(connect(f"t{n}p{i}") for i in range(4)))
@@ -180,12 +183,17 @@ class PlayStats:
 
 async def act(mover: ScreenClient, others: list[ScreenClient], key: str, stats: PlayStats) -> bool:
     """Press a key; time its arrival on the other screens. False when nobody's screen moved
-    (the key was not a legal move)."""
+    (the key was not a legal move). Cheap clients: the first bytes after the press."""
+    cheap = [c for c in others if isinstance(c, CheapClient) and c.cheap]
+    for client in cheap:
+        client.mark()
     befores = [c.text() for c in others]
     pressed = time.perf_counter()
     mover.send(key)
 
     async def drawn(client: ScreenClient, before: str) -> float:
+        if client in cheap:
+            return await client.next_chunk(DRAW_TIMEOUT) - pressed  # type: ignore[attr-defined]
         await client.wait_for(lambda t: t != before, DRAW_TIMEOUT)
         return client.changed_at - pressed
 
@@ -200,17 +208,40 @@ async def act(mover: ScreenClient, others: list[ScreenClient], key: str, stats: 
     return True
 
 
+def whose_move(players: list[ScreenClient]) -> tuple[ScreenClient, list[str]] | None:
+    """The player the game waits for and the keys to try, read off the screens (or, for cheap
+    clients, off the latest updates: the last to be told "Your move.")."""
+    cheap = [c for c in players if isinstance(c, CheapClient) and c.cheap]
+    if cheap:
+        movers = [c for c in cheap if c.my_turn]
+        if not movers:
+            return None
+        mover = max(movers, key=lambda c: c.turn_at)
+        return mover, mover.offered_keys()
+    texts = [c.text() for c in players]  # "Your move." first: a refusal may linger elsewhere
+    mover = next((c for c, t in zip(players, texts) if "Your move." in t), None)
+    mover = mover or next((c for c, t in zip(players, texts) if says_my_move(t)), None)
+    return None if mover is None else (mover, choose_key(mover.text()))
+
+
 async def play_table(players: list[ScreenClient], until: float, stats: PlayStats) -> None:
-    """One action per second: whoever the screen says must move presses a key."""
+    """One action per second: whoever the screen says must move presses a key. Bounded by
+    the clock, not by a count of seconds (keys that draw nothing take DRAW_TIMEOUT each)."""
     tick = time.monotonic()
-    while tick < until:
-        mover = next((c for c in players if "Your move." in c.text()), None)
-        if mover is not None:
+    while time.monotonic() < until:
+        found = whose_move(players)
+        if found is not None:
+            mover, keys_to_try = found
             others = [c for c in players if c is not mover]
-            for key in choose_key(mover.text()):
-                if await act(mover, others, key, stats):
+            for key in keys_to_try:
+                if time.monotonic() >= until:
                     break
-        tick += 1.0
+                taken = await act(mover, others, key, stats)
+                if isinstance(mover, CheapClient):
+                    mover.acted()
+                if taken:
+                    break
+        tick = max(tick + 1.0, time.monotonic())  # late (keys that drew nothing): no catching up
         await asyncio.sleep(max(0.0, tick - time.monotonic()))
 
 
@@ -230,8 +261,10 @@ class Worker:
     {"play": [start, until]} (monotonic times) -> actions, latencies, its own CPU, bytes;
     anything else, or the end of stdin: hang up every client and exit."""
 
-    def __init__(self, port: int, tables_at_once: int, connects_at_once: int) -> None:
+    def __init__(self, port: int, tables_at_once: int, connects_at_once: int,
+                 pyte_clients: bool = False) -> None:
         self.port = port
+        self.pyte_clients = pyte_clients  # emulate a terminal all along (what it cost before)
         self.gate = asyncio.Semaphore(tables_at_once)
         self.connecting = asyncio.Semaphore(connects_at_once)
         self.playing: list[list[ScreenClient]] = []
@@ -263,7 +296,8 @@ class Worker:
                     if left <= 0:
                         raise asyncio.TimeoutError("no time left to start it")
                     steps.append(await asyncio.wait_for(
-                        set_up_private_table(self.port, n, players, self.connecting), left))
+                        set_up_private_table(self.port, n, players, self.connecting, CheapClient),
+                        left))
                     self.playing.append(players)
                 except Exception as exc:  # noqa: BLE001 - a table not set up is reported, not fatal
                     if isinstance(exc, AssertionError) and not errors:  # its screen, in the log
@@ -280,11 +314,19 @@ class Worker:
         await asyncio.sleep(max(0.0, start - time.monotonic()))
         stats = PlayStats()
         clients = [c for players in self.playing for c in players]
-        cpu0, received0 = time.process_time(), sum(len(c.raw) for c in clients)
+        if not self.pyte_clients:
+            for client in clients:
+                if isinstance(client, CheapClient):
+                    client.go_cheap()
+        cpu0, received0 = time.process_time(), sum(received(c) for c in clients)
         await asyncio.gather(*(play_table(players, until, stats) for players in self.playing))
         return {"actions": stats.actions, "latencies": stats.latencies,
                 "not_redrawn": stats.not_redrawn, "cpu_seconds": time.process_time() - cpu0,
-                "bytes_received": sum(len(c.raw) for c in clients) - received0}
+                "bytes_received": sum(received(c) for c in clients) - received0}
+
+
+def received(client: ScreenClient) -> int:
+    return client.received if isinstance(client, CheapClient) else len(client.raw)
 
 
 def say(message: dict[str, object]) -> None:
@@ -300,9 +342,10 @@ class LoadRun:
     so the set-up budget goes to new tables. Use as a context manager; `stage(n, budget)`.
     """
 
-    def __init__(self, seconds: float = 20.0, workers: int = 3) -> None:
+    def __init__(self, seconds: float = 20.0, workers: int = 3, pyte_clients: bool = False) -> None:
         self.seconds = seconds
         self.workers = workers
+        self.pyte_clients = pyte_clients
         self.tables = 0  # table numbers handed out so far (set up or not)
         self.playing = 0
 
@@ -342,6 +385,7 @@ class LoadRun:
                 sys.executable, __file__, "--worker", "--port", str(self.server.port),
                 "--tables-at-once", share_of(TABLES_AT_ONCE),
                 "--connects-at-once", share_of(CONNECTS_AT_ONCE),
+                *(["--pyte-clients"] if self.pyte_clients else []),
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=open(Path(self._tmp.name) / f"worker{w}.log", "wb"),
             ))
@@ -498,18 +542,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--setup-budget", type=float, default=150.0)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--no-bytes", action="store_true")
+    parser.add_argument("--pyte-clients", action="store_true",
+                        help="clients emulate a terminal while playing too (the old, costly way)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--tables-at-once", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--connects-at-once", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        asyncio.run(Worker(args.port, args.tables_at_once, args.connects_at_once).run())
+        asyncio.run(Worker(args.port, args.tables_at_once, args.connects_at_once,
+                           args.pyte_clients).run())
         return
     if not args.no_bytes:
         for key, value in run_bytes().items():
             print(f"{key:44s} {value:10.2f}")
-    with LoadRun(args.seconds, args.workers) as load:  # the stages add tables to one server
+    with LoadRun(args.seconds, args.workers, args.pyte_clients) as load:  # stages add tables to one server
         for n in args.tables:
             for key, value in load.stage(n, args.setup_budget).items():
                 print(f"{key:44s} {value:10.2f}" if isinstance(value, float) else f"{key:44s} {value}")

@@ -21,6 +21,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 import bot_bench  # noqa: E402
 import codec_bench  # noqa: E402
 import engine_bench  # noqa: E402
+import flood_bench  # noqa: E402
 import load_bench  # noqa: E402
 import log_bench  # noqa: E402
 import restart_bench  # noqa: E402
@@ -38,6 +39,8 @@ TARGETS = {
     "bytes.hand_bytes_per_client_zlib": "<= 6 KB",
     "bytes.first_table_paint_bytes_zlib": "<= 4 KB",
     "slow_link.opponent_action_fully_drawn_median_ms": "<= 1000 ms",
+    "flood.flood_chat_round_trip_median_ms": "<= 250 ms",
+    "flood.flood_action_median_ms": "<= 100 ms",
     "restart.tables_1000_listening_s": "< 1 s",
     "restart.tables_1000_all_restored_s": "< 2 s",
     "bots.*.hard-normal.win_share": ">= 0.60",
@@ -100,6 +103,8 @@ def main() -> None:
             f"2 players, {BOT_SECONDS:.0f} s budget", bot_bench.run, BOT_SECONDS)
     section(results, "slow_link", "slow link: 9600 bit/s, 300 ms RTT proxy, opponent's action drawn",
             slowlink_bench.run)
+    section(results, "flood", "flood: a client on 127.0.0.2 floods chat and resizes; others chat and play, "
+            "15 s without it, 15 s with it", flood_bench.run, 15.0)
     results["total_seconds"] = time.monotonic() - started
     print(f"== targets ==")
     for key, target in TARGETS.items():

@@ -16,6 +16,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -66,6 +67,15 @@ class ServerProcess:
         for line in self.proc.stdout:
             if "Press Ctrl-C" in line or time.monotonic() > deadline:
                 break
+        # Keep reading what it prints (warnings): a full pipe would stop the server mid-run.
+        self.output: list[str] = []
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output.append(line)
+            del self.output[:-200]
 
     def stop(self) -> int:
         self.proc.send_signal(2)
@@ -76,9 +86,10 @@ class ServerProcess:
             return -9
 
 
-async def connect_to_lobby(port: int, name: str) -> tuple[ScreenClient, float]:
+async def connect_to_lobby(port: int, name: str,
+                           factory: type[ScreenClient] = ScreenClient) -> tuple[ScreenClient, float]:
     start = time.perf_counter()
-    client = await ScreenClient().connect(port, name)
+    client = await factory().connect(port, name)
     await client.wait_for(lambda s: "Lobby" in s and name in s, timeout=30)
     return client, time.perf_counter() - start
 

@@ -63,7 +63,7 @@ class ScreenClient:
     async def connect(self, port: int, username: str, *, client_keys: list[asyncssh.SSHKey] | None = None,
                       env: dict[str, str] | None = None, term_type: str = "xterm-256color",
                       password: str | None = "x",
-                      compression_algs: object = ()) -> "ScreenClient":
+                      compression_algs: object = (), local_addr: str | None = None) -> "ScreenClient":
         # Like OpenSSH: offer the keys first, then fall back to keyboard-interactive (no
         # prompts for a guest) or a password, so a refused key still gets in as a guest.
         self.conn = await asyncssh.connect(
@@ -71,6 +71,7 @@ class ScreenClient:
             client_keys=client_keys or [], agent_path=None, password=password,
             preferred_auth="publickey,keyboard-interactive,password",
             compression_algs=compression_algs,  # () = asyncssh's default: none, then zlib
+            local_addr=(local_addr, 0) if local_addr else None,  # e.g. 127.0.0.2: another address
         )
         self.process = await self.conn.create_process(
             term_type=term_type, term_size=(self.screen.columns, self.screen.lines),

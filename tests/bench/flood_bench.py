@@ -1,0 +1,180 @@
+"""Flood benchmark: one hostile client against everyone else's round trips, over real SSH.
+
+The server runs in its own process. A flooder (this file run with --flood, its own process,
+connecting from 127.0.0.2) types lobby chat lines as fast as its SSH link lets it write and
+changes its window size every millisecond. Meanwhile, from 127.0.0.1, two players chat in
+the lobby (the time from pressing Enter to the line on the other player's screen and back
+on the sender's) and four play one table (one action a second, press to drawn on the other
+three screens, as load_bench measures it). The same is measured first without the flooder.
+The parent reads the server's CPU time from /proc over each window.
+Run: `python tests/bench/flood_bench.py [--seconds 15]`.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+# Bench files are run as scripts (`python tests/bench/run.py`, the Makefile's bench target;
+# this one also starts itself as the flooder): Python puts only this folder on sys.path then,
+# so the lines below add what it imports.
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parents[1] / "tests" / "e2e"))
+
+from harness import ScreenClient  # noqa: E402
+from load_bench import PlayStats, close_all, pct, play_table, set_up_private_table  # noqa: E402
+from session_bench import ServerProcess, connect_to_lobby, cpu_seconds  # noqa: E402
+
+FLOOD_ADDRESS = "127.0.0.2"  # the flooder: another address, as on the internet
+CHAT_EVERY = 1.2  # seconds between two lines of the measured chatters (the chat limit is 1/s)
+CHAT_TIMEOUT = 10.0
+
+
+# -- the flooder (its own process) -------------------------------------------------------------
+async def flood(port: int, seconds: float) -> dict[str, float]:
+    client = ScreenClient()
+    await client.connect(port, "flooder", local_addr=FLOOD_ADDRESS)
+    await client.wait_for(lambda t: "Lobby" in t and "flooder" in t, 30)
+    client.muted = True  # its screen is not read: the flooder spends nothing on it
+    process = client.process
+    assert process is not None
+    stop = time.monotonic() + seconds
+    sent = {"bytes_written": 0.0, "lines": 0.0, "resizes": 0.0}
+
+    async def chat() -> None:
+        n = 0
+        while time.monotonic() < stop:
+            line = f"c flood {n} " + "x" * 40 + "\r"  # c: to the chat; Enter sends, back to the lobby
+            process.stdin.write(line.encode())
+            sent["bytes_written"] += len(line)
+            sent["lines"] += 1
+            n += 1
+            with contextlib.suppress(asyncio.TimeoutError):  # the window stays shut: time is up
+                await asyncio.wait_for(process.stdin.drain(), max(0.01, stop - time.monotonic()))
+
+    async def storm() -> None:
+        n = 0
+        while time.monotonic() < stop:
+            process.change_terminal_size(60 + n % 40, 20 + n % 10)
+            sent["resizes"] += 1
+            n += 1
+            await asyncio.sleep(0.001)
+
+    cpu0 = time.process_time()
+    results = await asyncio.gather(chat(), storm(), return_exceptions=True)
+    sent["flooder_cpu_seconds"] = time.process_time() - cpu0
+    sent["errors"] = float(sum(isinstance(r, BaseException) for r in results))
+    await client.close()
+    return sent
+
+
+# -- the measured players ------------------------------------------------------------------------
+async def chat_round_trips(sender: ScreenClient, other: ScreenClient, until: float,
+                           prefix: str) -> list[float]:
+    """Enter pressed until the line is on both screens, one line every CHAT_EVERY seconds."""
+    times: list[float] = []
+    n = 0
+    while time.monotonic() < until:
+        token = f"{prefix}{n}q"
+        n += 1
+        sender.send("c")
+        await asyncio.sleep(0.15)
+        pressed = time.perf_counter()
+        sender.send(f"{token}\r")
+        try:
+            await asyncio.gather(*(c.wait_for(lambda t, tok=token: tok in t, CHAT_TIMEOUT)
+                                   for c in (sender, other)))
+            times.append(max(sender.changed_at, other.changed_at) - pressed)
+        except AssertionError:
+            times.append(CHAT_TIMEOUT)  # not there in time: counted as the timeout
+        await asyncio.sleep(max(0.0, CHAT_EVERY - (time.perf_counter() - pressed)))
+    return times
+
+
+async def measure_window(chatters: list[ScreenClient], table: list[ScreenClient], seconds: float,
+                         server_pid: int, prefix: str) -> dict[str, float]:
+    started = time.monotonic()
+    until = started + seconds
+    stats = PlayStats()
+    cpu0 = cpu_seconds(server_pid)
+    chat, _ = await asyncio.gather(chat_round_trips(chatters[0], chatters[1], until, prefix),
+                                   play_table(table, until, stats))
+    cpu = cpu_seconds(server_pid) - cpu0
+    seconds = time.monotonic() - started
+    return {
+        "chat_round_trip_median_ms": pct(chat, 0.5) * 1000,
+        "chat_round_trip_max_ms": max(chat, default=float("nan")) * 1000,
+        "chat_lines": float(len(chat)),
+        "action_median_ms": pct(stats.latencies, 0.5) * 1000,
+        "action_p99_ms": pct(stats.latencies, 0.99) * 1000,
+        "actions": float(stats.actions),
+        "screens_not_redrawn_in_5s": float(stats.not_redrawn),
+        "server_cpu_percent": cpu / seconds * 100,
+    }
+
+
+async def measure(seconds: float) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ServerProcess(Path(tmp), "--hand-pause", "1.0")
+        clients: list[ScreenClient] = []
+        flooder: asyncio.subprocess.Process | None = None
+        try:
+            table: list[ScreenClient] = []
+            await set_up_private_table(server.port, 0, table)
+            clients += table
+            for name in ("ana", "beto"):
+                client, _ = await connect_to_lobby(server.port, name)
+                clients.append(client)
+            chatters = clients[-2:]
+            figures = {f"calm_{k}": v for k, v in
+                       (await measure_window(chatters, table, seconds, server.proc.pid, "calm")).items()}
+            flooder = await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--flood", "--port", str(server.port),
+                "--seconds", str(seconds + 3.0), stdout=asyncio.subprocess.PIPE)
+            await asyncio.sleep(3.0)  # connected and flooding (its budget's burst spent)
+            figures.update({f"flood_{k}": v for k, v in
+                            (await measure_window(chatters, table, seconds, server.proc.pid, "busy")).items()})
+            assert flooder.stdout is not None
+            line = await asyncio.wait_for(flooder.stdout.readline(), 60)
+            for key, value in json.loads(line or b"{}").items():
+                figures[f"flooder_{key}"] = float(value)
+            figures["flooder_bytes_written_per_second"] = figures.get("flooder_bytes_written", 0.0) / (seconds + 3.0)
+            return figures
+        finally:
+            if flooder is not None and flooder.returncode is None:
+                try:
+                    await asyncio.wait_for(flooder.wait(), 30)
+                except asyncio.TimeoutError:
+                    flooder.kill()
+                    await flooder.wait()
+            await close_all(clients)
+            server.stop()
+
+
+def run(seconds: float = 15.0) -> dict[str, float]:
+    return asyncio.run(measure(seconds))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--flood", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.flood:
+        sys.stdout.write(json.dumps(asyncio.run(flood(args.port, args.seconds))) + "\n")
+        sys.stdout.flush()
+        return
+    for key, value in run(args.seconds).items():
+        print(f"{key:44s} {value:10.2f}")
+
+
+if __name__ == "__main__":
+    main()
