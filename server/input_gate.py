@@ -41,6 +41,7 @@ from server.ratelimit import TokenBucket
 log = logging.getLogger(__name__)
 
 CHARGE_WINDOW = 0.25  # seconds after input was fed during which the session's work is its input's
+MAX_DEBT = 0.25  # seconds of CPU a session may owe (at 80 ms/s: paid in about 3 s)
 FEED_CHUNK = 256  # at most the bytes handed to the App at once (one packet as it came, if smaller)
 QUEUE_LIMIT = 4096  # bytes of input waiting while paused; past it input is dropped
 DROP_AFTER = 1.0  # seconds input may be held back before it is dropped
@@ -86,7 +87,9 @@ class CpuBudget:
         return self._left
 
     def spend(self, seconds: float) -> None:
-        self._left = self.left() - seconds
+        # The debt is capped: one costly input (a repaint at 300x100 after a resize) pauses
+        # the session a few seconds at most, not the time the whole cost takes to refill.
+        self._left = max(self.left() - seconds, -MAX_DEBT)
 
     def wait(self) -> float:
         """Seconds until the debt is paid (0 when there is none)."""

@@ -35,7 +35,13 @@ def in_lobby_as(name: str, *, lobby_word: str = "Lobby"):
 
 
 def _input_row(client: ScreenClient) -> int:
-    return client.screen.lines - 2  # the chat input sits just above the key bar
+    """The chat input sits just above the key bar, which takes one or two rows (it breaks
+    between keys where they do not fit): its rows start at the left edge, the input's not."""
+    rows = client.screen.display
+    row = len(rows) - 1
+    while row > 0 and rows[row][:1].strip():
+        row -= 1
+    return row
 
 
 def _input_bg(client: ScreenClient) -> str:
