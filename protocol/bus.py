@@ -1,0 +1,61 @@
+"""Messages that travel only between server processes, on the NATS bus (cluster mode).
+
+They are protocol messages like any other (msgpack, versioned, every field bounded and
+checked on receipt: another process, or anything else able to publish on the bus, is as
+untrusted as a client), but they have their own registry: a session can never send one,
+and the bus accepts nothing else.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from protocol.codec import decode
+from protocol.messages import TABLE_ID_MAX, Message
+from protocol.schema import limited
+
+OWNER_MAX = 64  # a process id: host name, pid and a random part
+
+
+class BusMessage(Message):
+    """Published by one server process for the others."""
+
+
+@dataclass(frozen=True)
+class LoggedEvent(BusMessage):
+    """One event of a table's log, as the table's stream holds it (the cluster's SQLite row).
+
+    ``data`` is the engine event's wire form; ``seat``/``cid``: the player command that
+    caused it (idempotent retries after a failover); ``owner``: the process that wrote it.
+    """
+
+    TYPE: ClassVar[str] = "bus_event"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    seq: int = limited(lo=1, hi=2**53)
+    match_no: int = limited(lo=0, hi=2**31)
+    data: dict[str, Any] = limited(max_items=64)
+    seat: int | None = limited(None, lo=0, hi=7)
+    cid: int | None = limited(None, lo=0, hi=2**53)
+    ts: float = limited(0.0, lo=0, hi=2**40)
+    owner: str = limited("", max_len=OWNER_MAX)
+
+
+@dataclass(frozen=True)
+class TableLease(BusMessage):
+    """Who owns a table now (the value of its key in the lease bucket)."""
+
+    TYPE: ClassVar[str] = "bus_lease"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    owner: str = limited(max_len=OWNER_MAX)
+    since: float = limited(0.0, lo=0, hi=2**40)  # when this owner first claimed it
+
+
+BUS_TYPES: dict[str, type[Message]] = {cls.TYPE: cls for cls in (LoggedEvent, TableLease)}
+
+
+def decode_bus(data: bytes) -> BusMessage:
+    """A bus message, fully validated; ProtocolError for anything else (a client's
+    message included)."""
+    message = decode(data, BUS_TYPES)
+    assert isinstance(message, BusMessage)  # BUS_TYPES holds nothing else
+    return message

@@ -1,0 +1,98 @@
+"""The server's connection to NATS: names, JetStream resources, and guarded subscriptions.
+
+Everything received from the bus is decoded with ``protocol.bus.decode_bus`` (validated like
+a client's frame); a malformed or foreign message is logged and dropped, and a handler that
+fails is logged: neither ever reaches the event loop as an exception.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+import nats
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+from nats.js import JetStreamContext
+
+from protocol import ProtocolError
+from protocol.bus import BusMessage, decode_bus
+
+log = logging.getLogger(__name__)
+
+EVENTS_STREAM = "TRUCO_EVENTS"
+EVENTS_SUBJECT = "truco.events"  # truco.events.<table id>
+LEASE_BUCKET = "truco_leases"
+MAX_BUS_MESSAGE = 64 * 1024  # as protocol.MAX_FRAME: nothing bigger is read
+
+
+@dataclass(frozen=True)
+class BusOptions:
+    """How long things take on the bus; tests shorten them."""
+
+    lease_ttl: float = 6.0  # seconds a table's owner may be silent before another claims it
+    renew_every: float = 2.0  # the owner renews its leases this often
+    replicas: int = 1  # JetStream copies of the streams and buckets (3 on a 3-server cluster)
+
+
+def process_id() -> str:
+    """This process, for leases and logs: host, pid and a random part (pids are reused)."""
+    return f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+Handler = Callable[[BusMessage, Msg], Awaitable[None]]
+
+
+class Bus:
+    """One NATS connection of one server process."""
+
+    def __init__(self, nc: Client, options: BusOptions, owner: str | None = None) -> None:
+        self.nc = nc
+        self.js: JetStreamContext = nc.jetstream()
+        self.options = options
+        self.owner = owner or process_id()
+        self.dropped = 0  # bus messages refused (tests and operators read it)
+
+    @classmethod
+    async def connect(cls, servers: str | list[str], options: BusOptions = BusOptions(),
+                      owner: str | None = None) -> "Bus":
+        nc = await nats.connect(servers, name=owner or "truco-ssh", max_reconnect_attempts=-1,
+                                error_cb=_log_error)
+        return cls(nc, options, owner)
+
+    async def close(self) -> None:
+        if not self.nc.is_closed:
+            await self.nc.drain()
+
+    def decode(self, msg: Msg) -> BusMessage | None:
+        """The bus message in ``msg``, or None (logged and counted) for anything else."""
+        try:
+            if len(msg.data) > MAX_BUS_MESSAGE:
+                raise ProtocolError(f"{len(msg.data)} bytes")
+            return decode_bus(msg.data)
+        except ProtocolError as exc:
+            self.dropped += 1
+            log.warning("bus: dropped a bad message on %.80s: %s", msg.subject, exc)
+            return None
+
+    async def subscribe(self, subject: str, handler: Handler) -> Subscription:
+        """Core NATS subscription whose handler only ever sees valid bus messages."""
+
+        async def guarded(msg: Msg) -> None:
+            message = self.decode(msg)
+            if message is None:
+                return
+            try:
+                await handler(message, msg)
+            except Exception:
+                log.exception("bus: handler failed on %s from %.80s", message.TYPE, msg.subject)
+
+        return await self.nc.subscribe(subject, cb=guarded)
+
+
+async def _log_error(exc: Exception) -> None:
+    log.warning("bus: %s", exc)

@@ -1,0 +1,119 @@
+"""Who owns a table in a cluster: a lease per table in a JetStream key-value bucket.
+
+A process claims a table with a create-only write of its key (exactly one claimant wins),
+renews it with writes that name the revision it last wrote (so it notices at once when
+another process holds the key now), and releases it on a clean stop. The bucket's TTL
+removes a key nobody renewed: when an owner dies its leases vanish within ``lease_ttl``
+seconds and another process's claim succeeds. The event stream's expected-sequence
+check (``eventlog``) fences an owner that lost its lease without noticing.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from nats.js.api import KeyValueConfig, StorageType
+from nats.js.errors import BucketNotFoundError, KeyWrongLastSequenceError, NotFoundError
+from nats.js.kv import KeyValue
+
+import protocol as p
+from protocol.bus import TableLease
+from server.cluster.bus import LEASE_BUCKET, Bus
+
+log = logging.getLogger(__name__)
+
+
+async def lease_bucket(bus: Bus) -> KeyValue:
+    """The lease bucket, created on first use with the cluster's TTL and replicas."""
+    try:
+        return await bus.js.key_value(LEASE_BUCKET)
+    except (BucketNotFoundError, NotFoundError):
+        pass
+    config = KeyValueConfig(bucket=LEASE_BUCKET, history=1, ttl=bus.options.lease_ttl,
+                            storage=StorageType.FILE, replicas=bus.options.replicas)
+    return await bus.js.create_key_value(config=config)
+
+
+@dataclass
+class Lease:
+    """This process's hold on one table (``revision``: the last write of it)."""
+
+    table_id: str
+    revision: int
+    since: float
+    lost: bool = False
+
+
+class Leases:
+    """The leases of one process."""
+
+    def __init__(self, bus: Bus, kv: KeyValue) -> None:
+        self._bus = bus
+        self._kv = kv
+        self.held: dict[str, Lease] = {}
+
+    @classmethod
+    async def open(cls, bus: Bus) -> "Leases":
+        return cls(bus, await lease_bucket(bus))
+
+    def _value(self, table_id: str, since: float) -> bytes:
+        return p.encode(TableLease(table_id=table_id, owner=self._bus.owner, since=since))
+
+    async def claim(self, table_id: str) -> Lease | None:
+        """The lease, if nobody holds it now (None: another process does)."""
+        since = time.time()
+        try:
+            revision = await self._kv.create(table_id, self._value(table_id, since))
+        except KeyWrongLastSequenceError:
+            return None
+        lease = self.held[table_id] = Lease(table_id, revision, since)
+        log.info("lease: %s now owns table %s", self._bus.owner, table_id)
+        return lease
+
+    async def renew(self, lease: Lease) -> bool:
+        """Write the lease again (its TTL starts over); False: it was lost (expired and
+        claimed by another process, or deleted), and this process must stop the table."""
+        if lease.lost:
+            return False
+        try:
+            lease.revision = await self._kv.update(lease.table_id, self._value(lease.table_id, lease.since),
+                                                   last=lease.revision)
+            return True
+        except KeyWrongLastSequenceError:
+            lease.lost = True
+            self.held.pop(lease.table_id, None)
+            log.warning("lease: %s lost table %s", self._bus.owner, lease.table_id)
+            return False
+
+    async def renew_all(self) -> list[str]:
+        """Renew every lease held; the ids of the tables lost."""
+        return [lease.table_id for lease in list(self.held.values()) if not await self.renew(lease)]
+
+    async def release(self, lease: Lease) -> None:
+        """A clean stop: the table may be claimed at once, not after the TTL."""
+        self.held.pop(lease.table_id, None)
+        if lease.lost:
+            return
+        lease.lost = True
+        try:
+            await self._kv.delete(lease.table_id, last=lease.revision)
+        except (KeyWrongLastSequenceError, NotFoundError):
+            pass  # somebody else's by now
+
+    async def owner(self, table_id: str) -> TableLease | None:
+        """Who holds a table now (None: nobody; a bad value counts as nobody, logged)."""
+        try:
+            entry = await self._kv.get(table_id)
+        except NotFoundError:  # never written, expired, or deleted
+            return None
+        if entry.value is None:
+            return None
+        try:
+            message = p.decode(entry.value, {TableLease.TYPE: TableLease})
+        except p.ProtocolError as exc:
+            self._bus.dropped += 1
+            log.warning("lease: bad value for table %.20s: %s", table_id, exc)
+            return None
+        assert isinstance(message, TableLease)
+        return message

@@ -1,0 +1,124 @@
+"""Leases (one owner per table, expiry when the owner goes silent) and the event log on a
+real nats-server; bad bus input is dropped, never raised."""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+import protocol as p
+from protocol.bus import LoggedEvent, TableLease, decode_bus
+from server.cluster.bus import LEASE_BUCKET, Bus, BusOptions
+from server.cluster.eventlog import Fenced, TableLog, events_stream, subject
+from server.cluster.lease import Leases
+from server.cluster.natsd import NatsServer
+from server.store import EventRow
+
+FAST = BusOptions(lease_ttl=1.0, renew_every=0.3)
+
+
+async def _bus(server: NatsServer, owner: str) -> Bus:
+    return await Bus.connect(server.url, FAST, owner=owner)
+
+
+async def test_one_claimant_wins_and_the_lease_moves_once_its_owner_goes_silent(
+        nats_server: NatsServer) -> None:
+    a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
+    try:
+        la, lb = await Leases.open(a), await Leases.open(b)
+        won = await asyncio.gather(la.claim("t1"), lb.claim("t1"))
+        assert sum(lease is not None for lease in won) == 1
+        holder, other = (la, lb) if won[0] is not None else (lb, la)
+        lease = holder.held["t1"]
+        owner = await other.owner("t1")
+        assert owner is not None and owner.owner == (a.owner if holder is la else b.owner)
+        for _ in range(4):  # renewing keeps it past its TTL
+            await asyncio.sleep(0.4)
+            assert await holder.renew(lease)
+            assert await other.claim("t1") is None
+        await asyncio.sleep(1.6)  # the holder is silent: the bucket's TTL removes the key
+        taken = await other.claim("t1")
+        assert taken is not None
+        assert not await holder.renew(lease)  # the old owner learns it lost the table
+        assert lease.lost and "t1" not in holder.held
+        await other.release(taken)
+        assert await holder.claim("t1") is not None  # a clean release frees it at once
+    finally:
+        await a.close()
+        await b.close()
+
+
+def _rows(first: int, count: int) -> list[EventRow]:
+    return [EventRow(seq=n, match_no=1, data={"type": "note", "n": n}, seat=n % 2, cid=n)
+            for n in range(first, first + count)]
+
+
+async def test_the_log_reads_back_what_was_acknowledged_and_fences_a_stale_owner(
+        nats_server: NatsServer) -> None:
+    a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
+    try:
+        await events_stream(a)
+        await events_stream(b)  # a second process finds it
+        old = TableLog(a, "t9")
+        assert await old.read() == []
+        await old.append(_rows(1, 3))
+        await TableLog(a, "t8").append(_rows(1, 2))  # another table's events are not read
+        new = TableLog(b, "t9")
+        rows = await new.read()
+        assert [(r.seq, r.data, r.seat, r.cid) for r in rows] == [(n, {"type": "note", "n": n}, n % 2, n)
+                                                                   for n in (1, 2, 3)]
+        await new.append(_rows(4, 1))
+        with pytest.raises(Fenced):  # the old owner cannot write after the new one did
+            await old.append(_rows(4, 1))
+        assert [r.seq for r in await TableLog(a, "t9").read()] == [1, 2, 3, 4]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_bad_bus_input_is_logged_and_dropped(nats_server: NatsServer,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    bus = await _bus(nats_server, "proc-a")
+    raw = await Bus.connect(nats_server.url, FAST, owner="hostile")
+    try:
+        await events_stream(bus)
+        got: list[p.Message] = []
+
+        async def handler(message: p.Message, _msg: object) -> None:
+            if isinstance(message, TableLease) and message.owner == "boom":
+                raise RuntimeError("a handler bug")
+            got.append(message)
+
+        await bus.subscribe("truco.test", handler)
+        good = p.encode(TableLease(table_id="t1", owner="x", since=1.0))
+        garbage = [b"", b"\xff\xfe not msgpack", p.encode(p.Ping(n=1)),  # a client's message
+                   p.encode(TableLease(table_id="t1", owner="x")).replace(b"bus_lease", b"bus_leasX"),
+                   b"\x81\xa1v\x02", b"x" * 70_000,
+                   p.encode(TableLease(table_id="t1", owner="boom"))]
+        with caplog.at_level(logging.WARNING):
+            for data in garbage:
+                await raw.nc.publish("truco.test", data)
+            await raw.nc.publish("truco.test", good)
+            await raw.nc.flush()
+            for _ in range(50):
+                if got:
+                    break
+                await asyncio.sleep(0.02)
+        assert got == [decode_bus(good)]
+        assert bus.dropped == 6
+        assert "handler failed" in caplog.text and "dropped a bad message" in caplog.text
+        # Garbage in a table's log and in the lease bucket: skipped, and the process goes on.
+        log = TableLog(bus, "t5")
+        await log.append(_rows(1, 1))
+        await raw.js.publish(subject("t5"), b"\x00junk")
+        await raw.js.publish(subject("t5"), p.encode(LoggedEvent(table_id="t6", seq=2, match_no=1, data={})))
+        assert [r.seq for r in await TableLog(bus, "t5").read()] == [1]
+        leases = await Leases.open(bus)
+        kv = await raw.js.key_value(LEASE_BUCKET)
+        await kv.put("t7", b"not a lease")
+        assert await leases.owner("t7") is None
+        assert await leases.claim("t7") is None  # held by the junk until it expires
+    finally:
+        await bus.close()
+        await raw.close()
