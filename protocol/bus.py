@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from protocol.codec import decode
-from protocol.messages import TABLE_ID_MAX, Message
+from protocol.messages import NAME_MAX, TABLE_ID_MAX, Message
 from protocol.schema import limited
 
 OWNER_MAX = 64  # a process id: host name, pid and a random part
@@ -50,7 +50,54 @@ class TableLease(BusMessage):
     since: float = limited(0.0, lo=0, hi=2**40)  # when this owner first claimed it
 
 
-BUS_TYPES: dict[str, type[Message]] = {cls.TYPE: cls for cls in (LoggedEvent, TableLease)}
+# -- sessions on one process, the lobby on another ---------------------------------------
+# A session's frames travel as they are (protocol frames, decoded and validated by whoever
+# reads them), with the connection id in a header; these say when connections come and go.
+
+CONN_ID_MAX = 2**53
+
+
+@dataclass(frozen=True)
+class ConnOpened(BusMessage):
+    """A verified SSH peer connected to a front end (``front``: where its events go)."""
+
+    TYPE: ClassVar[str] = "bus_conn_opened"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+    front: str = limited(max_len=OWNER_MAX)
+    ip: str = limited(max_len=64)
+    username: str = limited(max_len=256)
+    fingerprint: str | None = limited(None, max_len=128)
+
+
+@dataclass(frozen=True)
+class ConnClosed(BusMessage):
+    """The session's end of a connection closed (front end to host)."""
+
+    TYPE: ClassVar[str] = "bus_conn_closed"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+
+
+@dataclass(frozen=True)
+class HangUp(BusMessage):
+    """The lobby hung up on a connection (host to front end)."""
+
+    TYPE: ClassVar[str] = "bus_hang_up"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+
+
+@dataclass(frozen=True)
+class NameReservation(BusMessage):
+    """A name reserved by a key (the value of its key in the names bucket)."""
+
+    TYPE: ClassVar[str] = "bus_name"
+    name_key: str = limited(max_len=64)
+    name: str = limited(max_len=NAME_MAX)
+    fingerprint: str = limited(max_len=128)
+
+
+BUS_TYPES: dict[str, type[Message]] = {
+    cls.TYPE: cls for cls in (LoggedEvent, TableLease, ConnOpened, ConnClosed, HangUp, NameReservation)
+}
 
 
 def decode_bus(data: bytes) -> BusMessage:

@@ -10,6 +10,7 @@ import threading
 import sys
 from pathlib import Path
 
+from server.cluster.bus import BusOptions
 from server.config import ServerConfig
 from server.hostkey import fingerprint, load_or_create_host_key
 from server.lobby import Hub
@@ -69,6 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--demo-bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     # Tests: each restored table's state digest in the log, to compare with their own replay.
     serve.add_argument("--log-digests", action="store_true", help=argparse.SUPPRESS)
+    cluster = serve.add_argument_group("cluster (README: Running a cluster)")
+    cluster.add_argument("--nats", metavar="URL[,URL...]",
+                         help="join a cluster through these NATS servers (2.10+, JetStream on)")
+    cluster.add_argument("--lease-ttl", type=float, default=BusOptions().lease_ttl,
+                         help="seconds before a dead lobby host is replaced (default %(default)s)")
+    cluster.add_argument("--replicas", type=int, default=BusOptions().replicas,
+                         help="JetStream copies of the cluster's data (3 on a NATS cluster of 3; "
+                              "default %(default)s)")
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     sub.add_parser("options", help="print every variant's table options (Markdown)")
     return parser
@@ -163,6 +172,18 @@ def _settle(checked: "asyncio.Future[None]", check: "asyncio.Task[None]", stop: 
         checked.set_result(None)
 
 
+def bus_options(args: argparse.Namespace) -> BusOptions:
+    ttl = min(max(0.5, args.lease_ttl), 600.0)
+    return BusOptions(lease_ttl=ttl, renew_every=ttl / 3, replicas=min(max(1, args.replicas), 5))
+
+
+async def _serve_cluster(config: ServerConfig, args: argparse.Namespace) -> None:
+    from server.cluster.node import parse_servers
+    from server.cluster.serve import serve_cluster
+
+    await serve_cluster(config, parse_servers(args.nats), bus_options(args), _say)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "options":
@@ -174,7 +195,10 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = config_from_args(args)
     try:
-        asyncio.run(serve(config))
+        if args.nats:
+            asyncio.run(_serve_cluster(config, args))
+        else:
+            asyncio.run(serve(config))
     except StoreError as exc:
         log.error("%s", exc)
         return 2

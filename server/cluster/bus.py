@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import secrets
 import socket
 from dataclasses import dataclass
@@ -20,13 +21,18 @@ from nats.aio.subscription import Subscription
 from nats.js import JetStreamContext
 
 from protocol import ProtocolError
-from protocol.bus import BusMessage, decode_bus
+from protocol.bus import CONN_ID_MAX, BusMessage, decode_bus
 
 log = logging.getLogger(__name__)
 
 EVENTS_STREAM = "TRUCO_EVENTS"
 EVENTS_SUBJECT = "truco.events"  # truco.events.<table id>
 LEASE_BUCKET = "truco_leases"
+NAMES_BUCKET = "truco_names"  # name reservations: name key (hex) -> NameReservation
+HUB_SUBJECT = "truco.hub.in"  # front ends -> the lobby host
+FRONT_SUBJECT = "truco.front"  # truco.front.<process>: the lobby host -> one front end
+CONN_HEADER = "Truco-Conn"  # a session's frame: the connection id it belongs to
+HOST_LEASE = "lobby"  # the lease of the process that runs the lobby and the tables
 MAX_BUS_MESSAGE = 64 * 1024  # as protocol.MAX_FRAME: nothing bigger is read
 
 
@@ -42,6 +48,22 @@ class BusOptions:
 def process_id() -> str:
     """This process, for leases and logs: host, pid and a random part (pids are reused)."""
     return f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def front_subject(owner: str) -> str:
+    return f"{FRONT_SUBJECT}.{re.sub(r'[^A-Za-z0-9_-]', '_', owner)}"
+
+
+def conn_header(conn_id: int) -> dict[str, str]:
+    return {CONN_HEADER: str(conn_id)}
+
+
+def parse_conn_id(text: str) -> int | None:
+    """A connection id from a header, or None if it is not one."""
+    if not (0 < len(text) <= 16 and text.isdigit()):
+        return None
+    value = int(text)
+    return value if 0 < value <= CONN_ID_MAX else None
 
 
 Handler = Callable[[BusMessage, Msg], Awaitable[None]]
@@ -60,8 +82,11 @@ class Bus:
     @classmethod
     async def connect(cls, servers: str | list[str], options: BusOptions = BusOptions(),
                       owner: str | None = None) -> "Bus":
-        nc = await nats.connect(servers, name=owner or "truco-ssh", max_reconnect_attempts=-1,
-                                error_cb=_log_error)
+        try:
+            nc = await nats.connect(servers, name=owner or "truco-ssh", max_reconnect_attempts=-1,
+                                    error_cb=_log_error, connect_timeout=5)
+        except Exception as exc:  # nats-py raises its own types; main() reports OSErrors
+            raise ConnectionError(f"cannot reach NATS at {servers}: {exc}") from exc
         return cls(nc, options, owner)
 
     async def close(self) -> None:

@@ -1,0 +1,170 @@
+"""One process of a cluster (``truco-ssh serve --nats URL``).
+
+Every process is a front end: it holds SSH connections and runs their sessions (the part
+that costs the CPU). One of them, elected through the ``lobby`` lease, is also the host:
+it runs the lobby and the tables (``Hub``) and their store, and reaches the sessions of
+every front end over the bus (``host``). When the host dies its lease expires, another
+process claims it within ``lease_ttl`` seconds and restores the open tables from the log
+(as a restart does); the sessions of the old host end and their players reconnect through
+any process and get their seats back.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.cluster.bus import HOST_LEASE, Bus, BusOptions
+from server.cluster.front import FrontEnd
+from server.cluster.host import HostGateway
+from server.cluster.lease import Lease, Leases
+from server.cluster.names import NameMirror
+from server.config import ServerConfig
+from server.lobby import Hub
+from server.store import Reservation, Store
+from server.table import Pace
+from server.variants import validate_options, variant_infos
+
+log = logging.getLogger(__name__)
+
+
+class ReservingStore:
+    """The host's store, whose new name reservations also reach every process's mirror."""
+
+    def __init__(self, store: Store, names: NameMirror) -> None:
+        self._store = store
+        self._names = names
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def reserve(self, name_key: str, name: str, fingerprint: str) -> None:
+        await self._store.reserve(name_key, name, fingerprint)
+        await self._names.publish([Reservation(name_key, name, fingerprint)])
+
+
+@dataclass
+class Hosting:
+    """What this process runs while it holds the host lease."""
+
+    lease: Lease
+    store: Store
+    hub: Hub
+    gateway: HostGateway
+    task: "asyncio.Task[None]"
+    failed_renewals: int = 0
+
+
+@dataclass
+class Node:
+    config: ServerConfig
+    bus: Bus
+    leases: Leases
+    names: NameMirror
+    front: FrontEnd
+    stop: asyncio.Event
+    hosting: Hosting | None = None
+    _watch: "asyncio.Task[None] | None" = field(default=None, repr=False)
+
+    @classmethod
+    async def join(cls, config: ServerConfig, servers: str | list[str], options: BusOptions,
+                   stop: asyncio.Event) -> "Node":
+        bus = await Bus.connect(servers, options)
+        leases = await Leases.open(bus)
+        names = await NameMirror.open(bus)
+        front = FrontEnd(bus, names)
+        await front.start()
+        return cls(config, bus, leases, names, front, stop)
+
+    async def start(self) -> None:
+        """Until a host is known (this process, if nobody else is)."""
+        await self._step()
+        self._watch = asyncio.get_running_loop().create_task(self._watch_loop(), name="host-watch")
+        while self.front.host is None and not self.stop.is_set():
+            await asyncio.sleep(0.05)
+
+    async def _watch_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.bus.options.renew_every)
+            try:
+                await self._step()
+            except Exception:
+                log.exception("cluster: host check failed")
+
+    async def _step(self) -> None:
+        """Renew the host lease if this process holds it; otherwise follow (or become) the host."""
+        if self.hosting is not None:
+            await self._renew(self.hosting)
+            return
+        current = await self.leases.owner(HOST_LEASE)
+        if current is None:
+            lease = await self.leases.claim(HOST_LEASE)
+            if lease is not None:
+                await self._become_host(lease)
+                self.front.host_changed(self.bus.owner)
+                return
+            current = await self.leases.owner(HOST_LEASE)
+        self.front.host_changed(current.owner if current is not None else None)
+
+    async def _renew(self, hosting: Hosting) -> None:
+        try:
+            ok = await self.leases.renew(hosting.lease)
+        except Exception:  # the bus is unreachable: the lease may run out meanwhile
+            log.exception("cluster: cannot renew the host lease")
+            hosting.failed_renewals += 1
+            ttl, every = self.bus.options.lease_ttl, self.bus.options.renew_every
+            ok = hosting.failed_renewals * every < ttl / 2
+        else:
+            hosting.failed_renewals = 0
+        if not ok:  # another process may be the host now: never run the lobby twice
+            log.error("cluster: this process lost the host lease; it stops")
+            self.stop.set()
+
+    async def _become_host(self, lease: Lease) -> None:
+        config = self.config
+        store = Store(config.data_dir / "truco.sqlite3")
+        await store.open(check=True)
+        await self.names.publish(await store.reservations())
+        hub = Hub(config, variant_infos(), validate_options, ReservingStore(store, self.names),  # type: ignore[arg-type]
+                  pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
+                            away_grace=config.away_grace))
+        await hub.load()
+        task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
+        gateway = HostGateway(self.bus, hub)
+        await gateway.start()
+        self.hosting = Hosting(lease, store, hub, gateway, task)
+        log.warning("cluster: this process (%s) is the lobby host", self.bus.owner)
+
+    async def shutdown(self, grace: float) -> None:
+        """Stop hosting (tables' last events logged, the lease released at once), stop the
+        front end, leave the bus."""
+        if self._watch is not None:
+            self._watch.cancel()
+            await asyncio.gather(self._watch, return_exceptions=True)
+        hosting, self.hosting = self.hosting, None
+        if hosting is not None:
+            await hosting.gateway.stop()
+            hosting.hub.request_shutdown("shutdown")
+            try:
+                await asyncio.wait_for(hosting.task, timeout=grace)
+            except asyncio.TimeoutError:
+                hosting.task.cancel()
+            await hosting.hub.stop_tables()
+            await hosting.gateway.flush()
+            await hosting.hub.drain_writes()
+            await hosting.store.close()
+            await self.leases.release(hosting.lease)
+        await self.front.stop()
+        await self.names.close()
+        await self.bus.close()
+
+
+def parse_servers(text: str) -> list[str]:
+    """``nats://a:4222,nats://b:4222`` -> the URLs (``nats://`` added where missing)."""
+    urls = [u.strip() for u in text.split(",") if u.strip()]
+    if not urls:
+        raise ValueError("--nats needs at least one URL")
+    return [u if "://" in u else f"nats://{u}" for u in urls]
+
+
