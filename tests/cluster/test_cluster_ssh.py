@@ -1,0 +1,158 @@
+"""Three ``truco-ssh serve --nats`` processes and one nats-server: one lobby, one table
+played from different processes, a spectator on the third, and the lobby host killed with
+SIGKILL mid-hand: another process takes over and the hand goes on where it was."""
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import AsyncIterator, Callable
+
+import asyncssh
+import pytest
+
+from server.cluster.natsd import NatsServer
+from tests.cluster.procs import RESTORED, Proc, start
+from tests.e2e.harness import ScreenClient
+from tests.e2e.helpers import chat_area, close_all, lobby_client, offered_actions, players_pane, refused, say
+from tests.e2e.test_crash_restart import expected_from_log
+from tests.e2e.test_reconnect_ssh import back, cards, status
+from tests.e2e.test_table_ssh import ANSWER_ORDER, AVOID, join_first_table, open_table
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+async def cluster(tmp_path: Path, nats_server: NatsServer) -> AsyncIterator[list[Proc]]:
+    procs: list[Proc] = []
+    try:
+        procs.append(await start(tmp_path, nats_server.url))  # the first one becomes the host
+        assert procs[0].is_host
+        procs += await asyncio.gather(*(start(tmp_path, nats_server.url) for _ in range(2)))
+        yield procs
+    finally:
+        await asyncio.gather(*(p.stop() for p in procs))
+
+
+async def play_until(client: ScreenClient, done: Callable[[str], bool], deadline: float) -> None:
+    """Play as a person does (answers first, otherwise a card) until ``done`` holds."""
+    while time.monotonic() < deadline:
+        text = client.text()
+        if done(text):
+            return
+        if "Your move." in text:
+            pairs = offered_actions(text)
+            offered = {label: key for key, label in pairs}
+            answer = next((offered[a] for a in ANSWER_ORDER if a in offered), None)
+            if answer is not None:
+                client.send(answer)
+            else:
+                for digit in "123":
+                    client.send(digit)
+                    await asyncio.sleep(0.05)
+                    if not refused(client.text()):
+                        break
+                else:
+                    fallback = [k for k, label in pairs if label not in AVOID] or [k for k, _ in pairs]
+                    if fallback:
+                        client.send(fallback[0])
+            await asyncio.sleep(0.08)
+        else:
+            await asyncio.sleep(0.02)
+    raise AssertionError(f"not done in time; screen:\n{client.text()}")
+
+
+def hand_two(text: str) -> bool:
+    return re.search(r"\bHand 2\b", text) is not None
+
+
+async def test_players_on_different_processes_share_one_lobby_and_table(cluster: list[Proc]) -> None:
+    p1, p2, p3 = cluster
+    ana = await lobby_client(p2.port, "ana")
+    beto = await lobby_client(p3.port, "beto")
+    clients = [ana, beto]
+    try:
+        await ana.wait_for(lambda t: "beto" in players_pane(t))
+        await beto.wait_for(lambda t: "ana" in players_pane(t))
+        await say(ana, "hola beto, de otro proceso")
+        await beto.wait_for(lambda t: "ana: hola beto, de otro proceso" in chat_area(t))
+        ana.send("\x1b")
+        await asyncio.sleep(0.3)
+        await open_table(ana, 2, short=True)
+        await join_first_table(beto)
+        eve = await lobby_client(p1.port, "eve")  # the spectator, on the third process
+        clients.append(eve)
+        await eve.wait_for("playing")
+        eve.send("w")
+        await eve.wait_for("watching")
+        deadline = time.monotonic() + 90
+        try:
+            await asyncio.gather(play_until(ana, hand_two, deadline), play_until(beto, hand_two, deadline))
+        except AssertionError:
+            for c in clients:
+                sys.stderr.write(c.text() + "\n\n")
+            raise
+        await eve.wait_for(hand_two, 10)  # the spectator saw the first hand end
+        assert "╭─────╮" not in eve.text()  # and no one's cards
+    finally:
+        await close_all(*clients)
+
+
+async def test_the_host_killed_mid_hand_another_process_resumes_the_table(
+        tmp_path: Path, cluster: list[Proc]) -> None:
+    p1, p2, p3 = cluster
+    keys = {n: asyncssh.generate_private_key("ssh-ed25519") for n in ("ana", "beto")}
+    ana = await lobby_client(p2.port, "ana", client_keys=[keys["ana"]])
+    beto = await lobby_client(p3.port, "beto", client_keys=[keys["beto"]])
+    clients = [ana, beto]
+    try:
+        await open_table(ana, 2)
+        await join_first_table(beto)
+        for c in clients:
+            await c.wait_for(lambda s: status(s) != "" and "╭─────╮" in s, 10)
+        mover = next(c for c in clients if status(c.text()) == "Your move.")
+        before = cards(mover.text())
+        for digit in "123":  # one card played: the hand is under way
+            mover.send(digit)
+            await asyncio.sleep(0.2)
+            if cards(mover.text()) != before:
+                break
+        await asyncio.sleep(0.3)
+        seen = {"ana": cards(ana.text()), "beto": cards(beto.text())}
+        turns = {"ana": status(ana.text()), "beto": status(beto.text())}
+        killed_at = time.monotonic()
+        await p1.stop(signal.SIGKILL)  # the lobby host, with the table, mid-hand
+        logged = expected_from_log(tmp_path / "data" / "truco.sqlite3")  # what it acknowledged
+        assert len(logged) == 1
+        # The sessions of the dead host end; another process claims the host lease ...
+        await asyncio.wait_for(asyncio.gather(ana.closed.wait(), beto.closed.wait()), 15)
+        new_host = await _new_host(p2, p3)
+        took = time.monotonic() - killed_at
+        # ... and restores the table at exactly the state its log replays to: nothing lost.
+        restored = await new_host.wait_line(RESTORED)
+        table_id = restored.group(1)
+        assert (int(restored.group(2)), int(restored.group(3)), restored.group(4)) == logged[table_id]
+        # The players come back through either process, to the cards and turn they had.
+        await close_all(*clients)
+        clients = [await back(p3.port, "ana", [keys["ana"]], seen["ana"]),
+                   await back(p2.port, "beto", [keys["beto"]], seen["beto"])]
+        ana, beto = clients
+        assert (status(ana.text()), status(beto.text())) == (turns["ana"], turns["beto"])
+        deadline = time.monotonic() + 90
+        await asyncio.gather(play_until(ana, hand_two, deadline), play_until(beto, hand_two, deadline))
+        assert took < 15
+    finally:
+        await close_all(*clients)
+
+
+async def _new_host(*procs: Proc, timeout: float = 15.0) -> Proc:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for proc in procs:
+            if proc.is_host:
+                return proc
+        await asyncio.sleep(0.05)
+    raise AssertionError("no process took over as the lobby host")
