@@ -73,6 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     cluster = serve.add_argument_group("cluster (README: Running a cluster)")
     cluster.add_argument("--nats", metavar="URL[,URL...]",
                          help="join a cluster through these NATS servers (2.10+, JetStream on)")
+    cluster.add_argument("--workers", default="1", metavar="N",
+                         help="processes sharing the port, with a local nats-server; a number or "
+                              "auto (one per core; default %(default)s: one process, no bus)")
+    # Set by --workers for its workers: several processes listen on the one port.
+    cluster.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     cluster.add_argument("--lease-ttl", type=float, default=BusOptions().lease_ttl,
                          help="seconds before a dead lobby host is replaced (default %(default)s)")
     cluster.add_argument("--replicas", type=int, default=BusOptions().replicas,
@@ -181,7 +186,8 @@ async def _serve_cluster(config: ServerConfig, args: argparse.Namespace) -> None
     from server.cluster.node import parse_servers
     from server.cluster.serve import serve_cluster
 
-    await serve_cluster(config, parse_servers(args.nats), bus_options(args), _say)
+    await serve_cluster(config, parse_servers(args.nats), bus_options(args), _say,
+                        reuse_port=args.reuse_port)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -195,7 +201,21 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = config_from_args(args)
     try:
-        if args.nats:
+        from server.cluster.workers import worker_count
+
+        workers = worker_count(args.workers)
+    except ValueError as exc:
+        log.error("%s", exc)
+        return 2
+    if workers > 1 and args.nats:
+        log.error("--workers starts its own bus: it does not go with --nats")
+        return 2
+    try:
+        if workers > 1:
+            from server.cluster.workers import run_workers
+
+            asyncio.run(run_workers(config, workers, list(sys.argv[1:] if argv is None else argv), _say))
+        elif args.nats:
             asyncio.run(_serve_cluster(config, args))
         else:
             asyncio.run(serve(config))

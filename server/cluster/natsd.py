@@ -26,8 +26,9 @@ READY_TIMEOUT = 10.0  # seconds for the server to accept connections
 STOP_TIMEOUT = 5.0  # seconds for a clean exit after SIGTERM before SIGKILL
 
 
-class NatsServerError(RuntimeError):
-    """The local nats-server is missing, too old, or did not start."""
+class NatsServerError(OSError):
+    """The local nats-server is missing, too old, or did not start (an OSError: ``main``
+    reports it as "cannot start")."""
 
 
 def find_binary() -> Path:

@@ -3,6 +3,7 @@ one can be killed with SIGKILL)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import signal
 import sys
@@ -81,3 +82,37 @@ async def start(tmp: Path, nats_url: str, *options: str, port: int | None = None
         raise
     proc.owner = listening.group(2)
     return proc
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def established(pid: int, port: int) -> int:
+    """How many TCP connections to local ``port`` process ``pid`` holds (from /proc)."""
+    inodes = set()
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == "01" and int(local.rsplit(":", 1)[1], 16) == port:
+                inodes.add(f"socket:[{inode}]")
+    held = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            held += os.readlink(fd) in inodes
+        except OSError:
+            pass
+    return held

@@ -156,3 +156,37 @@ async def _new_host(*procs: Proc, timeout: float = 15.0) -> Proc:
                 return proc
         await asyncio.sleep(0.05)
     raise AssertionError("no process took over as the lobby host")
+
+
+async def test_bad_bus_input_is_dropped_and_every_process_goes_on(
+        nats_server: NatsServer, cluster: list[Proc]) -> None:
+    import nats
+
+    import protocol as p
+    from protocol.bus import ConnOpened, HangUp
+    from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, front_subject
+
+    p1, p2, p3 = cluster
+    ana = await lobby_client(p2.port, "ana")
+    beto = await lobby_client(p3.port, "beto")
+    hostile = await nats.connect(nats_server.url)
+    try:
+        fronts = [front_subject(p.owner) for p in cluster]
+        junk = [b"", b"\xc1", b"\x93\x01\x02", b"x" * 70_000, p.encode(p.Ping(n=1)),
+                p.encode(HangUp(conn_id=1)).replace(b"bus_hang_up", b"bus_hang_uX"),
+                p.encode(ConnOpened(conn_id=1, front="nowhere", ip="1.2.3.4", username="x"))[:-3]]
+        for subject in [HUB_SUBJECT, *fronts, "truco.events.t000000", "truco.other"]:
+            for data in junk:
+                await hostile.publish(subject, data)
+            for conn in ("", "0", "-1", "abc", "9" * 40, "123"):
+                await hostile.publish(subject, b"\x00junk", headers={CONN_HEADER: conn})
+        await hostile.flush()
+        await say(ana, "still here")
+        await beto.wait_for(lambda t: "ana: still here" in chat_area(t), 10)
+        assert all(proc.process.returncode is None for proc in cluster)
+        dropped = sum(len([line for line in proc.lines if "dropped a bad message" in line]) for proc in cluster)
+        assert dropped >= len(junk) * 2  # the host's inbox and every front end's logged them
+        assert not any("Traceback" in line for proc in cluster for line in proc.lines)
+    finally:
+        await hostile.close()
+        await close_all(ana, beto)
