@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from protocol.codec import decode
-from protocol.messages import NAME_MAX, TABLE_ID_MAX, Message
+from protocol.messages import NAME_MAX, TABLE_ID_MAX, TITLE_MAX, Message, OptionValue
 from protocol.schema import limited
 
 OWNER_MAX = 64  # a process id: host name, pid and a random part
@@ -95,8 +95,57 @@ class NameReservation(BusMessage):
     fingerprint: str = limited(max_len=128)
 
 
+# -- the cluster's store (server/cluster/jsstore.py): values of its key-value buckets ---------
+
+@dataclass(frozen=True)
+class TableEntry(BusMessage):
+    """An open table (its key in the tables bucket is deleted when it closes)."""
+
+    TYPE: ClassVar[str] = "bus_table"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    title: str = limited(max_len=TITLE_MAX)
+    variant: str = limited(max_len=20)
+    options: dict[str, OptionValue] = limited(max_len=40, max_items=64)
+    owner: str = limited(max_len=NAME_MAX)
+    private: bool = False
+    code: str = limited("", max_len=16)
+    turn_timer: int = limited(0, lo=0, hi=600)
+    seats: tuple[dict[str, Any], ...] = limited((), max_items=8)  # Occupant.to_record()
+    seed: str = limited("", max_len=64)
+    demo: bool = False
+
+
+@dataclass(frozen=True)
+class GameEntry(BusMessage):
+    """A finished match and who played it ("My games")."""
+
+    TYPE: ClassVar[str] = "bus_game"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    match_no: int = limited(lo=0, hi=2**31)
+    variant: str = limited(max_len=20)
+    title: str = limited(max_len=TITLE_MAX)
+    seats: tuple[str, ...] = limited(max_len=NAME_MAX, max_items=8)
+    scores: tuple[int, ...] = limited(lo=0, hi=10_000, max_items=8)
+    winner: int | None = limited(None, lo=0, hi=7)
+    hands: int = limited(0, lo=0, hi=100_000)
+    finished_at: int = limited(0, lo=0, hi=2**40)
+    # Who played it, one entry per human: seat, name key, key fingerprint (None: a guest)
+    player_seats: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
+    player_keys: tuple[str, ...] = limited((), max_len=64, max_items=8)
+    player_fps: tuple[str | None, ...] = limited((), max_len=128, max_items=8)
+
+
+@dataclass(frozen=True)
+class AliveAt(BusMessage):
+    """When the lobby host was last alive (what a running turn timer had used up)."""
+
+    TYPE: ClassVar[str] = "bus_alive"
+    ts: float = limited(0.0, lo=0, hi=2**40)
+
+
 BUS_TYPES: dict[str, type[Message]] = {
-    cls.TYPE: cls for cls in (LoggedEvent, TableLease, ConnOpened, ConnClosed, HangUp, NameReservation)
+    cls.TYPE: cls for cls in (LoggedEvent, TableLease, ConnOpened, ConnClosed, HangUp, NameReservation,
+                TableEntry, GameEntry, AliveAt)
 }
 
 

@@ -18,7 +18,7 @@ from nats.js.errors import APIError, NotFoundError
 import protocol as p
 from protocol.bus import LoggedEvent
 from server.cluster.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
-from server.store import EventRow, GameRecord, Snapshot
+from server.store import EventRow
 
 log = logging.getLogger(__name__)
 
@@ -111,25 +111,3 @@ class TableLog:
                 raise
             self.last = ack.seq
 
-
-class ClusterStore:
-    """What a table actor needs of a store (``append``), on the bus.
-
-    Snapshots are not kept (a new owner replays the current match from the stream) and
-    finished games are not recorded here: in cluster mode "My games" has no history yet.
-    """
-
-    def __init__(self, bus: Bus) -> None:
-        self._bus = bus
-        self.logs: dict[str, TableLog] = {}
-
-    def log_of(self, table_id: str) -> TableLog:
-        found = self.logs.get(table_id)
-        if found is None:
-            found = self.logs[table_id] = TableLog(self._bus, table_id)
-        return found
-
-    async def append(self, table_id: str, rows: Iterable[EventRow],
-                     games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]] = (),
-                     snapshot: Snapshot | None = None) -> None:
-        await self.log_of(table_id).append(rows)

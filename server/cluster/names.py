@@ -52,6 +52,9 @@ class NameMirror:
     def get(self, name_key: str) -> str | None:
         return self._names.get(name_key)
 
+    def items(self) -> list[tuple[str, str]]:
+        return list(self._names.items())
+
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()

@@ -2,9 +2,10 @@
 
 Every process is a front end: it holds SSH connections and runs their sessions (the part
 that costs the CPU). One of them, elected through the ``lobby`` lease, is also the host:
-it runs the lobby and the tables (``Hub``) and their store, and reaches the sessions of
-every front end over the bus (``host``). When the host dies its lease expires, another
-process claims it within ``lease_ttl`` seconds and restores the open tables from the log
+it runs the lobby and the tables (``Hub``), keeps their store in JetStream (``jsstore``:
+any process on any machine can take over), and reaches the sessions of every front end
+over the bus (``host``). When the host dies its lease expires, another
+process claims it within ``lease_ttl`` seconds and restores the open tables from their streams
 (as a restart does); the sessions of the old host end and their players reconnect through
 any process and get their seats back.
 """
@@ -13,35 +14,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import Any
 
 from server.cluster.bus import HOST_LEASE, Bus, BusOptions
 from server.cluster.front import FrontEnd
 from server.cluster.host import HostGateway
 from server.cluster.lease import Lease, Leases
+from server.cluster.jsstore import JetStreamStore
 from server.cluster.names import NameMirror
 from server.config import ServerConfig
 from server.lobby import Hub
-from server.store import Reservation, Store
 from server.table import Pace
 from server.variants import validate_options, variant_infos
 
 log = logging.getLogger(__name__)
-
-
-class ReservingStore:
-    """The host's store, whose new name reservations also reach every process's mirror."""
-
-    def __init__(self, store: Store, names: NameMirror) -> None:
-        self._store = store
-        self._names = names
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
-
-    async def reserve(self, name_key: str, name: str, fingerprint: str) -> None:
-        await self._store.reserve(name_key, name, fingerprint)
-        await self._names.publish([Reservation(name_key, name, fingerprint)])
 
 
 @dataclass
@@ -49,7 +34,7 @@ class Hosting:
     """What this process runs while it holds the host lease."""
 
     lease: Lease
-    store: Store
+    store: JetStreamStore
     hub: Hub
     gateway: HostGateway
     task: "asyncio.Task[None]"
@@ -123,10 +108,9 @@ class Node:
 
     async def _become_host(self, lease: Lease) -> None:
         config = self.config
-        store = Store(config.data_dir / "truco.sqlite3")
-        await store.open(check=True)
-        await self.names.publish(await store.reservations())
-        hub = Hub(config, variant_infos(), validate_options, ReservingStore(store, self.names),  # type: ignore[arg-type]
+        store = JetStreamStore(self.bus, self.names)
+        await store.open()
+        hub = Hub(config, variant_infos(), validate_options, store,  # type: ignore[arg-type]
                   pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
                             away_grace=config.away_grace))
         await hub.load()
