@@ -18,6 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
+import cluster_bench  # noqa: E402
 import codec_bench  # noqa: E402
 import engine_bench  # noqa: E402
 import load_bench  # noqa: E402
@@ -90,6 +91,8 @@ def main() -> None:
     except Exception as exc:  # the server or the workers would not start (or stop): go on
         traceback.print_exc()
         results["load"] = {"error": f"{type(exc).__name__}: {exc}"}
+    section(results, "cluster_failover", "cluster: kill -9 the lobby host of 3 serve --nats processes "
+            "with 2 bot tables playing; seconds until they play again, events lost", cluster_bench.run)
     section(results, "slow_link", "slow link: 9600 bit/s, 300 ms RTT proxy, opponent's action drawn",
             slowlink_bench.run)
     results["total_seconds"] = time.monotonic() - started
