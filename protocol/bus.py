@@ -15,6 +15,7 @@ from protocol.messages import NAME_MAX, TABLE_ID_MAX, TITLE_MAX, Message, Option
 from protocol.schema import limited
 
 OWNER_MAX = 64  # a process id: host name, pid and a random part
+LEASE_KEY_MAX = OWNER_MAX + 16
 
 
 class BusMessage(Message):
@@ -41,11 +42,12 @@ class LoggedEvent(BusMessage):
 
 
 @dataclass(frozen=True)
-class TableLease(BusMessage):
-    """Who owns a table now (the value of its key in the lease bucket)."""
+class LeaseValue(BusMessage):
+    """Who holds a lease now (the value of its key in the lease bucket): the lobby host's,
+    or a front end's own while it lives."""
 
     TYPE: ClassVar[str] = "bus_lease"
-    table_id: str = limited(max_len=TABLE_ID_MAX)
+    key: str = limited(max_len=LEASE_KEY_MAX)
     owner: str = limited(max_len=OWNER_MAX)
     since: float = limited(0.0, lo=0, hi=2**40)  # when this owner first claimed it
 
@@ -144,7 +146,7 @@ class AliveAt(BusMessage):
 
 
 BUS_TYPES: dict[str, type[Message]] = {
-    cls.TYPE: cls for cls in (LoggedEvent, TableLease, ConnOpened, ConnClosed, HangUp, NameReservation,
+    cls.TYPE: cls for cls in (LoggedEvent, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
                 TableEntry, GameEntry, AliveAt)
 }
 

@@ -50,8 +50,18 @@ def process_id() -> str:
     return f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
+def _token(owner: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", owner)
+
+
 def front_subject(owner: str) -> str:
-    return f"{FRONT_SUBJECT}.{re.sub(r'[^A-Za-z0-9_-]', '_', owner)}"
+    return f"{FRONT_SUBJECT}.{_token(owner)}"
+
+
+def front_lease(owner: str) -> str:
+    """The lease a front end holds while it lives: the host closes the connections of a
+    front end whose lease ran out (it died without saying so)."""
+    return f"front-{_token(owner)}"
 
 
 def conn_header(conn_id: int) -> dict[str, str]:

@@ -47,10 +47,19 @@ class FrontEnd:
         self._pump = asyncio.get_running_loop().create_task(self._send_loop(), name="front-pump")
 
     async def stop(self) -> None:
+        """Every session ends; the host is told their connections closed."""
+        for conn_id in list(self.links):
+            self._queue_bus(ConnClosed(conn_id=conn_id))
         self.hang_up_all()
+        for _ in range(100):  # what is queued reaches the bus
+            if not self._queue:
+                break
+            await asyncio.sleep(0.01)
         if self._pump is not None:
             self._pump.cancel()
             await asyncio.gather(self._pump, return_exceptions=True)
+        if not self._bus.nc.is_closed:
+            await self._bus.nc.flush()
 
     # -- what the SSH layer calls --------------------------------------------------------
     def connect(self, ip: str, username: str, fingerprint: str | None) -> HubLink:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import Callable
+from typing import Awaitable, Callable
 
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
@@ -30,9 +30,11 @@ MAX_CONNS = 100_000  # connections one host accepts from all front ends together
 class RemoteLink(HubLink):
     """A connection whose session lives on a front end: deliveries go out on the bus."""
 
-    def __init__(self, post: Callable[[Frame | Closed], None], conn_id: int, subject: str,
+    def __init__(self, post: Callable[[Frame | Closed], None], conn_id: int, front: str,
                  out: "Outgoing", gone: Callable[[int], object]) -> None:
         super().__init__(post, conn_id)
+        self.front = front  # the process holding the SSH connection
+        subject = front_subject(front)
         self._subject = subject
         self._out = out
         self._gone = gone  # the gateway forgets the connection
@@ -137,11 +139,24 @@ class HostGateway:
                 self._bus.dropped += 1
                 log.warning("host: unexpected %s dropped", message.TYPE)
 
+    async def drop_dead_fronts(self, alive: Callable[[str], Awaitable[bool]]) -> None:
+        """Close the connections of front ends that are gone (``alive``: their lease holds);
+        a process killed outright never said goodbye for its sessions."""
+        for front in {link.front for link in self.links.values()}:
+            if await alive(front):
+                continue
+            gone = [link for link in self.links.values() if link.front == front]
+            log.warning("host: front end %s is gone: its %d connections close", front, len(gone))
+            for link in gone:
+                self.links.pop(link.conn_id, None)
+                link.closed = True
+                self._hub.post(Closed(link.conn_id))
+
     def _open(self, message: ConnOpened) -> None:
         if message.conn_id in self.links or len(self.links) >= MAX_CONNS:
             log.warning("host: connection %s refused (known, or too many)", message.conn_id)
             return
-        link = RemoteLink(self._hub.post, message.conn_id, front_subject(message.front), self._out,
+        link = RemoteLink(self._hub.post, message.conn_id, message.front, self._out,
                           lambda conn_id: self.links.pop(conn_id, None))
         self.links[message.conn_id] = link
         self._hub.post(Opened(Peer(message.conn_id, message.ip, message.username, message.fingerprint), link))

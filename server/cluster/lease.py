@@ -1,11 +1,12 @@
-"""Who owns a table in a cluster: a lease per table in a JetStream key-value bucket.
+"""Leases in a JetStream key-value bucket: who is the lobby host (the ``lobby`` key, whose
+holder runs the lobby and every table), and which front ends are alive (each holds its own).
 
-A process claims a table with a create-only write of its key (exactly one claimant wins),
+A process claims a key with a create-only write (exactly one claimant wins),
 renews it with writes that name the revision it last wrote (so it notices at once when
 another process holds the key now), and releases it on a clean stop. The bucket's TTL
-removes a key nobody renewed: when an owner dies its leases vanish within ``lease_ttl``
-seconds and another process's claim succeeds. The event stream's expected-sequence
-check (``eventlog``) fences an owner that lost its lease without noticing.
+removes a key nobody renewed: when a holder dies its leases vanish within ``lease_ttl``
+seconds and another process's claim succeeds. The event streams' expected-sequence
+check (``eventlog``) fences a host that lost its lease without noticing.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from nats.js.errors import BucketNotFoundError, KeyWrongLastSequenceError, NotFo
 from nats.js.kv import KeyValue
 
 import protocol as p
-from protocol.bus import TableLease
+from protocol.bus import LeaseValue
 from server.cluster.bus import LEASE_BUCKET, Bus
 
 log = logging.getLogger(__name__)
@@ -37,9 +38,9 @@ async def lease_bucket(bus: Bus) -> KeyValue:
 
 @dataclass
 class Lease:
-    """This process's hold on one table (``revision``: the last write of it)."""
+    """This process's hold on one key (``revision``: the last write of it)."""
 
-    table_id: str
+    key: str
     revision: int
     since: float
     lost: bool = False
@@ -57,63 +58,63 @@ class Leases:
     async def open(cls, bus: Bus) -> "Leases":
         return cls(bus, await lease_bucket(bus))
 
-    def _value(self, table_id: str, since: float) -> bytes:
-        return p.encode(TableLease(table_id=table_id, owner=self._bus.owner, since=since))
+    def _value(self, key: str, since: float) -> bytes:
+        return p.encode(LeaseValue(key=key, owner=self._bus.owner, since=since))
 
-    async def claim(self, table_id: str) -> Lease | None:
+    async def claim(self, key: str) -> Lease | None:
         """The lease, if nobody holds it now (None: another process does)."""
         since = time.time()
         try:
-            revision = await self._kv.create(table_id, self._value(table_id, since))
+            revision = await self._kv.create(key, self._value(key, since))
         except KeyWrongLastSequenceError:
             return None
-        lease = self.held[table_id] = Lease(table_id, revision, since)
-        log.info("lease: %s now owns table %s", self._bus.owner, table_id)
+        lease = self.held[key] = Lease(key, revision, since)
+        log.info("lease: %s now holds lease %s", self._bus.owner, key)
         return lease
 
     async def renew(self, lease: Lease) -> bool:
         """Write the lease again (its TTL starts over); False: it was lost (expired and
-        claimed by another process, or deleted), and this process must stop the table."""
+        claimed by another process, or deleted): this process must stop what it guarded."""
         if lease.lost:
             return False
         try:
-            lease.revision = await self._kv.update(lease.table_id, self._value(lease.table_id, lease.since),
+            lease.revision = await self._kv.update(lease.key, self._value(lease.key, lease.since),
                                                    last=lease.revision)
             return True
         except KeyWrongLastSequenceError:
             lease.lost = True
-            self.held.pop(lease.table_id, None)
-            log.warning("lease: %s lost table %s", self._bus.owner, lease.table_id)
+            self.held.pop(lease.key, None)
+            log.warning("lease: %s lost lease %s", self._bus.owner, lease.key)
             return False
 
     async def renew_all(self) -> list[str]:
-        """Renew every lease held; the ids of the tables lost."""
-        return [lease.table_id for lease in list(self.held.values()) if not await self.renew(lease)]
+        """Renew every lease held; the keys lost."""
+        return [lease.key for lease in list(self.held.values()) if not await self.renew(lease)]
 
     async def release(self, lease: Lease) -> None:
-        """A clean stop: the table may be claimed at once, not after the TTL."""
-        self.held.pop(lease.table_id, None)
+        """A clean stop: the key may be claimed at once, not after the TTL."""
+        self.held.pop(lease.key, None)
         if lease.lost:
             return
         lease.lost = True
         try:
-            await self._kv.delete(lease.table_id, last=lease.revision)
+            await self._kv.delete(lease.key, last=lease.revision)
         except (KeyWrongLastSequenceError, NotFoundError):
             pass  # somebody else's by now
 
-    async def owner(self, table_id: str) -> TableLease | None:
-        """Who holds a table now (None: nobody; a bad value counts as nobody, logged)."""
+    async def owner(self, key: str) -> LeaseValue | None:
+        """Who holds a key now (None: nobody; a bad value counts as nobody, logged)."""
         try:
-            entry = await self._kv.get(table_id)
+            entry = await self._kv.get(key)
         except NotFoundError:  # never written, expired, or deleted
             return None
         if entry.value is None:
             return None
         try:
-            message = p.decode(entry.value, {TableLease.TYPE: TableLease})
+            message = p.decode(entry.value, {LeaseValue.TYPE: LeaseValue})
         except p.ProtocolError as exc:
             self._bus.dropped += 1
-            log.warning("lease: bad value for table %.20s: %s", table_id, exc)
+            log.warning("lease: bad value for %.80s: %s", key, exc)
             return None
-        assert isinstance(message, TableLease)
+        assert isinstance(message, LeaseValue)
         return message

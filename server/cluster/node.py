@@ -15,7 +15,7 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
-from server.cluster.bus import HOST_LEASE, Bus, BusOptions
+from server.cluster.bus import HOST_LEASE, Bus, BusOptions, front_lease
 from server.cluster.front import FrontEnd
 from server.cluster.host import HostGateway
 from server.cluster.lease import Lease, Leases
@@ -50,6 +50,7 @@ class Node:
     front: FrontEnd
     stop: asyncio.Event
     hosting: Hosting | None = None
+    front_lease: Lease | None = None
     _watch: "asyncio.Task[None] | None" = field(default=None, repr=False)
 
     @classmethod
@@ -64,6 +65,7 @@ class Node:
 
     async def start(self) -> None:
         """Until a host is known (this process, if nobody else is)."""
+        await self._keep_front_lease()
         await self._step()
         self._watch = asyncio.get_running_loop().create_task(self._watch_loop(), name="host-watch")
         while self.front.host is None and not self.stop.is_set():
@@ -73,9 +75,25 @@ class Node:
         while True:
             await asyncio.sleep(self.bus.options.renew_every)
             try:
+                await self._keep_front_lease()
                 await self._step()
+                if self.hosting is not None:
+                    await self.hosting.gateway.drop_dead_fronts(self._front_alive)
             except Exception:
                 log.exception("cluster: host check failed")
+
+    async def _keep_front_lease(self) -> None:
+        """This process's own lease, renewed while it lives (see ``front_lease``)."""
+        lease = self.front_lease
+        if lease is not None and await self.leases.renew(lease):
+            return
+        if lease is not None:  # it ran out (a long pause): the host may have closed our sessions
+            log.warning("cluster: this front end's lease ran out; its sessions end")
+            self.front.hang_up_all()
+        self.front_lease = await self.leases.claim(front_lease(self.bus.owner))
+
+    async def _front_alive(self, front: str) -> bool:
+        return front == self.bus.owner or await self.leases.owner(front_lease(front)) is not None
 
     async def _step(self) -> None:
         """Renew the host lease if this process holds it; otherwise follow (or become) the host."""
@@ -140,6 +158,8 @@ class Node:
             await hosting.store.close()
             await self.leases.release(hosting.lease)
         await self.front.stop()
+        if self.front_lease is not None:
+            await self.leases.release(self.front_lease)
         await self.names.close()
         await self.bus.close()
 

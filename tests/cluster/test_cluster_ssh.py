@@ -22,7 +22,9 @@ from server.cluster.natsd import NatsServer
 from server.table import state_digest
 from tests.cluster.procs import RESTORED, Proc, start
 from tests.e2e.harness import ScreenClient
-from tests.e2e.helpers import chat_area, close_all, lobby_client, offered_actions, players_pane, refused, say
+from tests.e2e.helpers import (
+    chat_area, close_all, lobby_client, offered_actions, players_pane, refused, say, title_of,
+)
 from tests.e2e.test_reconnect_ssh import back, cards, status
 from tests.e2e.test_table_ssh import ANSWER_ORDER, AVOID, join_first_table, open_table
 
@@ -214,4 +216,17 @@ async def test_bad_bus_input_is_dropped_and_every_process_goes_on(
         assert not any("Traceback" in line for proc in cluster for line in proc.lines)
     finally:
         await hostile.close()
+        await close_all(ana, beto)
+
+
+async def test_a_front_end_killed_its_players_leave_the_lobby(cluster: list[Proc]) -> None:
+    p1, p2, p3 = cluster
+    ana = await lobby_client(p2.port, "ana")
+    beto = await lobby_client(p3.port, "beto")
+    try:
+        await ana.wait_for(lambda t: "beto" in players_pane(t))
+        await p3.stop(signal.SIGKILL)  # beto's process dies without a word to the host
+        await ana.wait_for(lambda t: "beto" not in players_pane(t), 15)
+        assert "1 online" in title_of(ana.text())
+    finally:
         await close_all(ana, beto)

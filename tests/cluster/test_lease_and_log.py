@@ -8,7 +8,7 @@ import logging
 import pytest
 
 import protocol as p
-from protocol.bus import LoggedEvent, TableLease, decode_bus
+from protocol.bus import LoggedEvent, LeaseValue, decode_bus
 from server.cluster.bus import LEASE_BUCKET, Bus, BusOptions
 from server.cluster.eventlog import Fenced, TableLog, events_stream, subject
 from server.cluster.lease import Leases
@@ -86,16 +86,16 @@ async def test_bad_bus_input_is_logged_and_dropped(nats_server: NatsServer,
         got: list[p.Message] = []
 
         async def handler(message: p.Message, _msg: object) -> None:
-            if isinstance(message, TableLease) and message.owner == "boom":
+            if isinstance(message, LeaseValue) and message.owner == "boom":
                 raise RuntimeError("a handler bug")
             got.append(message)
 
         await bus.subscribe("truco.test", handler)
-        good = p.encode(TableLease(table_id="t1", owner="x", since=1.0))
+        good = p.encode(LeaseValue(key="t1", owner="x", since=1.0))
         garbage = [b"", b"\xff\xfe not msgpack", p.encode(p.Ping(n=1)),  # a client's message
-                   p.encode(TableLease(table_id="t1", owner="x")).replace(b"bus_lease", b"bus_leasX"),
+                   p.encode(LeaseValue(key="t1", owner="x")).replace(b"bus_lease", b"bus_leasX"),
                    b"\x81\xa1v\x02", b"x" * 70_000,
-                   p.encode(TableLease(table_id="t1", owner="boom"))]
+                   p.encode(LeaseValue(key="t1", owner="boom"))]
         with caplog.at_level(logging.WARNING):
             for data in garbage:
                 await raw.nc.publish("truco.test", data)
