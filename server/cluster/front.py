@@ -41,6 +41,7 @@ class FrontEnd:
         self._wake = asyncio.Event()
         self._pump: asyncio.Task[None] | None = None
         self.host: str | None = None  # the process the sessions are attached to
+        self._stopped = False
 
     async def start(self) -> None:
         await self._bus.nc.subscribe(self.subject, cb=self._on_message)
@@ -55,6 +56,7 @@ class FrontEnd:
             if not self._queue:
                 break
             await asyncio.sleep(0.01)
+        self._stopped = True
         if self._pump is not None:
             self._pump.cancel()
             await asyncio.gather(self._pump, return_exceptions=True)
@@ -97,7 +99,7 @@ class FrontEnd:
 
     async def _send_loop(self) -> None:
         nc = self._bus.nc
-        while True:
+        while not self._stopped:  # as Node._watch_loop: a cancel may come back as an error
             await self._wake.wait()
             self._wake.clear()
             while self._queue:

@@ -64,6 +64,7 @@ class Outgoing:
         self._bus = bus
         self._queue: deque[tuple[RemoteLink | None, str, dict[str, str] | None, bytes]] = deque()
         self._wake = asyncio.Event()
+        self.stopped = False
 
     def put(self, link: RemoteLink | None, subject: str, headers: dict[str, str] | None, data: bytes) -> None:
         self._queue.append((link, subject, headers, data))
@@ -71,7 +72,7 @@ class Outgoing:
 
     async def run(self) -> None:
         nc = self._bus.nc
-        while True:
+        while not self.stopped:  # as Node._watch_loop: a cancel may come back as an error
             await self._wake.wait()
             self._wake.clear()
             while self._queue:
@@ -111,6 +112,7 @@ class HostGateway:
             if not self._out._queue:
                 break
             await asyncio.sleep(0.01)
+        self._out.stopped = True
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)

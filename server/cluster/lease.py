@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import BucketNotFoundError, KeyWrongLastSequenceError, NotFoundError
+from nats.js.errors import APIError, BucketNotFoundError, KeyWrongLastSequenceError, NotFoundError
 from nats.js.kv import KeyValue
 
 import protocol as p
@@ -23,6 +23,8 @@ from protocol.bus import LeaseValue
 from server.cluster.bus import LEASE_BUCKET, Bus
 
 log = logging.getLogger(__name__)
+
+WRONG_LAST_SEQUENCE = (10071, 10164)  # JetStream's error codes for a failed expected revision
 
 
 async def lease_bucket(bus: Bus) -> KeyValue:
@@ -99,8 +101,21 @@ class Leases:
         lease.lost = True
         try:
             await self._kv.delete(lease.key, last=lease.revision)
-        except (KeyWrongLastSequenceError, NotFoundError):
-            pass  # somebody else's by now
+            return
+        except NotFoundError:
+            return
+        except APIError as exc:
+            if exc.err_code not in WRONG_LAST_SEQUENCE:
+                raise
+        # A renewal cut short (its task cancelled at shutdown) may have been written without
+        # its revision being kept: delete the key if it still names this process.
+        try:
+            entry = await self._kv.get(lease.key)
+            holder = await self.owner(lease.key)
+            if holder is not None and holder.owner == self._bus.owner and entry.revision is not None:
+                await self._kv.delete(lease.key, last=entry.revision)
+        except (NotFoundError, APIError):
+            pass  # somebody else's by now, or gone: the TTL removes it anyway
 
     async def owner(self, key: str) -> LeaseValue | None:
         """Who holds a key now (None: nobody; a bad value counts as nobody, logged)."""

@@ -52,6 +52,7 @@ class Node:
     hosting: Hosting | None = None
     front_lease: Lease | None = None
     _watch: "asyncio.Task[None] | None" = field(default=None, repr=False)
+    _closing: bool = False
 
     @classmethod
     async def join(cls, config: ServerConfig, servers: str | list[str], options: BusOptions,
@@ -72,7 +73,9 @@ class Node:
             await asyncio.sleep(0.05)
 
     async def _watch_loop(self) -> None:
-        while True:
+        # A flag, not only the cancellation: nats-py may turn a cancelled request into an
+        # ordinary error, which this loop would otherwise log and carry on from.
+        while not self._closing:
             await asyncio.sleep(self.bus.options.renew_every)
             try:
                 await self._keep_front_lease()
@@ -141,6 +144,7 @@ class Node:
     async def shutdown(self, grace: float) -> None:
         """Stop hosting (tables' last events logged, the lease released at once), stop the
         front end, leave the bus."""
+        self._closing = True
         if self._watch is not None:
             self._watch.cancel()
             await asyncio.gather(self._watch, return_exceptions=True)
@@ -156,12 +160,19 @@ class Node:
             await hosting.gateway.flush()
             await hosting.hub.drain_writes()
             await hosting.store.close()
-            await self.leases.release(hosting.lease)
+            await self._release(hosting.lease)
         await self.front.stop()
         if self.front_lease is not None:
-            await self.leases.release(self.front_lease)
+            await self._release(self.front_lease)
         await self.names.close()
         await self.bus.close()
+
+
+    async def _release(self, lease: Lease) -> None:
+        try:
+            await self.leases.release(lease)
+        except Exception:  # the bus is gone: the lease runs out by itself
+            log.exception("cluster: cannot release the lease %s", lease.key)
 
 
 def parse_servers(text: str) -> list[str]:

@@ -122,3 +122,20 @@ async def test_bad_bus_input_is_logged_and_dropped(nats_server: NatsServer,
     finally:
         await bus.close()
         await raw.close()
+
+
+async def test_a_release_after_a_renewal_whose_answer_was_lost_still_frees_the_key(
+        nats_server: NatsServer) -> None:
+    a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
+    try:
+        la, lb = await Leases.open(a), await Leases.open(b)
+        lease = await la.claim("lobby")
+        assert lease is not None
+        kept = lease.revision
+        assert await la.renew(lease)
+        lease.revision = kept  # as if the renewal's task was cancelled before it kept the answer
+        await la.release(lease)
+        assert await lb.claim("lobby") is not None
+    finally:
+        await a.close()
+        await b.close()
