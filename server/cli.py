@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--demo-bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     # Tests: each restored table's state digest in the log, to compare with their own replay.
     serve.add_argument("--log-digests", action="store_true", help=argparse.SUPPRESS)
-    cluster = serve.add_argument_group("cluster (README: Running a cluster)")
+    cluster = serve.add_argument_group("cluster (README: Cluster)")
     cluster.add_argument("--nats", metavar="URL[,URL...]",
                          help="join a cluster through these NATS servers (2.10+, JetStream on)")
     cluster.add_argument("--workers", default="1", metavar="N",

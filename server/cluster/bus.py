@@ -93,10 +93,13 @@ class Bus:
     async def connect(cls, servers: str | list[str], options: BusOptions = BusOptions(),
                       owner: str | None = None) -> "Bus":
         try:
-            nc = await nats.connect(servers, name=owner or "truco-ssh", max_reconnect_attempts=-1,
-                                    error_cb=_log_error, connect_timeout=5)
+            # A few tries at start (a wrong URL is reported, not retried for ever), then,
+            # once connected, reconnect for ever: a NATS restart must not end the process.
+            nc = await nats.connect(servers, name=owner or "truco-ssh", max_reconnect_attempts=3,
+                                    reconnect_time_wait=0.5, error_cb=_log_error, connect_timeout=5)
         except Exception as exc:  # nats-py raises its own types; main() reports OSErrors
             raise ConnectionError(f"cannot reach NATS at {servers}: {exc}") from exc
+        nc.options["max_reconnect_attempts"] = -1  # read by nats-py at each reconnect
         return cls(nc, options, owner)
 
     async def close(self) -> None:

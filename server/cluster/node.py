@@ -21,6 +21,7 @@ from server.cluster.host import HostGateway
 from server.cluster.lease import Lease, Leases
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.names import NameMirror
+from server.cluster.natsd import MIN_VERSION, NatsServerError
 from server.config import ServerConfig
 from server.lobby import Hub
 from server.table import Pace
@@ -58,6 +59,12 @@ class Node:
     async def join(cls, config: ServerConfig, servers: str | list[str], options: BusOptions,
                    stop: asyncio.Event) -> "Node":
         bus = await Bus.connect(servers, options)
+        version = bus.nc.connected_server_version
+        if (version.major, version.minor) < MIN_VERSION[:2]:
+            await bus.close()
+            wanted = ".".join(map(str, MIN_VERSION[:2]))
+            raise NatsServerError(f"the NATS server at {bus.nc.connected_url} is {version}; "
+                                  f"truco-ssh needs {wanted} or later with JetStream")
         leases = await Leases.open(bus)
         names = await NameMirror.open(bus)
         front = FrontEnd(bus, names)

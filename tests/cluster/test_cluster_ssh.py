@@ -230,3 +230,27 @@ async def test_a_front_end_killed_its_players_leave_the_lobby(cluster: list[Proc
         assert "1 online" in title_of(ana.text())
     finally:
         await close_all(ana, beto)
+
+
+async def test_a_nats_restart_the_processes_reconnect_and_play_goes_on(
+        nats_server: NatsServer, cluster: list[Proc]) -> None:
+    p1, p2, p3 = cluster
+    ana = await lobby_client(p2.port, "ana")
+    beto = await lobby_client(p3.port, "beto")
+    try:
+        await ana.wait_for(lambda t: "beto" in players_pane(t))
+        await nats_server.stop()
+        await nats_server.start()  # the same port and store
+        await asyncio.sleep(1.0)  # the clients reconnect (they retry every 2 s at most)
+        for attempt in range(20):
+            await say(ana, f"back {attempt}")
+            try:
+                await beto.wait_for(lambda t: f"ana: back {attempt}" in chat_area(t), 1.0)
+                break
+            except AssertionError:
+                continue
+        else:
+            raise AssertionError("the lobby did not come back after the NATS restart")
+        assert all(proc.process.returncode is None for proc in cluster)
+    finally:
+        await close_all(ana, beto)
