@@ -50,6 +50,7 @@ class LeaseValue(BusMessage):
     key: str = limited(max_len=LEASE_KEY_MAX)
     owner: str = limited(max_len=OWNER_MAX)
     since: float = limited(0.0, lo=0, hi=2**40)  # when this owner first claimed it
+    ready: bool = False  # the holder does what the lease stands for (the host: it listens)
 
 
 # -- sessions on one process, the lobby on another ---------------------------------------

@@ -129,7 +129,9 @@ class Bus:
             except Exception:
                 log.exception("bus: handler failed on %s from %.80s", message.TYPE, msg.subject)
 
-        return await self.nc.subscribe(subject, cb=guarded)
+        sub = await self.nc.subscribe(subject, cb=guarded)
+        await self.nc.flush()  # the server has the subscription before anyone is told of it
+        return sub
 
 
 async def _log_error(exc: Exception) -> None:

@@ -24,6 +24,7 @@ from server.link import Closed, Frame, HubLink
 log = logging.getLogger(__name__)
 
 SEND_QUEUE_LIMIT = 20_000  # frames waiting for the bus before new ones are dropped
+PENDING_FRAMES = 32  # frames a session may send while it waits for a new host
 
 
 class FrontEnd:
@@ -42,15 +43,20 @@ class FrontEnd:
         self._pump: asyncio.Task[None] | None = None
         self.host: str | None = None  # the process the sessions are attached to
         self._stopped = False
+        # Opened while there was no host: each connection's opening and first frames, sent
+        # in order once a host is ready
+        self._pending: dict[int, list[tuple[dict[str, str] | None, bytes]]] = {}
 
     async def start(self) -> None:
         await self._bus.nc.subscribe(self.subject, cb=self._on_message)
+        await self._bus.nc.flush()  # subscribed before any session is opened
         self._pump = asyncio.get_running_loop().create_task(self._send_loop(), name="front-pump")
 
     async def stop(self) -> None:
         """Every session ends; the host is told their connections closed."""
         for conn_id in list(self.links):
-            self._queue_bus(ConnClosed(conn_id=conn_id))
+            if conn_id not in self._pending:
+                self._queue_bus(ConnClosed(conn_id=conn_id))
         self.hang_up_all()
         for _ in range(100):  # what is queued reaches the bus
             if not self._queue:
@@ -69,12 +75,13 @@ class FrontEnd:
         conn_id = self._base + self._next
         link = HubLink(self._post, conn_id)
         self.links[conn_id] = link
-        if self.host is None:  # no lobby host yet (it is being elected): try again shortly
-            link.hang_up()
-            self.links.pop(conn_id, None)
-            return link
-        self._queue_bus(ConnOpened(conn_id=conn_id, front=self._bus.owner, ip=ip[:64],
-                                   username=username[:256], fingerprint=fingerprint))
+        opened = ConnOpened(conn_id=conn_id, front=self._bus.owner, ip=ip[:64],
+                            username=username[:256], fingerprint=fingerprint)
+        if self.host is None:  # a new host is taking over: the session waits for it
+            self._pending[conn_id] = [(None, p.encode(opened))]
+            log.info("conn %s waits for the new lobby host", conn_id)
+        else:
+            self._queue_bus(opened)
         return link
 
     def reserved_fingerprint(self, key: str) -> str | None:
@@ -88,10 +95,16 @@ class FrontEnd:
     def _post(self, message: Frame | Closed) -> None:
         if isinstance(message, Closed):
             self.links.pop(message.conn_id, None)
-            self._queue_bus(ConnClosed(conn_id=message.conn_id))
+            if self._pending.pop(message.conn_id, None) is None:
+                self._queue_bus(ConnClosed(conn_id=message.conn_id))
         else:
-            self._queue.append((conn_header(message.conn_id), message.data))
-            self._wake.set()
+            item = (conn_header(message.conn_id), message.data)
+            waiting = self._pending.get(message.conn_id)
+            if waiting is None:
+                self._queue.append(item)
+                self._wake.set()
+            elif len(waiting) < PENDING_FRAMES:
+                waiting.append(item)
 
     def _queue_bus(self, message: p.Message) -> None:
         self._queue.append((None, p.encode(message)))
@@ -141,8 +154,15 @@ class FrontEnd:
                         len(self.links))
             self.hang_up_all()
         self.host = host
+        if host is not None:
+            pending, self._pending = self._pending, {}
+            for conn_id, items in pending.items():
+                if conn_id in self.links:
+                    self._queue.extend(items)
+            self._wake.set()
 
     def hang_up_all(self) -> None:
+        self._pending.clear()
         links, self.links = self.links, {}
         for link in links.values():
             link.hang_up()

@@ -99,6 +99,7 @@ class HostGateway:
     async def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._out.run(), name="host-out")
         self._sub = await self._bus.nc.subscribe(HUB_SUBJECT, cb=self._on_message)
+        await self._bus.nc.flush()  # subscribed before the front ends learn this is the host
 
     async def stop(self) -> None:
         """Stop taking frames (the hub's shutdown then hangs up every connection)."""

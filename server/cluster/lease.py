@@ -46,6 +46,7 @@ class Lease:
     revision: int
     since: float
     lost: bool = False
+    ready: bool = False  # written with the next renewal
 
 
 class Leases:
@@ -60,8 +61,8 @@ class Leases:
     async def open(cls, bus: Bus) -> "Leases":
         return cls(bus, await lease_bucket(bus))
 
-    def _value(self, key: str, since: float) -> bytes:
-        return p.encode(LeaseValue(key=key, owner=self._bus.owner, since=since))
+    def _value(self, key: str, since: float, ready: bool = False) -> bytes:
+        return p.encode(LeaseValue(key=key, owner=self._bus.owner, since=since, ready=ready))
 
     async def claim(self, key: str) -> Lease | None:
         """The lease, if nobody holds it now (None: another process does)."""
@@ -80,7 +81,7 @@ class Leases:
         if lease.lost:
             return False
         try:
-            lease.revision = await self._kv.update(lease.key, self._value(lease.key, lease.since),
+            lease.revision = await self._kv.update(lease.key, self._value(lease.key, lease.since, lease.ready),
                                                    last=lease.revision)
             return True
         except KeyWrongLastSequenceError:

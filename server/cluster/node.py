@@ -118,7 +118,8 @@ class Node:
                 self.front.host_changed(self.bus.owner)
                 return
             current = await self.leases.owner(HOST_LEASE)
-        self.front.host_changed(current.owner if current is not None else None)
+        # A host that claimed the lease but is still loading gets no connections yet
+        self.front.host_changed(current.owner if current is not None and current.ready else None)
 
     async def _renew(self, hosting: Hosting) -> None:
         try:
@@ -146,6 +147,8 @@ class Node:
         gateway = HostGateway(self.bus, hub)
         await gateway.start()
         self.hosting = Hosting(lease, store, hub, gateway, task)
+        lease.ready = True  # the front ends send connections from now on
+        await self._renew(self.hosting)
         log.warning("cluster: this process (%s) is the lobby host", self.bus.owner)
 
     async def shutdown(self, grace: float) -> None:
