@@ -3,8 +3,8 @@
 Starts a local nats-server (JetStream under the data dir) and N processes of
 ``truco-ssh serve --nats`` on the same SSH port (SO_REUSEPORT: the kernel spreads the
 connections) with the same host key and data dir. A worker that dies is started again
-(another worker has taken over its part meanwhile). Ctrl-C (or SIGTERM) stops the workers,
-then the nats-server.
+(another worker has taken over its part meanwhile), and so is the nats-server. Ctrl-C (or
+SIGTERM) stops the workers, then the nats-server.
 """
 from __future__ import annotations
 
@@ -79,6 +79,7 @@ async def run_workers(config: ServerConfig, count: int, argv: list[str],
         say(f"Host key fingerprint: {fingerprint(host_key)}")
         workers = [loop.create_task(_keep_running(exe + args, n, stop), name=f"worker-{n}")
                    for n in range(count)]
+        workers.append(loop.create_task(_keep_nats(nats, stop), name="nats"))
         await stop.wait()
         say("Stopping the workers…")
     finally:
@@ -89,6 +90,30 @@ async def run_workers(config: ServerConfig, count: int, argv: list[str],
             for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(sig)
     say("Stopped.")
+
+
+async def _keep_nats(nats: NatsServer, stop: asyncio.Event) -> None:
+    """The bus: started again (same port, same JetStream files) if it dies; the workers
+    reconnect by themselves."""
+    while not stop.is_set():
+        process = nats.process
+        if process is None:
+            return
+        waiting = asyncio.ensure_future(process.wait())
+        stopping = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([waiting, stopping], return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if stop.is_set():
+            waiting.cancel()
+            return
+        log.error("the nats-server exited with %s; starting it again", process.returncode)
+        nats.process = None
+        await asyncio.sleep(RESTART_PAUSE)
+        try:
+            await nats.start()
+        except OSError:
+            log.exception("the nats-server cannot be started again: stopping")
+            stop.set()
 
 
 async def _keep_running(command: list[str], number: int, stop: asyncio.Event) -> None:
