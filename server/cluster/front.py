@@ -53,10 +53,13 @@ class FrontEnd:
         self._pump = asyncio.get_running_loop().create_task(self._send_loop(), name="front-pump")
 
     async def stop(self) -> None:
-        """Every session ends; the host is told their connections closed."""
-        for conn_id in list(self.links):
+        """Every session ends, told why (as a single process tells them); the host is told
+        their connections closed."""
+        farewell = p.encode(p.Notice(code="shutdown"))
+        for conn_id, link in list(self.links.items()):
             if conn_id not in self._pending:
                 self._queue_bus(ConnClosed(conn_id=conn_id))
+            link.deliver(farewell)
         self.hang_up_all()
         for _ in range(100):  # what is queued reaches the bus
             if not self._queue:

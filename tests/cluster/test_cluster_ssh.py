@@ -256,3 +256,17 @@ async def test_a_nats_restart_the_processes_reconnect_and_play_goes_on(
         assert all(proc.process.returncode is None for proc in cluster)
     finally:
         await close_all(ana, beto)
+
+
+async def test_a_front_end_stopped_its_players_are_told_and_leave_the_lobby(cluster: list[Proc]) -> None:
+    p1, p2, p3 = cluster
+    ana = await lobby_client(p2.port, "ana")
+    beto = await lobby_client(p3.port, "beto")
+    try:
+        await ana.wait_for(lambda t: "beto" in players_pane(t))
+        await p3.stop(signal.SIGINT)  # Ctrl-C on beto's process only
+        await beto.wait_for("shutting down", 10)
+        await ana.wait_for(lambda t: "beto" not in players_pane(t), 10)  # at once, not after a TTL
+        assert p1.process.returncode is None and p2.process.returncode is None
+    finally:
+        await close_all(ana, beto)
