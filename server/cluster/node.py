@@ -115,7 +115,8 @@ class Node:
             lease = await self.leases.claim(HOST_LEASE)
             if lease is not None:
                 await self._become_host(lease)
-                self.front.host_changed(self.bus.owner)
+                if self.hosting is not None:
+                    self.front.host_changed(self.bus.owner)
                 return
             current = await self.leases.owner(HOST_LEASE)
         # A host that claimed the lease but is still loading gets no connections yet
@@ -137,12 +138,22 @@ class Node:
 
     async def _become_host(self, lease: Lease) -> None:
         config = self.config
-        store = JetStreamStore(self.bus, self.names)
-        await store.open()
-        hub = Hub(config, variant_infos(), validate_options, store,  # type: ignore[arg-type]
-                  pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
-                            away_grace=config.away_grace))
-        await hub.load()
+        # The lease is renewed while the lobby loads (many open tables take a while)
+        keeping = asyncio.get_running_loop().create_task(self._keep(lease), name="keep-lease")
+        try:
+            store = JetStreamStore(self.bus, self.names)
+            await store.open()
+            hub = Hub(config, variant_infos(), validate_options, store,  # type: ignore[arg-type]
+                      pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
+                                away_grace=config.away_grace))
+            await hub.load()
+        finally:
+            keeping.cancel()
+            await asyncio.gather(keeping, return_exceptions=True)
+        if lease.lost:
+            log.error("cluster: the host lease ran out while the lobby loaded; this process stops")
+            self.stop.set()
+            return
         task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
         gateway = HostGateway(self.bus, hub)
         await gateway.start()
@@ -150,6 +161,14 @@ class Node:
         lease.ready = True  # the front ends send connections from now on
         await self._renew(self.hosting)
         log.warning("cluster: this process (%s) is the lobby host", self.bus.owner)
+
+    async def _keep(self, lease: Lease) -> None:
+        while not lease.lost:
+            await asyncio.sleep(self.bus.options.renew_every)
+            try:
+                await self.leases.renew(lease)
+            except Exception:
+                log.exception("cluster: cannot renew the host lease")
 
     async def shutdown(self, grace: float) -> None:
         """Stop hosting (tables' last events logged, the lease released at once), stop the
