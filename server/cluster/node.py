@@ -15,6 +15,8 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from nats.errors import Error as NatsError
+
 from server.cluster.bus import HOST_LEASE, Bus, BusOptions, front_lease
 from server.cluster.front import FrontEnd
 from server.cluster.host import HostGateway
@@ -65,8 +67,13 @@ class Node:
             wanted = ".".join(map(str, MIN_VERSION[:2]))
             raise NatsServerError(f"the NATS server at {bus.nc.connected_url} is {version}; "
                                   f"truco-ssh needs {wanted} or later with JetStream")
-        leases = await Leases.open(bus)
-        names = await NameMirror.open(bus)
+        try:
+            leases = await Leases.open(bus)
+            names = await NameMirror.open(bus)
+        except (NatsError, asyncio.TimeoutError) as exc:
+            await bus.close()
+            raise NatsServerError(f"JetStream refused the cluster's buckets ({exc!r:.200}): is "
+                                  "JetStream on, and --replicas no more than the NATS servers?") from exc
         front = FrontEnd(bus, names)
         await front.start()
         return cls(config, bus, leases, names, front, stop)
