@@ -10,6 +10,7 @@ check (``eventlog``) fences a host that lost its lease without noticing.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from dataclasses import dataclass
@@ -28,11 +29,22 @@ WRONG_LAST_SEQUENCE = (10071, 10164)  # JetStream's error codes for a failed exp
 
 
 async def lease_bucket(bus: Bus) -> KeyValue:
-    """The lease bucket, created on first use with the cluster's TTL and replicas."""
+    """The lease bucket, created on first use with the cluster's TTL and replicas.
+
+    The TTL is the bucket's: a process started with another ``--lease-ttl`` than the
+    cluster's first one adopts the bucket's (and renews at a third of it), with a warning.
+    """
     try:
-        return await bus.js.key_value(LEASE_BUCKET)
+        kv = await bus.js.key_value(LEASE_BUCKET)
     except (BucketNotFoundError, NotFoundError):
         pass
+    else:
+        ttl = (await kv.status()).ttl
+        if ttl and abs(ttl - bus.options.lease_ttl) > 1e-3:
+            log.warning("lease: the cluster's lease TTL is %.1f s (not %.1f s): using it",
+                        ttl, bus.options.lease_ttl)
+            bus.options = dataclasses.replace(bus.options, lease_ttl=ttl, renew_every=ttl / 3)
+        return kv
     config = KeyValueConfig(bucket=LEASE_BUCKET, history=1, ttl=bus.options.lease_ttl,
                             storage=StorageType.FILE, replicas=bus.options.replicas)
     return await bus.js.create_key_value(config=config)

@@ -139,3 +139,16 @@ async def test_a_release_after_a_renewal_whose_answer_was_lost_still_frees_the_k
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_process_with_another_ttl_adopts_the_clusters(nats_server: NatsServer) -> None:
+    a = await _bus(nats_server, "proc-a")
+    b = await Bus.connect(nats_server.url, BusOptions(lease_ttl=6.0, renew_every=2.0), owner="proc-b")
+    try:
+        await Leases.open(a)  # creates the bucket with a TTL of 1 s
+        await Leases.open(b)
+        assert b.options.lease_ttl == pytest.approx(1.0)
+        assert b.options.renew_every == pytest.approx(1.0 / 3)
+    finally:
+        await a.close()
+        await b.close()
