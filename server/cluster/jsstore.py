@@ -20,7 +20,7 @@ import asyncio
 import dataclasses
 import logging
 import time
-from typing import Any, Awaitable, Iterable, TypeVar
+from typing import Any, Awaitable, Callable, Iterable, TypeVar
 
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import BucketNotFoundError, NoKeysError, NotFoundError
@@ -29,7 +29,7 @@ from nats.js.kv import KeyValue
 import protocol as p
 from protocol.bus import AliveAt, BusMessage, GameEntry, TableEntry, decode_bus
 from server.cluster.bus import Bus
-from server.cluster.eventlog import TableLog, events_stream
+from server.cluster.eventlog import Fenced, TableLog, events_stream
 from server.cluster.names import NameMirror
 from server.store import EventRow, GameRecord, Reservation, Snapshot, TableRecord
 
@@ -58,9 +58,11 @@ def _future(coro: Awaitable[T]) -> "asyncio.Future[T]":
 class JetStreamStore:
     """``server.store.Store``'s interface on the bus (see the module's docstring)."""
 
-    def __init__(self, bus: Bus, names: NameMirror) -> None:
+    def __init__(self, bus: Bus, names: NameMirror,
+                 still_host: Callable[[], Awaitable[bool]] | None = None) -> None:
         self._bus = bus
         self._names = names
+        self._still_host = still_host  # this process still holds the host lease
         self._logs: dict[str, TableLog] = {}
         # The open tables as last written: this process is the only writer while it hosts,
         # and a seat change then needs no read first (whose answer could come out of order)
@@ -184,7 +186,11 @@ class JetStreamStore:
                      games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]] = (),
                      snapshot: Snapshot | None = None) -> None:
         """The events first (acknowledged, fenced), then the records of the matches they end;
-        snapshots are not kept (a restore replays the match from its stream)."""
+        snapshots are not kept (a restore replays the match from its stream). A host that is
+        not sure of its lease any more (it stalled) writes nothing: the new host may have
+        read the log already."""
+        if self._still_host is not None and not await self._still_host():
+            raise Fenced(f"table {table_id}: this process may no longer be the host")
         await self.log_of(table_id).append(rows)
         for game, players in games:
             await self.finish_game(game, players)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import APIError, BucketNotFoundError, KeyWrongLastSequenceError, NotFoundError
@@ -25,7 +25,8 @@ from server.cluster.bus import LEASE_BUCKET, Bus
 
 log = logging.getLogger(__name__)
 
-WRONG_LAST_SEQUENCE = (10071, 10164)  # JetStream's error codes for a failed expected revision
+WRONG_LAST_SEQUENCE = (10071, 10164)
+FRESH_SHARE = 0.8  # of the TTL: a lease renewed longer ago than this is not relied on  # JetStream's error codes for a failed expected revision
 
 
 async def lease_bucket(bus: Bus) -> KeyValue:
@@ -59,6 +60,12 @@ class Lease:
     since: float
     lost: bool = False
     ready: bool = False  # written with the next renewal
+    renewed_at: float = field(default_factory=time.monotonic)  # the last write that succeeded
+
+    def fresh(self, ttl: float) -> bool:
+        """Held for sure: renewed well within the TTL (a process that stalled longer may
+        have lost it without knowing yet)."""
+        return not self.lost and time.monotonic() - self.renewed_at < ttl * FRESH_SHARE
 
 
 class Leases:
@@ -93,8 +100,10 @@ class Leases:
         if lease.lost:
             return False
         try:
+            asked = time.monotonic()
             lease.revision = await self._kv.update(lease.key, self._value(lease.key, lease.since, lease.ready),
                                                    last=lease.revision)
+            lease.renewed_at = asked
             return True
         except KeyWrongLastSequenceError:
             lease.lost = True

@@ -148,7 +148,7 @@ class Node:
         # The lease is renewed while the lobby loads (many open tables take a while)
         keeping = asyncio.get_running_loop().create_task(self._keep(lease), name="keep-lease")
         try:
-            store = JetStreamStore(self.bus, self.names)
+            store = JetStreamStore(self.bus, self.names, lambda: self._still_host(lease))
             await store.open()
             hub = Hub(config, variant_infos(), validate_options, store,  # type: ignore[arg-type]
                       pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
@@ -168,6 +168,17 @@ class Node:
         lease.ready = True  # the front ends send connections from now on
         await self._renew(self.hosting)
         log.warning("cluster: this process (%s) is the lobby host", self.bus.owner)
+
+    async def _still_host(self, lease: Lease) -> bool:
+        """Before a table writes: the lease was renewed recently, or is renewed now (a host
+        that stalled past its TTL may have been replaced, and must not write then)."""
+        if lease.fresh(self.bus.options.lease_ttl):
+            return True
+        try:
+            return await self.leases.renew(lease)
+        except Exception:
+            log.exception("cluster: cannot renew the host lease before a write")
+            return False
 
     async def _keep(self, lease: Lease) -> None:
         while not lease.lost:

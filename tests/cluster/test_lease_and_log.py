@@ -152,3 +152,16 @@ async def test_a_process_with_another_ttl_adopts_the_clusters(nats_server: NatsS
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_lease_is_fresh_only_well_within_its_ttl(nats_server: NatsServer) -> None:
+    a = await _bus(nats_server, "proc-a")
+    try:
+        leases = await Leases.open(a)
+        lease = await leases.claim("lobby")
+        assert lease is not None and lease.fresh(1.0)
+        await asyncio.sleep(0.85)  # past 80 % of the TTL without a renewal
+        assert not lease.fresh(1.0)
+        assert await leases.renew(lease) and lease.fresh(1.0)
+    finally:
+        await a.close()
