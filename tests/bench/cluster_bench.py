@@ -34,7 +34,6 @@ from server.cluster.jsstore import JetStreamStore  # noqa: E402
 from server.cluster.names import NameMirror  # noqa: E402
 from server.cluster.natsd import NatsServer  # noqa: E402
 from tests.cluster import procs  # noqa: E402
-from tests.cluster.test_cluster_ssh import logged_state  # noqa: E402
 
 
 async def _writers(bus: Bus, table_id: str, after: int) -> set[str]:
@@ -80,7 +79,7 @@ async def run_async(rounds: int, tables: int, lease_ttl: float) -> dict[str, obj
             await host.stop(signal.SIGKILL)
             killed = time.monotonic()
             cluster.remove(host)
-            acked = await logged_state(nats.url)  # what was in the streams when it died
+            acked = await procs.logged_state(nats.url)  # what was in the streams when it died
             waiting = set(table_ids)
             while waiting and time.monotonic() - killed < 60:
                 for table_id in list(waiting):

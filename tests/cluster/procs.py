@@ -11,7 +11,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import engine
+from server.cluster.bus import Bus
+from server.cluster.jsstore import JetStreamStore
+from server.cluster.names import NameMirror
 from server.cluster.natsd import free_port
+from server.table import state_digest
 
 LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+) \(cluster process (\S+), (.*)\)")
 HOST = re.compile(r"cluster: this process \((\S+)\) is the lobby host")
@@ -116,3 +121,24 @@ def established(pid: int, port: int) -> int:
         except OSError:
             pass
     return held
+
+
+async def logged_state(url: str) -> dict[str, tuple[int, int, str]]:
+    """Our own replay of every open table's stream: (match, last seq, digest of the state)."""
+    bus = await Bus.connect(url, owner="test-reader")
+    try:
+        names = await NameMirror.open(bus)
+        store = JetStreamStore(bus, names)
+        await store.open()
+        records = await store.table_index()
+        await store.load_matches(records)
+        await names.close()
+    finally:
+        await bus.close()
+    out = {}
+    for r in records:
+        rules = engine.get_ruleset(r.variant, **r.options)
+        n = len(r.seats)
+        state = engine.replay(rules, n, [engine.event_from_wire(e.data, rules.card_notation) for e in r.events])
+        out[r.table_id] = (r.events[-1].match_no, r.events[-1].seq, state_digest(state, n))
+    return out

@@ -14,13 +14,8 @@ from typing import AsyncIterator, Callable
 import asyncssh
 import pytest
 
-import engine
-from server.cluster.bus import Bus
-from server.cluster.jsstore import JetStreamStore
-from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
-from server.table import state_digest
-from tests.cluster.procs import RESTORED, Proc, start
+from tests.cluster.procs import RESTORED, Proc, logged_state, start
 from tests.e2e.harness import ScreenClient
 from tests.e2e.helpers import (
     chat_area, close_all, lobby_client, offered_actions, players_pane, refused, say, title_of,
@@ -69,27 +64,6 @@ async def play_until(client: ScreenClient, done: Callable[[str], bool], deadline
         else:
             await asyncio.sleep(0.02)
     raise AssertionError(f"not done in time; screen:\n{client.text()}")
-
-
-async def logged_state(url: str) -> dict[str, tuple[int, int, str]]:
-    """Our own replay of every open table's stream: (match, last seq, digest of the state)."""
-    bus = await Bus.connect(url, owner="test-reader")
-    try:
-        names = await NameMirror.open(bus)
-        store = JetStreamStore(bus, names)
-        await store.open()
-        records = await store.table_index()
-        await store.load_matches(records)
-        await names.close()
-    finally:
-        await bus.close()
-    out = {}
-    for r in records:
-        rules = engine.get_ruleset(r.variant, **r.options)
-        n = len(r.seats)
-        state = engine.replay(rules, n, [engine.event_from_wire(e.data, rules.card_notation) for e in r.events])
-        out[r.table_id] = (r.events[-1].match_no, r.events[-1].seq, state_digest(state, n))
-    return out
 
 
 def hand_two(text: str) -> bool:
