@@ -16,6 +16,7 @@ from protocol.schema import limited
 
 OWNER_MAX = 64  # a process id: host name, pid and a random part
 LEASE_KEY_MAX = OWNER_MAX + 16
+EVENTS_PER_MESSAGE = 512
 
 
 class BusMessage(Message):
@@ -23,20 +24,28 @@ class BusMessage(Message):
 
 
 @dataclass(frozen=True)
-class LoggedEvent(BusMessage):
-    """One event of a table's log, as the table's stream holds it (the cluster's SQLite row).
+class EventRecord:
+    """One event of a table's log (the cluster's SQLite row): ``data`` is the engine event's
+    wire form; ``seat``/``cid``: the player command that caused it (idempotent retries)."""
 
-    ``data`` is the engine event's wire form; ``seat``/``cid``: the player command that
-    caused it (idempotent retries after a failover); ``owner``: the process that wrote it.
-    """
-
-    TYPE: ClassVar[str] = "bus_event"
-    table_id: str = limited(max_len=TABLE_ID_MAX)
     seq: int = limited(lo=1, hi=2**53)
     match_no: int = limited(lo=0, hi=2**31)
     data: dict[str, Any] = limited(max_items=64)
     seat: int | None = limited(None, lo=0, hi=7)
     cid: int | None = limited(None, lo=0, hi=2**53)
+
+
+@dataclass(frozen=True)
+class LoggedEvents(BusMessage):
+    """The events of one append of a table, as its stream holds them: one message, so that
+    an append is whole or absent, as an SQLite transaction (``more``: an append too big for
+    one message goes in several, and counts only once its last part, ``more=False``, is in).
+    ``owner``: the process that wrote it."""
+
+    TYPE: ClassVar[str] = "bus_events"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    events: tuple[EventRecord, ...] = limited(max_items=EVENTS_PER_MESSAGE)
+    more: bool = False
     ts: float = limited(0.0, lo=0, hi=2**40)
     owner: str = limited("", max_len=OWNER_MAX)
 
@@ -147,7 +156,7 @@ class AliveAt(BusMessage):
 
 
 BUS_TYPES: dict[str, type[Message]] = {
-    cls.TYPE: cls for cls in (LoggedEvent, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
+    cls.TYPE: cls for cls in (LoggedEvents, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
                 TableEntry, GameEntry, AliveAt)
 }
 

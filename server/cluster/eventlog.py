@@ -1,7 +1,8 @@
 """A table's event log in a JetStream stream (cluster mode's counterpart of SQLite's events).
 
-Every table has a subject ``truco.events.<table id>`` in one stream; each event is a
-``protocol.bus.LoggedEvent``. ``append`` returns once JetStream acknowledged every event
+Every table has a subject ``truco.events.<table id>`` in one stream; each append is one
+``protocol.bus.LoggedEvents`` message (whole or absent, like an SQLite transaction; see the
+message for appends too big for one). ``append`` returns once JetStream acknowledged it
 (the acknowledgement is the log write: the table actor sends no update before it), and each
 publish names the stream sequence of the table's previous event, so a process that lost its
 lease and did not notice yet cannot add to the log after the new owner did (fencing).
@@ -16,7 +17,7 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, Header, Storag
 from nats.js.errors import APIError, NotFoundError
 
 import protocol as p
-from protocol.bus import LoggedEvent
+from protocol.bus import EVENTS_PER_MESSAGE, EventRecord, LoggedEvents
 from server.cluster.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
 from server.store import EventRow
 
@@ -56,8 +57,10 @@ class TableLog:
         self.last = 0
 
     async def read(self) -> list[EventRow]:
-        """Every valid event of the table, oldest first; a message that is not one (foreign
-        or malformed) is logged and skipped. Sets ``last`` for the appends that follow."""
+        """Every logged event of the table, oldest first. A message that is not one of its
+        appends (foreign or malformed) is logged and skipped, and so are the first parts of
+        an append its writer did not finish (it died): nobody saw those events. Sets
+        ``last`` for the appends that follow."""
         js = self._bus.js
         try:
             newest = await js.get_last_msg(EVENTS_STREAM, subject(self.table_id))
@@ -65,6 +68,7 @@ class TableLog:
             self.last = 0
             return []
         rows: list[EventRow] = []
+        pending: list[EventRow] = []  # parts of an append not complete yet
         sub = await js.pull_subscribe(
             subject(self.table_id), stream=EVENTS_STREAM,
             config=ConsumerConfig(ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.ALL,
@@ -75,32 +79,53 @@ class TableLog:
             while seen < newest.seq:
                 for msg in await sub.fetch(READ_BATCH, timeout=5.0):
                     seen = msg.metadata.sequence.stream
-                    row = self._row(self._bus.decode(msg), seen)
-                    if row is not None:
-                        rows.append(row)
+                    part = self._part(self._bus.decode(msg), seen)
+                    if part is None:
+                        continue
+                    batch, more = part
+                    if pending and batch[0].seq != pending[-1].seq + 1:
+                        log.warning("events of %s: an unfinished append (%d events) skipped",
+                                    self.table_id, len(pending))
+                        pending = []
+                    if rows and not pending and batch[0].seq <= rows[-1].seq:
+                        self._bus.dropped += 1
+                        log.warning("events of %s: message %d repeats logged events: skipped",
+                                    self.table_id, seen)
+                        continue
+                    pending.extend(batch)
+                    if not more:
+                        rows.extend(pending)
+                        pending = []
         finally:
             await sub.unsubscribe()
+        if pending:
+            log.warning("events of %s: the last append was not finished (%d events): skipped",
+                        self.table_id, len(pending))
         self.last = newest.seq
         return rows
 
-    def _row(self, message: Any, stream_seq: int) -> EventRow | None:
-        if not isinstance(message, LoggedEvent) or message.table_id != self.table_id:
+    def _part(self, message: Any, stream_seq: int) -> tuple[list[EventRow], bool] | None:
+        if (not isinstance(message, LoggedEvents) or message.table_id != self.table_id
+                or not message.events):
             if message is not None:
                 self._bus.dropped += 1
-                log.warning("events of %s: message %d is not this table's event: skipped",
+                log.warning("events of %s: message %d is not this table's events: skipped",
                             self.table_id, stream_seq)
             return None
-        return EventRow(seq=message.seq, match_no=message.match_no, data=message.data,
-                        seat=message.seat, cid=message.cid, ts=message.ts)
+        rows = [EventRow(seq=e.seq, match_no=e.match_no, data=e.data, seat=e.seat, cid=e.cid,
+                         ts=message.ts) for e in message.events]
+        return rows, message.more
 
     async def append(self, rows: Iterable[EventRow]) -> None:
-        """Every row acknowledged by JetStream, in order; Fenced if another process wrote
-        to the table since this one's last append."""
-        now = time.time()
-        for row in rows:
-            data = p.encode(LoggedEvent(table_id=self.table_id, seq=row.seq, match_no=row.match_no,
-                                        data=row.data, seat=row.seat, cid=row.cid, ts=now,
-                                        owner=self._bus.owner))
+        """The rows in one message (or, if too big for one, several that count only once the
+        last is in), acknowledged by JetStream; Fenced if another process wrote to the table
+        since this one read or wrote it last."""
+        records = [EventRecord(seq=r.seq, match_no=r.match_no, data=r.data, seat=r.seat, cid=r.cid)
+                   for r in rows]
+        if not records:
+            return
+        parts = self._encode(records, time.time())
+        for data in parts:
             headers = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last)}
             try:
                 ack = await self._bus.js.publish(subject(self.table_id), data, stream=EVENTS_STREAM,
@@ -111,3 +136,15 @@ class TableLog:
                 raise
             self.last = ack.seq
 
+    def _encode(self, records: list[EventRecord], now: float, more: bool = False) -> list[bytes]:
+        """``records`` as one message, or halves of it if it is too big (``more`` on every
+        part but the last)."""
+        if len(records) <= EVENTS_PER_MESSAGE:
+            try:
+                return [p.encode(LoggedEvents(table_id=self.table_id, events=tuple(records),
+                                              more=more, ts=now, owner=self._bus.owner))]
+            except p.ProtocolError:
+                if len(records) == 1:
+                    raise  # one event bigger than a frame: the table cannot log it
+        half = len(records) // 2
+        return self._encode(records[:half], now, True) + self._encode(records[half:], now, more)

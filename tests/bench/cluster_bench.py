@@ -39,7 +39,7 @@ from tests.cluster import procs  # noqa: E402
 async def _writers(bus: Bus, table_id: str, after: int) -> set[str]:
     from nats.js.errors import NotFoundError
 
-    from protocol.bus import LoggedEvent, decode_bus
+    from protocol.bus import LoggedEvents, decode_bus
     from server.cluster.bus import EVENTS_STREAM
     from server.cluster.eventlog import subject
 
@@ -48,7 +48,9 @@ async def _writers(bus: Bus, table_id: str, after: int) -> set[str]:
     except NotFoundError:
         return set()
     event = decode_bus(msg.data)
-    return {event.owner} if isinstance(event, LoggedEvent) and event.seq > after else set()
+    if not isinstance(event, LoggedEvents) or not event.events:
+        return set()
+    return {event.owner} if event.events[-1].seq > after else set()
 
 
 async def run_async(rounds: int, tables: int, lease_ttl: float) -> dict[str, object]:

@@ -8,7 +8,7 @@ import logging
 import pytest
 
 import protocol as p
-from protocol.bus import LoggedEvent, LeaseValue, decode_bus
+from protocol.bus import EventRecord, LeaseValue, LoggedEvents, decode_bus
 from server.cluster.bus import LEASE_BUCKET, Bus, BusOptions
 from server.cluster.eventlog import Fenced, TableLog, events_stream, subject
 from server.cluster.lease import Leases
@@ -112,7 +112,8 @@ async def test_bad_bus_input_is_logged_and_dropped(nats_server: NatsServer,
         log = TableLog(bus, "t5")
         await log.append(_rows(1, 1))
         await raw.js.publish(subject("t5"), b"\x00junk")
-        await raw.js.publish(subject("t5"), p.encode(LoggedEvent(table_id="t6", seq=2, match_no=1, data={})))
+        await raw.js.publish(subject("t5"), p.encode(LoggedEvents(
+            table_id="t6", events=(EventRecord(seq=2, match_no=1, data={}),))))
         assert [r.seq for r in await TableLog(bus, "t5").read()] == [1]
         leases = await Leases.open(bus)
         kv = await raw.js.key_value(LEASE_BUCKET)
@@ -163,5 +164,30 @@ async def test_a_lease_is_fresh_only_well_within_its_ttl(nats_server: NatsServer
         await asyncio.sleep(0.85)  # past 80 % of the TTL without a renewal
         assert not lease.fresh(1.0)
         assert await leases.renew(lease) and lease.fresh(1.0)
+    finally:
+        await a.close()
+
+
+async def test_an_append_is_whole_or_absent_and_big_ones_are_split(nats_server: NatsServer) -> None:
+    from server.cluster.eventlog import EVENTS_STREAM
+
+    a = await _bus(nats_server, "proc-a")
+    try:
+        await events_stream(a)
+        log = TableLog(a, "t3")
+        await log.append(_rows(1, 2))
+        big = [EventRow(seq=n, match_no=1, data={"type": "note", "text": "x" * 400}) for n in range(3, 603)]
+        await log.append(big)  # 600 events of 400 characters: several messages
+        parts = (await a.js.stream_info(EVENTS_STREAM)).state.messages
+        assert parts > 3
+        assert [r.seq for r in await TableLog(a, "t3").read()] == list(range(1, 603))
+        # A writer that died half-way through an append: its first part is in, not the last.
+        dead = p.encode(LoggedEvents(table_id="t3", more=True, events=(
+            EventRecord(seq=603, match_no=1, data={"type": "note"}),)))
+        await a.js.publish(subject("t3"), dead)
+        reader = TableLog(a, "t3")
+        assert [r.seq for r in await reader.read()][-1] == 602  # nobody saw 603: it is not logged
+        await reader.append(_rows(603, 2))  # the next owner goes on from 602
+        assert [r.seq for r in await TableLog(a, "t3").read()] == list(range(1, 605))
     finally:
         await a.close()
