@@ -36,6 +36,26 @@ class EventRecord:
 
 
 @dataclass(frozen=True)
+class GameEntry(BusMessage):
+    """A finished match and who played it ("My games")."""
+
+    TYPE: ClassVar[str] = "bus_game"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    match_no: int = limited(lo=0, hi=2**31)
+    variant: str = limited(max_len=20)
+    title: str = limited(max_len=TITLE_MAX)
+    seats: tuple[str, ...] = limited(max_len=NAME_MAX, max_items=8)
+    scores: tuple[int, ...] = limited(lo=0, hi=10_000, max_items=8)
+    winner: int | None = limited(None, lo=0, hi=7)
+    hands: int = limited(0, lo=0, hi=100_000)
+    finished_at: int = limited(0, lo=0, hi=2**40)
+    # Who played it, one entry per human: seat, name key, key fingerprint (None: a guest)
+    player_seats: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
+    player_keys: tuple[str, ...] = limited((), max_len=64, max_items=8)
+    player_fps: tuple[str | None, ...] = limited((), max_len=128, max_items=8)
+
+
+@dataclass(frozen=True)
 class LoggedEvents(BusMessage):
     """The events of one append of a table, as its stream holds them: one message, so that
     an append is whole or absent, as an SQLite transaction (``more``: an append too big for
@@ -48,6 +68,9 @@ class LoggedEvents(BusMessage):
     more: bool = False
     ts: float = limited(0.0, lo=0, hi=2**40)
     owner: str = limited("", max_len=OWNER_MAX)
+    # The matches these events finish, in the same message (on the last part): "My games"
+    # never misses a match whose end is in the log (the store also keeps them in a bucket)
+    games: tuple[GameEntry, ...] = limited((), max_items=8)
 
 
 @dataclass(frozen=True)
@@ -125,26 +148,6 @@ class TableEntry(BusMessage):
     seats: tuple[dict[str, Any], ...] = limited((), max_items=8)  # Occupant.to_record()
     seed: str = limited("", max_len=64)
     demo: bool = False
-
-
-@dataclass(frozen=True)
-class GameEntry(BusMessage):
-    """A finished match and who played it ("My games")."""
-
-    TYPE: ClassVar[str] = "bus_game"
-    table_id: str = limited(max_len=TABLE_ID_MAX)
-    match_no: int = limited(lo=0, hi=2**31)
-    variant: str = limited(max_len=20)
-    title: str = limited(max_len=TITLE_MAX)
-    seats: tuple[str, ...] = limited(max_len=NAME_MAX, max_items=8)
-    scores: tuple[int, ...] = limited(lo=0, hi=10_000, max_items=8)
-    winner: int | None = limited(None, lo=0, hi=7)
-    hands: int = limited(0, lo=0, hi=100_000)
-    finished_at: int = limited(0, lo=0, hi=2**40)
-    # Who played it, one entry per human: seat, name key, key fingerprint (None: a guest)
-    player_seats: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
-    player_keys: tuple[str, ...] = limited((), max_len=64, max_items=8)
-    player_fps: tuple[str | None, ...] = limited((), max_len=128, max_items=8)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, Header, Storag
 from nats.js.errors import APIError, NotFoundError
 
 import protocol as p
-from protocol.bus import EVENTS_PER_MESSAGE, EventRecord, LoggedEvents
+from protocol.bus import EVENTS_PER_MESSAGE, EventRecord, GameEntry, LoggedEvents
 from server.cluster.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
 from server.store import EventRow
 
@@ -55,6 +55,7 @@ class TableLog:
         self._bus = bus
         self.table_id = table_id
         self.last = 0
+        self.games: list[GameEntry] = []  # the finished matches in the log (``read``)
 
     async def read(self) -> list[EventRow]:
         """Every logged event of the table, oldest first. A message that is not one of its
@@ -69,6 +70,7 @@ class TableLog:
             return []
         rows: list[EventRow] = []
         pending: list[EventRow] = []  # parts of an append not complete yet
+        self.games = []
         sub = await js.pull_subscribe(
             subject(self.table_id), stream=EVENTS_STREAM,
             config=ConsumerConfig(ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.ALL,
@@ -82,7 +84,7 @@ class TableLog:
                     part = self._part(self._bus.decode(msg), seen)
                     if part is None:
                         continue
-                    batch, more = part
+                    batch, more, games = part
                     if pending and batch[0].seq != pending[-1].seq + 1:
                         log.warning("events of %s: an unfinished append (%d events) skipped",
                                     self.table_id, len(pending))
@@ -96,6 +98,7 @@ class TableLog:
                     if not more:
                         rows.extend(pending)
                         pending = []
+                        self.games.extend(games)
         finally:
             await sub.unsubscribe()
         if pending:
@@ -104,7 +107,8 @@ class TableLog:
         self.last = newest.seq
         return rows
 
-    def _part(self, message: Any, stream_seq: int) -> tuple[list[EventRow], bool] | None:
+    def _part(self, message: Any, stream_seq: int
+              ) -> tuple[list[EventRow], bool, tuple[GameEntry, ...]] | None:
         if (not isinstance(message, LoggedEvents) or message.table_id != self.table_id
                 or not message.events):
             if message is not None:
@@ -114,9 +118,9 @@ class TableLog:
             return None
         rows = [EventRow(seq=e.seq, match_no=e.match_no, data=e.data, seat=e.seat, cid=e.cid,
                          ts=message.ts) for e in message.events]
-        return rows, message.more
+        return rows, message.more, message.games
 
-    async def append(self, rows: Iterable[EventRow]) -> None:
+    async def append(self, rows: Iterable[EventRow], games: tuple[GameEntry, ...] = ()) -> None:
         """The rows in one message (or, if too big for one, several that count only once the
         last is in), acknowledged by JetStream; Fenced if another process wrote to the table
         since this one read or wrote it last."""
@@ -124,7 +128,7 @@ class TableLog:
                    for r in rows]
         if not records:
             return
-        parts = self._encode(records, time.time())
+        parts = self._encode(records, time.time(), games=games)
         for data in parts:
             headers = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last)}
             try:
@@ -136,15 +140,18 @@ class TableLog:
                 raise
             self.last = ack.seq
 
-    def _encode(self, records: list[EventRecord], now: float, more: bool = False) -> list[bytes]:
+    def _encode(self, records: list[EventRecord], now: float, more: bool = False,
+                games: tuple[GameEntry, ...] = ()) -> list[bytes]:
         """``records`` as one message, or halves of it if it is too big (``more`` on every
-        part but the last)."""
+        part but the last, ``games`` on the last)."""
         if len(records) <= EVENTS_PER_MESSAGE:
             try:
                 return [p.encode(LoggedEvents(table_id=self.table_id, events=tuple(records),
-                                              more=more, ts=now, owner=self._bus.owner))]
+                                              more=more, ts=now, owner=self._bus.owner,
+                                              games=games))]
             except p.ProtocolError:
                 if len(records) == 1:
                     raise  # one event bigger than a frame: the table cannot log it
         half = len(records) // 2
-        return self._encode(records[:half], now, True) + self._encode(records[half:], now, more)
+        return (self._encode(records[:half], now, True)
+                + self._encode(records[half:], now, more, games))

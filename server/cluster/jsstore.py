@@ -173,7 +173,10 @@ class JetStreamStore:
         """Each record's current match, read from its stream (which sets where the next
         append must follow)."""
         for record in records:
-            rows = await self.log_of(record.table_id).read()
+            table_log = self.log_of(record.table_id)
+            rows = await table_log.read()
+            for game in table_log.games:  # in the bucket already, unless the host died between
+                await self._put_game(game)
             record.snapshot = None
             record.events = [r for r in rows if r.match_no == rows[-1].match_no] if rows else []
 
@@ -191,9 +194,10 @@ class JetStreamStore:
         read the log already."""
         if self._still_host is not None and not await self._still_host():
             raise Fenced(f"table {table_id}: this process may no longer be the host")
-        await self.log_of(table_id).append(rows)
-        for game, players in games:
-            await self.finish_game(game, players)
+        entries = tuple(_entry(game, players) for game, players in games)
+        await self.log_of(table_id).append(rows, entries)
+        for entry in entries:
+            await self._put_game(entry)
 
     def mark_alive(self, when: float | None = None) -> "asyncio.Future[None]":
         stamp = time.time() if when is None else when
@@ -213,13 +217,10 @@ class JetStreamStore:
 
     # -- finished games ----------------------------------------------------------------------
     async def finish_game(self, game: GameRecord, players: list[tuple[int, str, str | None]]) -> None:
-        entry = GameEntry(
-            table_id=game.table_id, match_no=game.match_no, variant=game.variant, title=game.title,
-            seats=tuple(game.seats), scores=tuple(game.scores), winner=game.winner, hands=game.hands,
-            finished_at=game.finished_at, player_seats=tuple(s for s, _, _ in players),
-            player_keys=tuple(k for _, k, _ in players), player_fps=tuple(f for _, _, f in players),
-        )
-        await self._kv(self._games).put(f"{game.table_id}.{game.match_no}", p.encode(entry))
+        await self._put_game(_entry(game, players))
+
+    async def _put_game(self, entry: GameEntry) -> None:
+        await self._kv(self._games).put(f"{entry.table_id}.{entry.match_no}", p.encode(entry))
 
     async def my_games(self, fingerprint: str | None, name_key: str, limit: int = 50) -> list[GameRecord]:
         """The asker's finished games, newest first (reads the whole bucket: fine for a club,
@@ -240,6 +241,15 @@ class JetStreamStore:
             return None
         return _record(game), [r.data for r in await self.match_events(table_id, match_no)]
 
+
+
+def _entry(game: GameRecord, players: list[tuple[int, str, str | None]]) -> GameEntry:
+    return GameEntry(
+        table_id=game.table_id, match_no=game.match_no, variant=game.variant, title=game.title,
+        seats=tuple(game.seats), scores=tuple(game.scores), winner=game.winner, hands=game.hands,
+        finished_at=game.finished_at, player_seats=tuple(s for s, _, _ in players),
+        player_keys=tuple(k for _, k, _ in players), player_fps=tuple(f for _, _, f in players),
+    )
 
 
 def _played(game: GameEntry, fingerprint: str | None, name_key: str) -> bool:

@@ -111,3 +111,24 @@ async def test_a_host_that_is_not_sure_of_its_lease_writes_nothing(nats_server: 
     finally:
         await names.close()
         await bus.close()
+
+
+async def test_a_finished_match_in_the_log_reaches_my_games_even_if_the_host_died_before_the_bucket(
+        nats_server: NatsServer) -> None:
+    from server.cluster.eventlog import TableLog
+    from server.cluster.jsstore import _entry
+
+    bus, names, store = await _store(nats_server.url, "host-1")
+    try:
+        await store.create_table(_record("t4"))
+        game = GameRecord("t4", 1, "argentino", "mesa", ["ana", "Bot 1"], [15, 2], 0, 5, 1_700_000_500)
+        # As the dead host left it: the events and the game in the log, nothing in the bucket
+        await TableLog(bus, "t4").append([EventRow(seq=1, match_no=1, data={"type": "x"})],
+                                         (_entry(game, [(0, "ana", "SHA256:a")]),))
+        assert await store.my_games("SHA256:a", "ana") == []
+        index = await store.table_index()
+        await store.load_matches(index)  # the next host restores the table ...
+        assert await store.my_games("SHA256:a", "ana") == [game]  # ... and the game is listed
+    finally:
+        await names.close()
+        await bus.close()
