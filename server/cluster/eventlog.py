@@ -68,6 +68,7 @@ class TableLog:
         except NotFoundError:
             self.last = 0
             return []
+        newest_seq = newest.seq or 0
         rows: list[EventRow] = []
         pending: list[EventRow] = []  # parts of an append not complete yet
         self.games = []
@@ -78,7 +79,7 @@ class TableLog:
         )
         try:
             seen = 0
-            while seen < newest.seq:
+            while seen < newest_seq:
                 for msg in await sub.fetch(READ_BATCH, timeout=5.0):
                     seen = msg.metadata.sequence.stream
                     part = self._part(self._bus.decode(msg), seen)
@@ -104,7 +105,7 @@ class TableLog:
         if pending:
             log.warning("events of %s: the last append was not finished (%d events): skipped",
                         self.table_id, len(pending))
-        self.last = newest.seq
+        self.last = newest_seq
         return rows
 
     def _part(self, message: Any, stream_seq: int

@@ -147,7 +147,11 @@ class JetStreamStore:
         if entry is None:
             return _future(asyncio.sleep(0))
         entry = self._entries[table_id] = dataclasses.replace(entry, seats=tuple(seats))
-        return _future(self._kv(self._tables).put(table_id, p.encode(entry)))
+        return _future(self._put(self._kv(self._tables), table_id, p.encode(entry)))
+
+    @staticmethod
+    async def _put(kv: KeyValue, key: str, value: bytes) -> None:
+        await kv.put(key, value)
 
     def close_table(self, table_id: str) -> "asyncio.Future[None]":
         self._entries.pop(table_id, None)

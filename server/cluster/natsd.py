@@ -90,7 +90,7 @@ class NatsServer:
         return f"nats://{self.host}:{self.port}"
 
     async def start(self) -> None:
-        binary = self.binary or await asyncio.to_thread(find_binary)
+        binary = self.binary if self.binary is not None else await asyncio.to_thread(find_binary)
         await asyncio.to_thread(check_version, binary)
         self.binary = binary
         if not self.port:
