@@ -246,6 +246,18 @@ class JetStreamStore:
         return _record(game), [r.data for r in await self.match_events(table_id, match_no)]
 
 
+    # -- ratings and stats (the Store calls of issue 16): not kept by the cluster yet -------
+    # The lobby asks for them; the cluster answers "nothing recorded" instead of failing,
+    # and a deserted match is not rated (README "Cluster": what is not in cluster mode yet).
+    def desert(self, game: GameRecord, players: list[tuple[int, str, str | None]]) -> "asyncio.Future[None]":
+        return _future(asyncio.sleep(0))
+
+    async def player_stats(self, fingerprint: str, recent: int = 20) -> dict[str, Any]:
+        return {"totals": (0, 0, 0, 0, 0, 0, 0), "ratings": [], "recent": []}
+
+    async def leaderboard(self, variant: str, players: int, limit: int = 20) -> list[tuple[str, float, int, int]]:
+        return []
+
 
 def _entry(game: GameRecord, players: list[tuple[int, str, str | None]]) -> GameEntry:
     return GameEntry(
