@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, Mapping
 
 import msgpack  # type: ignore[import-untyped]  # no stubs published
 
@@ -42,8 +42,11 @@ def encode(message: Message) -> bytes:
     return data
 
 
-def decode(data: bytes) -> Message:
-    """The message in ``data``, fully validated, or ProtocolError."""
+def decode(data: bytes, types: Mapping[str, type[Message]] = MESSAGE_TYPES) -> Message:
+    """The message in ``data``, fully validated, or ProtocolError.
+
+    ``types``: the messages accepted here (the bus has its own, ``protocol.bus``).
+    """
     if len(data) > MAX_FRAME:
         raise ProtocolError(f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
     try:
@@ -58,7 +61,7 @@ def decode(data: bytes) -> Message:
     if version != PROTOCOL_VERSION or type(version) is not int:
         raise ProtocolError(f"unsupported protocol version {version!r:.20}")
     kind = body.get("t")
-    cls = MESSAGE_TYPES.get(kind) if type(kind) is str else None
+    cls = types.get(kind) if type(kind) is str else None
     if cls is None:
         raise ProtocolError(f"unknown message type {kind!r:.40}")
     return from_plain(cls, body)  # type: ignore[no-any-return]

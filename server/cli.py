@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Awaitable, Callable
 
+from server.cluster.bus import BusOptions
 from server.config import ServerConfig
 from server import input_gate
 from server.hostkey import fingerprint, load_or_create_host_key
@@ -85,6 +86,19 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--demo-bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     # Tests: each restored table's state digest in the log, to compare with their own replay.
     serve.add_argument("--log-digests", action="store_true", help=argparse.SUPPRESS)
+    cluster = serve.add_argument_group("cluster (README: Cluster)")
+    cluster.add_argument("--nats", metavar="URL[,URL...]",
+                         help="join a cluster through these NATS servers (2.10+, JetStream on)")
+    cluster.add_argument("--workers", default="1", metavar="N",
+                         help="processes sharing the port, with a local nats-server; a number or "
+                              "auto (one per core; default %(default)s: one process, no bus)")
+    # Set by --workers for its workers: several processes listen on the one port.
+    cluster.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
+    cluster.add_argument("--lease-ttl", type=float, default=BusOptions().lease_ttl,
+                         help="seconds before a dead lobby host is replaced (default %(default)s)")
+    cluster.add_argument("--replicas", type=int, default=BusOptions().replicas,
+                         help="JetStream copies of the cluster's data (3 on a NATS cluster of 3; "
+                              "default %(default)s)")
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     from server.remote_bot import add_bot_parser  # `truco-ssh bot`: a program at a table
 
@@ -222,6 +236,19 @@ def _settle(checked: "asyncio.Future[None]", check: "asyncio.Task[None]", stop: 
         checked.set_result(None)
 
 
+def bus_options(args: argparse.Namespace) -> BusOptions:
+    ttl = min(max(0.5, args.lease_ttl), 600.0)
+    return BusOptions(lease_ttl=ttl, renew_every=ttl / 3, replicas=min(max(1, args.replicas), 5))
+
+
+async def _serve_cluster(config: ServerConfig, args: argparse.Namespace) -> None:
+    from server.cluster.node import parse_servers
+    from server.cluster.serve import serve_cluster
+
+    await serve_cluster(config, parse_servers(args.nats), bus_options(args), _say,
+                        reuse_port=args.reuse_port)
+
+
 def main(argv: list[str] | None = None) -> int:
     from server.remote_bot import bot_main
 
@@ -261,8 +288,30 @@ def main(argv: list[str] | None = None) -> int:
         hosting = play
     else:
         logging.basicConfig(level=args.log_level, stream=sys.__stderr__, format=log_format)
+    workers, nats = 1, None
+    if args.command == "serve":
+        try:
+            from server.cluster.workers import worker_count
+
+            workers = worker_count(args.workers)
+        except ValueError as exc:
+            log.error("%s", exc)
+            return 2
+        if workers > 1 and args.nats:
+            log.error("--workers starts its own bus: it does not go with --nats")
+            return 2
+        nats = args.nats
     try:
-        asyncio.run(serve(config, hosting=hosting))
+        if hosting is not None:
+            asyncio.run(serve(config, hosting=hosting))
+        elif workers > 1:
+            from server.cluster.workers import run_workers
+
+            asyncio.run(run_workers(config, workers, list(sys.argv[1:] if argv is None else argv), _say))
+        elif nats:
+            asyncio.run(_serve_cluster(config, args))
+        else:
+            asyncio.run(serve(config))
     except HostError as exc:
         log.error("%s", exc)
         _say(f"truco-ssh host: {exc}")

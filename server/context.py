@@ -7,8 +7,17 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from server.config import ServerConfig
-from server.lobby import Hub
+from server.link import HubLink
 from server.ratelimit import TokenBucket
+
+
+class HubPort(Protocol):
+    """What the SSH layer asks of the lobby: the ``Hub`` itself, or in a cluster this
+    process's front end to it (server/cluster/front.py)."""
+
+    def connect(self, ip: str, username: str, fingerprint: str | None) -> HubLink: ...
+
+    def reserved_fingerprint(self, key: str) -> str | None: ...
 
 
 class OpenSession(Protocol):
@@ -22,7 +31,7 @@ class ServerContext:
     """Shared by every connection of one server (all on one event loop)."""
 
     config: ServerConfig
-    hub: Hub
+    hub: HubPort
     sessions: set[OpenSession] = field(default_factory=set)
     per_ip: Counter[str] = field(default_factory=Counter)
     unauthenticated: int = 0

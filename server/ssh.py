@@ -195,7 +195,10 @@ def _limit_env_requests(chan: asyncssh.SSHServerChannel[bytes], limit: int) -> N
     chan._process_env_request = limited  # type: ignore[method-assign]
 
 
-async def start_ssh_server(ctx: ServerContext, host_key: asyncssh.SSHKey) -> asyncssh.SSHAcceptor:
+async def start_ssh_server(ctx: ServerContext, host_key: asyncssh.SSHKey,
+                           reuse_port: bool = False) -> asyncssh.SSHAcceptor:
+    """``reuse_port``: several processes share the port (``--workers``: the kernel spreads
+    the connections between them)."""
     cfg = ctx.config
     return await asyncssh.listen(
         cfg.host or None,
@@ -217,4 +220,5 @@ async def start_ssh_server(ctx: ServerContext, host_key: asyncssh.SSHKey) -> asy
         keepalive_interval=cfg.keepalive_interval,
         keepalive_count_max=cfg.keepalive_count_max,
         reuse_address=True,
+        reuse_port=reuse_port or None,
     )

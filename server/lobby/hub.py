@@ -126,6 +126,11 @@ class Hub:
         self._state.inbox.put_nowait(Opened(Peer(conn_id, ip, username, fingerprint), link))
         return link
 
+    def post(self, message: LobbyMessage) -> None:
+        """Into the hub's inbox: connections of other processes (cluster mode,
+        server/cluster/host.py) arrive this way, with ids their front end chose."""
+        self._state.inbox.put_nowait(message)
+
     def reserved_fingerprint(self, key: str) -> str | None:
         """The fingerprint a name (by ``name_key``) is reserved for, if any."""
         return self._state.reservations.get(key)

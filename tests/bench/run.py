@@ -19,6 +19,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
 import bot_bench  # noqa: E402
+import cluster_bench  # noqa: E402
 import codec_bench  # noqa: E402
 import engine_bench  # noqa: E402
 import flood_bench  # noqa: E402
@@ -101,6 +102,8 @@ def main() -> None:
         results["load"] = {"error": f"{type(exc).__name__}: {exc}"}
     section(results, "bots", f"bots: each level against the level below and random, duplicate deals, "
             f"2 players, {BOT_SECONDS:.0f} s budget", bot_bench.run, BOT_SECONDS)
+    section(results, "cluster_failover", "cluster: kill -9 the lobby host of 3 serve --nats processes "
+            "with 2 bot tables playing; seconds until they play again, events lost", cluster_bench.run)
     section(results, "slow_link", "slow link: 9600 bit/s, 300 ms RTT proxy, opponent's action drawn",
             slowlink_bench.run)
     section(results, "flood", "flood: a client on 127.0.0.2 floods chat and resizes; others chat and play, "

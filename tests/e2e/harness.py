@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import os
 import time
 from pathlib import Path
 from typing import AsyncIterator, Callable
@@ -34,15 +35,31 @@ async def running_server(tmp_path: Path, **overrides: object) -> AsyncIterator[R
         host_key=tmp_path / "hostkeys" / "key", **overrides,
     )
     ready, stop = asyncio.Event(), asyncio.Event()
-    task = asyncio.create_task(serve(config, ready=ready, stop=stop))
-    await asyncio.wait([task, asyncio.create_task(ready.wait())], return_when=asyncio.FIRST_COMPLETED)
-    if task.done():
-        task.result()  # re-raise the start-up failure
+    nats = None
+    if os.environ.get("TRUCO_TEST_BUS") == "nats":  # the same tests against a cluster of one
+        from server.cluster.bus import BusOptions
+        from server.cluster.natsd import NatsServer
+        from server.cluster.serve import serve_cluster
+
+        nats = NatsServer(tmp_path / "jetstream")
+        await nats.start()
+        task = asyncio.create_task(serve_cluster(
+            config, [nats.url], BusOptions(lease_ttl=1.5, renew_every=0.5), lambda _: None,
+            ready=ready, stop=stop))
+    else:
+        task = asyncio.create_task(serve(config, ready=ready, stop=stop))
     try:
+        await asyncio.wait([task, asyncio.create_task(ready.wait())], return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            task.result()  # re-raise the start-up failure
         yield RunningServer(config, port)
     finally:
         stop.set()
-        await asyncio.wait_for(task, timeout=15)
+        try:
+            await asyncio.wait_for(task, timeout=15)
+        finally:
+            if nats is not None:
+                await nats.stop()
 
 
 class ScreenClient:

@@ -1,0 +1,172 @@
+"""Messages that travel only between server processes, on the NATS bus (cluster mode).
+
+They are protocol messages like any other (msgpack, versioned, every field bounded and
+checked on receipt: another process, or anything else able to publish on the bus, is as
+untrusted as a client), but they have their own registry: a session can never send one,
+and the bus accepts nothing else.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from protocol.codec import decode
+from protocol.messages import NAME_MAX, TABLE_ID_MAX, TITLE_MAX, Message, OptionValue
+from protocol.schema import limited
+
+OWNER_MAX = 64  # a process id: host name, pid and a random part
+LEASE_KEY_MAX = OWNER_MAX + 16
+EVENTS_PER_MESSAGE = 512
+
+
+class BusMessage(Message):
+    """Published by one server process for the others."""
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    """One event of a table's log (the cluster's SQLite row): ``data`` is the engine event's
+    wire form; ``seat``/``cid``: the player command that caused it (idempotent retries)."""
+
+    seq: int = limited(lo=1, hi=2**53)
+    match_no: int = limited(lo=0, hi=2**31)
+    data: dict[str, Any] = limited(max_items=64)
+    seat: int | None = limited(None, lo=0, hi=7)
+    cid: int | None = limited(None, lo=0, hi=2**53)
+
+
+@dataclass(frozen=True)
+class GameEntry(BusMessage):
+    """A finished match and who played it ("My games")."""
+
+    TYPE: ClassVar[str] = "bus_game"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    match_no: int = limited(lo=0, hi=2**31)
+    variant: str = limited(max_len=20)
+    title: str = limited(max_len=TITLE_MAX)
+    seats: tuple[str, ...] = limited(max_len=NAME_MAX, max_items=8)
+    scores: tuple[int, ...] = limited(lo=0, hi=10_000, max_items=8)
+    winner: int | None = limited(None, lo=0, hi=7)
+    hands: int = limited(0, lo=0, hi=100_000)
+    finished_at: int = limited(0, lo=0, hi=2**40)
+    # Who played it, one entry per human: seat, name key, key fingerprint (None: a guest)
+    player_seats: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
+    player_keys: tuple[str, ...] = limited((), max_len=64, max_items=8)
+    player_fps: tuple[str | None, ...] = limited((), max_len=128, max_items=8)
+
+
+@dataclass(frozen=True)
+class LoggedEvents(BusMessage):
+    """The events of one append of a table, as its stream holds them: one message, so that
+    an append is whole or absent, as an SQLite transaction (``more``: an append too big for
+    one message goes in several, and counts only once its last part, ``more=False``, is in).
+    ``owner``: the process that wrote it."""
+
+    TYPE: ClassVar[str] = "bus_events"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    events: tuple[EventRecord, ...] = limited(max_items=EVENTS_PER_MESSAGE)
+    more: bool = False
+    ts: float = limited(0.0, lo=0, hi=2**40)
+    owner: str = limited("", max_len=OWNER_MAX)
+    # The matches these events finish, in the same message (on the last part): "My games"
+    # never misses a match whose end is in the log (the store also keeps them in a bucket)
+    games: tuple[GameEntry, ...] = limited((), max_items=8)
+
+
+@dataclass(frozen=True)
+class LeaseValue(BusMessage):
+    """Who holds a lease now (the value of its key in the lease bucket): the lobby host's,
+    or a front end's own while it lives."""
+
+    TYPE: ClassVar[str] = "bus_lease"
+    key: str = limited(max_len=LEASE_KEY_MAX)
+    owner: str = limited(max_len=OWNER_MAX)
+    since: float = limited(0.0, lo=0, hi=2**40)  # when this owner first claimed it
+    ready: bool = False  # the holder does what the lease stands for (the host: it listens)
+
+
+# -- sessions on one process, the lobby on another ---------------------------------------
+# A session's frames travel as they are (protocol frames, decoded and validated by whoever
+# reads them), with the connection id in a header; these say when connections come and go.
+
+CONN_ID_MAX = 2**53
+
+
+@dataclass(frozen=True)
+class ConnOpened(BusMessage):
+    """A verified SSH peer connected to a front end (``front``: where its events go)."""
+
+    TYPE: ClassVar[str] = "bus_conn_opened"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+    front: str = limited(max_len=OWNER_MAX)
+    ip: str = limited(max_len=64)
+    username: str = limited(max_len=256)
+    fingerprint: str | None = limited(None, max_len=128)
+
+
+@dataclass(frozen=True)
+class ConnClosed(BusMessage):
+    """The session's end of a connection closed (front end to host)."""
+
+    TYPE: ClassVar[str] = "bus_conn_closed"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+
+
+@dataclass(frozen=True)
+class HangUp(BusMessage):
+    """The lobby hung up on a connection (host to front end)."""
+
+    TYPE: ClassVar[str] = "bus_hang_up"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+
+
+@dataclass(frozen=True)
+class NameReservation(BusMessage):
+    """A name reserved by a key (the value of its key in the names bucket)."""
+
+    TYPE: ClassVar[str] = "bus_name"
+    name_key: str = limited(max_len=64)
+    name: str = limited(max_len=NAME_MAX)
+    fingerprint: str = limited(max_len=128)
+
+
+# -- the cluster's store (server/cluster/jsstore.py): values of its key-value buckets ---------
+
+@dataclass(frozen=True)
+class TableEntry(BusMessage):
+    """An open table (its key in the tables bucket is deleted when it closes)."""
+
+    TYPE: ClassVar[str] = "bus_table"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    title: str = limited(max_len=TITLE_MAX)
+    variant: str = limited(max_len=20)
+    options: dict[str, OptionValue] = limited(max_len=40, max_items=64)
+    owner: str = limited(max_len=NAME_MAX)
+    private: bool = False
+    code: str = limited("", max_len=16)
+    turn_timer: int = limited(0, lo=0, hi=600)
+    seats: tuple[dict[str, Any], ...] = limited((), max_items=8)  # Occupant.to_record()
+    seed: str = limited("", max_len=64)
+    demo: bool = False
+
+
+@dataclass(frozen=True)
+class AliveAt(BusMessage):
+    """When the lobby host was last alive (what a running turn timer had used up)."""
+
+    TYPE: ClassVar[str] = "bus_alive"
+    ts: float = limited(0.0, lo=0, hi=2**40)
+
+
+BUS_TYPES: dict[str, type[Message]] = {
+    cls.TYPE: cls for cls in (LoggedEvents, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
+                TableEntry, GameEntry, AliveAt)
+}
+
+
+def decode_bus(data: bytes) -> BusMessage:
+    """A bus message, fully validated; ProtocolError for anything else (a client's
+    message included)."""
+    message = decode(data, BUS_TYPES)
+    assert isinstance(message, BusMessage)  # BUS_TYPES holds nothing else
+    return message

@@ -1,0 +1,1 @@
+"""Cluster mode: server processes joined by NATS JetStream (see README "Development")."""

@@ -1,0 +1,138 @@
+"""The server's connection to NATS: names, JetStream resources, and guarded subscriptions.
+
+Everything received from the bus is decoded with ``protocol.bus.decode_bus`` (validated like
+a client's frame); a malformed or foreign message is logged and dropped, and a handler that
+fails is logged: neither ever reaches the event loop as an exception.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import secrets
+import socket
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+import nats
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+from nats.js import JetStreamContext
+
+from protocol import ProtocolError
+from protocol.bus import CONN_ID_MAX, BusMessage, decode_bus
+
+log = logging.getLogger(__name__)
+
+EVENTS_STREAM = "TRUCO_EVENTS"
+EVENTS_SUBJECT = "truco.events"  # truco.events.<table id>
+LEASE_BUCKET = "truco_leases"
+NAMES_BUCKET = "truco_names"  # name reservations: name key (hex) -> NameReservation
+HUB_SUBJECT = "truco.hub.in"  # front ends -> the lobby host
+FRONT_SUBJECT = "truco.front"  # truco.front.<process>: the lobby host -> one front end
+CONN_HEADER = "Truco-Conn"  # a session's frame: the connection id it belongs to
+HOST_LEASE = "lobby"  # the lease of the process that runs the lobby and the tables
+MAX_BUS_MESSAGE = 64 * 1024  # as protocol.MAX_FRAME: nothing bigger is read
+
+
+@dataclass(frozen=True)
+class BusOptions:
+    """How long things take on the bus; tests shorten them."""
+
+    lease_ttl: float = 6.0  # seconds a table's owner may be silent before another claims it
+    renew_every: float = 2.0  # the owner renews its leases this often
+    replicas: int = 1  # JetStream copies of the streams and buckets (3 on a 3-server cluster)
+
+
+def process_id() -> str:
+    """This process, for leases and logs: host, pid and a random part (pids are reused)."""
+    return f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def _token(owner: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", owner)
+
+
+def front_subject(owner: str) -> str:
+    return f"{FRONT_SUBJECT}.{_token(owner)}"
+
+
+def front_lease(owner: str) -> str:
+    """The lease a front end holds while it lives: the host closes the connections of a
+    front end whose lease ran out (it died without saying so)."""
+    return f"front-{_token(owner)}"
+
+
+def conn_header(conn_id: int) -> dict[str, str]:
+    return {CONN_HEADER: str(conn_id)}
+
+
+def parse_conn_id(text: str) -> int | None:
+    """A connection id from a header, or None if it is not one."""
+    if not (0 < len(text) <= 16 and text.isdigit()):
+        return None
+    value = int(text)
+    return value if 0 < value <= CONN_ID_MAX else None
+
+
+Handler = Callable[[BusMessage, Msg], Awaitable[None]]
+
+
+class Bus:
+    """One NATS connection of one server process."""
+
+    def __init__(self, nc: Client, options: BusOptions, owner: str | None = None) -> None:
+        self.nc = nc
+        self.js: JetStreamContext = nc.jetstream()
+        self.options = options
+        self.owner = owner or process_id()
+        self.dropped = 0  # bus messages refused (tests and operators read it)
+
+    @classmethod
+    async def connect(cls, servers: str | list[str], options: BusOptions = BusOptions(),
+                      owner: str | None = None) -> "Bus":
+        try:
+            # A few tries at start (a wrong URL is reported, not retried for ever), then,
+            # once connected, reconnect for ever: a NATS restart must not end the process.
+            nc = await nats.connect(servers, name=owner or "truco-ssh", max_reconnect_attempts=3,
+                                    reconnect_time_wait=0.5, error_cb=_log_error, connect_timeout=5)
+        except Exception as exc:  # nats-py raises its own types; main() reports OSErrors
+            raise ConnectionError(f"cannot reach NATS at {servers}: {exc}") from exc
+        nc.options["max_reconnect_attempts"] = -1  # read by nats-py at each reconnect
+        return cls(nc, options, owner)
+
+    async def close(self) -> None:
+        if not self.nc.is_closed:
+            await self.nc.drain()
+
+    def decode(self, msg: Msg) -> BusMessage | None:
+        """The bus message in ``msg``, or None (logged and counted) for anything else."""
+        try:
+            if len(msg.data) > MAX_BUS_MESSAGE:
+                raise ProtocolError(f"{len(msg.data)} bytes")
+            return decode_bus(msg.data)
+        except ProtocolError as exc:
+            self.dropped += 1
+            log.warning("bus: dropped a bad message on %.80s: %s", msg.subject, exc)
+            return None
+
+    async def subscribe(self, subject: str, handler: Handler) -> Subscription:
+        """Core NATS subscription whose handler only ever sees valid bus messages."""
+
+        async def guarded(msg: Msg) -> None:
+            message = self.decode(msg)
+            if message is None:
+                return
+            try:
+                await handler(message, msg)
+            except Exception:
+                log.exception("bus: handler failed on %s from %.80s", message.TYPE, msg.subject)
+
+        sub = await self.nc.subscribe(subject, cb=guarded)
+        await self.nc.flush()  # the server has the subscription before anyone is told of it
+        return sub
+
+
+async def _log_error(exc: Exception) -> None:
+    log.warning("bus: %s", exc)

@@ -1,0 +1,158 @@
+"""A table's event log in a JetStream stream (cluster mode's counterpart of SQLite's events).
+
+Every table has a subject ``truco.events.<table id>`` in one stream; each append is one
+``protocol.bus.LoggedEvents`` message (whole or absent, like an SQLite transaction; see the
+message for appends too big for one). ``append`` returns once JetStream acknowledged it
+(the acknowledgement is the log write: the table actor sends no update before it), and each
+publish names the stream sequence of the table's previous event, so a process that lost its
+lease and did not notice yet cannot add to the log after the new owner did (fencing).
+"""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any, Iterable
+
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, Header, StorageType, StreamConfig
+from nats.js.errors import APIError, NotFoundError
+
+import protocol as p
+from protocol.bus import EVENTS_PER_MESSAGE, EventRecord, GameEntry, LoggedEvents
+from server.cluster.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
+from server.store import EventRow
+
+log = logging.getLogger(__name__)
+
+WRONG_LAST_SEQUENCE = (10071, 10164)  # JetStream's error codes for a failed expected sequence
+READ_BATCH = 256
+
+
+class Fenced(RuntimeError):
+    """Another process wrote to this table's log: this one no longer owns it."""
+
+
+async def events_stream(bus: Bus) -> None:
+    """The events stream, created on first use (file storage, the cluster's replicas)."""
+    try:
+        await bus.js.stream_info(EVENTS_STREAM)
+        return
+    except NotFoundError:
+        pass
+    await bus.js.add_stream(StreamConfig(
+        name=EVENTS_STREAM, subjects=[f"{EVENTS_SUBJECT}.>"], storage=StorageType.FILE,
+        num_replicas=bus.options.replicas,
+    ))
+
+
+def subject(table_id: str) -> str:
+    return f"{EVENTS_SUBJECT}.{table_id}"
+
+
+class TableLog:
+    """One table's log, as its owner sees it (``last``: the stream sequence of its last event)."""
+
+    def __init__(self, bus: Bus, table_id: str) -> None:
+        self._bus = bus
+        self.table_id = table_id
+        self.last = 0
+        self.games: list[GameEntry] = []  # the finished matches in the log (``read``)
+
+    async def read(self) -> list[EventRow]:
+        """Every logged event of the table, oldest first. A message that is not one of its
+        appends (foreign or malformed) is logged and skipped, and so are the first parts of
+        an append its writer did not finish (it died): nobody saw those events. Sets
+        ``last`` for the appends that follow."""
+        js = self._bus.js
+        try:
+            newest = await js.get_last_msg(EVENTS_STREAM, subject(self.table_id))
+        except NotFoundError:
+            self.last = 0
+            return []
+        newest_seq = newest.seq or 0
+        rows: list[EventRow] = []
+        pending: list[EventRow] = []  # parts of an append not complete yet
+        self.games = []
+        sub = await js.pull_subscribe(
+            subject(self.table_id), stream=EVENTS_STREAM,
+            config=ConsumerConfig(ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.ALL,
+                                  inactive_threshold=30.0),
+        )
+        try:
+            seen = 0
+            while seen < newest_seq:
+                for msg in await sub.fetch(READ_BATCH, timeout=5.0):
+                    seen = msg.metadata.sequence.stream
+                    part = self._part(self._bus.decode(msg), seen)
+                    if part is None:
+                        continue
+                    batch, more, games = part
+                    if pending and batch[0].seq != pending[-1].seq + 1:
+                        log.warning("events of %s: an unfinished append (%d events) skipped",
+                                    self.table_id, len(pending))
+                        pending = []
+                    if rows and not pending and batch[0].seq <= rows[-1].seq:
+                        self._bus.dropped += 1
+                        log.warning("events of %s: message %d repeats logged events: skipped",
+                                    self.table_id, seen)
+                        continue
+                    pending.extend(batch)
+                    if not more:
+                        rows.extend(pending)
+                        pending = []
+                        self.games.extend(games)
+        finally:
+            await sub.unsubscribe()
+        if pending:
+            log.warning("events of %s: the last append was not finished (%d events): skipped",
+                        self.table_id, len(pending))
+        self.last = newest_seq
+        return rows
+
+    def _part(self, message: Any, stream_seq: int
+              ) -> tuple[list[EventRow], bool, tuple[GameEntry, ...]] | None:
+        if (not isinstance(message, LoggedEvents) or message.table_id != self.table_id
+                or not message.events):
+            if message is not None:
+                self._bus.dropped += 1
+                log.warning("events of %s: message %d is not this table's events: skipped",
+                            self.table_id, stream_seq)
+            return None
+        rows = [EventRow(seq=e.seq, match_no=e.match_no, data=e.data, seat=e.seat, cid=e.cid,
+                         ts=message.ts) for e in message.events]
+        return rows, message.more, message.games
+
+    async def append(self, rows: Iterable[EventRow], games: tuple[GameEntry, ...] = ()) -> None:
+        """The rows in one message (or, if too big for one, several that count only once the
+        last is in), acknowledged by JetStream; Fenced if another process wrote to the table
+        since this one read or wrote it last."""
+        records = [EventRecord(seq=r.seq, match_no=r.match_no, data=r.data, seat=r.seat, cid=r.cid)
+                   for r in rows]
+        if not records:
+            return
+        parts = self._encode(records, time.time(), games=games)
+        for data in parts:
+            headers = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last)}
+            try:
+                ack = await self._bus.js.publish(subject(self.table_id), data, stream=EVENTS_STREAM,
+                                                 headers=headers)
+            except APIError as exc:
+                if exc.err_code in WRONG_LAST_SEQUENCE:
+                    raise Fenced(f"table {self.table_id}: another process wrote to its log") from exc
+                raise
+            self.last = ack.seq
+
+    def _encode(self, records: list[EventRecord], now: float, more: bool = False,
+                games: tuple[GameEntry, ...] = ()) -> list[bytes]:
+        """``records`` as one message, or halves of it if it is too big (``more`` on every
+        part but the last, ``games`` on the last)."""
+        if len(records) <= EVENTS_PER_MESSAGE:
+            try:
+                return [p.encode(LoggedEvents(table_id=self.table_id, events=tuple(records),
+                                              more=more, ts=now, owner=self._bus.owner,
+                                              games=games))]
+            except p.ProtocolError:
+                if len(records) == 1:
+                    raise  # one event bigger than a frame: the table cannot log it
+        half = len(records) // 2
+        return (self._encode(records[:half], now, True)
+                + self._encode(records[half:], now, more, games))

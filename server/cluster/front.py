@@ -1,0 +1,172 @@
+"""A front end: the SSH sessions of this process, connected to the lobby host over the bus.
+
+Each session gets an ordinary ``HubLink``; what it sends goes to ``truco.hub.in`` (its
+frames as they are, its connection id in a header) and what the host sends it arrives on
+this process's own subject. Lagging sessions are dropped here, as the hub does in a single
+process. When the host changes (it died, another process took over) every session of the
+old one is hung up: players reconnect, to any process, and get their seats back.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import deque
+
+from nats.aio.msg import Msg
+
+import protocol as p
+from protocol.bus import CONN_ID_MAX, ConnClosed, ConnOpened, HangUp
+from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
+from server.cluster.names import NameMirror
+from server.link import Closed, Frame, HubLink
+
+log = logging.getLogger(__name__)
+
+SEND_QUEUE_LIMIT = 20_000  # frames waiting for the bus before new ones are dropped
+PENDING_FRAMES = 32  # frames a session may send while it waits for a new host
+
+
+class FrontEnd:
+    """What the SSH layer calls ``hub`` in cluster mode (``connect``, ``reserved_fingerprint``)."""
+
+    def __init__(self, bus: Bus, names: NameMirror) -> None:
+        self._bus = bus
+        self._names = names
+        self.subject = front_subject(bus.owner)
+        # Connection ids are unique in the cluster: a random base per process, then a count.
+        self._base = secrets.randbelow(CONN_ID_MAX >> 21) << 20
+        self._next = 0
+        self.links: dict[int, HubLink] = {}
+        self._queue: deque[tuple[dict[str, str] | None, bytes]] = deque()
+        self._wake = asyncio.Event()
+        self._pump: asyncio.Task[None] | None = None
+        self.host: str | None = None  # the process the sessions are attached to
+        self._stopped = False
+        # Opened while there was no host: each connection's opening and first frames, sent
+        # in order once a host is ready
+        self._pending: dict[int, list[tuple[dict[str, str] | None, bytes]]] = {}
+
+    async def start(self) -> None:
+        await self._bus.nc.subscribe(self.subject, cb=self._on_message)
+        await self._bus.nc.flush()  # subscribed before any session is opened
+        self._pump = asyncio.get_running_loop().create_task(self._send_loop(), name="front-pump")
+
+    async def stop(self) -> None:
+        """Every session ends, told why (as a single process tells them); the host is told
+        their connections closed."""
+        farewell = p.encode(p.Notice(code="shutdown"))
+        for conn_id, link in list(self.links.items()):
+            if conn_id not in self._pending:
+                self._queue_bus(ConnClosed(conn_id=conn_id))
+            link.deliver(farewell)
+        self.hang_up_all()
+        for _ in range(100):  # what is queued reaches the bus
+            if not self._queue:
+                break
+            await asyncio.sleep(0.01)
+        self._stopped = True
+        if self._pump is not None:
+            self._pump.cancel()
+            await asyncio.gather(self._pump, return_exceptions=True)
+        if not self._bus.nc.is_closed:
+            await self._bus.nc.flush()
+
+    # -- what the SSH layer calls --------------------------------------------------------
+    def connect(self, ip: str, username: str, fingerprint: str | None) -> HubLink:
+        self._next += 1
+        conn_id = self._base + self._next
+        link = HubLink(self._post, conn_id)
+        self.links[conn_id] = link
+        opened = ConnOpened(conn_id=conn_id, front=self._bus.owner, ip=ip[:64],
+                            username=username[:256], fingerprint=fingerprint)
+        if self.host is None:  # a new host is taking over: the session waits for it
+            self._pending[conn_id] = [(None, p.encode(opened))]
+            log.info("conn %s waits for the new lobby host", conn_id)
+        else:
+            self._queue_bus(opened)
+        return link
+
+    def reserved_fingerprint(self, key: str) -> str | None:
+        return self._names.get(key)
+
+    @property
+    def online_count(self) -> int:
+        return len(self.links)
+
+    # -- session -> host -------------------------------------------------------------------
+    def _post(self, message: Frame | Closed) -> None:
+        if isinstance(message, Closed):
+            self.links.pop(message.conn_id, None)
+            if self._pending.pop(message.conn_id, None) is None:
+                self._queue_bus(ConnClosed(conn_id=message.conn_id))
+        else:
+            item = (conn_header(message.conn_id), message.data)
+            waiting = self._pending.get(message.conn_id)
+            if waiting is None:
+                self._queue.append(item)
+                self._wake.set()
+            elif len(waiting) < PENDING_FRAMES:
+                waiting.append(item)
+
+    def _queue_bus(self, message: p.Message) -> None:
+        self._queue.append((None, p.encode(message)))
+        self._wake.set()
+
+    async def _send_loop(self) -> None:
+        nc = self._bus.nc
+        while not self._stopped:  # as Node._watch_loop: a cancel may come back as an error
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                headers, data = self._queue.popleft()
+                try:
+                    await nc.publish(HUB_SUBJECT, data, headers=headers)
+                except Exception:  # the connection reconnects by itself; this frame is lost
+                    log.exception("front end: cannot publish to the host")
+            if len(self._queue) > SEND_QUEUE_LIMIT:
+                log.warning("front end: %d frames waiting for the bus: dropped", len(self._queue))
+                self._queue.clear()
+
+    # -- host -> session -------------------------------------------------------------------
+    async def _on_message(self, msg: Msg) -> None:
+        conn = msg.headers.get(CONN_HEADER) if msg.headers else None
+        if conn is not None:
+            link = self.links.get(parse_conn_id(conn) or 0)
+            if link is not None and not link.deliver(msg.data):
+                log.warning("conn %s is not reading its events: dropped", link.conn_id)
+                self.links.pop(link.conn_id, None)
+                link.hang_up()
+                self._queue_bus(ConnClosed(conn_id=link.conn_id))
+            return
+        message = self._bus.decode(msg)
+        if isinstance(message, HangUp):
+            link = self.links.pop(message.conn_id, None)
+            if link is not None:
+                link.hang_up()
+        elif message is not None:
+            self._bus.dropped += 1
+            log.warning("front end: unexpected %s dropped", message.TYPE)
+
+    def host_changed(self, host: str | None) -> None:
+        """The lobby host is now ``host`` (None: none yet); the old one's sessions end."""
+        if host == self.host:
+            return
+        if self.host is not None:
+            log.warning("lobby host %s is gone (now %s): its %d sessions end", self.host, host,
+                        len(self.links))
+            self.hang_up_all()
+        self.host = host
+        if host is not None:
+            pending, self._pending = self._pending, {}
+            for conn_id, items in pending.items():
+                if conn_id in self.links:
+                    self._queue.extend(items)
+            self._wake.set()
+
+    def hang_up_all(self) -> None:
+        self._pending.clear()
+        links, self.links = self.links, {}
+        for link in links.values():
+            link.hang_up()
+

@@ -1,0 +1,165 @@
+"""The lobby host's end of the bus: connections of every front end, as ``HubLink``s.
+
+Frames from ``truco.hub.in`` with a connection id go into the hub's inbox as they are (the
+hub decodes and validates them, as it does a local session's); ``ConnOpened``/``ConnClosed``
+open and close connections. What the hub delivers to a connection is published to that
+connection's front end, in order, by one task.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from typing import Awaitable, Callable
+
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+
+import protocol as p
+from protocol.bus import ConnClosed, ConnOpened, HangUp
+from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
+from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
+from server.lobby import Hub
+from server.lobby.messages import Opened
+
+log = logging.getLogger(__name__)
+
+MAX_CONNS = 100_000  # connections one host accepts from all front ends together
+
+
+class RemoteLink(HubLink):
+    """A connection whose session lives on a front end: deliveries go out on the bus."""
+
+    def __init__(self, post: Callable[[Frame | Closed], None], conn_id: int, front: str,
+                 out: "Outgoing", gone: Callable[[int], object]) -> None:
+        super().__init__(post, conn_id)
+        self.front = front  # the process holding the SSH connection
+        subject = front_subject(front)
+        self._subject = subject
+        self._out = out
+        self._gone = gone  # the gateway forgets the connection
+        self.queued = 0
+
+    def deliver(self, data: bytes | None) -> bool:
+        if data is None:
+            self.hang_up()
+            return True
+        if self.queued >= OUTBOX_LIMIT:  # the bus cannot keep up with this one: as lagging
+            return False
+        self.queued += 1
+        self._out.put(self, self._subject, conn_header(self.conn_id), data)
+        return True
+
+    def hang_up(self) -> None:
+        self._gone(self.conn_id)
+        if not self.closed:
+            self.closed = True
+            self._out.put(None, self._subject, None, p.encode(HangUp(conn_id=self.conn_id)))
+
+
+class Outgoing:
+    """Everything the host publishes to front ends, in order, from one task."""
+
+    def __init__(self, bus: Bus) -> None:
+        self._bus = bus
+        self._queue: deque[tuple[RemoteLink | None, str, dict[str, str] | None, bytes]] = deque()
+        self._wake = asyncio.Event()
+        self.stopped = False
+
+    def put(self, link: RemoteLink | None, subject: str, headers: dict[str, str] | None, data: bytes) -> None:
+        self._queue.append((link, subject, headers, data))
+        self._wake.set()
+
+    async def run(self) -> None:
+        nc = self._bus.nc
+        while not self.stopped:  # as Node._watch_loop: a cancel may come back as an error
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                link, subject, headers, data = self._queue.popleft()
+                if link is not None:
+                    link.queued -= 1
+                try:
+                    await nc.publish(subject, data, headers=headers)
+                except Exception:
+                    log.exception("host: cannot publish to %s", subject)
+
+
+class HostGateway:
+    """Attaches the hub of this process to the sessions of every front end."""
+
+    def __init__(self, bus: Bus, hub: Hub) -> None:
+        self._bus = bus
+        self._hub = hub
+        self._out = Outgoing(bus)
+        self.links: dict[int, RemoteLink] = {}
+        self._sub: Subscription | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._out.run(), name="host-out")
+        self._sub = await self._bus.nc.subscribe(HUB_SUBJECT, cb=self._on_message)
+        await self._bus.nc.flush()  # subscribed before the front ends learn this is the host
+
+    async def stop(self) -> None:
+        """Stop taking frames (the hub's shutdown then hangs up every connection)."""
+        if self._sub is not None:
+            await self._sub.unsubscribe()
+            self._sub = None
+
+    async def flush(self) -> None:
+        """Publish what is still queued (hang-ups at shutdown), then stop the sender."""
+        for _ in range(100):
+            if not self._out._queue:
+                break
+            await asyncio.sleep(0.01)
+        self._out.stopped = True
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        await self._bus.nc.flush()
+
+    async def _on_message(self, msg: Msg) -> None:
+        conn = msg.headers.get(CONN_HEADER) if msg.headers else None
+        if conn is not None:
+            link = self.links.get(parse_conn_id(conn) or 0)
+            if link is None or link.closed:
+                return  # a frame of a connection the host does not know (any more)
+            self._hub.post(Frame(link.conn_id, msg.data))
+            return
+        message = self._bus.decode(msg)
+        match message:
+            case ConnOpened():
+                self._open(message)
+            case ConnClosed(conn_id=conn_id):
+                link = self.links.pop(conn_id, None)
+                if link is not None:
+                    link.closed = True
+                    self._hub.post(Closed(conn_id))
+            case None:
+                pass
+            case _:
+                self._bus.dropped += 1
+                log.warning("host: unexpected %s dropped", message.TYPE)
+
+    async def drop_dead_fronts(self, alive: Callable[[str], Awaitable[bool]]) -> None:
+        """Close the connections of front ends that are gone (``alive``: their lease holds);
+        a process killed outright never said goodbye for its sessions."""
+        for front in {link.front for link in self.links.values()}:
+            if await alive(front):
+                continue
+            gone = [link for link in self.links.values() if link.front == front]
+            log.warning("host: front end %s is gone: its %d connections close", front, len(gone))
+            for link in gone:
+                self.links.pop(link.conn_id, None)
+                link.closed = True
+                self._hub.post(Closed(link.conn_id))
+
+    def _open(self, message: ConnOpened) -> None:
+        if message.conn_id in self.links or len(self.links) >= MAX_CONNS:
+            log.warning("host: connection %s refused (known, or too many)", message.conn_id)
+            return
+        link = RemoteLink(self._hub.post, message.conn_id, message.front, self._out,
+                          lambda conn_id: self.links.pop(conn_id, None))
+        self.links[message.conn_id] = link
+        self._hub.post(Opened(Peer(message.conn_id, message.ip, message.username, message.fingerprint), link))

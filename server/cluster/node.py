@@ -1,0 +1,232 @@
+"""One process of a cluster (``truco-ssh serve --nats URL``).
+
+Every process is a front end: it holds SSH connections and runs their sessions (the part
+that costs the CPU). One of them, elected through the ``lobby`` lease, is also the host:
+it runs the lobby and the tables (``Hub``), keeps their store in JetStream (``jsstore``:
+any process on any machine can take over), and reaches the sessions of every front end
+over the bus (``host``). When the host dies its lease expires, another
+process claims it within ``lease_ttl`` seconds and restores the open tables from their streams
+(as a restart does); the sessions of the old host end and their players reconnect through
+any process and get their seats back.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from nats.errors import Error as NatsError
+
+from server.cluster.bus import HOST_LEASE, Bus, BusOptions, front_lease
+from server.cluster.front import FrontEnd
+from server.cluster.host import HostGateway
+from server.cluster.lease import Lease, Leases
+from server.cluster.jsstore import JetStreamStore
+from server.cluster.names import NameMirror
+from server.cluster.natsd import MIN_VERSION, NatsServerError
+from server.config import ServerConfig
+from server.lobby import Hub
+from server.table import Pace
+from server.variants import validate_options, variant_infos
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Hosting:
+    """What this process runs while it holds the host lease."""
+
+    lease: Lease
+    store: JetStreamStore
+    hub: Hub
+    gateway: HostGateway
+    task: "asyncio.Task[None]"
+    failed_renewals: int = 0
+
+
+@dataclass
+class Node:
+    config: ServerConfig
+    bus: Bus
+    leases: Leases
+    names: NameMirror
+    front: FrontEnd
+    stop: asyncio.Event
+    hosting: Hosting | None = None
+    front_lease: Lease | None = None
+    _watch: "asyncio.Task[None] | None" = field(default=None, repr=False)
+    _closing: bool = False
+
+    @classmethod
+    async def join(cls, config: ServerConfig, servers: str | list[str], options: BusOptions,
+                   stop: asyncio.Event) -> "Node":
+        bus = await Bus.connect(servers, options)
+        version = bus.nc.connected_server_version
+        if (version.major, version.minor) < MIN_VERSION[:2]:
+            await bus.close()
+            wanted = ".".join(map(str, MIN_VERSION[:2]))
+            raise NatsServerError(f"the NATS server at {bus.nc.connected_url} is {version}; "
+                                  f"truco-ssh needs {wanted} or later with JetStream")
+        try:
+            leases = await Leases.open(bus)
+            names = await NameMirror.open(bus)
+        except (NatsError, asyncio.TimeoutError) as exc:
+            await bus.close()
+            raise NatsServerError(f"JetStream refused the cluster's buckets ({exc!r:.200}): is "
+                                  "JetStream on, and --replicas no more than the NATS servers?") from exc
+        front = FrontEnd(bus, names)
+        await front.start()
+        return cls(config, bus, leases, names, front, stop)
+
+    async def start(self) -> None:
+        """Until a host is known (this process, if nobody else is)."""
+        await self._keep_front_lease()
+        await self._step()
+        self._watch = asyncio.get_running_loop().create_task(self._watch_loop(), name="host-watch")
+        while self.front.host is None and not self.stop.is_set():
+            await asyncio.sleep(0.05)
+
+    async def _watch_loop(self) -> None:
+        # A flag, not only the cancellation: nats-py may turn a cancelled request into an
+        # ordinary error, which this loop would otherwise log and carry on from.
+        while not self._closing:
+            await asyncio.sleep(self.bus.options.renew_every)
+            try:
+                await self._keep_front_lease()
+                await self._step()
+                if self.hosting is not None:
+                    await self.hosting.gateway.drop_dead_fronts(self._front_alive)
+            except Exception:
+                log.exception("cluster: host check failed")
+
+    async def _keep_front_lease(self) -> None:
+        """This process's own lease, renewed while it lives (see ``front_lease``)."""
+        lease = self.front_lease
+        if lease is not None and await self.leases.renew(lease):
+            return
+        if lease is not None:  # it ran out (a long pause): the host may have closed our sessions
+            log.warning("cluster: this front end's lease ran out; its sessions end")
+            self.front.hang_up_all()
+        self.front_lease = await self.leases.claim(front_lease(self.bus.owner))
+
+    async def _front_alive(self, front: str) -> bool:
+        return front == self.bus.owner or await self.leases.owner(front_lease(front)) is not None
+
+    async def _step(self) -> None:
+        """Renew the host lease if this process holds it; otherwise follow (or become) the host."""
+        if self.hosting is not None:
+            await self._renew(self.hosting)
+            return
+        current = await self.leases.owner(HOST_LEASE)
+        if current is None:
+            lease = await self.leases.claim(HOST_LEASE)
+            if lease is not None:
+                await self._become_host(lease)
+                if self.hosting is not None:
+                    self.front.host_changed(self.bus.owner)
+                return
+            current = await self.leases.owner(HOST_LEASE)
+        # A host that claimed the lease but is still loading gets no connections yet
+        self.front.host_changed(current.owner if current is not None and current.ready else None)
+
+    async def _renew(self, hosting: Hosting) -> None:
+        try:
+            ok = await self.leases.renew(hosting.lease)
+        except Exception:  # the bus is unreachable: the lease may run out meanwhile
+            log.exception("cluster: cannot renew the host lease")
+            hosting.failed_renewals += 1
+            ttl, every = self.bus.options.lease_ttl, self.bus.options.renew_every
+            ok = hosting.failed_renewals * every < ttl / 2
+        else:
+            hosting.failed_renewals = 0
+        if not ok:  # another process may be the host now: never run the lobby twice
+            log.error("cluster: this process lost the host lease; it stops")
+            self.stop.set()
+
+    async def _become_host(self, lease: Lease) -> None:
+        config = self.config
+        # The lease is renewed while the lobby loads (many open tables take a while)
+        keeping = asyncio.get_running_loop().create_task(self._keep(lease), name="keep-lease")
+        try:
+            store = JetStreamStore(self.bus, self.names, lambda: self._still_host(lease))
+            await store.open()
+            hub = Hub(config, variant_infos(), validate_options, store,  # type: ignore[arg-type]
+                      pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
+                                away_grace=config.away_grace))
+            await hub.load()
+        finally:
+            keeping.cancel()
+            await asyncio.gather(keeping, return_exceptions=True)
+        if lease.lost:
+            log.error("cluster: the host lease ran out while the lobby loaded; this process stops")
+            self.stop.set()
+            return
+        task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
+        gateway = HostGateway(self.bus, hub)
+        await gateway.start()
+        self.hosting = Hosting(lease, store, hub, gateway, task)
+        lease.ready = True  # the front ends send connections from now on
+        await self._renew(self.hosting)
+        log.warning("cluster: this process (%s) is the lobby host", self.bus.owner)
+
+    async def _still_host(self, lease: Lease) -> bool:
+        """Before a table writes: the lease was renewed recently, or is renewed now (a host
+        that stalled past its TTL may have been replaced, and must not write then)."""
+        if lease.fresh(self.bus.options.lease_ttl):
+            return True
+        try:
+            return await self.leases.renew(lease)
+        except Exception:
+            log.exception("cluster: cannot renew the host lease before a write")
+            return False
+
+    async def _keep(self, lease: Lease) -> None:
+        while not lease.lost:
+            await asyncio.sleep(self.bus.options.renew_every)
+            try:
+                await self.leases.renew(lease)
+            except Exception:
+                log.exception("cluster: cannot renew the host lease")
+
+    async def shutdown(self, grace: float) -> None:
+        """Stop hosting (tables' last events logged, the lease released at once), stop the
+        front end, leave the bus."""
+        self._closing = True
+        if self._watch is not None:
+            self._watch.cancel()
+            await asyncio.gather(self._watch, return_exceptions=True)
+        hosting, self.hosting = self.hosting, None
+        if hosting is not None:
+            await hosting.gateway.stop()
+            hosting.hub.request_shutdown("shutdown")
+            try:
+                await asyncio.wait_for(hosting.task, timeout=grace)
+            except asyncio.TimeoutError:
+                hosting.task.cancel()
+            await hosting.hub.stop_tables()
+            await hosting.gateway.flush()
+            await hosting.hub.drain_writes()
+            await hosting.store.close()
+            await self._release(hosting.lease)
+        await self.front.stop()
+        if self.front_lease is not None:
+            await self._release(self.front_lease)
+        await self.names.close()
+        await self.bus.close()
+
+
+    async def _release(self, lease: Lease) -> None:
+        try:
+            await self.leases.release(lease)
+        except Exception:  # the bus is gone: the lease runs out by itself
+            log.exception("cluster: cannot release the lease %s", lease.key)
+
+
+def parse_servers(text: str) -> list[str]:
+    """``nats://a:4222,nats://b:4222`` -> the URLs (``nats://`` added where missing)."""
+    urls = [u.strip() for u in text.split(",") if u.strip()]
+    if not urls:
+        raise ValueError("--nats needs at least one URL")
+    return [u if "://" in u else f"nats://{u}" for u in urls]
+
+

@@ -1,0 +1,63 @@
+"""``truco-ssh serve --nats URL``: one process of a cluster, until Ctrl-C (or ``stop``)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import threading
+from typing import Callable
+
+from server.cluster.bus import BusOptions
+from server.cluster.node import Node
+from server.config import ServerConfig
+from server.context import ServerContext
+from server.hostkey import fingerprint, load_or_create_host_key
+from server.ssh import start_ssh_server
+from tui import textual_patches
+
+log = logging.getLogger("truco-ssh")
+SHUTDOWN_GRACE = 3.0  # as server.cli: the farewell, then the sessions are cut
+
+
+async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOptions,
+                        say: Callable[[str], None], ready: asyncio.Event | None = None,
+                        stop: asyncio.Event | None = None, reuse_port: bool = False) -> None:
+    textual_patches.install()
+    host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
+    loop = asyncio.get_running_loop()
+    stop = stop or asyncio.Event()
+    owns_signals = threading.current_thread() is threading.main_thread()
+    if owns_signals:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+    node = await Node.join(config, servers, options, stop)
+    try:
+        await node.start()
+        ctx = ServerContext(config, node.front)
+        acceptor = await start_ssh_server(ctx, host_key, reuse_port=reuse_port)
+        role = "the lobby host" if node.hosting is not None else f"front end of host {node.front.host}"
+        say(f"truco-ssh listening on {config.host}:{acceptor.get_port()} "
+            f"(cluster process {node.bus.owner}, {role})")
+        say(f"Host key fingerprint: {fingerprint(host_key)}")
+        say("Press Ctrl-C to stop.")
+        if ready is not None:
+            ready.set()
+        try:
+            await stop.wait()
+        finally:
+            say("Shutting down: telling players…")
+            acceptor.close()
+            await node.shutdown(SHUTDOWN_GRACE)
+            deadline = loop.time() + SHUTDOWN_GRACE
+            while ctx.sessions and loop.time() < deadline:
+                await asyncio.sleep(0.05)
+            for session in list(ctx.sessions):
+                session.close()
+            await acceptor.wait_closed()
+    finally:
+        if not node.bus.nc.is_closed:
+            await node.bus.nc.close()
+        if owns_signals:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+    say("Stopped.")

@@ -1,0 +1,144 @@
+"""``truco-ssh serve --workers N``: every core of one machine.
+
+Starts a local nats-server (JetStream under the data dir) and N processes of
+``truco-ssh serve --nats`` on the same SSH port (SO_REUSEPORT: the kernel spreads the
+connections) with the same host key and data dir. A worker that dies is started again
+(another worker has taken over its part meanwhile), and so is the nats-server. Ctrl-C (or
+SIGTERM) stops the workers, then the nats-server.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Callable
+
+from server.cluster.natsd import NatsServer, free_port
+from server.config import ServerConfig
+from server.hostkey import fingerprint, load_or_create_host_key
+
+log = logging.getLogger("truco-ssh")
+
+WORKER_STOP_TIMEOUT = 10.0  # seconds for a worker's clean shutdown before SIGKILL
+EARLY_EXIT = 5.0  # seconds: a worker failing this soon will not do better when restarted
+RESTART_PAUSE = 1.0  # seconds before a dead worker is started again
+
+
+def worker_count(text: str) -> int:
+    """``--workers``: a number from 1 to 64, or ``auto`` (the cores of this machine)."""
+    if text == "auto":
+        return max(1, os.cpu_count() or 1)
+    try:
+        count = int(text)
+    except ValueError:
+        raise ValueError(f"--workers: {text!r} is neither a number nor auto") from None
+    if not 1 <= count <= 64:
+        raise ValueError("--workers: from 1 to 64")
+    return count
+
+
+def worker_argv(argv: list[str], nats_url: str, port: int) -> list[str]:
+    """The serve command line of one worker: the operator's options, without ``--workers``
+    and ``--port``, joined to the local nats-server, sharing the port."""
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in ("--workers", "--port", "--nats"):
+            skip = True
+            continue
+        if arg.startswith(("--workers=", "--port=", "--nats=")):
+            continue
+        out.append(arg)
+    return [*out, "--port", str(port), "--nats", nats_url, "--reuse-port"]
+
+
+async def run_workers(config: ServerConfig, count: int, argv: list[str],
+                      say: Callable[[str], None], stop: asyncio.Event | None = None) -> None:
+    loop = asyncio.get_running_loop()
+    stop = stop or asyncio.Event()
+    owns_signals = threading.current_thread() is threading.main_thread()
+    if owns_signals:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+    host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)  # before the workers race
+    port = config.port or free_port(config.host or "127.0.0.1")
+    nats = NatsServer(Path(config.data_dir) / "nats", host="127.0.0.1")
+    await nats.start()
+    exe = [sys.executable, "-m", "server.cli"]
+    args = worker_argv(argv, nats.url, port)
+    workers: list[asyncio.Task[None]] = []
+    try:
+        say(f"truco-ssh: {count} workers on {config.host}:{port}, bus {nats.url}")
+        say(f"Host key fingerprint: {fingerprint(host_key)}")
+        workers = [loop.create_task(_keep_running(exe + args, n, stop), name=f"worker-{n}")
+                   for n in range(count)]
+        workers.append(loop.create_task(_keep_nats(nats, stop), name="nats"))
+        await stop.wait()
+        say("Stopping the workers…")
+    finally:
+        stop.set()
+        await asyncio.gather(*workers, return_exceptions=True)
+        await nats.stop()
+        if owns_signals:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+    say("Stopped.")
+
+
+async def _keep_nats(nats: NatsServer, stop: asyncio.Event) -> None:
+    """The bus: started again (same port, same JetStream files) if it dies; the workers
+    reconnect by themselves."""
+    while not stop.is_set():
+        process = nats.process
+        if process is None:
+            return
+        waiting = asyncio.ensure_future(process.wait())
+        stopping = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([waiting, stopping], return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if stop.is_set():
+            waiting.cancel()
+            return
+        log.error("the nats-server exited with %s; starting it again", process.returncode)
+        nats.process = None
+        await asyncio.sleep(RESTART_PAUSE)
+        try:
+            await nats.start()
+        except OSError:
+            log.exception("the nats-server cannot be started again: stopping")
+            stop.set()
+
+
+async def _keep_running(command: list[str], number: int, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        started = asyncio.get_running_loop().time()
+        # Its own process group: the operator's Ctrl-C reaches the supervisor, which stops
+        # the workers in order (the lobby host last would be nicer; any order is safe).
+        process = await asyncio.create_subprocess_exec(*command, start_new_session=True)
+        waiting = asyncio.ensure_future(process.wait())
+        stopping = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([waiting, stopping], return_when=asyncio.FIRST_COMPLETED)
+        if process.returncode is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(asyncio.shield(waiting), WORKER_STOP_TIMEOUT)
+            except asyncio.TimeoutError:
+                log.warning("worker %d did not stop: killed", number)
+                process.kill()
+                await waiting
+            stopping.cancel()
+            return
+        stopping.cancel()
+        if process.returncode != 0 and asyncio.get_running_loop().time() - started < EARLY_EXIT:
+            log.error("worker %d failed at start (exit status %s): stopping", number, process.returncode)
+            stop.set()
+            return
+        log.error("worker %d exited with %s; starting it again", number, process.returncode)
+        await asyncio.sleep(RESTART_PAUSE)

@@ -1,0 +1,144 @@
+"""``truco-ssh serve --nats`` processes for the cluster tests (real subprocesses, so that
+one can be killed with SIGKILL)."""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import engine
+from server.cluster.bus import Bus
+from server.cluster.jsstore import JetStreamStore
+from server.cluster.names import NameMirror
+from server.cluster.natsd import free_port
+from server.table import state_digest
+
+LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+) \(cluster process (\S+), (.*)\)")
+HOST = re.compile(r"cluster: this process \((\S+)\) is the lobby host")
+RESTORED = re.compile(r"restored table (\S+) match (\d+) seq (\d+) digest (\w+)")
+LEASE_TTL = 1.5  # seconds: a dead host is replaced within about this
+
+
+@dataclass
+class Proc:
+    process: asyncio.subprocess.Process
+    port: int
+    lines: list[str] = field(default_factory=list)
+    owner: str = ""
+    reader: "asyncio.Task[None] | None" = None
+
+    def saw(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        return [m for line in self.lines if (m := pattern.search(line)) is not None]
+
+    async def wait_line(self, pattern: re.Pattern[str], timeout: float = 20.0) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = self.saw(pattern)
+            if found:
+                return found[-1]
+            if self.process.returncode is not None:
+                break
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no {pattern.pattern!r} from the process:\n" + "".join(self.lines[-40:]))
+
+    @property
+    def is_host(self) -> bool:
+        return any(HOST.search(line) for line in self.lines)
+
+    async def _read(self) -> None:
+        assert self.process.stdout is not None
+        async for raw in self.process.stdout:
+            self.lines.append(raw.decode(errors="replace"))
+
+    async def stop(self, sig: int = signal.SIGINT) -> None:
+        if self.process.returncode is None:
+            self.process.send_signal(sig)
+            try:
+                await asyncio.wait_for(self.process.wait(), 15)
+            except asyncio.TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+
+async def start(tmp: Path, nats_url: str, *options: str, port: int | None = None) -> Proc:
+    """One process of the cluster, once it listens; all of them share ``tmp`` (data dir, key)."""
+    exe = Path(sys.executable).parent / "truco-ssh"
+    port = port or free_port()
+    process = await asyncio.create_subprocess_exec(
+        str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(tmp / "data"),
+        "--host-key", str(tmp / "key"), "--nats", nats_url, "--lease-ttl", str(LEASE_TTL),
+        "--log-level", "INFO", "--log-digests", "--bot-delay", "0.05", "--hand-pause", "0.1",
+        "--away-grace", "120", *options,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+    proc = Proc(process, port)
+    proc.reader = asyncio.get_running_loop().create_task(proc._read())
+    try:
+        listening = await proc.wait_line(LISTENING)
+    except BaseException:
+        await proc.stop(signal.SIGKILL)
+        raise
+    proc.owner = listening.group(2)
+    return proc
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def established(pid: int, port: int) -> int:
+    """How many TCP connections to local ``port`` process ``pid`` holds (from /proc)."""
+    inodes = set()
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == "01" and int(local.rsplit(":", 1)[1], 16) == port:
+                inodes.add(f"socket:[{inode}]")
+    held = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            held += os.readlink(fd) in inodes
+        except OSError:
+            pass
+    return held
+
+
+async def logged_state(url: str) -> dict[str, tuple[int, int, str]]:
+    """Our own replay of every open table's stream: (match, last seq, digest of the state)."""
+    bus = await Bus.connect(url, owner="test-reader")
+    try:
+        names = await NameMirror.open(bus)
+        store = JetStreamStore(bus, names)
+        await store.open()
+        records = await store.table_index()
+        await store.load_matches(records)
+        await names.close()
+    finally:
+        await bus.close()
+    out = {}
+    for r in records:
+        rules = engine.get_ruleset(r.variant, **r.options)
+        n = len(r.seats)
+        state = engine.replay(rules, n, [engine.event_from_wire(e.data, rules.card_notation) for e in r.events])
+        out[r.table_id] = (r.events[-1].match_no, r.events[-1].seq, state_digest(state, n))
+    return out

@@ -1,0 +1,23 @@
+"""The same end-to-end tests, against a cluster of one (``serve --nats`` and a nats-server):
+the in-process bus and the NATS one answer players alike. ``tests/e2e/harness.py`` starts
+the cluster when ``TRUCO_TEST_BUS=nats``; any e2e test can be run so:
+``TRUCO_TEST_BUS=nats pytest tests/e2e``. A few, quick ones run here in every ``make test``."""
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e import test_lobby_ssh, test_reconnect_ssh
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(autouse=True)
+def on_the_bus(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRUCO_TEST_BUS", "nats")
+
+
+test_chat_and_a_table = test_lobby_ssh.test_two_players_see_each_other_chat_and_fill_a_table
+test_a_key_reserves_its_name = test_lobby_ssh.test_key_reserves_name_and_guests_cannot_take_it
+test_a_second_login_replaces_the_first = test_lobby_ssh.test_same_key_again_replaces_the_old_session
+test_stopping_ends_every_session_cleanly = test_lobby_ssh.test_server_stop_ends_every_session_cleanly
+test_a_dropped_player_comes_back = test_reconnect_ssh.test_a_dropped_player_comes_back_to_the_same_cards_and_turn

@@ -1,0 +1,193 @@
+"""Leases (one owner per table, expiry when the owner goes silent) and the event log on a
+real nats-server; bad bus input is dropped, never raised."""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+import protocol as p
+from protocol.bus import EventRecord, LeaseValue, LoggedEvents, decode_bus
+from server.cluster.bus import LEASE_BUCKET, Bus, BusOptions
+from server.cluster.eventlog import Fenced, TableLog, events_stream, subject
+from server.cluster.lease import Leases
+from server.cluster.natsd import NatsServer
+from server.store import EventRow
+
+FAST = BusOptions(lease_ttl=1.0, renew_every=0.3)
+
+
+async def _bus(server: NatsServer, owner: str) -> Bus:
+    return await Bus.connect(server.url, FAST, owner=owner)
+
+
+async def test_one_claimant_wins_and_the_lease_moves_once_its_owner_goes_silent(
+        nats_server: NatsServer) -> None:
+    a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
+    try:
+        la, lb = await Leases.open(a), await Leases.open(b)
+        won = await asyncio.gather(la.claim("t1"), lb.claim("t1"))
+        assert sum(lease is not None for lease in won) == 1
+        holder, other = (la, lb) if won[0] is not None else (lb, la)
+        lease = holder.held["t1"]
+        owner = await other.owner("t1")
+        assert owner is not None and owner.owner == (a.owner if holder is la else b.owner)
+        for _ in range(4):  # renewing keeps it past its TTL
+            await asyncio.sleep(0.4)
+            assert await holder.renew(lease)
+            assert await other.claim("t1") is None
+        await asyncio.sleep(1.6)  # the holder is silent: the bucket's TTL removes the key
+        taken = await other.claim("t1")
+        assert taken is not None
+        assert not await holder.renew(lease)  # the old owner learns it lost the table
+        assert lease.lost and "t1" not in holder.held
+        await other.release(taken)
+        assert await holder.claim("t1") is not None  # a clean release frees it at once
+    finally:
+        await a.close()
+        await b.close()
+
+
+def _rows(first: int, count: int) -> list[EventRow]:
+    return [EventRow(seq=n, match_no=1, data={"type": "note", "n": n}, seat=n % 2, cid=n)
+            for n in range(first, first + count)]
+
+
+async def test_the_log_reads_back_what_was_acknowledged_and_fences_a_stale_owner(
+        nats_server: NatsServer) -> None:
+    a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
+    try:
+        await events_stream(a)
+        await events_stream(b)  # a second process finds it
+        old = TableLog(a, "t9")
+        assert await old.read() == []
+        await old.append(_rows(1, 3))
+        await TableLog(a, "t8").append(_rows(1, 2))  # another table's events are not read
+        new = TableLog(b, "t9")
+        rows = await new.read()
+        assert [(r.seq, r.data, r.seat, r.cid) for r in rows] == [(n, {"type": "note", "n": n}, n % 2, n)
+                                                                   for n in (1, 2, 3)]
+        await new.append(_rows(4, 1))
+        with pytest.raises(Fenced):  # the old owner cannot write after the new one did
+            await old.append(_rows(4, 1))
+        assert [r.seq for r in await TableLog(a, "t9").read()] == [1, 2, 3, 4]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_bad_bus_input_is_logged_and_dropped(nats_server: NatsServer,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    bus = await _bus(nats_server, "proc-a")
+    raw = await Bus.connect(nats_server.url, FAST, owner="hostile")
+    try:
+        await events_stream(bus)
+        got: list[p.Message] = []
+
+        async def handler(message: p.Message, _msg: object) -> None:
+            if isinstance(message, LeaseValue) and message.owner == "boom":
+                raise RuntimeError("a handler bug")
+            got.append(message)
+
+        await bus.subscribe("truco.test", handler)
+        good = p.encode(LeaseValue(key="t1", owner="x", since=1.0))
+        garbage = [b"", b"\xff\xfe not msgpack", p.encode(p.Ping(n=1)),  # a client's message
+                   p.encode(LeaseValue(key="t1", owner="x")).replace(b"bus_lease", b"bus_leasX"),
+                   b"\x81\xa1v\x02", b"x" * 70_000,
+                   p.encode(LeaseValue(key="t1", owner="boom"))]
+        with caplog.at_level(logging.WARNING):
+            for data in garbage:
+                await raw.nc.publish("truco.test", data)
+            await raw.nc.publish("truco.test", good)
+            await raw.nc.flush()
+            for _ in range(50):
+                if got:
+                    break
+                await asyncio.sleep(0.02)
+        assert got == [decode_bus(good)]
+        assert bus.dropped == 6
+        assert "handler failed" in caplog.text and "dropped a bad message" in caplog.text
+        # Garbage in a table's log and in the lease bucket: skipped, and the process goes on.
+        log = TableLog(bus, "t5")
+        await log.append(_rows(1, 1))
+        await raw.js.publish(subject("t5"), b"\x00junk")
+        await raw.js.publish(subject("t5"), p.encode(LoggedEvents(
+            table_id="t6", events=(EventRecord(seq=2, match_no=1, data={}),))))
+        assert [r.seq for r in await TableLog(bus, "t5").read()] == [1]
+        leases = await Leases.open(bus)
+        kv = await raw.js.key_value(LEASE_BUCKET)
+        await kv.put("t7", b"not a lease")
+        assert await leases.owner("t7") is None
+        assert await leases.claim("t7") is None  # held by the junk until it expires
+    finally:
+        await bus.close()
+        await raw.close()
+
+
+async def test_a_release_after_a_renewal_whose_answer_was_lost_still_frees_the_key(
+        nats_server: NatsServer) -> None:
+    a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
+    try:
+        la, lb = await Leases.open(a), await Leases.open(b)
+        lease = await la.claim("lobby")
+        assert lease is not None
+        kept = lease.revision
+        assert await la.renew(lease)
+        lease.revision = kept  # as if the renewal's task was cancelled before it kept the answer
+        await la.release(lease)
+        assert await lb.claim("lobby") is not None
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_process_with_another_ttl_adopts_the_clusters(nats_server: NatsServer) -> None:
+    a = await _bus(nats_server, "proc-a")
+    b = await Bus.connect(nats_server.url, BusOptions(lease_ttl=6.0, renew_every=2.0), owner="proc-b")
+    try:
+        await Leases.open(a)  # creates the bucket with a TTL of 1 s
+        await Leases.open(b)
+        assert b.options.lease_ttl == pytest.approx(1.0)
+        assert b.options.renew_every == pytest.approx(1.0 / 3)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_lease_is_fresh_only_well_within_its_ttl(nats_server: NatsServer) -> None:
+    a = await _bus(nats_server, "proc-a")
+    try:
+        leases = await Leases.open(a)
+        lease = await leases.claim("lobby")
+        assert lease is not None and lease.fresh(1.0)
+        await asyncio.sleep(0.85)  # past 80 % of the TTL without a renewal
+        assert not lease.fresh(1.0)
+        assert await leases.renew(lease) and lease.fresh(1.0)
+    finally:
+        await a.close()
+
+
+async def test_an_append_is_whole_or_absent_and_big_ones_are_split(nats_server: NatsServer) -> None:
+    from server.cluster.eventlog import EVENTS_STREAM
+
+    a = await _bus(nats_server, "proc-a")
+    try:
+        await events_stream(a)
+        log = TableLog(a, "t3")
+        await log.append(_rows(1, 2))
+        big = [EventRow(seq=n, match_no=1, data={"type": "note", "text": "x" * 400}) for n in range(3, 603)]
+        await log.append(big)  # 600 events of 400 characters: several messages
+        parts = (await a.js.stream_info(EVENTS_STREAM)).state.messages
+        assert parts > 3
+        assert [r.seq for r in await TableLog(a, "t3").read()] == list(range(1, 603))
+        # A writer that died half-way through an append: its first part is in, not the last.
+        dead = p.encode(LoggedEvents(table_id="t3", more=True, events=(
+            EventRecord(seq=603, match_no=1, data={"type": "note"}),)))
+        await a.js.publish(subject("t3"), dead)
+        reader = TableLog(a, "t3")
+        assert [r.seq for r in await reader.read()][-1] == 602  # nobody saw 603: it is not logged
+        await reader.append(_rows(603, 2))  # the next owner goes on from 602
+        assert [r.seq for r in await TableLog(a, "t3").read()] == list(range(1, 605))
+    finally:
+        await a.close()

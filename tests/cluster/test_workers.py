@@ -1,0 +1,100 @@
+"""``truco-ssh serve --workers 2``: one port, two processes, one lobby; Ctrl-C stops all."""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.cluster.natsd import free_port
+from server.cluster.workers import worker_argv, worker_count
+from tests.cluster.procs import children, established
+from tests.e2e.harness import ScreenClient
+from tests.e2e.helpers import chat_area, close_all, lobby_client, say, title_of
+
+pytestmark = pytest.mark.e2e
+
+MAX_CLIENTS = 16  # connections opened until both workers hold some (2**-15 to miss)
+
+
+def test_worker_count_and_command_line() -> None:
+    assert worker_count("3") == 3
+    assert worker_count("auto") >= 1
+    for bad in ("0", "x", "65"):
+        with pytest.raises(ValueError):
+            worker_count(bad)
+    argv = ["serve", "--workers", "2", "--port=2222", "--host", "0.0.0.0", "--nats", "x", "--lite"]
+    assert worker_argv(argv, "nats://127.0.0.1:9", 2022) == [
+        "serve", "--host", "0.0.0.0", "--lite", "--port", "2022", "--nats", "nats://127.0.0.1:9", "--reuse-port"]
+
+
+async def test_connections_land_on_both_workers_and_see_one_lobby(tmp_path: Path) -> None:
+    port = free_port()
+    exe = Path(sys.executable).parent / "truco-ssh"
+    supervisor = await asyncio.create_subprocess_exec(
+        str(exe), "serve", "--workers", "2", "--host", "127.0.0.1", "--port", str(port),
+        "--data-dir", str(tmp_path / "data"), "--host-key", str(tmp_path / "key"),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+    lines: list[str] = []
+
+    async def read() -> None:
+        assert supervisor.stdout is not None
+        async for raw in supervisor.stdout:
+            lines.append(raw.decode(errors="replace"))
+
+    reader = asyncio.create_task(read())
+    clients: list[ScreenClient] = []
+    try:
+        for _ in range(400):
+            if sum("Press Ctrl-C" in line for line in lines) == 2:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the workers did not start:\n" + "".join(lines))
+        workers = [pid for pid in children(supervisor.pid)
+                   if "--reuse-port" in Path(f"/proc/{pid}/cmdline").read_text()]
+        assert len(workers) == 2
+        while len(clients) < MAX_CLIENTS:
+            clients.append(await lobby_client(port, f"p{len(clients)}"))
+            if len(clients) >= 4 and all(established(pid, port) for pid in workers):
+                break
+        held = [established(pid, port) for pid in workers]
+        assert all(held) and sum(held) == len(clients), held
+        # Every session, on either worker, sees everybody online: one lobby.
+        wanted = f"{len(clients)} online"
+        for client in clients:
+            await client.wait_for(lambda t: wanted in title_of(t), 10)
+        # The bus dies: the supervisor starts it again, the workers reconnect, one lobby still.
+        bus = next(pid for pid in children(supervisor.pid)
+                   if "nats-server" in Path(f"/proc/{pid}/cmdline").read_text())
+        os.kill(bus, signal.SIGKILL)
+        first = clients[0]
+        last = clients[-1]
+        for attempt in range(30):
+            await say(first, f"hi {attempt}")
+            try:
+                await last.wait_for(lambda t: f"p0: hi {attempt}" in chat_area(t), 1.0)
+                break
+            except AssertionError:
+                continue
+        else:
+            raise AssertionError("the lobby did not come back after the bus was killed")
+        assert any("nats-server" in Path(f"/proc/{pid}/cmdline").read_text()
+                   for pid in children(supervisor.pid))
+    finally:
+        await close_all(*clients)
+        if supervisor.returncode is None:
+            supervisor.send_signal(signal.SIGINT)  # Ctrl-C
+        code = await asyncio.wait_for(supervisor.wait(), 30)
+        await reader
+    assert code == 0
+    assert "".join(lines).count("Stopped.") == 3  # two workers and the supervisor
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+    # The only error: the bus we killed (and its restart)
+    errors = [line for line in lines if re.search(r"Traceback|ERROR", line)]
+    assert all("nats-server exited" in line for line in errors), errors
