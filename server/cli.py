@@ -6,9 +6,7 @@ import argparse
 import asyncio
 import dataclasses
 import logging
-import signal
 import socket
-import threading
 import sys
 from pathlib import Path
 from typing import Awaitable, Callable
@@ -26,6 +24,7 @@ from server.ssh import start_ssh_server
 from server.table import Pace
 from server.store import Store, StoreError
 from server.variants import validate_options, variant_infos
+from server.signals import catch_stop_signals, release_stop_signals
 from tui import textual_patches
 
 log = logging.getLogger("truco-ssh")
@@ -166,11 +165,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     check = loop.create_task(store.check(), name="check")
     check.add_done_callback(lambda task: _settle(checked, task, stop))
     hub.restore_tables()
-    # Signals reach only the main thread; tests run serve() elsewhere and stop it by event.
-    owns_signals = threading.current_thread() is threading.main_thread()
-    if owns_signals:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+    owns_signals = catch_stop_signals(stop)
     _say(f"truco-ssh listening on {config.host}:{port}")
     _say(f"Host key fingerprint: {fingerprint(host_key)}")
     host_task: asyncio.Task[None] | None = None
@@ -213,9 +208,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
         check.cancel()
         await asyncio.gather(check, return_exceptions=True)
         await store.close()
-        if owns_signals:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.remove_signal_handler(sig)
+        release_stop_signals(owns_signals)
         _say("Stopped.")
     if checked.done() and not checked.cancelled() and checked.exception() is not None:
         raise checked.exception()  # type: ignore[misc]  # main() reports it (exit status 2)

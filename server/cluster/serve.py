@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
-import threading
 from typing import Callable
 
 from server.cluster.bus import BusOptions
@@ -13,6 +11,7 @@ from server.config import ServerConfig
 from server.context import ServerContext
 from server.hostkey import fingerprint, load_or_create_host_key
 from server.ssh import start_ssh_server
+from server.signals import catch_stop_signals, release_stop_signals
 from tui import textual_patches
 
 log = logging.getLogger("truco-ssh")
@@ -26,10 +25,7 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
-    owns_signals = threading.current_thread() is threading.main_thread()
-    if owns_signals:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+    owns_signals = catch_stop_signals(stop)
     node = await Node.join(config, servers, options, stop)
     try:
         await node.start()
@@ -57,7 +53,5 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
     finally:
         if not node.bus.nc.is_closed:
             await node.bus.nc.close()
-        if owns_signals:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.remove_signal_handler(sig)
+        release_stop_signals(owns_signals)
     say("Stopped.")

@@ -13,13 +13,13 @@ import logging
 import os
 import signal
 import sys
-import threading
 from pathlib import Path
 from typing import Callable
 
 from server.cluster.natsd import NatsServer, free_port
 from server.config import ServerConfig
 from server.hostkey import fingerprint, load_or_create_host_key
+from server.signals import catch_stop_signals, release_stop_signals
 
 log = logging.getLogger("truco-ssh")
 
@@ -63,10 +63,7 @@ async def run_workers(config: ServerConfig, count: int, argv: list[str],
                       say: Callable[[str], None], stop: asyncio.Event | None = None) -> None:
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
-    owns_signals = threading.current_thread() is threading.main_thread()
-    if owns_signals:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+    owns_signals = catch_stop_signals(stop)
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)  # before the workers race
     port = config.port or free_port(config.host or "127.0.0.1")
     nats = NatsServer(Path(config.data_dir) / "nats", host="127.0.0.1")
@@ -86,9 +83,7 @@ async def run_workers(config: ServerConfig, count: int, argv: list[str],
         stop.set()
         await asyncio.gather(*workers, return_exceptions=True)
         await nats.stop()
-        if owns_signals:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.remove_signal_handler(sig)
+        release_stop_signals(owns_signals)
     say("Stopped.")
 
 

@@ -205,14 +205,18 @@ class Directory:
             return
         self._seats.swap(table, a, b)
 
-    def on_act(self, conn: Conn, msg: p.TableAction) -> None:
-        table = self._my_table(conn, msg.table_id)
-        if table is None:
-            return
-        if table.actor is None:
+    def _playing_table(self, conn: Conn, table_id: str) -> Table | None:
+        """The table ``conn`` sits at, once its game has started (else an error, None)."""
+        table = self._my_table(conn, table_id)
+        if table is not None and table.actor is None:
             self._state.error(conn, "not_started", "the game has not started yet")
-            return
-        table.actor.post(tm.Act(conn.peer.conn_id, msg))
+            return None
+        return table
+
+    def on_act(self, conn: Conn, msg: p.TableAction) -> None:
+        table = self._playing_table(conn, msg.table_id)
+        if table is not None and table.actor is not None:
+            table.actor.post(tm.Act(conn.peer.conn_id, msg))
 
     def on_table_chat(self, conn: Conn, msg: p.TableChat) -> None:
         table = self._my_table(conn, msg.table_id)
@@ -224,11 +228,8 @@ class Directory:
         table.actor.post(tm.Chat(conn.peer.conn_id, conn.name or "", msg.text, msg.partners))
 
     def on_sena(self, conn: Conn, msg: p.MakeSena) -> None:
-        table = self._my_table(conn, msg.table_id)
-        if table is None:
-            return
-        if table.actor is None:
-            self._state.error(conn, "not_started", "the game has not started yet")
+        table = self._playing_table(conn, msg.table_id)
+        if table is None or table.actor is None:
             return
         if not conn.chat.take():  # señas share the chat's budget: no flood to the partners
             self._state.error(conn, "chat_rate", "you are chatting too fast")

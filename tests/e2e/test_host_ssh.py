@@ -110,6 +110,8 @@ async def test_host_prints_link_and_qr_a_friend_joins_and_ctrl_c_ends_it(tmp_pat
         host.send(b"\r")  # the host's seat, in the same terminal
         await host.wait_for(lambda: "1. hostess" in host.screen_text() and "3. carla" in host.screen_text())
         host.send(b"b")  # the host owns the table: a bot takes the last seat and the game starts
+        await asyncio.sleep(0.5)
+        host.send(b"\r")  # the level dialog: Enter is normal
         await host.wait_for(lambda: "Hand 1" in host.screen_text())
         await friend.wait_for("Hand 1")
         host.send(b"\x03")  # Ctrl-C ends the table and the server

@@ -46,6 +46,8 @@ async def table_against_a_bot(client: ScreenClient) -> None:
         await asyncio.sleep(0.15)
     await client.wait_for("Waiting for")
     client.send("b")
+    await asyncio.sleep(0.5)
+    client.send("\r")  # the level dialog: Enter is normal
     await client.wait_for("Hand 1", 10)
 
 

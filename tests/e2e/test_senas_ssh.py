@@ -30,6 +30,8 @@ async def test_a_sena_and_a_partner_line_reach_the_partner_and_not_the_opponent(
             await join_first_table(beto)
             await join_first_table(carla)
             ana.send("b")  # the last seat to a bot: the game starts
+            await asyncio.sleep(0.5)
+            ana.send("\r")  # the level dialog: Enter is normal
             for client in (ana, beto, carla):
                 await client.wait_for("Hand 1", 15)
             await ana.wait_for("S Seña")  # the key bar offers it

@@ -22,6 +22,8 @@ async def test_a_player_at_a_table_sees_the_shutdown_notice_over_the_table_befor
         ana = await lobby_client(srv.port, "ana")
         await open_table(ana, 2)
         ana.send("b")  # a bot takes the other seat: the match starts
+        await asyncio.sleep(0.5)
+        ana.send("\r")  # the level dialog: Enter is normal
         await ana.wait_for("Hand worth", 10)
         seen: dict[str, object] = {}
 
@@ -39,7 +41,7 @@ async def test_a_player_at_a_table_sees_the_shutdown_notice_over_the_table_befor
         closed = time.monotonic()
         assert seen["connected"]
         screen = str(seen["screen"])
-        assert "Hand worth" in screen and "1ª" in screen  # drawn over the table, which stays in view
+        assert "Hand worth" in screen and "1st" in screen  # drawn over the table, which stays in view
         assert closed - float(seen["notice"]) >= 1.0  # on screen for a moment, not one frame
         # Then the terminal is given back, and the same reason stays on it.
         raw = bytes(ana.raw).decode("utf-8", "replace")

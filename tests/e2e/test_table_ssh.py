@@ -132,6 +132,8 @@ async def test_two_player_game_against_a_bot_and_a_spectator_joining_mid_hand(tm
         try:
             await open_table(ana, 2, short=True)
             ana.send("b")  # a bot in the free seat: the game starts
+            await asyncio.sleep(0.5)
+            ana.send("\r")  # the level dialog: Enter is normal
             await ana.wait_for("Hand 1")
             # The spectator arrives while the hand is under way.
             await eve.wait_for("playing")
