@@ -239,6 +239,7 @@ class TableActor:
     # -- the game ----------------------------------------------------------------------
     def _new_match(self) -> None:
         first_dealer = moves.next_first_dealer(self.events, len(self.seats))
+        rematch.replace_the_departed(self.seats)
         self.rematch_votes.clear()
         self.finished = False
         self.match_no += 1

@@ -29,6 +29,12 @@ class Occupant:
         """The person left for good: a bot plays the seat from now on."""
         self.conn_id, self.bot, self.away = None, True, False
 
+    def replaced_by_bot(self, name: str) -> None:
+        """A new match begins without the person who left: the bot that played on for them
+        becomes a bot of its own, so the match is neither played nor rated in their name."""
+        if self.was_human and self.bot:
+            self.name, self.was_human, self.fingerprint, self.resume = name, False, None, ""
+
     def drop(self) -> None:
         """The person's connection dropped: the seat is held for them."""
         self.conn_id, self.away = None, True

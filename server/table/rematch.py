@@ -31,3 +31,13 @@ def agreed(state: engine.State | None, seats: list[Occupant], votes: set[int]) -
     if state is None or not state.match_over or not votes:
         return False
     return set(human_seats(seats)) <= votes
+
+
+def replace_the_departed(seats: list[Occupant]) -> None:
+    """Before a new match: a seat whose person left is played by a bot of its own name
+    (a match is never played, nor rated, in the name of someone who is gone)."""
+    taken = {o.name for o in seats}
+    free_names = (f"Bot {n}" for n in range(1, 99) if f"Bot {n}" not in taken)
+    for occupant in seats:
+        if occupant.was_human and occupant.bot:
+            occupant.replaced_by_bot(next(free_names))

@@ -41,7 +41,8 @@ class Talk:
         self.rules = rules
         self.mode = str(rules.options_dict().get("senas", "fair"))
         self.reserved_words = bool(rules.options_dict().get("reserved_words", False))
-        self.codes = frozenset(sena_codes(rules.variant))
+        # No flor seña at a table that plays without flor.
+        self.codes = frozenset(c for c in sena_codes(rules.variant) if rules.flor or c != "flor")
         self._seed = seed
         self._viewers = viewers
         self._seats = seats

@@ -374,3 +374,6 @@ async def test_a_rematch_asked_by_everyone_left_starts_when_the_last_other_playe
     await until(lambda: actor.seq > seq and not actor.finished)
     await actor.stop()
     assert actor.match_no == 2 and actor.seats[1].bot
+    # The rematch is not played (nor rated) in the name of beto, who left: a bot of its own.
+    assert actor.seats[1].name == "Bot 1" and not actor.seats[1].was_human
+    assert viewers.updates(1)[-1].seats[1].name == "Bot 1"

@@ -52,6 +52,8 @@ async def test_lobby_names_and_the_table_line_are_whole(lang: str, size: tuple[i
         assert on_screen(app, "#status-line").split() == described.split()  # ...shown whole
 
 
+FINISHED_PRIVATE = p.TableInfo(table_id="t3", title="y", variant="paulista", owner="y", private=True,
+                               status="finished", seats=("y", "z"), options={})
 PLAYING_PRIVATE = p.TableInfo(table_id="t2", title="x", variant="venezolano", owner="x", private=True,
                               status="playing", seats=("x", "y", "z", "w"), options={})
 
@@ -60,17 +62,20 @@ PLAYING_PRIVATE = p.TableInfo(table_id="t2", title="x", variant="venezolano", ow
 @pytest.mark.parametrize("lang", LANGS)
 async def test_lobby_table_list_keeps_game_seats_and_status_whole(lang: str, size: tuple[int, int]) -> None:
     app, link = await started(lang)
-    link.push(p.TableUpdated(table=PLAYING_PRIVATE))
+    link.push(p.TableUpdated(table=PLAYING_PRIVATE), p.TableUpdated(table=FINISHED_PRIVATE))
     tr = Translator(lang)
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.5)
         shown = on_screen(app, "#tables")
         for word in (tr("lobby.col.game"), tr("lobby.col.seats"), tr("lobby.col.status"),
                      tr("variant.argentino"), "1/2", tr("lobby.private_waiting"),
-                     tr("variant.venezolano"), "4/4", tr("lobby.table_status.playing")):
+                     tr("variant.venezolano"), "4/4"):
             assert word in shown, (word, shown)
+        # A status is whole: "playing (private)", or on a narrow list just "private".
+        assert shown.count("(") == shown.count(")"), shown
         if size[0] >= 80:  # the points column goes first when the room runs out
             assert tr("lobby.col.points") in shown and "15" in shown
+            assert tr("lobby.table_status.playing") in shown and tr("lobby.table_status.finished") in shown
         # The selected table's line always names its points.
         assert "15" in on_screen(app, "#status-line")
 

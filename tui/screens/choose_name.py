@@ -27,7 +27,10 @@ class ChooseNameScreen(Screen[None]):
         with Vertical(classes="dialog"):
             yield Static(Text(tr("name.title"), style="bold"), id="name-title")
             yield Static(self._explanation(), id="name-why")
-            yield Static(Text(tr("name.rules")), id="name-rules")
+            # Joining with a table's code as the user name: the tip to connect as NAME@host
+            # would lose the table, so the rules alone.
+            rules = "name.rules_code" if self._reason == "join_code" else "name.rules"
+            yield Static(Text(tr(rules)), id="name-rules")
             yield Input(value=self._suggestion, max_length=NAME_MAX, id="name-input")
             yield Static("", id="name-error")
         bar = KeyBar()

@@ -11,7 +11,7 @@ from textual.widgets.option_list import Option
 
 import protocol as p
 from tui.i18n import option_label, option_value
-from tui.lobby_columns import ColumnFit, fit_columns
+from tui.lobby_columns import TITLE_MIN, ColumnFit, fit_columns
 from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
 
@@ -237,6 +237,9 @@ class LobbyScreen(Screen[None]):
         tables = self.model.sorted_tables()
         rows = [self._table_cells(info) for info in tables]
         fit = self._fit_columns(rows, table_view)
+        if fit.widths["title"] < TITLE_MIN:  # too narrow: a private table's status in one word
+            rows = [self._table_cells(info, compact=True) for info in tables]
+            fit = self._fit_columns(rows, table_view)
         for info, row in zip(tables, rows):
             cells = []
             for key in fit.widths:
@@ -271,14 +274,14 @@ class LobbyScreen(Screen[None]):
 
     _fit: ColumnFit | None = None
 
-    def _table_cells(self, info: p.TableInfo) -> dict[str, Text]:
+    def _table_cells(self, info: p.TableInfo, compact: bool = False) -> dict[str, Text]:
         taken = sum(1 for s in info.seats if s)
         variant = self.model.variants.get(info.variant)
         game = self.tr(f"variant.{info.variant}") if variant else info.variant
         mine = info.table_id == self.model.table_id
         status = self.tr(f"lobby.table_status.{info.status}")
-        if info.private and info.status == "waiting":  # say the one word that tells
-            status = self.tr("lobby.private_waiting")   # j will not do (k + code will)
+        if info.private and (info.status == "waiting" or compact):  # the one word that
+            status = self.tr("lobby.private_waiting")   # tells j will not do (k + code will)
         elif info.private:
             status += " " + self.tr("lobby.private_mark")
         defaults = {opt.name: opt.default for opt in variant.options} if variant else {}

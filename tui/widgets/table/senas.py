@@ -207,6 +207,8 @@ class PartnerTalk:
         variant = self.table.view.variant
         info = self.app.model.variants.get(variant)
         codes = tuple(info.senas) if info is not None else ()
+        if dict(self.table.view.options).get("flor") is False:  # no flor seña without flor
+            codes = tuple(c for c in codes if c != "flor")
         if not codes:
             return
 
