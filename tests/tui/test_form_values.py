@@ -59,11 +59,12 @@ async def test_every_option_label_and_value_is_whole(lang: str, size: tuple[int,
                 select = row.query_one(Select)
                 label = row.query_one(Label)
                 scroll.scroll_to_widget(row, animate=False)
-                value = option_value(tr, select.value)
-                # A loaded machine may take a few frames to scroll and draw: read the screen
-                # until it is drawn where the layout says (or give up and report it).
+                # A loaded machine may take a few frames to scroll and draw (and to set the
+                # options of the variant just chosen): read until it is drawn where the layout
+                # says (or give up and report it).
                 for _ in range(20):
                     await pilot.pause(0.05)
+                    value = option_value(tr, select.value)
                     lines = screen_text(app).split("\n")
 
                     def shown(region) -> str:  # type: ignore[no-untyped-def]
