@@ -166,3 +166,13 @@ def offered_actions(text: str) -> list[tuple[str, str]]:
     rule = next((i for i, line in enumerate(lines) if line.startswith("─" * 40)), 0)
     hand = next((i for i in range(rule + 1, len(lines)) if lines[i].startswith(("╭", "+-"))), rule + 2)
     return [pair for line in lines[hand:hand + 5] for pair in ACTION.findall(line[24:])]
+
+
+async def add_bot(client: ScreenClient) -> None:
+    """b at a table, then the level dialog's 2 (normal) once it is on screen."""
+    from tui.i18n import Translator
+
+    titles = [Translator(lang)("table.bot_level_title") for lang in ("en", "es", "pt")]
+    client.send("b")
+    await client.wait_for(lambda t: any(title in t for title in titles), 10)
+    client.send("2")

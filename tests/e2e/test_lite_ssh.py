@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.e2e.harness import ScreenClient, running_server
-from tests.e2e.helpers import close_all, in_lobby_as, lobby_client
+from tests.e2e.helpers import add_bot, close_all, in_lobby_as, lobby_client
 
 pytestmark = pytest.mark.e2e
 
@@ -45,9 +45,7 @@ async def table_against_a_bot(client: ScreenClient) -> None:
         client.send(key)
         await asyncio.sleep(0.15)
     await client.wait_for("Waiting for")
-    client.send("b")
-    await asyncio.sleep(0.5)
-    client.send("\r")  # the level dialog: Enter is normal
+    await add_bot(client)
     await client.wait_for("Hand 1", 10)
 
 

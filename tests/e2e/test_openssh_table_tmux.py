@@ -31,7 +31,7 @@ def test_openssh_plays_a_whole_hand_against_a_bot(tmp_path):
         tmux.keys("C-s")
         tmux.wait_for(lambda t: "Waiting for 1 more player" in t)
         tmux.keys("b")  # a bot takes the free seat: the hand is dealt
-        time.sleep(0.5)
+        tmux.wait_for(lambda t: "Which bot?" in t)
         tmux.keys("Enter")  # the level dialog: Enter is normal
         screen = tmux.wait_for(lambda t: "Hand 1" in t)
         assert "╭─────╮" in screen  # the player's cards, drawn as cards

@@ -6,7 +6,7 @@ import asyncio
 import pytest
 
 from tests.e2e.harness import running_server
-from tests.e2e.helpers import close_all, lobby_client
+from tests.e2e.helpers import add_bot, close_all, lobby_client
 from tests.e2e.test_table_ssh import FAST, join_first_table, open_table
 
 pytestmark = pytest.mark.e2e
@@ -29,9 +29,7 @@ async def test_a_sena_and_a_partner_line_reach_the_partner_and_not_the_opponent(
             await open_table(ana, 4)
             await join_first_table(beto)
             await join_first_table(carla)
-            ana.send("b")  # the last seat to a bot: the game starts
-            await asyncio.sleep(0.5)
-            ana.send("\r")  # the level dialog: Enter is normal
+            await add_bot(ana)  # the last seat to a bot: the game starts
             for client in (ana, beto, carla):
                 await client.wait_for("Hand 1", 15)
             await ana.wait_for("S Seña")  # the key bar offers it

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from tests.e2e.harness import running_server
-from tests.e2e.helpers import close_all, lobby_client
+from tests.e2e.helpers import add_bot, close_all, lobby_client
 from tests.e2e.test_table_ssh import open_table
 
 pytestmark = pytest.mark.e2e
@@ -21,9 +21,7 @@ async def test_a_player_at_a_table_sees_the_shutdown_notice_over_the_table_befor
     async with running_server(tmp_path, bot_delay=5.0, hand_pause=0.1) as srv:
         ana = await lobby_client(srv.port, "ana")
         await open_table(ana, 2)
-        ana.send("b")  # a bot takes the other seat: the match starts
-        await asyncio.sleep(0.5)
-        ana.send("\r")  # the level dialog: Enter is normal
+        await add_bot(ana)  # a bot takes the other seat: the match starts
         await ana.wait_for("Hand worth", 10)
         seen: dict[str, object] = {}
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from tests.e2e.harness import ScreenClient, running_server
-from tests.e2e.helpers import KEY_CTRL_S, close_all, lobby_client, offered_actions, refused
+from tests.e2e.helpers import add_bot, KEY_CTRL_S, close_all, lobby_client, offered_actions, refused
 
 pytestmark = pytest.mark.e2e
 
@@ -131,9 +131,7 @@ async def test_two_player_game_against_a_bot_and_a_spectator_joining_mid_hand(tm
         eve = await lobby_client(server.port, "eve")
         try:
             await open_table(ana, 2, short=True)
-            ana.send("b")  # a bot in the free seat: the game starts
-            await asyncio.sleep(0.5)
-            ana.send("\r")  # the level dialog: Enter is normal
+            await add_bot(ana)  # a bot in the free seat: the game starts
             await ana.wait_for("Hand 1")
             # The spectator arrives while the hand is under way.
             await eve.wait_for("playing")

@@ -4,6 +4,7 @@ background restore (the hub answers while tables come back)."""
 from __future__ import annotations
 
 import asyncio
+import time
 import sqlite3
 from pathlib import Path
 
@@ -143,9 +144,11 @@ async def test_a_turn_timer_resumes_with_the_time_it_had_left(tmp_path: Path) ->
         viewers = Viewers()
         actor = TableActor("t", "argentino", SHORT, seats, viewers.send, turn_timer=30,
                            pace=Pace(bot_delay=0, hand_pause=0, away_grace=60), seed="s", store=store)
+        started = time.monotonic()
         actor.start()
         await until(lambda: viewers.updates(1))
-        assert 29 < (viewers.updates(1)[-1].timer or 0) <= 30
+        waited = time.monotonic() - started  # a loaded machine may take a while to answer
+        assert 30 - waited - 0.1 <= (viewers.updates(1)[-1].timer or 0) <= 30
         # Away and back: the same turn, the same deadline (not a new period).
         await asyncio.sleep(0.3)
         actor.post(tm.Away(1))
@@ -191,7 +194,7 @@ async def test_a_snapshot_from_another_engine_version_is_set_aside_for_a_full_re
     ana.link.close()  # the bots play on for her
     before = hub.tables[table_id].actor
     assert before is not None
-    await until(lambda: before.state.deal_no >= 2, timeout=30)  # type: ignore[union-attr]
+    await until(lambda: before.state.deal_no >= 2, timeout=90)  # type: ignore[union-attr]  (a loaded CI)
     await stop_hub(hub, store, task)
     assert before.state is not None and not before.state.match_over
     digest, seq = state_digest(before.state, 4), before.seq

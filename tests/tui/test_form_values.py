@@ -62,7 +62,7 @@ async def test_every_option_label_and_value_is_whole(lang: str, size: tuple[int,
                 # A loaded machine may take a few frames to scroll and draw (and to set the
                 # options of the variant just chosen): read until it is drawn where the layout
                 # says (or give up and report it).
-                for _ in range(20):
+                for _ in range(80):
                     await pilot.pause(0.05)
                     value = option_value(tr, select.value)
                     lines = screen_text(app).split("\n")
