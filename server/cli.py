@@ -262,8 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     if args.command == "host":
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            print("truco-ssh host needs a terminal: you play in it (serve runs a server only)",
-                  file=sys.__stderr__)
+            sys.__stderr__.write("truco-ssh host needs a terminal: you play in it (serve runs a server only)\n")
             return 2
         try:
             plan = plan_from_args(args)
