@@ -58,11 +58,12 @@ async def test_every_option_label_and_value_is_whole(lang: str, size: tuple[int,
             for row in scroll.query(".form-row"):
                 select = row.query_one(Select)
                 label = row.query_one(Label)
-                scroll.scroll_to_widget(row, animate=False)
-                # A loaded machine may take a few frames to scroll and draw (and to set the
-                # options of the variant just chosen): read until it is drawn where the layout
-                # says (or give up and report it).
-                for _ in range(80):
+                # A loaded machine may take a few frames to lay out the options of the variant
+                # just chosen, and a scroll asked for before that lands on the old layout: ask
+                # again each frame and read until the row is drawn where the layout says (or
+                # give up and report it).
+                for _ in range(200):
+                    scroll.scroll_to_widget(row, animate=False)
                     await pilot.pause(0.05)
                     value = option_value(tr, select.value)
                     lines = screen_text(app).split("\n")
