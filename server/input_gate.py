@@ -316,25 +316,28 @@ def install() -> None:
     context the callback was scheduled in; a session's App and all its tasks carry the
     session's gate in ``current_gate``. This wraps ``Handle._run`` (a private method of
     asyncio's pure-Python handles, which the C task implementation also schedules): one
-    context lookup per callback, and two clock reads for the callbacks of sessions.
+    context lookup per callback, and three clock reads for the callbacks of sessions.
     """
     global _installed
     if _installed:
         return
     original = asyncio.events.Handle._run
     clock = time.perf_counter
+    # The cost is this thread's CPU time, not the wall time: on a machine busy with other
+    # processes a callback preempted halfway would otherwise be charged for the time the
+    # kernel gave to someone else, and players throttled for the operator's load.
+    cpu_clock = time.thread_time
 
     def _run(self: asyncio.events.Handle) -> None:
         gate = self._context.get(current_gate)  # type: ignore[attr-defined]
         if gate is None:
             original(self)
             return
-        started = clock()
+        started = cpu_clock()
         try:
             original(self)
         finally:
-            now = clock()
-            gate.charge(now - started, now)
+            gate.charge(cpu_clock() - started, clock())
 
     asyncio.events.Handle._run = _run  # type: ignore[method-assign]
     _installed = True

@@ -3,6 +3,7 @@ input may cost, when it is paused, when it is dropped, and how resize storms are
 from __future__ import annotations
 
 import asyncio
+import time
 import contextvars
 import dataclasses
 from typing import Callable
@@ -198,6 +199,25 @@ def test_the_meter_charges_callbacks_run_in_a_gated_context() -> None:
 
     asyncio.run(main())
     assert len(charged) == 1 and charged[0] > 0
+
+
+def test_the_meter_charges_cpu_time_not_the_time_others_take() -> None:
+    # A callback preempted by the kernel (here: sleeping, as on a machine busy with other
+    # processes) costs the session only the CPU it used, not the wall time.
+    gate, sink, loop, clock = make(cost=0.0)
+    gate.received(b"k")
+    charged: list[float] = []
+    gate.charge = lambda seconds, now: charged.append(seconds)  # type: ignore[method-assign]
+    input_gate.install()
+    ctx = contextvars.copy_context()
+    ctx.run(input_gate.current_gate.set, gate)
+
+    async def main() -> None:
+        asyncio.get_running_loop().call_soon(time.sleep, 0.05, context=ctx)
+        await asyncio.sleep(0.1)
+
+    asyncio.run(main())
+    assert len(charged) == 1 and charged[0] < 0.01
 
 
 def test_packets_read_together_wait_for_the_app_to_take_each_chunk() -> None:
