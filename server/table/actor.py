@@ -31,7 +31,7 @@ import logging
 import random
 import secrets
 from collections import deque
-from typing import Any, Callable
+from typing import Callable
 
 import engine
 import protocol as p
@@ -441,7 +441,7 @@ class TableActor:
                                              self.seats, self.state))
 
     def _frame(self, seat: int | None, events: list[engine.Event],
-               history: list[dict[str, Any]]) -> bytes:
+               history: list[p.LogEvent]) -> bytes:
         assert self.state is not None
         return frames.table_update(
             self.table_id, self.seq, seat, self.seats, self.state, events,

@@ -31,7 +31,7 @@ def watched_bots(n: int) -> list[Occupant]:
 
 
 def hands_dealt(viewers: Viewers, conn: int) -> int:
-    return sum(1 for u in viewers.updates(conn) for e in u.events if e["type"] == "hand_dealt")
+    return sum(1 for u in viewers.updates(conn) for e in u.events if isinstance(e, p.HandDealt))
 
 
 async def play_hands(variant: str, players: int, mode: str, seed: str, hands: int) -> tuple[Viewers, TableActor]:
