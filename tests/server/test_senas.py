@@ -186,9 +186,9 @@ async def test_a_bot_reads_its_partners_senas_when_it_decides() -> None:
         e.sena == "ancho_espadas" for e in senas_seen(viewers, 1)))
     await asyncio.sleep(0.02)
     assert actor.state is not None
-    mates = actor._talk.partner_senas(actor.state, 2)  # Bot 2 sits with ana
+    mates = actor.talk.partner_senas(actor.state, 2)  # Bot 2 sits with ana
     assert (0, "ancho_espadas") in mates and all(seat == 0 for seat, _ in mates)
-    assert (3, "tres") in actor._talk.partner_senas(actor.state, 1)
+    assert (3, "tres") in actor.talk.partner_senas(actor.state, 1)
     await actor.stop()
 
 

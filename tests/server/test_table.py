@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from typing import Any
 
@@ -38,6 +39,20 @@ async def until(predicate, timeout: float = 20.0) -> None:  # type: ignore[no-un
         if time.monotonic() > deadline:
             raise AssertionError("timed out")
         await asyncio.sleep(0.005)
+
+
+async def play_as_the_bot_would(actor: TableActor, seat: int, rng: random.Random) -> None:
+    """``seat``'s player sends the move the table's bot would make there (an ``act``, as a
+    session does), and waits until the table has taken it."""
+    assert actor.state is not None
+    view = engine.view(actor.state, seat)
+    action = engine.choose_action(view, actor.rules, rng) or view.legal[0]
+    conn = actor.seats[seat].conn_id
+    assert conn is not None
+    seq = actor.seq
+    actor.post(tm.Act(conn, p.TableAction(table_id=actor.table_id, call=action.call.value, amount=action.amount,
+                                          card=None if action.card is None else str(action.card))))
+    await until(lambda: actor.seq > seq)
 
 
 def bots(n: int) -> list[Occupant]:
@@ -191,11 +206,11 @@ async def test_rematch_starts_a_new_match_once_every_human_voted() -> None:
     actor = TableActor("t", "argentino", {"match_games": 1, "target": 15}, seats, viewers.send,
                        pace=FAST, seed=6)
     actor.start()
-    # ana plays whatever the bot would: drive her seat through the timer-less path
-    while not actor.finished:
+    rng = random.Random(1)
+    while not actor.finished:  # ana plays whatever the bot would
         await asyncio.sleep(0)
         if actor.state is not None and not actor.state.match_over and 0 in actor.waiting_on():
-            actor._play_for(0)
+            await play_as_the_bot_would(actor, 0, rng)
         await asyncio.sleep(0.001)
     seq = actor.seq
     actor.post(tm.Rematch(1))
@@ -314,11 +329,12 @@ async def test_the_rematch_deals_first_from_the_next_seat_so_the_mano_alternates
                        pace=FAST, seed=6)
     actor.start()
     firsts: list[tuple[int, int]] = []  # (first dealer, first mano) of each match
+    rng = random.Random(1)
     for _ in range(3):
         while not actor.finished:
             await asyncio.sleep(0)
             if actor.state is not None and not actor.state.match_over and 0 in actor.waiting_on():
-                actor._play_for(0)
+                await play_as_the_bot_would(actor, 0, rng)
             await asyncio.sleep(0.001)
         started = actor.events[0]
         assert isinstance(started, engine.MatchStarted)
@@ -360,11 +376,12 @@ async def test_a_rematch_asked_by_everyone_left_starts_when_the_last_other_playe
     actor = TableActor("t", "argentino", {"match_games": 1, "target": 15}, seats, viewers.send,
                        pace=FAST, seed=6)
     actor.start()
+    rng = random.Random(1)
     while not actor.finished:  # both humans play what the bot would
         await asyncio.sleep(0)
         if actor.state is not None and not actor.state.match_over:
             for seat in actor.waiting_on()[:1]:
-                actor._play_for(seat)
+                await play_as_the_bot_would(actor, seat, rng)
         await asyncio.sleep(0.001)
     seq = actor.seq
     actor.post(tm.Rematch(1))
