@@ -14,6 +14,7 @@ from protocol.codec import (
     with_length,
 )
 from protocol.errors import ProtocolError
+from protocol.log_events import *  # noqa: F401,F403  (the log's records, one per kind of event)
 from protocol.messages import *  # noqa: F401,F403  (the message classes are the API)
 from protocol.messages import MESSAGE_TYPES, Message
 from protocol.stats import *  # noqa: F401,F403  (ratings and stats: they join MESSAGE_TYPES)

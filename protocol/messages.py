@@ -7,8 +7,9 @@ change bumps ``PROTOCOL_VERSION``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from protocol.log_events import LogEvent
 from protocol.schema import limited
 from protocol.table_view import TableView
 
@@ -343,8 +344,8 @@ class TableUpdate(Event):
     """What one viewer of a running table may see after a change.
 
     ``view`` is the table as this viewer may see it (protocol/table_view.py: the viewer's
-    own cards, never another seat's hidden ones); ``events`` are the engine events
-    since the previous update, projected for this viewer. ``history``, sent when a
+    own cards, never another seat's hidden ones); ``events`` are what happened since the
+    previous update (protocol/log_events.py), as this viewer may see it. ``history``, sent when a
     viewer (re)joins, is the match so far as that viewer may see it (whole hands, the
     latest last, at most ``HISTORY_MAX`` events): it replaces the viewer's log, so the
     same events sent again never show twice.
@@ -356,12 +357,12 @@ class TableUpdate(Event):
     seat: int | None = limited(lo=0, hi=7)  # the viewer's seat, None for a spectator
     seats: tuple[SeatInfo, ...] = limited(max_items=8)
     view: TableView = limited()
-    events: tuple[dict[str, Any], ...] = limited((), max_items=64)
+    events: tuple[LogEvent, ...] = limited((), max_items=64)
     waiting: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)  # seats the game waits for
     timer: float | None = limited(None, lo=0, hi=3600)  # seconds they have left, if timed
     rematch_votes: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
     resume_code: str = limited("", max_len=16)  # this seat's code to reclaim it (guests)
-    history: tuple[dict[str, Any], ...] = limited((), max_items=HISTORY_MAX)
+    history: tuple[LogEvent, ...] = limited((), max_items=HISTORY_MAX)
 
 
 @dataclass(frozen=True)
@@ -423,7 +424,7 @@ class ReplayStep(Event):
     TYPE: ClassVar[str] = "replay_step"
     game: GameSummary
     hand: int = limited(1, lo=1, hi=100_000)
-    events: tuple[dict[str, Any], ...] = limited((), max_items=512)
+    events: tuple[LogEvent, ...] = limited((), max_items=512)
     hands: int = limited(1, lo=0, hi=100_000)  # how many hands the game had
     card_notation: str = limited("spanish", max_len=16)  # "spanish" | "french"
 

@@ -95,6 +95,18 @@ def _has_sparse(cls: type) -> bool:
     return any(spec.sparse for spec in _fields(cls))
 
 
+TAG = "type"  # the key that names a tagged record's kind on the wire
+
+
+@cache
+def tag_of(cls: type) -> str | None:
+    """A tagged record's kind (its ``KIND`` class attribute), or None for a plain record.
+    Tagged records travel as ``{"type": KIND, ...fields}``, so a list may mix several kinds
+    (the log's events) and each decodes as its own record."""
+    kind = getattr(cls, "KIND", None)
+    return kind if isinstance(kind, str) and kind else None
+
+
 # -- to plain data ---------------------------------------------------------
 
 def to_plain(value: Any) -> Any:
@@ -103,6 +115,9 @@ def to_plain(value: Any) -> Any:
         # A table update's view is hundreds of plain values: walking it only to copy it
         # was a measurable part of the server's CPU per action.
         cls = type(value)
+        tag = tag_of(cls)
+        if tag is not None:
+            return {TAG: tag, **{spec.name: to_plain(getattr(value, spec.name)) for spec in _fields(cls)}}
         if _has_sparse(cls):
             return {spec.name: to_plain(item) if spec.holds_records else item
                     for spec in _fields(cls)
@@ -157,10 +172,13 @@ def from_plain(cls: type, data: Any, where: str = "") -> Any:
 def _record(cls: type) -> Checker:
     fields = tuple((spec.name, *_compiled(spec.hint, spec.limits), spec.required, spec.default)
                    for spec in _fields(cls))
+    tag = tag_of(cls)
 
     def check(data: Any, depth: int) -> Any:
         if not isinstance(data, dict):
             raise _Bad("expected a map")
+        if tag is not None and data.get(TAG) != tag:
+            raise _Bad(f"expected a record of type {tag!r}")
         values = {}
         for name, checker, accepts, required, default in fields:
             if name in data:
@@ -265,6 +283,9 @@ def _string(limits: Limits) -> tuple[Checker, Accepts]:
 def _union(hint: Any, limits: Limits) -> tuple[Checker, Accepts | None]:
     options = typing.get_args(hint)
     nullable = type(None) in options
+    tagged = {tag_of(o): o for o in options if isinstance(o, type) and dataclasses.is_dataclass(o)}
+    if len(tagged) > 1 and None not in tagged and len(tagged) == len(options) - nullable:
+        return _tagged(tagged, nullable), None
     compiled = [_compiled(o, limits) for o in options if o is not type(None)]
     tests = [accepts for _, accepts in compiled]
     accepts: Accepts | None = None
@@ -290,6 +311,24 @@ def _union(hint: Any, limits: Limits) -> tuple[Checker, Accepts | None]:
         raise _Bad("unexpected value")
 
     return check, accepts
+
+
+def _tagged(kinds: dict[str | None, Any], nullable: bool) -> Checker:
+    """Records of several kinds, each picked by its ``type``: never a guess by shape."""
+    checkers = {kind: _record(cls) for kind, cls in kinds.items()}
+
+    def check(value: Any, depth: int) -> Any:
+        if value is None and nullable:
+            return None
+        if not isinstance(value, dict):
+            raise _Bad("expected a map")
+        kind = value.get(TAG)
+        checker = checkers.get(kind) if type(kind) is str else None
+        if checker is None:
+            raise _Bad(f"unknown type {kind!r:.40}")
+        return checker(value, depth)
+
+    return check
 
 
 def _items(item: tuple[Checker, Accepts | None], max_items: int) -> Checker:

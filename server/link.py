@@ -57,10 +57,16 @@ class HubLink:
         """The next frame from the hub, or None once the hub has hung up."""
         return await self._outbox.get()
 
+    @property
+    def queued(self) -> int:
+        """Frames the hub has queued that the session has not taken yet (``receive`` returns
+        the first of them at once)."""
+        return self._outbox.qsize()
+
     # hub -> session (called by the hub only)
     def deliver(self, data: bytes | None) -> bool:
         """Queue a frame; False if the session has fallen too far behind."""
-        if self._outbox.qsize() >= OUTBOX_LIMIT:
+        if self.queued >= OUTBOX_LIMIT:
             return False
         self._outbox.put_nowait(data)
         return True

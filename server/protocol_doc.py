@@ -358,10 +358,16 @@ def protocol_markdown() -> str:
     out += ["## Events (server to client)", ""]
     for cls in events:
         out += _message_section(cls)
-    out += ["## Records", "", "Maps inside messages.", ""]
+    out += ["## Records", "",
+            "Maps inside messages. The log's events (`table_update.events` and `history`,",
+            "`replay_step.events`) are records of several kinds in one list: each carries its kind",
+            f"as `{schema.TAG}` (named below). The server sends only these kinds: a new kind of",
+            "event bumps the protocol version (a reader refuses a kind it does not know).", ""]
     for rec in _all_records():
         doc = _doc(rec)
-        out += [f"### {rec.__name__}", "", *([doc, ""] if doc else []), *_fields_table(rec), ""]
+        tag = schema.tag_of(rec)
+        kind = [f"`{schema.TAG}`: `\"{tag}\"`.", ""] if tag else []
+        out += [f"### {rec.__name__}", "", *kind, *([doc, ""] if doc else []), *_fields_table(rec), ""]
     out += _view_section()
     return "\n".join(out).rstrip() + "\n"
 

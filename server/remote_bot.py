@@ -90,7 +90,7 @@ class RemoteBot:
         self._asked = plan.wait  # a join is on its way (or none is wanted)
         self._acted_seq = -1
         self._refusals = 0
-        self._last_view: engine.View | None = None
+        self.last_view: engine.View | None = None  # the latest view of its seat
         self._last_command: p.TableAction | None = None
         self._next_move = 0.0  # loop time before which the bot does not send a move
         self._rules: dict[tuple[str, tuple[tuple[str, Any], ...]], engine.RuleSet] = {}
@@ -158,16 +158,16 @@ class RemoteBot:
                 raise RuntimeError(f"could not join: {message}")
             self._asked = False  # that table filled up: wait for another
             return False
-        if code == "illegal" and self._last_view is not None and self._refusals < ILLEGAL_RETRIES:
+        if code == "illegal" and self.last_view is not None and self._refusals < ILLEGAL_RETRIES:
             self._refusals += 1  # the view was stale or the bot erred: any legal move instead
-            action = self.rng.choice(self._last_view.legal) if self._last_view.legal else None
+            action = self.rng.choice(self.last_view.legal) if self.last_view.legal else None
             if action is not None:
                 await self._send(action)
         return False
 
     async def _play(self, update: p.TableUpdate) -> bool:
         seat_view = view_of(update)
-        self._last_view = seat_view
+        self.last_view = seat_view
         if seat_view.match_over:
             if not self._over:
                 self._over = True

@@ -4,8 +4,6 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
-
 import protocol as p
 
 NO_VIEW = p.TableView()  # before the first update: an empty table
@@ -15,10 +13,10 @@ class TableModel:
     table_id: str
     update: p.TableUpdate | None = None
     deadline: float | None = None  # local monotonic time the turn timer runs out
-    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=p.HISTORY_MAX))
+    log: deque[p.LogEvent] = field(default_factory=lambda: deque(maxlen=p.HISTORY_MAX))
     chat: deque[p.ChatLine] = field(default_factory=lambda: deque(maxlen=100))
     senas: deque[p.SenaSeen] = field(default_factory=lambda: deque(maxlen=50))  # seen at this table
-    last_hand_events: list[dict[str, Any]] = field(default_factory=list)
+    last_hand_events: list[p.LogEvent] = field(default_factory=list)
 
     def apply(self, update: p.TableUpdate) -> None:
         self.update = update
@@ -31,10 +29,10 @@ class TableModel:
             self._fold(update.history)
         self._fold(update.events)
 
-    def _fold(self, events: tuple[dict[str, Any], ...]) -> None:
+    def _fold(self, events: tuple[p.LogEvent, ...]) -> None:
         for event in events:
             self.log.append(event)
-            if event.get("type") == "hand_dealt":
+            if isinstance(event, p.HandDealt):
                 self.last_hand_events = []
             self.last_hand_events.append(event)
 

@@ -11,6 +11,7 @@ import protocol as p
 from server.lobby.messages import Result
 from server.lobby.state import Conn, LobbyState
 from server.store import GameRecord
+from server.table.log_events import log_event
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,18 @@ def split_hands(events: list[dict[str, object]]) -> list[list[dict[str, object]]
         else:
             lead.append(event)
     return hands
+
+
+def replay_records(hand: list[dict[str, object]], notation: str) -> list[p.LogEvent]:
+    """One logged hand's events (the store's wire form, every card shown) as the log's records.
+    A row the engine cannot read (a damaged store) is left out, and said in the server log."""
+    out = []
+    for row in hand:
+        try:
+            out.append(log_event(engine.event_from_wire(row, notation)))
+        except ValueError as exc:
+            log.warning("replay: a logged event left out (%s)", exc)
+    return out
 
 
 class History:
@@ -89,7 +102,8 @@ class History:
             if not 1 <= msg.hand <= len(hands):
                 return p.Error(code="no_hand", message=f"that game has {len(hands)} hands")
             notation = engine.get_ruleset(game.variant).card_notation
-            return p.ReplayStep(game=summary(game), hand=msg.hand, events=tuple(hands[msg.hand - 1]),
+            return p.ReplayStep(game=summary(game), hand=msg.hand,
+                                events=tuple(replay_records(hands[msg.hand - 1], notation)),
                                 hands=len(hands), card_notation=notation)
 
         self._later(conn, asyncio.ensure_future(query()))

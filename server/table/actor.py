@@ -31,7 +31,7 @@ import logging
 import random
 import secrets
 from collections import deque
-from typing import Any, Callable
+from typing import Callable
 
 import engine
 import protocol as p
@@ -92,7 +92,7 @@ class TableActor:
         self.events: list[engine.Event] = []  # the whole log of this table's matches
         self._viewers = Viewers(seats, self._frame, lambda seat: frames.history(self.events, seat))
         self.viewers = self._viewers.seats  # connection -> seat (None: a spectator)
-        self._talk = Talk(table_id, self.rules, self.seed, self._viewers, seats)
+        self.talk = Talk(table_id, self.rules, self.seed, self._viewers, seats)  # chat, words, señas
         self.rematch_votes: set[int] = set()
         self._cids: dict[int, deque[int]] = {}
         self._timers = Timers(pace, turn_timer, self.post)
@@ -219,7 +219,7 @@ class TableActor:
             case m.Chat(conn_id, sender, text, partners):
                 self._on_chat(conn_id, sender, text, partners)
             case m.Sena(conn_id, code):
-                self._talk.sena(conn_id, self.viewers.get(conn_id), code, self.state, self.seq)
+                self.talk.sena(conn_id, self.viewers.get(conn_id), code, self.state, self.seq)
             case m.Watch(conn_id):
                 self.viewers[conn_id] = None
                 self._viewers.update_one(conn_id, [], history=True)
@@ -291,7 +291,7 @@ class TableActor:
         assert self.state is not None
         occupant = self.seats[seat]
         level = occupant.level if occupant.bot and covered is None else engine.BOT_DEFAULT_LEVEL
-        senas = self._talk.partner_senas(self.state, seat)
+        senas = self.talk.partner_senas(self.state, seat)
         action = self._thinker.move(self.state, seat, self.seq, level, self.bot_rng(), senas)
         if action is not None:  # else nothing to do, or a search posts BotChosen later
             self._apply(action, note=None if covered is None else engine.SeatCovered(seat, covered))
@@ -309,7 +309,7 @@ class TableActor:
         if conn_id not in self.viewers:
             return
         seat = self.viewers[conn_id]
-        action = self._talk.chat(seat, sender, text, self.state, partners)
+        action = self.talk.chat(seat, sender, text, self.state, partners)
         if action is not None and seat is not None:
             self._apply(action, None)
 
@@ -348,7 +348,7 @@ class TableActor:
         self.viewers[conn_id] = seat
         self._reschedule()
         if self.state is not None:
-            self._talk.resend(conn_id, seat, self.state)  # this hand's señas of their side
+            self.talk.resend(conn_id, seat, self.state)  # this hand's señas of their side
         self._viewers.update_all([], history_for=conn_id)  # the log of the match so far, for them only
 
     def _on_release(self, seat: int) -> None:
@@ -432,7 +432,7 @@ class TableActor:
         self._schedule()  # first: the updates carry the new turn timer
         self._viewers.update_all(events)
         if any(isinstance(e, engine.HandDealt) for e in events) and self.state is not None:
-            self._talk.bots_signal(self.state, self.seq)  # after the deal they are about
+            self.talk.bots_signal(self.state, self.seq)  # after the deal they are about
         self._changed = True
 
     def _record_game(self) -> None:
@@ -440,11 +440,8 @@ class TableActor:
         self._games.append(moves.game_record(self.table_id, self.match_no, self.variant, self.title,
                                              self.seats, self.state))
 
-    def _frame(self, seat: int | None, events: list[engine.Event],
-               history: list[dict[str, Any]]) -> bytes:
+    def _frame(self, seat: int | None, events: list[engine.Event], history: list[p.LogEvent]) -> bytes:
         assert self.state is not None
-        return frames.table_update(
-            self.table_id, self.seq, seat, self.seats, self.state, events,
-            waiting=self._timers.waiting, timer=self._timers.remaining(),
-            rematch_votes=self.rematch_votes, history=history,
-        )
+        return frames.table_update(self.table_id, self.seq, seat, self.seats, self.state, events,
+                                   waiting=self._timers.waiting, timer=self._timers.remaining(),
+                                   rematch_votes=self.rematch_votes, history=history)

@@ -5,10 +5,9 @@ table's data: the actor decides who gets which frame and when.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import engine
 import protocol as p
+from server.table.log_events import log_event, log_events
 from server.table.occupant import Occupant
 from server.table.table_view import table_view
 
@@ -18,13 +17,9 @@ EVENTS_PER_UPDATE = 64  # the newest events of one step a frame carries
 def table_update(table_id: str, seq: int, seat: int | None, seats: list[Occupant],
                  state: engine.State, events: list[engine.Event], *, waiting: tuple[int, ...],
                  timer: float | None, rematch_votes: set[int],
-                 history: list[dict[str, Any]] | None = None) -> bytes:
+                 history: list[p.LogEvent] | None = None) -> bytes:
     """One viewer's encoded TableUpdate (ProtocolError if over the frame cap)."""
-    projected = []
-    for event in events:
-        visible = engine.project_event(event, seat)
-        if visible is not None:
-            projected.append(visible.to_wire())
+    projected = log_events(events, seat)
     return p.encode(
         p.TableUpdate(
             table_id=table_id, seq=seq, seat=seat,
@@ -39,18 +34,18 @@ def table_update(table_id: str, seq: int, seat: int | None, seats: list[Occupant
     )
 
 
-def history(events: list[engine.Event], seat: int | None) -> list[list[dict[str, Any]]]:
+def history(events: list[engine.Event], seat: int | None) -> list[list[p.LogEvent]]:
     """The current match's events as ``seat`` may see them, cut into hands (the match
     start joins the first hand): the latest whole hands within ``HISTORY_MAX`` events,
     or the end of the current hand if that alone is longer. Oldest first."""
-    hands: list[list[dict[str, Any]]] = []  # newest first
-    current: list[dict[str, Any]] = []  # newest first
+    hands: list[list[p.LogEvent]] = []  # newest first
+    current: list[p.LogEvent] = []  # newest first
     count = 0
     for event in reversed(events):  # a long match costs only what is sent
         visible = engine.project_event(event, seat)
         if visible is None:
             continue
-        current.append(visible.to_wire())
+        current.append(log_event(visible))
         if isinstance(event, engine.HandDealt):
             hands.append(current[::-1])
             count += len(current)
@@ -62,7 +57,7 @@ def history(events: list[engine.Event], seat: int | None) -> list[list[dict[str,
             hands[-1] = current[::-1] + hands[-1]
         else:
             hands.append(current[::-1])
-    kept: list[list[dict[str, Any]]] = []
+    kept: list[list[p.LogEvent]] = []
     total = 0
     for hand in hands:
         if kept and total + len(hand) > p.HISTORY_MAX:

@@ -6,7 +6,7 @@ log (``TableActor._flush``): nobody is ever sent what a crash could lose.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable
+from typing import Callable
 
 import engine
 import protocol as p
@@ -15,9 +15,9 @@ from server.table.occupant import Occupant
 RECENT_CHAT = 20  # table chat lines a (re)joining viewer is sent (chat is not in the event log)
 
 # (seat or None, events, history) -> the viewer's encoded TableUpdate
-Render = Callable[[int | None, list[engine.Event], list[dict[str, Any]]], bytes]
+Render = Callable[[int | None, list[engine.Event], list[p.LogEvent]], bytes]
 # seat or None -> the match so far as that seat may see it, cut into hands, oldest first
-History = Callable[[int | None], list[list[dict[str, Any]]]]
+History = Callable[[int | None], list[list[p.LogEvent]]]
 
 
 class Viewers:

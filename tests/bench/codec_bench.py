@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import engine  # noqa: E402
 import protocol as p  # noqa: E402
+from server.table.log_events import log_events  # noqa: E402
 from server.table.table_view import table_view  # noqa: E402
 
 
@@ -29,11 +30,10 @@ def table_updates(count: int = 200, seed: int = 1) -> list[p.TableUpdate]:
     updates = []
     for seq in range(count):
         view = engine.view(state, 0)
-        projected = [engine.project_event(e, 0) for e in events]
         updates.append(p.TableUpdate(
             table_id="t1", seq=seq, seat=0,
             seats=tuple(p.SeatInfo(name=f"player {i}") for i in range(4)),
-            view=table_view(view), events=tuple(e.to_wire() for e in projected if e is not None),
+            view=table_view(view), events=tuple(log_events(events, 0)),
             waiting=tuple(view.awaiting),
         ))
         if state.match_over:
@@ -54,7 +54,7 @@ def run(rounds: int = 10) -> dict[str, float]:
         for frame in frames:
             p.decode(frame)
     decode = (time.perf_counter() - started) / (rounds * len(updates))
-    hands = sum(1 for u in updates for e in u.events if e.get("type") == "hand_dealt")
+    hands = sum(1 for u in updates for e in u.events if isinstance(e, p.HandDealt))
     return {
         "table_update_encode_ms": encode * 1000,
         "table_update_decode_ms": decode * 1000,

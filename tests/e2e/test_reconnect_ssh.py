@@ -121,7 +121,7 @@ async def test_a_restart_mid_hand_and_all_four_players_finish_the_game(tmp_path)
             bots = [RemoteBot(c, Plan(wait=True), random.Random(i)) for i, c in enumerate(clients)]
             finished = await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), 150)
             assert finished == [1, 1, 1, 1]
-            assert all(b._last_view is not None and b._last_view.match_over for b in bots)
+            assert all(b.last_view is not None and b.last_view.match_over for b in bots)
         finally:
             for c in clients:
                 await c.close()

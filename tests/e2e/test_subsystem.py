@@ -58,7 +58,7 @@ async def test_a_client_plays_a_whole_match_against_a_bot(tmp_path):
             await client.send(p.AddBot(table_id=created.table_id))
             bot = RemoteBot(client, Plan(wait=True))  # seated as the creator: Seated is queued
             assert await asyncio.wait_for(bot.run(), 120) == 1
-            final = bot._last_view
+            final = bot.last_view
             assert final is not None and final.match_over and max(final.scores) >= 15
 
 
@@ -276,7 +276,7 @@ async def test_a_bot_without_a_table_named_joins_the_first_one_waiting_for_playe
                 table_id = (await ana.wait_for(p.TableCreated)).table_id
                 me = RemoteBot(ana, Plan(wait=True), random.Random(1))
                 assert await asyncio.wait_for(me.run(), 120) == 1
-                assert me._last_view is not None and me._last_view.variant == "paulista"
+                assert me.last_view is not None and me.last_view.variant == "paulista"
                 assert me.table_id == table_id
             assert await asyncio.wait_for(bot, 30) == 1
         finally:

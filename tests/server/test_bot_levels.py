@@ -32,7 +32,7 @@ async def test_the_owner_chooses_each_bots_level_and_everyone_sees_it(hub) -> No
         None, "easy", "normal", "hard"]
     listed = [m.table for m in ana.of(p.TableUpdated) if m.table.table_id == table_id][-1]
     assert listed.bot_levels == ("", "easy", "normal", "hard")
-    await until(lambda: any(isinstance(m, p.TableUpdate) for m in ana.inbox) or ana.link._outbox.qsize() > 0)
+    await until(lambda: any(isinstance(m, p.TableUpdate) for m in ana.inbox) or ana.link.queued > 0)
     await ana.settle()
     update = [m for m in ana.inbox if isinstance(m, p.TableUpdate)][-1]
     assert [(s.bot, s.level) for s in update.seats] == [

@@ -26,8 +26,8 @@ class Client:
         await asyncio.sleep(0)
         for _ in range(20):
             await asyncio.sleep(0)
-        while not self.link._outbox.empty():
-            data = self.link._outbox.get_nowait()
+        while self.link.queued:
+            data = await self.link.receive()
             if data is not None:
                 self.inbox.append(p.decode(data))
 
@@ -150,8 +150,8 @@ async def test_garbage_frames_get_errors_then_the_connection_is_dropped(hub: Hub
         c.link.send(b"\xc1garbage")
     await asyncio.sleep(0.01)
     frames = []
-    while not c.link._outbox.empty():
-        frames.append(c.link._outbox.get_nowait())
+    while c.link.queued:
+        frames.append(await c.link.receive())
     assert frames[-1] is None  # hung up
     assert all(p.decode(f).code == "bad_frame" for f in frames[:-1])
     ana = await join(hub, "ana")  # and the hub still serves everyone else

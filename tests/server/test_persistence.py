@@ -125,7 +125,7 @@ async def test_a_retried_command_does_not_act_twice_even_after_a_restart(tmp_pat
         command = p.TableAction(table_id="t", call="play", card=card, cid=4242)
         actor.post(tm.Act(conn, command))
         await until(lambda: actor.seq > 0 and any(
-            e["type"] == "acted" for u in viewers.updates(conn) for e in u.events))
+            isinstance(e, p.Acted) for u in viewers.updates(conn) for e in u.events))
         await actor.stop()
         seq = actor.seq
 

@@ -3,24 +3,26 @@ match's record with its last events; the ratings go in the same transaction)."""
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 
 from server.store import Store
 from server.table import Occupant, TableActor
 from server.table import messages as tm
-from tests.server.test_table import FAST, Viewers, until
+from tests.server.test_table import FAST, Viewers, play_as_the_bot_would, until
 
 
 async def play_out(actor: TableActor, timeout: float = 60.0) -> None:
     """Every seat the match waits on moves as a bot would (people included), to the end."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
+    rng = random.Random(1)
     while not actor.finished:
         assert loop.time() < deadline, "the match did not end"
         if actor.state is not None and not actor.state.match_over:
             for seat in actor.waiting_on():
                 if not actor.seats[seat].bot:
-                    actor._play_for(seat)
+                    await play_as_the_bot_would(actor, seat, rng)
                     break
         await asyncio.sleep(0.001)
 

@@ -116,13 +116,13 @@ async def test_a_returning_player_gets_the_hand_so_far_once(hub: Hub) -> None:
     again = await join(hub, "ana", "SHA256:ana")
     await until_updates(again)
     first = again.of(p.TableUpdate)[0]
-    kinds = [e["type"] for e in first.history]
+    kinds = [e.KIND for e in first.history]
     assert kinds[:2] == ["match_started", "hand_dealt"]
-    played = [e for e in first.history if e["type"] == "acted" and e["call"] == "play"]
-    assert played and played[0]["card"] == card and played[0]["seat"] == conn
-    dealt = next(e for e in first.history if e["type"] == "hand_dealt")
-    assert sorted(dealt["hands"][0]) == sorted([*first.view.own_cards, *([card] if conn == 0 else [])])
-    assert dealt["hands"][1] is None  # beto's cards stay hidden
+    played = [e for e in first.history if isinstance(e, p.Acted) and e.call == "play"]
+    assert played and played[0].card == card and played[0].seat == conn
+    dealt = next(e for e in first.history if isinstance(e, p.HandDealt))
+    assert sorted(dealt.hands[0]) == sorted([*first.view.own_cards, *([card] if conn == 0 else [])])
+    assert dealt.hands[1] is None  # beto's cards stay hidden
     await settle_all(beto)
     assert all(not u.history for u in beto.of(p.TableUpdate))
 
@@ -238,17 +238,17 @@ async def test_my_games_lists_a_finished_game_and_replays_it_hand_by_hand(tmp_pa
             await expect(ana, p.ReplayStep)
             step = ana.of(p.ReplayStep)[-1]
             assert step.hand == hand and step.hands == game.hands
-            dealt = [e for e in step.events if e["type"] == "hand_dealt"]
-            assert len(dealt) == 1 and all(h for h in dealt[0]["hands"])  # every hand shown: it is over
+            dealt = [e for e in step.events if isinstance(e, p.HandDealt)]
+            assert len(dealt) == 1 and all(h for h in dealt[0].hands)  # every hand shown: it is over
         # The moves the bot made for ana while she was away say so in the log, each just
         # before her move (and that log replayed: the table finished from it).
         steps = ana.of(p.ReplayStep)
         events = [e for step in steps for e in step.events]
-        notes = [i for i, e in enumerate(events) if e["type"] == "seat_covered"]
-        assert notes and all(events[i] == {"type": "seat_covered", "seat": 0, "reason": "away"} for i in notes)
-        assert all(events[i + 1]["type"] == "acted" and events[i + 1]["seat"] == 0 for i in notes)
-        assert ana.of(p.ReplayStep)[0].events[0]["type"] == "match_started"
-        assert ana.of(p.ReplayStep)[-1].events[-1]["type"] == "match_ended"
+        notes = [i for i, e in enumerate(events) if isinstance(e, p.SeatCovered)]
+        assert notes and all(events[i] == p.SeatCovered(seat=0, reason="away") for i in notes)
+        assert all(isinstance(events[i + 1], p.Acted) and events[i + 1].seat == 0 for i in notes)
+        assert isinstance(ana.of(p.ReplayStep)[0].events[0], p.MatchStarted)
+        assert isinstance(ana.of(p.ReplayStep)[-1].events[-1], p.MatchEnded)
         ana.send(p.ReplayHand(table_id=table_id, match_no=game.match_no, hand=game.hands + 1))
         await expect(ana, p.Error)
         assert ana.of(p.Error)[-1].code == "no_hand"

@@ -31,7 +31,7 @@ def watched_bots(n: int) -> list[Occupant]:
 
 
 def hands_dealt(viewers: Viewers, conn: int) -> int:
-    return sum(1 for u in viewers.updates(conn) for e in u.events if e["type"] == "hand_dealt")
+    return sum(1 for u in viewers.updates(conn) for e in u.events if isinstance(e, p.HandDealt))
 
 
 async def play_hands(variant: str, players: int, mode: str, seed: str, hands: int) -> tuple[Viewers, TableActor]:
@@ -186,9 +186,9 @@ async def test_a_bot_reads_its_partners_senas_when_it_decides() -> None:
         e.sena == "ancho_espadas" for e in senas_seen(viewers, 1)))
     await asyncio.sleep(0.02)
     assert actor.state is not None
-    mates = actor._talk.partner_senas(actor.state, 2)  # Bot 2 sits with ana
+    mates = actor.talk.partner_senas(actor.state, 2)  # Bot 2 sits with ana
     assert (0, "ancho_espadas") in mates and all(seat == 0 for seat, _ in mates)
-    assert (3, "tres") in actor._talk.partner_senas(actor.state, 1)
+    assert (3, "tres") in actor.talk.partner_senas(actor.state, 1)
     await actor.stop()
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from typing import Any
 
@@ -11,6 +12,7 @@ import engine
 import protocol as p
 from server.table import Occupant, Pace, TableActor
 from server.table import messages as tm
+from server.table.log_events import log_events
 
 FAST = Pace(bot_delay=0, hand_pause=0)
 
@@ -37,6 +39,20 @@ async def until(predicate, timeout: float = 20.0) -> None:  # type: ignore[no-un
         if time.monotonic() > deadline:
             raise AssertionError("timed out")
         await asyncio.sleep(0.005)
+
+
+async def play_as_the_bot_would(actor: TableActor, seat: int, rng: random.Random) -> None:
+    """``seat``'s player sends the move the table's bot would make there (an ``act``, as a
+    session does), and waits until the table has taken it."""
+    assert actor.state is not None
+    view = engine.view(actor.state, seat)
+    action = engine.choose_action(view, actor.rules, rng) or view.legal[0]
+    conn = actor.seats[seat].conn_id
+    assert conn is not None
+    seq = actor.seq
+    actor.post(tm.Act(conn, p.TableAction(table_id=actor.table_id, call=action.call.value, amount=action.amount,
+                                          card=None if action.card is None else str(action.card))))
+    await until(lambda: actor.seq > seq)
 
 
 def bots(n: int) -> list[Occupant]:
@@ -94,13 +110,13 @@ async def test_spectators_never_see_hidden_cards_and_seats_only_their_own() -> N
         assert update.seat is None
         assert update.view.own_cards == ()
         for event in update.events:
-            if event["type"] == "hand_dealt":
-                assert all(hand is None for hand in event["hands"])
+            if isinstance(event, p.HandDealt):
+                assert all(hand is None for hand in event.hands)
     first = viewers.updates(1)[0]
     assert first.seat == 0 and len(first.view.own_cards) == 3
-    dealt = next(e for e in first.events if e["type"] == "hand_dealt")
-    assert dealt["hands"][0] == list(first.view.own_cards)
-    assert all(h is None for h in dealt["hands"][1:])
+    dealt = next(e for e in first.events if isinstance(e, p.HandDealt))
+    assert dealt.hands[0] == first.view.own_cards
+    assert all(h is None for h in dealt.hands[1:])
 
 
 async def test_illegal_actions_get_the_engine_reason_and_change_nothing() -> None:
@@ -137,7 +153,7 @@ async def test_a_repeated_command_id_acts_once() -> None:
     actor.post(tm.Act(conn, command))
     actor.post(tm.Act(conn, command))  # the retry of a command whose answer was lost
     await asyncio.sleep(0.05)
-    played = [e for u in viewers.updates(conn) for e in u.events if e["type"] == "acted" and e["call"] == "play"]
+    played = [e for u in viewers.updates(conn) for e in u.events if isinstance(e, p.Acted) and e.call == "play"]
     assert len(played) == 1
     assert not viewers.errors(conn)
     await actor.stop()
@@ -154,12 +170,12 @@ async def test_turn_timer_lets_the_bot_move_for_a_silent_player() -> None:
     assert first.timer is not None and 0 < first.timer <= 1 and first.waiting
     seq = actor.seq
     await until(lambda: actor.seq > seq, timeout=5)  # nobody typed anything
-    acted = [e for u in viewers.updates(1) for e in u.events if e["type"] == "acted"]
-    assert acted and acted[0]["seat"] in first.waiting
+    acted = [e for u in viewers.updates(1) for e in u.events if isinstance(e, p.Acted)]
+    assert acted and acted[0].seat in first.waiting
     # The log says the bot chose that move, for whom, and why, right before the move itself.
     events = [e for u in viewers.updates(1) for e in u.events]
-    covered = [i for i, e in enumerate(events) if e["type"] == "seat_covered"]
-    assert covered and events[covered[0]] == {"type": "seat_covered", "seat": acted[0]["seat"], "reason": "time"}
+    covered = [i for i, e in enumerate(events) if isinstance(e, p.SeatCovered)]
+    assert covered and events[covered[0]] == p.SeatCovered(seat=acted[0].seat, reason="time")
     assert events[covered[0] + 1] == acted[0]
     # ... and the log with that note still replays to the table's state.
     assert engine.replay(actor.rules, 2, actor.events) == actor.state
@@ -190,16 +206,16 @@ async def test_rematch_starts_a_new_match_once_every_human_voted() -> None:
     actor = TableActor("t", "argentino", {"match_games": 1, "target": 15}, seats, viewers.send,
                        pace=FAST, seed=6)
     actor.start()
-    # ana plays whatever the bot would: drive her seat through the timer-less path
-    while not actor.finished:
+    rng = random.Random(1)
+    while not actor.finished:  # ana plays whatever the bot would
         await asyncio.sleep(0)
         if actor.state is not None and not actor.state.match_over and 0 in actor.waiting_on():
-            actor._play_for(0)
+            await play_as_the_bot_would(actor, 0, rng)
         await asyncio.sleep(0.001)
     seq = actor.seq
     actor.post(tm.Rematch(1))
     await until(lambda: actor.seq > seq and not actor.finished)
-    started = [e for u in viewers.updates(1) for e in u.events if e["type"] == "match_started"]
+    started = [e for u in viewers.updates(1) for e in u.events if isinstance(e, p.MatchStarted)]
     assert len(started) == 2
     await actor.stop()
 
@@ -246,9 +262,8 @@ async def test_a_human_plays_cards_by_their_text_in_every_variant(variant: str) 
     await actor.stop()
 
 
-def projected(events: list[engine.Event], seat: int | None) -> list[dict[str, Any]]:
-    seen = (engine.project_event(e, seat) for e in events)
-    return [e.to_wire() for e in seen if e is not None]
+def projected(events: list[engine.Event], seat: int | None) -> list[p.LogEvent]:
+    return log_events(events, seat)
 
 
 async def test_a_rejoining_player_and_a_new_spectator_get_the_match_so_far_in_whole_hands() -> None:
@@ -277,15 +292,15 @@ async def test_a_rejoining_player_and_a_new_spectator_get_the_match_so_far_in_wh
         # Exactly the end of what this viewer may see of the match up to this update.
         mine = projected(match[: update.seq], seat)
         assert history == mine[-len(history):]
-        assert history[0]["type"] in ("hand_dealt", "match_started")  # a whole hand first
-        dealt = [e for e in history if e["type"] == "hand_dealt"]
+        assert isinstance(history[0], (p.HandDealt, p.MatchStarted))  # a whole hand first
+        dealt = [e for e in history if isinstance(e, p.HandDealt)]
         assert len(dealt) >= 2  # the current hand and hands before it
-        assert dealt[-1]["deal_no"] == max(e["deal_no"] for e in mine if e["type"] == "hand_dealt")
+        assert dealt[-1].deal_no == max(e.deal_no for e in mine if isinstance(e, p.HandDealt))
         for event in dealt:  # nobody else's cards
-            assert all(h is None for i, h in enumerate(event["hands"]) if i != seat)
+            assert all(h is None for i, h in enumerate(event.hands) if i != seat)
         if len(history) < p.HISTORY_MAX:  # the hand before the oldest one sent would not fit
             start = len(mine) - len(history)
-            previous = max(i for i, e in enumerate(mine[:start]) if e["type"] == "hand_dealt")
+            previous = max(i for i, e in enumerate(mine[:start]) if isinstance(e, p.HandDealt))
             assert len(mine) - previous > p.HISTORY_MAX
     assert all(not u.history for u in viewers.updates(9))
     assert all(not u.history for u in viewers.updates(1)[1:])
@@ -302,7 +317,7 @@ async def test_a_rejoin_right_at_the_start_gets_the_match_start_and_the_deal() -
     await until(lambda: viewers.updates(3))
     await actor.stop()
     history = viewers.updates(3)[0].history
-    assert [e["type"] for e in history[:2]] == ["match_started", "hand_dealt"]
+    assert [e.KIND for e in history[:2]] == ["match_started", "hand_dealt"]
     assert history == tuple(projected(actor.events, 1))
     assert viewers.updates(3)[0].events == ()
 
@@ -314,11 +329,12 @@ async def test_the_rematch_deals_first_from_the_next_seat_so_the_mano_alternates
                        pace=FAST, seed=6)
     actor.start()
     firsts: list[tuple[int, int]] = []  # (first dealer, first mano) of each match
+    rng = random.Random(1)
     for _ in range(3):
         while not actor.finished:
             await asyncio.sleep(0)
             if actor.state is not None and not actor.state.match_over and 0 in actor.waiting_on():
-                actor._play_for(0)
+                await play_as_the_bot_would(actor, 0, rng)
             await asyncio.sleep(0.001)
         started = actor.events[0]
         assert isinstance(started, engine.MatchStarted)
@@ -360,11 +376,12 @@ async def test_a_rematch_asked_by_everyone_left_starts_when_the_last_other_playe
     actor = TableActor("t", "argentino", {"match_games": 1, "target": 15}, seats, viewers.send,
                        pace=FAST, seed=6)
     actor.start()
+    rng = random.Random(1)
     while not actor.finished:  # both humans play what the bot would
         await asyncio.sleep(0)
         if actor.state is not None and not actor.state.match_over:
             for seat in actor.waiting_on()[:1]:
-                actor._play_for(seat)
+                await play_as_the_bot_would(actor, seat, rng)
         await asyncio.sleep(0.001)
     seq = actor.seq
     actor.post(tm.Rematch(1))

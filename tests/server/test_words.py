@@ -26,7 +26,7 @@ def test_whole_lines_name_calls(text: str, variant: str, call: str | None) -> No
 
 
 def acted(viewers: Viewers, conn: int) -> list[str]:
-    return [e["call"] for u in viewers.updates(conn) for e in u.events if e["type"] == "acted"]
+    return [e.call for u in viewers.updates(conn) for e in u.events if isinstance(e, p.Acted)]
 
 
 async def started(options: dict) -> tuple[Viewers, TableActor, int]:

@@ -13,6 +13,7 @@ from typing import Any, AsyncIterator, Callable, Sequence
 
 import engine
 import protocol as p
+from server.table.log_events import log_event, log_events
 from server.table.table_view import table_view
 from tui.app import TrucoApp
 from tui.event_text import log_lines
@@ -104,11 +105,10 @@ def update_for(state: engine.State, seat: int | None, seq: int, events: Sequence
     """The TableUpdate the server sends ``seat`` (None: a spectator) for this state, with
     ``events`` as that seat may see them."""
     view = engine.view(state, seat)
-    projected = [engine.project_event(e, seat) for e in events]
     return p.TableUpdate(
         table_id="t1", seq=seq, seat=seat,
         seats=tuple(p.SeatInfo(name=n) for n in names[: state.n]),
-        view=table_view(view), events=tuple(e.to_wire() for e in projected if e is not None),
+        view=table_view(view), events=tuple(log_events(list(events), seat)),
         waiting=tuple(view.awaiting if waiting is None else waiting),
     )
 
@@ -155,10 +155,11 @@ def model_for(state: engine.State, seat: int | None, events: Sequence[engine.Eve
     return model
 
 
-def log_text(tr: Translator, state: engine.State, seat: int | None, events: list[dict[str, Any]]) -> list[str]:
-    """The log lines ``seat`` reads for these (wire) events, as plain text."""
+def log_text(tr: Translator, state: engine.State, seat: int | None, events: Sequence[engine.Event]) -> list[str]:
+    """The log lines ``seat`` reads for these events (as they are, not projected), as plain text."""
     model = model_for(state, seat)
-    return [line.plain for line in log_lines(tr, model, events, french=state.rules.card_notation == "french")]
+    records = [log_event(e) for e in events]
+    return [line.plain for line in log_lines(tr, model, records, french=state.rules.card_notation == "french")]
 
 
 # ---------------------------------------------------------------- a table of any variant

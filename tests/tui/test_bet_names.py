@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import engine
 from engine.core.calls import ENVIDO_CALLS, FLOR_RAISES, TRUCO_CALLS, Call
 from tui.bets import Pending, pending_bets
+from server.table.log_events import log_events
 from tui.event_text import log_lines
 from tui.i18n import Translator
 
@@ -97,7 +98,7 @@ def check_log(state: engine.State, events: list[engine.Event], seat: int | None,
     """Every log line of these events that names a player names the seat that acted: the
     seat of each `Acted` (also when the bot chose the move for it), the seat whose card took
     each trick."""
-    wire = [e.to_wire() for e in (engine.project_event(e, seat) for e in events) if e is not None]
+    wire = log_events(events, seat)
     lines = [line.plain for line in log_lines(TRANSLATORS[0], model_for(state, seat), wire, french=False)]
     covered = None
     for event in events:

@@ -6,6 +6,7 @@ import random
 import engine
 import protocol as p
 from server.lobby import split_hands
+from server.lobby.history import replay_records
 from tui.screens.history import HistoryScreen, ReplayScreen
 
 from tests.tui.helpers import screen_text
@@ -44,7 +45,7 @@ async def test_my_games_lists_a_game_and_the_replay_steps_through_its_hands(lobb
         assert isinstance(app.screen, ReplayScreen)
         assert link.sent[-1] == p.ReplayHand(table_id="t9", match_no=1, hand=1)
 
-        link.push(p.ReplayStep(game=GAME, hand=1, events=tuple(hands[0]), hands=2))
+        link.push(p.ReplayStep(game=GAME, hand=1, events=tuple(replay_records(hands[0], "spanish")), hands=2))
         await pilot.pause(0.2)
         text = screen_text(app)
         dealt = next(e for e in hands[0] if e["type"] == "hand_dealt")
@@ -56,7 +57,7 @@ async def test_my_games_lists_a_game_and_the_replay_steps_through_its_hands(lobb
         await pilot.press("n")
         await pilot.pause(0.1)
         assert link.sent[-1] == p.ReplayHand(table_id="t9", match_no=1, hand=2)
-        link.push(p.ReplayStep(game=GAME, hand=2, events=tuple(hands[1]), hands=2))
+        link.push(p.ReplayStep(game=GAME, hand=2, events=tuple(replay_records(hands[1], "spanish")), hands=2))
         await pilot.pause(0.2)
         assert "hand 2 of 2" in screen_text(app)
         await pilot.press("n")  # there is no third hand: nothing is asked
@@ -68,7 +69,7 @@ async def test_my_games_lists_a_game_and_the_replay_steps_through_its_hands(lobb
 
         other = p.GameSummary(table_id="t1", match_no=1, variant="argentino", title="otra",
                               seats=("x", "y"), scores=(0, 0), hands=1)
-        link.push(p.ReplayStep(game=other, hand=1, events=tuple(hands[1]), hands=1))
+        link.push(p.ReplayStep(game=other, hand=1, events=tuple(replay_records(hands[1], "spanish")), hands=1))
         await pilot.pause(0.2)
         assert "otra" not in screen_text(app)  # another game's step is not drawn here
 

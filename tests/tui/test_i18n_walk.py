@@ -27,7 +27,8 @@ import protocol as p
 from server.table.table_view import table_view
 import tui.i18n
 from engine import resolve_options
-from server.lobby.history import split_hands
+from server.lobby.history import replay_records, split_hands
+from server.table.log_events import log_events
 from server.variants import variant_infos
 from tui.app import TrucoApp
 from tui.calls import assign_keys
@@ -238,24 +239,24 @@ async def walk_form(lang: str, variants: tuple[str, ...] | None = None) -> Walk:
 # ---------------------------------------------------------------- the table of each variant
 
 
-def _update(state: engine.State, seat: int, seq: int, events: list[dict[str, Any]]) -> p.TableUpdate:
+def _update(state: engine.State, seat: int, seq: int, events: list[p.LogEvent]) -> p.TableUpdate:
     view = engine.view(state, seat)
     return p.TableUpdate(table_id="tv", seq=seq, seat=seat,
                          seats=tuple(p.SeatInfo(name=n, bot=i == 1) for i, n in enumerate(NAMES[:state.n])),
                          view=table_view(view), events=tuple(events), waiting=tuple(view.awaiting))
 
 
-def _projected(events: list[engine.Event], seat: int) -> list[dict[str, Any]]:
-    return [e.to_wire() for e in (engine.project_event(x, seat) for x in events) if e is not None]
+def _projected(events: list[engine.Event], seat: int) -> list[p.LogEvent]:
+    return log_events(events, seat)
 
 
-def moments(variant: str, players: int, seed: int, **options: Any) -> Iterator[tuple[str, engine.State, list[dict[str, Any]]]]:
+def moments(variant: str, players: int, seed: int, **options: Any) -> Iterator[tuple[str, engine.State, list[p.LogEvent]]]:
     """A random match seen from seat 0, with the events since the last moment: each new kind of
     situation (a bet waiting for seat 0, an envido, a flor, a ley, the hand's end, the match's end)."""
     rules = engine.get_ruleset(variant, **options)
     rng = random.Random(seed)
     state, events = engine.new_match(rules, players, rng)
-    pending: list[dict[str, Any]] = _projected(events, 0)
+    pending: list[p.LogEvent] = _projected(events, 0)
     shown: set[str] = set()
     for _ in range(20_000):
         view = engine.view(state, 0)
@@ -378,7 +379,7 @@ async def walk_history(lang: str) -> Walk:
         await pilot.press("enter")
         await settle(pilot, 0.1)
         assert isinstance(walk.app.screen, ReplayScreen)
-        link.push(p.ReplayStep(game=game, hand=1, events=tuple(split_hands(log)[0]), hands=2))
+        link.push(p.ReplayStep(game=game, hand=1, events=tuple(replay_records(split_hands(log)[0], 'spanish')), hands=2))
         await settle(pilot, 0.2)
         walk.check("replay")
     return walk

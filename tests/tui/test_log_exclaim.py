@@ -9,7 +9,7 @@ from tests.tui.kit import EN, ES, PT, log_text, model_for
 def test_a_call_is_an_exclamation_in_each_language() -> None:
     state, _ = scenario({}, flor=False)
     state, ev = act(state, (N, "truco"), (W, "quiero"))
-    wire = [e.to_wire() for e in ev]
+    wire = ev
     assert log_text(EN, state, E, wire)[:2] == ["Bot 1: Truco!", "Beto: Quiero!"]
     assert log_text(ES, state, E, wire)[:2] == ["Bot 1: ¡Truco!", "Beto: ¡Quiero!"]
     assert log_text(PT, state, E, wire)[:2] == ["Bot 1: Truco!", "Beto: Quiero!"]
@@ -33,6 +33,7 @@ def test_three_players_win_by_name_not_as_this_hand_s_team() -> None:
 
     import engine
 
+    from server.table.log_events import log_event
     from tui.event_text import log_lines
 
     rules = engine.get_ruleset("uruguayo", flor=False, target=15)
@@ -48,7 +49,7 @@ def test_three_players_win_by_name_not_as_this_hand_s_team() -> None:
     winners = [s for s in range(3) if state.games_won[s] >= rules.match_games]
     model = model_for(state, 0, log)
     names = ", ".join(model.name(s) for s in winners)
-    lines = [line.plain for line in log_lines(ES, model, [e.to_wire() for e in log], french=False)]
+    lines = [line.plain for line in log_lines(ES, model, [log_event(e) for e in log], french=False)]
     assert lines[-1] == f"¡Partido para {names}!"
     assert lines[-2] == f"¡Chico para {names}!"
     assert not any(word in lines[-1] for word in ("Ellos", "Nosotros"))

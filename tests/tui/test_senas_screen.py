@@ -148,7 +148,7 @@ async def test_the_help_lists_each_sena_with_its_gesture() -> None:
         from tui.screens.help import HelpScreen
 
         assert isinstance(app.screen, HelpScreen)
-        body = app.screen._body or ""
+        body = app.screen.body or ""
         assert "ancho de espadas: raises the eyebrows" in body
         assert "a false ace (1 of oros or copas): opens the mouth" in body
         assert "Opponents may catch a seña now and then." in body

@@ -62,15 +62,15 @@ async def test_a_rejoin_fills_the_log_with_the_match_so_far_and_never_twice() ->
         text = screen_text(app)
         for deal in (1, 2, 3):  # the current hand and the ones before it
             assert text.count(f"Hand {deal}: ") == 1, text
-        last_card = next(e for e in reversed(rejoin.history) if e["type"] == "acted" and e["call"] == "play")
-        assert last_card["card"][:-1] in text
+        last_card = next(e for e in reversed(rejoin.history) if isinstance(e, p.Acted) and e.call == "play")
+        assert last_card.card and last_card.card[:-1] in text
         # The same events again (another reconnect): replaced, not added.
         link.push(rejoin)
         await pilot.pause(0.2)
         assert list(model.log) == list(rejoin.history)
         assert all(screen_text(app).count(f"Hand {deal}: ") == 1 for deal in (1, 2, 3))
         # The seat bubbles and the hand summary read the current hand again.
-        dealt = [i for i, e in enumerate(rejoin.history) if e["type"] == "hand_dealt"][-1]
+        dealt = [i for i, e in enumerate(rejoin.history) if isinstance(e, p.HandDealt)][-1]
         assert model.last_hand_events == list(rejoin.history[dealt:])
 
 

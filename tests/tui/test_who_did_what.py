@@ -8,6 +8,7 @@ import engine
 import protocol as p
 
 from engine.testing import E, N, S, W, act, scenario
+from server.table.log_events import log_event
 from tui.bets import pending_bets
 from tui.event_text import log_lines
 from tui.i18n import Translator
@@ -54,22 +55,22 @@ def test_mao_de_onze_says_who_decides_and_is_scored_as_such() -> None:
     assert line == "Mão de onze: Ana, Beto decide: play for 3 or give up 1"
     assert "Truco" not in line and "from" not in line
     assert bets_text(PT, state, N).startswith("Mão de onze: Ana, Beto decidem")
-    wire = [e.to_wire() for e in dealt]
+    wire = dealt
     assert "Mão de onze" in log_text(EN, state, N, wire)[0]  # the deal says which hand it is
     state, said = act(state, (E, "quiero"))
     assert bets_text(EN, state, N) == "Mão de onze"
     # Nobody called truco, so nobody answers one: Ana chose to play the hand.
-    assert log_text(EN, state, N, [e.to_wire() for e in said]) == ["Ana: Play for 3!"]
-    assert log_text(PT, state, N, [e.to_wire() for e in said]) == ["Ana: Jogar!"]
+    assert log_text(EN, state, N, said) == ["Ana: Play for 3!"]
+    assert log_text(PT, state, N, said) == ["Ana: Jogar!"]
     state, ev = act(state, (E, "play", "3c"), (N, "play", "7h"), (W, "play", "As"),
                     (S, "play", "7d"), (E, "play", "Ac"), (N, "play", "Ah"), (W, "play", "3s"),
                     (S, "play", "Ad"))
-    lines = log_text(EN, state, N, [e.to_wire() for e in ev])
+    lines = log_text(EN, state, N, ev)
     assert "Them +3 (mão de onze)" in lines
     # Read again later (the next hand is a normal one), the whole hand still says so.
-    again = log_text(EN, state, N, [e.to_wire() for e in [*dealt, *said, *ev]])
+    again = log_text(EN, state, N, [*dealt, *said, *ev])
     assert "Ana: Play for 3!" in again and "Them +3 (mão de onze)" in again
-    assert "Eles +3 (mão de onze)" in log_text(PT, state, N, [e.to_wire() for e in ev])
+    assert "Eles +3 (mão de onze)" in log_text(PT, state, N, ev)
 
 
 def test_mao_de_ferro_is_named() -> None:
@@ -77,38 +78,38 @@ def test_mao_de_ferro_is_named() -> None:
     state, _ = scenario(hands, variant="paulista", face_up="Qh", scores=(11, 11))
     assert bets_text(EN, state, E) == "Mão de ferro: everyone plays blind"
     state, ev = act(state, (E, "play_blind"))
-    assert log_text(EN, state, E, [e.to_wire() for e in ev]) == ["Ana: J♣"]  # the card, face up now
+    assert log_text(EN, state, E, ev) == ["Ana: J♣"]  # the card, face up now
 
 
 def test_venezuelan_envite_amount_is_in_the_log_and_the_bets_line() -> None:
     state, _ = scenario({}, n=2, variant="venezolano", face_up="1o")
     seat = next(a.seat for a in engine.all_legal_actions(state) if a.call is engine.Call.ENVIDO_PUNTOS)
     state, ev = act(state, (seat, "envido_puntos", 5))
-    wire = [e.to_wire() for e in ev]
+    wire = ev
     assert log_text(EN, state, 1 - seat, wire) == [f"{NAMES[seat]}: Envido 5 piedras!"]
     assert log_text(ES, state, 1 - seat, wire) == [f"{NAMES[seat]}: ¡Envido 5 piedras!"]
     assert log_text(PT, state, 1 - seat, wire) == [f"{NAMES[seat]}: Envido 5 piedras!"]
     assert f"Envido puntos (5 piedras) from {NAMES[seat]}: answer!" in bets_text(EN, state, 1 - seat)
     state, ev = act(state, (1 - seat, "piedras", 3))
-    assert log_text(EN, state, seat, [e.to_wire() for e in ev]) == [f"{NAMES[1 - seat]}: Quiero y 3 piedras más!"]
+    assert log_text(EN, state, seat, ev) == [f"{NAMES[1 - seat]}: Quiero y 3 piedras más!"]
 
 
 def test_a_move_the_bot_made_for_a_timed_out_seat_says_so() -> None:
     state, _ = scenario({E: "7e 4b 5c"}, flor=False)
     state, ev = act(state, (E, "play", "7e"))
-    wire = [engine.SeatCovered(E, "time").to_wire(), *(e.to_wire() for e in ev)]
+    wire = [engine.SeatCovered(E, "time"), *ev]
     assert log_text(EN, state, N, wire) == ["Time's up: the bot played 7E for Ana."]
     assert log_text(ES, state, N, wire) == ["Se acabó el tiempo: el bot jugó 7E por Ana."]
     assert log_text(PT, state, N, wire) == ["Acabou o tempo: o bot jogou 7E por Ana."]
     state, ev = act(state, (N, "truco"))
-    wire = [engine.SeatCovered(N, "away").to_wire(), *(e.to_wire() for e in ev)]
+    wire = [engine.SeatCovered(N, "away"), *ev]
     assert log_text(EN, state, E, wire) == ["Bot 1 is away: the bot said Truco for them."]
 
 
 def test_a_trick_is_taken_by_a_player() -> None:
     state, _ = scenario({E: "4e 5e 6b", N: "1e 4b 5b", W: "4o 5o 6o", S: "4c 5c 6c"}, flor=False)
     state, ev = act(state, (E, "play", "4e"), (N, "play", "1e"), (W, "play", "4o"), (S, "play", "4c"))
-    lines = log_text(EN, state, E, [e.to_wire() for e in ev])
+    lines = log_text(EN, state, E, ev)
     assert lines[-1] == "Trick 1: Bot 1 (Them)."
 
 
@@ -159,7 +160,7 @@ def test_three_player_log_names_each_hand_s_own_teams() -> None:
         log += more
         manos += [e.mano for e in more if isinstance(e, engine.HandStarted)]
     model = model_for(state, 0, log)
-    lines = [line.plain for line in log_lines(EN, model, [e.to_wire() for e in log], french=False)]
+    lines = [line.plain for line in log_lines(EN, model, [log_event(e) for e in log], french=False)]
     # Expected, from the events alone: the players of the side of each points line.
     expected, mano = [], None
     for event in log:
@@ -190,7 +191,7 @@ def test_a_pica_pica_duel_says_who_plays_it() -> None:
         log += more
         duels += [e for e in more if isinstance(e, engine.HandStarted) and len(e.players) == 2]
     assert duels
-    lines = log_text(ES, state, 0, [e.to_wire() for e in log])
+    lines = log_text(ES, state, 0, log)
     for duel in duels:
         a, b = (NAMES[s] for s in duel.players)
         assert f"Pica-pica, duelo {duel.duel + 1}: {a} contra {b}." in lines
@@ -203,9 +204,9 @@ def test_a_carta_pasada_is_told_with_its_trick() -> None:
     state, _ = scenario(hands, n=2, variant="venezolano", face_up="1c", flor_declaration="automatic")
     state, _ = act(state, (0, "play", "3e"), (1, "play", "3b"), (0, "play", "4o"), (1, "play", "4e"))
     state, ev = act(state, (0, "play", "2e"), (1, "play", "4b"))
-    lines = log_text(EN, state, 1, [e.to_wire() for e in ev])
+    lines = log_text(EN, state, 1, ev)
     assert "Trick 3: Bot 1 (Us). Carta pasada: Ana." in lines
-    assert "Baza 3: Bot 1 (Nosotros). Carta pasada: Ana." in log_text(ES, state, 1, [e.to_wire() for e in ev])
+    assert "Baza 3: Bot 1 (Nosotros). Carta pasada: Ana." in log_text(ES, state, 1, ev)
 
 
 def _duel_after_a_bet() -> tuple[engine.State, list[engine.Event], set[int]]:
@@ -271,7 +272,7 @@ def test_a_hand_nobody_raised_is_won_by_the_tricks_not_by_truco() -> None:
     import random
 
     state, _ = engine.new_match(engine.get_ruleset("paulista"), 2, random.Random(1))
-    scored = {"type": "points_scored", "team": 0, "points": 1, "reason": "truco", "scores": [1, 0]}
-    raised = {**scored, "points": 3, "scores": [3, 0]}
+    scored = engine.PointsScored(team=0, points=1, reason="truco", scores=(1, 0))
+    raised = engine.PointsScored(team=0, points=3, reason="truco", scores=(3, 0))
     assert log_text(PT, state, 0, [scored, raised]) == ["Nós +1 (rodadas)", "Nós +3 (truco)"]
     assert log_text(EN, state, 0, [scored]) == ["Us +1 (tricks)"]

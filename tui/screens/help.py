@@ -23,14 +23,14 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, body: str | None = None) -> None:
         super().__init__()
-        self._body = body
+        self.body = body  # the text it shows (None: the general help)
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
         box = Vertical(classes="dialog", id="help")
         box.border_title = Text(tr("help.title"), style="bold")  # in the border: one more line of help
         with box:
-            yield VerticalScroll(Static(Text(self._body or f"{tr('help.body')}\n\n{tr('help.links')}\n\n{tr('help.stats')}")))
+            yield VerticalScroll(Static(Text(self.body or f"{tr('help.body')}\n\n{tr('help.links')}\n\n{tr('help.stats')}")))
             bar = KeyBar()
             bar.show([("Esc", tr("key.close"))])
             yield bar

@@ -6,7 +6,6 @@ replay is the game's logged events, one hand per request, all cards shown.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -176,18 +175,18 @@ class ReplayScreen(Screen[None]):
         self._draw_title()
         french = self.step.card_notation == "french"
         model = self._model()
-        dealt: dict[str, Any] = next((e for e in self.step.events if e.get("type") == "hand_dealt"), {})
+        dealt = next((e for e in self.step.events if isinstance(e, p.HandDealt)), None)
         hands = Text()
-        for seat, cards in enumerate(dealt.get("hands") or []):
+        for seat, cards in enumerate(dealt.hands if dealt is not None else ()):
             hands.append(f" {model.name(seat)[:14]:<14} ", style="bold")
             for card in cards or []:
                 hands.append_text(card_text(str(card), french=french))
                 hands.append(" ")
             hands.append("\n")
-        if dealt.get("face_up"):
+        if dealt is not None and dealt.face_up:
             face_up = f"table.face_up.{self.game.variant}"
             hands.append(" " + self.tr(face_up if self.tr.has_default(face_up) else "table.face_up") + " ")
-            hands.append_text(card_text(str(dealt["face_up"]), french=french))
+            hands.append_text(card_text(dealt.face_up, french=french))
         self.query_one("#r-hands", Static).update(hands)
         log = self.query_one("#r-log", RichLog)
         log.clear()

@@ -106,12 +106,10 @@ class SeatsPanel(DrawnPanel, TablePart):
     def _last_said(self, model: TableModel) -> dict[int, str]:
         said: dict[int, str] = {}
         for event in model.last_hand_events:
-            if event.get("type") == "hand_started":
+            if isinstance(event, p.HandStarted):
                 said.clear()  # a new pica-pica duel: what was said in the last one is over
-            elif event.get("type") == "acted" and event.get("call") not in ("play", "play_blind", "discard"):
-                seat = event.get("seat")
-                if isinstance(seat, int):
-                    said[seat] = act_words(self.tr, model, event)  # with its piedras, if any
+            elif isinstance(event, p.Acted) and event.call not in ("play", "play_blind", "discard"):
+                said[event.seat] = act_words(self.tr, model, event)  # with its piedras, if any
         return said
 
 

@@ -1,7 +1,7 @@
 """The table's log (what happened, in words) and the chat pane beside it."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from rich.text import Text
 
@@ -23,7 +23,7 @@ def chat_text(line: p.ChatLine) -> Text:
 class TableLog(LogPanel, TablePart):
     """``#t-log`` (and ``#t-chat-log``, which only shows the chat lines)."""
 
-    def write_events(self, model: TableModel, entries: Iterable[dict[str, Any]]) -> None:
+    def write_events(self, model: TableModel, entries: Iterable[p.LogEvent]) -> None:
         for line in log_lines(self.tr, model, entries, french(model), self.lite):
             self.write(line)
 
