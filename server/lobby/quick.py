@@ -46,8 +46,8 @@ class QuickPlay:
             self._seats.sit(conn, table, table.seats.index(None))
             return
         players = QUICK_PLAYERS if QUICK_PLAYERS in variant.player_counts else variant.player_counts[0]
-        self._directory.on_create_table(conn, p.CreateTable(
-            variant=variant.name, players=players, options={}))  # titled like any: its owner
+        self._directory.create(conn, p.CreateTable(  # titled like any: its owner
+            variant=variant.name, players=players, options={}), owner_starts=False)
         table = self._state.tables.get(conn.table_id or "")
         if table is not None and table.actor is None:
             loop = asyncio.get_running_loop()

@@ -53,9 +53,14 @@ class Seats:
         self._state.player_moved(conn)
         self.maybe_start(table)
 
-    def maybe_start(self, table: Table) -> None:
+    def maybe_start(self, table: Table, by_owner: bool = False) -> bool:
+        """Start the game of a full table: at once, or (a waiting room, ``owner_starts``)
+        when its owner says so. The table's record goes to the store before the actor's
+        first events, and the actor logs those before anyone sees them. True: started."""
         if table.actor is not None or any(s is None for s in table.seats):
-            return
+            return False
+        if table.owner_starts and not by_owner:
+            return False
         seats = [s for s in table.seats if s is not None]
         for occupant in seats:
             if occupant.conn_id is not None:
@@ -77,6 +82,7 @@ class Seats:
             actor.viewers[watcher] = None
         actor.start()
         self._state.table_changed(table)
+        return True
 
     def new_actor(self, table: Table, seed: str | None = None) -> TableActor:
         seats = [s for s in table.seats if s is not None]
@@ -107,6 +113,7 @@ class Seats:
     def leave_table(self, conn: Conn) -> None:
         state = self._state
         table = state.tables.get(conn.table_id or "")
+        left_seat = conn.seat
         conn.table_id, conn.seat = None, None
         if table is None:
             return
@@ -122,9 +129,24 @@ class Seats:
             state.save_seats(table)
         else:
             table.seats = [None if s is not None and s.conn_id == cid else s for s in table.seats]
+            if conn.name == table.owner and left_seat is not None:
+                self._hand_over(table, left_seat)
         self.drop_if_empty(table)
         if conn.name is not None and cid in state.conns:
             state.player_moved(conn)
+
+    def _hand_over(self, table: Table, left_seat: int) -> None:
+        """The creator left the waiting room: the next person round the table (after the
+        creator's seat, in the order of play) becomes its owner, who adds bots, moves
+        seats and starts the game. Nobody left: the table goes (``drop_if_empty``)."""
+        count = len(table.seats)
+        for step in range(1, count):
+            occupant = table.seats[(left_seat + step) % count]
+            if occupant is not None and not occupant.bot and occupant.conn_id is not None:
+                log.info("table %s: %s left the waiting room; %s is its owner now",
+                         table.table_id, table.owner, occupant.name)
+                table.owner = occupant.name
+                return
 
     def drop_if_empty(self, table: Table) -> bool:
         """Remove a table nobody holds a seat at any more (True if removed)."""

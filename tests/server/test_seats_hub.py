@@ -8,7 +8,7 @@ from tests.server.test_hub import hub, join  # noqa: F401  (the fixture)
 
 async def four_player_table(hub: Hub) -> tuple[object, str]:  # noqa: F811
     ana = await join(hub, "ana")
-    ana.send(p.CreateTable(variant="argentino", players=4, options={}))
+    ana.send(p.CreateTable(variant="argentino", players=4, options={}, owner_starts=True))
     await ana.settle()
     return ana, ana.of(p.TableCreated)[0].table_id
 
@@ -60,7 +60,11 @@ async def test_the_creator_swaps_any_two_seats_bots_included_until_the_game_star
     ana.send(p.SwapSeats(table_id=table_id, a=0, b=6))
     await ana.settle()
     assert [e.code for e in ana.of(p.Error)] == ["bad_seat", "bad_seat"]
-    ana.send(p.AddBot(table_id=table_id))  # the last seat: the game starts
+    ana.send(p.AddBot(table_id=table_id))  # the last seat: a full waiting room...
+    ana.send(p.SwapSeats(table_id=table_id, a=0, b=3))  # ...where seats still move
+    await ana.settle()
+    assert ana.of(p.Seated)[-1] == p.Seated(table_id=table_id, seat=0)
+    ana.send(p.StartTable(table_id=table_id))  # the creator starts the game
     await ana.settle()
     ana.send(p.SwapSeats(table_id=table_id, a=0, b=1))
     await ana.settle()
