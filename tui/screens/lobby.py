@@ -406,10 +406,9 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(StatsScreen())
 
     def action_leaderboard(self) -> None:
-        from tui.screens.stats import LeaderboardScreen
+        from tui.screens.stats import my_leaderboard
 
-        rating = self.model.rating
-        self.app.push_screen(LeaderboardScreen(rating.variant, rating.players) if rating else LeaderboardScreen())
+        self.app.push_screen(my_leaderboard(self.model))
 
     def action_language(self) -> None:
         self.app.switch_language()  # type: ignore[attr-defined]
