@@ -22,6 +22,7 @@ class LobbyModel:
     rating: p.RatingLine | None = None  # my most played rating (key holders)
     last_variant: str = ""  # the game of the last table I sat at (quick play's choice)
     last_players: int = 0  # and its size
+    quick_choice: tuple[str, int] | None = None  # the game and size last asked of quick play
     played_most: tuple[str, int] | None = None  # (game, size) of most of my last matches (key holders)
 
     def apply(self, msg: p.Message) -> None:

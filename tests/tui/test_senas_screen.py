@@ -217,7 +217,7 @@ async def test_no_seats_key_at_a_two_player_table() -> None:
 
 @pytest.mark.parametrize("lang, last, expected", [("en", None, "argentino"), ("pt", None, "paulista"),
                                                   ("pt", "uruguayo", "uruguayo")])
-async def test_p_in_the_lobby_asks_for_quick_play_in_my_game(lang: str, last: str | None, expected: str) -> None:
+async def test_p_in_the_lobby_offers_quick_play_in_my_game(lang: str, last: str | None, expected: str) -> None:
     from tui.screens.lobby import LobbyScreen
 
     link = FakeLink()
@@ -234,9 +234,11 @@ async def test_p_in_the_lobby_asks_for_quick_play_in_my_game(lang: str, last: st
             link.push(p.Seated())
             await pilot.pause(0.3)
         assert isinstance(app.screen, LobbyScreen)
-        await pilot.press("p")
+        await pilot.press("p")  # the chooser opens on my game, for two
+        await pilot.pause(0.2)
+        await pilot.press("enter")
         await pilot.pause(0.1)
-        assert [m for m in link.sent if isinstance(m, p.QuickPlay)] == [p.QuickPlay(variant=expected)]
+        assert [m for m in link.sent if isinstance(m, p.QuickPlay)] == [p.QuickPlay(variant=expected, players=2)]
         assert {"en": "p Quick", "pt": "p Rápida"}[lang] in screen_text(app)
 
 

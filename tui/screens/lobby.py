@@ -353,10 +353,22 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(SeatPickerScreen(title, info, free), chosen)
 
     def action_quick_play(self) -> None:
-        """A seat at the public table of my game closest to starting (or a new one that bots
-        fill): my game is the one I last sat at, else the one of my language."""
-        variant = self.model.last_variant or ("paulista" if self.tr.lang == "pt" else "argentino")
-        self.app.send(p.QuickPlay(variant=variant))  # type: ignore[attr-defined]
+        """A seat at the public table of a game and size closest to starting (or a new one that
+        bots fill), both chosen in a small list: on my last choice, else the game and size I
+        last sat at, else the game of my language for two."""
+        from tui.screens.quick_play import QuickPlayScreen
+
+        model = self.model
+        preferred = model.quick_choice or (
+            (model.last_variant, model.last_players) if model.last_variant
+            else ("paulista" if self.tr.lang == "pt" else "argentino", 2))
+
+        def chosen(choice: tuple[str, int] | None) -> None:
+            if choice is not None:
+                model.quick_choice = choice  # remembered for this session
+                self.app.send(p.QuickPlay(variant=choice[0], players=choice[1]))  # type: ignore[attr-defined]
+
+        self.app.push_screen(QuickPlayScreen(model.variants.values(), preferred), chosen)
 
     def action_watch(self) -> None:
         table_id = self._selected_table_id()
