@@ -67,8 +67,8 @@ async def test_the_others_see_who_starts_and_have_no_start_key(size: tuple[int, 
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.2)
         text = " ".join(line.strip() for line in screen_text(app).splitlines())
-        assert "Every seat is taken. beto starts the game" in text
-        assert "Enter Start" not in text
+        assert "Every seat is taken. beto starts the game (and can still swap seats)." in text
+        assert "Enter Start" not in text and "m Seats" not in text  # no free seat to move to
         await pilot.press("enter")
         await pilot.pause(0.1)
         assert starts(link) == []
@@ -78,6 +78,7 @@ async def test_the_others_see_who_starts_and_have_no_start_key(size: tuple[int, 
         await pilot.pause(0.2)
         assert "Waiting for 1 more player, or add a bot (b)" in " ".join(
             line.strip() for line in screen_text(app).splitlines())
+        assert "m Seats" in screen_text(app)
 
 
 async def test_a_table_that_starts_by_itself_shows_no_start_key() -> None:

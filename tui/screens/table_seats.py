@@ -32,8 +32,7 @@ class SeatChoice:
     def start_usable(self) -> bool:
         """Enter starts a waiting room's game: its owner's key, once every seat is taken."""
         info = self._info()
-        return (self.seats_usable() and info.owner_starts and None not in info.seats
-                and self._owner())
+        return self.seats_usable() and info.owner_starts and None not in info.seats and self._owner()
 
     def action_start(self) -> None:
         self.app.send(p.StartTable(table_id=self.table_id))
@@ -50,11 +49,13 @@ class SeatChoice:
         return str(self.tr(key, owner=info.owner))
 
     def seats_usable(self) -> bool:
-        """Before the game, at a table with partners, for a player seated at it."""
+        """Before the game, at a table with partners, for a player seated at it: the creator
+        always (any two seats swap), the others while there is a free seat to move to."""
         info = self._info()
         seat = self.app.model.seat
         return (self.table.update is None and info is not None and info.status == "waiting"
-                and len(info.seats) >= 4 and seat is not None and self.app.model.table_id == self.table_id)
+                and len(info.seats) >= 4 and seat is not None and self.app.model.table_id == self.table_id
+                and (None in info.seats or info.owner == self.app.model.me))
 
     def action_seats(self) -> None:
         from tui.screens.seat_picker import SeatPickerScreen
