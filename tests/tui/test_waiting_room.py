@@ -11,7 +11,7 @@ from tui.app import TrucoApp
 from tui.screens.lobby import LobbyScreen
 from tui.screens.seat_picker import SeatPickerScreen
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, toasts
 from tests.tui.test_screens import FakeLink
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
@@ -64,7 +64,7 @@ async def test_the_creator_starts_a_full_waiting_room_with_enter(size: tuple[int
 async def test_the_others_see_who_starts_and_have_no_start_key(size: tuple[int, int]) -> None:
     app, link = seated_app(room(("beto", "ana", "carla", "Bot 1"), owner="beto",
                                 bots=(False, False, False, True)), 1)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=size, notifications=True) as pilot:
         await pilot.pause(0.2)
         text = " ".join(line.strip() for line in screen_text(app).splitlines())
         assert "Every seat is taken. beto starts the game (and can still swap seats)." in text
@@ -79,6 +79,7 @@ async def test_the_others_see_who_starts_and_have_no_start_key(size: tuple[int, 
         assert "Waiting for 1 more player, or add a bot (b)" in " ".join(
             line.strip() for line in screen_text(app).splitlines())
         assert "m Seats" in screen_text(app)
+        assert toasts(app) == ["beto left: the table is yours now. You add bots, move seats and start the game."]
 
 
 async def test_a_table_that_starts_by_itself_shows_no_start_key() -> None:

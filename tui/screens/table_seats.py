@@ -16,7 +16,7 @@ from tui.screens.table_dialogs import over_table
 
 
 class SeatChoice:
-    """Mixed into the table screen: the waiting room's ``m`` key."""
+    """Mixed into the table screen: the waiting room's ``m`` and Enter keys and its line."""
 
     app: Any
     table_id: str
@@ -24,6 +24,7 @@ class SeatChoice:
     tr: Any
     _info: Any
     _say: Any
+    _room_owner: str | None = None  # the waiting room's owner when last drawn (a handover is said)
 
     def _owner(self) -> bool:
         info = self._info()
@@ -42,6 +43,10 @@ class SeatChoice:
         if info is None or not info.owner_starts:
             return ""  # the table starts when every seat is taken
         mine = self._owner()
+        before = self._room_owner
+        self._room_owner = info.owner
+        if mine and before not in (None, info.owner):  # the creator left: the room is mine now
+            self.app.notify_text(self.tr("table.waiting_room.yours", before=before))
         if free:
             key = "table.waiting_room.free_mine" if mine else "table.waiting_room.free"
             return str(self.tr(key, n=free, owner=info.owner))
