@@ -192,6 +192,7 @@ class Directory:
         number = sum(1 for s in table.seats if s is not None and s.bot) + 1
         table.seats[seat] = Occupant(name=f"Bot {number}", conn_id=None, bot=True, level=msg.level)
         self._state.table_changed(table)
+        self._seats.save_room(table)
         self._seats.maybe_start(table)
 
     def on_swap_seats(self, conn: Conn, msg: p.SwapSeats) -> None:

@@ -64,6 +64,7 @@ class Table:
     # friends can choose partners first. Tables of two, quick play and demo tables start
     # the moment the last seat is taken.
     owner_starts: bool = False
+    seed: str = ""  # a waiting room's, chosen when it is first stored (Seats.save_room)
 
     def humans(self) -> list[int]:
         return [o.conn_id for o in self.seats if o is not None and o.conn_id is not None]

@@ -64,17 +64,21 @@ async def test_the_start_is_in_the_store_with_the_seats_it_started_with(hub: Hub
     ana.send(p.AddBot(table_id=table_id))
     ana.send(p.AddBot(table_id=table_id))
     await ana.settle()
-    assert [r.table_id for r in await hub.store.open_tables()] == []  # a waiting room: nothing dealt
+    await hub.drain_writes()
+    (record,) = await hub.store.open_tables()  # the waiting room and its seats: nothing dealt
+    assert [s["name"] for s in record.seats] == ["ana", "Bot 1", "Bot 2", "Bot 3"] and record.events == []
     ana.send(p.SwapSeats(table_id=table_id, a=0, b=2))
     ana.send(p.StartTable(table_id=table_id))
     await ana.settle()
-    await hub.drain_writes()
-    for _ in range(50):  # the actor's first append (the deal) follows the table's record
-        records = await hub.store.open_tables()
-        if records:
+    for _ in range(50):  # the actor's first append (the deal) follows the seats' last change
+        await hub.drain_writes()
+        (record,) = await hub.store.open_tables()
+        if record.events:
             break
         await asyncio.sleep(0.02)
-    assert [[s["name"] for s in r.seats] for r in records] == [["Bot 2", "Bot 1", "ana", "Bot 3"]]
+    assert [s["name"] for s in record.seats] == ["Bot 2", "Bot 1", "ana", "Bot 3"]
+    assert record.seed == hub.tables[table_id].actor.seed  # type: ignore[union-attr]  (the room's)
+    assert record.events[0].seq == 1
 
 
 async def test_tables_of_two_start_when_the_opponent_sits(hub: Hub) -> None:  # noqa: F811
@@ -125,3 +129,79 @@ async def test_the_creator_leaving_hands_the_waiting_room_to_the_next_person(hub
     await carla.settle()
     assert carla.of(p.TableUpdated)[-1].table.status == "playing"
     assert carla.of(p.TableUpdate)[-1].seat == 4
+
+
+# ---------------------------------------------------------------- a restart in the waiting room
+
+
+async def test_a_restart_in_the_waiting_room_keeps_the_seats_and_the_creator_starts_after(tmp_path) -> None:
+    from tests.server.test_reconnect import start_hub, stop_hub
+
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60)
+    ana = await join(hub, "ana", "SHA256:ana")
+    ana.send(p.CreateTable(variant="argentino", players=4, options={}, owner_starts=True, private=True))
+    await ana.settle()
+    table_id, code = ana.of(p.TableCreated)[0].table_id, ana.of(p.TableCreated)[0].code
+    beto = await join(hub, "beto", "SHA256:beto")
+    beto.send(p.JoinByCode(code=code))
+    guest = await join(hub, "gus")  # a guest: no key to come back with
+    guest.send(p.JoinByCode(code=code))
+    await guest.settle()
+    ana.send(p.AddBot(table_id=table_id, level="hard"))
+    ana.send(p.SwapSeats(table_id=table_id, a=1, b=2))  # beto across from ana
+    await ana.settle()
+    assert hub.tables[table_id].seats[2].name == "beto"  # type: ignore[union-attr]
+    await stop_hub(hub, store, task)  # the server stops before the game starts
+
+    hub, store, task = await start_hub(path, seat_hold=60)
+    try:
+        await asyncio.wait_for(hub.restored.wait(), 10)
+        table = hub.tables[table_id]
+        assert table.actor is None and table.owner_starts
+        assert [o.name if o is not None else None for o in table.seats] == ["ana", None, "beto", "Bot 1"]
+        assert table.seats[3].level == "hard"  # type: ignore[union-attr]
+        ana = await join(hub, "ana", "SHA256:ana")  # her key: straight back to her seat
+        await ana.settle()
+        assert ana.of(p.Seated)[-1] == p.Seated(table_id=table_id, seat=0, code=code)
+        assert ana.of(p.TableUpdated)[-1].table.status == "waiting"
+        dani = await join(hub, "dani")
+        dani.send(p.JoinByCode(code=code))  # the guest's seat is free again
+        await dani.settle()
+        assert dani.of(p.Seated)[-1].seat == 1
+        ana.send(p.StartTable(table_id=table_id))  # beto is not back yet: his seat is held
+        await ana.settle()
+        await asyncio.sleep(0.05)
+        await ana.settle()
+        assert table.actor is not None
+        update = ana.of(p.TableUpdate)[-1]
+        assert [s.name for s in update.seats] == ["ana", "dani", "beto", "Bot 1"] and update.seats[2].away
+        beto = await join(hub, "beto", "SHA256:beto")  # back, now at the running table
+        await beto.settle()
+        await asyncio.sleep(0.05)
+        await beto.settle()
+        assert beto.of(p.Seated)[-1].seat == 2 and beto.of(p.TableUpdate)
+    finally:
+        await stop_hub(hub, store, task)
+
+
+async def test_a_waiting_room_nobody_comes_back_to_is_closed(tmp_path) -> None:
+    from tests.server.test_reconnect import start_hub, stop_hub
+
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=0.1)
+    ana = await join(hub, "ana", "SHA256:ana")
+    ana.send(p.CreateTable(variant="argentino", players=4, options={}, owner_starts=True))
+    await ana.settle()
+    table_id = ana.of(p.TableCreated)[0].table_id
+    await stop_hub(hub, store, task)
+    hub, store, task = await start_hub(path, seat_hold=0.1)
+    try:
+        await asyncio.wait_for(hub.restored.wait(), 10)
+        assert table_id in hub.tables
+        await asyncio.sleep(0.3)  # her hold runs out: nobody holds a seat, the table goes
+        assert table_id not in hub.tables
+        await hub.drain_writes()
+        assert [r.table_id for r in await store.open_tables()] == []
+    finally:
+        await stop_hub(hub, store, task)
