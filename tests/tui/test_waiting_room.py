@@ -3,6 +3,8 @@ team, the creator's Enter that starts the game once every seat is taken, and the
 chosen from a list when joining from the lobby."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import protocol as p
@@ -103,9 +105,9 @@ async def test_the_start_is_said_in_each_language(lang: str, words: str) -> None
 # ---------------------------------------------------------------- joining from the lobby
 
 
-def lobby_app(*tables: p.TableInfo) -> tuple[TrucoApp, FakeLink]:
+def lobby_app(*tables: p.TableInfo, lang: str = "en") -> tuple[TrucoApp, FakeLink]:
     link = FakeLink()
-    app = TrucoApp(link, "ana", "en")
+    app = TrucoApp(link, "ana", lang)
     link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
               p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=tables, chat=()))
     return app, link
@@ -163,3 +165,28 @@ async def test_esc_in_the_seat_list_joins_nothing() -> None:
         await pilot.press("escape")
         await pilot.pause(0.1)
         assert joins(link) == [] and isinstance(app.screen, LobbyScreen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+async def test_every_seat_of_six_with_long_names_is_whole_in_the_list(lang: str, size: tuple[int, int]) -> None:
+    from tests.tui.table_states import LONG_NAMES
+    from tui.i18n import Translator
+
+    tr = Translator(lang)
+    names = (LONG_NAMES[1], None, LONG_NAMES[2], None, "Bot 1", None)
+    info = room(names, owner=LONG_NAMES[1], bots=(False, False, False, False, True, False))
+    info = dataclasses.replace(info, bot_levels=("", "", "", "", "hard", ""))
+    app, link = lobby_app(info, lang=lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        await pilot.press("j")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, SeatPickerScreen)
+        text = screen_text(app)
+        for seat, name in enumerate(names):
+            who = name or tr("table.free_seat")
+            team = tr("table.team_n", n=seat % 2 + 1)
+            row = next((line for line in text.splitlines() if f"{seat + 1}. {who}" in line), "")
+            assert team in row, (seat, text)
+        assert tr("table.bot_with_level", level=tr("table.bot_hard")) in text
