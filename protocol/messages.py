@@ -83,6 +83,7 @@ class TableInfo:
     bots: tuple[bool, ...] = limited((), max_items=8)  # per seat: a bot plays it
     bot_levels: tuple[str, ...] = limited((), max_len=8, max_items=8)  # per seat: "" or a bot's level
     turn_timer: int = limited(0, lo=0, hi=600)  # seconds per decision, 0 = none
+    owner_starts: bool = False  # a waiting room: the owner starts it (StartTable), not the last seat taken
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,7 @@ class CreateTable(Command):
     private: bool = False
     title: str = limited("", max_len=TITLE_MAX * 4)
     turn_timer: int | None = limited(None, lo=0, hi=600)  # None: the server default
+    owner_starts: bool = False  # 4 or 6 seats: a waiting room the creator starts (StartTable)
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,7 @@ class QuickPlay(Command):
 
     TYPE: ClassVar[str] = "quick_play"
     variant: str = limited(max_len=20)
+    players: int | None = limited(None, lo=2, hi=8)  # the table size wanted (None: the quickest, 2)
 
 
 @dataclass(frozen=True)

@@ -155,7 +155,7 @@ async def open_table(hub: Hub, plan: TablePlan, fingerprint: str | None,
             link.send(p.encode(p.ClaimName(name=name, lang=lang)))
     link.send(p.encode(p.CreateTable(
         variant=plan.variant, players=plan.players, options=plan.options, private=True,
-        title=plan.title, turn_timer=plan.turn_timer)))
+        title=plan.title, turn_timer=plan.turn_timer, owner_starts=True)))  # partners chosen first
     code = ""
     while True:
         msg = await _next(link, frames)

@@ -1,7 +1,7 @@
 """The lobby as a session knows it: built only from protocol events."""
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 import protocol as p
@@ -21,6 +21,9 @@ class LobbyModel:
     chat_max: int = p.CHAT_MAX
     rating: p.RatingLine | None = None  # my most played rating (key holders)
     last_variant: str = ""  # the game of the last table I sat at (quick play's choice)
+    last_players: int = 0  # and its size
+    quick_choice: tuple[str, int] | None = None  # the game and size last asked of quick play
+    played_most: tuple[str, int] | None = None  # (game, size) of most of my last matches (key holders)
 
     def apply(self, msg: p.Message) -> None:
         """Fold one event into the model (events not about the lobby are ignored)."""
@@ -48,12 +51,25 @@ class LobbyModel:
             self.table_id, self.seat = msg.table_id, msg.seat
             if msg.table_id in self.tables and msg.seat is not None:
                 self.last_variant = self.tables[msg.table_id].variant
+                self.last_players = len(self.tables[msg.table_id].seats)
             if msg.table_id is not None and msg.code:  # a private table: whoever sits can pass it on
                 self.codes[msg.table_id] = msg.code
         elif isinstance(msg, p.Chat):
             self.chat.append(msg.line)
         elif isinstance(msg, p.StatsReport):
             self.rating = msg.ratings[0] if msg.ratings else None
+            # recent is newest first, and most_common keeps that order on a tie: the latest wins
+            counted = Counter((m.variant, m.players) for m in msg.recent).most_common(1)
+            self.played_most = counted[0][0] if counted else None
+
+    def board_choice(self) -> tuple[str, int] | None:
+        """The leaderboard ``t`` opens on: the game and size of most of my last matches, else
+        of my most played rating, else of the last table I sat at in this session."""
+        if self.played_most is not None:
+            return self.played_most
+        if self.rating is not None:
+            return self.rating.variant, self.rating.players
+        return (self.last_variant, self.last_players) if self.last_variant else None
 
     @property
     def my_table(self) -> p.TableInfo | None:

@@ -45,6 +45,12 @@ class Directory:
 
     # -- finding a table ------------------------------------------------------------------
     def on_create_table(self, conn: Conn, msg: p.CreateTable) -> None:
+        """A table with partners (4 or 6 seats) the screens open is a waiting room its
+        creator starts (``StartTable``), so friends who joined can choose partners first.
+        Programs that do not ask for one keep the table that starts when full."""
+        self.create(conn, msg, owner_starts=msg.owner_starts and msg.players >= 4)
+
+    def create(self, conn: Conn, msg: p.CreateTable, owner_starts: bool) -> None:
         state = self._state
         variant = self.variants.get(msg.variant)
         if variant is None:
@@ -71,7 +77,7 @@ class Directory:
         table = Table(
             table_id=table_id, title=title, variant=msg.variant, owner=conn.name or "",
             seats=[None] * msg.players, options=options, private=msg.private, code=code,
-            turn_timer=timer,
+            turn_timer=timer, owner_starts=owner_starts,
         )
         state.tables[table_id] = table
         state.send(conn, p.TableCreated(table_id=table_id, code=code))
@@ -186,6 +192,7 @@ class Directory:
         number = sum(1 for s in table.seats if s is not None and s.bot) + 1
         table.seats[seat] = Occupant(name=f"Bot {number}", conn_id=None, bot=True, level=msg.level)
         self._state.table_changed(table)
+        self._seats.save_room(table)
         self._seats.maybe_start(table)
 
     def on_swap_seats(self, conn: Conn, msg: p.SwapSeats) -> None:
@@ -204,6 +211,22 @@ class Directory:
             self._state.error(conn, "only_free_seat", "you may move to a free seat; only the creator moves others")
             return
         self._seats.swap(table, a, b)
+
+    def on_start_table(self, conn: Conn, msg: p.StartTable) -> None:
+        """The owner starts a waiting room's game, once every seat is taken (bots count)."""
+        table = self._my_table(conn, msg.table_id)
+        if table is None:
+            return
+        if table.actor is not None:
+            self._state.error(conn, "playing", "the game has already started")
+        elif table.owner != conn.name or conn.seat is None:
+            self._state.error(conn, "not_owner_start", "only the table's creator starts the game")
+        elif not table.owner_starts:
+            self._state.error(conn, "starts_itself", "this table starts when every seat is taken")
+        elif None in table.seats:
+            self._state.error(conn, "not_full", "every seat must be taken first (add bots with b)")
+        else:
+            self._seats.maybe_start(table, by_owner=True)
 
     def _playing_table(self, conn: Conn, table_id: str) -> Table | None:
         """The table ``conn`` sits at, once its game has started (else an error, None)."""

@@ -74,6 +74,7 @@ class Hub:
             p.AddBot: self._directory.on_add_bot,
             p.QuickPlay: self._quick.on_quick_play,
             p.SwapSeats: self._directory.on_swap_seats,
+            p.StartTable: self._directory.on_start_table,
             p.TableAction: self._directory.on_act,
             p.TableChat: self._directory.on_table_chat,
             p.MakeSena: self._directory.on_sena,

@@ -112,11 +112,12 @@ class Names:
             self._seats.leave_table(conn)
         occupant.back(conn.peer.conn_id)
         conn.table_id, conn.seat = table.table_id, seat
-        state.send(conn, p.Seated(table_id=table.table_id, seat=seat))
+        room = table.actor is None and table.table_id in state.tables  # a waiting room, restored
+        state.send(conn, p.Seated(table_id=table.table_id, seat=seat, code=table.code if room else ""))
         if table.actor is not None:
             table.actor.post(tm.Rejoin(conn.peer.conn_id, seat))
             state.table_changed(table)
-        else:  # still being restored: the table screen says so until it is back (restore)
+        else:  # still being restored (the table screen says so until it is back), or waiting
             state.send(conn, p.TableUpdated(table=state.table_info(table)))
         state.player_moved(conn)
 

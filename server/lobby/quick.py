@@ -1,10 +1,12 @@
 """Quick play (``p`` in the lobby): a seat at the public table of the player's variant
-that is closest to starting, or a new public table that bots fill after a short wait.
+and table size that is closest to starting, or a new public table that bots fill after a
+short wait.
 
 "Closest to starting" is the fewest free seats (the oldest table on a tie). A table opened
 here waits ``ServerConfig.quick_fill_wait`` seconds for people; then bots take the seats
 still free and the game starts (``FillWithBots`` comes back through the hub's inbox, so the
-change happens in the hub's task like every other).
+change happens in the hub's task like every other). Its seats are not chosen: it starts by
+itself once full, with no waiting room (tables of 4 and 6 too).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from server.lobby.seats import Seats
 from server.lobby.state import Conn, LobbyState, Table
 from server.table import Occupant
 
-QUICK_PLAYERS = 2  # a table opened by quick play: the fastest to fill with bots
+QUICK_PLAYERS = 2  # a table opened by quick play when no size is asked: the fastest to fill
 
 
 class QuickPlay:
@@ -26,12 +28,13 @@ class QuickPlay:
         self._seats = seats
         self._directory = directory
 
-    def candidates(self, variant: str, conn: Conn) -> list[Table]:
-        """Public tables of ``variant`` still waiting for players, closest to starting first."""
+    def candidates(self, variant: str, conn: Conn, players: int | None = None) -> list[Table]:
+        """Public tables of ``variant`` (and ``players`` seats, if given) still waiting for
+        players, closest to starting first."""
         tables = [
             t for t in self._state.tables.values()
             if t.variant == variant and not t.private and not t.demo and t.actor is None
-            and None in t.seats and t.table_id != conn.table_id
+            and None in t.seats and t.table_id != conn.table_id and players in (None, len(t.seats))
         ]
         return sorted(tables, key=lambda t: sum(1 for s in t.seats if s is None))  # (stable: oldest first)
 
@@ -40,14 +43,18 @@ class QuickPlay:
         if variant is None or not variant.implemented:
             self._state.error(conn, "bad_table", f"unknown variant {msg.variant!r:.30}")
             return
-        found = self.candidates(variant.name, conn)
+        if msg.players is not None and msg.players not in variant.player_counts:
+            self._state.error(conn, "bad_table", f"{variant.title} is not played by {msg.players}")
+            return
+        found = self.candidates(variant.name, conn, msg.players)
         if found:
             table = found[0]
             self._seats.sit(conn, table, table.seats.index(None))
             return
-        players = QUICK_PLAYERS if QUICK_PLAYERS in variant.player_counts else variant.player_counts[0]
-        self._directory.on_create_table(conn, p.CreateTable(
-            variant=variant.name, players=players, options={}))  # titled like any: its owner
+        players = msg.players or (QUICK_PLAYERS if QUICK_PLAYERS in variant.player_counts
+                                  else variant.player_counts[0])
+        self._directory.create(conn, p.CreateTable(  # titled like any: its owner
+            variant=variant.name, players=players, options={}), owner_starts=False)
         table = self._state.tables.get(conn.table_id or "")
         if table is not None and table.actor is None:
             loop = asyncio.get_running_loop()

@@ -28,7 +28,7 @@ ALIVE_EVERY = 1.0  # seconds between "still running" marks (what a turn timer us
 def table_from_record(record: TableRecord) -> Table:
     return Table(
         table_id=record.table_id, title=record.title, variant=record.variant,
-        owner=record.owner, seats=[Occupant.from_record(d) for d in record.seats],
+        owner=record.owner, seats=[Occupant.from_record(d) if d else None for d in record.seats],
         options=dict(record.options), private=record.private, code=record.code,
         turn_timer=record.turn_timer, demo=record.demo,
     )
@@ -154,6 +154,9 @@ class Restorer:
             (index, o) for index, o in enumerate(table.seats)
             if o is not None and o.conn_id is not None and self._waits_here(o.conn_id, table_id, index)
         ]
+        if actor is not None and actor.state is None and not actor.events and table.people():
+            self._install_room(table, actor.seed, {id(o) for _, o in waiting})
+            return
         if actor is None or actor.state is None or not (table.people() or table.demo):
             if actor is not None:
                 state.close_in_store(table_id)
@@ -184,6 +187,32 @@ class Restorer:
                 self._seats.hold(table, index, seated)
         actor.start()
         state.table_changed(table)
+
+    def _install_room(self, table: Table, seed: str, back: set[int]) -> None:
+        """A table whose game never started (nothing in its log): its waiting room again,
+        with who sat where. A key holder's seat is held for them as at a running table; a
+        guest has no code to come back with before the start, so their seat is free again.
+        The creator starts it (even a table that would have started by itself: a crash came
+        between its full seats and its first deal)."""
+        state = self._state
+        table.owner_starts, table.seed = True, seed
+        for index, seated in enumerate(table.seats):
+            if seated is None or seated.bot or id(seated) in back:
+                continue
+            if seated.conn_id is not None:  # came back for it, then left before it was back
+                seated.drop()
+            if seated.fingerprint is None:
+                table.seats[index] = None
+            else:
+                self._seats.hold(table, index, seated)
+        people = [o.name for o in table.people()]
+        if table.owner not in people and people:  # the creator had left it: the next person's
+            table.owner = people[0]
+        state.tables[table.table_id] = table
+        log.info("restored the waiting room of table %s", table.table_id)
+        self._seats.save_room(table)
+        if not self._seats.drop_if_empty(table):
+            state.table_changed(table)
 
     def _waits_here(self, conn_id: int, table_id: str, seat: int) -> bool:
         conn = self._state.conns.get(conn_id)

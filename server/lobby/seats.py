@@ -46,16 +46,23 @@ class Seats:
     def sit(self, conn: Conn, table: Table, seat: int) -> None:
         if conn.table_id is not None:
             self.leave_table(conn)
-        table.seats[seat] = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id)
+        table.seats[seat] = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id,
+                                     fingerprint=conn.peer.fingerprint)
         conn.table_id, conn.seat = table.table_id, seat
         self._state.send(conn, p.Seated(table_id=table.table_id, seat=seat, code=table.code))
         self._state.table_changed(table)
         self._state.player_moved(conn)
+        self.save_room(table)
         self.maybe_start(table)
 
-    def maybe_start(self, table: Table) -> None:
+    def maybe_start(self, table: Table, by_owner: bool = False) -> bool:
+        """Start the game of a full table: at once, or (a waiting room, ``owner_starts``)
+        when its owner says so. The table's record goes to the store before the actor's
+        first events, and the actor logs those before anyone sees them. True: started."""
         if table.actor is not None or any(s is None for s in table.seats):
-            return
+            return False
+        if table.owner_starts and not by_owner:
+            return False
         seats = [s for s in table.seats if s is not None]
         for occupant in seats:
             if occupant.conn_id is not None:
@@ -63,20 +70,41 @@ class Seats:
                 occupant.fingerprint = conn.peer.fingerprint if conn is not None else None
                 if occupant.fingerprint is None:
                     occupant.resume = self._new_resume_code()
-        actor = self.new_actor(table)
+        actor = self.new_actor(table, seed=table.seed or None)
         table.actor = actor
         store = self._state.store
-        if store is not None:  # queued before the actor's first append
-            self._state.persist(store.create_table(TableRecord(
-                table_id=table.table_id, title=table.title, variant=table.variant,
-                options=dict(table.options), owner=table.owner, private=table.private,
-                code=table.code, turn_timer=table.turn_timer,
-                seats=[o.to_record() for o in seats], seed=actor.seed, demo=table.demo,
-            )))
+        if store is not None and table.seed:  # a waiting room, in the store since it opened
+            self._state.persist(store.update_seats(table.table_id, [o.to_record() for o in seats]))
+        elif store is not None:  # queued before the actor's first append
+            self._state.persist(store.create_table(self._record(table, actor.seed)))
         for watcher in table.spectators:
             actor.viewers[watcher] = None
         actor.start()
         self._state.table_changed(table)
+        return True
+
+    def _record(self, table: Table, seed: str) -> TableRecord:
+        """The table's row in the store; a free seat of a waiting room is ``{}``."""
+        return TableRecord(
+            table_id=table.table_id, title=table.title, variant=table.variant,
+            options=dict(table.options), owner=table.owner, private=table.private,
+            code=table.code, turn_timer=table.turn_timer,
+            seats=[o.to_record() if o is not None else {} for o in table.seats], seed=seed, demo=table.demo,
+        )
+
+    def save_room(self, table: Table) -> None:
+        """A waiting room is in the store from its first seat on, and every change of its
+        seats after (its seed too: the game a restart brings back is the one it would have
+        been), so a restart before its start keeps who sits where (``restore``)."""
+        store = self._state.store
+        if store is None or not table.owner_starts or table.actor is not None:
+            return
+        if not table.seed:
+            table.seed = secrets.token_hex(16)
+            self._state.persist(store.create_table(self._record(table, table.seed)))
+        else:
+            self._state.persist(store.update_seats(
+                table.table_id, [o.to_record() if o is not None else {} for o in table.seats]))
 
     def new_actor(self, table: Table, seed: str | None = None) -> TableActor:
         seats = [s for s in table.seats if s is not None]
@@ -102,11 +130,13 @@ class Seats:
                 moved.seat = index
                 self._state.send(moved, p.Seated(table_id=table.table_id, seat=index, code=table.code))
         self._state.table_changed(table)
+        self.save_room(table)
 
     # -- leaving ----------------------------------------------------------------------
     def leave_table(self, conn: Conn) -> None:
         state = self._state
         table = state.tables.get(conn.table_id or "")
+        left_seat = conn.seat
         conn.table_id, conn.seat = None, None
         if table is None:
             return
@@ -122,9 +152,25 @@ class Seats:
             state.save_seats(table)
         else:
             table.seats = [None if s is not None and s.conn_id == cid else s for s in table.seats]
+            if conn.name == table.owner and left_seat is not None:
+                self._hand_over(table, left_seat)
+            self.save_room(table)
         self.drop_if_empty(table)
         if conn.name is not None and cid in state.conns:
             state.player_moved(conn)
+
+    def _hand_over(self, table: Table, left_seat: int) -> None:
+        """The creator left the waiting room: the next person round the table (after the
+        creator's seat, in the order of play) becomes its owner, who adds bots, moves
+        seats and starts the game. Nobody left: the table goes (``drop_if_empty``)."""
+        count = len(table.seats)
+        for step in range(1, count):
+            occupant = table.seats[(left_seat + step) % count]
+            if occupant is not None and not occupant.bot and occupant.conn_id is not None:
+                log.info("table %s: %s left the waiting room; %s is its owner now",
+                         table.table_id, table.owner, occupant.name)
+                table.owner = occupant.name
+                return
 
     def drop_if_empty(self, table: Table) -> bool:
         """Remove a table nobody holds a seat at any more (True if removed)."""
@@ -137,6 +183,8 @@ class Seats:
         if table.actor is not None:
             self._deserted(table)
             table.actor.post(tm.Stop())
+            state.close_in_store(table.table_id)
+        elif table.seed:  # a waiting room everybody left
             state.close_in_store(table.table_id)
         for watcher in table.spectators:
             w = state.conns.get(watcher)
@@ -183,15 +231,28 @@ class Seats:
     def hold_expired(self, expired: HoldExpired) -> None:
         table_id, seat, occupant = expired.table_id, expired.seat, expired.occupant
         table = self._state.tables.get(table_id)
-        if table is None or table.actor is None or table.seats[seat] is not occupant:
+        if table is None or table.seats[seat] is not occupant:
             return
         if occupant.conn_id is not None or not occupant.away or self._holds.get(id(occupant)) != expired.token:
             return  # they came back (a later drop starts its own hold)
         del self._holds[id(occupant)]
+        if table.actor is None:  # a waiting room restored after a restart: the seat is free again
+            log.info("table %s seat %s: %s did not come back to the waiting room", table_id, seat, occupant.name)
+            self.free_room_seat(table, seat)
+            return
         log.info("table %s seat %s: %s did not come back; a bot plays on", table_id, seat, occupant.name)
         occupant.release()
         table.actor.post(tm.Release(seat))
         self._state.save_seats(table)
+        self.drop_if_empty(table)
+
+    def free_room_seat(self, table: Table, seat: int) -> None:
+        """A waiting room's seat held for someone who did not come back after a restart."""
+        occupant = table.seats[seat]
+        table.seats[seat] = None
+        if occupant is not None and occupant.name == table.owner:
+            self._hand_over(table, seat)
+        self.save_room(table)
         self.drop_if_empty(table)
 
     def held_seat(self, *, fingerprint: str | None = None, code: str | None = None
@@ -200,11 +261,12 @@ class Seats:
         (the rematch window: until the hold runs out), or one still being restored."""
         state = self._state
         for table in itertools.chain(state.tables.values(), state.restoring.values()):
-            if table.actor is None and table.table_id not in state.restoring:
-                continue  # not started: nobody holds a seat there yet
+            restoring = table.table_id in state.restoring
             for index, occupant in enumerate(table.seats):
                 if occupant is None or occupant.bot:
                     continue
+                if table.actor is None and not restoring and not occupant.away:
+                    continue  # a waiting room's seats are held only after a restart
                 if fingerprint is not None and occupant.fingerprint == fingerprint:
                     return table, index, occupant
                 if code and occupant.resume == code:

@@ -60,6 +60,11 @@ class Table:
     actor: TableActor | None = None  # the running game, once every seat is filled
     last_info: p.TableInfo | None = None
     demo: bool = False  # a bot-only table the operator asked for (--demo-bot-tables)
+    # A waiting room: the owner starts the game (StartTable) once every seat is taken, so
+    # friends can choose partners first. Tables of two, quick play and demo tables start
+    # the moment the last seat is taken.
+    owner_starts: bool = False
+    seed: str = ""  # a waiting room's, chosen when it is first stored (Seats.save_room)
 
     def humans(self) -> list[int]:
         return [o.conn_id for o in self.seats if o is not None and o.conn_id is not None]
@@ -153,6 +158,7 @@ class LobbyState:
             spectators=len(table.spectators),
             bots=tuple(o is not None and o.bot for o in table.seats), turn_timer=table.turn_timer,
             bot_levels=tuple(o.level if o is not None and o.bot else "" for o in table.seats),
+            owner_starts=table.owner_starts and table.actor is None,
         )
 
     def snapshot(self) -> p.LobbySnapshot:

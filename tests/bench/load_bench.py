@@ -141,7 +141,8 @@ async def join_by_code(client: ScreenClient, code: str) -> None:
         await client.wait_for("Join a private table", STEP_TIMEOUT)
         client.send(code + ENTER)
         with contextlib.suppress(AssertionError):
-            await client.wait_for(lambda t: "Waiting for" in t or "Hand 1" in t, STEP_TIMEOUT)
+            await client.wait_for(lambda t: "Waiting for" in t or "Every seat is taken" in t or "Hand 1" in t,
+                                  STEP_TIMEOUT)
             return
         if "Join a private table" in client.text():
             client.send(ESC)  # the code went astray (typed before the prompt had focus): again
@@ -170,6 +171,8 @@ async def set_up_private_table(port: int, n: int, players: list[ScreenClient],
     assert code is not None
     t2 = time.monotonic()
     await asyncio.gather(*(join_by_code(c, code) for c in players[1:]))
+    await players[0].wait_for("Enter Start", STEP_TIMEOUT)  # a waiting room: its creator starts it
+    players[0].send("\r")
     await asyncio.gather(*(c.wait_for("Hand 1", STEP_TIMEOUT) for c in players))
     return {"connect": t1 - t0, "create": t2 - t1, "join": time.monotonic() - t2}
 
@@ -497,11 +500,15 @@ async def measure_bytes() -> dict[str, float]:
             for client in players[1:3]:
                 await client.wait_for("waiting", 20)
                 client.send("j")
+                await client.wait_for("Choose your seat", 20)  # a table with partners: Enter, the first free
+                client.send("\r")
                 await client.wait_for("Waiting for", 20)
             await watcher.wait_for("waiting", 20)
+            watcher.send("j")  # the 4th seat (the only one left: no list)
+            await players[0].wait_for("Enter Start", 20)
             await asyncio.sleep(0.5)
             rec.chunks.clear()
-            watcher.send("j")  # the 4th seat: the hand is dealt at once
+            players[0].send("\r")  # the creator starts: the hand is dealt at once
             await watcher.wait_for("Hand 1", 20)
             await asyncio.sleep(0.5)
             first = list(rec.chunks)

@@ -132,3 +132,25 @@ async def test_a_finished_match_in_the_log_reaches_my_games_even_if_the_host_die
     finally:
         await names.close()
         await bus.close()
+
+
+async def test_a_waiting_room_with_free_seats_and_no_log_reads_back(nats_server: NatsServer) -> None:
+    """A table with partners is stored from its creation (server/lobby/seats.py save_room):
+    free seats are {} and nothing is logged until its creator starts it."""
+    bus, names, store = await _store(nats_server.url, "host-1")
+    try:
+        room = _record("t9")
+        room.seats.insert(1, {})
+        room.seats.append({})
+        await store.create_table(room)
+        await store.update_seats("t9", [room.seats[0], {}, room.seats[2], {"name": "beto", "fp": "SHA256:b",
+                                                                          "resume": "", "bot": False}])
+        index = await store.table_index()
+        assert [r.table_id for r in index] == ["t9"]
+        assert [s.get("name") for s in index[0].seats] == ["ana", None, "Bot 1", "beto"]
+        await store.load_matches(index)
+        assert index[0].events == []
+    finally:
+        await store.close()
+        await names.close()
+        await bus.close()

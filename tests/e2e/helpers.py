@@ -168,6 +168,13 @@ def offered_actions(text: str) -> list[tuple[str, str]]:
     return [pair for line in lines[hand:hand + 5] for pair in ACTION.findall(line[24:])]
 
 
+async def start_game(owner: ScreenClient) -> None:
+    """The creator's Enter in a full waiting room (a table with partners), once the key bar
+    offers it."""
+    await owner.wait_for(lambda t: "Enter Start" in t, 15)
+    owner.send("\r")
+
+
 async def add_bot(client: ScreenClient) -> None:
     """b at a table, then the level dialog's 2 (normal) once it is on screen."""
     from tui.i18n import Translator

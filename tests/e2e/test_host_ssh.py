@@ -109,9 +109,19 @@ async def test_host_prints_link_and_qr_a_friend_joins_and_ctrl_c_ends_it(tmp_pat
 
         host.send(b"\r")  # the host's seat, in the same terminal
         await host.wait_for(lambda: "1. hostess" in host.screen_text() and "3. carla" in host.screen_text())
-        host.send(b"b")  # the host owns the table: a bot takes the last seat and the game starts
+        host.send(b"b")  # the host owns the table: a bot takes the last seat
         await asyncio.sleep(0.5)
         host.send(b"\r")  # the level dialog: Enter is normal
+        await host.wait_for(lambda: "4. Bot 1" in host.screen_text() and "Enter Start" in host.screen_text())
+        assert "Hand 1" not in host.screen_text()  # a waiting room: nobody deals before the host starts
+        host.send(b"m")  # beto to be the host's partner: seats 2 and 3 swap
+        await host.wait_for(lambda: "Which seat moves?" in host.screen_text())
+        host.send(b"2")
+        await host.wait_for(lambda: "Swap seat 2 (beto) with which seat?" in host.screen_text())
+        host.send(b"3")
+        await friend.wait_for(lambda t: "2. carla" in t and "3. beto" in t)
+        await host.wait_for(lambda: "3. beto" in host.screen_text())
+        host.send(b"\r")  # Enter: the host starts the game
         await host.wait_for(lambda: "Hand 1" in host.screen_text())
         await friend.wait_for("Hand 1")
         host.send(b"\x03")  # Ctrl-C ends the table and the server

@@ -6,7 +6,7 @@ import asyncio
 import pytest
 
 from tests.e2e.harness import running_server
-from tests.e2e.helpers import add_bot, close_all, lobby_client
+from tests.e2e.helpers import add_bot, close_all, lobby_client, start_game
 from tests.e2e.test_table_ssh import FAST, join_first_table, open_table
 
 pytestmark = pytest.mark.e2e
@@ -29,7 +29,8 @@ async def test_a_sena_and_a_partner_line_reach_the_partner_and_not_the_opponent(
             await open_table(ana, 4)
             await join_first_table(beto)
             await join_first_table(carla)
-            await add_bot(ana)  # the last seat to a bot: the game starts
+            await add_bot(ana)  # the last seat to a bot...
+            await start_game(ana)  # ...and the creator starts the game
             for client in (ana, beto, carla):
                 await client.wait_for("Hand 1", 15)
             await ana.wait_for("S Seña")  # the key bar offers it

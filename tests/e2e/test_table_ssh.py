@@ -9,7 +9,7 @@ import time
 import pytest
 
 from tests.e2e.harness import ScreenClient, running_server
-from tests.e2e.helpers import add_bot, KEY_CTRL_S, close_all, lobby_client, offered_actions, refused
+from tests.e2e.helpers import add_bot, KEY_CTRL_S, close_all, lobby_client, offered_actions, refused, start_game
 
 pytestmark = pytest.mark.e2e
 
@@ -53,7 +53,11 @@ async def open_table(owner: ScreenClient, players: int, *, short: bool = False) 
 async def join_first_table(client: ScreenClient) -> None:
     await client.wait_for(lambda s: "waiting" in s)
     client.send("j")
-    await client.wait_for(lambda s: "Waiting for" in s or "Your move" in s or "Hand 1" in s)
+    await client.wait_for(lambda s: "Choose your seat" in s or "Waiting for" in s or "Every seat is taken" in s
+                          or "Your move" in s or "Hand 1" in s)
+    if "Choose your seat" in client.text():  # a table with partners: the first free seat (Enter)
+        client.send(ENTER)
+        await client.wait_for(lambda s: "Waiting for" in s or "Every seat is taken" in s)
 
 
 def my_move(text: str) -> bool:
@@ -100,6 +104,7 @@ async def test_four_players_play_a_whole_game_through_keystrokes(tmp_path) -> No
             await open_table(clients[0], 4, short=True)
             for c in clients[1:]:
                 await join_first_table(c)
+            await start_game(clients[0])  # a waiting room: its creator starts it
             for c in clients:
                 await c.wait_for("Hand 1", 10)
             deadline = time.monotonic() + 120

@@ -8,7 +8,7 @@ from tests.server.test_hub import hub, join  # noqa: F401  (the fixture)
 
 async def four_player_table(hub: Hub) -> tuple[object, str]:  # noqa: F811
     ana = await join(hub, "ana")
-    ana.send(p.CreateTable(variant="argentino", players=4, options={}))
+    ana.send(p.CreateTable(variant="argentino", players=4, options={}, owner_starts=True))
     await ana.settle()
     return ana, ana.of(p.TableCreated)[0].table_id
 
@@ -60,7 +60,11 @@ async def test_the_creator_swaps_any_two_seats_bots_included_until_the_game_star
     ana.send(p.SwapSeats(table_id=table_id, a=0, b=6))
     await ana.settle()
     assert [e.code for e in ana.of(p.Error)] == ["bad_seat", "bad_seat"]
-    ana.send(p.AddBot(table_id=table_id))  # the last seat: the game starts
+    ana.send(p.AddBot(table_id=table_id))  # the last seat: a full waiting room...
+    ana.send(p.SwapSeats(table_id=table_id, a=0, b=3))  # ...where seats still move
+    await ana.settle()
+    assert ana.of(p.Seated)[-1] == p.Seated(table_id=table_id, seat=0)
+    ana.send(p.StartTable(table_id=table_id))  # the creator starts the game
     await ana.settle()
     ana.send(p.SwapSeats(table_id=table_id, a=0, b=1))
     await ana.settle()
@@ -130,3 +134,45 @@ def test_the_quick_play_wait_is_a_server_option() -> None:
     assert config_from_args(build_parser().parse_args(["serve"])).quick_fill_wait == 20.0
     assert config_from_args(build_parser().parse_args(["serve", "--quick-fill-wait", "5"])).quick_fill_wait == 5.0
     assert config_from_args(build_parser().parse_args(["serve", "--quick-fill-wait", "-1"])).quick_fill_wait == 0.0
+
+
+async def test_quick_play_for_four_finds_a_table_of_four_and_a_table_it_opens_fills_and_starts(tmp_path) -> None:
+    import asyncio
+    import dataclasses
+
+    from server.config import ServerConfig
+    from server.store import Store
+    from server.table import Pace
+    from server.variants import validate_options, variant_infos
+
+    store = Store(tmp_path / "db.sqlite3")
+    await store.open()
+    config = dataclasses.replace(ServerConfig(), quick_fill_wait=0.3)
+    quick_hub = Hub(config, variant_infos(), validate_options, store, pace=Pace(bot_delay=5, hand_pause=5))
+    await quick_hub.load()
+    task = asyncio.create_task(quick_hub.run())
+    try:
+        ana = await join(quick_hub, "ana")
+        ana.send(p.CreateTable(variant="uruguayo", players=2, options={}))  # not the size asked
+        beto = await join(quick_hub, "beto")
+        beto.send(p.QuickPlay(variant="uruguayo", players=4))
+        await beto.settle()
+        created = beto.of(p.TableCreated)[0]
+        table = beto.of(p.TableUpdated)[-1].table
+        assert table.table_id == created.table_id and len(table.seats) == 4 and not table.owner_starts
+        carla = await join(quick_hub, "carla")
+        carla.send(p.QuickPlay(variant="uruguayo", players=4))  # beto's table: the one of four
+        await carla.settle()
+        assert carla.of(p.Seated)[-1] == p.Seated(table_id=created.table_id, seat=1)
+        await asyncio.sleep(0.6)  # the wait is over: bots take the two seats left, and it starts
+        await beto.settle()
+        table = beto.of(p.TableUpdated)[-1].table
+        assert table.seats == ("beto", "carla", "Bot 1", "Bot 2") and table.status == "playing"
+        carla.send(p.QuickPlay(variant="paulista", players=6))  # not a size of that game
+        await carla.settle()
+        assert carla.of(p.Error)[-1].code == "bad_table"
+    finally:
+        task.cancel()
+        await quick_hub.stop_tables()
+        await quick_hub.drain_writes()
+        await store.close()

@@ -156,7 +156,7 @@ async def walk_lobby(lang: str) -> Walk:
             await settle(pilot, 0.15)
             walk.check(f"lobby, table {n + 1} selected")
         for key, where in (("question_mark", "lobby help"), ("k", "join-by-code prompt"),
-                           ("r", "resume prompt")):
+                           ("r", "resume prompt"), ("p", "quick play chooser")):
             await pilot.press(key)
             await settle(pilot, 0.1)
             await walk.check_scrolled(where, pilot)

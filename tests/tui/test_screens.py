@@ -93,7 +93,7 @@ async def test_new_table_form_is_built_from_variant_data(lobby: Lobby) -> None:
         await pilot.press("ctrl+s")
         await pilot.pause(0.1)
         assert link.sent[-1] == p.CreateTable(variant="invented", players=5, options={"made_up": "c"},
-                                             private=False, title="")
+                                             private=False, title="", owner_starts=True)
         assert isinstance(app.screen, LobbyScreen)
 
 

@@ -178,25 +178,31 @@ async def test_the_creator_swaps_two_seats_from_the_waiting_room(size: tuple[int
         assert "Team 2" in screen_text(app)  # partners sit on alternate seats
         await pilot.press("m")
         await pilot.pause(0.1)
-        assert "two seats to swap" in screen_text(app)
-        await pilot.press(*"2 3", "enter")
+        assert "Which seat moves?" in screen_text(app)
+        await pilot.press("2")  # the free seat 2...
+        await pilot.pause(0.1)
+        assert "Swap seat 2 (free seat) with which seat?" in screen_text(app)
+        await pilot.press("down", "enter")  # ...with seat 3 (beto): the cursor starts on seat 1
         await pilot.pause(0.1)
         assert [m for m in link.sent if isinstance(m, p.SwapSeats)] == [p.SwapSeats(table_id="t1", a=1, b=2)]
 
 
-async def test_a_player_moves_to_a_free_seat_by_its_number() -> None:
+async def test_a_player_moves_to_a_free_seat_picked_from_the_list() -> None:
     app, link = waiting_app(4, 1, owner="beto")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.2)
         await pilot.press("m")
         await pilot.pause(0.1)
-        assert "Move to which free seat? (free: 3, 4" in screen_text(app)
-        await pilot.press("4", "enter")
+        text = screen_text(app)
+        assert "Move to which seat?" in text and "2. ana (you)" in text and "4. free seat  Team 2" in text
+        await pilot.press("1")  # beto's seat: not his to take, the list stays
         await pilot.pause(0.1)
-        await pilot.press("m", *"x9", "enter")  # unreadable: said, nothing sent
+        assert "Move to which seat?" in screen_text(app)
+        await pilot.press("down", "enter")  # from the first free seat (3) down to 4
+        await pilot.pause(0.1)
+        await pilot.press("m", "escape")  # changed his mind: nothing sent
         await pilot.pause(0.1)
         assert [m for m in link.sent if isinstance(m, p.SwapSeats)] == [p.SwapSeats(table_id="t1", a=1, b=3)]
-        assert "Say a seat number from 1 to 4" in screen_text(app)
 
 
 async def test_no_seats_key_at_a_two_player_table() -> None:
@@ -211,7 +217,7 @@ async def test_no_seats_key_at_a_two_player_table() -> None:
 
 @pytest.mark.parametrize("lang, last, expected", [("en", None, "argentino"), ("pt", None, "paulista"),
                                                   ("pt", "uruguayo", "uruguayo")])
-async def test_p_in_the_lobby_asks_for_quick_play_in_my_game(lang: str, last: str | None, expected: str) -> None:
+async def test_p_in_the_lobby_offers_quick_play_in_my_game(lang: str, last: str | None, expected: str) -> None:
     from tui.screens.lobby import LobbyScreen
 
     link = FakeLink()
@@ -228,9 +234,11 @@ async def test_p_in_the_lobby_asks_for_quick_play_in_my_game(lang: str, last: st
             link.push(p.Seated())
             await pilot.pause(0.3)
         assert isinstance(app.screen, LobbyScreen)
-        await pilot.press("p")
+        await pilot.press("p")  # the chooser opens on my game, for two
+        await pilot.pause(0.2)
+        await pilot.press("enter")
         await pilot.pause(0.1)
-        assert [m for m in link.sent if isinstance(m, p.QuickPlay)] == [p.QuickPlay(variant=expected)]
+        assert [m for m in link.sent if isinstance(m, p.QuickPlay)] == [p.QuickPlay(variant=expected, players=2)]
         assert {"en": "p Quick", "pt": "p Rápida"}[lang] in screen_text(app)
 
 

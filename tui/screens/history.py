@@ -86,10 +86,9 @@ class HistoryScreen(Screen[None]):
         self.app.push_screen(StatsScreen())
 
     def action_leaderboard(self) -> None:
-        from tui.screens.stats import LeaderboardScreen
+        from tui.screens.stats import my_leaderboard
 
-        rating = self.app.model.rating  # type: ignore[attr-defined]
-        self.app.push_screen(LeaderboardScreen(rating.variant, rating.players) if rating else LeaderboardScreen())
+        self.app.push_screen(my_leaderboard(self.app.model))  # type: ignore[attr-defined]
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -330,17 +330,45 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(NewTableScreen(tuple(self.model.variants.values())), created)
 
     def action_join(self) -> None:
+        """A table with partners and a choice of free seats: choose the seat (and so the
+        partner) from its list; otherwise sit at the free seat straight away."""
         table_id = self._selected_table_id()
         if table_id is None:
             self.app.notify_text(self.tr("lobby.no_table_selected"))  # type: ignore[attr-defined]
-        elif table_id != self.model.table_id or self.model.seat is None:
+            return
+        if table_id == self.model.table_id and self.model.seat is not None:
+            return
+        info = self.model.tables.get(table_id)
+        free = [i for i, name in enumerate(info.seats) if name is None] if info is not None else []
+        if info is None or len(info.seats) < 4 or len(free) < 2 or info.status != "waiting":
             self.app.send(p.JoinTable(table_id=table_id))  # type: ignore[attr-defined]
+            return
+        from tui.screens.seat_picker import SeatPickerScreen
+
+        def chosen(seat: int | None) -> None:
+            if seat is not None:
+                self.app.send(p.JoinTable(table_id=table_id, seat=seat))  # type: ignore[attr-defined]
+
+        title = self.tr("table.seat_picker.join", title=info.title)
+        self.app.push_screen(SeatPickerScreen(title, info, free), chosen)
 
     def action_quick_play(self) -> None:
-        """A seat at the public table of my game closest to starting (or a new one that bots
-        fill): my game is the one I last sat at, else the one of my language."""
-        variant = self.model.last_variant or ("paulista" if self.tr.lang == "pt" else "argentino")
-        self.app.send(p.QuickPlay(variant=variant))  # type: ignore[attr-defined]
+        """A seat at the public table of a game and size closest to starting (or a new one that
+        bots fill), both chosen in a small list: on my last choice, else the game and size I
+        last sat at, else the game of my language for two."""
+        from tui.screens.quick_play import QuickPlayScreen
+
+        model = self.model
+        preferred = model.quick_choice or (
+            (model.last_variant, model.last_players) if model.last_variant
+            else ("paulista" if self.tr.lang == "pt" else "argentino", 2))
+
+        def chosen(choice: tuple[str, int] | None) -> None:
+            if choice is not None:
+                model.quick_choice = choice  # remembered for this session
+                self.app.send(p.QuickPlay(variant=choice[0], players=choice[1]))  # type: ignore[attr-defined]
+
+        self.app.push_screen(QuickPlayScreen(model.variants.values(), preferred), chosen)
 
     def action_watch(self) -> None:
         table_id = self._selected_table_id()
@@ -390,10 +418,9 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(StatsScreen())
 
     def action_leaderboard(self) -> None:
-        from tui.screens.stats import LeaderboardScreen
+        from tui.screens.stats import my_leaderboard
 
-        rating = self.model.rating
-        self.app.push_screen(LeaderboardScreen(rating.variant, rating.players) if rating else LeaderboardScreen())
+        self.app.push_screen(my_leaderboard(self.model))
 
     def action_language(self) -> None:
         self.app.switch_language()  # type: ignore[attr-defined]

@@ -151,14 +151,16 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
             # Selects here never allow a blank (and Select.BLANK is False, a real value).
             options[opt.name] = widget.value  # type: ignore[attr-defined]
         timer = int(self.query_one("#turn_timer", Select).value)  # type: ignore[arg-type]
+        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
         self.dismiss(
             p.CreateTable(
                 variant=variant.name,
-                players=int(self.query_one("#players", Select).value),  # type: ignore[arg-type]
+                players=players,
                 options=options,
                 private=self.query_one("#private", TickBox).value,
                 title=self.query_one("#title", Input).value,
                 turn_timer=None if timer == -1 else timer,
+                owner_starts=players >= 4,  # a waiting room: partners are chosen before the start
             )
         )
 

@@ -3,6 +3,7 @@ server sends (``StatsReport``, ``LeaderboardReport``)."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -103,10 +104,16 @@ class StatsScreen(Screen[None]):
         recent.display = bool(report.recent)
 
     def action_leaderboard(self) -> None:
-        self.app.push_screen(LeaderboardScreen())
+        self.app.push_screen(my_leaderboard(self.app.model))  # type: ignore[attr-defined]
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def my_leaderboard(model: Any) -> "LeaderboardScreen":
+    """The leaderboard of the game and table size I play most (``LobbyModel.board_choice``)."""
+    choice = model.board_choice()
+    return LeaderboardScreen(*choice) if choice is not None else LeaderboardScreen()
 
 
 class LeaderboardScreen(Screen[None]):

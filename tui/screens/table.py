@@ -53,6 +53,7 @@ def _table_bindings() -> list[Binding]:
     calls = [Binding(k, f"call({k!r})", "", show=False, priority=True) for k in CALL_KEYS]
     return [
         # b and r come first: when enabled (the waiting room, the match over) they lead the bar.
+        Binding("enter", "start", "key.start", key_display="Enter", priority=True),  # the waiting room's
         Binding("b", "add_bot", "key.add_bot", priority=True),
         Binding("r", "rematch", "key.rematch", priority=True),
         Binding("m", "seats", "key.seats", priority=True),  # the waiting room's; m is the mazo's later
@@ -240,7 +241,7 @@ class TableScreen(PartnerTalk, SeatChoice, Screen[None]):
         free = self.query_one("#t-seats", SeatsPanel).show_waiting(info)
         code = self._join_code()
         self.query_one("#t-tricks", Panel).show(Text(""))
-        self.query_one("#t-bets", BetsLine).show_waiting(free, code)
+        self.query_one("#t-bets", BetsLine).show_waiting(free, code, self.waiting_line(info, free))
         self.query_one("#t-score", Panel).show(Text(""))
         self.refresh_bindings()
         how = (self.tr("table.status.waiting_private", code=code) if code
@@ -315,8 +316,8 @@ class TableScreen(PartnerTalk, SeatChoice, Screen[None]):
             return any(choice.key == parameters[0] for choice in self._choices)
         if action in ("sena", "partner_chat"):
             return self.partner_key_usable(action)
-        if action == "seats":
-            return self.seats_usable()
+        if action in ("seats", "start"):
+            return self.seats_usable() if action == "seats" else self.start_usable()
         if action == "add_bot":
             info = self._info()
             return (model.update is None and info is not None and None in info.seats

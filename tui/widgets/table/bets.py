@@ -38,9 +38,10 @@ class BetsLine(WrapPanel, TablePart):
                 line.append_text(summary)
         self.show(line)
 
-    def show_waiting(self, free: int, code: str) -> None:
+    def show_waiting(self, free: int, code: str, line: str = "") -> None:
+        """``line``: what the table waits for (else: for the free seats to be taken)."""
         # The bets line spans the screen: the code is never split from its label there.
-        waiting = Text(self.tr("table.waiting_for", n=free), style="bold")
+        waiting = Text(line or self.tr("table.waiting_for", n=free), style="bold")
         if code:  # for as long as the table waits: friends need it to sit down
             waiting.append("\n" + self.tr("table.code_title", code=code), style="bold yellow")
             waiting.append("\n" + self.tr("table.code_how"), style="")

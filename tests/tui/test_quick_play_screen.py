@@ -1,0 +1,71 @@
+"""Pilot tests of quick play's chooser (p in the lobby): the game and the table size, the
+cursor on the last choice of the session, Enter asks for it, Esc asks for nothing."""
+from __future__ import annotations
+
+import pytest
+
+import protocol as p
+from server.variants import variant_infos
+from tui.app import TrucoApp
+from tui.screens.lobby import LobbyScreen
+from tui.screens.quick_play import QuickPlayScreen
+
+from tests.tui.helpers import screen_text
+from tests.tui.test_screens import FakeLink
+
+
+def lobby(lang: str = "en", tables: tuple[p.TableInfo, ...] = ()) -> tuple[TrucoApp, FakeLink]:
+    link = FakeLink()
+    app = TrucoApp(link, "ana", lang)
+    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=tables, chat=()))
+    return app, link
+
+
+def asked(link: FakeLink) -> list[p.Message]:
+    return [m for m in link.sent if isinstance(m, p.QuickPlay)]
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (200, 50)])
+async def test_quick_play_for_four_and_the_choice_is_remembered(size: tuple[int, int]) -> None:
+    app, link = lobby()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        await pilot.press("p")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, QuickPlayScreen)
+        text = screen_text(app)
+        assert "Quick play: which game, and how many players?" in text
+        assert "Argentine · 4 players" in text and "Uruguayan · 6 players" in text
+        await pilot.press("down", "enter")  # from argentino for 2 to argentino for 4
+        await pilot.pause(0.1)
+        assert asked(link) == [p.QuickPlay(variant="argentino", players=4)]
+        assert isinstance(app.screen, LobbyScreen)
+        await pilot.press("p")
+        await pilot.pause(0.2)
+        await pilot.press("enter")  # the cursor is back on the last choice
+        await pilot.pause(0.1)
+        assert asked(link)[-1] == p.QuickPlay(variant="argentino", players=4)
+        await pilot.press("p")
+        await pilot.pause(0.2)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert len(asked(link)) == 2 and isinstance(app.screen, LobbyScreen)
+
+
+async def test_the_chooser_starts_on_the_table_i_last_sat_at_and_speaks_my_language() -> None:
+    six = p.TableInfo(table_id="t0", title="seis", variant="uruguayo", owner="x",
+                      seats=("ana", None, None, None, None, None), options={})
+    app, link = lobby("es", (six,))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        link.push(p.Seated(table_id="t0", seat=0))
+        await pilot.pause(0.3)
+        link.push(p.Seated())
+        await pilot.pause(0.3)
+        await pilot.press("p")
+        await pilot.pause(0.2)
+        assert "Partida rápida: ¿qué juego y de a cuántos?" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert asked(link) == [p.QuickPlay(variant="uruguayo", players=6)]

@@ -1,0 +1,192 @@
+"""Pilot tests of the waiting room of a table with partners: who sits where and in which
+team, the creator's Enter that starts the game once every seat is taken, and the seat
+chosen from a list when joining from the lobby."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import protocol as p
+from server.variants import variant_infos
+from tui.app import TrucoApp
+from tui.screens.lobby import LobbyScreen
+from tui.screens.seat_picker import SeatPickerScreen
+
+from tests.tui.helpers import screen_text, toasts
+from tests.tui.test_screens import FakeLink
+
+SIZES = [(60, 20), (80, 24), (200, 50)]
+
+
+def room(seats: tuple[str | None, ...], owner: str = "ana", owner_starts: bool = True,
+         bots: tuple[bool, ...] = ()) -> p.TableInfo:
+    return p.TableInfo(table_id="t1", title="los jueves", variant="argentino", owner=owner, seats=seats,
+                       options={}, status="waiting", bots=bots or (False,) * len(seats),
+                       owner_starts=owner_starts)
+
+
+def seated_app(info: p.TableInfo, seat: int, lang: str = "en") -> tuple[TrucoApp, FakeLink]:
+    link = FakeLink()
+    app = TrucoApp(link, "ana", lang)
+    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(info,), chat=()),
+              p.Seated(table_id="t1", seat=seat))
+    return app, link
+
+
+def starts(link: FakeLink) -> list[p.Message]:
+    return [m for m in link.sent if isinstance(m, p.StartTable)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_creator_starts_a_full_waiting_room_with_enter(size: tuple[int, int]) -> None:
+    app, link = seated_app(room(("ana", None, "beto", None)), 0)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "Waiting for 2 more players, or add bots (b). Then you start the game with Enter." in " ".join(
+            line.strip() for line in text.splitlines())
+        assert "Enter Start" not in text  # seats still free: no start yet
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert starts(link) == []
+        link.push(p.TableUpdated(table=room(("ana", "Bot 1", "beto", "carla"), bots=(False, True, False, False))))
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "Enter Start" in text and "m Seats" in text
+        assert "press Enter to start" in text
+        assert "2. Bot 1 (bot)  Team 2" in text and "4. carla  Team 2" in text  # who sits where
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert starts(link) == [p.StartTable(table_id="t1")]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_others_see_who_starts_and_have_no_start_key(size: tuple[int, int]) -> None:
+    app, link = seated_app(room(("beto", "ana", "carla", "Bot 1"), owner="beto",
+                                bots=(False, False, False, True)), 1)
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await pilot.pause(0.2)
+        text = " ".join(line.strip() for line in screen_text(app).splitlines())
+        assert "Every seat is taken. beto starts the game (and can still swap seats)." in text
+        assert "Enter Start" not in text and "m Seats" not in text  # no free seat to move to
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert starts(link) == []
+        # beto left: the table is ana's now, and so is its start
+        link.push(p.TableUpdated(table=room((None, "ana", "carla", "Bot 1"), owner="ana",
+                                            bots=(False, False, False, True))))
+        await pilot.pause(0.2)
+        assert "Waiting for 1 more player, or add a bot (b)" in " ".join(
+            line.strip() for line in screen_text(app).splitlines())
+        assert "m Seats" in screen_text(app)
+        assert toasts(app) == ["beto left: the table is yours now. You add bots, move seats and start the game."]
+
+
+async def test_a_table_that_starts_by_itself_shows_no_start_key() -> None:
+    app, link = seated_app(room(("ana", "beto", "carla", "dani"), owner_starts=False), 0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        assert "Enter Start" not in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert starts(link) == []
+
+
+@pytest.mark.parametrize("lang, words", [("es", "apretá Enter para arrancar"), ("pt", "aperte Enter para começar")])
+async def test_the_start_is_said_in_each_language(lang: str, words: str) -> None:
+    app, _ = seated_app(room(("ana", "beto", "carla", "dani")), 0, lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        assert words in " ".join(line.strip() for line in screen_text(app).splitlines())
+
+
+# ---------------------------------------------------------------- joining from the lobby
+
+
+def lobby_app(*tables: p.TableInfo, lang: str = "en") -> tuple[TrucoApp, FakeLink]:
+    link = FakeLink()
+    app = TrucoApp(link, "ana", lang)
+    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=tables, chat=()))
+    return app, link
+
+
+def joins(link: FakeLink) -> list[p.Message]:
+    return [m for m in link.sent if isinstance(m, p.JoinTable)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_j_at_a_table_with_partners_chooses_the_seat_and_so_the_partner(size: tuple[int, int]) -> None:
+    app, link = lobby_app(room(("beto", None, "Bot 1", None, "carla", None), owner="beto",
+                               bots=(False, False, True, False, False, False)))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, LobbyScreen)
+        await pilot.press("j")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, SeatPickerScreen)
+        text = screen_text(app)
+        assert "Choose your seat at los jueves" in " ".join(line.strip() for line in text.splitlines())
+        for row in ("1. beto  Team 1", "2. free seat  Team 2", "3. Bot 1 (bot)  Team 1", "5. carla  Team 1"):
+            assert row in text, row
+        await pilot.press("3")  # the bot's seat: not free, the list stays
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, SeatPickerScreen) and joins(link) == []
+        await pilot.press("down", "enter")  # from seat 2 to seat 4: beto's, carla's and the bot's partner
+        await pilot.pause(0.1)
+        assert joins(link) == [p.JoinTable(table_id="t1", seat=3)]
+
+
+async def test_j_sits_at_once_where_there_is_nothing_to_choose() -> None:
+    two = p.TableInfo(table_id="t2", title="a dos", variant="argentino", owner="beto", seats=("beto", None),
+                      options={}, status="waiting")
+    app, link = lobby_app(two)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        await pilot.press("j")
+        await pilot.pause(0.1)
+        assert joins(link) == [p.JoinTable(table_id="t2")] and isinstance(app.screen, LobbyScreen)
+    app, link = lobby_app(room(("beto", "Bot 1", "carla", None), owner="beto"))  # one seat left
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        await pilot.press("j")
+        await pilot.pause(0.1)
+        assert joins(link) == [p.JoinTable(table_id="t1")] and isinstance(app.screen, LobbyScreen)
+
+
+async def test_esc_in_the_seat_list_joins_nothing() -> None:
+    app, link = lobby_app(room(("beto", None, None, None), owner="beto"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        await pilot.press("j")
+        await pilot.pause(0.1)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert joins(link) == [] and isinstance(app.screen, LobbyScreen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+async def test_every_seat_of_six_with_long_names_is_whole_in_the_list(lang: str, size: tuple[int, int]) -> None:
+    from tests.tui.table_states import LONG_NAMES
+    from tui.i18n import Translator
+
+    tr = Translator(lang)
+    names = (LONG_NAMES[1], None, LONG_NAMES[2], None, "Bot 1", None)
+    info = room(names, owner=LONG_NAMES[1], bots=(False, False, False, False, True, False))
+    info = dataclasses.replace(info, bot_levels=("", "", "", "", "hard", ""))
+    app, link = lobby_app(info, lang=lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        await pilot.press("j")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, SeatPickerScreen)
+        text = screen_text(app)
+        for seat, name in enumerate(names):
+            who = name or tr("table.free_seat")
+            team = tr("table.team_n", n=seat % 2 + 1)
+            row = next((line for line in text.splitlines() if f"{seat + 1}. {who}" in line), "")
+            assert team in row, (seat, text)
+        assert tr("table.bot_with_level", level=tr("table.bot_hard")) in text
