@@ -31,7 +31,7 @@ from protocol.bus import AliveAt, BusMessage, GameEntry, TableEntry, decode_bus
 from server.cluster.bus import Bus
 from server.cluster.eventlog import Fenced, TableLog, events_stream
 from server.cluster.names import NameMirror
-from server.store import EventRow, GameRecord, Reservation, Snapshot, TableRecord
+from server.store import EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -191,9 +191,10 @@ class JetStreamStore:
     # -- the log -----------------------------------------------------------------------------
     async def append(self, table_id: str, rows: Iterable[EventRow],
                      games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]] = (),
-                     snapshot: Snapshot | None = None) -> None:
+                     snapshot: Snapshot | None = None, senas: Iterable[SenaRow] = ()) -> None:
         """The events first (acknowledged, fenced), then the records of the matches they end;
-        snapshots are not kept (a restore replays the match from its stream). A host that is
+        snapshots are not kept (a restore replays the match from its stream), nor are the
+        hand's señas (a table taken over by another process forgets them). A host that is
         not sure of its lease any more (it stalled) writes nothing: the new host may have
         read the log already."""
         if self._still_host is not None and not await self._still_host():
