@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from engine.bots import easy
 from engine.bots.bot import choose_action, is_obliged
 from engine.bots.moves import answer_envido, answer_truco, call_truco, open_envido, play
 from engine.bots.normal import style_for
@@ -84,9 +85,12 @@ def choose_with_senas(view: View, rules: RuleSet, rng: random.Random,
                       choose: Chooser = choose_action, *, level: str | None = None) -> Action | None:
     """The bot's action for `view.viewer` (as `choose`, the level's decision), its partners'
     señas weighed. `level` "normal" and "hard" bet with the score-aware tunables; "hard"
-    keeps its searched card play (its search draws worlds from the view only)."""
+    keeps its searched card play (its search draws worlds from the view only); "easy"
+    overlooks the señas as often as it makes a mistake (it stays a careless partner)."""
     action = choose(view, rules, rng)
     if view.viewer is None or not partner_senas or not view.legal:
+        return action
+    if level == "easy" and rng.random() < easy.MISTAKE:
         return action
     style = style_for(view) if level in ("normal", "hard") else DEFAULT
     try:

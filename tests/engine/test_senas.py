@@ -185,3 +185,20 @@ def test_a_decision_with_senas_is_a_function_of_the_view_and_the_senas(
         for level in (None, "normal"):
             assert ([choose_with_senas(a, rules, random.Random(k), said, level=level) for k in range(4)]
                     == [choose_with_senas(b, rules, random.Random(k), said, level=level) for k in range(4)])
+
+
+def test_the_easy_level_overlooks_the_senas_now_and_then() -> None:
+    """Seat 1 would refuse this truco alone and take it on its partner's top cards: the easy
+    level takes it less often than normal, which reads the señas every time."""
+    tops = ((3, "ancho_espadas"), (3, "siete_espadas"), (3, "tres"))
+    state, _ = scenario({1: "4e 4b 5o"}, n=4, flor=False)
+    state, _ = act(state, (0, "truco"))
+    view = engine.view(state, 1)
+    taken = {level: 0 for level in ("easy", "normal")}
+    for level in taken:
+        for seed in range(100):
+            def at_level(v: engine.View, r: engine.RuleSet, g: random.Random) -> engine.Action | None:
+                return engine.choose_for_level(level, v, r, g)
+            chosen = choose_with_senas(view, state.rules, random.Random(seed), tops, at_level, level=level)
+            taken[level] += chosen is not None and chosen.call is engine.Call.QUIERO
+    assert taken["normal"] >= 85 and 40 <= taken["easy"] <= taken["normal"] - 15, taken
