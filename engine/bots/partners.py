@@ -179,20 +179,23 @@ class TeamSeat(Seat):
             padded = (cards + [-1] * slots)[:slots]  # -1: no card for that trick
             options.append({(-1,) * first + perm for perm in permutations(padded)})
         best = 0.0
+        tried: set[tuple[int, ...]] = set()
+        pct: dict[int, float] = {}
         for combo in product(*options):
+            team = tuple(max(c[t] for c in combo) for t in range(tricks))  # the team's card a trick
+            if team in tried:
+                continue  # another arrangement with the same tricks
+            tried.add(team)
             chances: list[float] = []
-            for t in range(tricks):
-                st = max(c[t] for c in combo)
+            for t, st in enumerate(team):
+                if st not in pct:
+                    pct[st] = self.pct(st)
                 if t == 0 and started:
                     st = max(st, ours)
-                    if st > theirs:
-                        chances.append(self.pct(st) ** opps_now)
-                    elif st == theirs:
-                        chances.append(0.5 * self.pct(st) ** opps_now)
-                    else:
-                        chances.append(0.0)
+                    beat = self.pct(st) ** opps_now
+                    chances.append(beat if st > theirs else 0.5 * beat if st == theirs else 0.0)
                 else:
-                    chances.append(self.pct(st) ** self.n_opp if st >= 0 else 0.0)
+                    chances.append(pct[st] ** self.n_opp if st >= 0 else 0.0)
             eq = _hand_chance(self.won, self.lost, self.pardas, chances, view.trick_results, self.team)
             best = max(best, eq)
         return best
@@ -215,11 +218,16 @@ class TeamSeat(Seat):
         if caller_quantile is not None:
             lo = min(int(caller_quantile * len(values)), len(values) - 1)
 
+        beaten: dict[int, float] = {}
+
         def single(v: int) -> float:
-            plain = share_below(values, v)
-            if lo is None:
-                return plain
-            return 0.65 * share_below(values, v, lo) + 0.35 * plain
+            """The chance the opponents' values are all below `v` (memoised: the team's best
+            takes few values)."""
+            if v not in beaten:
+                plain = share_below(values, v)
+                one = plain if lo is None else 0.65 * share_below(values, v, lo) + 0.35 * plain
+                beaten[v] = one ** self.n_opp if self.n_opp else 1.0
+            return beaten[v]
 
         dists: list[Counter[int]] = []
         for p in told:
@@ -233,7 +241,7 @@ class TeamSeat(Seat):
             for _, n in combo:
                 w *= n
             team = max([value, *(v for v, _ in combo)])
-            total += w * (single(team) ** self.n_opp if self.n_opp else 1.0)
+            total += w * single(team)
             weight += w
         chance = total / weight if weight else 0.5
         silent = max(self.n_mate - len(told), 0)
