@@ -47,7 +47,7 @@ async def test_a_sena_and_a_partner_line_reach_the_partner_and_not_the_opponent(
             opponent = beto.text()
             # An opponent sees a seña only when caught (the "fair" default), and never as a
             # partner does; a partner line never.
-            assert "signals to you" not in talk(opponent) and "You signalled" not in talk(opponent)
+            assert "ana signals to you" not in talk(opponent) and "You signalled to carla" not in talk(opponent)
             assert "vamos" not in opponent
         finally:
             await close_all(ana, beto, carla)
