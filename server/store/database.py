@@ -131,6 +131,7 @@ class Store:
                 "UPDATE tables SET closed_at = ? WHERE table_id = ? AND closed_at IS NULL",
                 (int(time.time()), table_id),
             )
+            db.execute("DELETE FROM senas WHERE table_id = ?", (table_id,))  # no hand to come back to
 
         return self._on_db(write)
 

@@ -4,6 +4,7 @@ a restored table shows every seat the same ones, and no seat one it did not see;
 the same partners' señas after the restart, so the match goes on as it would have."""
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import engine
@@ -65,6 +66,8 @@ async def test_each_seat_sees_the_same_senas_after_a_restart_and_none_it_did_not
         # A bot in a partner's seat would read the same señas as before.
         assert restored._talk.partner_senas(restored.state, 2) == first._talk.partner_senas(first.state, 2)
         await restored.stop()
+        await store.close_table("t")  # a closed table keeps no señas
+        assert not sqlite3.connect(tmp_path / "db.sqlite3").execute("SELECT COUNT(*) FROM senas").fetchone()[0]
     finally:
         await store.close()
 
