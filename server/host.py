@@ -28,7 +28,7 @@ import protocol as p
 from protocol.text import usable_name
 from server.lobby import Hub
 from server.netinfo import lan_addresses, ssh_command
-from server.say import ENGLISH, Said
+from server.say import ENGLISH, Phrase, Said
 from tui.i18n import Translator, language_from_env
 
 SETUP_WAIT = 10.0  # seconds the hub may take to answer the host's first commands
@@ -154,7 +154,7 @@ async def open_table(hub: Hub, plan: TablePlan, fingerprint: str | None,
         if isinstance(msg, p.NameRefused):
             if not msg.suggestion or msg.suggestion == name:
                 link.close()
-                raise HostError("cli.host.name_refused", name=name, reason=msg.reason)
+                raise HostError("cli.host.name_refused", reason=Phrase(f"name.reason.{msg.reason}", name=name))
             name = msg.suggestion  # e.g. taken by a player online: the server's suggestion
             frames.clear()
             link.send(p.encode(p.ClaimName(name=name, lang=lang)))
@@ -166,7 +166,8 @@ async def open_table(hub: Hub, plan: TablePlan, fingerprint: str | None,
         msg = await _next(link, frames)
         if isinstance(msg, p.Error):
             link.close()
-            raise HostError("cli.host.cannot_open", reason=msg.message)
+            known = ENGLISH.has_default(f"error.{msg.code}")  # the server's words, in the terminal's language
+            raise HostError("cli.host.cannot_open", reason=Phrase(f"error.{msg.code}") if known else msg.message)
         if isinstance(msg, p.TableCreated):
             code = msg.code
         if isinstance(msg, p.Seated) and msg.table_id is not None:

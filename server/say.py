@@ -15,13 +15,23 @@ def terminal_tr() -> Translator:
 ENGLISH = Translator("en")
 
 
+class Phrase:
+    """A catalog key and its values, any of which may be a phrase itself: said in any language."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        self.key, self.values = key, values
+
+    def text(self, tr: Translator) -> str:
+        return tr(self.key, **{k: v.text(tr) if isinstance(v, Phrase) else v for k, v in self.values.items()})
+
+
 class Said(Exception):
     """An error whose message is a catalog key: English in the log (``str``), the terminal's
     language where the command line prints it (``said``)."""
 
     def __init__(self, key: str, **values: object) -> None:
-        super().__init__(ENGLISH(key, **values))
-        self.key, self.values = key, values
+        self.phrase = Phrase(key, **values)
+        super().__init__(self.phrase.text(ENGLISH))
 
     def said(self, tr: Translator) -> str:
-        return tr(self.key, **self.values)
+        return self.phrase.text(tr)
