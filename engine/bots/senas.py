@@ -30,15 +30,14 @@ from engine.bots import easy
 from engine.bots.bot import choose_action, is_obliged
 from engine.bots.moves import answer_envido, answer_truco, call_truco, open_envido, play
 from engine.bots.normal import style_for
-from engine.bots.partners import TeamSeat, read_partners
+from engine.bots.partners import Partner, TeamSeat, read_partners
 from engine.bots.seat import ACCEPT, DECLINE, ENVIDO_BET, MAZO, PLAY, TRUCO, Seat, call_family
 from engine.bots.style import DEFAULT, Style
 from engine.core.actions import Action
 from engine.core.calls import Call
-from engine.core.cards import Card
 from engine.core.ruleset import RuleSet
 from engine.core.views import View
-from engine.variants.senas import described_cards, honest_senas, senas_of
+from engine.variants.senas import honest_senas
 
 TOP_CARD = 0.85  # share of the unseen cards a signalled card must beat to count as a top card
 _BET_AND_PLAY = frozenset({PLAY, TRUCO, ACCEPT, DECLINE, ENVIDO_BET, MAZO})
@@ -51,30 +50,6 @@ def bot_senas(view: View, rules: RuleSet) -> tuple[str, ...]:
     """The señas a bot makes to its partners about the cards in `view` (its own)."""
     points_open = view.envido_status in ("none", "open") and not view.tricks
     return honest_senas(tuple(view.own_cards), rules, view.face_up, with_points=points_open)
-
-
-def partner_tops(view: View, rules: RuleSet, partner_senas: Sequence[tuple[int, str]]) -> list[int]:
-    """Strengths of the cards partners signalled that they have not played yet (for a seña
-    that stands for several cards, the weakest of them)."""
-    assert view.viewer is not None
-    me, teams = view.viewer, view.teams
-    by_code = {s.code: s for s in senas_of(rules.variant)}
-    played: dict[int, set[Card]] = {}
-    for trick in (*view.tricks, view.current_trick):
-        for seat, card in trick:
-            played.setdefault(seat, set()).add(card)
-    out: list[int] = []
-    for seat, code in partner_senas:
-        sena = by_code.get(code)
-        if sena is None or seat == me or not 0 <= seat < len(teams) or teams[seat] != teams[me]:
-            continue
-        if seat not in view.players:
-            continue  # not in this hand (a pica-pica duel)
-        cards = described_cards(sena, rules, view.face_up)
-        if not cards or cards & played.get(seat, set()):
-            continue
-        out.append(min(rules.strength(c, view.face_up) for c in cards))
-    return out
 
 
 _KEEP = object()  # the level's own action stands
@@ -142,22 +117,20 @@ def _with_senas(view: View, rules: RuleSet, rng: random.Random, action: Action |
         return None
     if not plays:
         return action if action is not None and call_family(action.call, rules) == PLAY else _KEEP
-    low = _low_before_partner(view, rules, known[PLAY], partner_senas)
+    low = _low_before_partner(view, rules, known[PLAY], partners)
     return low if low is not None else play(seat, known[PLAY], rng)
 
 
 def _low_before_partner(view: View, rules: RuleSet, plays: list[Action],
-                        partner_senas: Sequence[tuple[int, str]]) -> Action | None:
+                        partners: Sequence[Partner]) -> Action | None:
     """The lowest card, when a partner still to play in this trick signalled a top card."""
     me = view.viewer
     order = list(view.trick_players)
     if me not in order:
         return None
-    after = {s for s in order[order.index(me) + 1:]}
-    later = [(s, c) for s, c in partner_senas if s in after]
-    if not later:
-        return None
+    after = set(order[order.index(me) + 1:])
     seat = Seat(view, rules)
-    if not any(seat.pct(s) >= TOP_CARD for s in partner_tops(view, rules, later)):
+    if not any(seat.pct(card) >= TOP_CARD for p in partners if p.seat in after for card in p.known):
         return None
-    return min((a for a in plays if a.card is not None), key=lambda a: seat.s(a.card) if a.card is not None else 0, default=None)
+    return min((a for a in plays if a.card is not None),
+               key=lambda a: seat.s(a.card) if a.card is not None else 0, default=None)
