@@ -17,6 +17,7 @@ from protocol.schema import limited
 OWNER_MAX = 64  # a process id: host name, pid and a random part
 LEASE_KEY_MAX = OWNER_MAX + 16
 EVENTS_PER_MESSAGE = 512
+SENAS_PER_HAND = 128  # the table allows 16 a seat (server/table/talk.py), at most 6 seats
 
 
 class BusMessage(Message):
@@ -151,6 +152,28 @@ class TableEntry(BusMessage):
 
 
 @dataclass(frozen=True)
+class SenaRecord:
+    """One seña of a hand: who made it and every seat that saw it (server/table/talk.py)."""
+
+    n: int = limited(lo=0, hi=1024)  # its number in the hand
+    seat: int = limited(lo=0, hi=7)
+    sena: str = limited(max_len=24)
+    seen: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
+
+
+@dataclass(frozen=True)
+class HandSenas(BusMessage):
+    """The señas of a table's current hand (its key in the señas bucket), so a table taken
+    over by another process shows each seat the same ones."""
+
+    TYPE: ClassVar[str] = "bus_senas"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    match_no: int = limited(lo=0, hi=2**31)
+    deal_no: int = limited(lo=0, hi=2**31)
+    senas: tuple[SenaRecord, ...] = limited((), max_items=SENAS_PER_HAND)
+
+
+@dataclass(frozen=True)
 class AliveAt(BusMessage):
     """When the lobby host was last alive (what a running turn timer had used up)."""
 
@@ -160,7 +183,7 @@ class AliveAt(BusMessage):
 
 BUS_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (LoggedEvents, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
-                TableEntry, GameEntry, AliveAt)
+                TableEntry, GameEntry, AliveAt, HandSenas)
 }
 
 

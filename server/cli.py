@@ -24,6 +24,7 @@ from server.ssh import start_ssh_server
 from server.table import Pace
 from server.store import Store, StoreError
 from server.variants import validate_options, variant_infos
+from server.say import Said, terminal_tr
 from server.signals import catch_stop_signals, release_stop_signals
 from tui import textual_patches
 
@@ -166,8 +167,9 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     check.add_done_callback(lambda task: _settle(checked, task, stop))
     hub.restore_tables()
     owns_signals = catch_stop_signals(stop)
-    _say(f"truco-ssh listening on {config.host}:{port}")
-    _say(f"Host key fingerprint: {fingerprint(host_key)}")
+    tr = terminal_tr()
+    _say(tr("cli.listening", address=f"{config.host}:{port}"))
+    _say(tr("cli.fingerprint", fingerprint=fingerprint(host_key)))
     host_task: asyncio.Task[None] | None = None
     advertiser = None
     if config.mdns and not loopback_only(config.host):
@@ -175,11 +177,11 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
                                 fingerprint(host_key), lan_addresses(config.host),
                                 interfaces=None if config.host in ("0.0.0.0", "::", "") else [config.host])
         advertiser.start()
-        _say(f"Announced on the LAN (mDNS) as {advertiser.name!r}: truco-ssh find lists it (--no-mdns: not).")
+        _say(tr("cli.announced", name=repr(advertiser.name)))
     if hosting is None:
-        for line in connect_lines(lan_addresses(config.host), port):
+        for line in connect_lines(lan_addresses(config.host), port, tr):
             _say(line)
-        _say("Press Ctrl-C to stop.")
+        _say(tr("cli.press_ctrl_c"))
     else:
         host_task = loop.create_task(hosting(hub, port, fingerprint(host_key)), name="host")
         host_task.add_done_callback(lambda _task: stop.set())
@@ -191,7 +193,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
         if host_task is not None:
             host_task.cancel()
             await asyncio.gather(host_task, return_exceptions=True)
-        _say("Shutting down: telling players…")
+        _say(tr("cli.shutting_down"))
         acceptor.close()
         if advertiser is not None:
             await advertiser.close()
@@ -209,7 +211,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
         await asyncio.gather(check, return_exceptions=True)
         await store.close()
         release_stop_signals(owns_signals)
-        _say("Stopped.")
+        _say(tr("cli.stopped"))
     if checked.done() and not checked.cancelled() and checked.exception() is not None:
         raise checked.exception()  # type: ignore[misc]  # main() reports it (exit status 2)
     if host_task is not None and not host_task.cancelled() and host_task.exception() is not None:
@@ -254,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
         _say(options_markdown().rstrip())
         return 0
     if args.command == "find":
-        for line in found_lines(asyncio.run(find_servers(max(0.5, min(30.0, args.seconds)), args.interface))):
+        found = asyncio.run(find_servers(max(0.5, min(30.0, args.seconds)), args.interface))
+        for line in found_lines(found, terminal_tr()):
             _say(line)
         return 0
     config = config_from_args(args)
@@ -262,12 +265,12 @@ def main(argv: list[str] | None = None) -> int:
     log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     if args.command == "host":
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            sys.__stderr__.write("truco-ssh host needs a terminal: you play in it (serve runs a server only)\n")
+            sys.__stderr__.write(terminal_tr()("cli.host.needs_terminal") + "\n")
             return 2
         try:
             plan = plan_from_args(args)
         except ValueError as exc:
-            _say(f"truco-ssh host: {exc}")
+            _say(terminal_tr()("cli.host.error", error=exc.said(terminal_tr()) if isinstance(exc, Said) else exc))
             return 2
         # The host's game owns this terminal: the server logs to a file meanwhile.
         log_file = args.log_file or config.data_dir / "truco-ssh.log"
@@ -306,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(serve(config))
     except HostError as exc:
         log.error("%s", exc)
-        _say(f"truco-ssh host: {exc}")
+        _say(terminal_tr()("cli.host.error", error=exc.said(terminal_tr())))
         return 2
     except StoreError as exc:
         log.error("%s", exc)

@@ -28,14 +28,19 @@ import protocol as p
 from protocol.text import usable_name
 from server.lobby import Hub
 from server.netinfo import lan_addresses, ssh_command
-from tui.i18n import language_from_env
+from server.say import ENGLISH, Phrase, Said
+from tui.i18n import Translator, language_from_env
 
 SETUP_WAIT = 10.0  # seconds the hub may take to answer the host's first commands
 LOCAL_KEYS = ("id_ed25519.pub", "id_ecdsa.pub", "id_rsa.pub")
 
 
-class HostError(Exception):
+class HostError(Said):
     """The table could not be opened (the message says why, for the operator)."""
+
+
+class OptionError(Said, ValueError):
+    """A table option given on the command line that the variant does not take."""
 
 
 @dataclass(frozen=True)
@@ -70,16 +75,16 @@ def parse_option(variant: str, text: str) -> tuple[str, p.OptionValue]:
     option = next((o for o in catalog.options if o.name == name), None)
     if not sep or option is None:
         known = ", ".join(o.name for o in catalog.options)
-        raise ValueError(f"unknown option {text!r} for {variant} (options: {known})")
+        raise OptionError("cli.host.unknown_option", option=text, variant=variant, known=known)
     if option.kind == "bool":
         if raw.lower() not in ("on", "off", "true", "false", "yes", "no", "1", "0"):
-            raise ValueError(f"{name} is on or off, not {raw!r}")
+            raise OptionError("cli.host.option_on_off", name=name, value=raw)
         return name, raw.lower() in ("on", "true", "yes", "1")
     if isinstance(option.default, int):
         try:
             return name, int(raw)
         except ValueError:
-            raise ValueError(f"{name} is a number, not {raw!r}") from None
+            raise OptionError("cli.host.option_number", name=name, value=raw) from None
     return name, raw
 
 
@@ -129,7 +134,7 @@ class ReplayLink:
 async def _next(link: object, frames: list[bytes]) -> p.Message:
     data = await asyncio.wait_for(link.receive(), SETUP_WAIT)  # type: ignore[attr-defined]
     if data is None:
-        raise HostError("the server hung up")
+        raise HostError("cli.host.hung_up")
     frames.append(data)
     return p.decode(data)
 
@@ -149,7 +154,7 @@ async def open_table(hub: Hub, plan: TablePlan, fingerprint: str | None,
         if isinstance(msg, p.NameRefused):
             if not msg.suggestion or msg.suggestion == name:
                 link.close()
-                raise HostError(f"the name {name!r} cannot be used ({msg.reason}): choose one with --name")
+                raise HostError("cli.host.name_refused", reason=Phrase(f"name.reason.{msg.reason}", name=name))
             name = msg.suggestion  # e.g. taken by a player online: the server's suggestion
             frames.clear()
             link.send(p.encode(p.ClaimName(name=name, lang=lang)))
@@ -161,7 +166,8 @@ async def open_table(hub: Hub, plan: TablePlan, fingerprint: str | None,
         msg = await _next(link, frames)
         if isinstance(msg, p.Error):
             link.close()
-            raise HostError(f"cannot open the table: {msg.message}")
+            known = ENGLISH.has_default(f"error.{msg.code}")  # the server's words, in the terminal's language
+            raise HostError("cli.host.cannot_open", reason=Phrase(f"error.{msg.code}") if known else msg.message)
         if isinstance(msg, p.TableCreated):
             code = msg.code
         if isinstance(msg, p.Seated) and msg.table_id is not None:
@@ -183,7 +189,8 @@ def qr_text(link: str) -> str:
     return out.getvalue().rstrip("\n")
 
 
-def invitation(code: str, bind_host: str, port: int, plan: TablePlan, name: str) -> list[str]:
+def invitation(code: str, bind_host: str, port: int, plan: TablePlan, name: str,
+               tr: Translator = ENGLISH) -> list[str]:
     """The lines printed for the host: a QR code first, then the links (last, so that they
     stay on a 24-line terminal under the code)."""
     addresses = lan_addresses(bind_host)
@@ -191,9 +198,10 @@ def invitation(code: str, bind_host: str, port: int, plan: TablePlan, name: str)
     if local_only:
         addresses = ["127.0.0.1"]
     link = uri(code, addresses[0], port)
-    lines = [qr_text(link), f"Scan with a phone SSH app: {link}", "",
-             f"Private table {plan.variant}, {plan.players} players; you sit as {name}. Code: {code}",
-             "Friends join with:" + ("   (no network address found: this machine only)" if local_only else "")]
+    variant = tr(f"variant.{plan.variant}") if tr.has_default(f"variant.{plan.variant}") else plan.variant
+    lines = [qr_text(link), tr("cli.host.scan", link=link), "",
+             tr("cli.host.table", variant=variant, n=plan.players, name=name, code=code),
+             tr("cli.host.friends_join") + (f"   {tr('cli.this_machine_only')}" if local_only else "")]
     lines += [f"  {ssh_command(address, port, code)}" for address in addresses]
     return lines
 
@@ -228,9 +236,10 @@ async def play_host(hub: Hub, port: int, bind_host: str, plan: TablePlan,
     lang = language_from_env(dict(os.environ))
     fingerprint = await asyncio.to_thread(local_key_fingerprint) or server_fingerprint
     link, code, name = await open_table(hub, plan, fingerprint, lang)
-    for line in invitation(code, bind_host, port, plan, name):
+    tr = Translator(lang)
+    for line in invitation(code, bind_host, port, plan, name, tr):
         say(line)
-    say("Press Enter to take your seat (Ctrl-C ends the table).")
+    say(tr("cli.host.press_enter"))
     await wait_for_enter()
     app = TrucoApp(link, name, lang, local=True)
     try:

@@ -18,6 +18,8 @@ from zeroconf import IPVersion, InterfaceChoice, NonUniqueNameException
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from protocol.text import clean_text
+from server.say import ENGLISH
+from tui.i18n import Translator
 
 log = logging.getLogger(__name__)
 
@@ -149,14 +151,16 @@ async def find_servers(seconds: float = 3.0, interfaces: list[str] | None = None
         await zc.async_close()
 
 
-def found_lines(found: list[Found]) -> list[str]:
+def found_lines(found: list[Found], tr: Translator = ENGLISH) -> list[str]:
     """What ``truco-ssh find`` prints."""
     from server.netinfo import ssh_command
 
     if not found:
-        return ["No truco-ssh server answered on the LAN."]
+        return [tr("cli.find.nobody")]
     lines = []
+    name = tr("cli.player_name")
     for server in found:
-        lines.append(f"{server.name}  (host key {server.fingerprint or 'not given'})")
-        lines += [f"  {ssh_command(address, server.port)}" for address in server.addresses]
+        lines.append(tr("cli.find.server", name=server.name,
+                        fingerprint=server.fingerprint or tr("cli.find.no_fingerprint")))
+        lines += [f"  {ssh_command(address, server.port, name)}" for address in server.addresses]
     return lines

@@ -7,6 +7,9 @@ import socket
 import struct
 from pathlib import Path
 
+from server.say import ENGLISH
+from tui.i18n import Translator
+
 _SIOCGIFADDR = 0x8915
 
 
@@ -62,7 +65,7 @@ def lan_addresses(bind_host: str) -> list[str]:
     return sorted(set(result), key=result.index)
 
 
-PLAYER_NAME = "NAME"  # stands for the player's name in the printed ssh lines
+PLAYER_NAME = "NAME"  # stands for the player's name in the printed ssh lines (cli.player_name)
 
 
 def ssh_command(address: str, port: int, user: str = PLAYER_NAME) -> str:
@@ -71,14 +74,15 @@ def ssh_command(address: str, port: int, user: str = PLAYER_NAME) -> str:
     return f"ssh -p {port} {user}@{host}" if port != 22 else f"ssh {user}@{host}"
 
 
-def connect_lines(addresses: list[str], port: int) -> list[str]:
+def connect_lines(addresses: list[str], port: int, tr: Translator = ENGLISH) -> list[str]:
     """What ``truco-ssh serve`` prints under its listening line: how players connect.
 
     Without a name before the @, ssh sends the local login (often ``root``), which the
     server cannot use as a player name; so every line shows where the name goes.
     """
-    lines = [f"Players connect with ({PLAYER_NAME} is your player name):"]
-    lines += [f"  {ssh_command(address, port)}" for address in addresses]
+    name = tr("cli.player_name")
+    lines = [tr("cli.connect_with", name=name)]
+    lines += [f"  {ssh_command(address, port, name)}" for address in addresses]
     if not addresses:
-        lines.append(f"  {ssh_command('127.0.0.1', port)}   (no network address found: this machine only)")
+        lines.append(f"  {ssh_command('127.0.0.1', port, name)}   {tr('cli.this_machine_only')}")
     return lines

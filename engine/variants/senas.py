@@ -95,8 +95,24 @@ def sena_codes(variant: str) -> tuple[str, ...]:
     return tuple(s.code for s in senas_of(variant))
 
 
+_DESCRIBED: dict[tuple[int, int, str], tuple[RuleSet, frozenset[Card]]] = {}
+
+
 def described_cards(sena: Sena, rules: RuleSet, face_up: Card | None) -> frozenset[Card]:
-    """The cards a card seña stands for in this hand (empty for flor, envido, nada)."""
+    """The cards a card seña stands for in this hand (empty for flor, envido, nada).
+    Cached per rule set and face-up card: the bots ask it at every decision."""
+    key = (id(rules), -1 if face_up is None else face_up.code, sena.code)
+    found = _DESCRIBED.get(key)
+    if found is not None and found[0] is rules:
+        return found[1]
+    if len(_DESCRIBED) > 4096:
+        _DESCRIBED.clear()
+    cards = _described(sena, rules, face_up)
+    _DESCRIBED[key] = (rules, cards)
+    return cards
+
+
+def _described(sena: Sena, rules: RuleSet, face_up: Card | None) -> frozenset[Card]:
     special = tuple(m.card for m in rules.marks(rules.deck, face_up)) if face_up is not None else ()
     if sena.kind is SenaKind.CARDS:
         return frozenset(c for c in rules.deck if str(c) in sena.cards and c not in special)

@@ -9,7 +9,9 @@ runs unchanged on whichever process is the host:
   that lost its lease cannot add to a table after the new host did;
 - name reservations: the ``truco_names`` bucket (``names``);
 - finished games ("My games"): the ``truco_games`` bucket, one ``GameEntry`` per match;
-- when the host was last alive: the ``truco_meta`` bucket.
+- when the host was last alive: the ``truco_meta`` bucket;
+- the señas of each table's current hand: the ``truco_senas`` bucket (a ``HandSenas`` per
+  table, written after the events of the append that carries them).
 
 A restore replays each table's current match from its stream (no snapshots are kept).
 Values that do not decode are logged and skipped (``Bus.decode``), never trusted.
@@ -27,17 +29,20 @@ from nats.js.errors import BucketNotFoundError, NoKeysError, NotFoundError
 from nats.js.kv import KeyValue
 
 import protocol as p
-from protocol.bus import AliveAt, BusMessage, GameEntry, TableEntry, decode_bus
+from protocol.bus import (
+    SENAS_PER_HAND, AliveAt, BusMessage, GameEntry, HandSenas, SenaRecord, TableEntry, decode_bus,
+)
 from server.cluster.bus import Bus
 from server.cluster.eventlog import Fenced, TableLog, events_stream
 from server.cluster.names import NameMirror
-from server.store import EventRow, GameRecord, Reservation, Snapshot, TableRecord
+from server.store import EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord
 
 log = logging.getLogger(__name__)
 
 TABLES_BUCKET = "truco_tables"
 GAMES_BUCKET = "truco_games"
 META_BUCKET = "truco_meta"
+SENAS_BUCKET = "truco_senas"
 ALIVE_KEY = "alive_at"
 T = TypeVar("T")
 
@@ -70,6 +75,8 @@ class JetStreamStore:
         self._tables: KeyValue | None = None
         self._games: KeyValue | None = None
         self._meta: KeyValue | None = None
+        self._senas_kv: KeyValue | None = None
+        self._hands: dict[str, HandSenas] = {}  # each table's current hand's señas, as last written
 
     # -- lifecycle ---------------------------------------------------------------------------
     async def open(self, check: bool = True) -> None:
@@ -77,6 +84,7 @@ class JetStreamStore:
         self._tables = await bucket(self._bus, TABLES_BUCKET)
         self._games = await bucket(self._bus, GAMES_BUCKET)
         self._meta = await bucket(self._bus, META_BUCKET)
+        self._senas_kv = await bucket(self._bus, SENAS_BUCKET)
 
     async def check(self) -> None:
         """JetStream checks its own files; nothing to do here."""
@@ -155,12 +163,14 @@ class JetStreamStore:
 
     def close_table(self, table_id: str) -> "asyncio.Future[None]":
         self._entries.pop(table_id, None)
+        self._hands.pop(table_id, None)
 
         async def write() -> None:
-            try:
-                await self._kv(self._tables).delete(table_id)
-            except NotFoundError:
-                pass
+            for kv in (self._tables, self._senas_kv):
+                try:
+                    await self._kv(kv).delete(table_id)
+                except NotFoundError:
+                    pass
 
         return _future(write())
 
@@ -183,6 +193,18 @@ class JetStreamStore:
                 await self._put_game(game)
             record.snapshot = None
             record.events = [r for r in rows if r.match_no == rows[-1].match_no] if rows else []
+            record.senas = await self._load_senas(record.table_id)
+
+    async def _load_senas(self, table_id: str) -> list[SenaRow]:
+        try:
+            entry = await self._kv(self._senas_kv).get(table_id)
+        except NotFoundError:
+            return []
+        hand = self._decode(entry.value, table_id)
+        if not isinstance(hand, HandSenas) or hand.table_id != table_id:
+            return []
+        self._hands[table_id] = hand
+        return [SenaRow(hand.match_no, hand.deal_no, r.n, r.seat, r.sena, r.seen) for r in hand.senas]
 
     async def match_events(self, table_id: str, match_no: int) -> list[EventRow]:
         rows = await TableLog(self._bus, table_id).read()
@@ -191,17 +213,33 @@ class JetStreamStore:
     # -- the log -----------------------------------------------------------------------------
     async def append(self, table_id: str, rows: Iterable[EventRow],
                      games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]] = (),
-                     snapshot: Snapshot | None = None) -> None:
+                     snapshot: Snapshot | None = None, senas: Iterable[SenaRow] = ()) -> None:
         """The events first (acknowledged, fenced), then the records of the matches they end;
-        snapshots are not kept (a restore replays the match from its stream). A host that is
-        not sure of its lease any more (it stalled) writes nothing: the new host may have
-        read the log already."""
+        snapshots are not kept (a restore replays the match from its stream), nor are the
+        the hand's señas go to their bucket after the events. A host that is not sure of its
+        lease any more (it stalled) writes nothing: the new host may have read the log
+        already."""
         if self._still_host is not None and not await self._still_host():
             raise Fenced(f"table {table_id}: this process may no longer be the host")
         entries = tuple(_entry(game, players) for game, players in games)
         await self.log_of(table_id).append(rows, entries)
         for entry in entries:
             await self._put_game(entry)
+        senas = list(senas)
+        if senas:
+            await self._put_senas(table_id, senas)
+
+    async def _put_senas(self, table_id: str, senas: list[SenaRow]) -> None:
+        """The current hand's señas with these added (a new hand starts the list again)."""
+        last = senas[-1]
+        hand = self._hands.get(table_id)
+        if hand is None or (hand.match_no, hand.deal_no) != (last.match_no, last.deal_no):
+            hand = HandSenas(table_id=table_id, match_no=last.match_no, deal_no=last.deal_no)
+        added = tuple(SenaRecord(n=r.n, seat=r.seat, sena=r.sena, seen=r.seen) for r in senas
+                      if (r.match_no, r.deal_no) == (last.match_no, last.deal_no))
+        hand = dataclasses.replace(hand, senas=(hand.senas + added)[:SENAS_PER_HAND])
+        self._hands[table_id] = hand
+        await self._kv(self._senas_kv).put(table_id, p.encode(hand))
 
     def mark_alive(self, when: float | None = None) -> "asyncio.Future[None]":
         stamp = time.time() if when is None else when

@@ -11,6 +11,7 @@ from server.config import ServerConfig
 from server.context import ServerContext
 from server.hostkey import fingerprint, load_or_create_host_key
 from server.ssh import start_ssh_server
+from server.say import terminal_tr
 from server.signals import catch_stop_signals, release_stop_signals
 from tui import textual_patches
 
@@ -25,23 +26,25 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
+    tr = terminal_tr()
     owns_signals = catch_stop_signals(stop)
     node = await Node.join(config, servers, options, stop)
     try:
         await node.start()
         ctx = ServerContext(config, node.front)
         acceptor = await start_ssh_server(ctx, host_key, reuse_port=reuse_port)
-        role = "the lobby host" if node.hosting is not None else f"front end of host {node.front.host}"
-        say(f"truco-ssh listening on {config.host}:{acceptor.get_port()} "
-            f"(cluster process {node.bus.owner}, {role})")
-        say(f"Host key fingerprint: {fingerprint(host_key)}")
-        say("Press Ctrl-C to stop.")
+        role = (tr("cli.cluster.lobby_host") if node.hosting is not None
+                else tr("cli.cluster.front_end", host=node.front.host))
+        say(tr("cli.listening", address=f"{config.host}:{acceptor.get_port()}") + " "
+            + tr("cli.cluster.process", owner=node.bus.owner, role=role))
+        say(tr("cli.fingerprint", fingerprint=fingerprint(host_key)))
+        say(tr("cli.press_ctrl_c"))
         if ready is not None:
             ready.set()
         try:
             await stop.wait()
         finally:
-            say("Shutting down: telling players…")
+            say(tr("cli.shutting_down"))
             acceptor.close()
             await node.shutdown(SHUTDOWN_GRACE)
             deadline = loop.time() + SHUTDOWN_GRACE
@@ -54,4 +57,4 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
         if not node.bus.nc.is_closed:
             await node.bus.nc.close()
         release_stop_signals(owns_signals)
-    say("Stopped.")
+    say(tr("cli.stopped"))

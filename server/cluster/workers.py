@@ -19,6 +19,7 @@ from typing import Callable
 from server.cluster.natsd import NatsServer, free_port
 from server.config import ServerConfig
 from server.hostkey import fingerprint, load_or_create_host_key
+from server.say import terminal_tr
 from server.signals import catch_stop_signals, release_stop_signals
 
 log = logging.getLogger("truco-ssh")
@@ -63,6 +64,7 @@ async def run_workers(config: ServerConfig, count: int, argv: list[str],
                       say: Callable[[str], None], stop: asyncio.Event | None = None) -> None:
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
+    tr = terminal_tr()
     owns_signals = catch_stop_signals(stop)
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)  # before the workers race
     port = config.port or free_port(config.host or "127.0.0.1")
@@ -72,19 +74,19 @@ async def run_workers(config: ServerConfig, count: int, argv: list[str],
     args = worker_argv(argv, nats.url, port)
     workers: list[asyncio.Task[None]] = []
     try:
-        say(f"truco-ssh: {count} workers on {config.host}:{port}, bus {nats.url}")
-        say(f"Host key fingerprint: {fingerprint(host_key)}")
+        say(tr("cli.cluster.workers", n=count, address=f"{config.host}:{port}", bus=nats.url))
+        say(tr("cli.fingerprint", fingerprint=fingerprint(host_key)))
         workers = [loop.create_task(_keep_running(exe + args, n, stop), name=f"worker-{n}")
                    for n in range(count)]
         workers.append(loop.create_task(_keep_nats(nats, stop), name="nats"))
         await stop.wait()
-        say("Stopping the workers…")
+        say(tr("cli.cluster.stopping_workers"))
     finally:
         stop.set()
         await asyncio.gather(*workers, return_exceptions=True)
         await nats.stop()
         release_stop_signals(owns_signals)
-    say("Stopped.")
+    say(tr("cli.stopped"))
 
 
 async def _keep_nats(nats: NatsServer, stop: asyncio.Event) -> None:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from server.store.games import write_game
 from server.store.records import (
-    EVENT_COLUMNS, TABLE_COLUMNS, EventRow, GameRecord, Snapshot, TableRecord, event_row, table_record,
+    EVENT_COLUMNS, SENA_COLUMNS, TABLE_COLUMNS, EventRow, GameRecord, SenaRow, Snapshot, TableRecord,
+    event_row, sena_row, table_record,
 )
 
 OPEN_TABLES = f"SELECT {TABLE_COLUMNS} FROM tables WHERE closed_at IS NULL ORDER BY created_at"
@@ -18,15 +19,26 @@ OPEN_TABLES = f"SELECT {TABLE_COLUMNS} FROM tables WHERE closed_at IS NULL ORDER
 
 def append(db: sqlite3.Connection, table_id: str, params: list[tuple[object, ...]],
            games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]],
-           snapshot: Snapshot | None) -> None:
-    """Events, the records of the matches they finish and the latest snapshot, in one
-    transaction: a crash keeps all of them or none."""
+           snapshot: Snapshot | None, senas: Sequence[SenaRow] = ()) -> None:
+    """Events, the records of the matches they finish, the latest snapshot and the señas
+    made since, in one transaction: a crash keeps all of them or none. Only the latest
+    hand's señas are kept (a seña is about the cards of its hand)."""
     db.execute("BEGIN")
     try:
         db.executemany(
             "INSERT INTO events (table_id, seq, match_no, data, seat, cid, ts)"
             " VALUES (?,?,?,?,?,?,?)", params,
         )
+        if senas:
+            last = senas[-1]
+            db.execute("DELETE FROM senas WHERE table_id = ? AND NOT (match_no = ? AND deal_no = ?)",
+                       (table_id, last.match_no, last.deal_no))
+            db.executemany(
+                "INSERT OR REPLACE INTO senas (table_id, match_no, deal_no, n, seat, sena, seen)"
+                " VALUES (?,?,?,?,?,?,?)",
+                [(table_id, r.match_no, r.deal_no, r.n, r.seat, r.sena, json.dumps(list(r.seen)))
+                 for r in senas if (r.match_no, r.deal_no) == (last.match_no, last.deal_no)],
+            )
         for game, players in games:
             write_game(db, game, players)
         if snapshot is not None:
@@ -55,6 +67,7 @@ def open_tables(db: sqlite3.Connection, with_log: bool) -> list[TableRecord]:
                     (record.table_id,),
                 )
             ]
+            record.senas = current_senas(db, record.table_id)
     return records
 
 
@@ -90,3 +103,9 @@ def match_events(db: sqlite3.Connection, table_id: str, match_no: int) -> list[E
             (table_id, match_no),
         )
     ]
+
+
+def current_senas(db: sqlite3.Connection, table_id: str) -> list[SenaRow]:
+    """The señas kept for a table (those of its latest hand that had any), in order."""
+    return [sena_row(row) for row in db.execute(
+        f"SELECT {SENA_COLUMNS} FROM senas WHERE table_id = ? ORDER BY match_no, deal_no, n", (table_id,))]

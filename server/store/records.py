@@ -28,6 +28,19 @@ class EventRow:
 
 
 @dataclass(frozen=True)
+class SenaRow:
+    """One seña made in a hand: who made it, and every seat that saw it (the sender, his
+    partners, an opponent who caught it), so a restored table shows each seat the same ones."""
+
+    match_no: int
+    deal_no: int
+    n: int  # its number in the hand, from 0
+    seat: int
+    sena: str
+    seen: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """A table's state after event ``seq`` of match ``match_no``, as bytes the table made."""
 
@@ -53,6 +66,7 @@ class TableRecord:
     # current match's events, or with ``snapshot`` its match_started and the events after it
     events: list[EventRow] = field(default_factory=list)
     snapshot: Snapshot | None = None
+    senas: list[SenaRow] = field(default_factory=list)  # ``load_matches``: the current hand's
 
 
 @dataclass(frozen=True)
@@ -100,3 +114,13 @@ def event_row(row: tuple[Any, ...]) -> EventRow:
     """An EventRow from a row of ``EVENT_COLUMNS``."""
     seq, match_no, data, seat, cid, ts = row
     return EventRow(seq, match_no, unpack_event(data), seat, cid, ts)
+
+
+# The columns of ``senas`` a SenaRow is read from, in the order ``sena_row`` takes
+SENA_COLUMNS = "match_no, deal_no, n, seat, sena, seen"
+
+
+def sena_row(row: tuple[Any, ...]) -> SenaRow:
+    """A SenaRow from a row of ``SENA_COLUMNS``."""
+    match_no, deal_no, n, seat, sena, seen = row
+    return SenaRow(match_no, deal_no, n, seat, sena, tuple(int(s) for s in json.loads(seen)))

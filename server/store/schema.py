@@ -124,6 +124,20 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX match_stats_fp ON match_stats (fingerprint, finished_at);
     """,
+    # 5: the señas of each table's current hand and who saw each (server/table/talk.py): a
+    # seña seen is part of that seat's game, so a restarted table shows it again
+    """
+    CREATE TABLE senas (
+        table_id TEXT NOT NULL,
+        match_no INTEGER NOT NULL,
+        deal_no  INTEGER NOT NULL,
+        n        INTEGER NOT NULL,            -- its number in the hand, from 0
+        seat     INTEGER NOT NULL,            -- who made it
+        sena     TEXT NOT NULL,
+        seen     TEXT NOT NULL,               -- JSON list of the seats that saw it
+        PRIMARY KEY (table_id, match_no, deal_no, n)
+    ) WITHOUT ROWID;
+    """,
 )
 
 

@@ -35,7 +35,7 @@ from typing import Callable
 
 import engine
 import protocol as p
-from server.store import EventRow, GameRecord, Snapshot, Store
+from server.store import EventRow, GameRecord, SenaRow, Snapshot, Store
 from server.table import bots, frames, moves, rematch
 from server.table import messages as m
 from server.table.occupant import Occupant
@@ -146,12 +146,12 @@ class TableActor:
 
     async def _flush(self) -> bool:
         """Append the queued events to the log, then send the queued frames (in order)."""
-        rows, games, snapshot = self._rows, self._games, self._snapshot
+        rows, games, snapshot, senas = self._rows, self._games, self._snapshot, self._talk.take_pending()
         self._rows, self._games, self._snapshot = [], [], None
         out = self._viewers.take()
-        if self._store is not None and rows:
+        if self._store is not None and (rows or senas):
             try:  # a finished match's record goes in the transaction of its last events
-                await self._store.append(self.table_id, rows, games=games, snapshot=snapshot)
+                await self._store.append(self.table_id, rows, games=games, snapshot=snapshot, senas=senas)
             except Exception:
                 # Nobody may see what is not in the log: the table stops here, and resumes
                 # from its last logged event when the server is restarted.
@@ -171,17 +171,16 @@ class TableActor:
 
     # -- restoring ------------------------------------------------------------------------
     def restore(self, rows: list[EventRow], snapshot: Snapshot | None = None,
-                stopped_at: float | None = None) -> None:
-        """Rebuild the current match from the log (before ``start``); see
-        ``snapshot.replay_match`` for ``rows`` and ``snapshot``. ``stopped_at``: when the
-        server was last alive, so a running turn timer gets back the time it had left
-        (StaleSnapshot: replay the match without the snapshot).
-        """
+                stopped_at: float | None = None, senas: list[SenaRow] | None = None) -> None:
+        """Rebuild the current match from the log (before ``start``): ``snapshot.replay_match``
+        (StaleSnapshot: replay without the snapshot); ``stopped_at``: when the server was last
+        alive (a running turn timer gets back the time it had left); ``senas``: the hand's."""
         replayed = replay_match(self.table_id, self.rules, len(self.seats), rows, snapshot)
         if replayed is None:
             return
         self.state, self.events = replayed.state, replayed.events
         self.match_no, self.seq = replayed.match_no, replayed.seq
+        self._talk.restore(self.state, senas or [], self.match_no)
         for seat, cid in replayed.commands:
             self._cids.setdefault(seat, deque(maxlen=RECENT_CIDS)).append(cid)
         self.finished = self.state.match_over
@@ -243,6 +242,7 @@ class TableActor:
         self.rematch_votes.clear()
         self.finished = False
         self.match_no += 1
+        self._talk.match_no = self.match_no
         self.events = []
         self.state, events = engine.new_match(self.rules, len(self.seats), self.chance_rng(),
                                               first_dealer=first_dealer)

@@ -38,7 +38,7 @@ def bot_action(seat_view: engine.View, rules: engine.RuleSet, rng: random.Random
     def at_level(view: engine.View, rules: engine.RuleSet, rng: random.Random) -> engine.Action | None:
         return engine.choose_for_level(level, view, rules, rng, worlds=worlds)
 
-    action = choose_with_senas(seat_view, rules, rng, partner_senas, choose=at_level)
+    action = choose_with_senas(seat_view, rules, rng, partner_senas, choose=at_level, level=level)
     if action is None:
         # The bot would rather wait, but the table waits on this seat: make the
         # least committal move (a card, else an acceptance, else whatever is legal).

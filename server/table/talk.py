@@ -1,8 +1,11 @@
 """What is said at a table: the table chat, the partner-only chat and señas.
 
-None of it is a rule of the hand, so none goes through the engine or the event log (a
-restart forgets it; the table chat's recent lines are kept in memory for a rejoining
-viewer). With the table option ``reserved_words`` a table chat line that is exactly a
+None of it is a rule of the hand, so none goes through the engine. The chat is not logged
+(a restart forgets it; the table chat's recent lines are kept in memory for a rejoining
+viewer); the señas of the current hand are part of each seat's game, so each one is stored
+with the table's log together with the seats that saw it (``pending``, appended by the
+actor before anyone is sent it) and a restored table shows each seat the same ones
+(``restore``, ``resend``). With the table option ``reserved_words`` a table chat line that is exactly a
 legal call makes it (``words``): the actor applies the action ``chat`` returns. A seña goes to its
 sender and the sender's partners; with the table option ``senas`` at "fair" each opponent
 catches it with a small chance (``CATCH_CHANCE``), drawn from the table's seeded rng keyed
@@ -26,6 +29,7 @@ import protocol as p
 from engine.bots.senas import bot_senas
 from engine.variants.senas import sena_codes
 from protocol.text import clean_text
+from server.store import SenaRow
 from server.table.occupant import Occupant
 from server.table.viewers import Viewers
 from server.table.words import reserved_action
@@ -46,8 +50,11 @@ class Talk:
         self._seed = seed
         self._viewers = viewers
         self._seats = seats
-        self._deal_no = -1
+        self.match_no = 0  # set by the actor: the señas it stores are keyed by match and hand
+        self._hand_key = (-1, -1)
         self.made: list[tuple[int, str]] = []  # (seat, seña) of the current hand, in order
+        self.seen: list[tuple[int, ...]] = []  # the seats that saw each of them
+        self.pending: list[SenaRow] = []  # made since the actor last stored them
 
     # -- who is whose partner ------------------------------------------------------------
     @staticmethod
@@ -63,9 +70,22 @@ class Talk:
                 self._viewers.emit(conn_id, frame)
 
     def _hand(self, state: engine.State) -> None:
-        if state.deal_no != self._deal_no:  # a new hand: last hand's señas are stale
-            self._deal_no = state.deal_no
-            self.made = []
+        if (self.match_no, state.deal_no) != self._hand_key:  # a new hand: last hand's are stale
+            self._hand_key = (self.match_no, state.deal_no)
+            self.made, self.seen = [], []
+
+    def restore(self, state: engine.State, rows: list[SenaRow], match_no: int) -> None:
+        """The stored señas of the hand being played (a restarted table)."""
+        self.match_no = match_no
+        self._hand(state)
+        for row in sorted(rows, key=lambda r: r.n):
+            if (row.match_no, row.deal_no) == self._hand_key and row.n == len(self.made):
+                self.made.append((row.seat, row.sena))
+                self.seen.append(row.seen)
+
+    def take_pending(self) -> list[SenaRow]:
+        rows, self.pending = self.pending, []
+        return rows
 
     # -- señas ---------------------------------------------------------------------------
     def sena(self, conn_id: int, seat: int | None, code: str, state: engine.State | None, seq: int) -> None:
@@ -92,7 +112,6 @@ class Talk:
         """Deliver one seña (already checked); the (seat, event) pairs it went to."""
         self._hand(state)
         number = len(self.made)
-        self.made.append((seat, code))
         mates = self.partners_of(state, seat)
         event = p.SenaSeen(table_id=self.table_id, seat=seat, sena=code, to=mates, deal_no=state.deal_no)
         out = [(seat, event), *((mate, event) for mate in mates)]
@@ -101,20 +120,24 @@ class Talk:
             for other in range(len(state.team_of)):
                 if other != seat and other not in mates and rng.random() < CATCH_CHANCE:
                     out.append((other, replace(event, caught=True)))
+        seen = tuple(to_seat for to_seat, _ in out)
+        self.made.append((seat, code))
+        self.seen.append(seen)
+        self.pending.append(SenaRow(self.match_no, state.deal_no, number, seat, code, seen))
         for to_seat, seen in out:
             self._to_seat(to_seat, seen)
         return out
 
     def resend(self, conn_id: int, seat: int, state: engine.State) -> None:
-        """A player back on a new connection gets this hand's señas of his side again (his
-        own and his partners'; never a catch: that was a chance of the moment)."""
+        """A player back on a new connection (or at a restored table) gets again the señas
+        of this hand that his seat saw: his own, his partners', and an opponent's he caught."""
         self._hand(state)
-        mates = self.partners_of(state, seat)
-        for sender, code in self.made:
-            if sender == seat or sender in mates:
+        for (sender, code), seen in zip(self.made, self.seen):
+            if seat in seen:
                 to = self.partners_of(state, sender)
                 self._viewers.emit(conn_id, p.encode(p.SenaSeen(
-                    table_id=self.table_id, seat=sender, sena=code, to=to, deal_no=state.deal_no)))
+                    table_id=self.table_id, seat=sender, sena=code, to=to, deal_no=state.deal_no,
+                    caught=seat != sender and seat not in to)))
 
     def partner_senas(self, state: engine.State, seat: int) -> tuple[tuple[int, str], ...]:
         """The señas the seat's partners made in this hand (what a bot reads when it decides)."""

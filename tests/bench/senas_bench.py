@@ -1,7 +1,10 @@
 """How much reading a partner's señas is worth to the bot: bots that read them (seats 0 and
 2) against bots that ignore them (1 and 3), every bot signalling honestly at each deal.
 
-    PYTHONPATH=. python tests/bench/senas_bench.py [matches] [first seed]
+    PYTHONPATH=. python tests/bench/senas_bench.py [matches] [first seed] [level]
+
+Both teams play the rule-based bot of issue 6 (`choose_action`), or with a level name
+(easy, normal, hard) that level, the señas read as the table reads them for it.
 
 Not part of `make bench` (it measures play, not speed): a figure for engine/bots/senas.py.
 """
@@ -18,7 +21,7 @@ import engine  # noqa: E402
 from engine.bots.senas import bot_senas, choose_with_senas  # noqa: E402
 
 
-def match(seed: int) -> int | None:
+def match(seed: int, level: str | None = None) -> int | None:
     """One 4-player Argentine match to 15; the winning team."""
     rules = engine.get_ruleset("argentino", target=15, match_games=1)
     rng = random.Random(seed)
@@ -36,7 +39,13 @@ def match(seed: int) -> int | None:
         for seat in awaiting:
             view = engine.view(state, seat)
             mates = [(m, c) for m in range(4) if m != seat and m % 2 == seat % 2 for c in made[m]]
-            action = choose_with_senas(view, rules, rng, mates if seat % 2 == 0 else ())
+            if level is None:
+                action = choose_with_senas(view, rules, rng, mates if seat % 2 == 0 else ())
+            else:
+                def at_level(v: engine.View, r: engine.RuleSet, g: random.Random) -> engine.Action | None:
+                    return engine.choose_for_level(level, v, r, g)
+                action = choose_with_senas(view, rules, rng, mates if seat % 2 == 0 else (), at_level,
+                                           level=level)
             if action is not None:
                 state, _ = engine.apply(state, action)
                 break
@@ -48,10 +57,12 @@ def match(seed: int) -> int | None:
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 300
     first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    level = sys.argv[3] if len(sys.argv) > 3 else None
     start = time.perf_counter()
-    wins = sum(1 for seed in range(first, first + n) if match(seed) == 0)
+    wins = sum(1 for seed in range(first, first + n) if match(seed, level) == 0)
     sd = (0.25 / n) ** 0.5
-    print(f"{n} matches to 15: the team reading señas won {wins} ({wins / n:.1%}, "
+    who = f"{level} level" if level else "rule-based bot"
+    print(f"{n} matches to 15 ({who}): the team reading señas won {wins} ({wins / n:.1%}, "
           f"one standard deviation {sd:.1%}) in {time.perf_counter() - start:.0f} s")
 
 

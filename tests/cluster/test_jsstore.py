@@ -8,7 +8,7 @@ from server.cluster.bus import Bus, BusOptions
 from server.cluster.jsstore import GAMES_BUCKET, TABLES_BUCKET, JetStreamStore
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
-from server.store import EventRow, GameRecord, TableRecord
+from server.store import EventRow, GameRecord, SenaRow, TableRecord
 
 
 async def _store(url: str, owner: str) -> tuple[Bus, NameMirror, JetStreamStore]:
@@ -62,6 +62,40 @@ async def test_a_second_host_reads_back_what_the_first_wrote(nats_server: NatsSe
         assert found is not None and found[0] == game and [e["n"] for e in found[1]] == [1, 2]
         await other.append("t1", [EventRow(seq=5, match_no=2, data={"type": "x"})])  # follows the log
         await names2.close()
+    finally:
+        await names.close()
+        await bus.close()
+        if bus2 is not None:
+            await bus2.close()
+
+
+async def test_the_hands_senas_are_kept_for_the_next_host(nats_server: NatsServer) -> None:
+    """A seña seen is part of the seat's game: a table taken over by another process shows
+    each seat the señas of the hand being played, and only that hand's."""
+    bus, names, store = await _store(nats_server.url, "host-1")
+    bus2 = None
+    try:
+        await store.create_table(_record("t1"))
+        old = SenaRow(1, 3, 0, 0, "tres", (0, 2))
+        await store.append("t1", [EventRow(seq=1, match_no=1, data={"type": "x"})], senas=[old])
+        now = [SenaRow(1, 4, 0, 1, "ancho_espadas", (1, 3, 0)), SenaRow(1, 4, 1, 2, "nada", (2, 0))]
+        await store.append("t1", [EventRow(seq=2, match_no=1, data={"type": "x"})], senas=now[:1])
+        await store.append("t1", [], senas=now[1:])  # a seña alone, between two events
+        bus2, names2, other = await _store(nats_server.url, "host-2")
+        index = await other.table_index()
+        await other.load_matches(index)
+        assert index[0].senas == now  # the current hand's, with who saw each
+        await other.close_table("t1")
+        await names2.close()
+        again = await other.table_index()
+        await other.load_matches(again)
+        assert again == []
+        senas = await bus.js.key_value("truco_senas")
+        await senas.put("t1", b"junk")
+        await store.create_table(_record("t1"))
+        (record,) = await other.table_index()
+        await other.load_matches([record])
+        assert record.senas == []  # a bad value is skipped, never trusted
     finally:
         await names.close()
         await bus.close()

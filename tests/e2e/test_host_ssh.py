@@ -30,11 +30,12 @@ LINK = re.compile(r"ssh -p (\d+) ([A-Z0-9]{6})@127\.0\.0\.1")
 class PtyProcess:
     """A command on a pseudo-terminal; its output read into a pyte screen and kept raw."""
 
-    def __init__(self, args: list[str]) -> None:
+    def __init__(self, args: list[str], lang: str = "en_US.UTF-8") -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-        env = dict(os.environ, TERM="xterm-256color", LANG="en_US.UTF-8", USER="hostess")
+        env = dict(os.environ, TERM="xterm-256color", LANG=lang, USER="hostess")
         env.pop("LC_ALL", None)
+        env.pop("LC_MESSAGES", None)
         self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
                                      start_new_session=True, close_fds=True)
         os.close(slave)

@@ -37,8 +37,8 @@ async def test_a_sena_and_a_partner_line_reach_the_partner_and_not_the_opponent(
             ana.send("S")
             await ana.wait_for("Seña to your partners")
             ana.send("1")  # the first seña of the Argentine set: ancho de espadas
-            await ana.wait_for(lambda s: "Your seña to carla: ancho de espadas" in talk(s))
-            await carla.wait_for(lambda s: "ana raises the eyebrows (seña: ancho de espadas)" in talk(s))
+            await ana.wait_for(lambda s: "You signalled to carla: ancho de espadas" in talk(s))
+            await carla.wait_for(lambda s: "ana signals to you: raises the eyebrows (ancho de espadas)" in talk(s))
             carla.send("C")
             await asyncio.sleep(0.3)
             carla.send("vamos bien")
@@ -48,7 +48,7 @@ async def test_a_sena_and_a_partner_line_reach_the_partner_and_not_the_opponent(
             opponent = beto.text()
             # An opponent sees a seña only when caught (the "fair" default), and never as a
             # partner does; a partner line never.
-            assert "(seña: ancho de espadas)" not in talk(opponent) and "Your seña" not in talk(opponent)
+            assert "ana signals to you" not in talk(opponent) and "You signalled to carla" not in talk(opponent)
             assert "vamos" not in opponent
         finally:
             await close_all(ana, beto, carla)

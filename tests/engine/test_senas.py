@@ -5,10 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine.bots.senas import bot_senas, choose_with_senas
 from engine.core.cards import parse_cards
+from engine.testing import act, scenario
+from tests.engine.test_bot import _reshuffle_hidden
 from engine.variants.senas import SENAS, SenaKind, described_cards, honest_senas, senas_of
 
 
@@ -74,65 +78,58 @@ def test_a_bots_senas_describe_only_what_it_holds(variant: str, players: int) ->
                     assert senas == ("nada",)
 
 
-def _answering(players: int = 4, *, envido: bool) -> tuple[engine.RuleSet, engine.View, int] | None:
-    """A seat that must answer a truco (or a real envido) and that the bot would refuse."""
-    rules = engine.get_ruleset("argentino", flor=False)
-    call = engine.Call.REAL_ENVIDO if envido else engine.Call.TRUCO  # (a plain envido is rarely refused)
-    for seed in range(400):
-        state, _ = engine.new_match(rules, players, random.Random(seed))
-        mano = engine.view(state, 0).turn
-        opening = next((a for a in engine.legal_actions(state, mano) if a.call is call), None)
-        if opening is None:
-            continue
-        state, _ = engine.apply(state, opening)
-        for seat in engine.view(state, None).awaiting:
-            view = engine.view(state, seat)
-            chosen = engine.choose_action(view, rules, random.Random(1))  # the rng the tests use
-            if chosen is not None and chosen.call is engine.Call.NO_QUIERO:
-                partner = next(s for s in range(players) if s != seat and view.teams[s] == view.teams[seat])
-                return rules, view, partner
-    return None
+def _answers(hand: str, call: str, senas: tuple[tuple[int, str], ...], seeds: int = 40,
+             scores: tuple[int, int] = (0, 0)) -> list[engine.Call]:
+    """Seat 1's answers to seat 0's `call` (4 players, no flor; seat 3 is its partner)."""
+    out = []
+    for seed in range(seeds):
+        state, _ = scenario({1: hand}, n=4, flor=False, scores=scores)
+        state, _ = act(state, (0, call))
+        view = engine.view(state, 1)
+        chosen = choose_with_senas(view, state.rules, random.Random(seed), senas)
+        assert chosen is not None and chosen in view.legal
+        out.append(chosen.call)
+    return out
 
 
-def test_a_partners_top_card_turns_a_refused_truco_into_a_quiero() -> None:
-    found = _answering(envido=False)
-    assert found is not None, "no refused truco found in 400 deals"
-    rules, view, partner = found
-    opponent = next(s for s in range(4) if view.teams[s] != view.teams[view.viewer])
-    rng = lambda: random.Random(1)  # noqa: E731
-    assert choose_with_senas(view, rules, rng(), ()).call is engine.Call.NO_QUIERO
-    assert choose_with_senas(view, rules, rng(), ((partner, "ancho_espadas"),)).call is engine.Call.QUIERO
-    # An opponent's seña (caught, or a lie) is not a partner's: it changes nothing.
-    assert choose_with_senas(view, rules, rng(), ((opponent, "ancho_espadas"),)).call is engine.Call.NO_QUIERO
-    # Bad cards from the partner change nothing either.
-    assert choose_with_senas(view, rules, rng(), ((partner, "nada"),)).call is engine.Call.NO_QUIERO
+def test_a_partners_top_cards_turn_a_refused_truco_into_a_quiero() -> None:
+    weak = "4e 4b 5o"
+    alone = _answers(weak, "truco", ())
+    assert alone.count(engine.Call.NO_QUIERO) >= 30, alone
+    tops = ((3, "ancho_espadas"), (3, "siete_espadas"), (3, "tres"))
+    assert engine.Call.NO_QUIERO not in _answers(weak, "truco", tops)
+    # The same señas from an opponent (caught, or a lie) are not a partner's: nothing changes.
+    assert _answers(weak, "truco", tuple((2, c) for _, c in tops)) == alone
+    # A partner with nothing makes it no better.
+    assert _answers(weak, "truco", ((3, "nada"),)).count(engine.Call.NO_QUIERO) >= 30
+
+
+def test_a_partner_with_nothing_makes_a_middling_truco_a_refusal() -> None:
+    middling = "3e 7c 6b"
+    alone = _answers(middling, "truco", ()).count(engine.Call.NO_QUIERO)
+    told = _answers(middling, "truco", ((3, "nada"),)).count(engine.Call.NO_QUIERO)
+    assert told > alone + 10, (alone, told)
 
 
 def test_a_partners_good_envido_turns_a_refused_envido_into_a_quiero() -> None:
-    found = _answering(envido=True)
-    assert found is not None, "no refused envido found in 400 deals"
-    rules, view, partner = found
-    rng = lambda: random.Random(1)  # noqa: E731
-    assert choose_with_senas(view, rules, rng(), ((partner, "tres"),)).call is engine.Call.NO_QUIERO
-    assert choose_with_senas(view, rules, rng(), ((partner, "envido"),)).call is engine.Call.QUIERO
+    weak = "4e 5b 12o"  # an envido of 5
+    assert _answers(weak, "real_envido", ((3, "tres"),)).count(engine.Call.NO_QUIERO) == 40
+    assert engine.Call.NO_QUIERO not in _answers(weak, "real_envido", ((3, "envido"),))
 
 
-def test_a_falta_envido_is_not_taken_on_a_partners_envido() -> None:
-    rules = engine.get_ruleset("argentino", flor=False)
-    for seed in range(400):
-        state, _ = engine.new_match(rules, 4, random.Random(seed))
-        mano = engine.view(state, 0).turn
-        falta = next((a for a in engine.legal_actions(state, mano) if a.call is engine.Call.FALTA_ENVIDO), None)
-        if falta is None:
-            continue
-        state, _ = engine.apply(state, falta)
-        seat = engine.view(state, None).awaiting[0]
-        view = engine.view(state, seat)
-        if engine.choose_action(view, rules, random.Random(1)).call is engine.Call.NO_QUIERO:
-            partner = (seat + 2) % 4
-            assert choose_with_senas(view, rules, random.Random(1), ((partner, "envido"),)).call is engine.Call.NO_QUIERO
-            return
-    raise AssertionError("no refused falta envido found in 400 deals")
+def test_a_partners_flor_makes_it_take_an_envido_and_never_open_one() -> None:
+    rules = engine.get_ruleset("argentino")
+    weak = "4e 5b 12o"
+    for seed in range(20):
+        state, _ = scenario({1: weak}, n=4)
+        state, _ = act(state, (0, "real_envido"))
+        view = engine.view(state, 1)
+        chosen = choose_with_senas(view, rules, random.Random(seed), ((3, "flor"),))
+        assert chosen is not None and chosen.call is not engine.Call.NO_QUIERO
+        state, _ = scenario({0: "7o 6o 4c"}, n=4)  # 33 of its own
+        view = engine.view(state, 0)
+        chosen = choose_with_senas(view, rules, random.Random(seed), ((2, "flor"),))
+        assert chosen is None or chosen.call is engine.Call.PLAY or chosen.call is engine.Call.TRUCO
 
 
 def test_the_lowest_card_goes_before_a_partner_who_signalled_a_top_card() -> None:
@@ -153,10 +150,55 @@ def test_the_lowest_card_goes_before_a_partner_who_signalled_a_top_card() -> Non
         if with_ancho.call is engine.Call.TRUCO:
             continue  # a good hand of its own: it opens the truco instead
         assert with_ancho == lowest
-        assert choose_with_senas(view, rules, random.Random(1), ((partner, "nada"),)) == chosen
         return
     raise AssertionError("no deal where the mano leads a card other than its lowest")
 
 
 def test_the_sets_cover_every_catalogued_variant() -> None:
     assert set(SENAS) == {v.name for v in engine.variant_catalog()}
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([4, 6]), steps=st.integers(0, 60),
+       variant=st.sampled_from(["argentino", "uruguayo", "paulista", "venezolano"]))
+def test_a_decision_with_senas_is_a_function_of_the_view_and_the_senas(
+        seed: int, n: int, steps: int, variant: str) -> None:
+    """The señas are the only thing a bot learns beyond its view: with the other seats'
+    hidden cards dealt again (so the señas may now be lies), each seat decides the same."""
+    rules = engine.get_ruleset(variant)
+    if n == 6 and not any(6 in spec.player_counts for spec in engine.variant_catalog() if spec.name == variant):
+        n = 4
+    rng = random.Random(seed)
+    state, _ = engine.new_match(rules, n, rng)
+    dealt = {s: bot_senas(engine.view(state, s), rules) for s in range(n)}
+    for _ in range(steps):
+        if state.match_over or state.needs_deal:
+            break
+        state, _ = engine.advance(state, rng.choice(engine.all_legal_actions(state)), rng)
+    if state.match_over or state.needs_deal:
+        return
+    for seat in range(n):
+        said = tuple((s, c) for s in range(n) if s != seat for c in dealt[s])
+        other = _reshuffle_hidden(state, seat, random.Random(seed + seat))
+        a, b = engine.view(state, seat), engine.view(other, seat)
+        assert a == b
+        for level in (None, "normal"):
+            assert ([choose_with_senas(a, rules, random.Random(k), said, level=level) for k in range(4)]
+                    == [choose_with_senas(b, rules, random.Random(k), said, level=level) for k in range(4)])
+
+
+def test_the_easy_level_overlooks_the_senas_now_and_then() -> None:
+    """Seat 1 would refuse this truco alone and take it on its partner's top cards: the easy
+    level takes it less often than normal, which reads the señas every time."""
+    tops = ((3, "ancho_espadas"), (3, "siete_espadas"), (3, "tres"))
+    state, _ = scenario({1: "4e 4b 5o"}, n=4, flor=False)
+    state, _ = act(state, (0, "truco"))
+    view = engine.view(state, 1)
+    taken = {level: 0 for level in ("easy", "normal")}
+    for level in taken:
+        for seed in range(100):
+            def at_level(v: engine.View, r: engine.RuleSet, g: random.Random) -> engine.Action | None:
+                return engine.choose_for_level(level, v, r, g)
+            chosen = choose_with_senas(view, state.rules, random.Random(seed), tops, at_level, level=level)
+            taken[level] += chosen is not None and chosen.call is engine.Call.QUIERO
+    assert taken["normal"] >= 85 and 40 <= taken["easy"] <= taken["normal"] - 15, taken

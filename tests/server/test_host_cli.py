@@ -41,3 +41,18 @@ def test_the_invitation_has_a_link_per_address_and_a_qr_code_of_the_uri() -> Non
     blocks = [line for line in "\n".join(lines).splitlines() if line and set(line) <= set("█▀▄ ")]
     assert len(blocks) >= 10 and len({len(line) for line in blocks}) <= 2
     assert uri("ABCDEF", "fe80::1", 2222) == "ssh://ABCDEF@[fe80::1]:2222"
+
+
+def test_the_hosts_errors_are_said_in_the_terminals_language() -> None:
+    from server.host import HostError, OptionError
+    from server.say import Phrase
+    from tui.i18n import Translator
+
+    with pytest.raises(OptionError) as refused:
+        parse_option("argentino", "flor=quizas")
+    assert str(refused.value) == "flor is on or off, not quizas"  # the log's English
+    assert refused.value.said(Translator("es")) == "flor va en on u off, no quizas"
+    assert refused.value.said(Translator("pt")) == "flor é on ou off, não quizas"
+    taken = HostError("cli.host.name_refused", reason=Phrase("name.reason.taken", name="ana"))
+    assert taken.said(Translator("es")) == 'Ya hay alguien conectado como "ana". Elegí otro nombre. (con --name elegís otro)'
+    assert str(taken).startswith('Someone called "ana" is already online.')

@@ -7,7 +7,8 @@ import struct
 
 import pytest
 
-from server.mdns import Advertiser, find_servers, found_lines, instance_name, loopback_only
+from server.mdns import Advertiser, Found, find_servers, found_lines, instance_name, loopback_only
+from tui.i18n import Translator
 
 MDNS_GROUP = "224.0.0.251"
 
@@ -53,9 +54,17 @@ def test_nothing_is_advertised_from_the_loopback_and_names_fit_one_label() -> No
 
 def test_nobody_found_is_said() -> None:
     assert found_lines([]) == ["No truco-ssh server answered on the LAN."]
+    assert found_lines([], Translator("es")) == ["Ningún servidor de truco-ssh respondió en la red local."]
+    assert found_lines([], Translator("pt")) == ["Nenhum servidor truco-ssh respondeu na rede local."]
+    found = [Found("la mesa", ("192.168.1.5",), 2222, "")]
+    assert found_lines(found, Translator("pt")) == ["la mesa  (chave do servidor não informada)",
+                                                     "  ssh -p 2222 NOME@192.168.1.5"]
 
 
-async def test_truco_ssh_find_prints_the_server_and_its_ssh_line() -> None:
+@pytest.mark.parametrize("lang, key_word, player", [("en_US.UTF-8", "host key", "NAME"),
+                                                    ("es_AR.UTF-8", "clave del servidor", "NOMBRE"),
+                                                    ("pt_BR.UTF-8", "chave do servidor", "NOME")])
+async def test_truco_ssh_find_prints_the_server_and_its_ssh_line(lang: str, key_word: str, player: str) -> None:
     import asyncio
     import subprocess
     import sys
@@ -72,10 +81,19 @@ async def test_truco_ssh_find_prints_the_server_and_its_ssh_line() -> None:
         exe = Path(sys.executable).parent / "truco-ssh"
         ran = await asyncio.to_thread(
             subprocess.run, [str(exe), "find", "--seconds", "1.5", "--interface", "127.0.0.1"],
-            capture_output=True, text=True, timeout=30)
+            capture_output=True, text=True, timeout=30, env=_with_lang(lang))
         assert ran.returncode == 0, ran.stderr
         lines = ran.stdout.splitlines()
-        at = lines.index(f"{name}  (host key SHA256:zz)")
-        assert lines[at + 1] == "  ssh -p 2399 NAME@127.0.0.1"
+        at = lines.index(f"{name}  ({key_word} SHA256:zz)")
+        assert lines[at + 1] == f"  ssh -p 2399 {player}@127.0.0.1"
     finally:
         await advertiser.close()
+
+
+def _with_lang(lang: str) -> dict[str, str]:
+    import os
+
+    env = dict(os.environ, LANG=lang)
+    env.pop("LC_ALL", None)
+    env.pop("LC_MESSAGES", None)
+    return env

@@ -84,7 +84,7 @@ async def test_a_restored_table_equals_the_replay_and_plays_on_exactly_as_withou
         assert [r.seq for r in record.events] == list(range(1, first.seq + 1))
         restored = TableActor("b", "argentino", OPTIONS, bots(4), Viewers().send, pace=FAST,
                               seed=record.seed, store=store)
-        restored.restore(record.events)
+        restored.restore(record.events, senas=record.senas)  # the bots' señas of the hand
         rules = engine.get_ruleset("argentino", **OPTIONS)
         events = [engine.event_from_wire(r.data) for r in record.events]
         assert restored.state == first.state == engine.replay(rules, 4, events)

@@ -357,8 +357,8 @@ async def test_a_table_whose_log_cannot_be_replayed_does_not_hold_up_the_others(
 
 
 async def test_a_restart_replays_one_hand_from_the_snapshot_to_the_state_of_the_whole_log(tmp_path: Path) -> None:
-    # Señas are gestures, not moves: never in the log, so a restart forgets this hand's and a
-    # bot partner may decide otherwise after it. This test is about the log and the snapshot.
+    # This test is about the log and the snapshot, so señas are off (test_restart_senas.py
+    # restarts a table where bots signal).
     options = {"match_games": 1, "target": 15, "senas": "off"}
     fast = Pace(bot_delay=0, hand_pause=0)
     straight = TableActor("a", "argentino", options, bots(4), Viewers().send, pace=fast, seed="fixed")

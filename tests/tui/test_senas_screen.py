@@ -61,7 +61,7 @@ async def test_s_opens_the_picker_and_its_key_sends_the_sena(size: tuple[int, in
         await pilot.pause(0.1)
         assert isinstance(app.screen, SenasScreen)
         text = screen_text(app)
-        assert "ancho de espadas" in text and "nothing (bad cards)" in text
+        assert "ancho de espadas" in text and "nothing good" in text
         # A tall terminal shows each gesture too; a short one keeps the cards in view above.
         assert ("raises the eyebrows" in text) == (size[1] >= 30)
         region = app.screen.query_one("#senas").region
@@ -88,9 +88,9 @@ async def test_senas_seen_are_told_apart_mine_a_partners_and_a_caught_one() -> N
                   p.SenaSeen(table_id="t1", seat=1, sena="flor", to=(3,), deal_no=1, caught=True))
         await pilot.pause(0.3)
         assert talk_lines(app)[-3:] == [
-            "Your seña to carla: a 3",
-            "carla winks (seña: ancho de bastos)",
-            "You caught a seña! beto puffs the cheeks at dani (flor)",
+            "You signalled to carla: a 3",
+            "carla signals to you: winks (ancho de bastos)",
+            "You caught a seña! beto signals to dani: puffs the cheeks (flor)",
         ]
 
 
@@ -100,7 +100,7 @@ async def test_senas_read_in_spanish() -> None:
         await pilot.pause(0.1)
         link.push(update, p.SenaSeen(table_id="t1", seat=1, sena="siete_oros", to=(3,), deal_no=1, caught=True))
         await pilot.pause(0.3)
-        assert talk_lines(app)[-1] == "¡Pescaste una seña! beto tuerce la boca a la izquierda a dani (siete de oro)"
+        assert talk_lines(app)[-1] == "¡Pescaste una seña! beto le hace una seña a dani: tuerce la boca para la izquierda (siete de oro)"
 
 
 async def test_capital_c_talks_to_the_partners_only_and_c_to_the_table() -> None:
@@ -150,7 +150,7 @@ async def test_the_help_lists_each_sena_with_its_gesture() -> None:
         assert isinstance(app.screen, HelpScreen)
         body = app.screen.body or ""
         assert "ancho de espadas: raises the eyebrows" in body
-        assert "a false ace (1 of oros or copas): opens the mouth" in body
+        assert "a false ace, of oros or copas: opens the mouth a little" in body
         assert "Opponents may catch a seña now and then." in body
 
 
