@@ -146,7 +146,7 @@ class TableActor:
 
     async def _flush(self) -> bool:
         """Append the queued events to the log, then send the queued frames (in order)."""
-        rows, games, snapshot, senas = self._rows, self._games, self._snapshot, self._talk.take_pending()
+        rows, games, snapshot, senas = self._rows, self._games, self._snapshot, self.talk.take_pending()
         self._rows, self._games, self._snapshot = [], [], None
         out = self._viewers.take()
         if self._store is not None and (rows or senas):
@@ -180,7 +180,7 @@ class TableActor:
             return
         self.state, self.events = replayed.state, replayed.events
         self.match_no, self.seq = replayed.match_no, replayed.seq
-        self._talk.restore(self.state, senas or [], self.match_no)
+        self.talk.restore(self.state, senas or [], self.match_no)
         for seat, cid in replayed.commands:
             self._cids.setdefault(seat, deque(maxlen=RECENT_CIDS)).append(cid)
         self.finished = self.state.match_over
@@ -242,7 +242,7 @@ class TableActor:
         self.rematch_votes.clear()
         self.finished = False
         self.match_no += 1
-        self._talk.match_no = self.match_no
+        self.talk.match_no = self.match_no
         self.events = []
         self.state, events = engine.new_match(self.rules, len(self.seats), self.chance_rng(),
                                               first_dealer=first_dealer)

@@ -43,7 +43,7 @@ async def test_each_seat_sees_the_same_senas_after_a_restart_and_none_it_did_not
                 first.post(tm.Sena(seat + 1, code))
         await until(lambda: len(senas_seen(before, 1)) >= len(signs) * 2)
         await first.stop()
-        made = first._talk.made
+        made = first.talk.made
         assert len(made) == len(signs) * 4
         saw = {seat: seen_by(before, seat + 1) for seat in range(4)}
         catches = sum(caught for seen in saw.values() for *_, caught in seen)
@@ -64,7 +64,7 @@ async def test_each_seat_sees_the_same_senas_after_a_restart_and_none_it_did_not
             # The same señas, in the same order, marked caught as they were; nothing more.
             assert seen_by(after, 10 + seat) == saw[seat], seat
         # A bot in a partner's seat would read the same señas as before.
-        assert restored._talk.partner_senas(restored.state, 2) == first._talk.partner_senas(first.state, 2)
+        assert restored.talk.partner_senas(restored.state, 2) == first.talk.partner_senas(first.state, 2)
         await restored.stop()
         await store.close_table("t")  # a closed table keeps no señas
         assert not sqlite3.connect(tmp_path / "db.sqlite3").execute("SELECT COUNT(*) FROM senas").fetchone()[0]
@@ -121,9 +121,9 @@ async def test_with_senas_a_restarted_table_plays_on_as_it_would_have(tmp_path: 
         first.start()
         await until(lambda: first.seq >= 60 or first.finished)
         await first.stop()
-        assert not first.finished and first._talk.made
+        assert not first.finished and first.talk.made
         (record,) = await store.restart_tables()
-        assert [(r.seat, r.sena) for r in record.senas] == first._talk.made
+        assert [(r.seat, r.sena) for r in record.senas] == first.talk.made
         restored = TableActor("b", "argentino", options, bots(4), Viewers().send, pace=fast,
                               seed="fixed", store=store)
         restored.restore(record.events, record.snapshot, senas=record.senas)
