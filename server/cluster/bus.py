@@ -19,6 +19,9 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.js import JetStreamContext
+from nats.js.api import KeyValueConfig, StorageType
+from nats.js.errors import BucketNotFoundError, NotFoundError
+from nats.js.kv import KeyValue
 
 from protocol import ProtocolError
 from protocol.bus import CONN_ID_MAX, BusMessage, decode_bus
@@ -132,6 +135,16 @@ class Bus:
         sub = await self.nc.subscribe(subject, cb=guarded)
         await self.nc.flush()  # the server has the subscription before anyone is told of it
         return sub
+
+
+async def bucket(bus: Bus, name: str) -> KeyValue:
+    """A key-value bucket of the cluster (one value per key), created on first use."""
+    try:
+        return await bus.js.key_value(name)
+    except (BucketNotFoundError, NotFoundError):
+        pass
+    return await bus.js.create_key_value(config=KeyValueConfig(
+        bucket=name, history=1, storage=StorageType.FILE, replicas=bus.options.replicas))
 
 
 async def _log_error(exc: Exception) -> None:
