@@ -77,6 +77,7 @@ class JetStreamStore:
         self._meta: KeyValue | None = None
         self._book = RatingBook(bus)
         self._matches: dict[str, _Match] = {}
+        self._background: set[asyncio.Task[None]] = set()  # ratings counted again at a restore
 
     # -- lifecycle ---------------------------------------------------------------------------
     async def open(self, check: bool = True) -> None:
@@ -90,8 +91,14 @@ class JetStreamStore:
         """JetStream checks its own files; nothing to do here."""
 
     async def close(self) -> None:
+        await self.settle()
         self._logs.clear()
         self._matches.clear()
+
+    async def settle(self) -> None:
+        """Wait for the writes a restore left running in the background."""
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
 
     def log_of(self, table_id: str) -> TableLog:
         found = self._logs.get(table_id)
@@ -191,10 +198,13 @@ class JetStreamStore:
             rows = await table_log.read()
             for game in table_log.games:  # in the bucket already, unless the host died between
                 await self._put_game(game)
-            if table_log.games:  # rated already, unless the host died between (counted once)
+            if table_log.games:  # rated already, unless the host died between (counted once);
+                # in the background: the tables play again without waiting for it
                 last = table_log.games[-1]
-                await self._rate(_record(last), _players(last),
-                                 [r.data for r in rows if r.match_no == last.match_no])
+                task = asyncio.get_running_loop().create_task(self._rate(
+                    _record(last), _players(last), [r.data for r in rows if r.match_no == last.match_no]))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
             record.snapshot = None
             record.events = [r for r in rows if r.match_no == rows[-1].match_no] if rows else []
             if rows:

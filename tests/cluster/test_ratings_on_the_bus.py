@@ -109,6 +109,7 @@ async def test_a_new_host_rates_the_last_match_once_even_if_the_old_one_died_bef
         for host in ("host-2", "host-3"):  # two restores: each records t1's and t2's last match
             bus2, names2, other = await _store(nats_server.url, host)
             await other.load_matches(await other.table_index())
+            await other.settle()  # the restore counts them again in the background
             stats = await other.player_stats(FPS[0])
             assert stats["totals"][:2] == (2, 1)  # t1 won, t2 lost: each counted once
             assert stats["ratings"][0][3:] == (2, 1)
