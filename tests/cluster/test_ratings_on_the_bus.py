@@ -177,3 +177,33 @@ async def test_the_hub_of_a_cluster_answers_stats_and_leaderboards(nats_server: 
         await hub.drain_writes()
         await names.close()
         await bus.close()
+
+
+async def test_a_real_tables_match_is_rated_in_the_cluster(nats_server: NatsServer) -> None:
+    from server.table import Occupant, TableActor
+    from tests.server.test_ratings_table import keyed, play_out
+    from tests.server.test_table import FAST, Viewers
+
+    bus, names, store = await _store(nats_server.url, "host-1")
+    try:
+        seats: list[Occupant] = [keyed("ana", 1), keyed("beto", 2)]
+        actor = TableActor("t1", "argentino", {"match_games": 1, "target": 15}, seats, Viewers().send,
+                           pace=FAST, seed=5, store=store, title="la mesa")  # type: ignore[arg-type]
+        actor.start()
+        await play_out(actor)
+        await actor.stop()
+        winner = actor.state.winner if actor.state is not None else None
+        assert winner in (0, 1)
+        for seat, name in enumerate(("ana", "beto")):
+            stats = await store.player_stats(f"SHA256:{name}")
+            (variant, players, rating, games, wins), = stats["ratings"]
+            assert (variant, players, games, wins) == ("argentino", 2, 1, int(seat == winner))
+            assert (rating > 0) == (seat == winner)
+            line = stats["recent"][0]
+            assert line[2] == "la mesa" and line[7] == 1
+            assert line[5] >= 15 if seat == winner else line[6] >= 15  # the points, from the log
+        assert [b[0] for b in await store.leaderboard("argentino", 2)] == (
+            ["ana", "beto"] if winner == 0 else ["beto", "ana"])
+    finally:
+        await names.close()
+        await bus.close()
