@@ -64,10 +64,10 @@ class JetStreamStore:
     """``server.store.Store``'s interface on the bus (see the module's docstring)."""
 
     def __init__(self, bus: Bus, names: NameMirror,
-                 still_host: Callable[[], Awaitable[bool]] | None = None) -> None:
+                 still_owns: Callable[[str], Awaitable[bool]] | None = None) -> None:
         self._bus = bus
         self._names = names
-        self._still_host = still_host  # this process still holds the host lease
+        self._still_owns = still_owns  # this process still holds the table's lease
         self._logs: dict[str, TableLog] = {}
         # The open tables as last written: this process is the only writer while it hosts,
         # and a seat change then needs no read first (whose answer could come out of order)
@@ -99,6 +99,11 @@ class JetStreamStore:
         """Wait for the writes a restore left running in the background."""
         while self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
+
+    def forget(self, table_id: str) -> None:
+        """A table another process runs now: what this one kept of it goes."""
+        self._logs.pop(table_id, None)
+        self._matches.pop(table_id, None)
 
     def log_of(self, table_id: str) -> TableLog:
         found = self._logs.get(table_id)
@@ -220,11 +225,11 @@ class JetStreamStore:
                      games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]] = (),
                      snapshot: Snapshot | None = None) -> None:
         """The events first (acknowledged, fenced), then the records of the matches they end;
-        snapshots are not kept (a restore replays the match from its stream). A host that is
-        not sure of its lease any more (it stalled) writes nothing: the new host may have
-        read the log already."""
-        if self._still_host is not None and not await self._still_host():
-            raise Fenced(f"table {table_id}: this process may no longer be the host")
+        snapshots are not kept (a restore replays the match from its stream). An owner that is
+        not sure of the table's lease any more (it stalled) writes nothing: the new owner may
+        have read the log already."""
+        if self._still_owns is not None and not await self._still_owns(table_id):
+            raise Fenced(f"table {table_id}: this process may no longer run it")
         rows, games = list(rows), list(games)
         entries = tuple(_entry(game, players) for game, players in games)
         await self.log_of(table_id).append(rows, entries)

@@ -26,11 +26,11 @@ from server.lobby.messages import (FillWithBots, HoldExpired, LobbyMessage, Open
 from server.lobby.quick import QuickPlay
 from server.lobby.names import Names
 from server.lobby.restore import Restorer
-from server.lobby.seats import Seats
+from server.lobby.seats import ActorFactory, Seats
 from server.lobby.sessions import Sessions
 from server.lobby.state import Conn, LobbyState, Table
 from server.store import Store
-from server.table import Pace
+from server.table import Pace, TableActor
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +47,12 @@ class Hub:
         validate_options: OptionsValidator,
         store: Store | None = None,
         pace: Pace = Pace(),
+        actor_factory: ActorFactory = TableActor,  # cluster mode: proxies (server/cluster/proxy.py)
     ) -> None:
         self.config = config
         self._state = state = LobbyState(config, store)
         self._ids = itertools.count(1)
-        self._seats = Seats(state, pace, self._send_frame)
+        self._seats = Seats(state, pace, self._send_frame, actor_factory)
         self._sessions = Sessions(state, self._seats)
         self._directory = Directory(state, self._seats, variants, validate_options)
         self._names = Names(state, self._sessions, self._seats, variants, self._directory.join_by_link)
