@@ -40,6 +40,35 @@ def test_every_message_the_lobby_sends_a_table_crosses_the_bus_unchanged() -> No
     assert from_call(TableCall(table_id="t1", kind="explode", conn_id=3)) is None
 
 
+async def _junk_on_the_table_subjects(url: str, table_id: str, procs: list[Proc]) -> None:
+    """Malformed and foreign messages on every subject of the tables: logged and dropped by
+    whoever reads them; no process ends, and the table plays on (the test goes on with it)."""
+    import nats
+
+    from protocol.bus import TableOwn, TableStatus
+    from server.cluster.bus import TABLE_NEWS, owner_subject, table_subject
+
+    hostile = await nats.connect(url)
+    try:
+        junk = [b"", b"\xc1", b"x" * 70_000, p.encode(p.Ping(n=1)),
+                p.encode(TableOwn(table_id=table_id, variant="argentino", options={}))[:-2],
+                p.encode(TableCall(table_id="tother", kind="stop")),  # another table's, on this one's
+                p.encode(TableCall(table_id=table_id, kind="explode", conn_id=1))]
+        subjects = [table_subject(table_id), TABLE_NEWS, *(owner_subject(proc.owner) for proc in procs)]
+        for subject in subjects:
+            for data in junk:
+                await hostile.publish(subject, data)
+        # A status from a process that does not run the table changes nothing
+        await hostile.publish(TABLE_NEWS, p.encode(TableStatus(table_id=table_id, owner="nobody", finished=True)))
+        await hostile.flush()
+        await asyncio.sleep(0.5)
+    finally:
+        await hostile.close()
+    assert all(proc.process.returncode is None for proc in procs)
+    assert sum(len([line for line in proc.lines if "dropped" in line]) for proc in procs) >= len(junk)
+    assert not any("Traceback" in line for proc in procs for line in proc.lines)
+
+
 async def _wait_line(procs: list[Proc], pattern: re.Pattern[str], timeout: float = 20.0
                      ) -> tuple[Proc, re.Match[str]]:
     deadline = time.monotonic() + timeout
@@ -69,6 +98,7 @@ async def test_the_owner_of_a_table_killed_mid_hand_another_process_resumes_it(
         _, placed = await _wait_line([p1], RUNS_ON)
         table_id = placed.group(1)
         assert placed.group(2) == p2.owner and p1.is_host
+        await _junk_on_the_table_subjects(nats_server.url, table_id, cluster)
         mover = next(c for c in clients if status(c.text()) == "Your move.")
         before = cards(mover.text())
         for digit in "123":  # one card played: the hand is under way
