@@ -160,6 +160,17 @@ class AliveAt(BusMessage):
     ts: float = limited(0.0, lo=0, hi=2**40)
 
 
+@dataclass(frozen=True)
+class LobbyChatLine(BusMessage):
+    """A lobby chat line as the lobby host sent it (the chat stream keeps the last ones)."""
+
+    TYPE: ClassVar[str] = "bus_lobby_chat"
+    sender: str = limited(max_len=NAME_MAX)
+    text: str = limited(max_len=CHAT_MAX)
+    ts: int = limited(lo=0, hi=2**40)
+    system: bool = False
+
+
 # -- ratings and stats (server/cluster/ratings.py) ------------------------------------------
 
 RATED_KEPT = 16  # matches a rating remembers having counted (a match recorded twice counts once)
@@ -306,8 +317,8 @@ class TableStatus(BusMessage):
 
 BUS_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (LoggedEvents, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
-                TableEntry, GameEntry, AliveAt, RatingEntry, StatLine, TableOwn, TableCall,
-                TableStatus)
+                TableEntry, GameEntry, AliveAt, LobbyChatLine, RatingEntry, StatLine, TableOwn,
+                TableCall, TableStatus)
 }
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from nats.errors import Error as NatsError
 
 from server.cluster.bus import HOST_LEASE, Bus, BusOptions, front_lease
+from server.cluster.chat import ChatLog
 from server.cluster.front import FrontEnd
 from server.cluster.host import HostGateway
 from server.cluster.lease import Lease, Leases
@@ -162,10 +163,12 @@ class Node:
             store = JetStreamStore(self.bus, self.names)  # the tables' owners write their events
             await store.open()
             registry = TableRegistry(self.bus, self.leases, self._front_alive)
+            chat = ChatLog(self.bus)
+            await chat.open()
             hub = Hub(config, variant_infos(), validate_options, store,  # type: ignore[arg-type]
                       pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
                                 away_grace=config.away_grace),
-                      actor_factory=registry.new_proxy)  # type: ignore[arg-type]
+                      actor_factory=registry.new_proxy, chat_log=chat)  # type: ignore[arg-type]
             await hub.load()
         finally:
             keeping.cancel()

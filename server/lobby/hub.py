@@ -13,7 +13,7 @@ import asyncio
 import itertools
 import logging
 import time
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 import protocol as p
 from protocol.text import clean_text
@@ -39,6 +39,15 @@ BAD_FRAMES_BEFORE_DROP = 10
 Handler = Callable[[Conn, Any], None]  # takes the command its key in ``Hub.handlers`` names
 
 
+class ChatLog(Protocol):
+    """Where lobby chat lines are kept beyond this process (cluster mode: a new lobby host
+    starts with them; server/cluster/chat.py). In one process the chat lives in memory."""
+
+    def said(self, line: p.ChatLine) -> "asyncio.Future[None]": ...
+
+    async def history(self) -> list[p.ChatLine]: ...
+
+
 class Hub:
     def __init__(
         self,
@@ -48,8 +57,10 @@ class Hub:
         store: Store | None = None,
         pace: Pace = Pace(),
         actor_factory: ActorFactory = TableActor,  # cluster mode: proxies (server/cluster/proxy.py)
+        chat_log: ChatLog | None = None,
     ) -> None:
         self.config = config
+        self._chat_log = chat_log
         self._state = state = LobbyState(config, store)
         self._ids = itertools.count(1)
         self._seats = Seats(state, pace, self._send_frame, actor_factory)
@@ -112,6 +123,8 @@ class Hub:
         meanwhile but none plays (or writes) before it passed.
         """
         await self._restorer.load(checked)
+        if self._chat_log is not None:
+            self._state.chat.extend(await self._chat_log.history())
         if restore:
             self.restore_tables()
         self._directory.start_demo_tables()
@@ -253,4 +266,6 @@ class Hub:
             return
         line = p.ChatLine(sender=conn.name or "", text=text, ts=int(time.time()))
         state.chat.append(line)
+        if self._chat_log is not None:
+            state.persist(self._chat_log.said(line))
         state.broadcast(p.Chat(line=line))
