@@ -228,7 +228,9 @@ class TableOwner:
                     del owned.fronts[conn_id]
             owned.fronts[call.conn_id] = call.front
         if isinstance(message, tm.Stop):  # nobody holds a seat any more: the table closes
-            await self._drop(table_id, "closed", stop=True, desert=True)
+            # In a task of its own: unsubscribing cancels the task this callback runs in
+            self._spawn(asyncio.get_running_loop().create_task(
+                self._drop(table_id, "closed", stop=True, desert=True)))
             return
         owned.actor.post(message)
 
