@@ -186,6 +186,14 @@ class JetStreamStore:
 
         return _future(write())
 
+    async def is_open(self, table_id: str) -> bool:
+        """The table is in the directory (the lobby deletes a table it closes)."""
+        try:
+            await self._kv(self._tables).get(table_id)
+        except NotFoundError:  # never written, or deleted
+            return False
+        return True
+
     async def table_index(self) -> list[TableRecord]:
         entries = await self._values(self._kv(self._tables), TableEntry)
         self._entries.update((e.table_id, e) for e in entries)

@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 
 FRONTS_KEPT = 4096  # connections a table remembers the front end of (pruned to its viewers past it)
 CLAIM_EVERY = 0.2  # seconds between tries at a lease a dead owner still holds
+CHECK_OPEN_EVERY = 10  # lease renewals between checks that the lobby did not close a table
 
 
 @dataclass
@@ -289,14 +290,20 @@ class TableOwner:
 
     async def _keep(self) -> None:
         """Renew the tables' leases; drop a table whose lease was lost or whose actor stopped
-        (its log could not be written), so that another process takes it."""
+        (its log could not be written), so that another process takes it; and, now and then,
+        a table the lobby closed without telling it (a lobby host that died meanwhile)."""
+        rounds = 0
         while not self._closing:
             await asyncio.sleep(self._bus.options.renew_every)
+            rounds += 1
             for table_id, owned in list(self.tables.items()):
                 try:
                     if owned.task.done():
                         await self._drop(table_id, "stopped", stop=False)
                     elif not await self._leases.renew(owned.lease):
                         await self._drop(table_id, "lease lost", stop=False)
+                    elif (rounds % CHECK_OPEN_EVERY == 0 and self.store is not None
+                          and not await self.store.is_open(table_id)):
+                        await self._drop(table_id, "closed", stop=True)
                 except Exception:
                     log.exception("owner: cannot renew the lease of table %s", table_id)

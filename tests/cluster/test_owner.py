@@ -16,7 +16,8 @@ from server.cluster.jsstore import JetStreamStore
 from server.cluster.lease import Leases
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
-from server.cluster.owner import TableOwner
+from server.cluster.owner import CHECK_OPEN_EVERY, TableOwner
+from server.store import TableRecord
 
 OPTIONS = BusOptions(lease_ttl=1.0, renew_every=0.3)
 
@@ -29,6 +30,14 @@ async def _process(url: str, name: str) -> tuple[Bus, NameMirror, TableOwner]:
     await owner.store.open()
     await owner.start()
     return bus, names, owner
+
+
+async def _in_the_directory(owner: TableOwner) -> None:
+    """As the lobby writes a table it starts (an owner drops a table the lobby closed)."""
+    assert owner.store is not None
+    await owner.store.create_table(TableRecord(
+        table_id="t1", title="mesa", variant="argentino", options={}, owner="ana", private=False,
+        code="", turn_timer=0, seats=[], seed="s33d"))
 
 
 def _ask(adopt: bool = False) -> TableOwn:
@@ -70,6 +79,7 @@ async def test_an_owner_runs_a_table_for_the_lobby_and_rates_a_deserted_match(na
     try:
         await bus.nc.subscribe(front_subject("front-1"), cb=on_front)
         await bus.subscribe("truco.tables.news", on_news)
+        await _in_the_directory(owner)
         status = await _request(bus, "proc-a", _ask())
         assert status.running and status.owner == "proc-a" and [s.name for s in status.seats] == ["ana", "beto"]
         leases = await Leases.open(bus)
@@ -108,6 +118,25 @@ async def test_an_owner_runs_a_table_for_the_lobby_and_rates_a_deserted_match(na
         await names2.close()
         await names.close()
         await bus2.close()
+        await bus.close()
+
+
+async def test_an_owner_drops_a_table_the_lobby_closed_without_telling_it(nats_server: NatsServer) -> None:
+    bus, names, owner = await _process(nats_server.url, "proc-a")
+    try:
+        await _in_the_directory(owner)
+        assert (await _request(bus, "proc-a", _ask())).running
+        assert owner.store is not None
+        await owner.store.close_table("t1")  # a lobby host that died before it told the owner
+        leases = await Leases.open(bus)
+
+        async def dropped() -> bool:
+            return "t1" not in owner.tables and await leases.owner(table_lease("t1")) is None
+
+        await _until(dropped, OPTIONS.renew_every * CHECK_OPEN_EVERY * 3)
+    finally:
+        await owner.stop()
+        await names.close()
         await bus.close()
 
 
