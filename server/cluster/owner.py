@@ -183,7 +183,7 @@ class TableOwner:
                 ask.table_id, ask.variant, dict(ask.options), [occupant(r) for r in ask.seats],
                 lambda conn_id, frame: self._send(fronts, conn_id, frame), turn_timer=ask.turn_timer,
                 pace=Pace(bot_delay=ask.bot_delay, hand_pause=ask.hand_pause, away_grace=ask.away_grace),
-                seed=ask.seed, store=store, title=ask.title, auto_rematch=ask.auto_rematch,
+                seed=ask.seed, store=store, title=ask.title, auto_rematch=ask.auto_rematch,  # type: ignore[arg-type]
                 on_change=lambda a: self._changed(ask.table_id),
             )
             if record.events:
@@ -204,7 +204,7 @@ class TableOwner:
             raise
         task = asyncio.get_running_loop().create_task(actor.run(), name=f"table-{ask.table_id}")
         owned = self.tables[ask.table_id] = Owned(actor, task, lease, sub, fronts)
-        if record.events:
+        if record.events and actor.state is not None:
             digest = f" digest {state_digest(actor.state, len(actor.seats))}" if self._log_digests else ""
             log.info("owner: restored table %s match %s seq %s%s", ask.table_id, actor.match_no,
                      actor.seq, digest)

@@ -194,7 +194,8 @@ class TableProxy:
 
     def _viewer_list(self) -> tuple[Viewer, ...]:
         front_of = self._registry.front_of
-        seen = [(o.conn_id, seat) for seat, o in enumerate(self.seats) if o.conn_id is not None]
+        seen: list[tuple[int, int | None]] = [
+            (o.conn_id, seat) for seat, o in enumerate(self.seats) if o.conn_id is not None]
         seen += [(conn_id, None) for conn_id, seat in self.viewers.items() if seat is None]
         return tuple(Viewer(conn_id=c, front=front, seat=s) for c, s in seen if (front := front_of(c)))[:1000]
 
