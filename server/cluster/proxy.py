@@ -158,26 +158,35 @@ class TableProxy:
     async def _assign(self) -> None:
         registry, bus = self._registry, self._registry.bus
         while not self.closed:
-            target, adopt = await registry.choose(self)
-            ask = TableOwn(
-                table_id=self.table_id, variant=self.variant, options=dict(self.options),
-                title=self.title, turn_timer=self.turn_timer, seed=self.seed,
-                auto_rematch=self.auto_rematch, seats=tuple(seat_record(o) for o in self.seats),
-                viewers=self._viewer_list(), bot_delay=self.pace.bot_delay, hand_pause=self.pace.hand_pause,
-                away_grace=self.pace.away_grace, stopped_at=self._stopped_at, adopt=adopt)
-            status: object = None
             try:
-                reply = await bus.nc.request(owner_subject(target), p.encode(ask),
-                                             timeout=2 * bus.options.lease_ttl + 5)
-                status = bus.decode(reply)
-            except Exception as exc:  # no such process any more, or it did not answer in time
-                log.warning("table %s: %s did not take it (%r)", self.table_id, target, exc)
-            if isinstance(status, TableStatus) and status.running and status.table_id == self.table_id:
-                self._placed(status)
-                return
-            if isinstance(status, TableStatus):
-                log.warning("table %s: %s did not take it (%s)", self.table_id, target, status.reason)
+                if await self._place(registry, bus):
+                    return
+            except Exception:  # the bus is slow or away: try again (never leave it unplaced)
+                log.exception("table %s: cannot place it yet", self.table_id)
             await asyncio.sleep(bus.options.renew_every / 4)
+
+    async def _place(self, registry: "TableRegistry", bus: Bus) -> bool:
+        """Ask one process to run the table (True: it does)."""
+        target, adopt = await registry.choose(self)
+        ask = TableOwn(
+            table_id=self.table_id, variant=self.variant, options=dict(self.options),
+            title=self.title, turn_timer=self.turn_timer, seed=self.seed,
+            auto_rematch=self.auto_rematch, seats=tuple(seat_record(o) for o in self.seats),
+            viewers=self._viewer_list(), bot_delay=self.pace.bot_delay, hand_pause=self.pace.hand_pause,
+            away_grace=self.pace.away_grace, stopped_at=self._stopped_at, adopt=adopt)
+        status: object = None
+        try:
+            reply = await bus.nc.request(owner_subject(target), p.encode(ask),
+                                         timeout=2 * bus.options.lease_ttl + 5)
+            status = bus.decode(reply)
+        except Exception as exc:  # no such process any more, or it did not answer in time
+            log.warning("table %s: %s did not take it (%r)", self.table_id, target, exc)
+        if isinstance(status, TableStatus) and status.running and status.table_id == self.table_id:
+            self._placed(status)
+            return True
+        if isinstance(status, TableStatus):
+            log.warning("table %s: %s did not take it (%s)", self.table_id, target, status.reason)
+        return False
 
     def _placed(self, status: TableStatus) -> None:
         self.owner, moved, self._moved = status.owner, self._moved, False
