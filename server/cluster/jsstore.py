@@ -43,6 +43,7 @@ TABLES_BUCKET = "truco_tables"
 GAMES_BUCKET = "truco_games"
 META_BUCKET = "truco_meta"
 ALIVE_KEY = "alive_at"
+RATE_TRIES = 3  # writes of a finished match's ratings and stats, before it is left to a restore
 T = TypeVar("T")
 Players = list[tuple[int, str, str | None]]  # (seat, name key, fingerprint) of each person
 
@@ -266,12 +267,19 @@ class JetStreamStore:
         return [r.data for r in await self.match_events(table_id, match_no)]
 
     async def _rate(self, game: GameRecord, players: Players, events: list[dict[str, Any]]) -> None:
-        """Stats and ratings of a finished match; a failure is logged (the match is in the
-        log and in "My games": a new host counts its last one again)."""
-        try:
-            await self._book.record_match(game, players, events)
-        except Exception:
-            log.exception("store: the ratings of %s match %d were not written", game.table_id, game.match_no)
+        """Stats and ratings of a finished match, tried again after a bus error (a match
+        counts once however often it is recorded); a failure is logged (the match is in the
+        log and in "My games": a new owner counts the table's last one again)."""
+        for attempt in range(RATE_TRIES):
+            try:
+                await self._book.record_match(game, players, events)
+                return
+            except Exception:
+                if attempt + 1 == RATE_TRIES:
+                    log.exception("store: the ratings of %s match %d were not written",
+                                  game.table_id, game.match_no)
+                else:
+                    await asyncio.sleep(0.2 * (attempt + 1))
 
     def mark_alive(self, when: float | None = None) -> "asyncio.Future[None]":
         stamp = time.time() if when is None else when
