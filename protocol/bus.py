@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from protocol.codec import decode
-from protocol.messages import NAME_MAX, TABLE_ID_MAX, TITLE_MAX, Message, OptionValue
+from protocol.messages import CHAT_MAX, NAME_MAX, SENA_MAX, TABLE_ID_MAX, TITLE_MAX, Message, OptionValue
 from protocol.schema import limited
 
 OWNER_MAX = 64  # a process id: host name, pid and a random part
@@ -54,6 +54,8 @@ class GameEntry(BusMessage):
     player_seats: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
     player_keys: tuple[str, ...] = limited((), max_len=64, max_items=8)
     player_fps: tuple[str | None, ...] = limited((), max_len=128, max_items=8)
+    # Seats whose person left for good before the end (a rated match is lost for them)
+    abandoned: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
 
 
 @dataclass(frozen=True)
@@ -181,9 +183,165 @@ class AliveAt(BusMessage):
     ts: float = limited(0.0, lo=0, hi=2**40)
 
 
+@dataclass(frozen=True)
+class LobbyChatLine(BusMessage):
+    """A lobby chat line as the lobby host sent it (the chat stream keeps the last ones)."""
+
+    TYPE: ClassVar[str] = "bus_lobby_chat"
+    sender: str = limited(max_len=NAME_MAX)
+    text: str = limited(max_len=CHAT_MAX)
+    ts: int = limited(lo=0, hi=2**40)
+    system: bool = False
+
+
+# -- ratings and stats (server/cluster/ratings.py) ------------------------------------------
+
+RATED_KEPT = 16  # matches a rating remembers having counted (a match recorded twice counts once)
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    """A match a rating counted, and the rating shown (ordinal) before and after it."""
+
+    match: str = limited(max_len=TABLE_ID_MAX + 12)  # "<table id>.<match no>"
+    before: float = limited(0.0, lo=-10_000, hi=10_000)
+    after: float = limited(0.0, lo=-10_000, hi=10_000)
+
+
+@dataclass(frozen=True)
+class RatingEntry(BusMessage):
+    """One key's openskill rating at one variant and table size (the SQLite ``ratings`` row)."""
+
+    TYPE: ClassVar[str] = "bus_rating"
+    fingerprint: str = limited(max_len=128)
+    variant: str = limited(max_len=20)
+    players: int = limited(lo=2, hi=8)
+    mu: float = limited(lo=-10_000, hi=10_000)
+    sigma: float = limited(lo=0, hi=10_000)
+    games: int = limited(0, lo=0, hi=2**31)
+    wins: int = limited(0, lo=0, hi=2**31)
+    updated_at: int = limited(0, lo=0, hi=2**40)
+    name: str = limited("", max_len=NAME_MAX)  # the name of its last rated match (leaderboards)
+    counted: tuple[RatedMatch, ...] = limited((), max_items=RATED_KEPT)
+
+
+@dataclass(frozen=True)
+class StatLine(BusMessage):
+    """A key holder's line of one finished two-team match (the SQLite ``match_stats`` row)."""
+
+    TYPE: ClassVar[str] = "bus_stat"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    match_no: int = limited(lo=0, hi=2**31)
+    seat: int = limited(lo=0, hi=7)
+    fingerprint: str = limited(max_len=128)
+    variant: str = limited(max_len=20)
+    players: int = limited(lo=2, hi=8)
+    title: str = limited("", max_len=TITLE_MAX)
+    won: bool = False
+    abandoned: bool = False
+    points_for: int = limited(0, lo=0, hi=100_000)
+    points_against: int = limited(0, lo=0, hi=100_000)
+    envidos_won: int = limited(0, lo=0, hi=100_000)
+    trucos_won: int = limited(0, lo=0, hi=100_000)
+    trucos_refused: int = limited(0, lo=0, hi=100_000)
+    rated: bool = False
+    rating_before: float | None = limited(None, lo=-10_000, hi=10_000)
+    rating_after: float | None = limited(None, lo=-10_000, hi=10_000)
+    finished_at: int = limited(0, lo=0, hi=2**40)
+
+
+# -- tables owned by any process (server/cluster/owner.py), run for the lobby host ------------
+
+VIEWERS_MAX = 1000  # connections one table's update reaches (players and spectators)
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat as the lobby and the table's owner both know it (``server.table.Occupant``)."""
+
+    name: str = limited(max_len=NAME_MAX)
+    conn_id: int | None = limited(None, lo=1, hi=CONN_ID_MAX)
+    bot: bool = False
+    away: bool = False
+    fingerprint: str | None = limited(None, max_len=128)
+    resume: str = limited("", max_len=16)
+    was_human: bool = False
+    level: str = limited("normal", max_len=16)
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """A connection that sees a table (``seat`` None: a spectator) and its front end."""
+
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+    front: str = limited(max_len=OWNER_MAX)
+    seat: int | None = limited(None, lo=0, hi=7)
+
+
+@dataclass(frozen=True)
+class TableOwn(BusMessage):
+    """The lobby host asks a process to run a table (request/reply on the process's own
+    subject; the answer is a ``TableStatus``): a new one, or one whose owner died (rebuilt
+    from its stream), or (``adopt``) one it runs already, for a new lobby host."""
+
+    TYPE: ClassVar[str] = "bus_table_own"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    variant: str = limited(max_len=20)
+    options: dict[str, OptionValue] = limited(max_len=40, max_items=64)
+    title: str = limited("", max_len=TITLE_MAX)
+    turn_timer: int = limited(0, lo=0, hi=600)
+    seed: str = limited("", max_len=64)
+    auto_rematch: bool = False
+    seats: tuple[SeatRecord, ...] = limited((), max_items=8)
+    viewers: tuple[Viewer, ...] = limited((), max_items=VIEWERS_MAX)
+    bot_delay: float = limited(0.0, lo=0, hi=60)
+    hand_pause: float = limited(0.0, lo=0, hi=60)
+    away_grace: float = limited(0.0, lo=0, hi=3600)
+    stopped_at: float | None = limited(None, lo=0, hi=2**40)  # when the last owner was last alive
+    adopt: bool = False
+
+
+@dataclass(frozen=True)
+class TableCall(BusMessage):
+    """What the lobby passes on to a table for a connection (``server/table/messages.py``),
+    published on the table's subject: ``kind`` names the message, the rest are its fields."""
+
+    TYPE: ClassVar[str] = "bus_table_call"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    kind: str = limited(max_len=12)
+    conn_id: int | None = limited(None, lo=1, hi=CONN_ID_MAX)
+    front: str = limited("", max_len=OWNER_MAX)  # where the connection's frames go
+    seat: int | None = limited(None, lo=0, hi=7)
+    sender: str = limited("", max_len=NAME_MAX)
+    text: str = limited("", max_len=CHAT_MAX * 4)
+    partners: bool = False
+    sena: str = limited("", max_len=SENA_MAX)
+    call: str = limited("", max_len=32)  # a TableAction's fields
+    card: str | None = limited(None, max_len=4)
+    cid: int = limited(0, lo=0, hi=2**53)
+    amount: int | None = limited(None, lo=0, hi=99)
+
+
+@dataclass(frozen=True)
+class TableStatus(BusMessage):
+    """A table's owner to the lobby host: where the table is (after each change, and as the
+    answer to ``TableOwn``); ``running`` False: this process does not run it (any more)."""
+
+    TYPE: ClassVar[str] = "bus_table_status"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    owner: str = limited(max_len=OWNER_MAX)
+    running: bool = False
+    finished: bool = False
+    match_no: int = limited(0, lo=0, hi=2**31)
+    seq: int = limited(0, lo=0, hi=2**53)
+    seats: tuple[SeatRecord, ...] = limited((), max_items=8)
+    reason: str = limited("", max_len=200)
+
+
 BUS_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (LoggedEvents, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
-                TableEntry, GameEntry, AliveAt, HandSenas)
+                TableEntry, GameEntry, AliveAt, LobbyChatLine, RatingEntry, StatLine, TableOwn,
+                TableCall, TableStatus, HandSenas)
 }
 
 

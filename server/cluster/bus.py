@@ -19,6 +19,9 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.js import JetStreamContext
+from nats.js.api import KeyValueConfig, StorageType
+from nats.js.errors import BucketNotFoundError, NotFoundError
+from nats.js.kv import KeyValue
 
 from protocol import ProtocolError
 from protocol.bus import CONN_ID_MAX, BusMessage, decode_bus
@@ -32,7 +35,10 @@ NAMES_BUCKET = "truco_names"  # name reservations: name key (hex) -> NameReserva
 HUB_SUBJECT = "truco.hub.in"  # front ends -> the lobby host
 FRONT_SUBJECT = "truco.front"  # truco.front.<process>: the lobby host -> one front end
 CONN_HEADER = "Truco-Conn"  # a session's frame: the connection id it belongs to
-HOST_LEASE = "lobby"  # the lease of the process that runs the lobby and the tables
+HOST_LEASE = "lobby"  # the lease of the process that runs the lobby
+TABLE_SUBJECT = "truco.table"  # truco.table.<table id>: the lobby host -> the table's owner
+OWNER_SUBJECT = "truco.owner"  # truco.owner.<process>: "run this table" (request/reply)
+TABLE_NEWS = "truco.tables.news"  # table owners -> the lobby host: TableStatus
 MAX_BUS_MESSAGE = 64 * 1024  # as protocol.MAX_FRAME: nothing bigger is read
 
 
@@ -62,6 +68,19 @@ def front_lease(owner: str) -> str:
     """The lease a front end holds while it lives: the host closes the connections of a
     front end whose lease ran out (it died without saying so)."""
     return f"front-{_token(owner)}"
+
+
+def owner_subject(owner: str) -> str:
+    return f"{OWNER_SUBJECT}.{_token(owner)}"
+
+
+def table_subject(table_id: str) -> str:
+    return f"{TABLE_SUBJECT}.{_token(table_id)}"
+
+
+def table_lease(table_id: str) -> str:
+    """The lease of the process that runs a table (``server/cluster/owner.py``)."""
+    return f"table-{_token(table_id)}"
 
 
 def conn_header(conn_id: int) -> dict[str, str]:
@@ -132,6 +151,16 @@ class Bus:
         sub = await self.nc.subscribe(subject, cb=guarded)
         await self.nc.flush()  # the server has the subscription before anyone is told of it
         return sub
+
+
+async def bucket(bus: Bus, name: str) -> KeyValue:
+    """A key-value bucket of the cluster (one value per key), created on first use."""
+    try:
+        return await bus.js.key_value(name)
+    except (BucketNotFoundError, NotFoundError):
+        pass
+    return await bus.js.create_key_value(config=KeyValueConfig(
+        bucket=name, history=1, storage=StorageType.FILE, replicas=bus.options.replicas))
 
 
 async def _log_error(exc: Exception) -> None:

@@ -96,6 +96,15 @@ class HostGateway:
         self._sub: Subscription | None = None
         self._task: asyncio.Task[None] | None = None
 
+    def publish(self, subject: str, data: bytes) -> None:
+        """Out in order with the frames the hub sends (a table's messages: server/cluster/proxy.py)."""
+        self._out.put(None, subject, None, data)
+
+    def front_of(self, conn_id: int) -> str | None:
+        """The front end holding a connection (None: not open any more)."""
+        link = self.links.get(conn_id)
+        return None if link is None or link.closed else link.front
+
     async def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._out.run(), name="host-out")
         self._sub = await self._bus.nc.subscribe(HUB_SUBJECT, cb=self._on_message)

@@ -9,6 +9,9 @@ runs unchanged on whichever process is the host:
   that lost its lease cannot add to a table after the new host did;
 - name reservations: the ``truco_names`` bucket (``names``);
 - finished games ("My games"): the ``truco_games`` bucket, one ``GameEntry`` per match;
+- ratings and stats: the ``truco_ratings`` and ``truco_stats`` buckets (``ratings``),
+  written once a finished match's record is in, from the match's events this store saw
+  appended (or, if it did not see all of them, read back from the stream);
 - when the host was last alive: the ``truco_meta`` bucket;
 - the señas of each table's current hand: the ``truco_senas`` bucket (a ``HandSenas`` per
   table, written after the events of the append that carries them).
@@ -22,19 +25,20 @@ import asyncio
 import dataclasses
 import logging
 import time
+from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, TypeVar
 
-from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import BucketNotFoundError, NoKeysError, NotFoundError
+from nats.js.errors import NoKeysError, NotFoundError
 from nats.js.kv import KeyValue
 
 import protocol as p
 from protocol.bus import (
     SENAS_PER_HAND, AliveAt, BusMessage, GameEntry, HandSenas, SenaRecord, TableEntry, decode_bus,
 )
-from server.cluster.bus import Bus
+from server.cluster.bus import Bus, bucket
 from server.cluster.eventlog import Fenced, TableLog, events_stream
 from server.cluster.names import NameMirror
+from server.cluster.ratings import RatingBook
 from server.store import EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord
 
 log = logging.getLogger(__name__)
@@ -44,16 +48,18 @@ GAMES_BUCKET = "truco_games"
 META_BUCKET = "truco_meta"
 SENAS_BUCKET = "truco_senas"
 ALIVE_KEY = "alive_at"
+RATE_TRIES = 3  # writes of a finished match's ratings and stats, before it is left to a restore
 T = TypeVar("T")
+Players = list[tuple[int, str, str | None]]  # (seat, name key, fingerprint) of each person
 
 
-async def bucket(bus: Bus, name: str) -> KeyValue:
-    try:
-        return await bus.js.key_value(name)
-    except (BucketNotFoundError, NotFoundError):
-        pass
-    return await bus.js.create_key_value(config=KeyValueConfig(
-        bucket=name, history=1, storage=StorageType.FILE, replicas=bus.options.replicas))
+@dataclass
+class _Match:
+    """The events of a table's current match as appended (its stats are counted from them)."""
+
+    match_no: int
+    events: list[dict[str, Any]] = field(default_factory=list)
+    whole: bool = False  # from its first event: else read it back from the stream
 
 
 def _future(coro: Awaitable[T]) -> "asyncio.Future[T]":
@@ -64,10 +70,10 @@ class JetStreamStore:
     """``server.store.Store``'s interface on the bus (see the module's docstring)."""
 
     def __init__(self, bus: Bus, names: NameMirror,
-                 still_host: Callable[[], Awaitable[bool]] | None = None) -> None:
+                 still_owns: Callable[[str], Awaitable[bool]] | None = None) -> None:
         self._bus = bus
         self._names = names
-        self._still_host = still_host  # this process still holds the host lease
+        self._still_owns = still_owns  # this process still holds the table's lease
         self._logs: dict[str, TableLog] = {}
         # The open tables as last written: this process is the only writer while it hosts,
         # and a seat change then needs no read first (whose answer could come out of order)
@@ -77,6 +83,9 @@ class JetStreamStore:
         self._meta: KeyValue | None = None
         self._senas_kv: KeyValue | None = None
         self._hands: dict[str, HandSenas] = {}  # each table's current hand's señas, as last written
+        self._book = RatingBook(bus)
+        self._matches: dict[str, _Match] = {}
+        self._background: set[asyncio.Task[None]] = set()  # ratings counted again at a restore
 
     # -- lifecycle ---------------------------------------------------------------------------
     async def open(self, check: bool = True) -> None:
@@ -85,12 +94,27 @@ class JetStreamStore:
         self._games = await bucket(self._bus, GAMES_BUCKET)
         self._meta = await bucket(self._bus, META_BUCKET)
         self._senas_kv = await bucket(self._bus, SENAS_BUCKET)
+        await self._book.open()
 
     async def check(self) -> None:
         """JetStream checks its own files; nothing to do here."""
 
     async def close(self) -> None:
+        await self.settle()
         self._logs.clear()
+        self._matches.clear()
+        self._hands.clear()
+
+    async def settle(self) -> None:
+        """Wait for the writes a restore left running in the background."""
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
+
+    def forget(self, table_id: str) -> None:
+        """A table another process runs now: what this one kept of it goes."""
+        self._logs.pop(table_id, None)
+        self._matches.pop(table_id, None)
+        self._hands.pop(table_id, None)
 
     def log_of(self, table_id: str) -> TableLog:
         found = self._logs.get(table_id)
@@ -164,6 +188,7 @@ class JetStreamStore:
     def close_table(self, table_id: str) -> "asyncio.Future[None]":
         self._entries.pop(table_id, None)
         self._hands.pop(table_id, None)
+        self._matches.pop(table_id, None)
 
         async def write() -> None:
             for kv in (self._tables, self._senas_kv):
@@ -173,6 +198,14 @@ class JetStreamStore:
                     pass
 
         return _future(write())
+
+    async def is_open(self, table_id: str) -> bool:
+        """The table is in the directory (the lobby deletes a table it closes)."""
+        try:
+            await self._kv(self._tables).get(table_id)
+        except NotFoundError:  # never written, or deleted
+            return False
+        return True
 
     async def table_index(self) -> list[TableRecord]:
         entries = await self._values(self._kv(self._tables), TableEntry)
@@ -191,8 +224,18 @@ class JetStreamStore:
             rows = await table_log.read()
             for game in table_log.games:  # in the bucket already, unless the host died between
                 await self._put_game(game)
+            if table_log.games:  # rated already, unless the host died between (counted once);
+                # in the background: the tables play again without waiting for it
+                last = table_log.games[-1]
+                task = asyncio.get_running_loop().create_task(self._rate(
+                    _record(last), _players(last), [r.data for r in rows if r.match_no == last.match_no]))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
             record.snapshot = None
             record.events = [r for r in rows if r.match_no == rows[-1].match_no] if rows else []
+            if rows:
+                self._matches[record.table_id] = _Match(rows[-1].match_no, [r.data for r in record.events],
+                                                        whole=True)
             record.senas = await self._load_senas(record.table_id)
 
     async def _load_senas(self, table_id: str) -> list[SenaRow]:
@@ -215,19 +258,26 @@ class JetStreamStore:
                      games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]] = (),
                      snapshot: Snapshot | None = None, senas: Iterable[SenaRow] = ()) -> None:
         """The events first (acknowledged, fenced), then the records of the matches they end;
-        snapshots are not kept (a restore replays the match from its stream), nor are the
-        the hand's señas go to their bucket after the events. A host that is not sure of its
-        lease any more (it stalled) writes nothing: the new host may have read the log
+        snapshots are not kept (a restore replays the match from its stream); the hand's
+        señas go to their bucket after the events. An owner that is not sure of the table's
+        lease any more (it stalled) writes nothing: the new owner may have read the log
         already."""
-        if self._still_host is not None and not await self._still_host():
-            raise Fenced(f"table {table_id}: this process may no longer be the host")
+        if self._still_owns is not None and not await self._still_owns(table_id):
+            raise Fenced(f"table {table_id}: this process may no longer run it")
+        rows, games = list(rows), list(games)
         entries = tuple(_entry(game, players) for game, players in games)
         await self.log_of(table_id).append(rows, entries)
-        for entry in entries:
-            await self._put_game(entry)
+        self._follow(table_id, rows)
         senas = list(senas)
         if senas:
             await self._put_senas(table_id, senas)
+        for entry in entries:
+            await self._put_game(entry)
+        for game, players in games:
+            await self._rate(game, players, await self._events_of(table_id, game.match_no))
+            current = self._matches.get(table_id)
+            if current is not None and current.match_no == game.match_no:
+                del self._matches[table_id]  # counted: the next match starts a new list
 
     async def _put_senas(self, table_id: str, senas: list[SenaRow]) -> None:
         """The current hand's señas with these added (a new hand starts the list again)."""
@@ -240,6 +290,36 @@ class JetStreamStore:
         hand = dataclasses.replace(hand, senas=(hand.senas + added)[:SENAS_PER_HAND])
         self._hands[table_id] = hand
         await self._kv(self._senas_kv).put(table_id, p.encode(hand))
+
+    def _follow(self, table_id: str, rows: list[EventRow]) -> None:
+        current = self._matches.get(table_id)
+        for row in rows:
+            if current is None or current.match_no != row.match_no:
+                current = self._matches[table_id] = _Match(
+                    row.match_no, whole=row.data.get("type") == "match_started")
+            current.events.append(row.data)
+
+    async def _events_of(self, table_id: str, match_no: int) -> list[dict[str, Any]]:
+        """A match's events: as appended here, or read back from the stream."""
+        current = self._matches.get(table_id)
+        if current is not None and current.match_no == match_no and current.whole:
+            return current.events
+        return [r.data for r in await self.match_events(table_id, match_no)]
+
+    async def _rate(self, game: GameRecord, players: Players, events: list[dict[str, Any]]) -> None:
+        """Stats and ratings of a finished match, tried again after a bus error (a match
+        counts once however often it is recorded); a failure is logged (the match is in the
+        log and in "My games": a new owner counts the table's last one again)."""
+        for attempt in range(RATE_TRIES):
+            try:
+                await self._book.record_match(game, players, events)
+                return
+            except Exception:
+                if attempt + 1 == RATE_TRIES:
+                    log.exception("store: the ratings of %s match %d were not written",
+                                  game.table_id, game.match_no)
+                else:
+                    await asyncio.sleep(0.2 * (attempt + 1))
 
     def mark_alive(self, when: float | None = None) -> "asyncio.Future[None]":
         stamp = time.time() if when is None else when
@@ -284,17 +364,21 @@ class JetStreamStore:
         return _record(game), [r.data for r in await self.match_events(table_id, match_no)]
 
 
-    # -- ratings and stats (the Store calls of issue 16): not kept by the cluster yet -------
-    # The lobby asks for them; the cluster answers "nothing recorded" instead of failing,
-    # and a deserted match is not rated (README "Cluster": what is not in cluster mode yet).
+    # -- ratings and stats (``ratings``: the rules of server/store/ratings.py) --------------
     def desert(self, game: GameRecord, players: list[tuple[int, str, str | None]]) -> "asyncio.Future[None]":
-        return _future(asyncio.sleep(0))
+        """Everybody left a match before its end: a loss for each of them, if it was rated."""
+
+        async def write() -> None:
+            events = await self._events_of(game.table_id, game.match_no)
+            await self._book.record_deserted(game, players, events)
+
+        return _future(write())
 
     async def player_stats(self, fingerprint: str, recent: int = 20) -> dict[str, Any]:
-        return {"totals": (0, 0, 0, 0, 0, 0, 0), "ratings": [], "recent": []}
+        return await self._book.player_stats(fingerprint, recent)
 
     async def leaderboard(self, variant: str, players: int, limit: int = 20) -> list[tuple[str, float, int, int]]:
-        return []
+        return await self._book.leaderboard(variant, players, limit)
 
 
 def _entry(game: GameRecord, players: list[tuple[int, str, str | None]]) -> GameEntry:
@@ -303,7 +387,12 @@ def _entry(game: GameRecord, players: list[tuple[int, str, str | None]]) -> Game
         seats=tuple(game.seats), scores=tuple(game.scores), winner=game.winner, hands=game.hands,
         finished_at=game.finished_at, player_seats=tuple(s for s, _, _ in players),
         player_keys=tuple(k for _, k, _ in players), player_fps=tuple(f for _, _, f in players),
+        abandoned=tuple(game.abandoned),
     )
+
+
+def _players(g: GameEntry) -> Players:
+    return list(zip(g.player_seats, g.player_keys, g.player_fps))
 
 
 def _played(game: GameEntry, fingerprint: str | None, name_key: str) -> bool:
@@ -315,4 +404,4 @@ def _played(game: GameEntry, fingerprint: str | None, name_key: str) -> bool:
 
 def _record(g: GameEntry) -> GameRecord:
     return GameRecord(g.table_id, g.match_no, g.variant, g.title, list(g.seats), list(g.scores),
-                      g.winner, g.hands, g.finished_at)
+                      g.winner, g.hands, g.finished_at, abandoned=g.abandoned)

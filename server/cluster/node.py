@@ -1,13 +1,15 @@
 """One process of a cluster (``truco-ssh serve --nats URL``).
 
 Every process is a front end: it holds SSH connections and runs their sessions (the part
-that costs the CPU). One of them, elected through the ``lobby`` lease, is also the host:
-it runs the lobby and the tables (``Hub``), keeps their store in JetStream (``jsstore``:
-any process on any machine can take over), and reaches the sessions of every front end
-over the bus (``host``). When the host dies its lease expires, another
-process claims it within ``lease_ttl`` seconds and restores the open tables from their streams
-(as a restart does); the sessions of the old host end and their players reconnect through
-any process and get their seats back.
+that costs the CPU), and runs the tables the lobby host gives it (``owner``: each under its
+own lease, logged to JetStream). One of them, elected through the ``lobby`` lease, is also
+the host: it runs the lobby (``Hub``, whose tables are proxies for their owners: ``proxy``),
+keeps its directory in JetStream (``jsstore``: any process on any machine can take over),
+and reaches the sessions of every front end over the bus (``host``). When a table's owner
+dies, its tables go to live processes, which rebuild them from their streams. When the host
+dies its lease expires, another process claims it within ``lease_ttl`` seconds, reads the
+open tables and adopts those still running (the others are rebuilt); the sessions of the
+old host end and their players reconnect through any process and get their seats back.
 """
 from __future__ import annotations
 
@@ -18,12 +20,15 @@ from dataclasses import dataclass, field
 from nats.errors import Error as NatsError
 
 from server.cluster.bus import HOST_LEASE, Bus, BusOptions, front_lease
+from server.cluster.chat import ChatLog
 from server.cluster.front import FrontEnd
 from server.cluster.host import HostGateway
 from server.cluster.lease import Lease, Leases
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.names import NameMirror
 from server.cluster.natsd import MIN_VERSION, NatsServerError
+from server.cluster.owner import TableOwner
+from server.cluster.proxy import TableRegistry
 from server.config import ServerConfig
 from server.lobby import Hub
 from server.table import Pace
@@ -40,6 +45,7 @@ class Hosting:
     store: JetStreamStore
     hub: Hub
     gateway: HostGateway
+    registry: TableRegistry
     task: "asyncio.Task[None]"
     failed_renewals: int = 0
 
@@ -51,6 +57,7 @@ class Node:
     leases: Leases
     names: NameMirror
     front: FrontEnd
+    tables: TableOwner
     stop: asyncio.Event
     hosting: Hosting | None = None
     front_lease: Lease | None = None
@@ -70,13 +77,17 @@ class Node:
         try:
             leases = await Leases.open(bus)
             names = await NameMirror.open(bus)
+            tables = TableOwner(bus, leases, config.log_digests)
+            tables.store = JetStreamStore(bus, names, tables.still_owns)
+            await tables.store.open()
         except (NatsError, asyncio.TimeoutError) as exc:
             await bus.close()
             raise NatsServerError(f"JetStream refused the cluster's buckets ({exc!r:.200}): is "
                                   "JetStream on, and --replicas no more than the NATS servers?") from exc
         front = FrontEnd(bus, names)
         await front.start()
-        return cls(config, bus, leases, names, front, stop)
+        await tables.start()
+        return cls(config, bus, leases, names, front, tables, stop)
 
     async def start(self) -> None:
         """Until a host is known (this process, if nobody else is)."""
@@ -96,6 +107,7 @@ class Node:
                 await self._step()
                 if self.hosting is not None:
                     await self.hosting.gateway.drop_dead_fronts(self._front_alive)
+                    await self.hosting.registry.check()
             except Exception:
                 log.exception("cluster: host check failed")
 
@@ -148,11 +160,15 @@ class Node:
         # The lease is renewed while the lobby loads (many open tables take a while)
         keeping = asyncio.get_running_loop().create_task(self._keep(lease), name="keep-lease")
         try:
-            store = JetStreamStore(self.bus, self.names, lambda: self._still_host(lease))
+            store = JetStreamStore(self.bus, self.names)  # the tables' owners write their events
             await store.open()
+            registry = TableRegistry(self.bus, self.leases, self._front_alive)
+            chat = ChatLog(self.bus)
+            await chat.open()
             hub = Hub(config, variant_infos(), validate_options, store,  # type: ignore[arg-type]
                       pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
-                                away_grace=config.away_grace))
+                                away_grace=config.away_grace),
+                      actor_factory=registry.new_proxy, chat_log=chat)  # type: ignore[arg-type]
             await hub.load()
         finally:
             keeping.cancel()
@@ -161,24 +177,15 @@ class Node:
             log.error("cluster: the host lease ran out while the lobby loaded; this process stops")
             self.stop.set()
             return
-        task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
         gateway = HostGateway(self.bus, hub)
+        registry.front_of, registry.publish = gateway.front_of, gateway.publish
+        await registry.start()  # the owners' news heard before any table is placed
+        task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
         await gateway.start()
-        self.hosting = Hosting(lease, store, hub, gateway, task)
+        self.hosting = Hosting(lease, store, hub, gateway, registry, task)
         lease.ready = True  # the front ends send connections from now on
         await self._renew(self.hosting)
         log.warning("cluster: this process (%s) is the lobby host", self.bus.owner)
-
-    async def _still_host(self, lease: Lease) -> bool:
-        """Before a table writes: the lease was renewed recently, or is renewed now (a host
-        that stalled past its TTL may have been replaced, and must not write then)."""
-        if lease.fresh(self.bus.options.lease_ttl):
-            return True
-        try:
-            return await self.leases.renew(lease)
-        except Exception:
-            log.exception("cluster: cannot renew the host lease before a write")
-            return False
 
     async def _keep(self, lease: Lease) -> None:
         while not lease.lost:
@@ -203,11 +210,13 @@ class Node:
                 await asyncio.wait_for(hosting.task, timeout=grace)
             except asyncio.TimeoutError:
                 hosting.task.cancel()
-            await hosting.hub.stop_tables()
+            await hosting.hub.stop_tables()  # proxies: the tables run on (another host adopts them)
+            await hosting.registry.stop()
             await hosting.gateway.flush()
             await hosting.hub.drain_writes()
             await hosting.store.close()
             await self._release(hosting.lease)
+        await self.tables.stop()  # this process's tables: logged, released, taken by others
         await self.front.stop()
         if self.front_lease is not None:
             await self._release(self.front_lease)

@@ -13,7 +13,7 @@ import asyncio
 import itertools
 import logging
 import time
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 import protocol as p
 from protocol.text import clean_text
@@ -26,17 +26,26 @@ from server.lobby.messages import (FillWithBots, HoldExpired, LobbyMessage, Open
 from server.lobby.quick import QuickPlay
 from server.lobby.names import Names
 from server.lobby.restore import Restorer
-from server.lobby.seats import Seats
+from server.lobby.seats import ActorFactory, Seats
 from server.lobby.sessions import Sessions
 from server.lobby.state import Conn, LobbyState, Table
 from server.store import Store
-from server.table import Pace
+from server.table import Pace, TableActor
 
 log = logging.getLogger(__name__)
 
 BAD_FRAMES_BEFORE_DROP = 10
 
 Handler = Callable[[Conn, Any], None]  # takes the command its key in ``Hub.handlers`` names
+
+
+class ChatLog(Protocol):
+    """Where lobby chat lines are kept beyond this process (cluster mode: a new lobby host
+    starts with them; server/cluster/chat.py). In one process the chat lives in memory."""
+
+    def said(self, line: p.ChatLine) -> "asyncio.Future[None]": ...
+
+    async def history(self) -> list[p.ChatLine]: ...
 
 
 class Hub:
@@ -47,11 +56,14 @@ class Hub:
         validate_options: OptionsValidator,
         store: Store | None = None,
         pace: Pace = Pace(),
+        actor_factory: ActorFactory = TableActor,  # cluster mode: proxies (server/cluster/proxy.py)
+        chat_log: ChatLog | None = None,
     ) -> None:
         self.config = config
+        self._chat_log = chat_log
         self._state = state = LobbyState(config, store)
         self._ids = itertools.count(1)
-        self._seats = Seats(state, pace, self._send_frame)
+        self._seats = Seats(state, pace, self._send_frame, actor_factory)
         self._sessions = Sessions(state, self._seats)
         self._directory = Directory(state, self._seats, variants, validate_options)
         self._names = Names(state, self._sessions, self._seats, variants, self._directory.join_by_link)
@@ -112,6 +124,8 @@ class Hub:
         meanwhile but none plays (or writes) before it passed.
         """
         await self._restorer.load(checked)
+        if self._chat_log is not None:
+            self._state.chat.extend(await self._chat_log.history())
         if restore:
             self.restore_tables()
         self._directory.start_demo_tables()
@@ -253,4 +267,6 @@ class Hub:
             return
         line = p.ChatLine(sender=conn.name or "", text=text, ts=int(time.time()))
         state.chat.append(line)
+        if self._chat_log is not None:
+            state.persist(self._chat_log.said(line))
         state.broadcast(p.Chat(line=line))

@@ -11,6 +11,7 @@ import asyncio
 import itertools
 import logging
 import secrets
+from typing import Callable
 
 import protocol as p
 from server.lobby.messages import HoldExpired
@@ -34,11 +35,18 @@ def new_code(taken: set[str]) -> str:
             return code
 
 
+# Makes a table's actor (``TableActor``'s arguments): in cluster mode, a proxy for the process
+# that runs the table (server/cluster/proxy.py)
+ActorFactory = Callable[..., TableActor]
+
+
 class Seats:
-    def __init__(self, state: LobbyState, pace: Pace, send_frame: Send) -> None:
+    def __init__(self, state: LobbyState, pace: Pace, send_frame: Send,
+                 actor_factory: ActorFactory = TableActor) -> None:
         self._state = state
         self.pace = pace
         self._send_frame = send_frame  # how table actors reach a connection
+        self._new_actor = actor_factory
         self._holds: dict[int, int] = {}  # id(occupant) -> the token of its latest hold
         self._tokens = itertools.count(1)
 
@@ -108,7 +116,7 @@ class Seats:
 
     def new_actor(self, table: Table, seed: str | None = None) -> TableActor:
         seats = [s for s in table.seats if s is not None]
-        return TableActor(
+        return self._new_actor(
             table.table_id, table.variant, dict(table.options), seats, self._send_frame,
             turn_timer=table.turn_timer, pace=self.pace, seed=seed, store=self._state.store,
             title=table.title, auto_rematch=table.demo,

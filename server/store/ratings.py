@@ -32,6 +32,24 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
+# -- who counts (the cluster's store applies the same rules: server/cluster/ratings.py) ----
+
+def two_teams(game: GameRecord) -> bool:
+    """A finished match of two teams (seat % 2), won by one of them: the only kind with
+    stats; not e.g. the Uruguayan game of three, whose teams change every hand."""
+    return len(game.scores) == 2 and game.winner in (0, 1) and len(game.seats) % 2 == 0
+
+
+def key_holders(players: Players) -> dict[int, str]:
+    """seat -> fingerprint of each person who played with a key."""
+    return {seat: fp for seat, _key, fp in players if fp is not None}
+
+
+def is_rated(keyed: dict[int, str], seats: int) -> bool:
+    """Every seat a person with a key, no key twice."""
+    return len(keyed) == seats and len(set(keyed.values())) == seats
+
+
 def _current(db: sqlite3.Connection, fp: str, variant: str, players: int) -> tuple[float, float]:
     row = db.execute(
         "SELECT mu, sigma FROM ratings WHERE fingerprint = ? AND variant = ? AND players = ?",
@@ -68,14 +86,14 @@ def new_ratings(current: dict[int, tuple[float, float]], winner: int,
 def record_match(db: sqlite3.Connection, game: GameRecord, players: Players,
                  events: list[dict[str, Any]]) -> None:
     """The match's stats lines and, if it is rated, the new ratings (see the module doc)."""
-    if len(game.scores) != 2 or game.winner not in (0, 1) or len(game.seats) % 2:
-        return  # e.g. the Uruguayan game of three, whose teams change every hand
+    if not two_teams(game):
+        return
     winner = int(game.winner or 0)  # 0 or 1 (checked above)
     n = len(game.seats)
-    keyed = {seat: fp for seat, _key, fp in players if fp is not None}
+    keyed = key_holders(players)
     if not keyed:
         return
-    rated = len(keyed) == n and len(set(keyed.values())) == n
+    rated = is_rated(keyed, n)
     before: dict[int, tuple[float, float]] = {}
     after: dict[int, tuple[float, float]] = {}
     if rated:
@@ -112,8 +130,8 @@ def record_deserted(db: sqlite3.Connection, game: GameRecord, players: Players) 
     """A rated match every person left before its end (the table closed): each of them
     abandoned it, so each loses it (rated as if their team had lost); no match record."""
     n = len(game.seats)
-    keyed = {seat: fp for seat, _key, fp in players if fp is not None}
-    if n % 2 or len(keyed) != n or len(set(keyed.values())) != n:
+    keyed = key_holders(players)
+    if n % 2 or not is_rated(keyed, n):
         return
     events = [unpack_event(data) for (data,) in db.execute(
         "SELECT data FROM events WHERE table_id = ? AND match_no = ? ORDER BY seq",

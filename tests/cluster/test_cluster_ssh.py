@@ -140,6 +140,10 @@ async def test_the_host_killed_mid_hand_another_process_resumes_the_table(
         restored = await new_host.wait_line(RESTORED)
         table_id = restored.group(1)
         assert (int(restored.group(2)), int(restored.group(3)), restored.group(4)) == logged[table_id]
+        # The table ran on ana's process, not on the host: the new host adopts it where it
+        # runs, and nothing is rebuilt (only a dead owner's tables are)
+        await new_host.wait_line(re.compile(rf"table {table_id} runs on {re.escape(p2.owner)}"))
+        assert not any("owner: restored table" in line for proc in (p2, p3) for line in proc.lines)
         # The players are back through either process, to the cards and turn they had.
         clients.append(await back(p2.port, "beto", [keys["beto"]], seen["beto"]))
         ana, beto = clients

@@ -121,17 +121,18 @@ async def test_bad_values_in_the_buckets_are_skipped(nats_server: NatsServer) ->
         await bus.close()
 
 
-async def test_a_host_that_is_not_sure_of_its_lease_writes_nothing(nats_server: NatsServer) -> None:
+async def test_an_owner_that_is_not_sure_of_its_lease_writes_nothing(nats_server: NatsServer) -> None:
     from server.cluster.eventlog import Fenced, TableLog
 
     bus = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
     names = await NameMirror.open(bus)
     answers = [True, False]
 
-    async def still_host() -> bool:
+    async def still_owns(table_id: str) -> bool:
+        assert table_id == "t1"
         return answers.pop(0)
 
-    store = JetStreamStore(bus, names, still_host)
+    store = JetStreamStore(bus, names, still_owns)
     await store.open()
     try:
         await store.append("t1", [EventRow(seq=1, match_no=1, data={"type": "x"})])
@@ -140,7 +141,7 @@ async def test_a_host_that_is_not_sure_of_its_lease_writes_nothing(nats_server: 
         except Fenced:
             pass
         else:
-            raise AssertionError("a host unsure of its lease wrote to the log")
+            raise AssertionError("an owner unsure of its lease wrote to the log")
         assert [r.seq for r in await TableLog(bus, "t1").read()] == [1]
     finally:
         await names.close()
