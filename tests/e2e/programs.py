@@ -31,6 +31,17 @@ async def close_all(clients: Sequence[Client]) -> None:
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
 
 
+async def round_trip(sender: Client, viewer: Client, text: str, timeout: float = 10.0) -> float:
+    """Seconds from ``sender``'s lobby chat line to ``viewer`` receiving it."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    await sender.send(p.SendChat(text=text))
+    while True:
+        line = (await viewer.wait_for(p.Chat, max(0.1, start + timeout - loop.time()))).line
+        if (line.sender, line.text) == (sender.welcome.name if sender.welcome else "", text):
+            return loop.time() - start
+
+
 async def table_of(owner: Client, players: int, variant: str = "argentino",
                    options: dict[str, p.OptionValue] | None = None, **kwargs: object) -> str:
     """A new table created by ``owner`` (who sits in seat 0): its id."""
