@@ -16,6 +16,8 @@ import pytest
 
 from server.cluster.natsd import NatsServer
 from tests.cluster.procs import RESTORED, Proc, logged_state, start
+import protocol as p
+from tests.e2e import programs
 from tests.e2e.harness import ScreenClient
 from tests.e2e.helpers import (
     chat_area, close_all, lobby_client, offered_actions, players_pane, refused, say, title_of,
@@ -165,13 +167,12 @@ async def test_bad_bus_input_is_dropped_and_every_process_goes_on(
         nats_server: NatsServer, cluster: list[Proc]) -> None:
     import nats
 
-    import protocol as p
     from protocol.bus import ConnOpened, HangUp
     from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, front_subject
 
     p1, p2, p3 = cluster
-    ana = await lobby_client(p2.port, "ana")
-    beto = await lobby_client(p3.port, "beto")
+    ana, = await programs.connect(p2.port, "ana")
+    beto, = await programs.connect(p3.port, "beto")
     hostile = await nats.connect(nats_server.url)
     try:
         fronts = [front_subject(p.owner) for p in cluster]
@@ -184,63 +185,62 @@ async def test_bad_bus_input_is_dropped_and_every_process_goes_on(
             for conn in ("", "0", "-1", "abc", "9" * 40, "123"):
                 await hostile.publish(subject, b"\x00junk", headers={CONN_HEADER: conn})
         await hostile.flush()
-        await say(ana, "still here")
-        await beto.wait_for(lambda t: "ana: still here" in chat_area(t), 10)
+        await programs.round_trip(ana, beto, "still here")
         assert all(proc.process.returncode is None for proc in cluster)
         dropped = sum(len([line for line in proc.lines if "dropped a bad message" in line]) for proc in cluster)
         assert dropped >= len(junk) * 2  # the host's inbox and every front end's logged them
         assert not any("Traceback" in line for proc in cluster for line in proc.lines)
     finally:
         await hostile.close()
-        await close_all(ana, beto)
+        await programs.close_all([ana, beto])
 
 
 async def test_a_front_end_killed_its_players_leave_the_lobby(cluster: list[Proc]) -> None:
     p1, p2, p3 = cluster
-    ana = await lobby_client(p2.port, "ana")
-    beto = await lobby_client(p3.port, "beto")
+    ana, = await programs.connect(p2.port, "ana")
+    beto, = await programs.connect(p3.port, "beto")
     try:
-        await ana.wait_for(lambda t: "beto" in players_pane(t))
+        online = programs.Online(ana)
+        await online.until(lambda names: "beto" in names)
         await p3.stop(signal.SIGKILL)  # beto's process dies without a word to the host
-        await ana.wait_for(lambda t: "beto" not in players_pane(t), 15)
-        assert "1 online" in title_of(ana.text())
+        assert await online.until(lambda names: "beto" not in names, 15) == {"ana"}
     finally:
-        await close_all(ana, beto)
+        await programs.close_all([ana, beto])
 
 
 async def test_a_nats_restart_the_processes_reconnect_and_play_goes_on(
         nats_server: NatsServer, cluster: list[Proc]) -> None:
     p1, p2, p3 = cluster
-    ana = await lobby_client(p2.port, "ana")
-    beto = await lobby_client(p3.port, "beto")
+    ana, = await programs.connect(p2.port, "ana")
+    beto, = await programs.connect(p3.port, "beto")
     try:
-        await ana.wait_for(lambda t: "beto" in players_pane(t))
+        await programs.Online(ana).until(lambda names: "beto" in names)
         await nats_server.stop()
         await nats_server.start()  # the same port and store
         await asyncio.sleep(1.0)  # the clients reconnect (they retry every 2 s at most)
-        for attempt in range(20):
-            await say(ana, f"back {attempt}")
+        for attempt in range(20):  # (a chat line a second: under the chat rate limit)
             try:
-                await beto.wait_for(lambda t: f"ana: back {attempt}" in chat_area(t), 1.0)
+                await programs.round_trip(ana, beto, f"back {attempt}", timeout=1.0)
                 break
-            except AssertionError:
+            except TimeoutError:
                 continue
         else:
             raise AssertionError("the lobby did not come back after the NATS restart")
         assert all(proc.process.returncode is None for proc in cluster)
     finally:
-        await close_all(ana, beto)
+        await programs.close_all([ana, beto])
 
 
 async def test_a_front_end_stopped_its_players_are_told_and_leave_the_lobby(cluster: list[Proc]) -> None:
     p1, p2, p3 = cluster
-    ana = await lobby_client(p2.port, "ana")
-    beto = await lobby_client(p3.port, "beto")
+    ana, = await programs.connect(p2.port, "ana")
+    beto, = await programs.connect(p3.port, "beto")
     try:
-        await ana.wait_for(lambda t: "beto" in players_pane(t))
+        online = programs.Online(ana)
+        await online.until(lambda names: "beto" in names)
         await p3.stop(signal.SIGINT)  # Ctrl-C on beto's process only
-        await beto.wait_for("shutting down", 10)
-        await ana.wait_for(lambda t: "beto" not in players_pane(t), 10)  # at once, not after a TTL
+        assert (await beto.wait_for(p.Notice, 10)).code == "shutdown"
+        await online.until(lambda names: "beto" not in names, 10)  # at once, not after a TTL
         assert p1.process.returncode is None and p2.process.returncode is None
     finally:
-        await close_all(ana, beto)
+        await programs.close_all([ana, beto])

@@ -31,6 +31,27 @@ async def close_all(clients: Sequence[Client]) -> None:
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
 
 
+class Online:
+    """Who is in the lobby, as one client is told it (the snapshot, then who came and went).
+    It reads the client's events: the others among them are skipped."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.names: set[str] = set()
+
+    async def until(self, check: Callable[[set[str]], bool], timeout: float = 15.0) -> set[str]:
+        async with asyncio.timeout(timeout):
+            while not check(self.names):
+                match await self.client.receive():
+                    case p.LobbySnapshot(players=players):
+                        self.names = {player.name for player in players}
+                    case p.PlayerUpdated(player=player):
+                        self.names.add(player.name)
+                    case p.PlayerLeft(name=name):
+                        self.names.discard(name)
+        return self.names
+
+
 async def round_trip(sender: Client, viewer: Client, text: str, timeout: float = 10.0) -> float:
     """Seconds from ``sender``'s lobby chat line to ``viewer`` receiving it."""
     loop = asyncio.get_running_loop()
