@@ -72,13 +72,16 @@ async def table_of(owner: Client, players: int, variant: str = "argentino",
 
 
 async def update(client: Client, want: Callable[[p.TableUpdate], bool] = lambda u: True,
-                 timeout: float = 15.0) -> p.TableUpdate:
-    """The next table update that satisfies ``want`` (those before it are skipped)."""
+                 timeout: float = 15.0, *, peek: bool = False) -> p.TableUpdate:
+    """The next table update that satisfies ``want`` (those before it are skipped); with
+    ``peek`` it is also left to be read again (by ``play``, which may have to act on it)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
         got = await client.wait_for(p.TableUpdate, max(0.1, deadline - loop.time()))
         if want(got):
+            if peek:
+                client.unread(got)
             return got
 
 
@@ -88,8 +91,15 @@ def dealt(u: p.TableUpdate) -> bool:
 
 async def play_until_over(client: Client, table_id: str, seed: int = 0,
                           timeout: float = 120.0) -> p.TableUpdate:
-    """Play this client's seat with the engine's bot (from the seat's view only) until the
-    match is over; the update that says so. Only this client's events are read."""
+    """Play this client's seat until the match is over; the update that says so."""
+    return await play(client, table_id, lambda u: u.view.match_over, seed, timeout)
+
+
+async def play(client: Client, table_id: str, until: Callable[[p.TableUpdate], bool], seed: int = 0,
+               timeout: float = 120.0) -> p.TableUpdate:
+    """Play this client's seat with the engine's bot (from the seat's view only) until an
+    update satisfies ``until`` (or the match is over); that update. Only this client's events
+    are read."""
     rng = random.Random(seed)
     acted = -1
     rules: engine.RuleSet | None = None
@@ -106,7 +116,7 @@ async def play_until_over(client: Client, table_id: str, seed: int = 0,
                 continue
             if not (isinstance(event, p.TableUpdate) and event.table_id == table_id and event.seat is not None):
                 continue
-            if event.view.match_over:
+            if until(event) or event.view.match_over:
                 return event
             if event.seat not in event.waiting or not event.view.legal or event.seq == acted:
                 continue

@@ -21,7 +21,7 @@ async def test_a_rematch_waits_for_every_player_and_the_mano_moves_on(tmp_path) 
         try:
             table_id = await table_of(ana, 2, options={"target": 15, "match_games": 1})
             await beto.send(p.JoinTable(table_id=table_id))
-            first = [await update(c, dealt) for c in clients]
+            first = [await update(c, dealt, peek=True) for c in clients]
             first_mano = first[0].view.mano
             ends = await asyncio.gather(play_until_over(ana, table_id, seed=1),
                                         play_until_over(beto, table_id, seed=2))
