@@ -81,6 +81,9 @@ async def test_a_dropped_player_comes_back_to_the_same_cards_and_turn(tmp_path) 
             await programs.update(ana, lambda u: u.seats[1].away)
             beto = await back(server.port, code, None, theirs)
             assert status(beto.text()) == their_turn
+            # His screen shows the hand's log again (issue 13: it came back empty), once.
+            await beto.wait_for("Hand 1: ", 5)
+            assert beto.text().count("Hand 1: ") == 1
             await programs.update(ana, lambda u: not u.seats[1].away)
         finally:
             await close_all(beto)
