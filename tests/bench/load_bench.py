@@ -451,8 +451,12 @@ class LoadRun:
     async def _start(self) -> None:
         self.procs: list[asyncio.subprocess.Process] = []
         assert self.port is not None
-        warm = await Client.connect(self.host, self.port, "warmup")  # the server's first session
+        # The server's first sessions (imports, the first app) are not part of any figure.
+        warm = await Client.connect(self.host, self.port, "warmup")
         await warm.close()
+        if self.screen_share > 0:
+            screen, _ = await connect_to_lobby(self.port, "warmup2", host=self.host)
+            await screen.close()
 
         def share_of(total: int) -> str:
             return str(max(1, math.ceil(total / self.workers)))
