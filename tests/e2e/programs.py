@@ -6,11 +6,10 @@ import asyncio
 import random
 from collections.abc import Callable, Sequence
 
+import engine
 import protocol as p
 from protocol.client import Client
 from server.remote_bot import decide, must_move, view_of
-
-import engine
 
 MOVE_PAUSE = 0.06  # between one client's moves: under the command rate limit (20 a second)
 
@@ -109,10 +108,11 @@ async def play(client: Client, table_id: str, until: Callable[[p.TableUpdate], b
         while True:
             event = await client.receive()
             if isinstance(event, p.Error) and last is not None:
-                await asyncio.sleep(0.5 if event.code == "rate_limited" else 0)
-                if event.code != "rate_limited" and seat_view is not None:  # a partner answered first
+                if event.code == "rate_limited":  # dropped before the table saw it: again
+                    await asyncio.sleep(0.5)  # (its command id acts once at most)
+                elif seat_view is not None and seat_view.legal:  # refused: a partner answered first
                     last = _command(client, table_id, rng.choice(seat_view.legal))
-                await client.send(last)  # a dropped command again: its id acts once at most
+                await client.send(last)
                 continue
             if not (isinstance(event, p.TableUpdate) and event.table_id == table_id and event.seat is not None):
                 continue
