@@ -81,6 +81,7 @@ class Client:
         self._cid = int(time.time() * 1000)
         self._unread: deque[Event] = deque()  # events put back (``unread``), read first
         self.welcome: Welcome | None = None
+        self.bytes_received = 0  # bytes read off the channel so far (frames and their lengths)
         self.error: Exception | None = None  # why the reading stopped, if not a clean end
 
     @classmethod
@@ -131,6 +132,7 @@ class Client:
                 chunk = await self._reader.read(READ_CHUNK)
                 if not chunk:
                     break
+                self.bytes_received += len(chunk)
                 for message in frames.feed(chunk):
                     if isinstance(message, Event):
                         await self._events.put(message)

@@ -1,24 +1,33 @@
-"""Load generator: bot-driven asyncssh clients with PTYs playing real 4-player tables.
+"""Load generator: bot-driven SSH clients playing real 4-player tables, at one action a second.
 
-The server runs in its own process. The clients (asyncssh + a pyte screen each while a table
-is set up; once it plays, cheap clients without a screen: tests/bench/cheap_client.py) are spread
-over a few worker processes (this file run with --worker), each owning whole tables so a
-mover and the three players watching it share one clock. Tables are set up in parallel
-through private tables: the owner ticks "Private" in the New-table form and reads the code
-off its screen; the other three press k in the lobby and type it. A bounded number of
-tables is set up at once, so connects (CPU heavy for both sides) do not stampede.
+Two kinds of tables, each played by four sessions of one kind (``--screen-share`` says how
+many are which): protocol tables, four programs on the ``truco`` subsystem
+(tests/bench/proto_table.py: protocol/client.py, the engine's bot deciding from each seat's
+view), and screen tables, four terminal sessions with PTYs (asyncssh + a pyte screen each while
+the table is set up; once it plays, cheap clients without a screen: tests/bench/cheap_client.py),
+which keep measuring what a terminal seat costs the server. The clients are spread over a few
+worker processes (this file run with --worker), each owning whole tables so a mover and the
+three players watching it share one clock. Tables are set up in parallel as private tables:
+a protocol owner sends create_table and the others join_by_code; a screen owner ticks
+"Private" in the New-table form and reads the code off its screen, the other three press k in
+the lobby and type it. A bounded number of tables is set up at once, so connects (CPU heavy
+for both sides) do not stampede.
 
-When every table that could be set up is playing, the measurement window starts: each table
-acts once a second (whoever's screen says "Your move." presses the key a person would read
-off it), and each worker records the time from the key press to the change arriving on the
-other three players' screens. The parent reads the server's CPU time from /proc over that
-window only; the workers report their own. Everything stays on 127.0.0.1 and is bounded by
-deadlines; tables that could not be set up in time are reported, never hidden.
+When every table that could be set up is playing, the measurement windows start: each table
+acts once a second (the protocol seat the game waits for sends its bot's move; on a screen
+table, whoever's screen says "Your move." presses the key a person would read off it), and
+each worker records the time from the command (key press) to the update (the change) arriving
+at the other three seats. First every table plays; then, when there are both kinds, each kind
+plays alone for a shorter window, so the server's CPU per action per seat is measured for a
+protocol seat and for a screen seat apart. The parent reads the server's CPU time from /proc
+over each window only; the workers report their own. Bounded by deadlines; tables that could
+not be set up in time are reported, never hidden. `run_load(host, port, ...)` loads a server
+that runs already (another lane's cluster); without --port this file starts its own.
 
 Also measured here, on one table: the bytes one client receives for one complete hand
 (raw, and zlib-compressed the way SSH compresses: one stream, a sync flush per write),
 and the first paint of the table screen.
-Run: `python tests/bench/load_bench.py --tables 1 25` (the stages share one server: 24 tables
+Run: `python tests/bench/load_bench.py --tables 2 25` (the stages share one server: 23 tables
 are added for the second).
 """
 from __future__ import annotations
@@ -33,7 +42,9 @@ import sys
 import tempfile
 import time
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 # Bench files are run as scripts (`python tests/bench/run.py`, the Makefile's bench target;
@@ -46,6 +57,8 @@ sys.path.insert(0, str(HERE.parents[1] / "tests" / "e2e"))
 import protocol as p  # noqa: E402
 from cheap_client import CheapClient, says_my_move  # noqa: E402
 from harness import ScreenClient  # noqa: E402
+from proto_table import ProtoSeat, play_proto_table, set_up_proto_table  # noqa: E402
+from protocol.client import Client  # noqa: E402
 from session_bench import ServerProcess, connect_to_lobby, cpu_seconds  # noqa: E402
 from table_bench import choose_key  # noqa: E402
 
@@ -56,6 +69,7 @@ TABLES_AT_ONCE = 8  # tables being set up at the same time, over all workers
 CONNECTS_AT_ONCE = 8  # SSH handshakes in flight at the same time, over all workers
 CODE = re.compile(r"code\W+([%s]{%d})\b" % ("A-Z2-9", p.CODE_LEN))
 SERVER_FLAGS = ("--hand-pause", "1.0")
+SCREEN_SHARE = 0.25  # of the tables, played by terminal sessions (the rest by programs)
 
 
 def compressed_size(chunks: list[bytes]) -> int:
@@ -152,7 +166,8 @@ async def join_by_code(client: ScreenClient, code: str) -> None:
 
 async def set_up_private_table(port: int, n: int, players: list[ScreenClient],
                                connecting: asyncio.Semaphore | None = None,
-                               factory: type[ScreenClient] = ScreenClient) -> dict[str, float]:
+                               factory: type[ScreenClient] = ScreenClient,
+                               host: str = "127.0.0.1") -> dict[str, float]:
     """Four players (appended to `players` as they connect) at one private table, playing.
 
     Returns the seconds each step took: connect (all four to a drawn lobby), create (the
@@ -162,7 +177,7 @@ async def set_up_private_table(port: int, n: int, players: list[ScreenClient],
 
     async def connect(name: str) -> None:
         async with connecting:
-            client, _ = await connect_to_lobby(port, name, factory)
+            client, _ = await connect_to_lobby(port, name, factory, host=host)
         players.append(client)
 
     await asyncio.gather(*(connect(f"t{n}p{i}") for i in range(4)))
@@ -254,23 +269,31 @@ def pct(values: list[float], q: float) -> float:
 
 
 # -- a worker process: whole tables, set up and played on the parent's word ------------------
-async def close_all(clients: list[ScreenClient]) -> None:
+async def close_all(clients: list[ScreenClient] | list[ProtoSeat]) -> None:
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
 
 
+KINDS = ("screen", "protocol")
+
+
 class Worker:
-    """Owns whole tables. Reads commands from stdin, one JSON line each, and answers on stdout:
-    {"setup": [table numbers], "deadline": monotonic time} -> what got set up;
-    {"play": [start, until]} (monotonic times) -> actions, latencies, its own CPU, bytes;
+    """Owns whole tables, of both kinds. Reads commands from stdin, one JSON line each, and
+    answers on stdout:
+    {"setup": {"screen": [table numbers], "protocol": [...]}, "deadline": monotonic time}
+        -> how many of each got set up;
+    {"play": [start, until], "kinds": [...]} (monotonic times) -> per kind: actions, latencies,
+        bytes; and its own CPU over the window (only the tables of those kinds act);
     anything else, or the end of stdin: hang up every client and exit."""
 
-    def __init__(self, port: int, tables_at_once: int, connects_at_once: int,
+    def __init__(self, host: str, port: int, tables_at_once: int, connects_at_once: int,
                  pyte_clients: bool = False) -> None:
+        self.host = host
         self.port = port
         self.pyte_clients = pyte_clients  # emulate a terminal all along (what it cost before)
         self.gate = asyncio.Semaphore(tables_at_once)
         self.connecting = asyncio.Semaphore(connects_at_once)
-        self.playing: list[list[ScreenClient]] = []
+        self.screens: list[list[ScreenClient]] = []
+        self.protos: list[list[ProtoSeat]] = []
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -280,52 +303,77 @@ class Worker:
                 if "setup" in command:
                     say(await self.set_up(command["setup"], command["deadline"]))
                 elif "play" in command:
-                    say(await self.play(*command["play"]))
+                    say(await self.play(*command["play"], kinds=command.get("kinds", KINDS)))
                 else:
                     break
         finally:
-            await close_all([c for players in self.playing for c in players])
+            await close_all([c for players in self.screens for c in players])
+            await close_all([s for seats in self.protos for s in seats])
 
-    async def set_up(self, tables: list[int], deadline: float) -> dict[str, object]:
+    async def set_up(self, tables: dict[str, list[int]], deadline: float) -> dict[str, object]:
         started = time.monotonic()
         errors: list[str] = []
         steps: list[dict[str, float]] = []
+        ready = {kind: 0 for kind in KINDS}
 
-        async def one(n: int) -> None:
+        async def one(kind: str, n: int) -> None:
             async with self.gate:
-                players: list[ScreenClient] = []
+                clients: list = []  # type: ignore[type-arg]
                 try:
                     left = deadline - time.monotonic()
                     if left <= 0:
                         raise asyncio.TimeoutError("no time left to start it")
-                    steps.append(await asyncio.wait_for(
-                        set_up_private_table(self.port, n, players, self.connecting, CheapClient),
-                        left))
-                    self.playing.append(players)
+                    if kind == "screen":
+                        setup = set_up_private_table(self.port, n, clients, self.connecting, CheapClient,
+                                                     host=self.host)
+                    else:
+                        setup = set_up_proto_table(self.host, self.port, n, clients, self.connecting,
+                                                   STEP_TIMEOUT)
+                    steps.append(await asyncio.wait_for(setup, left))
+                    (self.screens if kind == "screen" else self.protos).append(clients)
+                    ready[kind] += 1
                 except Exception as exc:  # noqa: BLE001 - a table not set up is reported, not fatal
                     if isinstance(exc, AssertionError) and not errors:  # its screen, in the log
                         print(f"table {n}: {exc}", file=sys.stderr)
                     first_line = str(exc).splitlines()[0] if str(exc) else "setup deadline"
-                    errors.append(f"table {n}: {type(exc).__name__}: {first_line}")
-                    await close_all(players)
+                    errors.append(f"{kind} table {n}: {type(exc).__name__}: {first_line}")
+                    await close_all(clients)
 
-        await asyncio.gather(*(one(n) for n in tables))
-        return {"ready": len(tables) - len(errors), "errors": errors[:3], "steps": steps,
+        # The two kinds interleaved, in proportion: the gate is taken in this order, and
+        # screen tables, much slower to set up, would otherwise use the budget all alone.
+        jobs = sorted((i / len(numbers), kind, n) for kind in KINDS
+                      for numbers in [tables.get(kind, [])] for i, n in enumerate(numbers))
+        await asyncio.gather(*(one(kind, n) for _, kind, n in jobs))
+        return {"ready": ready, "errors": errors[:3], "steps": steps,
                 "setup_seconds": time.monotonic() - started}
 
-    async def play(self, start: float, until: float) -> dict[str, object]:
+    async def play(self, start: float, until: float, kinds: list[str]) -> dict[str, object]:
         await asyncio.sleep(max(0.0, start - time.monotonic()))
-        stats = PlayStats()
-        clients = [c for players in self.playing for c in players]
+        stats = {kind: PlayStats() for kind in KINDS}
+        screens = [c for players in self.screens for c in players] if "screen" in kinds else []
+        seats = [s for table in self.protos for s in table] if "protocol" in kinds else []
         if not self.pyte_clients:
-            for client in clients:
-                if isinstance(client, CheapClient):
-                    client.go_cheap()
-        cpu0, received0 = time.process_time(), sum(received(c) for c in clients)
-        await asyncio.gather(*(play_table(players, until, stats) for players in self.playing))
-        return {"actions": stats.actions, "latencies": stats.latencies,
-                "not_redrawn": stats.not_redrawn, "cpu_seconds": time.process_time() - cpu0,
-                "bytes_received": sum(received(c) for c in clients) - received0}
+            for client in screens:
+                if isinstance(client, CheapClient) and not client.cheap:
+                    client.go_cheap()  # once: its screen is not kept up to date after that
+        proto = stats["protocol"]
+
+        def record(latencies: list[float], missing: int) -> None:
+            proto.actions += 1
+            proto.latencies.extend(latencies)
+            proto.not_redrawn += missing
+
+        cpu0 = time.process_time()
+        bytes0 = {"screen": sum(map(received, screens)), "protocol": sum(s.received for s in seats)}
+        await asyncio.gather(
+            *(play_table(players, until, stats["screen"]) for players in self.screens if screens),
+            *(play_proto_table(table, until, DRAW_TIMEOUT, record) for table in self.protos if seats))
+        got = {"screen": sum(map(received, screens)) - bytes0["screen"],
+               "protocol": sum(s.received for s in seats) - bytes0["protocol"]}
+        return {"cpu_seconds": time.process_time() - cpu0,
+                **{kind: {"actions": stats[kind].actions, "latencies": stats[kind].latencies,
+                          "not_redrawn": stats[kind].not_redrawn, "bytes_received": got[kind]}
+                   for kind in KINDS}}
 
 
 def received(client: ScreenClient) -> int:
@@ -337,26 +385,57 @@ def say(message: dict[str, object]) -> None:
     sys.stdout.flush()
 
 
+def screen_tables_for(tables: int, share: float) -> int:
+    """How many of ``tables`` are screen tables: ``share`` of them, rounded, at least one when
+    the share is not 0 and one protocol table when it is not 1 (with two tables or more)."""
+    n = round(tables * share)
+    if share > 0:
+        n = max(1, n)
+    if share < 1 and tables >= 2:
+        n = min(n, tables - 1)
+    return min(n, tables)
+
+
 # -- the parent: the server, the workers, the measurement windows ------------------------------
 class LoadRun:
-    """One server and a few client workers; tables are added in stages, each stage measured.
+    """A few client workers against one server; tables are added in stages, each measured.
 
-    Stages share their set-up: measuring 25 tables after 1 adds 24, and 100 after 25 adds 75,
-    so the set-up budget goes to new tables. Use as a context manager; `stage(n, budget)`.
+    Without ``port`` it starts a server of its own (127.0.0.1); with ``host``/``port`` it loads
+    a running one, and reads the CPU of ``server_pids`` (none: no server CPU figures).
+    Stages share their set-up: measuring 25 tables after 2 adds 23, and 100 after 25 adds 75,
+    so the set-up budget goes to new tables. ``screen_share`` of the tables are screen tables
+    (four terminal sessions, cheap clients once playing), the others protocol tables (four
+    programs on the subsystem). Each stage measures ``seconds`` with every table playing, then,
+    when there are both kinds, ``split_seconds`` with only the protocol tables acting and as
+    long with only the screen tables acting: the server's CPU per action per seat of each kind.
+    Use as a context manager; ``stage(n, budget)``.
     """
 
-    def __init__(self, seconds: float = 20.0, workers: int = 3, pyte_clients: bool = False) -> None:
+    def __init__(self, seconds: float = 20.0, workers: int = 3, pyte_clients: bool = False, *,
+                 screen_share: float = SCREEN_SHARE, split_seconds: float | None = None,
+                 host: str = "127.0.0.1", port: int | None = None,
+                 server_pids: Sequence[int] = ()) -> None:
+        if not 0.0 <= screen_share <= 1.0:
+            raise ValueError("screen_share is a fraction, 0 to 1")
         self.seconds = seconds
+        self.split_seconds = seconds / 2 if split_seconds is None else split_seconds
         self.workers = workers
         self.pyte_clients = pyte_clients
+        self.screen_share = screen_share
+        self.host = host
+        self.port = port
+        self.server_pids = list(server_pids)
         self.tables = 0  # table numbers handed out so far (set up or not)
-        self.playing = 0
+        self.playing = {kind: 0 for kind in KINDS}
 
     def __enter__(self) -> "LoadRun":
         self._tmp = tempfile.TemporaryDirectory()
         self._runner = asyncio.Runner()
-        self.server = ServerProcess(Path(self._tmp.name), *SERVER_FLAGS)
+        self.server: ServerProcess | None = None
         try:
+            if self.port is None:
+                self.server = ServerProcess(Path(self._tmp.name), *SERVER_FLAGS)
+                self.host, self.port, self.server_pids = "127.0.0.1", self.server.port, [self.server.proc.pid]
             self._runner.run(self._start())
         except BaseException:
             self.__exit__()
@@ -368,7 +447,8 @@ class LoadRun:
             self._runner.run(self._stop())
         finally:
             self._runner.close()
-            self.server.stop()
+            if self.server is not None:
+                self.server.stop()
             logs = "".join(log.read_text(errors="replace")[-2000:]
                            for log in sorted(Path(self._tmp.name).glob("worker*.log")))
             if logs.strip():
@@ -377,15 +457,20 @@ class LoadRun:
 
     async def _start(self) -> None:
         self.procs: list[asyncio.subprocess.Process] = []
-        warm, _ = await connect_to_lobby(self.server.port, "warmup")  # imports, the first app
+        assert self.port is not None
+        # The server's first sessions (imports, the first app) are not part of any figure.
+        warm = await Client.connect(self.host, self.port, "warmup")
         await warm.close()
+        if self.screen_share > 0:
+            screen, _ = await connect_to_lobby(self.port, "warmup2", host=self.host)
+            await screen.close()
 
         def share_of(total: int) -> str:
             return str(max(1, math.ceil(total / self.workers)))
 
         for w in range(self.workers):
             self.procs.append(await asyncio.create_subprocess_exec(
-                sys.executable, __file__, "--worker", "--port", str(self.server.port),
+                sys.executable, __file__, "--worker", "--host", self.host, "--port", str(self.port),
                 "--tables-at-once", share_of(TABLES_AT_ONCE),
                 "--connects-at-once", share_of(CONNECTS_AT_ONCE),
                 *(["--pyte-clients"] if self.pyte_clients else []),
@@ -404,7 +489,7 @@ class LoadRun:
                 proc.kill()
                 await proc.wait()
 
-    async def _ask(self, commands: list[dict[str, object]], deadline: float) -> list[dict[str, object]]:
+    async def _ask(self, commands: list[dict[str, object]], deadline: float) -> list[dict[str, Any]]:
         for proc, command in zip(self.procs, commands):
             assert proc.stdin is not None
             proc.stdin.write((json.dumps(command) + "\n").encode())
@@ -418,67 +503,108 @@ class LoadRun:
             answers.append(dict(json.loads(line)))
         return answers
 
+    def server_cpu(self) -> float:
+        return sum(cpu_seconds(pid) for pid in self.server_pids)
+
     def stage(self, tables: int, setup_budget: float) -> dict[str, object]:
         """Bring the tables up to `tables` (within setup_budget seconds), then measure."""
         return self._runner.run(self._stage(tables, setup_budget))
 
     async def _stage(self, tables: int, setup_budget: float) -> dict[str, object]:
-        pid = self.server.proc.pid
-        new = list(range(self.tables, self.tables + max(0, tables - self.playing)))
-        self.tables += len(new)
-        started, cpu0 = time.monotonic(), cpu_seconds(pid)
+        screen_target = screen_tables_for(tables, self.screen_share)
+        wanted = {"screen": max(0, screen_target - self.playing["screen"]),
+                  "protocol": max(0, tables - screen_target - self.playing["protocol"])}
+        new = {}
+        for kind in KINDS:
+            new[kind] = list(range(self.tables, self.tables + wanted[kind]))
+            self.tables += wanted[kind]
+        started, cpu0 = time.monotonic(), self.server_cpu()
         deadline = started + setup_budget
-        readies = await self._ask([{"setup": new[w::self.workers], "deadline": deadline}
-                                   for w in range(self.workers)], deadline + 60)
-        setup_seconds, setup_cpu = time.monotonic() - started, cpu_seconds(pid) - cpu0
-        self.playing += sum(int(r["ready"]) for r in readies)  # type: ignore[call-overload]
+        # Protocol tables go to the workers from the last one, so one table of each kind
+        # lands on two workers.
+        readies = await self._ask([{"setup": {"screen": new["screen"][w::self.workers],
+                                              "protocol": new["protocol"][self.workers - 1 - w::self.workers]},
+                                    "deadline": deadline} for w in range(self.workers)], deadline + 60)
+        setup_seconds, setup_cpu = time.monotonic() - started, self.server_cpu() - cpu0
+        for kind in KINDS:
+            self.playing[kind] += sum(int(r["ready"][kind]) for r in readies)
+        windows = {"all": await self._window(self.seconds, list(KINDS))}
+        if all(self.playing.values()) and self.split_seconds > 0:
+            for kind in KINDS:
+                windows[kind] = await self._window(self.split_seconds, [kind])
+        return self._figures(tables, sum(map(len, new.values())), readies, windows,
+                             setup_seconds, setup_cpu)
+
+    async def _window(self, seconds: float, kinds: list[str]) -> dict[str, Any]:
+        """``seconds`` of play by the tables of ``kinds``: the workers' reports, server CPU."""
         start = time.monotonic() + 0.5
-        until = start + self.seconds
-        play = self._ask([{"play": [start, until]}] * self.workers, until + DRAW_TIMEOUT + 60)
+        until = start + seconds
+        play = self._ask([{"play": [start, until], "kinds": kinds}] * self.workers,
+                         until + DRAW_TIMEOUT + 60)
         task = asyncio.ensure_future(play)
         await asyncio.sleep(start - time.monotonic())
-        cpu0 = cpu_seconds(pid)
+        cpu0 = self.server_cpu()
         await asyncio.sleep(until - time.monotonic())
-        cpu = cpu_seconds(pid) - cpu0
+        cpu = self.server_cpu() - cpu0
         reports = await task
-        return self._figures(tables, len(new), readies, reports, setup_seconds, setup_cpu, cpu)
+        # The tables finish their last action after `until`; the next window starts clean.
+        return {"seconds": seconds, "server_cpu": cpu, "reports": reports}
 
-    def _figures(self, tables: int, added: int, readies: list[dict[str, object]],
-                 reports: list[dict[str, object]], setup_seconds: float, setup_cpu: float,
-                 cpu: float) -> dict[str, object]:
-        def total(answers: list[dict[str, object]], key: str) -> float:
-            return sum(float(a[key]) for a in answers)  # type: ignore[arg-type]
+    def _figures(self, tables: int, added: int, readies: list[dict[str, Any]],
+                 windows: dict[str, dict[str, Any]], setup_seconds: float,
+                 setup_cpu: float) -> dict[str, object]:
+        def total(window: dict[str, Any], kind: str, key: str) -> float:
+            return float(sum(r[kind][key] for r in window["reports"]))
 
-        def every(answers: list[dict[str, object]], key: str) -> list:  # type: ignore[type-arg]
-            return [x for a in answers for x in a[key]]  # type: ignore[attr-defined]
+        def latencies(window: dict[str, Any], kind: str) -> list[float]:
+            return [x for r in window["reports"] for x in r[kind]["latencies"]]
 
-        seconds = self.seconds
-        actions = total(reports, "actions")
-        latencies = every(reports, "latencies")
-        steps = every(readies, "steps")
-        per_action = cpu / max(1.0, actions)
+        def client_cpu(window: dict[str, Any]) -> float:
+            return float(sum(r["cpu_seconds"] for r in window["reports"]))
+
+        measured = bool(self.server_pids)
+        everything = windows["all"]
+        seconds = everything["seconds"]
+        actions = total(everything, "screen", "actions") + total(everything, "protocol", "actions")
+        steps = [s for r in readies for s in r["steps"]]
         figures: dict[str, object] = {
             "tables_requested": float(tables),
-            "tables_playing": float(self.playing),
-            "tables_set_up_now": f"{int(total(readies, 'ready'))} of {added}",
+            "tables_playing": float(sum(self.playing.values())),
+            "screen_tables_playing": float(self.playing["screen"]),
+            "protocol_tables_playing": float(self.playing["protocol"]),
+            "tables_set_up_now": f"{sum(sum(r['ready'].values()) for r in readies)} of {added}",
             "client_workers": float(self.workers),
             "setup_seconds": setup_seconds,
-            "setup_server_busy_percent": setup_cpu / max(setup_seconds, 1e-9) * 100,
             "actions": actions,
-            "actions_per_second_requested": float(self.playing),
+            "actions_per_second_requested": float(sum(self.playing.values())),
             "actions_per_second": actions / seconds,
-            "server_cpu_per_action_ms": per_action * 1000,
-            "server_cpu_per_action_per_watching_seat_ms": per_action / 4 * 1000,
-            "server_cpu_busy_percent": cpu / seconds * 100,
-            "clients_cpu_percent": total(reports, "cpu_seconds") / seconds * 100,
-            "press_to_draw_median_ms": pct(latencies, 0.5) * 1000,
-            "press_to_draw_p99_ms": pct(latencies, 0.99) * 1000,
-            "screens_not_redrawn_in_5s": total(reports, "not_redrawn"),
-            "bytes_per_seat_per_action": total(reports, "bytes_received") / max(1.0, 4 * actions),
+            "clients_cpu_percent": client_cpu(everything) / seconds * 100,
         }
+        if measured:
+            figures["setup_server_busy_percent"] = setup_cpu / max(setup_seconds, 1e-9) * 100
+            figures["server_cpu_per_action_ms"] = everything["server_cpu"] / max(1.0, actions) * 1000
+            figures["server_cpu_busy_percent"] = everything["server_cpu"] / seconds * 100
+        names = {"screen": ("press_to_draw", "screens_not_redrawn_in_5s", "watching_seat", "screen"),
+                 "protocol": ("send_to_update", "updates_not_received_in_5s", "protocol_seat", "protocol")}
+        for kind, (latency, missing, seat, short) in names.items():
+            if not self.playing[kind]:
+                continue
+            kind_actions = total(everything, kind, "actions")
+            figures[f"{latency}_median_ms"] = pct(latencies(everything, kind), 0.5) * 1000
+            figures[f"{latency}_p99_ms"] = pct(latencies(everything, kind), 0.99) * 1000
+            figures[missing] = total(everything, kind, "not_redrawn")
+            figures[f"bytes_per_{short}_seat_per_action"] = (
+                total(everything, kind, "bytes_received") / max(1.0, 4 * kind_actions))
+            # Per seat of this kind: from its own window when both kinds play (the server's
+            # and the clients' CPU are then this kind's alone), else from the whole one.
+            alone = windows.get(kind, everything)
+            alone_actions = total(alone, kind, "actions") or float("nan")
+            if measured:
+                figures[f"server_cpu_per_action_per_{seat}_ms"] = alone["server_cpu"] / alone_actions / 4 * 1000
+            figures[f"clients_cpu_per_{short}_action_ms"] = client_cpu(alone) / alone_actions * 1000
         for step in ("connect", "create", "join"):
             figures[f"setup_{step}_median_s"] = pct([s[step] for s in steps], 0.5)
-        errors = every(readies, "errors")
+        errors = [e for r in readies for e in r["errors"]]
         if errors:
             figures["setup_errors"] = "; ".join(errors[:3])
         return figures
@@ -531,10 +657,25 @@ async def measure_bytes() -> dict[str, float]:
     }
 
 
-def run_load(tables: int, seconds: float = 20.0, setup_budget: float = 150.0,
+def run_load(host: str, port: int, tables: int, seconds: float = 20.0, *,
+             server_pids: Sequence[int] = (), screen_share: float = SCREEN_SHARE,
+             split_seconds: float | None = None, setup_budget: float = 150.0,
              workers: int = 3) -> dict[str, object]:
-    """One stage on a fresh server: `tables` tables, measured for `seconds`."""
-    with LoadRun(seconds, workers) as load:
+    """Load a running server at ``host``:``port``: ``tables`` 4-player tables (``screen_share``
+    of them screen tables, the rest protocol tables), measured for ``seconds`` with all of
+    them playing, then ``split_seconds`` (default seconds/2) per kind. Server CPU figures come
+    from ``server_pids`` (summed; none given: left out). The server must let this many
+    connections in from one address (``serve --max-connections-per-ip 1000 --max-sessions 1000
+    --connections-per-minute-per-ip 100000``, as the bench's own server does)."""
+    with LoadRun(seconds, workers, screen_share=screen_share, split_seconds=split_seconds,
+                 host=host, port=port, server_pids=server_pids) as load:
+        return load.stage(tables, setup_budget)
+
+
+def run_fresh(tables: int, seconds: float = 20.0, setup_budget: float = 150.0, workers: int = 3,
+              screen_share: float = SCREEN_SHARE, split_seconds: float | None = None) -> dict[str, object]:
+    """One stage on a server of its own (a subprocess): as ``run_load``."""
+    with LoadRun(seconds, workers, screen_share=screen_share, split_seconds=split_seconds) as load:
         return load.stage(tables, setup_budget)
 
 
@@ -544,26 +685,35 @@ def run_bytes() -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--tables", type=int, nargs="*", default=[1])
+    parser.add_argument("--tables", type=int, nargs="*", default=[2])
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--split-seconds", type=float,
+                        help="seconds each kind of table plays alone after the whole load (default seconds/2)")
+    parser.add_argument("--screen-share", type=float, default=SCREEN_SHARE,
+                        help="share of the tables played by screen sessions (default %(default)s)")
     parser.add_argument("--setup-budget", type=float, default=150.0)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--no-bytes", action="store_true")
     parser.add_argument("--pyte-clients", action="store_true",
                         help="clients emulate a terminal while playing too (the old, costly way)")
+    parser.add_argument("--host", default="127.0.0.1", help="with --port: load a running server")
+    parser.add_argument("--port", type=int, help="a running server's port (default: start one)")
+    parser.add_argument("--server-pid", type=int, nargs="*", default=[],
+                        help="with --port: the server's process ids, for its CPU time")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--tables-at-once", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--connects-at-once", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        asyncio.run(Worker(args.port, args.tables_at_once, args.connects_at_once,
+        asyncio.run(Worker(args.host, args.port, args.tables_at_once, args.connects_at_once,
                            args.pyte_clients).run())
         return
     if not args.no_bytes:
         for key, value in run_bytes().items():
             print(f"{key:44s} {value:10.2f}")
-    with LoadRun(args.seconds, args.workers, args.pyte_clients) as load:  # stages add tables to one server
+    with LoadRun(args.seconds, args.workers, args.pyte_clients, screen_share=args.screen_share,
+                 split_seconds=args.split_seconds, host=args.host, port=args.port,
+                 server_pids=args.server_pid) as load:  # stages add tables to one server
         for n in args.tables:
             for key, value in load.stage(n, args.setup_budget).items():
                 print(f"{key:44s} {value:10.2f}" if isinstance(value, float) else f"{key:44s} {value}")

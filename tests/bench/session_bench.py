@@ -87,9 +87,10 @@ class ServerProcess:
 
 
 async def connect_to_lobby(port: int, name: str,
-                           factory: type[ScreenClient] = ScreenClient) -> tuple[ScreenClient, float]:
+                           factory: type[ScreenClient] = ScreenClient,
+                           host: str = "127.0.0.1") -> tuple[ScreenClient, float]:
     start = time.perf_counter()
-    client = await factory().connect(port, name)
+    client = await factory().connect(port, name, host=host)
     await client.wait_for(lambda s: "Lobby" in s and name in s, timeout=30)
     return client, time.perf_counter() - start
 

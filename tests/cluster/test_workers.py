@@ -13,8 +13,8 @@ import pytest
 from server.cluster.natsd import free_port
 from server.cluster.workers import worker_argv, worker_count
 from tests.cluster.procs import children, established
-from tests.e2e.harness import ScreenClient
-from tests.e2e.helpers import chat_area, close_all, lobby_client, say, title_of
+from protocol.client import Client
+from tests.e2e import programs
 
 pytestmark = pytest.mark.e2e
 
@@ -48,7 +48,7 @@ async def test_connections_land_on_both_workers_and_see_one_lobby(tmp_path: Path
             lines.append(raw.decode(errors="replace"))
 
     reader = asyncio.create_task(read())
-    clients: list[ScreenClient] = []
+    clients: list[Client] = []  # programs on the `truco` subsystem: the lobby is the point
     try:
         for _ in range(400):
             if sum("Press Ctrl-C" in line for line in lines) == 2:
@@ -60,34 +60,33 @@ async def test_connections_land_on_both_workers_and_see_one_lobby(tmp_path: Path
                    if "--reuse-port" in Path(f"/proc/{pid}/cmdline").read_text()]
         assert len(workers) == 2
         while len(clients) < MAX_CLIENTS:
-            clients.append(await lobby_client(port, f"p{len(clients)}"))
+            clients += await programs.connect(port, f"p{len(clients)}")
             if len(clients) >= 4 and all(established(pid, port) for pid in workers):
                 break
         held = [established(pid, port) for pid in workers]
         assert all(held) and sum(held) == len(clients), held
         # Every session, on either worker, sees everybody online: one lobby.
-        wanted = f"{len(clients)} online"
+        everybody = {f"p{i}" for i in range(len(clients))}
         for client in clients:
-            await client.wait_for(lambda t: wanted in title_of(t), 10)
+            await programs.Online(client).until(lambda names: names == everybody, 10)
         # The bus dies: the supervisor starts it again, the workers reconnect, one lobby still.
         bus = next(pid for pid in children(supervisor.pid)
                    if "nats-server" in Path(f"/proc/{pid}/cmdline").read_text())
         os.kill(bus, signal.SIGKILL)
         first = clients[0]
         last = clients[-1]
-        for attempt in range(30):
-            await say(first, f"hi {attempt}")
+        for attempt in range(30):  # (a chat line a second: under the chat rate limit)
             try:
-                await last.wait_for(lambda t: f"p0: hi {attempt}" in chat_area(t), 1.0)
+                await programs.round_trip(first, last, f"hi {attempt}", timeout=1.0)
                 break
-            except AssertionError:
+            except TimeoutError:
                 continue
         else:
             raise AssertionError("the lobby did not come back after the bus was killed")
         assert any("nats-server" in Path(f"/proc/{pid}/cmdline").read_text()
                    for pid in children(supervisor.pid))
     finally:
-        await close_all(*clients)
+        await programs.close_all(clients)
         if supervisor.returncode is None:
             supervisor.send_signal(signal.SIGINT)  # Ctrl-C
         code = await asyncio.wait_for(supervisor.wait(), 30)

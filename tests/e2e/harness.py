@@ -80,11 +80,12 @@ class ScreenClient:
     async def connect(self, port: int, username: str, *, client_keys: list[asyncssh.SSHKey] | None = None,
                       env: dict[str, str] | None = None, term_type: str = "xterm-256color",
                       password: str | None = "x",
-                      compression_algs: object = (), local_addr: str | None = None) -> "ScreenClient":
+                      compression_algs: object = (), local_addr: str | None = None,
+                      host: str = "127.0.0.1") -> "ScreenClient":
         # Like OpenSSH: offer the keys first, then fall back to keyboard-interactive (no
         # prompts for a guest) or a password, so a refused key still gets in as a guest.
         self.conn = await asyncssh.connect(
-            "127.0.0.1", port, username=username, known_hosts=None,
+            host, port, username=username, known_hosts=None,
             client_keys=client_keys or [], agent_path=None, password=password,
             preferred_auth="publickey,keyboard-interactive,password",
             compression_algs=compression_algs,  # () = asyncssh's default: none, then zlib

@@ -5,14 +5,14 @@ stops where, by the table's seed, the bot's next move ends the match (the bots' 
 drawn from ``Random(f"{seed}/bot/{seq}")``, so the position and the move are known ahead).
 The server is started on that log, as after a crash; the bot moves while ana is away and the
 match ends; the server is killed (SIGKILL) the moment that move is in the log, before any
-rematch. At the next start ana connects over real SSH with her key: she is back at her seat,
-sees the match over with the final score, and presses r for a rematch, which starts.
+rematch. At the next start ana connects over real SSH with her key, as a program (the `truco`
+subsystem): she is back at her seat, told the match is over with the final score, and asks
+for a rematch, which starts. (How the screen shows a finished match: tests/tui.)
 """
 from __future__ import annotations
 
 import asyncio
 import json
-import re
 import signal
 import sqlite3
 import time
@@ -22,10 +22,12 @@ import asyncssh
 import pytest
 
 import engine
+import protocol as p
+from protocol.client import Client
 from server.store import EventRow, Store, TableRecord, check_database, unpack_event
 from server.table import Occupant, Pace, TableActor
 from server.variants import validate_options
-from tests.e2e.harness import ScreenClient
+from tests.e2e.programs import dealt, update
 from tests.e2e.test_crash_restart import free_port, start
 
 pytestmark = pytest.mark.e2e
@@ -117,20 +119,21 @@ async def test_killed_as_the_bots_move_ends_the_match_the_player_finds_the_final
     assert [(m, tuple(json.loads(s))) for m, s in games_rows(db)] == [(1, tuple(final))]
 
     proc, restored = start(tmp_path, port, *SERVER)
-    client = ScreenClient()
+    client: Client | None = None
     try:
         assert "tcrash" in restored  # the table, not closed: the match is over, a rematch possible
-        await asyncio.wait_for(client.connect(port, "ana", client_keys=[key]), 10)
-        text = await client.wait_for("Match over", 15)
-        flat = " ".join(text.replace("│", " ").split())
-        assert f"Final score: Us {final[0]} · Them {final[1]}" in flat, text
-        assert re.search(r"(Us|Them) win the match!", text)
-        client.send("r")
+        client = await Client.connect("127.0.0.1", port, "ana", client_keys=[key], timeout=10)
+        over = await update(client, lambda u: u.table_id == "tcrash")
+        assert over.seat == 0 and over.view.match_over
+        assert over.view.scores == final and over.view.winner == (0 if final[0] > final[1] else 1)
+        await client.send(p.Rematch(table_id="tcrash"))
         # The rematch starts at once (the bot does not vote): a new deal, cards in hand.
-        text = await client.wait_for(lambda s: "Match over" not in s and "╭─────╮" in s, 15)
+        again = await update(client, lambda u: dealt(u) and not u.view.match_over)
+        assert again.view.scores == (0, 0)
         assert logged_types(db).count("match_started") == 2
     finally:
-        await client.close()
+        if client is not None:
+            await client.close()
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=15)
     assert proc.returncode == 0

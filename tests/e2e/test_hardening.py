@@ -9,6 +9,7 @@ import time
 import asyncssh
 import pytest
 
+from tests.e2e import programs
 from tests.e2e.harness import ScreenClient, running_server
 from tests.e2e.helpers import chat_area, close_all, lobby_client, say
 
@@ -99,18 +100,15 @@ async def test_idle_player_in_the_lobby_is_disconnected_with_a_reason(tmp_path):
 
 
 async def test_connection_rate_per_address(tmp_path):
+    """Programs (the `truco` subsystem) count as connections like terminals do."""
     async with running_server(tmp_path, connections_per_minute_per_ip=3) as srv:
-        clients = []
+        clients = await programs.connect(srv.port, "a1", "a2", "a3")
         try:
-            for name in ("a1", "a2", "a3"):
-                clients.append(await lobby_client(srv.port, name))
-            extra = ScreenClient()
             with pytest.raises((asyncssh.DisconnectError, ConnectionError)):
-                await asyncio.wait_for(extra.connect(srv.port, "a4"), 10)
-            await extra.close()
-            assert await round_trip(clients[0], clients[1], "siguen") < ROUND_TRIP
+                await programs.connect(srv.port, "a4")
+            assert await programs.round_trip(clients[0], clients[1], "siguen") < ROUND_TRIP
         finally:
-            await close_all(*clients)
+            await programs.close_all(clients)
 
 
 async def test_logins_that_never_finish_are_capped_and_timed_out(tmp_path):

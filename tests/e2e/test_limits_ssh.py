@@ -9,6 +9,7 @@ import time
 import asyncssh
 import pytest
 
+from tests.e2e import programs
 from tests.e2e.harness import ScreenClient, running_server
 from tests.e2e.helpers import (
     KEY_ENTER, chat_area, close_all, focus_chat, in_lobby_as, input_line, lobby_client,
@@ -19,9 +20,10 @@ pytestmark = pytest.mark.e2e
 
 
 async def test_third_connection_from_one_address_is_refused(tmp_path):
+    """Programs (the `truco` subsystem) and terminals count alike: two programs, then a third
+    connection of either kind is refused."""
     async with running_server(tmp_path, max_connections_per_ip=2) as srv:
-        ana = await lobby_client(srv.port, "ana")
-        beto = await lobby_client(srv.port, "beto")
+        ana, beto = clients = await programs.connect(srv.port, "ana", "beto")
         try:
             third = ScreenClient()
             with pytest.raises((asyncssh.DisconnectError, ConnectionError)) as refused:
@@ -29,14 +31,13 @@ async def test_third_connection_from_one_address_is_refused(tmp_path):
             await third.close()
             if isinstance(refused.value, asyncssh.DisconnectError):
                 assert "too many connections" in refused.value.reason
+            with pytest.raises((asyncssh.DisconnectError, ConnectionError)):
+                await programs.connect(srv.port, "carla")
             # The first two are unaffected.
-            assert not ana.closed.is_set() and not beto.closed.is_set()
-            await say(ana, "still talking")
-            await beto.wait_for(lambda t: "ana: still talking" in chat_area(t))
-            await say(beto, "me too")
-            await ana.wait_for(lambda t: "beto: me too" in chat_area(t))
+            assert await programs.round_trip(ana, beto, "still talking") < 10
+            assert await programs.round_trip(beto, ana, "me too") < 10
         finally:
-            await close_all(ana, beto)
+            await programs.close_all(clients)
         # A slot frees up when one leaves.
         dora = await lobby_client(srv.port, "dora")
         await dora.close()

@@ -12,9 +12,10 @@ import protocol as p
 from engine import Call
 from protocol.client import Client
 from server.remote_bot import Plan, RemoteBot, view_of
+from tests.e2e import programs
 from tests.e2e.harness import ScreenClient, running_server
 from tests.e2e.helpers import close_all, lobby_client
-from tests.e2e.test_table_ssh import join_first_table, open_table
+from tests.e2e.test_table_ssh import join_first_table
 
 pytestmark = pytest.mark.e2e
 
@@ -53,38 +54,40 @@ async def back(port: int, username: str, keys: list[asyncssh.SSHKey] | None, wan
 
 
 async def test_a_dropped_player_comes_back_to_the_same_cards_and_turn(tmp_path) -> None:
+    """ana, with a key, is a program on the `truco` subsystem; beto, a guest, is a terminal:
+    his screen shows the resume code he comes back with (CODE@host), and ana's absence."""
     key = asyncssh.generate_private_key("ssh-ed25519")
     async with running_server(tmp_path, **FAST) as server:
-        ana = await lobby_client(server.port, "ana", client_keys=[key])
+        ana, = await programs.connect(server.port, "ana", client_keys=[key])
         beto = await lobby_client(server.port, "beto")  # a guest
-        clients = [ana, beto]
         try:
-            await open_table(ana, 2)
+            table_id = await programs.table_of(ana, 2)
             await join_first_table(beto)
-            for c in clients:
-                await c.wait_for(lambda s: status(s) != "" and "╭─────╮" in s, 10)
-            mine, turn = cards(ana.text()), status(ana.text())
+            mine = await programs.update(ana, programs.dealt)
+            await beto.wait_for(lambda s: status(s) != "" and "╭─────╮" in s, 10)
             await ana.close()  # the connection drops mid-hand
             await beto.wait_for(lambda s: away(s, "ana"), 10)
-            ana = await back(server.port, "ana", [key], mine)
-            clients[0] = ana
-            assert status(ana.text()) == turn
-            # The hand's log comes back too (issue 13: it came back empty), once.
-            await ana.wait_for("Hand 1: ", 5)
-            assert ana.text().count("Hand 1: ") == 1
+            ana, = await programs.connect(server.port, "ana", client_keys=[key])
+            again = await programs.update(ana, lambda u: u.table_id == table_id)
+            assert (again.seat, again.view.own_cards, again.waiting) == (0, mine.view.own_cards, mine.waiting)
+            # The hand's log comes back too (issue 13: it came back empty).
+            assert [e["type"] for e in again.history][:2] == ["match_started", "hand_dealt"]
             await beto.wait_for(lambda s: not away(s, "ana"), 10)
 
             # The guest has no key: the table shows a code, and CODE@host brings them back.
             code = CODE.search(await beto.wait_for(lambda s: CODE.search(s) is not None, 10)).group(1)  # type: ignore[union-attr]
             theirs, their_turn = cards(beto.text()), status(beto.text())
             await beto.close()
-            await ana.wait_for(lambda s: away(s, "beto"), 10)
+            await programs.update(ana, lambda u: u.seats[1].away)
             beto = await back(server.port, code, None, theirs)
-            clients[1] = beto
             assert status(beto.text()) == their_turn
-            await ana.wait_for(lambda s: not away(s, "beto"), 10)
+            # His screen shows the hand's log again (issue 13: it came back empty), once.
+            await beto.wait_for("Hand 1: ", 5)
+            assert beto.text().count("Hand 1: ") == 1
+            await programs.update(ana, lambda u: not u.seats[1].away)
         finally:
-            await close_all(*clients)
+            await close_all(beto)
+            await ana.close()
 
 
 async def test_a_restart_mid_hand_and_all_four_players_finish_the_game(tmp_path) -> None:

@@ -1,4 +1,5 @@
-"""Playing at a table over real SSH: every action typed as keys, screens read with pyte."""
+"""Playing at a table over real SSH: every action typed as keys, screens read with pyte (a
+spectator's terminal watching a program play: the second test)."""
 from __future__ import annotations
 
 import asyncio
@@ -8,6 +9,8 @@ import time
 
 import pytest
 
+import protocol as p
+from tests.e2e import programs
 from tests.e2e.harness import ScreenClient, running_server
 from tests.e2e.helpers import add_bot, KEY_CTRL_S, close_all, lobby_client, offered_actions, refused, start_game
 
@@ -131,22 +134,25 @@ async def test_four_players_play_a_whole_game_through_keystrokes(tmp_path) -> No
 
 
 async def test_two_player_game_against_a_bot_and_a_spectator_joining_mid_hand(tmp_path) -> None:
+    """ana plays the bot as a program on the `truco` subsystem (a player at the keys: the
+    test above); eve watches from a terminal."""
     async with running_server(tmp_path, **FAST) as server:
-        ana = await lobby_client(server.port, "ana")
+        ana, = await programs.connect(server.port, "ana")
         eve = await lobby_client(server.port, "eve")
         try:
-            await open_table(ana, 2, short=True)
-            await add_bot(ana)  # a bot in the free seat: the game starts
-            await ana.wait_for("Hand 1")
+            table_id = await programs.table_of(ana, 2, options={"target": 15, "match_games": 1})
+            await ana.send(p.AddBot(table_id=table_id))  # a bot in the free seat: the game starts
+            await programs.update(ana, programs.dealt, peek=True)
             # The spectator arrives while the hand is under way.
             await eve.wait_for("playing")
             eve.send("w")
             await eve.wait_for("watching")
             watched = eve.text()
             assert "╭─────╮" not in watched  # a spectator is shown no cards of anyone's hand
-            final = await play_like_a_person(ana, time.monotonic() + 180)
-            assert "Match over" in final or "win the match" in final
+            final = await programs.play_until_over(ana, table_id, timeout=180)
+            assert final.view.winner is not None
             await eve.wait_for("win the match", 10)
             assert "╭─────╮" not in eve.text()
         finally:
-            await close_all(ana, eve)
+            await close_all(eve)
+            await ana.close()
