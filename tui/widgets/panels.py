@@ -12,6 +12,7 @@ from rich.text import Text
 from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.visual import Visual, visualize
 from textual.widgets import Static
 
@@ -20,6 +21,23 @@ from tui.widgets.messages import CallPicked, CardPicked, Redraw
 
 def _key(text: Text) -> tuple[object, ...]:
     return (text.plain, tuple(text.spans), str(text.style))
+
+
+# Rendered lines, shared by every session in the process: the four players of a table
+# draw the same log lines, trick rows and scores, and many tables draw the same labels,
+# so a line is rendered once, not once per seat. Keyed by everything the rendering reads:
+# the panel (class and id: its CSS), its width and style, and the line's content (text,
+# spans, base style). A Strip is not changed once made (Textual's operations return new
+# ones), and each session renders it to escapes for its own colour system when it writes
+# (tui/textual_patches/colour_depth.py), so one Strip serves every session.
+_SharedKey = tuple[object, ...]
+_SHARED_STRIPS: "OrderedDict[_SharedKey, Strip]" = OrderedDict()
+SHARED_STRIPS_MAX = 20_000  # a bound, not a working size: a few MB at most
+
+
+def shared_strip_count() -> int:
+    """How many rendered lines the process keeps (tests, and to see the bound hold)."""
+    return len(_SHARED_STRIPS)
 
 
 class Panel(Static):
@@ -33,8 +51,6 @@ class Panel(Static):
     _shown: tuple[object, ...] | None = None
     _shown_lines: list[tuple[object, ...]] = []
     _line_texts: list[Text] | None = None
-    _line_strips: "OrderedDict[tuple[object, ...], Strip]" = OrderedDict()
-    _strips_for: tuple[object, ...] = ()
 
     def show(self, text: Text) -> None:
         key = _key(text)
@@ -66,23 +82,24 @@ class Panel(Static):
         width, style = self.size.width, self.visual_style
         if y >= len(texts):
             return Strip.blank(width, style.rich_style)
-        if (width, style) != self._strips_for:
-            self._line_strips, self._strips_for = OrderedDict(), (width, style)
+        if self.text_selection is not None:  # a selection is this session's alone
+            return self._render_one(texts[y], width, style)
         # Keyed by content, not position: a log line that scrolls up, or a card that moves
-        # along the hand, is drawn once.
-        key = self._shown_lines[y]
-        strip = self._line_strips.get(key)
+        # along the hand, is drawn once (and once for every session that shows it).
+        key = (type(self), self.id, width, style, self._shown_lines[y])
+        strip = _SHARED_STRIPS.get(key)
         if strip is None:
-            line = texts[y]
-            line.no_wrap = True
-            strips = Visual.to_strips(self, visualize(self, line), width, 1, style, pad=True)
-            strip = strips[0] if strips else Strip.blank(width, style.rich_style)
-            self._line_strips[key] = strip
-            if len(self._line_strips) > 2 * self.size.height + 4:
-                self._line_strips.popitem(last=False)
+            strip = _SHARED_STRIPS[key] = self._render_one(texts[y], width, style)
+            while len(_SHARED_STRIPS) > SHARED_STRIPS_MAX:  # the least recently drawn go
+                _SHARED_STRIPS.popitem(last=False)
         else:
-            self._line_strips.move_to_end(key)
+            _SHARED_STRIPS.move_to_end(key)
         return strip
+
+    def _render_one(self, line: Text, width: int, style: VisualStyle) -> Strip:
+        line.no_wrap = True
+        strips = Visual.to_strips(self, visualize(self, line), width, 1, style, pad=True)
+        return strips[0] if strips else Strip.blank(width, style.rich_style)
 
 
 class DrawnPanel(Panel):
