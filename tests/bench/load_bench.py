@@ -46,7 +46,7 @@ sys.path.insert(0, str(HERE.parents[1] / "tests" / "e2e"))
 import protocol as p  # noqa: E402
 from cheap_client import CheapClient, says_my_move  # noqa: E402
 from harness import ScreenClient  # noqa: E402
-from session_bench import ServerProcess, connect_to_lobby, cpu_seconds  # noqa: E402
+from session_bench import ServerProcess, connect_to_lobby, tree_cpu_seconds  # noqa: E402
 from table_bench import choose_key  # noqa: E402
 
 ENTER, ESC, CTRL_S = "\r", "\x1b", "\x13"
@@ -342,17 +342,21 @@ class LoadRun:
     so the set-up budget goes to new tables. Use as a context manager; `stage(n, budget)`.
     """
 
-    def __init__(self, seconds: float = 20.0, workers: int = 3, pyte_clients: bool = False) -> None:
+    def __init__(self, seconds: float = 20.0, workers: int = 3, pyte_clients: bool = False,
+                 server_flags: tuple[str, ...] = (), listeners: int = 1) -> None:
         self.seconds = seconds
         self.workers = workers
         self.pyte_clients = pyte_clients
+        self.server_flags = server_flags  # more serve options (workers_bench: --workers 2)
+        self.listeners = listeners  # server processes to wait for (--workers N: N)
         self.tables = 0  # table numbers handed out so far (set up or not)
         self.playing = 0
 
     def __enter__(self) -> "LoadRun":
         self._tmp = tempfile.TemporaryDirectory()
         self._runner = asyncio.Runner()
-        self.server = ServerProcess(Path(self._tmp.name), *SERVER_FLAGS)
+        self.server = ServerProcess(Path(self._tmp.name), *SERVER_FLAGS, *self.server_flags,
+                                    listeners=self.listeners)
         try:
             self._runner.run(self._start())
         except BaseException:
@@ -421,6 +425,10 @@ class LoadRun:
 
     async def _stage(self, tables: int, setup_budget: float) -> dict[str, object]:
         pid = self.server.proc.pid
+
+        def cpu_seconds(pid: int) -> float:  # the server's processes (--workers: all of them)
+            return sum(tree_cpu_seconds(pid).values())
+
         new = list(range(self.tables, self.tables + max(0, tables - self.playing)))
         self.tables += len(new)
         started, cpu0 = time.monotonic(), cpu_seconds(pid)
@@ -434,11 +442,18 @@ class LoadRun:
         play = self._ask([{"play": [start, until]}] * self.workers, until + DRAW_TIMEOUT + 60)
         task = asyncio.ensure_future(play)
         await asyncio.sleep(start - time.monotonic())
-        cpu0 = cpu_seconds(pid)
+        by_process0 = tree_cpu_seconds(pid)
         await asyncio.sleep(until - time.monotonic())
-        cpu = cpu_seconds(pid) - cpu0
+        by_process = {name: seconds - by_process0[name]
+                      for name, seconds in tree_cpu_seconds(pid).items() if name in by_process0}
         reports = await task
-        return self._figures(tables, len(new), readies, reports, setup_seconds, setup_cpu, cpu)
+        figures = self._figures(tables, len(new), readies, reports, setup_seconds, setup_cpu,
+                                sum(by_process.values()))
+        if len(by_process) > 1:  # --workers: each process's share, per action per watching seat
+            actions = max(1.0, float(figures["actions"]))  # type: ignore[arg-type]
+            figures["server_cpu_per_action_per_watching_seat_ms_by_process"] = {
+                name: seconds / actions / 4 * 1000 for name, seconds in by_process.items()}
+        return figures
 
     def _figures(self, tables: int, added: int, readies: list[dict[str, object]],
                  reports: list[dict[str, object]], setup_seconds: float, setup_cpu: float,
