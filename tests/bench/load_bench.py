@@ -476,6 +476,8 @@ class LoadRun:
             "client_workers": float(self.workers),
             "setup_seconds": setup_seconds,
             "setup_server_busy_percent": setup_cpu / max(setup_seconds, 1e-9) * 100,
+            # connect, lobby, New-table form or join by code, seated, dealt: per player set up
+            "setup_server_cpu_per_player_ms": setup_cpu / max(1.0, 4 * total(readies, "ready")) * 1000,
             "actions": actions,
             "actions_per_second_requested": float(self.playing),
             "actions_per_second": actions / seconds,

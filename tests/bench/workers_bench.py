@@ -39,7 +39,7 @@ P99_LIMIT_MS = 250.0  # a stage "holds" its actions per second when p99 press-to
 MODES = (("one", (), 1), ("workers2", ("--workers", "2"), 2))  # (name, serve flags, processes)
 KEPT = ("tables_playing", "actions_per_second", "press_to_draw_median_ms", "press_to_draw_p99_ms",
         "server_cpu_per_action_per_watching_seat_ms", "server_cpu_busy_percent", "clients_cpu_percent",
-        "screens_not_redrawn_in_5s", "setup_connect_median_s")
+        "screens_not_redrawn_in_5s", "setup_connect_median_s", "setup_server_cpu_per_player_ms")
 
 
 def measure_mode(flags: tuple[str, ...], listeners: int, stages: tuple[int, ...], seconds: float,

@@ -8,6 +8,8 @@ layout, so a card played repaints just the lines it changes.
 from __future__ import annotations
 
 from collections import OrderedDict, deque
+from typing import Iterable
+
 from rich.text import Text
 from textual import events
 from textual.geometry import Region
@@ -156,12 +158,17 @@ class LogPanel(Panel):
         self._max_offset = 0
 
     def write(self, line: Text, *, chat: bool = False) -> None:
-        line.no_wrap = False
-        if len(self._lines) == self._lines.maxlen:
-            self._wrapped.pop(id(self._lines[0][0]), None)
-        self._lines.append((line, chat))
-        if self.scrolled and (self.show_chat or not chat):
-            self.scrolled += len(self._rows_of(line))  # keep the rows being read in place
+        self.write_lines((line,), chat=chat)
+
+    def write_lines(self, lines: Iterable[Text], *, chat: bool = False) -> None:
+        """Add lines, then draw once (an update's events: one repaint, not one per line)."""
+        for line in lines:
+            line.no_wrap = False
+            if len(self._lines) == self._lines.maxlen:
+                self._wrapped.pop(id(self._lines[0][0]), None)
+            self._lines.append((line, chat))
+            if self.scrolled and (self.show_chat or not chat):
+                self.scrolled += len(self._rows_of(line))  # keep the rows being read in place
         self._draw()
 
     def set_title(self, title: str) -> None:
@@ -198,7 +205,9 @@ class LogPanel(Panel):
     def _draw(self) -> None:
         height = self.size.height or 6
         rows: list[Text] = []
-        for line in reversed(self.lines):  # only as far back as the window reaches
+        for line, chat in reversed(self._lines):  # only as far back as the window reaches
+            if chat and not self.show_chat:
+                continue
             rows[:0] = self._rows_of(line)
             if len(rows) >= height + self.scrolled:
                 break
