@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict, deque
 from typing import Iterable
 
-from rich.text import Text
+from rich.text import Span, Text
 from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
@@ -42,6 +42,18 @@ def shared_strip_count() -> int:
     return len(_SHARED_STRIPS)
 
 
+def _style_as_span(line: Text) -> Text:
+    """The line as splitting a joined text gives it: its base style becomes a span over it
+    (Textual draws a base style differently from a span: ANSI colours are not themed)."""
+    if not line.style:
+        return line
+    out = Text(line.plain, justify=line.justify, overflow=line.overflow, no_wrap=line.no_wrap)
+    if line.plain:
+        out.spans.append(Span(0, len(line.plain), line.style))
+    out.spans.extend(line.spans)
+    return out
+
+
 class Panel(Static):
     """A Static with a fixed size: ``show`` repaints only the lines that changed, never
     re-lays out (a card played rewrites one line of the tricks, not the panel).
@@ -63,8 +75,23 @@ class Panel(Static):
             self._line_texts, self._shown_lines = None, []
             self.update(text, layout=False)
             return
-        lines = text.split("\n", allow_blank=True)
+        self._show_split(text.split("\n", allow_blank=True), text)
+
+    def show_lines(self, lines: list[Text]) -> None:
+        """``show`` of these lines joined by newlines (unwrapped), without joining them
+        only for ``show`` to split them again (Rich's split is costly with many styles)."""
+        lines = [_style_as_span(line) for line in lines]
         keys = [_key(line) for line in lines]
+        shown = tuple(keys)
+        if shown == self._shown:
+            return
+        self._shown = shown
+        text = Text("\n").join(lines)  # what Static's content says (tests, a fallback render)
+        text.no_wrap = True
+        self._show_split(lines, text, keys)
+
+    def _show_split(self, lines: list[Text], text: Text, keys: list[tuple[object, ...]] | None = None) -> None:
+        keys = [_key(line) for line in lines] if keys is None else keys
         old, self._shown_lines, self._line_texts = self._shown_lines, keys, lines
         self._Static__content = text  # type: ignore[attr-defined]
         self._Static__visual = None  # type: ignore[attr-defined]
@@ -215,10 +242,7 @@ class LogPanel(Panel):
         self._max_offset = max(0, total - height)
         self.scrolled = min(self.scrolled, self._max_offset)
         end = len(rows) - self.scrolled
-        window = rows[max(0, end - height):end]
-        shown = Text("\n").join(window)
-        shown.no_wrap = True
-        self.show(shown)
+        self.show_lines(rows[max(0, end - height):end])
         title = self.pane_title + (f" ↓{self.scrolled}" if self.scrolled else "")
         if title != self.border_title:
             self.border_title = title
@@ -311,7 +335,7 @@ class GridPanel(Panel):
                 row.append_text(cell)
             rows.append(row)
             self._spans.append(spans)
-        self.show(Text("\n").join(rows))
+        self.show_lines(rows)
 
     def on_resize(self, event: events.Resize) -> None:
         self._shown = None
@@ -344,7 +368,7 @@ class HandPanel(Panel):
             for row, part in enumerate(box):
                 lines[row].append_text(part)
                 lines[row].append(" " * max(0, self.card_width - part.cell_len))
-        self.show(Text("\n").join(lines))
+        self.show_lines(lines)
 
     def on_click(self, event: events.Click) -> None:
         self.post_message(CardPicked(event.x // self.card_width))
