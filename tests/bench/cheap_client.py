@@ -56,7 +56,11 @@ class CheapClient(ScreenClient):
         self._arrived = asyncio.Event()
 
     def go_cheap(self) -> None:
-        """Stop emulating the terminal; what the screen says now is where the facts start."""
+        """Stop emulating the terminal; what the screen says now is where the facts start.
+        Once cheap, a later stage's call changes nothing (the screen stopped being fed: what
+        it says is old news; the facts kept since are current)."""
+        if self.cheap:
+            return
         text = self.text()
         self.my_turn = says_my_move(text)
         self.turn_at = time.perf_counter()

@@ -59,7 +59,7 @@ from cheap_client import CheapClient, says_my_move  # noqa: E402
 from harness import ScreenClient  # noqa: E402
 from proto_table import ProtoSeat, play_proto_table, set_up_proto_table  # noqa: E402
 from protocol.client import Client  # noqa: E402
-from session_bench import ServerProcess, connect_to_lobby, cpu_seconds  # noqa: E402
+from session_bench import ServerProcess, connect_to_lobby, tree_cpu_seconds  # noqa: E402
 from table_bench import choose_key  # noqa: E402
 
 ENTER, ESC, CTRL_S = "\r", "\x1b", "\x13"
@@ -414,7 +414,8 @@ class LoadRun:
     def __init__(self, seconds: float = 20.0, workers: int = 3, pyte_clients: bool = False, *,
                  screen_share: float = SCREEN_SHARE, split_seconds: float | None = None,
                  host: str = "127.0.0.1", port: int | None = None,
-                 server_pids: Sequence[int] = ()) -> None:
+                 server_pids: Sequence[int] = (), server_flags: tuple[str, ...] = (),
+                 listeners: int = 1) -> None:
         if not 0.0 <= screen_share <= 1.0:
             raise ValueError("screen_share is a fraction, 0 to 1")
         self.seconds = seconds
@@ -425,6 +426,8 @@ class LoadRun:
         self.host = host
         self.port = port
         self.server_pids = list(server_pids)
+        self.server_flags = server_flags  # more serve options (workers_bench: --workers 2)
+        self.listeners = listeners  # server processes to wait for (--workers N: N)
         self.tables = 0  # table numbers handed out so far (set up or not)
         self.playing = {kind: 0 for kind in KINDS}
 
@@ -434,7 +437,8 @@ class LoadRun:
         self.server: ServerProcess | None = None
         try:
             if self.port is None:
-                self.server = ServerProcess(Path(self._tmp.name), *SERVER_FLAGS)
+                self.server = ServerProcess(Path(self._tmp.name), *SERVER_FLAGS, *self.server_flags,
+                                            listeners=self.listeners)
                 self.host, self.port, self.server_pids = "127.0.0.1", self.server.port, [self.server.proc.pid]
             self._runner.run(self._start())
         except BaseException:
@@ -503,8 +507,16 @@ class LoadRun:
             answers.append(dict(json.loads(line)))
         return answers
 
+    def server_cpu_by_process(self) -> dict[str, float]:
+        """CPU seconds so far of each of the server's processes (``--workers``: the
+        supervisor, the nats-server and every worker), by "pid name"."""
+        out: dict[str, float] = {}
+        for pid in self.server_pids:
+            out.update(tree_cpu_seconds(pid))
+        return out
+
     def server_cpu(self) -> float:
-        return sum(cpu_seconds(pid) for pid in self.server_pids)
+        return sum(self.server_cpu_by_process().values())
 
     def stage(self, tables: int, setup_budget: float) -> dict[str, object]:
         """Bring the tables up to `tables` (within setup_budget seconds), then measure."""
@@ -543,12 +555,14 @@ class LoadRun:
                          until + DRAW_TIMEOUT + 60)
         task = asyncio.ensure_future(play)
         await asyncio.sleep(start - time.monotonic())
-        cpu0 = self.server_cpu()
+        cpu0 = self.server_cpu_by_process()
         await asyncio.sleep(until - time.monotonic())
-        cpu = self.server_cpu() - cpu0
+        cpu1 = self.server_cpu_by_process()
+        by_process = {name: cpu1[name] - cpu0[name] for name in cpu1 if name in cpu0}
         reports = await task
         # The tables finish their last action after `until`; the next window starts clean.
-        return {"seconds": seconds, "server_cpu": cpu, "reports": reports}
+        return {"seconds": seconds, "server_cpu": sum(by_process.values()), "by_process": by_process,
+                "reports": reports}
 
     def _figures(self, tables: int, added: int, readies: list[dict[str, Any]],
                  windows: dict[str, dict[str, Any]], setup_seconds: float,
@@ -584,6 +598,12 @@ class LoadRun:
             figures["setup_server_busy_percent"] = setup_cpu / max(setup_seconds, 1e-9) * 100
             figures["server_cpu_per_action_ms"] = everything["server_cpu"] / max(1.0, actions) * 1000
             figures["server_cpu_busy_percent"] = everything["server_cpu"] / seconds * 100
+            # connect, lobby, New-table form or join by code, seated, dealt: per player set up
+            ready = sum(sum(r["ready"].values()) for r in readies)
+            figures["setup_server_cpu_per_player_ms"] = setup_cpu / max(1.0, 4 * ready) * 1000
+            if len(everything["by_process"]) > 1:  # --workers: each process's share per seat-action
+                figures["server_cpu_per_action_per_watching_seat_ms_by_process"] = {
+                    name: cpu / max(1.0, actions) / 4 * 1000 for name, cpu in everything["by_process"].items()}
         names = {"screen": ("press_to_draw", "screens_not_redrawn_in_5s", "watching_seat", "screen"),
                  "protocol": ("send_to_update", "updates_not_received_in_5s", "protocol_seat", "protocol")}
         for kind, (latency, missing, seat, short) in names.items():

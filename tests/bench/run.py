@@ -28,6 +28,7 @@ import log_bench  # noqa: E402
 import restart_bench  # noqa: E402
 import session_bench  # noqa: E402
 import slowlink_bench  # noqa: E402
+import workers_bench  # noqa: E402
 
 # (tables, seconds to set up the tables this stage adds): the setup is bounded so the whole
 # bench stays under ten minutes on 2 cores; tables not set up in time are reported as such.
@@ -46,9 +47,13 @@ TARGETS = {
     "flood.flood_action_median_ms": "<= 100 ms",
     "restart.tables_1000_listening_s": "< 1 s",
     "restart.tables_1000_all_restored_s": "< 2 s",
+    "workers.ratio_actions_per_second_held": "> 1 (two processes hold more than one)",
     "bots.*.hard-normal.win_share": ">= 0.60",
     "bots.*.normal-today.win_share": ">= 0.55",
 }
+# The cluster stage: the same load against one process and against --workers 2, these
+# stages of tables (each adds to the last), seconds measured per stage, setup budget per stage.
+WORKERS_STAGES, WORKERS_SECONDS, WORKERS_SETUP = (4, 8), 15.0, 45.0
 BOT_SECONDS = 100.0  # the bot section's budget: make bench stays under 10 min (it reports the games it managed)
 
 
@@ -107,6 +112,9 @@ def main() -> None:
             f"2 players, {BOT_SECONDS:.0f} s budget", bot_bench.run, BOT_SECONDS)
     section(results, "cluster_failover", "cluster: kill -9 the lobby host of 3 serve --nats processes "
             "with 2 bot tables playing; seconds until they play again, events lost", cluster_bench.run)
+    section(results, "workers", f"cluster load: tables {WORKERS_STAGES} against one process and against "
+            f"--workers 2, {WORKERS_SECONDS:.0f} s each", workers_bench.run, WORKERS_STAGES, WORKERS_SECONDS,
+            WORKERS_SETUP)
     section(results, "slow_link", "slow link: 9600 bit/s, 300 ms RTT proxy, opponent's action drawn",
             slowlink_bench.run)
     section(results, "flood", "flood: a client on 127.0.0.2 floods chat and resizes; others chat and play, "

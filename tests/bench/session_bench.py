@@ -41,6 +41,39 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def process_tree(pid: int) -> list[int]:
+    """The process and its descendants (``--workers``: the supervisor, the nats-server and
+    the workers), read from /proc; processes that end meanwhile are left out."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            for task in Path(f"/proc/{current}/task").iterdir():
+                todo.extend(int(child) for child in (task / "children").read_text().split())
+        except OSError:
+            continue
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> dict[str, float]:
+    """CPU time (user + system) used so far by the process and each of its descendants,
+    by "pid name" (name: the program, and for Python the script or module it runs)."""
+    out: dict[str, float] = {}
+    for member in process_tree(pid):
+        try:
+            seconds = cpu_seconds(member)
+            argv = Path(f"/proc/{member}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        words = [a.decode(errors="replace") for a in argv if a]
+        name = Path(words[0]).name if words else "?"
+        if name.startswith("python") and len(words) > 1:  # the script, or -m module
+            name = words[2] if words[1] == "-m" and len(words) > 2 else Path(words[1]).name
+        out[f"{member} {name}"] = seconds
+    return out
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -49,7 +82,10 @@ def rss_kib(pid: int) -> int:
 
 
 class ServerProcess:
-    def __init__(self, tmp: Path, *extra: str) -> None:
+    """``truco-ssh serve`` on 127.0.0.1 (a free port, a temporary data dir). ``listeners``:
+    how many processes say they listen before it counts as started (``--workers N``: N)."""
+
+    def __init__(self, tmp: Path, *extra: str, listeners: int = 1) -> None:
         self.port = free_port()
         exe = [str(Path(sys.executable).parent / "truco-ssh")]
         profile = os.environ.get("TRUCO_BENCH_PROFILE")
@@ -63,9 +99,11 @@ class ServerProcess:
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         assert self.proc.stdout is not None
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 30 * listeners
+        started = 0
         for line in self.proc.stdout:
-            if "Press Ctrl-C" in line or time.monotonic() > deadline:
+            started += "Press Ctrl-C" in line
+            if started >= listeners or time.monotonic() > deadline:
                 break
         # Keep reading what it prints (warnings): a full pipe would stop the server mid-run.
         self.output: list[str] = []

@@ -8,15 +8,16 @@ from importlib.metadata import version
 
 import pytest
 from rich.segment import Segment
+from textual._compositor import Compositor
 from textual.css.stylesheet import Stylesheet
 from textual.strip import Strip
 
 from tui import textual_patches
-from tui.textual_patches import colour_depth, lazy_strips, shared_css
+from tui.textual_patches import colour_depth, lazy_strips, partial_rows, shared_css
 
 
 def _patched_state() -> tuple[object, ...]:
-    return (Strip.render, Strip.__init__, Stylesheet._parse_rules,
+    return (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops,
             *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
 
 
@@ -28,6 +29,7 @@ def test_installed_once_by_the_test_setup_with_every_patch_in_place() -> None:
     assert textual_patches.installed()
     assert Strip.render is colour_depth._render
     assert Stylesheet._parse_rules is shared_css._parse_rules
+    assert Compositor._render_chops is partial_rows._render_chops
     assert all(isinstance(Strip.__dict__[name], property) for name in lazy_strips.CACHE_SIZES)
 
 
@@ -36,7 +38,7 @@ def test_installing_twice_changes_nothing() -> None:
     textual_patches.install()
     textual_patches.install()
     assert _patched_state() == before
-    for patch in (colour_depth, lazy_strips, shared_css):  # each patch on its own, too
+    for patch in (colour_depth, lazy_strips, shared_css, partial_rows):  # each patch on its own, too
         patch.install()
     assert _patched_state() == before
     strip = Strip([Segment("hola mundo")], 10)
@@ -53,20 +55,24 @@ def test_another_textual_version_is_refused_with_nothing_changed() -> None:
 _FRESH = """
 from textual.css.stylesheet import Stylesheet
 from textual.strip import Strip
-stock = (Strip.render, Strip.__init__, Stylesheet._parse_rules)
+from textual._compositor import Compositor
+stock = (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops)
 import server.cli, server.session, tui.app, tui.driver  # everything that builds or runs an App
 from tui import textual_patches
 assert not textual_patches.installed(), "patched on import"
-assert (Strip.render, Strip.__init__, Stylesheet._parse_rules) == stock, "patched on import"
+assert (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops) == stock, \
+    "patched on import"
 try:
     textual_patches.install("8.3.0")
 except RuntimeError:
     pass
 else:
     raise SystemExit("another version was accepted")
-assert (Strip.render, Strip.__init__, Stylesheet._parse_rules) == stock, "patched before refusing"
+assert (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops) == stock, \
+    "patched before refusing"
 textual_patches.install()
 assert Strip.render is not stock[0] and Stylesheet._parse_rules is not stock[2]
+assert Compositor._render_chops is not stock[3]
 print("ok")
 """
 

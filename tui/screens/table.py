@@ -258,10 +258,14 @@ class TableScreen(PartnerTalk, SeatChoice, Screen[None]):
     @property
     def _choices(self) -> list[CallChoice]:
         """The calls shown now, with their keys (the calls pane assigns them)."""
-        try:
-            return self.query_one("#t-actions", CallsPanel).choices
-        except NoMatches:  # (not composed yet: no calls)
-            return []
+        # (asked per call key whenever the key bar follows the bindings: found once, not queried)
+        panel: CallsPanel | None = getattr(self, "_calls_panel", None)
+        if panel is None:
+            try:
+                panel = self._calls_panel = self.query_one("#t-actions", CallsPanel)
+            except NoMatches:  # (not composed yet: no calls)
+                return []
+        return panel.choices
 
     def on_call_picked(self, message: CallPicked) -> None:
         if 0 <= message.index < len(self._choices):

@@ -14,6 +14,8 @@ One module per patch, each saying why and what upstream Textual would need to dr
 * ``lazy_strips``: ``Strip`` creates its seven small caches on first use, not at creation.
 * ``shared_css``: ``Stylesheet._parse_rules`` shares parsed rule sets across all the
   sessions' Apps in the process.
+* ``partial_rows``: ``Compositor._render_chops`` renders, in a partial update, only the
+  rows it writes (not every line of every widget in the box around the changes).
 
 Code that only *uses* private Textual APIs (no patching) stays where it is used:
 
@@ -27,12 +29,12 @@ from __future__ import annotations
 
 from importlib.metadata import version
 
-from tui.textual_patches import colour_depth, lazy_strips, shared_css
+from tui.textual_patches import colour_depth, lazy_strips, partial_rows, shared_css
 
 #: The only Textual version these patches were written and checked against.
 PINNED_TEXTUAL = "8.2.8"
 
-_PATCHES = (colour_depth, lazy_strips, shared_css)
+_PATCHES = (colour_depth, lazy_strips, shared_css, partial_rows)
 _installed = False
 
 

@@ -8,10 +8,13 @@ layout, so a card played repaints just the lines it changes.
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from rich.text import Text
+from typing import Iterable
+
+from rich.text import Span, Text
 from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.visual import Visual, visualize
 from textual.widgets import Static
 
@@ -20,6 +23,35 @@ from tui.widgets.messages import CallPicked, CardPicked, Redraw
 
 def _key(text: Text) -> tuple[object, ...]:
     return (text.plain, tuple(text.spans), str(text.style))
+
+
+# Rendered lines, shared by every session in the process: the four players of a table
+# draw the same log lines, trick rows and scores, and many tables draw the same labels,
+# so a line is rendered once, not once per seat. Keyed by everything the rendering reads:
+# the panel (class and id: its CSS), its width and style, and the line's content (text,
+# spans, base style). A Strip is not changed once made (Textual's operations return new
+# ones), and each session renders it to escapes for its own colour system when it writes
+# (tui/textual_patches/colour_depth.py), so one Strip serves every session.
+_SharedKey = tuple[object, ...]
+_SHARED_STRIPS: "OrderedDict[_SharedKey, Strip]" = OrderedDict()
+SHARED_STRIPS_MAX = 20_000  # a bound, not a working size: a few MB at most
+
+
+def shared_strip_count() -> int:
+    """How many rendered lines the process keeps (tests, and to see the bound hold)."""
+    return len(_SHARED_STRIPS)
+
+
+def _style_as_span(line: Text) -> Text:
+    """The line as splitting a joined text gives it: its base style becomes a span over it
+    (Textual draws a base style differently from a span: ANSI colours are not themed)."""
+    if not line.style:
+        return line
+    out = Text(line.plain, justify=line.justify, overflow=line.overflow, no_wrap=line.no_wrap)
+    if line.plain:
+        out.spans.append(Span(0, len(line.plain), line.style))
+    out.spans.extend(line.spans)
+    return out
 
 
 class Panel(Static):
@@ -33,8 +65,6 @@ class Panel(Static):
     _shown: tuple[object, ...] | None = None
     _shown_lines: list[tuple[object, ...]] = []
     _line_texts: list[Text] | None = None
-    _line_strips: "OrderedDict[tuple[object, ...], Strip]" = OrderedDict()
-    _strips_for: tuple[object, ...] = ()
 
     def show(self, text: Text) -> None:
         key = _key(text)
@@ -45,8 +75,23 @@ class Panel(Static):
             self._line_texts, self._shown_lines = None, []
             self.update(text, layout=False)
             return
-        lines = text.split("\n", allow_blank=True)
+        self._show_split(text.split("\n", allow_blank=True), text)
+
+    def show_lines(self, lines: list[Text]) -> None:
+        """``show`` of these lines joined by newlines (unwrapped), without joining them
+        only for ``show`` to split them again (Rich's split is costly with many styles)."""
+        lines = [_style_as_span(line) for line in lines]
         keys = [_key(line) for line in lines]
+        shown = tuple(keys)
+        if shown == self._shown:
+            return
+        self._shown = shown
+        text = Text("\n").join(lines)  # what Static's content says (tests, a fallback render)
+        text.no_wrap = True
+        self._show_split(lines, text, keys)
+
+    def _show_split(self, lines: list[Text], text: Text, keys: list[tuple[object, ...]] | None = None) -> None:
+        keys = [_key(line) for line in lines] if keys is None else keys
         old, self._shown_lines, self._line_texts = self._shown_lines, keys, lines
         self._Static__content = text  # type: ignore[attr-defined]
         self._Static__visual = None  # type: ignore[attr-defined]
@@ -66,23 +111,24 @@ class Panel(Static):
         width, style = self.size.width, self.visual_style
         if y >= len(texts):
             return Strip.blank(width, style.rich_style)
-        if (width, style) != self._strips_for:
-            self._line_strips, self._strips_for = OrderedDict(), (width, style)
+        if self.text_selection is not None:  # a selection is this session's alone
+            return self._render_one(texts[y], width, style)
         # Keyed by content, not position: a log line that scrolls up, or a card that moves
-        # along the hand, is drawn once.
-        key = self._shown_lines[y]
-        strip = self._line_strips.get(key)
+        # along the hand, is drawn once (and once for every session that shows it).
+        key = (type(self), self.id, width, style, self._shown_lines[y])
+        strip = _SHARED_STRIPS.get(key)
         if strip is None:
-            line = texts[y]
-            line.no_wrap = True
-            strips = Visual.to_strips(self, visualize(self, line), width, 1, style, pad=True)
-            strip = strips[0] if strips else Strip.blank(width, style.rich_style)
-            self._line_strips[key] = strip
-            if len(self._line_strips) > 2 * self.size.height + 4:
-                self._line_strips.popitem(last=False)
+            strip = _SHARED_STRIPS[key] = self._render_one(texts[y], width, style)
+            while len(_SHARED_STRIPS) > SHARED_STRIPS_MAX:  # the least recently drawn go
+                _SHARED_STRIPS.popitem(last=False)
         else:
-            self._line_strips.move_to_end(key)
+            _SHARED_STRIPS.move_to_end(key)
         return strip
+
+    def _render_one(self, line: Text, width: int, style: VisualStyle) -> Strip:
+        line.no_wrap = True
+        strips = Visual.to_strips(self, visualize(self, line), width, 1, style, pad=True)
+        return strips[0] if strips else Strip.blank(width, style.rich_style)
 
 
 class DrawnPanel(Panel):
@@ -139,12 +185,17 @@ class LogPanel(Panel):
         self._max_offset = 0
 
     def write(self, line: Text, *, chat: bool = False) -> None:
-        line.no_wrap = False
-        if len(self._lines) == self._lines.maxlen:
-            self._wrapped.pop(id(self._lines[0][0]), None)
-        self._lines.append((line, chat))
-        if self.scrolled and (self.show_chat or not chat):
-            self.scrolled += len(self._rows_of(line))  # keep the rows being read in place
+        self.write_lines((line,), chat=chat)
+
+    def write_lines(self, lines: Iterable[Text], *, chat: bool = False) -> None:
+        """Add lines, then draw once (an update's events: one repaint, not one per line)."""
+        for line in lines:
+            line.no_wrap = False
+            if len(self._lines) == self._lines.maxlen:
+                self._wrapped.pop(id(self._lines[0][0]), None)
+            self._lines.append((line, chat))
+            if self.scrolled and (self.show_chat or not chat):
+                self.scrolled += len(self._rows_of(line))  # keep the rows being read in place
         self._draw()
 
     def set_title(self, title: str) -> None:
@@ -181,7 +232,9 @@ class LogPanel(Panel):
     def _draw(self) -> None:
         height = self.size.height or 6
         rows: list[Text] = []
-        for line in reversed(self.lines):  # only as far back as the window reaches
+        for line, chat in reversed(self._lines):  # only as far back as the window reaches
+            if chat and not self.show_chat:
+                continue
             rows[:0] = self._rows_of(line)
             if len(rows) >= height + self.scrolled:
                 break
@@ -189,10 +242,7 @@ class LogPanel(Panel):
         self._max_offset = max(0, total - height)
         self.scrolled = min(self.scrolled, self._max_offset)
         end = len(rows) - self.scrolled
-        window = rows[max(0, end - height):end]
-        shown = Text("\n").join(window)
-        shown.no_wrap = True
-        self.show(shown)
+        self.show_lines(rows[max(0, end - height):end])
         title = self.pane_title + (f" ↓{self.scrolled}" if self.scrolled else "")
         if title != self.border_title:
             self.border_title = title
@@ -285,7 +335,7 @@ class GridPanel(Panel):
                 row.append_text(cell)
             rows.append(row)
             self._spans.append(spans)
-        self.show(Text("\n").join(rows))
+        self.show_lines(rows)
 
     def on_resize(self, event: events.Resize) -> None:
         self._shown = None
@@ -318,7 +368,7 @@ class HandPanel(Panel):
             for row, part in enumerate(box):
                 lines[row].append_text(part)
                 lines[row].append(" " * max(0, self.card_width - part.cell_len))
-        self.show(Text("\n").join(lines))
+        self.show_lines(lines)
 
     def on_click(self, event: events.Click) -> None:
         self.post_message(CardPicked(event.x // self.card_width))

@@ -30,16 +30,13 @@ class SeatsPanel(DrawnPanel, TablePart):
             rows = [self._seat_row(model, seat, extras) for seat in range(len(update.seats))]
             if all(row.cell_len + 1 + len(said[seat]) <= width for seat, row in enumerate(rows) if seat in said):
                 break
-        out = Text(no_wrap=True, overflow="ellipsis")
         for seat, row in enumerate(rows):
             if seat in said:
                 bubble = Text(said[seat], style="italic yellow")
                 bubble.truncate(max(1, width - row.cell_len - 1), overflow="ellipsis")
                 row.append(" ")
                 row.append_text(bubble)
-            out.append("\n")
-            out.append_text(row)
-        self.show(out)
+        self.show_lines([Text(no_wrap=True, overflow="ellipsis"), *rows])  # (a header row first)
 
     def show_waiting(self, info: p.TableInfo | None) -> int:
         """The waiting room's seats (free ones dimmed); returns how many are free."""
@@ -141,8 +138,10 @@ class TricksPanel(DrawnPanel, TablePart):
                 style = "bold cyan"
                 head = trick_head(head, self._result_text(model, results[i], winners.get(i)), column)
             out.append(f"{head:<{column}} ", style=style)
+        lines = [out]
         for seat in range(len(update.seats)):
-            out.append("\n")
+            out = Text(no_wrap=True, overflow="ellipsis")
+            lines.append(out)
             for number, trick in enumerate(tricks):
                 card = next((c for s, c in trick if s == seat), None)
                 cell = _card_cell(card, is_french, self.lite, roles.get(str(card)))
@@ -151,7 +150,7 @@ class TricksPanel(DrawnPanel, TablePart):
                 cell.truncate(column, pad=True)
                 out.append_text(cell)
                 out.append(" ")
-        self.show(out)
+        self.show_lines(lines)
 
     def _result_text(self, model: TableModel, team: int | None, seat: int | None = None) -> str:
         """A trick is taken by a player: his name (the team only for a parda)."""

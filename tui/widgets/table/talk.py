@@ -24,8 +24,7 @@ class TableLog(LogPanel, TablePart):
     """``#t-log`` (and ``#t-chat-log``, which only shows the chat lines)."""
 
     def write_events(self, model: TableModel, entries: Iterable[p.LogEvent]) -> None:
-        for line in log_lines(self.tr, model, entries, french(model), self.lite):
-            self.write(line)
+        self.write_lines(log_lines(self.tr, model, entries, french(model), self.lite))
 
     def write_chat(self, line: p.ChatLine) -> None:
         self.write(chat_text(line), chat=True)

@@ -1,0 +1,69 @@
+"""A partial screen update renders only the rows it writes (tui/textual_patches/partial_rows.py),
+and the terminal, fed the partial updates, shows what a full render of the screen shows."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pyte
+from textual._compositor import ChopsUpdate, Compositor
+from textual.widget import Widget
+
+import engine
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink, seated_app, table_shown, update_for
+from tui.textual_patches import partial_rows
+
+COLS, ROWS = 80, 24
+
+
+def _terminal_showing(text: str) -> tuple[pyte.Screen, pyte.Stream]:
+    screen = pyte.Screen(COLS, ROWS)
+    stream = pyte.Stream(screen)
+    for y, row in enumerate(text.splitlines()):
+        stream.feed(f"\x1b[{y + 1};1H{row}")
+    return screen, stream
+
+
+async def test_partial_updates_draw_what_a_full_render_shows(monkeypatch: Any) -> None:
+    assert Compositor._render_chops is partial_rows._render_chops
+    rules = engine.get_ruleset("argentino", flor=False)
+    rng = random.Random(4)
+    state, events = engine.new_match(rules, 2, rng)
+    link = FakeLink()
+    app = await seated_app(link, 0)
+    updates: list[ChopsUpdate] = []
+    asked: set[Widget] = set()
+    textual_partial = Compositor.render_partial_update
+    textual_render_lines = Widget.render_lines
+
+    def partial(compositor: Compositor) -> ChopsUpdate | None:
+        update = textual_partial(compositor)
+        if update is not None:
+            updates.append(update)
+        return update
+
+    def render_lines(widget: Widget, crop: Any) -> Any:
+        asked.add(widget)
+        return textual_render_lines(widget, crop)
+
+    async with table_shown(app, link, update_for(state, 0, 3, events), size=(COLS, ROWS)) as pilot:
+        await pilot.pause(0.2)
+        terminal, stream = _terminal_showing(screen_text(app))
+        monkeypatch.setattr(Compositor, "render_partial_update", partial)
+        monkeypatch.setattr(Widget, "render_lines", render_lines)
+        for seq in range(4, 16):  # a dozen moves: cards, calls, answers, a new hand
+            actions = engine.all_legal_actions(state)
+            plays = [a for a in actions if a.card is not None]
+            state, events = engine.advance(state, rng.choice(plays or actions), rng)
+            link.push(update_for(state, 0, seq, events))
+            await pilot.pause(0.1)
+        monkeypatch.undo()
+        assert updates, "no partial update was drawn"
+        for update in updates:
+            stream.feed(update.render_segments(app.console).replace("\n", ""))
+        assert "\n".join(row.rstrip() for row in terminal.display) == \
+            "\n".join(row.rstrip() for row in screen_text(app).splitlines())
+        # Widgets with no row written were not rendered (Textual asked every one on screen).
+        shown = set(app.screen._compositor.visible_widgets)
+        assert asked < shown, sorted(type(w).__name__ for w in shown - asked)
