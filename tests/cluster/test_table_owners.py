@@ -8,7 +8,6 @@ import asyncio
 import re
 import signal
 import time
-from typing import Callable
 
 import asyncssh
 import pytest
@@ -19,40 +18,11 @@ from server.cluster.natsd import NatsServer
 from server.cluster.tablewire import from_call, to_call
 from server.table import messages as tm
 from tests.cluster.procs import RESTORED, Proc, logged_state
-from tests.e2e.harness import ScreenClient
-from tests.e2e.helpers import close_all, lobby_client, offered_actions, refused
+from tests.e2e.helpers import close_all, lobby_client
 from tests.e2e.test_reconnect_ssh import back, cards, status
-from tests.e2e.test_table_ssh import ANSWER_ORDER, AVOID, join_first_table, open_table
+from tests.e2e.test_table_ssh import join_first_table, open_table, play_like_a_person
 
 RUNS_ON = re.compile(r"table (\S+) runs on (\S+)")
-
-
-async def play_until(client: ScreenClient, done: Callable[[str], bool], deadline: float) -> None:
-    """Play as a person does (answers first, otherwise a card) until ``done`` holds."""
-    while time.monotonic() < deadline:
-        text = client.text()
-        if done(text):
-            return
-        if "Your move." in text:
-            pairs = offered_actions(text)
-            offered = {label: key for key, label in pairs}
-            answer = next((offered[a] for a in ANSWER_ORDER if a in offered), None)
-            if answer is not None:
-                client.send(answer)
-            else:
-                for digit in "123":
-                    client.send(digit)
-                    await asyncio.sleep(0.05)
-                    if not refused(client.text()):
-                        break
-                else:
-                    fallback = [k for k, label in pairs if label not in AVOID] or [k for k, _ in pairs]
-                    if fallback:
-                        client.send(fallback[0])
-            await asyncio.sleep(0.08)
-        else:
-            await asyncio.sleep(0.02)
-    raise AssertionError(f"not done in time; screen:\n{client.text()}")
 
 
 def hand_two(text: str) -> bool:
@@ -161,6 +131,6 @@ async def test_the_owner_of_a_table_killed_mid_hand_another_process_resumes_it(
         await beto.wait_for(lambda s: status(s) == turns["beto"], 15)
         assert status(ana.text()) == turns["ana"]
         deadline = time.monotonic() + 90
-        await asyncio.gather(play_until(ana, hand_two, deadline), play_until(beto, hand_two, deadline))
+        await asyncio.gather(play_like_a_person(ana, deadline, hand_two), play_like_a_person(beto, deadline, hand_two))
     finally:
         await close_all(*clients)

@@ -71,7 +71,7 @@ async def test_a_dropped_player_comes_back_to_the_same_cards_and_turn(tmp_path) 
             again = await programs.update(ana, lambda u: u.table_id == table_id)
             assert (again.seat, again.view.own_cards, again.waiting) == (0, mine.view.own_cards, mine.waiting)
             # The hand's log comes back too (issue 13: it came back empty).
-            assert [e["type"] for e in again.history][:2] == ["match_started", "hand_dealt"]
+            assert [e.KIND for e in again.history][:2] == ["match_started", "hand_dealt"]
             await beto.wait_for(lambda s: not away(s, "ana"), 10)
 
             # The guest has no key: the table shows a code, and CODE@host brings them back.

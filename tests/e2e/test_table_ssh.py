@@ -6,6 +6,7 @@ import asyncio
 import re
 import sys
 import time
+from typing import Callable
 
 import pytest
 
@@ -67,15 +68,21 @@ def my_move(text: str) -> bool:
     return "Your move." in text
 
 
-async def play_like_a_person(client: ScreenClient, deadline: float) -> str:
-    """Act whenever the screen says it is this player's move, until the match is over.
+def match_over(text: str) -> bool:
+    return MATCH_OVER.search(text) is not None
+
+
+async def play_like_a_person(client: ScreenClient, deadline: float,
+                             done: Callable[[str], bool] = match_over) -> str:
+    """Act whenever the screen says it is this player's move, until ``done`` holds (by
+    default: the match is over).
 
     Answers first (quiero, say the tantos, son buenas, flor, pass), otherwise a card:
     the keys a player reads off the screen. Returns the final screen.
     """
     while time.monotonic() < deadline:
         text = client.text()
-        if MATCH_OVER.search(text):
+        if done(text):
             return text
         if my_move(text):
             pairs = offered_actions(text)
@@ -96,7 +103,7 @@ async def play_like_a_person(client: ScreenClient, deadline: float) -> str:
             await asyncio.sleep(0.08)
         else:
             await asyncio.sleep(0.02)
-    raise AssertionError(f"match not over in time; screen:\n{client.text()}")
+    raise AssertionError(f"not done in time; screen:\n{client.text()}")
 
 
 async def test_four_players_play_a_whole_game_through_keystrokes(tmp_path) -> None:
