@@ -117,6 +117,9 @@ def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
     add_table_arguments(host, tr)
     host.add_argument("--log-file", type=Path, default=None,
                       help=tr("cli.help.host.log_file"))
+    # Errors name the commands, not the English word "command" (the dest): the help is the same,
+    # argparse shows {serve,...} there anyway.
+    sub.metavar = "{" + ",".join(sub.choices) + "}"
     return parser
 
 
