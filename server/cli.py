@@ -24,7 +24,8 @@ from server.ssh import start_ssh_server
 from server.table import Pace
 from server.store import Store, StoreError
 from server.variants import validate_options, variant_infos
-from server.say import Said, terminal_tr
+from server.say import ENGLISH, Said, speaking, terminal_tr
+from tui.i18n import Translator
 from server.signals import catch_stop_signals, release_stop_signals
 from tui import textual_patches
 
@@ -42,77 +43,83 @@ def _say(text: str) -> None:
         out.flush()
 
 
-def _server_arguments(serve: argparse.ArgumentParser, defaults: ServerConfig) -> None:
+def _server_arguments(serve: argparse.ArgumentParser, defaults: ServerConfig, tr: Translator) -> None:
     """What ``serve`` and ``host`` share: where to listen and keep data."""
-    serve.add_argument("--host", default=defaults.host, help="address to listen on (default %(default)s)")
-    serve.add_argument("--port", type=int, default=defaults.port, help="TCP port (default %(default)s)")
+    serve.add_argument("--host", default=defaults.host, help=tr("cli.help.server.host"))
+    serve.add_argument("--port", type=int, default=defaults.port, help=tr("cli.help.server.port"))
     serve.add_argument("--data-dir", type=Path, default=defaults.data_dir,
-                       help="where the database lives (default %(default)s)")
+                       help=tr("cli.help.server.data_dir"))
     serve.add_argument("--host-key", type=Path, default=defaults.host_key,
-                       help="ed25519 host key, created on first start (default %(default)s)")
+                       help=tr("cli.help.server.host_key"))
     serve.add_argument("--no-mdns", dest="mdns", action="store_false",
-                       help="do not advertise on the LAN with mDNS/DNS-SD (never done on the loopback)")
+                       help=tr("cli.help.server.no_mdns"))
     serve.add_argument("--bot-delay", type=float, default=defaults.bot_delay,
-                       help="seconds a bot takes to move (default %(default)s)")
+                       help=tr("cli.help.server.bot_delay"))
     serve.add_argument("--hand-pause", type=float, default=defaults.hand_pause,
-                       help="seconds the end of a hand stays on screen (default %(default)s)")
+                       help=tr("cli.help.server.hand_pause"))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
+    """The command line, its help in ``tr``'s language (argparse's own words: ``speaking``)."""
     defaults = ServerConfig()
-    parser = argparse.ArgumentParser(prog="truco-ssh", description="Truco over SSH")
+    parser = argparse.ArgumentParser(prog="truco-ssh", description=tr("cli.help.description"))
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="run the server")
-    _server_arguments(serve, defaults)
-    serve.add_argument("--max-connections-per-ip", type=int, default=defaults.max_connections_per_ip)
-    serve.add_argument("--max-sessions", type=int, default=defaults.max_sessions)
+    serve = sub.add_parser("serve", help=tr("cli.help.serve"))
+    _server_arguments(serve, defaults, tr)
+    serve.add_argument("--max-connections-per-ip", type=int, default=defaults.max_connections_per_ip,
+                       help=tr("cli.help.serve.max_connections_per_ip"))
+    serve.add_argument("--max-sessions", type=int, default=defaults.max_sessions,
+                       help=tr("cli.help.serve.max_sessions"))
     serve.add_argument("--connections-per-minute-per-ip", type=float,
-                       default=defaults.connections_per_minute_per_ip)
-    serve.add_argument("--chat-per-second", type=float, default=defaults.chat_per_second)
-    serve.add_argument("--chat-max-len", type=int, default=defaults.chat_max_len)
+                       default=defaults.connections_per_minute_per_ip,
+                       help=tr("cli.help.serve.connections_per_minute_per_ip"))
+    serve.add_argument("--chat-per-second", type=float, default=defaults.chat_per_second,
+                       help=tr("cli.help.serve.chat_per_second"))
+    serve.add_argument("--chat-max-len", type=int, default=defaults.chat_max_len,
+                       help=tr("cli.help.serve.chat_max_len"))
     serve.add_argument("--lite", action="store_true",
-                       help="sessions start in lite mode: 16 colours, ASCII cards, no mouse (L toggles)")
+                       help=tr("cli.help.serve.lite"))
     serve.add_argument("--no-compression", dest="compression", action="store_false",
-                       help="never compress (by default clients that can inflate zlib get it)")
+                       help=tr("cli.help.serve.no_compression"))
     serve.add_argument("--seat-hold", type=float, default=defaults.seat_hold,
-                       help="seconds a dropped player's seat is held for them (default %(default)s)")
+                       help=tr("cli.help.serve.seat_hold"))
     serve.add_argument("--away-grace", type=float, default=defaults.away_grace,
-                       help="seconds the table waits on an away player before a bot makes that "
-                            "decision (default %(default)s)")
+                       help=tr("cli.help.serve.away_grace"))
     serve.add_argument("--quick-fill-wait", type=float, default=defaults.quick_fill_wait,
-                       help="seconds a quick-play table waits for people before bots fill it "
-                            "(default %(default)s)")
+                       help=tr("cli.help.serve.quick_fill_wait"))
     # Operators and tests: bot-only tables that play on for ever (e.g. the crash test).
     serve.add_argument("--demo-bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     # Tests: each restored table's state digest in the log, to compare with their own replay.
     serve.add_argument("--log-digests", action="store_true", help=argparse.SUPPRESS)
-    cluster = serve.add_argument_group("cluster (README: Cluster)")
+    cluster = serve.add_argument_group(tr("cli.help.cluster"))
     cluster.add_argument("--nats", metavar="URL[,URL...]",
-                         help="join a cluster through these NATS servers (2.10+, JetStream on)")
+                         help=tr("cli.help.cluster.nats"))
     cluster.add_argument("--workers", default="1", metavar="N",
-                         help="processes sharing the port, with a local nats-server; a number or "
-                              "auto (one per core; default %(default)s: one process, no bus)")
+                         help=tr("cli.help.cluster.workers"))
     # Set by --workers for its workers: several processes listen on the one port.
     cluster.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     cluster.add_argument("--lease-ttl", type=float, default=BusOptions().lease_ttl,
-                         help="seconds before a dead lobby host is replaced (default %(default)s)")
+                         help=tr("cli.help.cluster.lease_ttl"))
     cluster.add_argument("--replicas", type=int, default=BusOptions().replicas,
-                         help="JetStream copies of the cluster's data (3 on a NATS cluster of 3; "
-                              "default %(default)s)")
-    serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+                         help=tr("cli.help.cluster.replicas"))
+    serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+                       help=tr("cli.help.log_level"))
     from server.remote_bot import add_bot_parser  # `truco-ssh bot`: a program at a table
 
-    add_bot_parser(sub, defaults.port)
-    sub.add_parser("options", help="print every variant's table options (Markdown)")
-    find = sub.add_parser("find", help="list the truco-ssh servers on the LAN (mDNS)")
-    find.add_argument("--seconds", type=float, default=3.0, help="how long to listen (default %(default)s)")
+    add_bot_parser(sub, defaults.port, tr)
+    sub.add_parser("options", help=tr("cli.help.options"))
+    find = sub.add_parser("find", help=tr("cli.help.find"))
+    find.add_argument("--seconds", type=float, default=3.0, help=tr("cli.help.find.seconds"))
     find.add_argument("--interface", action="append", default=None, metavar="ADDRESS",
-                      help="listen on the network interface with this address (default: all)")
-    host = sub.add_parser("host", help="host a private table on the LAN and play it in this terminal")
-    _server_arguments(host, defaults)
-    add_table_arguments(host)
+                      help=tr("cli.help.find.interface"))
+    host = sub.add_parser("host", help=tr("cli.help.host"))
+    _server_arguments(host, defaults, tr)
+    add_table_arguments(host, tr)
     host.add_argument("--log-file", type=Path, default=None,
-                      help="where the server logs while you play (default DATA_DIR/truco-ssh.log)")
+                      help=tr("cli.help.host.log_file"))
+    # Errors name the commands, not the English word "command" (the dest): the help is the same,
+    # argparse shows {serve,...} there anyway.
+    sub.metavar = "{" + ",".join(sub.choices) + "}"
     return parser
 
 
@@ -247,7 +254,10 @@ async def _serve_cluster(config: ServerConfig, args: argparse.Namespace) -> None
 def main(argv: list[str] | None = None) -> int:
     from server.remote_bot import bot_main
 
-    args = build_parser().parse_args(argv)
+    # The terminal's language, chosen before the parser is built: --help, usage and errors.
+    tr = terminal_tr()
+    with speaking(tr):
+        args = build_parser(tr).parse_args(argv)
     if args.command == "bot":
         return bot_main(args)
     if args.command == "options":

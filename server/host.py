@@ -55,16 +55,17 @@ class TablePlan:
 
 # -- the command line ------------------------------------------------------------------
 
-def add_table_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", default="", help="your player name (default: your login name)")
+def add_table_arguments(parser: argparse.ArgumentParser, tr: Translator = ENGLISH) -> None:
+    parser.add_argument("--name", default="", help=tr("cli.help.host.name"))
     parser.add_argument("--variant", default="argentino",
-                        choices=[v.name for v in engine.variant_catalog() if v.implemented])
-    parser.add_argument("--players", type=int, default=2, help="2, 4 or 6 (default %(default)s)")
-    parser.add_argument("--title", default="", help="the table's name (default: yours)")
+                        choices=[v.name for v in engine.variant_catalog() if v.implemented],
+                        help=tr("cli.help.host.variant"))
+    parser.add_argument("--players", type=int, default=2, help=tr("cli.help.host.players"))
+    parser.add_argument("--title", default="", help=tr("cli.help.host.title"))
     parser.add_argument("--turn-timer", type=int, default=None,
-                        help="seconds per turn, 0 for none (default: none at a private table)")
+                        help=tr("cli.help.host.turn_timer"))
     parser.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="a table option, e.g. -o target=15 -o flor=on (truco-ssh options lists them)")
+                        help=tr("cli.help.host.option"))
 
 
 def parse_option(variant: str, text: str) -> tuple[str, p.OptionValue]:

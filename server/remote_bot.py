@@ -22,6 +22,8 @@ import asyncssh
 import engine
 import protocol as p
 from protocol.client import Client, wire_view
+from server.say import ENGLISH
+from tui.i18n import Translator
 
 log = logging.getLogger(__name__)
 
@@ -225,26 +227,26 @@ async def run_bot(host: str, port: int, name: str, plan: Plan, *, known_hosts: o
 
 # -- the command line: `truco-ssh bot` (server/cli.py adds the parser and calls bot_main) ------
 
-def add_bot_parser(sub: Any, default_port: int) -> None:
-    """The ``bot`` subcommand's arguments (``sub``: the CLI's subparsers)."""
-    bot = sub.add_parser("bot", help="play as a bot through the truco subsystem (from any machine)")
-    bot.add_argument("name", help="the bot's name at the table (its SSH username)")
-    bot.add_argument("--host", default="127.0.0.1", help="server address (default %(default)s)")
-    bot.add_argument("--port", type=int, default=default_port, help="server port (default %(default)s)")
+def add_bot_parser(sub: Any, default_port: int, tr: Translator = ENGLISH) -> None:
+    """The ``bot`` subcommand's arguments (``sub``: the CLI's subparsers; help in ``tr``'s language)."""
+    bot = sub.add_parser("bot", help=tr("cli.help.bot"))
+    bot.add_argument("name", help=tr("cli.help.bot.name"))
+    bot.add_argument("--host", default="127.0.0.1", help=tr("cli.help.bot.host"))
+    bot.add_argument("--port", type=int, default=default_port, help=tr("cli.help.bot.port"))
     bot.add_argument("--level", default="normal", choices=list(LEVELS),
-                     help="how well it plays (default %(default)s; every level plays the normal bot for now)")
-    bot.add_argument("--table", help="the table id to join (default: the first table waiting for players)")
-    bot.add_argument("--code", help="a private table's join code")
-    bot.add_argument("--seat", type=int, help="the seat to take at --table (default: the first free one)")
+                     help=tr("cli.help.bot.level"))
+    bot.add_argument("--table", help=tr("cli.help.bot.table"))
+    bot.add_argument("--code", help=tr("cli.help.bot.code"))
+    bot.add_argument("--seat", type=int, help=tr("cli.help.bot.seat"))
     bot.add_argument("--matches", type=int, default=1,
-                     help="matches to play before leaving (default %(default)s)")
+                     help=tr("cli.help.bot.matches"))
     bot.add_argument("--identity", type=Path,
-                     help="a private key file: the bot's name stays reserved to it (default: a guest)")
+                     help=tr("cli.help.bot.identity"))
     bot.add_argument("--known-hosts", default="~/.ssh/known_hosts",
-                     help="known hosts file to check the server's key against; 'none' accepts "
-                          "any key (default %(default)s)")
-    bot.add_argument("--seed", type=int, help="seed of the bot's random choices")
-    bot.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+                     help=tr("cli.help.bot.known_hosts"))
+    bot.add_argument("--seed", type=int, help=tr("cli.help.bot.seed"))
+    bot.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+                     help=tr("cli.help.log_level"))
 
 
 def bot_main(args: argparse.Namespace) -> int:
