@@ -203,9 +203,9 @@ def invitation(code: str, bind_host: str, port: int, plan: TablePlan, name: str,
     lines = [qr_text(link), tr("cli.host.scan", link=link), "",
              tr("cli.host.table", variant=variant, n=plan.players, name=name, code=code),
              tr("cli.host.friends_join")]
-    lines += [f"  {ssh_command(address, port, code)}" for address in addresses]
-    if local_only:  # a line of its own: beside the heading or the link it wrapped at 80 columns
+    if local_only:  # a line of its own: beside the heading it wrapped mid-word at 80 columns
         lines.append(f"  {tr('cli.this_machine_only')}")
+    lines += [f"  {ssh_command(address, port, code)}" for address in addresses]
     return lines
 
 

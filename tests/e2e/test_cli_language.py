@@ -73,7 +73,7 @@ async def test_host_speaks_spanish_in_a_spanish_terminal(tmp_path: Path) -> None
         code = link.group(2)
         assert f"Escaneá con una app de SSH del celular: ssh://{code}@127.0.0.1:{port}" in out
         assert f"Mesa privada de truco Argentino para 4; te sentás como hostess. Código: {code}" in out
-        assert "Tus amigos entran con:   (no hay ninguna dirección de red: solo desde esta máquina)" in out
+        assert "Tus amigos entran con:\r\n  (no hay ninguna dirección de red: solo desde esta máquina)" in out
         # Ctrl-C before taking the seat (the pty is not the process's controlling terminal
         # here, so the signal a terminal would send is sent directly): everything ends.
         os.killpg(host.proc.pid, signal.SIGINT)
