@@ -14,11 +14,13 @@ information-set sampling of the `hard` level); `beliefs` turns them into the est
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from itertools import combinations
 
-from engine.bots.seat import ACCEPT, ENVIDO_BET, Beliefs, call_family, card_tables
+from engine.bots.seat import ACCEPT, ENVIDO_BET, Beliefs, Seat, call_family, card_tables
+from engine.bots.style import DEFAULT
 from engine.core.cards import Card
 from engine.core.ruleset import FlorDeclaration, RuleSet
 from engine.core.views import View
@@ -26,6 +28,10 @@ from engine.core.views import View
 HAND = 3  # cards per hand in every variant's envido and flor
 OPP_SAMPLES = 16  # drawn hands behind the normal level's card beliefs
 MAX_TRIES = 30  # redraws before a clue that cannot be met is dropped
+CALLER_DRAWS = 40  # drawn hands behind the reading of a truco caller's cards
+# Weight of a drawn caller hand that would have made the call, against 1 for one that would
+# not (a bluff, or a caller that plays otherwise): the rule-based bot bluffs about 1 in 17.
+CALLED_RANGE = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +285,10 @@ def beliefs(view: View, rules: RuleSet, rng: random.Random) -> Beliefs | None:
     team = view.teams[me]
     opps = [c for c in found if view.teams[c.seat] != team]
     cards: list[int] | None = None
-    if any(c.narrowing for c in found):
+    called = _truco_caller(view, opps)
+    if called is not None:
+        cards = caller_cards(view, rules, rng, found, called)
+    if cards is None and any(c.narrowing for c in found):
         strength = card_tables(rules, view.face_up).strength
         pooled: list[int] = []
         sampler = Sampler(view, rules, found)
@@ -301,7 +310,43 @@ def beliefs(view: View, rules: RuleSet, rng: random.Random) -> Beliefs | None:
                 envido[c.seat] = values
     if cards is None and not envido:
         return None
-    return Beliefs(cards, envido)
+    return Beliefs(cards, envido, read_caller=called is not None and cards is not None)
+
+
+def _truco_caller(view: View, opps: list[Clue]) -> int | None:
+    """The seat whose truco-ladder bet waits for this seat's answer, when it is the only
+    opponent still in the hand (a duel: its cards are then the whole of the other side)."""
+    seat = view.truco_pending_seat
+    me = view.viewer
+    assert me is not None
+    if seat is None or view.truco_pending_by == view.teams[me] or view.truco_pending_level is None:
+        return None
+    in_hand = [c.seat for c in opps if c.seat in view.players]
+    return seat if in_hand == [seat] else None
+
+
+def caller_cards(view: View, rules: RuleSet, rng: random.Random, found: list[Clue],
+                 caller: int) -> list[int] | None:
+    """The strengths of the cards the truco caller may hold, read from its call: hands are
+    drawn among those that agree with the table, and each is weighed by whether the
+    rule-based bot (engine/bots/bot.py, default tunables) holding it would have made this
+    call: its hand equity reaching the step's threshold, or a bluff. None when no draw fits."""
+    level = view.truco_pending_level
+    assert level is not None
+    calls = DEFAULT.truco_call
+    threshold = calls[min(max(level - 1, 0), len(calls) - 1)]
+    strength = card_tables(rules, view.face_up).strength
+    sampler = Sampler(view, rules, found)
+    pooled: list[int] = []
+    for _ in range(CALLER_DRAWS):
+        held = sampler.draw(rng).get(caller, ())
+        if not held:
+            continue
+        theirs = dataclasses.replace(view, viewer=caller, own_cards=held, legal=())
+        equity = Seat(theirs, rules).equity()
+        weight = CALLED_RANGE if equity >= threshold else 1
+        pooled.extend(strength[card.code] for card in held for _ in range(weight))
+    return sorted(pooled) or None
 
 
 def _envido_decision(view: View, rules: RuleSet) -> bool:

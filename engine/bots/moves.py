@@ -97,7 +97,8 @@ def answer_envido(seat: Seat, known: dict[str, list[Action]], rng: random.Random
     if len(calls) > 1:
         level += 0.1
     value = seat.envido_value()
-    chance = seat.envido_chance(value, caller_quantile=min(level, 0.9))
+    level += seat.style.caller_shift
+    chance = seat.envido_chance(value, caller_quantile=min(level, 0.95 if seat.style.caller_shift else 0.9))
     if raises and chance > seat.style.envido_raise:
         ordered = sorted(raises, key=lambda a: (_is_falta(steps[a.call.value]),
                                                steps[a.call.value].points))
@@ -226,7 +227,8 @@ def answer_truco(seat: Seat, known: dict[str, list[Action]], rng: random.Random)
     else:
         refused = view.truco_value
         stake = refused + 1
-    equity = seat.equity() * seat.style.caller_discount
+    read = seat.beliefs is not None and seat.beliefs.read_caller
+    equity = seat.equity() * (seat.style.read_discount if read else seat.style.caller_discount)
     if counter and equity > 0.8:
         return counter[0]
     if accept is None:

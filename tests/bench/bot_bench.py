@@ -13,7 +13,7 @@ normal >= 55% against today's bot.
 Each pairing and variant gets a share of a time budget and plays duplicate pairs until it is
 spent (at least one pair); the figures say how many games it managed. In `make bench` the
 budget is small (the whole bench stays under ten minutes) and the hard level searches with
-its production limits (time_limit 0.45 s, up to 40 worlds) so its figures are the real bot's.
+its production limits (time_limit 0.4 s, up to 40 worlds) so its figures are the real bot's.
 
     python tests/bench/bot_bench.py [--seconds 120] [--variants argentino,paulista]
         [--pairs hard-normal,normal-today] [--jobs 1]

@@ -168,3 +168,31 @@ def test_hard_keeps_the_card_that_wins_the_last_trick() -> None:
         chosen = hard.choose(view(state, 0), state.rules, random.Random(seed),
                              worlds=Worlds(state, 0), strict=True, n_worlds=4, time_limit=None)
         assert chosen is not None and chosen.card != ace, chosen
+
+
+def test_a_truco_call_is_read_as_a_strong_hand() -> None:
+    """The mano calls truco before any card: the answering seat's beliefs draw the caller's
+    cards from the hands that would have called (read_caller), stronger on average than the
+    unseen cards."""
+    state, _ = scenario({0: "4e 5c 6b", 1: "7o 4c 12b"}, n=2, flor=False)
+    state, _ = act(state, (0, "truco"))
+    v = view(state, 1)
+    b = infer.beliefs(v, state.rules, random.Random(3))
+    assert b is not None and b.read_caller and b.opponent_cards
+    strength = bot.card_tables(state.rules, None).strength
+    mine = {c.code for c in v.own_cards}
+    unseen = [strength[c.code] for c in state.rules.deck if c.code not in mine]
+    read = sum(b.opponent_cards) / len(b.opponent_cards)
+    assert read > sum(unseen) / len(unseen) + 1
+
+
+def test_an_envido_bet_is_read_from_the_range_that_makes_it() -> None:
+    """Facing an envido with 24, today's bot (the issue 6 reading of a call) accepts most of
+    the time; normal reads the bet as a hand in the top of the range and declines more."""
+    state, _ = scenario({0: "7o 6o 4b", 1: "4e 12c 4c"}, n=2, flor=False)  # seat 1 has 24
+    state, _ = act(state, (0, "envido"))
+    v = view(state, 1)
+    def accepts(choose) -> int:  # type: ignore[no-untyped-def]
+        return sum(1 for seed in range(40)
+                   if choose(v, state.rules, random.Random(seed)).call is Call.QUIERO)
+    assert accepts(normal.choose) < accepts(bot.choose_action)
