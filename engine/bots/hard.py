@@ -9,9 +9,10 @@ For a decision the seat must take (a card to play, a bet to answer, calls on its
      the `normal` level for every seat (without its card inference, for speed), with the
      same random stream for every move (common random numbers: the moves are compared on
      the same futures);
-  4. value a playout as points won minus points lost in the hand, plus the game's target
-     when the hand ends the game (a win) or minus it (a loss); keep the normal level's move
-     unless another beats it, world by world, by more than its noise (`_pick`).
+  4. value a playout by how much it moves the chance of winning the game (engine/bots/odds.py:
+     a point near the end is worth more than one at the start, a hand that ends the game is
+     a win or a loss), in points of a first hand; keep the normal level's move unless
+     another beats it, world by world, by more than its noise (`_pick`).
 
 Decisions it does not search (an optional initiative off one's turn, the flor round, a table
 without a `Worlds`) are the normal level's. The search is bounded by a number of worlds and a
@@ -26,14 +27,14 @@ import random
 import time
 from typing import Any
 
-from engine.bots import infer, normal
+from engine.bots import infer, normal, odds
 from engine.bots.bot import choose_action, is_obliged
 from engine.bots.seat import UNKNOWN, call_family
 from engine.bots.signals import Signals
 from engine.core.actions import Action
 from engine.core.calls import Call
 from engine.core.errors import IllegalAction
-from engine.core.game import all_legal_actions, apply
+from engine.core.game import apply, legal_actions
 from engine.core.ruleset import RuleSet
 from engine.core.views import View, view as seat_view
 from engine.core.worlds import NoWorld, Worlds
@@ -149,16 +150,21 @@ def _score_sides(view: View, me: int) -> tuple[list[int], list[int]]:
 
 
 def _value(before: Any, after: Any, mine: list[int], theirs: list[int], target: int) -> float:
-    gained = [after.scores[i] - before.scores[i] for i in range(len(before.scores))]
-    value = max(gained[i] for i in mine) - max((gained[i] for i in theirs), default=0)
-    top_mine = max(after.scores[i] for i in mine)
-    top_theirs = max((after.scores[i] for i in theirs), default=0)
-    if after.game_winner is not None or after.match_over:
+    """The playout's change in the chance of winning the game (engine/bots/odds.py), in
+    points of a game's first hand: a point near the end weighs what it is worth there."""
+    return odds.point_scale(target) * (_chance(after, mine, theirs, target)
+                                       - _chance(before, mine, theirs, target))
+
+
+def _chance(state: Any, mine: list[int], theirs: list[int], target: int) -> float:
+    top_mine = max(state.scores[i] for i in mine)
+    top_theirs = max((state.scores[i] for i in theirs), default=0)
+    if state.game_winner is not None or state.match_over:
         if top_mine >= target and top_mine >= top_theirs:
-            value += target
-        elif top_theirs >= target:
-            value -= target
-    return float(value)
+            return 1.0
+        if top_theirs >= target:
+            return 0.0
+    return odds.win_chance(target - top_mine, target - top_theirs)
 
 
 def _play_out(state: Any, rules: RuleSet, rng: random.Random) -> Any:
@@ -167,14 +173,14 @@ def _play_out(state: Any, rules: RuleSet, rng: random.Random) -> Any:
     for _ in range(MAX_STEPS):
         if state.needs_deal or state.match_over or state.deal_no != hand:
             return state
-        seats = sorted({a.seat for a in all_legal_actions(state)})
+        seats = [s for s in range(state.n) if legal_actions(state, s)]
         if not seats:
             return state
         rng.shuffle(seats)
         chosen = None
         first_view = None
         for seat in seats:
-            v = seat_view(state, seat)
+            v = seat_view(state, seat, lean=True)  # the bot reads no guide field
             first_view = first_view or v
             chosen = choose_action(v, rules, rng, style=normal.style_for(v))
             if chosen is not None:

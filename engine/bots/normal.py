@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from functools import lru_cache
 
 from engine.bots import infer
 from engine.bots.bot import choose_action
@@ -48,8 +49,14 @@ def style_for(view: View) -> Style:
         return NORMAL
     mine = view.scores[team]
     theirs = max(s for i, s in enumerate(view.scores) if i != team)
-    need_us, need_them = view.target - mine, view.target - theirs
-    quarter = max(view.target // 4, 2)
+    return _style_at(mine, theirs, view.target)
+
+
+@lru_cache(maxsize=1024)
+def _style_at(mine: int, theirs: int, target: int) -> Style:
+    # Cached: the hard level's playouts ask for it at every step.
+    need_us, need_them = target - mine, target - theirs
+    quarter = max(target // 4, 2)
     style = NORMAL
     if need_them <= quarter and need_us > need_them:
         # They are nearly out and we are behind: fight for every point.

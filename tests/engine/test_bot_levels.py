@@ -3,6 +3,7 @@ blind to hidden cards (the hard level's sampling seeded), and the inference behi
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -196,3 +197,38 @@ def test_an_envido_bet_is_read_from_the_range_that_makes_it() -> None:
         return sum(1 for seed in range(40)
                    if choose(v, state.rules, random.Random(seed)).call is Call.QUIERO)
     assert accepts(normal.choose) < accepts(bot.choose_action)
+
+
+def test_the_win_chance_favours_the_side_nearer_the_target() -> None:
+    from engine.bots import odds
+    for a in range(1, 16):
+        for b in range(1, 16):
+            assert abs(odds.win_chance(a, b) + odds.win_chance(b, a) - 1) < 1e-9
+            if a < 15:
+                assert odds.win_chance(a, b) > odds.win_chance(a + 1, b)
+    assert odds.win_chance(0, 3) == 1.0 and odds.win_chance(3, 0) == 0.0
+    # One point is worth more with both sides near the end than at the start.
+    assert (odds.win_chance(1, 2) - odds.win_chance(2, 2)
+            > odds.win_chance(14, 15) - odds.win_chance(15, 15))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_lean_view_differs_only_in_what_the_bots_never_read(variant: str) -> None:
+    """hard's playouts build lean views (no `awaiting`, no hand guide): the same view
+    otherwise, and the same decisions."""
+    rules = get_ruleset(variant, **short_options(variant))
+    rng = random.Random(11)
+    state, _ = new_match(rules, 2, rng)
+    blank = {f: getattr(view(state, 0, lean=True), f) for f in (
+        "awaiting", "card_marks", "ranking", "count_rule", "own_envido", "own_envido_cards",
+        "own_flor", "bets", "truco_steps", "malas", "card_refusals", "call_refusals")}
+    for _ in range(80):
+        if state.match_over:
+            break
+        seat = next(s for s in (0, 1) if engine.legal_actions(state, s))
+        full, lean = view(state, seat), view(state, seat, lean=True)
+        assert dataclasses.replace(full, **blank) == lean
+        assert (bot.choose_action(full, rules, random.Random(3))
+                == bot.choose_action(lean, rules, random.Random(3)))
+        action = normal.choose(full, rules, rng) or full.legal[0]
+        state, _ = advance(state, action, rng)
