@@ -32,6 +32,7 @@ CALLER_DRAWS = 40  # drawn hands behind the reading of a truco caller's cards
 # Weight of a drawn caller hand that would have made the call, against 1 for one that would
 # not (a bluff, or a caller that plays otherwise): the rule-based bot bluffs about 1 in 17.
 CALLED_RANGE = 12
+QUIET_WEIGHT = 10  # ... of a value the silent opponent would not have bet on (_quiet_below)
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +306,7 @@ def beliefs(view: View, rules: RuleSet, rng: random.Random) -> Beliefs | None:
             if not c.played or len(c.played) + c.held != HAND:
                 continue
             index = _index(rules, view.face_up)
-            values = _envido_values(c, index, pool)
+            values = _envido_values(c, index, pool, _quiet_below(view, rules, c))
             if values:
                 envido[c.seat] = values
     if cards is None and not envido:
@@ -355,7 +356,23 @@ def _envido_decision(view: View, rules: RuleSet) -> bool:
     return any(call_family(a.call, rules) in (ENVIDO_BET, ACCEPT) for a in view.legal)
 
 
-def _envido_values(clue: Clue, index: _Index, pool: set[int]) -> list[int]:
+def _quiet_below(view: View, rules: RuleSet, clue: Clue) -> int | None:
+    """An opponent alone against this seat played a card while the envido was open and
+    nobody bet: the rule-based bot would have opened it with a value worth betting, so its
+    value is most likely below the one it opens with (returned); None when nothing can be read
+    so (more players, a bet made, a flor that would have been sung instead)."""
+    if view.envido_calls or view.envido_status != "open" or len(view.players) != 2:
+        return None
+    if not clue.played or clue.seat in view.flor_announced or clue.seat in view.ley_seats:
+        return None
+    table = card_tables(rules, view.face_up).envido
+    return table[min(int(DEFAULT.envido_call * len(table)), len(table) - 1)]
+
+
+def _envido_values(clue: Clue, index: _Index, pool: set[int],
+                   quiet_below: int | None = None) -> list[int]:
+    """The envido values of the hands the seat may hold (a value listed once per hand; with
+    `quiet_below`, the values under it QUIET_WEIGHT times: see `_quiet_below`)."""
     played = set(clue.played)
     values = []
     for codes, value, flor in index.with_card(clue.played[0]):
@@ -364,5 +381,6 @@ def _envido_values(clue: Clue, index: _Index, pool: set[int]) -> list[int]:
         if not played.issubset(codes):
             continue
         if all(c in pool or c in played for c in codes):
-            values.append(value)
+            weight = QUIET_WEIGHT if quiet_below is not None and value < quiet_below else 1
+            values.extend([value] * weight)
     return sorted(values)

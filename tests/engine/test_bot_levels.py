@@ -232,3 +232,16 @@ def test_a_lean_view_differs_only_in_what_the_bots_never_read(variant: str) -> N
                 == bot.choose_action(lean, rules, random.Random(3)))
         action = normal.choose(full, rules, rng) or full.legal[0]
         state, _ = advance(state, action, rng)
+
+
+def test_a_lead_without_an_envido_is_read_as_a_low_envido() -> None:
+    """The mano led a card and left the envido alone: the rule-based bot bets from about 25,
+    so the pie with 24 bets it (today's bot, which reads nothing into the silence, does
+    not, bar its rare bluffs)."""
+    state, _ = scenario({0: "4b 5c 12o", 1: "4e 12c 4c"}, n=2, flor=False)
+    state, _ = act(state, (0, "play", "4b"))
+    v = view(state, 1)
+    def opens(choose) -> int:  # type: ignore[no-untyped-def]
+        return sum(1 for seed in range(40)
+                   if choose(v, state.rules, random.Random(seed)).call is Call.ENVIDO)
+    assert opens(bot.choose_action) <= 6 and opens(normal.choose) >= 30
