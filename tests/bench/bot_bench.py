@@ -16,7 +16,7 @@ budget is small (the whole bench stays under ten minutes) and the hard level sea
 its production limits (time_limit 0.4 s, up to 40 worlds) so its figures are the real bot's.
 
     python tests/bench/bot_bench.py [--seconds 120] [--variants argentino,paulista]
-        [--pairs hard-normal,normal-today] [--jobs 1]
+        [--pairs hard-normal,normal-today] [--jobs 1] [--games N]
 """
 
 from __future__ import annotations
@@ -111,16 +111,19 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _measure(args: tuple[str, dict[str, int], str, str, float, int, float]) -> dict[str, object]:
+def _measure(args: tuple[str, dict[str, int], str, str, float, int, float, int]) -> dict[str, object]:
     """Duplicate pairs until the budget is spent; at least one, unless the whole section's
-    deadline has passed (then the pairing is reported as not measured)."""
-    variant, options, player, opponent, budget, seed0, deadline = args
+    deadline has passed (then the pairing is reported as not measured). With `fixed` > 0,
+    exactly that many games (rounded up to whole pairs) whatever the time they take: figures
+    that do not depend on the machine's load."""
+    variant, options, player, opponent, budget, seed0, deadline, fixed = args
     started = time.monotonic()
     wins = games = 0
     timings: dict[str, list[float]] = {}
     seed = seed0
-    while (time.monotonic() - started < budget
-           or games == 0 and time.monotonic() < deadline):
+    while (games < fixed if fixed else (
+            time.monotonic() - started < budget
+            or games == 0 and time.monotonic() < deadline)):
         w, t = play_pair(variant, options, player, opponent, seed)
         wins += w
         games += 2
@@ -144,7 +147,8 @@ def _measure(args: tuple[str, dict[str, int], str, str, float, int, float]) -> d
 
 
 def run(seconds: float = 150.0, variants: tuple[str, ...] | None = None,
-        pairs: tuple[str, ...] | None = None, jobs: int = 1) -> dict[str, dict[str, object]]:
+        pairs: tuple[str, ...] | None = None, jobs: int = 1,
+        games: int = 0) -> dict[str, dict[str, object]]:
     chosen = [(v, o) for v, o in VARIANTS if variants is None or v in variants]
     todo = [(p, o, share) for p, o, share in PAIRS if pairs is None or f"{p}-{o}" in pairs]
     total_share = sum(share for _, _, share in todo) or 1.0
@@ -155,14 +159,14 @@ def run(seconds: float = 150.0, variants: tuple[str, ...] | None = None,
     for variant, options in chosen:
         for player, opponent, share in todo:
             budget = seconds * share / total_share / len(chosen) * jobs
-            tasks.append((variant, options, player, opponent, budget, 1000, deadline))
+            tasks.append((variant, options, player, opponent, budget, 1000, deadline, games))
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             measured = list(pool.map(_measure, tasks))
     else:
         measured = [_measure(t) for t in tasks]
     results: dict[str, dict[str, object]] = {}
-    for (variant, _, player, opponent, _, _, _), figures in zip(tasks, measured):
+    for (variant, _, player, opponent, _, _, _, _), figures in zip(tasks, measured):
         key = f"{player}-{opponent}"
         if key in TARGETS:
             figures["target_share"] = TARGETS[key]
@@ -176,10 +180,12 @@ def main() -> None:
     parser.add_argument("--variants", default=None)
     parser.add_argument("--pairs", default=None)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--games", type=int, default=0,
+                        help="games per pairing and variant instead of a time budget")
     args = parser.parse_args()
     results = run(args.seconds,
                   tuple(args.variants.split(",")) if args.variants else None,
-                  tuple(args.pairs.split(",")) if args.pairs else None, args.jobs)
+                  tuple(args.pairs.split(",")) if args.pairs else None, args.jobs, args.games)
     for key, r in results.items():
         if not r["games"]:
             print(f"{key:28s} not measured: {r['not_measured']}")
