@@ -16,9 +16,10 @@ For a decision the seat must take (a card to play, a bet to answer, calls on its
 
 Decisions it does not search (an optional initiative off one's turn, the flor round, a table
 without a `Worlds`) are the normal level's. The search is bounded by a number of worlds and a
-time limit (0.4 s by default, checked before every playout: the issue's budget is 0.5 s per
-decision on one core); the table runs it off the event loop (server/table/bots.py). With
-`time_limit=None` the result is a function of the view and the rng alone (the tests).
+time limit (0.4 s of CPU time by default, 1 s of wall time at most, checked before every
+playout: the issue's budget is 0.5 s per decision on one core); the table runs it off the
+event loop (server/table/bots.py). With `time_limit=None` the result is a function of the
+view and the rng alone (the tests).
 """
 
 from __future__ import annotations
@@ -40,10 +41,12 @@ from engine.core.views import View, view as seat_view
 from engine.core.worlds import NoWorld, Worlds
 
 WORLDS = 40  # drawn deals per decision, at most
-# Seconds per decision, wall clock from the call, checked before every playout: a playout
-# takes a few ms on a quiet core, so the decision stays under the issue's 0.5 s with a
-# margin for the normal level's own choice, the drawing and a busy machine.
+# Seconds of the deciding thread's CPU time per decision, checked before every playout (a
+# playout takes a few ms): the issue's budget is 0.5 s on one core, less a margin for the
+# normal level's own choice and the drawing. CPU time, so that a busy machine does not make
+# the bot weaker; WALL_LIMIT caps the wall time all the same, so a table is never held long.
 TIME_LIMIT = 0.4
+WALL_LIMIT = 1.0
 MAX_STEPS = 200  # actions in one playout (a hand takes a few dozen at most)
 PREFER_NORMAL = 0.05  # points: the least advantage that moves hard off the normal move
 CAUTION = 1.0  # standard errors an advantage must clear (see _pick)
@@ -52,8 +55,12 @@ CAUTION = 1.0  # standard errors an advantage must clear (see _pick)
 def choose(view: View, rules: RuleSet, rng: random.Random, *,
            worlds: Worlds | None = None, signals: Signals | None = None,
            strict: bool = False, n_worlds: int = WORLDS,
-           time_limit: float | None = TIME_LIMIT) -> Action | None:
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+           time_limit: float | None = TIME_LIMIT,
+           wall_limit: float | None = WALL_LIMIT) -> Action | None:
+    """`time_limit`: CPU seconds of the search (None: no clock at all, `n_worlds` only);
+    `wall_limit`: wall seconds at most (None: no wall cap, for a benchmark on a busy
+    machine that measures the bot under its CPU budget)."""
+    deadline = None if time_limit is None else _Deadline(time_limit, wall_limit)
     base = normal.choose(view, rules, rng, signals=signals, strict=strict)
     if (worlds is None or base is None or view.phase != "play"
             or view.flor_status not in ("none", "done") or not is_obliged(view, rules)):
@@ -88,7 +95,7 @@ def _candidates(view: View, rules: RuleSet) -> list[Action]:
 
 def _search(view: View, rules: RuleSet, rng: random.Random, worlds: Worlds,
             moves: list[Action], base: Action, n_worlds: int,
-            deadline: float | None) -> Action:
+            deadline: _Deadline | None) -> Action:
     me = view.viewer
     assert me is not None
     mine, theirs = _score_sides(view, me)
@@ -105,7 +112,7 @@ def _search(view: View, rules: RuleSet, rng: random.Random, worlds: Worlds,
         except NoWorld:
             continue  # a draw that had to drop a clue the engine holds it to: another one
         for i, move in enumerate(moves):
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and deadline.passed():
                 return moves[_pick(values, b)]  # the rows stay aligned world by world
             try:
                 after, _ = apply(world, move)
@@ -115,6 +122,18 @@ def _search(view: View, rules: RuleSet, rng: random.Random, worlds: Worlds,
             end = _play_out(after, rules, random.Random(seed))
             values[i].append(_value(world, end, mine, theirs, view.target))
     return moves[_pick(values, b)]
+
+
+class _Deadline:
+    __slots__ = ("cpu", "wall")
+
+    def __init__(self, cpu_seconds: float, wall_seconds: float | None) -> None:
+        self.cpu = time.thread_time() + cpu_seconds
+        self.wall = (float("inf") if wall_seconds is None
+                     else time.perf_counter() + max(wall_seconds, cpu_seconds))
+
+    def passed(self) -> bool:
+        return time.thread_time() > self.cpu or time.perf_counter() > self.wall
 
 
 def _pick(values: list[list[float | None]], base: int) -> int:

@@ -245,3 +245,19 @@ def test_a_lead_without_an_envido_is_read_as_a_low_envido() -> None:
         return sum(1 for seed in range(40)
                    if choose(v, state.rules, random.Random(seed)).call is Call.ENVIDO)
     assert opens(bot.choose_action) <= 6 and opens(normal.choose) >= 30
+
+
+def test_hard_with_no_time_left_plays_the_normal_move() -> None:
+    """The deadline is checked before every playout: with none left, not one playout runs
+    and hard's move is the normal level's (in a spot where its search, given the worlds,
+    plays another move)."""
+    rules = get_ruleset("argentino", flor=False, target=15, match_games=1)
+    state, _ = new_match(rules, 2, random.Random(0))
+    v = view(state, 0)
+    move = normal.choose(v, rules, random.Random(0), strict=True)
+    searched = hard.choose(v, rules, random.Random(0), worlds=Worlds(state, 0), strict=True,
+                           n_worlds=20, time_limit=None)
+    assert searched != move
+    rushed = hard.choose(v, rules, random.Random(0), worlds=Worlds(state, 0), strict=True,
+                         time_limit=0.0)
+    assert rushed == move
