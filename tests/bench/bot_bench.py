@@ -13,7 +13,7 @@ normal >= 55% against today's bot.
 Each pairing and variant gets a share of a time budget and plays duplicate pairs until it is
 spent (at least one pair); the figures say how many games it managed. In `make bench` the
 budget is small (the whole bench stays under ten minutes) and the hard level searches with
-its production limits (0.4 s of CPU time, up to 40 worlds; not the 1 s wall cap, which on a
+its production limits (0.4 s of CPU time, up to 120 worlds; not the 1 s wall cap, which on a
 busy machine would measure the load) so its figures are the real bot's;
 each level's time per decision is reported as wall time and as CPU time (`_cpu`).
 
