@@ -70,7 +70,8 @@ def open_envido(seat: Seat, openings: list[Action], rng: random.Random) -> Actio
     if bluff and chance < seat.style.envido_call:
         return plain[0] if plain else None
     behind = seat.my_score < seat.their_score
-    if falta and chance > 0.95 and (behind or seat.falta_points() <= 6):
+    if falta and chance > 0.95 and (behind or seat.falta_points() <= 6) and (
+            not seat.style.falta_to_win or seat.falta_points() >= seat.target - seat.my_score):
         return falta[0]
     if chance > 0.9 and len(plain) > 1:
         return plain[1]

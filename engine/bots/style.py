@@ -17,6 +17,9 @@ class Style:
     envido_call: float = 0.62  # envido win chance needed to open
     envido_raise: float = 0.82  # ... to raise an envido bet
     envido_bluff: float = 0.04
+    # Open with the falta envido only when winning it wins the game: a falta is mostly
+    # refused (1 point), where a plain envido with the same hand is mostly taken (2).
+    falta_to_win: bool = False
     flor_raise_at: float = 0.80
     flor_concede_at: float = 0.18
     accept_margin: float = 0.0  # added to the expected gain of taking a bet (>0: braver)

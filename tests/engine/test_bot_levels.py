@@ -261,3 +261,19 @@ def test_hard_with_no_time_left_plays_the_normal_move() -> None:
     rushed = hard.choose(v, rules, random.Random(0), worlds=Worlds(state, 0), strict=True,
                          time_limit=0.0)
     assert rushed == move
+
+
+def test_normal_keeps_the_falta_envido_for_when_it_wins_the_game() -> None:
+    """Behind 0-10 in a game to 30 with 33 of envido: today's bot opens with the falta
+    envido, which it is mostly refused (1 point); normal bets a plain envido, mostly taken.
+    Needing only what the falta is worth, normal bets the falta too."""
+    hands = {0: "7o 6o 4b", 1: "4e 12c 5b"}
+    for scores, falta in (((0, 10), False), ((25, 20), True)):
+        state, _ = scenario(hands, n=2, flor=False, target=30, scores=scores)
+        v = view(state, 0)
+        calls = {normal.choose(v, state.rules, random.Random(seed)).call for seed in range(10)}
+        today = {bot.choose_action(v, state.rules, random.Random(seed)).call for seed in range(10)}
+        if falta:
+            assert calls == {Call.FALTA_ENVIDO}
+        else:
+            assert Call.FALTA_ENVIDO in today and Call.FALTA_ENVIDO not in calls
