@@ -27,6 +27,7 @@ from engine.bots.style import DEFAULT, Style
 # time (break-even 25%), so the read equity is discounted (read_discount 0.6 and 0.75 both
 # won ~1.5% more games than 1.0). The falta envido is opened only when winning it wins the
 # game (style.py: falta_to_win).
+BLUFFED = 0.5  # share of hands won by our refusals (see _bluffed)
 NORMAL = dataclasses.replace(DEFAULT, caller_weight=0.9, caller_shift=0.17, read_discount=0.6,
                              falta_to_win=True)
 from engine.core.actions import Action
@@ -40,9 +41,22 @@ def choose(view: View, rules: RuleSet, rng: random.Random, *,
     """`infer_cards=False` skips the inference (the hard level's fast playout policy)."""
     if view.viewer is None or not view.legal:
         return None
-    beliefs = infer.beliefs(view, rules, rng) if infer_cards else None
-    return choose_action(view, rules, rng, strict=strict, style=style_for(view),
-                         beliefs=beliefs)
+    style = style_for(view)
+    trusting = not _bluffed(view)
+    if not trusting:
+        # The other side bets far more than the rule-based bot: its bets say little.
+        style = dataclasses.replace(style, caller_weight=DEFAULT.caller_weight,
+                                    caller_shift=DEFAULT.caller_shift)
+    beliefs = infer.beliefs(view, rules, rng, read_bets=trusting) if infer_cards else None
+    return choose_action(view, rules, rng, strict=strict, style=style, beliefs=beliefs)
+
+
+def _bluffed(view: View) -> bool:
+    """The reads of the other side's bets assume it bets like the rule-based bot; a side
+    that won more than BLUFFED of this game's hands by our refusals (two at least) bets on
+    anything, and refusing it is what it plays for."""
+    refused, hands = infer.bets_refused(view)
+    return refused >= 2 and refused > BLUFFED * hands
 
 
 def style_for(view: View) -> Style:

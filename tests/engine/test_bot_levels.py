@@ -277,3 +277,34 @@ def test_normal_keeps_the_falta_envido_for_when_it_wins_the_game() -> None:
             assert calls == {Call.FALTA_ENVIDO}
         else:
             assert Call.FALTA_ENVIDO in today and Call.FALTA_ENVIDO not in calls
+
+
+def test_a_side_that_wins_by_our_refusals_is_read_as_a_bluffer() -> None:
+    """Seat 1 wins two hands by a truco seat 0 refused: its bets no longer read as the
+    rule-based bot's (normal answers its next truco on the plain estimate)."""
+    rules = get_ruleset("argentino", flor=False)
+    rng = random.Random(4)
+    state, _ = new_match(rules, 2, rng)
+
+    def seat_1_calls_truco(state: State) -> State:
+        while not any(a.call is Call.TRUCO for a in engine.legal_actions(state, 1)):
+            state, _ = advance(state, next(a for a in engine.legal_actions(state, 0)
+                                           if a.call is Call.PLAY), rng)
+        state, _ = advance(state, next(a for a in engine.legal_actions(state, 1)
+                                       if a.call is Call.TRUCO), rng)
+        return state
+
+    for hands in (1, 2):
+        state = seat_1_calls_truco(state)
+        answer = view(state, 0)
+        assert not normal._bluffed(answer)
+        state, _ = advance(state, next(a for a in answer.legal if a.call is Call.NO_QUIERO), rng)
+        assert infer.bets_refused(view(state, 0)) == (hands, hands)
+        assert infer.bets_refused(view(state, 1)) == (0, hands)
+    state = seat_1_calls_truco(state)
+    answer = view(state, 0)
+    assert normal._bluffed(answer)
+    read = infer.beliefs(answer, rules, random.Random(0))
+    assert read is not None and read.read_caller
+    plain = infer.beliefs(answer, rules, random.Random(0), read_bets=False)
+    assert plain is None or not plain.read_caller
