@@ -9,15 +9,17 @@ For a decision the seat must take (a card to play, a bet to answer, calls on its
      the `normal` level for every seat (without its card inference, for speed), with the
      same random stream for every move (common random numbers: the moves are compared on
      the same futures);
-  4. value a playout as points won minus points lost in the hand, plus the game's target
-     when the hand ends the game (a win) or minus it (a loss); keep the normal level's move
-     unless another beats it, world by world, by more than its noise (`_pick`).
+  4. value a playout by how much it moves the chance of winning the game (engine/bots/odds.py:
+     a point near the end is worth more than one at the start, a hand that ends the game is
+     a win or a loss), in points of a first hand; keep the normal level's move unless
+     another beats it, world by world, by more than its noise (`_pick`).
 
 Decisions it does not search (an optional initiative off one's turn, the flor round, a table
 without a `Worlds`) are the normal level's. The search is bounded by a number of worlds and a
-time limit (0.45 s by default: the issue's budget is 0.5 s per decision on one core); the
-table runs it off the event loop (server/table/bots.py). With `time_limit=None` the result is
-a function of the view and the rng alone (the tests).
+time limit (0.4 s of CPU time by default, 1 s of wall time at most, checked before every
+playout: the issue's budget is 0.5 s per decision on one core); the table runs it off the
+event loop (server/table/bots.py). With `time_limit=None` the result is a function of the
+view and the rng alone (the tests).
 """
 
 from __future__ import annotations
@@ -26,20 +28,25 @@ import random
 import time
 from typing import Any
 
-from engine.bots import infer, normal
+from engine.bots import infer, normal, odds
 from engine.bots.bot import choose_action, is_obliged
 from engine.bots.seat import UNKNOWN, call_family
 from engine.bots.signals import Signals
 from engine.core.actions import Action
 from engine.core.calls import Call
 from engine.core.errors import IllegalAction
-from engine.core.game import all_legal_actions, apply
+from engine.core.game import apply, legal_actions
 from engine.core.ruleset import RuleSet
 from engine.core.views import View, view as seat_view
 from engine.core.worlds import NoWorld, Worlds
 
-WORLDS = 40  # drawn deals per decision, at most
-TIME_LIMIT = 0.45  # seconds per decision
+WORLDS = 120  # drawn deals per decision, at most (the CPU budget usually ends it first)
+# Seconds of the deciding thread's CPU time per decision, checked before every playout (a
+# playout takes a few ms): the issue's budget is 0.5 s on one core, less a margin for the
+# normal level's own choice and the drawing. CPU time, so that a busy machine does not make
+# the bot weaker; WALL_LIMIT caps the wall time all the same, so a table is never held long.
+TIME_LIMIT = 0.4
+WALL_LIMIT = 1.0
 MAX_STEPS = 200  # actions in one playout (a hand takes a few dozen at most)
 PREFER_NORMAL = 0.05  # points: the least advantage that moves hard off the normal move
 CAUTION = 1.0  # standard errors an advantage must clear (see _pick)
@@ -48,7 +55,12 @@ CAUTION = 1.0  # standard errors an advantage must clear (see _pick)
 def choose(view: View, rules: RuleSet, rng: random.Random, *,
            worlds: Worlds | None = None, signals: Signals | None = None,
            strict: bool = False, n_worlds: int = WORLDS,
-           time_limit: float | None = TIME_LIMIT) -> Action | None:
+           time_limit: float | None = TIME_LIMIT,
+           wall_limit: float | None = WALL_LIMIT) -> Action | None:
+    """`time_limit`: CPU seconds of the search (None: no clock at all, `n_worlds` only);
+    `wall_limit`: wall seconds at most (None: no wall cap, for a benchmark on a busy
+    machine that measures the bot under its CPU budget)."""
+    deadline = None if time_limit is None else _Deadline(time_limit, wall_limit)
     base = normal.choose(view, rules, rng, signals=signals, strict=strict)
     if (worlds is None or base is None or view.phase != "play"
             or view.flor_status not in ("none", "done") or not is_obliged(view, rules)):
@@ -61,7 +73,7 @@ def choose(view: View, rules: RuleSet, rng: random.Random, *,
     except NoWorld:
         return base
     try:
-        best = _search(view, rules, rng, worlds, moves, base, n_worlds, time_limit)
+        best = _search(view, rules, rng, worlds, moves, base, n_worlds, deadline)
     except Exception:
         if strict:
             raise
@@ -83,8 +95,7 @@ def _candidates(view: View, rules: RuleSet) -> list[Action]:
 
 def _search(view: View, rules: RuleSet, rng: random.Random, worlds: Worlds,
             moves: list[Action], base: Action, n_worlds: int,
-            time_limit: float | None) -> Action:
-    start = time.perf_counter()
+            deadline: _Deadline | None) -> Action:
     me = view.viewer
     assert me is not None
     mine, theirs = _score_sides(view, me)
@@ -101,6 +112,8 @@ def _search(view: View, rules: RuleSet, rng: random.Random, worlds: Worlds,
         except NoWorld:
             continue  # a draw that had to drop a clue the engine holds it to: another one
         for i, move in enumerate(moves):
+            if deadline is not None and deadline.passed():
+                return moves[_pick(values, b)]  # the rows stay aligned world by world
             try:
                 after, _ = apply(world, move)
             except IllegalAction:
@@ -108,9 +121,19 @@ def _search(view: View, rules: RuleSet, rng: random.Random, worlds: Worlds,
                 continue
             end = _play_out(after, rules, random.Random(seed))
             values[i].append(_value(world, end, mine, theirs, view.target))
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            break
     return moves[_pick(values, b)]
+
+
+class _Deadline:
+    __slots__ = ("cpu", "wall")
+
+    def __init__(self, cpu_seconds: float, wall_seconds: float | None) -> None:
+        self.cpu = time.thread_time() + cpu_seconds
+        self.wall = (float("inf") if wall_seconds is None
+                     else time.perf_counter() + max(wall_seconds, cpu_seconds))
+
+    def passed(self) -> bool:
+        return time.thread_time() > self.cpu or time.perf_counter() > self.wall
 
 
 def _pick(values: list[list[float | None]], base: int) -> int:
@@ -146,16 +169,21 @@ def _score_sides(view: View, me: int) -> tuple[list[int], list[int]]:
 
 
 def _value(before: Any, after: Any, mine: list[int], theirs: list[int], target: int) -> float:
-    gained = [after.scores[i] - before.scores[i] for i in range(len(before.scores))]
-    value = max(gained[i] for i in mine) - max((gained[i] for i in theirs), default=0)
-    top_mine = max(after.scores[i] for i in mine)
-    top_theirs = max((after.scores[i] for i in theirs), default=0)
-    if after.game_winner is not None or after.match_over:
+    """The playout's change in the chance of winning the game (engine/bots/odds.py), in
+    points of a game's first hand: a point near the end weighs what it is worth there."""
+    return odds.point_scale(target) * (_chance(after, mine, theirs, target)
+                                       - _chance(before, mine, theirs, target))
+
+
+def _chance(state: Any, mine: list[int], theirs: list[int], target: int) -> float:
+    top_mine = max(state.scores[i] for i in mine)
+    top_theirs = max((state.scores[i] for i in theirs), default=0)
+    if state.game_winner is not None or state.match_over:
         if top_mine >= target and top_mine >= top_theirs:
-            value += target
-        elif top_theirs >= target:
-            value -= target
-    return float(value)
+            return 1.0
+        if top_theirs >= target:
+            return 0.0
+    return odds.win_chance(target - top_mine, target - top_theirs)
 
 
 def _play_out(state: Any, rules: RuleSet, rng: random.Random) -> Any:
@@ -164,14 +192,14 @@ def _play_out(state: Any, rules: RuleSet, rng: random.Random) -> Any:
     for _ in range(MAX_STEPS):
         if state.needs_deal or state.match_over or state.deal_no != hand:
             return state
-        seats = sorted({a.seat for a in all_legal_actions(state)})
+        seats = [s for s in range(state.n) if legal_actions(state, s)]
         if not seats:
             return state
         rng.shuffle(seats)
         chosen = None
         first_view = None
         for seat in seats:
-            v = seat_view(state, seat)
+            v = seat_view(state, seat, lean=True)  # the bot reads no guide field
             first_view = first_view or v
             chosen = choose_action(v, rules, rng, style=normal.style_for(v))
             if chosen is not None:

@@ -14,11 +14,13 @@ information-set sampling of the `hard` level); `beliefs` turns them into the est
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from itertools import combinations
 
-from engine.bots.seat import ACCEPT, ENVIDO_BET, Beliefs, call_family, card_tables
+from engine.bots.seat import ACCEPT, ENVIDO_BET, Beliefs, Seat, call_family, card_tables
+from engine.bots.style import DEFAULT
 from engine.core.cards import Card
 from engine.core.ruleset import FlorDeclaration, RuleSet
 from engine.core.views import View
@@ -26,6 +28,11 @@ from engine.core.views import View
 HAND = 3  # cards per hand in every variant's envido and flor
 OPP_SAMPLES = 16  # drawn hands behind the normal level's card beliefs
 MAX_TRIES = 30  # redraws before a clue that cannot be met is dropped
+CALLER_DRAWS = 40  # drawn hands behind the reading of a truco caller's cards
+# Weight of a drawn caller hand that would have made the call, against 1 for one that would
+# not (a bluff, or a caller that plays otherwise): the rule-based bot bluffs about 1 in 17.
+CALLED_RANGE = 12
+QUIET_WEIGHT = 10  # ... of a value the silent opponent would not have bet on (_quiet_below)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,16 +277,21 @@ def _plain_pick(clue: Clue, index: _Index, free: set[int],
     return None
 
 
-def beliefs(view: View, rules: RuleSet, rng: random.Random) -> Beliefs | None:
+def beliefs(view: View, rules: RuleSet, rng: random.Random,
+            read_bets: bool = True) -> Beliefs | None:
     """The normal level's estimates, or None when the table says nothing beyond what the
-    plain heuristics assume (no declaration, no flor, no card of an opponent to read)."""
+    plain heuristics assume (no declaration, no flor, no card of an opponent to read).
+    `read_bets=False`: a truco bet is not read as the hand that would make it."""
     found = clues(view, rules)
     me = view.viewer
     assert me is not None
     team = view.teams[me]
     opps = [c for c in found if view.teams[c.seat] != team]
     cards: list[int] | None = None
-    if any(c.narrowing for c in found):
+    called = _truco_caller(view, opps) if read_bets else None
+    if called is not None:
+        cards = caller_cards(view, rules, rng, found, called)
+    if cards is None and any(c.narrowing for c in found):
         strength = card_tables(rules, view.face_up).strength
         pooled: list[int] = []
         sampler = Sampler(view, rules, found)
@@ -296,12 +308,65 @@ def beliefs(view: View, rules: RuleSet, rng: random.Random) -> Beliefs | None:
             if not c.played or len(c.played) + c.held != HAND:
                 continue
             index = _index(rules, view.face_up)
-            values = _envido_values(c, index, pool)
+            values = _envido_values(c, index, pool, _quiet_below(view, rules, c))
             if values:
                 envido[c.seat] = values
     if cards is None and not envido:
         return None
-    return Beliefs(cards, envido)
+    return Beliefs(cards, envido, read_caller=called is not None and cards is not None)
+
+
+def bets_refused(view: View) -> tuple[int, int]:
+    """(hands of this game the other side won because this seat's side refused its bet,
+    hands of this game): a truco refused that ended the hand, or an envido refused (the
+    other side scored the single point of a refused envido). The rule-based bot wins about
+    four hands in ten so; a player that bets whatever it holds wins far more."""
+    me = view.viewer
+    assert me is not None
+    team = view.teams[me]
+    refused = 0
+    for hand in view.history:
+        if hand.reason == "truco_declined" and hand.winner_team not in (None, team):
+            refused += 1
+        elif hand.envido is not None and hand.envido[0] != team and hand.envido[1] == 1:
+            refused += 1
+    return refused, len(view.history)
+
+
+def _truco_caller(view: View, opps: list[Clue]) -> int | None:
+    """The seat whose truco-ladder bet waits for this seat's answer, when it is the only
+    opponent still in the hand (a duel: its cards are then the whole of the other side)."""
+    seat = view.truco_pending_seat
+    me = view.viewer
+    assert me is not None
+    if seat is None or view.truco_pending_by == view.teams[me] or view.truco_pending_level is None:
+        return None
+    in_hand = [c.seat for c in opps if c.seat in view.players]
+    return seat if in_hand == [seat] else None
+
+
+def caller_cards(view: View, rules: RuleSet, rng: random.Random, found: list[Clue],
+                 caller: int) -> list[int] | None:
+    """The strengths of the cards the truco caller may hold, read from its call: hands are
+    drawn among those that agree with the table, and each is weighed by whether the
+    rule-based bot (engine/bots/bot.py, default tunables) holding it would have made this
+    call: its hand equity reaching the step's threshold, or a bluff. None when no draw fits."""
+    level = view.truco_pending_level
+    assert level is not None
+    calls = DEFAULT.truco_call
+    threshold = calls[min(max(level - 1, 0), len(calls) - 1)]
+    strength = card_tables(rules, view.face_up).strength
+    sampler = Sampler(view, rules, found)
+    pooled: list[int] = []
+    for _ in range(CALLER_DRAWS):
+        held = sampler.draw(rng).get(caller, ())
+        if not held:
+            continue
+        theirs = dataclasses.replace(view, viewer=caller, own_cards=held, legal=())
+        equity = Seat(theirs, rules).equity()
+        weight = CALLED_RANGE if equity >= threshold else 1
+        pooled.extend(strength[card.code] for card in held for _ in range(weight))
+    return sorted(pooled) or None
 
 
 def _envido_decision(view: View, rules: RuleSet) -> bool:
@@ -310,7 +375,23 @@ def _envido_decision(view: View, rules: RuleSet) -> bool:
     return any(call_family(a.call, rules) in (ENVIDO_BET, ACCEPT) for a in view.legal)
 
 
-def _envido_values(clue: Clue, index: _Index, pool: set[int]) -> list[int]:
+def _quiet_below(view: View, rules: RuleSet, clue: Clue) -> int | None:
+    """An opponent alone against this seat played a card while the envido was open and
+    nobody bet: the rule-based bot would have opened it with a value worth betting, so its
+    value is most likely below the one it opens with (returned); None when nothing can be read
+    so (more players, a bet made, a flor that would have been sung instead)."""
+    if view.envido_calls or view.envido_status != "open" or len(view.players) != 2:
+        return None
+    if not clue.played or clue.seat in view.flor_announced or clue.seat in view.ley_seats:
+        return None
+    table = card_tables(rules, view.face_up).envido
+    return table[min(int(DEFAULT.envido_call * len(table)), len(table) - 1)]
+
+
+def _envido_values(clue: Clue, index: _Index, pool: set[int],
+                   quiet_below: int | None = None) -> list[int]:
+    """The envido values of the hands the seat may hold (a value listed once per hand; with
+    `quiet_below`, the values under it QUIET_WEIGHT times: see `_quiet_below`)."""
     played = set(clue.played)
     values = []
     for codes, value, flor in index.with_card(clue.played[0]):
@@ -319,5 +400,6 @@ def _envido_values(clue: Clue, index: _Index, pool: set[int]) -> list[int]:
         if not played.issubset(codes):
             continue
         if all(c in pool or c in played for c in codes):
-            values.append(value)
+            weight = QUIET_WEIGHT if quiet_below is not None and value < quiet_below else 1
+            values.extend([value] * weight)
     return sorted(values)

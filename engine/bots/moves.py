@@ -70,7 +70,8 @@ def open_envido(seat: Seat, openings: list[Action], rng: random.Random) -> Actio
     if bluff and chance < seat.style.envido_call:
         return plain[0] if plain else None
     behind = seat.my_score < seat.their_score
-    if falta and chance > 0.95 and (behind or seat.falta_points() <= 6):
+    if falta and chance > 0.95 and (behind or seat.falta_points() <= 6) and (
+            not seat.style.falta_to_win or seat.falta_points() >= seat.target - seat.my_score):
         return falta[0]
     if chance > 0.9 and len(plain) > 1:
         return plain[1]
@@ -97,7 +98,8 @@ def answer_envido(seat: Seat, known: dict[str, list[Action]], rng: random.Random
     if len(calls) > 1:
         level += 0.1
     value = seat.envido_value()
-    chance = seat.envido_chance(value, caller_quantile=min(level, 0.9))
+    level += seat.style.caller_shift
+    chance = seat.envido_chance(value, caller_quantile=min(level, 0.95 if seat.style.caller_shift else 0.9))
     if raises and chance > seat.style.envido_raise:
         ordered = sorted(raises, key=lambda a: (_is_falta(steps[a.call.value]),
                                                steps[a.call.value].points))
@@ -226,7 +228,8 @@ def answer_truco(seat: Seat, known: dict[str, list[Action]], rng: random.Random)
     else:
         refused = view.truco_value
         stake = refused + 1
-    equity = seat.equity() * seat.style.caller_discount
+    read = seat.beliefs is not None and seat.beliefs.read_caller
+    equity = seat.equity() * (seat.style.read_discount if read else seat.style.caller_discount)
     if counter and equity > 0.8:
         return counter[0]
     if accept is None:

@@ -188,14 +188,17 @@ def share_below(sorted_values: Sequence[int], value: int, lo: int = 0) -> float:
 class Beliefs:
     """What a level infers about the hidden cards (engine/bots/infer.py): the strengths of
     the cards the opponents may still hold (None: every unseen card alike) and, per
-    opponent, the envido values it may hold (None: any hand alike). Sorted lists."""
+    opponent, the envido values it may hold (None: any hand alike). Sorted lists.
+    `read_caller`: the opponent's cards were drawn among the hands that would have made the
+    truco bet waiting for our answer (its strength is counted: no further discount)."""
 
-    __slots__ = ("opponent_cards", "envido_by_seat")
+    __slots__ = ("opponent_cards", "envido_by_seat", "read_caller")
 
     def __init__(self, opponent_cards: list[int] | None,
-                 envido_by_seat: dict[int, list[int]]) -> None:
+                 envido_by_seat: dict[int, list[int]], read_caller: bool = False) -> None:
         self.opponent_cards = opponent_cards
         self.envido_by_seat = envido_by_seat
+        self.read_caller = read_caller
 
 
 class Seat:
@@ -356,7 +359,8 @@ class Seat:
             # The other team's call: its values are likelier in the top of the range, but
             # it may be a bluff (mix with the plain estimate).
             lo = min(int(caller_quantile * len(values)), len(values) - 1)
-            single = 0.65 * share_below(values, value, lo) + 0.35 * single
+            w = self.style.caller_weight
+            single = w * share_below(values, value, lo) + (1.0 - w) * single
         return self.team_chance(single, self.n_opp, self.n_mate)
 
     def falta_points(self) -> int:

@@ -13,12 +13,21 @@ class Style:
     truco_bluff: float = 0.06  # chance to open truco with a weak hand on one's own turn
     truco_slowplay: float = 0.15  # chance to hold back a strong truco for a later turn
     caller_discount: float = 0.82  # a truco call against us means the caller's cards are better
+    read_discount: float = 1.0  # ... once the caller's cards were drawn from its calling range
     envido_call: float = 0.62  # envido win chance needed to open
     envido_raise: float = 0.82  # ... to raise an envido bet
     envido_bluff: float = 0.04
+    # Open with the falta envido only when winning it wins the game: a falta is mostly
+    # refused (1 point), where a plain envido with the same hand is mostly taken (2).
+    falta_to_win: bool = False
     flor_raise_at: float = 0.80
     flor_concede_at: float = 0.18
     accept_margin: float = 0.0  # added to the expected gain of taking a bet (>0: braver)
+    # Reading an envido bet of the other team: its value is taken from the top of the range
+    # (from the quantile the bet suggests, moved by caller_shift) with weight caller_weight,
+    # from any hand otherwise (a bluff).
+    caller_weight: float = 0.65
+    caller_shift: float = 0.0
 
 
 DEFAULT = Style()

@@ -165,12 +165,16 @@ def _seat(seat: int) -> int | None:
     return None if seat < 0 else seat
 
 
-def view(state: State, seat: int | None) -> View:
+def view(state: State, seat: int | None, *, lean: bool = False) -> View:
+    """`seat`'s view of `state` (None: a spectator's). `lean=True` leaves out what explains
+    the table to a person and costs the most to build (`awaiting` and the hand guide's
+    fields, blank): the searching bot's playouts build thousands of views and read none of
+    them (engine/bots/hard.py)."""
     if seat is not None and not 0 <= seat < state.n:
         raise ValueError(f"there is no seat {seat}")
     rules = state.rules
     playing = state.phase is Phase.PLAY
-    awaiting = tuple(s for s in range(state.n) if legal_actions(state, s))
+    awaiting = () if lean else tuple(s for s in range(state.n) if legal_actions(state, s))
     pending = state.truco_pending
     envido_live = state.envido_status is not EnvidoStatus.CLOSED
     team_of = state.team_of
@@ -260,8 +264,16 @@ def view(state: State, seat: int | None) -> View:
         ley_seats=rules.hooks.ley_seats(state),
         envite_ley=rules.hooks.envite_ley(state),
         penalties=rules.hooks.penalties(state),
-        **_guide_fields(state, seat, own, legal, blind, malas),
+        **(_LEAN_GUIDE if lean else _guide_fields(state, seat, own, legal, blind, malas)),
     )
+
+
+# The hand guide's fields of a lean view: blank (see `view`).
+_LEAN_GUIDE: dict[str, Any] = {
+    "card_marks": (), "ranking": (), "count_rule": "none", "own_envido": None,
+    "own_envido_cards": (), "own_flor": None, "bets": (), "truco_steps": (), "malas": 0,
+    "card_refusals": (), "call_refusals": (),
+}
 
 
 def _flor_betting(state: State) -> bool:

@@ -11,6 +11,7 @@ view-only test checks by re-dealing the hidden cards and comparing decisions.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 from engine.core.cards import Card
@@ -95,4 +96,11 @@ class Worlds:
                 raise NoWorld(f"seat {seat} sang a flor the proposal does not hold")
         w = thaw(state)  # Work: the typed, mutable copy (State's fields come from one list)
         w.hands, w.dealt, w.shown, w.flor_holders = tuple(new_hands), tuple(new_dealt), shown, holders
+        record = state.variant_hand
+        if getattr(record, "ley_mode", False) and hasattr(record, "flor_seats"):
+            # A Venezuelan a-ley hand keeps who holds a flor from the deal (hidden): rebuilt
+            # from the proposed cards, else a seat would sing a flor it no longer holds.
+            seats = tuple(s for s in state.players
+                          if rules.flor_fn(new_dealt[s], state.face_up) is not None)
+            w.variant_hand = dataclasses.replace(record, flor_seats=seats)  # type: ignore[type-var]
         return freeze(w)

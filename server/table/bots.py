@@ -1,6 +1,7 @@
 """Where a table's bots think: the quick levels in the table's own task (tens of
-microseconds), the hard level's search (up to half a second) on a small thread pool, so
-it never blocks the event loop; its move comes back through the table's inbox.
+microseconds to a few milliseconds), the hard level's search (0.4 s of CPU time, 1 s of
+wall time at most) on a small thread pool, so it never blocks the event loop; its move
+comes back through the table's inbox.
 
 The pool is bounded (SEARCH_THREADS); searches beyond it queue. The search is pure
 Python on immutable engine values (a frozen State, its View), so a thread needs no lock.

@@ -13,10 +13,12 @@ normal >= 55% against today's bot.
 Each pairing and variant gets a share of a time budget and plays duplicate pairs until it is
 spent (at least one pair); the figures say how many games it managed. In `make bench` the
 budget is small (the whole bench stays under ten minutes) and the hard level searches with
-its production limits (time_limit 0.45 s, up to 40 worlds) so its figures are the real bot's.
+its production limits (0.4 s of CPU time, up to 120 worlds; not the 1 s wall cap, which on a
+busy machine would measure the load) so its figures are the real bot's;
+each level's time per decision is reported as wall time and as CPU time (`_cpu`).
 
     python tests/bench/bot_bench.py [--seconds 120] [--variants argentino,paulista]
-        [--pairs hard-normal,normal-today] [--jobs 1]
+        [--pairs hard-normal,normal-today] [--jobs 1] [--games N]
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import engine  # noqa: E402
+from engine.bots import hard  # noqa: E402
 
 VARIANTS = (("argentino", {"target": 15, "match_games": 1}),
             ("uruguayo", {"target": 15, "match_games": 1}),
@@ -52,6 +55,11 @@ def _policy(name: str) -> Policy:
         return lambda v, rules, rng, state, seat: rng.choice(v.legal)
     if name == "today":
         return lambda v, rules, rng, state, seat: engine.choose_action(v, rules, rng)
+    if name == "hard":
+        # Its production CPU budget, without the wall cap: on a busy machine the wall cap
+        # would cut the search short and measure the load instead of the bot.
+        return lambda v, rules, rng, state, seat: hard.choose(
+            v, rules, rng, worlds=engine.Worlds(state, seat), wall_limit=None)
     return lambda v, rules, rng, state, seat: engine.choose_for_level(
         name, v, rules, rng, worlds=engine.Worlds(state, seat))
 
@@ -74,9 +82,11 @@ def play_game(variant: str, options: dict[str, int], names: tuple[str, str], dea
             if not v.legal:
                 continue
             first = first or v
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.thread_time()
             chosen = policies[seat](v, rules, rngs[seat], state, seat)
             timings.setdefault(names[seat], []).append(time.perf_counter() - started)
+            # CPU time too: on a busy machine the wall time is mostly waiting for a core.
+            timings.setdefault(f"{names[seat]}_cpu", []).append(time.thread_time() - cpu)
             if chosen is not None:
                 break
         if chosen is None:
@@ -111,16 +121,19 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _measure(args: tuple[str, dict[str, int], str, str, float, int, float]) -> dict[str, object]:
+def _measure(args: tuple[str, dict[str, int], str, str, float, int, float, int]) -> dict[str, object]:
     """Duplicate pairs until the budget is spent; at least one, unless the whole section's
-    deadline has passed (then the pairing is reported as not measured)."""
-    variant, options, player, opponent, budget, seed0, deadline = args
+    deadline has passed (then the pairing is reported as not measured). With `fixed` > 0,
+    exactly that many games (rounded up to whole pairs) whatever the time they take: figures
+    that do not depend on the machine's load."""
+    variant, options, player, opponent, budget, seed0, deadline, fixed = args
     started = time.monotonic()
     wins = games = 0
     timings: dict[str, list[float]] = {}
     seed = seed0
-    while (time.monotonic() - started < budget
-           or games == 0 and time.monotonic() < deadline):
+    while (games < fixed if fixed else (
+            time.monotonic() - started < budget
+            or games == 0 and time.monotonic() < deadline)):
         w, t = play_pair(variant, options, player, opponent, seed)
         wins += w
         games += 2
@@ -134,7 +147,7 @@ def _measure(args: tuple[str, dict[str, int], str, str, float, int, float]) -> d
                               "ci95_low": round(lo, 3), "ci95_high": round(hi, 3),
                               "seconds": round(time.monotonic() - started, 1)}
     for name, ts in timings.items():
-        if name == "random":
+        if name.startswith("random"):
             continue
         ts.sort()
         out[f"{name}_ms_per_decision_mean"] = round(1000 * sum(ts) / len(ts), 3)
@@ -144,7 +157,8 @@ def _measure(args: tuple[str, dict[str, int], str, str, float, int, float]) -> d
 
 
 def run(seconds: float = 150.0, variants: tuple[str, ...] | None = None,
-        pairs: tuple[str, ...] | None = None, jobs: int = 1) -> dict[str, dict[str, object]]:
+        pairs: tuple[str, ...] | None = None, jobs: int = 1,
+        games: int = 0) -> dict[str, dict[str, object]]:
     chosen = [(v, o) for v, o in VARIANTS if variants is None or v in variants]
     todo = [(p, o, share) for p, o, share in PAIRS if pairs is None or f"{p}-{o}" in pairs]
     total_share = sum(share for _, _, share in todo) or 1.0
@@ -155,14 +169,14 @@ def run(seconds: float = 150.0, variants: tuple[str, ...] | None = None,
     for variant, options in chosen:
         for player, opponent, share in todo:
             budget = seconds * share / total_share / len(chosen) * jobs
-            tasks.append((variant, options, player, opponent, budget, 1000, deadline))
+            tasks.append((variant, options, player, opponent, budget, 1000, deadline, games))
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             measured = list(pool.map(_measure, tasks))
     else:
         measured = [_measure(t) for t in tasks]
     results: dict[str, dict[str, object]] = {}
-    for (variant, _, player, opponent, _, _, _), figures in zip(tasks, measured):
+    for (variant, _, player, opponent, _, _, _, _), figures in zip(tasks, measured):
         key = f"{player}-{opponent}"
         if key in TARGETS:
             figures["target_share"] = TARGETS[key]
@@ -176,10 +190,12 @@ def main() -> None:
     parser.add_argument("--variants", default=None)
     parser.add_argument("--pairs", default=None)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--games", type=int, default=0,
+                        help="games per pairing and variant instead of a time budget")
     args = parser.parse_args()
     results = run(args.seconds,
                   tuple(args.variants.split(",")) if args.variants else None,
-                  tuple(args.pairs.split(",")) if args.pairs else None, args.jobs)
+                  tuple(args.pairs.split(",")) if args.pairs else None, args.jobs, args.games)
     for key, r in results.items():
         if not r["games"]:
             print(f"{key:28s} not measured: {r['not_measured']}")

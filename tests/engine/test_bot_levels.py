@@ -3,6 +3,7 @@ blind to hidden cards (the hard level's sampling seeded), and the inference behi
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -168,3 +169,142 @@ def test_hard_keeps_the_card_that_wins_the_last_trick() -> None:
         chosen = hard.choose(view(state, 0), state.rules, random.Random(seed),
                              worlds=Worlds(state, 0), strict=True, n_worlds=4, time_limit=None)
         assert chosen is not None and chosen.card != ace, chosen
+
+
+def test_a_truco_call_is_read_as_a_strong_hand() -> None:
+    """The mano calls truco before any card: the answering seat's beliefs draw the caller's
+    cards from the hands that would have called (read_caller), stronger on average than the
+    unseen cards."""
+    state, _ = scenario({0: "4e 5c 6b", 1: "7o 4c 12b"}, n=2, flor=False)
+    state, _ = act(state, (0, "truco"))
+    v = view(state, 1)
+    b = infer.beliefs(v, state.rules, random.Random(3))
+    assert b is not None and b.read_caller and b.opponent_cards
+    strength = bot.card_tables(state.rules, None).strength
+    mine = {c.code for c in v.own_cards}
+    unseen = [strength[c.code] for c in state.rules.deck if c.code not in mine]
+    read = sum(b.opponent_cards) / len(b.opponent_cards)
+    assert read > sum(unseen) / len(unseen) + 1
+
+
+def test_an_envido_bet_is_read_from_the_range_that_makes_it() -> None:
+    """Facing an envido with 24, today's bot (the issue 6 reading of a call) accepts most of
+    the time; normal reads the bet as a hand in the top of the range and declines more."""
+    state, _ = scenario({0: "7o 6o 4b", 1: "4e 12c 4c"}, n=2, flor=False)  # seat 1 has 24
+    state, _ = act(state, (0, "envido"))
+    v = view(state, 1)
+    def accepts(choose) -> int:  # type: ignore[no-untyped-def]
+        return sum(1 for seed in range(40)
+                   if choose(v, state.rules, random.Random(seed)).call is Call.QUIERO)
+    assert accepts(normal.choose) < accepts(bot.choose_action)
+
+
+def test_the_win_chance_favours_the_side_nearer_the_target() -> None:
+    from engine.bots import odds
+    for a in range(1, 16):
+        for b in range(1, 16):
+            assert abs(odds.win_chance(a, b) + odds.win_chance(b, a) - 1) < 1e-9
+            if a < 15:
+                assert odds.win_chance(a, b) > odds.win_chance(a + 1, b)
+    assert odds.win_chance(0, 3) == 1.0 and odds.win_chance(3, 0) == 0.0
+    # One point is worth more with both sides near the end than at the start.
+    assert (odds.win_chance(1, 2) - odds.win_chance(2, 2)
+            > odds.win_chance(14, 15) - odds.win_chance(15, 15))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_lean_view_differs_only_in_what_the_bots_never_read(variant: str) -> None:
+    """hard's playouts build lean views (no `awaiting`, no hand guide): the same view
+    otherwise, and the same decisions."""
+    rules = get_ruleset(variant, **short_options(variant))
+    rng = random.Random(11)
+    state, _ = new_match(rules, 2, rng)
+    blank = {f: getattr(view(state, 0, lean=True), f) for f in (
+        "awaiting", "card_marks", "ranking", "count_rule", "own_envido", "own_envido_cards",
+        "own_flor", "bets", "truco_steps", "malas", "card_refusals", "call_refusals")}
+    for _ in range(80):
+        if state.match_over:
+            break
+        seat = next(s for s in (0, 1) if engine.legal_actions(state, s))
+        full, lean = view(state, seat), view(state, seat, lean=True)
+        assert dataclasses.replace(full, **blank) == lean
+        assert (bot.choose_action(full, rules, random.Random(3))
+                == bot.choose_action(lean, rules, random.Random(3)))
+        action = normal.choose(full, rules, rng) or full.legal[0]
+        state, _ = advance(state, action, rng)
+
+
+def test_a_lead_without_an_envido_is_read_as_a_low_envido() -> None:
+    """The mano led a card and left the envido alone: the rule-based bot bets from about 25,
+    so the pie with 24 bets it (today's bot, which reads nothing into the silence, does
+    not, bar its rare bluffs)."""
+    state, _ = scenario({0: "4b 5c 12o", 1: "4e 12c 4c"}, n=2, flor=False)
+    state, _ = act(state, (0, "play", "4b"))
+    v = view(state, 1)
+    def opens(choose) -> int:  # type: ignore[no-untyped-def]
+        return sum(1 for seed in range(40)
+                   if choose(v, state.rules, random.Random(seed)).call is Call.ENVIDO)
+    assert opens(bot.choose_action) <= 6 and opens(normal.choose) >= 30
+
+
+def test_hard_with_no_time_left_plays_the_normal_move() -> None:
+    """The deadline is checked before every playout: with none left, not one playout runs
+    and hard's move is the normal level's (in a spot where its search, given the worlds,
+    plays another move)."""
+    rules = get_ruleset("argentino", flor=False, target=15, match_games=1)
+    state, _ = new_match(rules, 2, random.Random(0))
+    v = view(state, 0)
+    move = normal.choose(v, rules, random.Random(0), strict=True)
+    searched = hard.choose(v, rules, random.Random(0), worlds=Worlds(state, 0), strict=True,
+                           n_worlds=20, time_limit=None)
+    assert searched != move
+    rushed = hard.choose(v, rules, random.Random(0), worlds=Worlds(state, 0), strict=True,
+                         time_limit=0.0)
+    assert rushed == move
+
+
+def test_normal_keeps_the_falta_envido_for_when_it_wins_the_game() -> None:
+    """Behind 0-10 in a game to 30 with 33 of envido: today's bot opens with the falta
+    envido, which it is mostly refused (1 point); normal bets a plain envido, mostly taken.
+    Needing only what the falta is worth, normal bets the falta too."""
+    hands = {0: "7o 6o 4b", 1: "4e 12c 5b"}
+    for scores, falta in (((0, 10), False), ((25, 20), True)):
+        state, _ = scenario(hands, n=2, flor=False, target=30, scores=scores)
+        v = view(state, 0)
+        calls = {normal.choose(v, state.rules, random.Random(seed)).call for seed in range(10)}
+        today = {bot.choose_action(v, state.rules, random.Random(seed)).call for seed in range(10)}
+        if falta:
+            assert calls == {Call.FALTA_ENVIDO}
+        else:
+            assert Call.FALTA_ENVIDO in today and Call.FALTA_ENVIDO not in calls
+
+
+def test_a_side_that_wins_by_our_refusals_is_read_as_a_bluffer() -> None:
+    """Seat 1 wins two hands by a truco seat 0 refused: its bets no longer read as the
+    rule-based bot's (normal answers its next truco on the plain estimate)."""
+    rules = get_ruleset("argentino", flor=False)
+    rng = random.Random(4)
+    state, _ = new_match(rules, 2, rng)
+
+    def seat_1_calls_truco(state: State) -> State:
+        while not any(a.call is Call.TRUCO for a in engine.legal_actions(state, 1)):
+            state, _ = advance(state, next(a for a in engine.legal_actions(state, 0)
+                                           if a.call is Call.PLAY), rng)
+        state, _ = advance(state, next(a for a in engine.legal_actions(state, 1)
+                                       if a.call is Call.TRUCO), rng)
+        return state
+
+    for hands in (1, 2):
+        state = seat_1_calls_truco(state)
+        answer = view(state, 0)
+        assert not normal._bluffed(answer)
+        state, _ = advance(state, next(a for a in answer.legal if a.call is Call.NO_QUIERO), rng)
+        assert infer.bets_refused(view(state, 0)) == (hands, hands)
+        assert infer.bets_refused(view(state, 1)) == (0, hands)
+    state = seat_1_calls_truco(state)
+    answer = view(state, 0)
+    assert normal._bluffed(answer)
+    read = infer.beliefs(answer, rules, random.Random(0))
+    assert read is not None and read.read_caller
+    plain = infer.beliefs(answer, rules, random.Random(0), read_bets=False)
+    assert plain is None or not plain.read_caller
