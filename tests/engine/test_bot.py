@@ -10,7 +10,6 @@ import ast
 import dataclasses
 import enum
 import random
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -114,18 +113,16 @@ def test_every_implemented_variant_is_covered() -> None:
 @pytest.mark.parametrize(("variant", "n"), VARIANT_COUNTS)
 def test_200_bot_games_per_variant_and_player_count(variant: str, n: int) -> None:
     """200 complete bot-only matches (one game to the smallest target) without an illegal
-    action; each run takes a few seconds (about 1-3 s for Argentine 2/4/6 players)."""
+    action."""
     rules = get_ruleset(variant, **short_options(variant))
-    started = time.perf_counter()
     winners = [0, 0]
     for game in range(200):
         state, _ = play_match(rules, n, seed=game, policies=[bot_policy] * n)
         assert state.winner is not None
         winners[state.winner] += 1
-    elapsed = time.perf_counter() - started
-    # Identical bots on both sides: neither team should win almost everything.
+    # Identical bots on both sides: neither team should win almost everything. (How long the
+    # games take is a benchmark's business: tests/bench/engine_bench.py.)
     assert min(winners) >= 50, winners
-    assert elapsed < 30, f"200 games took {elapsed:.1f}s"
 
 
 def _options_strategy(variant: str) -> st.SearchStrategy[dict[str, Any]]:
@@ -173,29 +170,6 @@ def test_bot_takes_over_a_seat_mid_game(variant: str, n: int) -> None:
                         break
             assert chosen is not None
             state, _ = advance(state, chosen, rng)
-
-
-def test_decisions_are_fast() -> None:
-    rules = get_ruleset("argentino")
-    rng = random.Random(5)
-    state, _ = new_match(rules, 4, rng)
-    bot_rng = random.Random(6)
-    choose_action(view(state, 0), rules, bot_rng)  # builds the per-rules tables once
-    total, count = 0.0, 0
-    while not state.match_over and count < 3000:
-        for seat in range(4):
-            v = view(state, seat)
-            if not v.legal:
-                continue
-            t0 = time.perf_counter()
-            action = choose_action(v, rules, bot_rng)
-            total += time.perf_counter() - t0
-            count += 1
-            if action is not None:
-                state, _ = advance(state, action, rng)
-                break
-    assert count > 500
-    assert total / count < 0.001, f"{total / count * 1e6:.0f} us per decision"
 
 
 @pytest.mark.parametrize("variant", [spec.name for spec in IMPLEMENTED if 2 in spec.player_counts])
