@@ -18,7 +18,7 @@ from server.cluster.natsd import NatsServer
 from server.cluster.tablewire import from_call, to_call
 from server.table import messages as tm
 from tests.cluster.procs import RESTORED, Proc, logged_state
-from tests.e2e.helpers import close_all, lobby_client
+from tests.e2e.helpers import close_all, lobby_client, offered_actions
 from tests.e2e.test_reconnect_ssh import back, cards, status
 from tests.e2e.test_table_ssh import join_first_table, open_table, play_like_a_person
 
@@ -103,8 +103,12 @@ async def test_the_owner_of_a_table_killed_mid_hand_another_process_resumes_it(
         assert placed.group(2) == p2.owner and p1.is_host
         await _junk_on_the_table_subjects(nats_server.url, table_id, cluster)
         mover = next(c for c in clients if status(c.text()) == "Your move.")
+        flor = [key for key, label in offered_actions(mover.text()) if label == "Flor"]
         before = cards(mover.text())
-        for digit in "123":  # one card played: the hand is under way
+        if flor:  # a dealt flor is sung before any card: singing it puts the hand under way
+            mover.send(flor[0])
+            await mover.wait_for(lambda s: not any(label == "Flor" for _, label in offered_actions(s)), 15)
+        for digit in "" if flor else "123":  # one card played: the hand is under way
             mover.send(digit)
             await asyncio.sleep(0.2)
             if cards(mover.text()) != before:
