@@ -279,7 +279,10 @@ class LobbyScreen(Screen[None]):
         variant = self.model.variants.get(info.variant)
         game = self.tr(f"variant.{info.variant}") if variant else info.variant
         mine = info.table_id == self.model.table_id
-        status = self.tr(f"lobby.table_status.{info.status}")
+        # A waiting room with every seat taken waits only for its creator's Enter: "full"
+        # tells the lobby that j will not seat anyone there (it said "waiting").
+        shown = "full" if info.status == "waiting" and info.seats and all(info.seats) else info.status
+        status = self.tr(f"lobby.table_status.{shown}")
         if info.private and (info.status == "waiting" or compact):  # the one word that
             status = self.tr("lobby.private_waiting")   # tells j will not do (k + code will)
         elif info.private:
