@@ -38,8 +38,13 @@ async def keys(client: ScreenClient, *sequence: str) -> None:
 
 
 def choose_key(text: str) -> list[str]:
-    lines = text.splitlines()[10:15]
-    offered = {label: k for line in lines for k, label in ACTION.findall(line[26:])}
+    # The offered calls sit right of the player's cards: the rows from the cards' top edge,
+    # found under the full-width rule below the seats (fixed rows missed the first row of
+    # a 4-player table, and with it a dealt "o Flor": the table then stalled).
+    lines = text.splitlines()
+    rule = next((i for i, line in enumerate(lines) if line.startswith("─" * 40)), 0)
+    top = next((i for i in range(rule + 1, len(lines)) if lines[i].startswith(("╭", "+-"))), rule + 2)
+    offered = {label: k for line in lines[top:top + 5] for k, label in ACTION.findall(line[24:])}
     answer = next((offered[a] for a in ANSWERS if a in offered), None)
     return [answer] if answer else ["1", "2", "3"]
 
