@@ -65,6 +65,10 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
             # Not a Tab stop itself (an invisible one): its controls are, and it scrolls
             # to show the focused one.
             yield VerticalScroll(*self._option_rows(), id="options", can_focus=False)
+            # Under the options: the same words as the focused option's tooltip, for keyboard
+            # (and lite, mouseless) players. Composed, not mounted later: a focus event can
+            # arrive before a later mount lands (a CI run crashed the screen on it).
+            yield Static(id="option-help")
             with Horizontal(id="form-buttons"):
                 yield Button(tr("form.create"), variant="primary", id="create")
                 yield Button(tr("form.cancel"), id="cancel")
@@ -173,11 +177,6 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
         self.set_class(event.size.width < 70, "-narrow")
 
     # -- what the option in focus means ------------------------------------------------
-    def on_mount(self) -> None:
-        # Under the options: the same words as the focused option's tooltip, for keyboard
-        # (and lite, mouseless) players.
-        self.query_one("#new-table").mount(Static(id="option-help"), after="#options")
-
     @on(events.DescendantFocus)
     def _explain_focused_option(self) -> None:
         # From the focus now, not the event's widget: after quick Tabs the events can
