@@ -15,6 +15,7 @@ import engine
 import protocol as p
 from server.table.log_events import log_event, log_events
 from server.table.table_view import table_view
+from server.variants import variant_infos
 from tui.app import TrucoApp
 from tui.event_text import log_lines
 from tui.i18n import Translator
@@ -76,6 +77,17 @@ async def lobby_app(pilot_size=(80, 24), lang: str = "en"):  # type: ignore[no-u
     link = FakeLink()
     app = TrucoApp(link, "ana", lang)
     link.push(*welcome())
+    return app, link
+
+
+def lobby_with(*tables: p.TableInfo, lang: str = "en", variants: Sequence[p.VariantInfo] | None = None,
+               then: Sequence[p.Message] = ()) -> Lobby:
+    """An app (not started) that opens in the lobby of the real variant catalog (or of
+    ``variants``) listing ``tables``; ``then`` is what the hub sends next (e.g. ``Seated``)."""
+    link = FakeLink()
+    app = TrucoApp(link, "ana", lang)
+    link.push(p.Welcome(name="ana", guest=True, variants=tuple(variant_infos() if variants is None else variants)),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=tables, chat=()), *then)
     return app, link
 
 

@@ -9,12 +9,11 @@ from textual.widgets import Label, Select
 
 import engine
 import protocol as p
-from tui.app import TrucoApp
 from tui.i18n import Translator, option_value
 from tui.screens.new_table import NewTableScreen
 
 from tests.tui.helpers import screen_text
-from tests.tui.kit import FakeLink
+from tests.tui.kit import lobby_with
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 
@@ -35,11 +34,8 @@ def words(text: str) -> str:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", ["en", "es", "pt"])
 async def test_every_option_label_and_value_is_whole(lang: str, size: tuple[int, int]) -> None:
-    link = FakeLink()
-    app = TrucoApp(link, "ana", lang)
     variants = catalog()
-    link.push(p.Welcome(name="ana", guest=True, variants=variants),
-              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(), chat=()))
+    app, link = lobby_with(lang=lang, variants=variants)
     tr = Translator(lang)
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.3)

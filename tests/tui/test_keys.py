@@ -21,7 +21,7 @@ from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
 from tests.tui.helpers import screen_strips, screen_text
 from tests.tui.kit import (
-    TABLE, FakeLink, Lobby, OwnTurn, ShowTable, TrucoCalled,
+    TABLE, FakeLink, Lobby, OwnTurn, ShowTable, TrucoCalled, lobby_with,
     seated_app, table_shown, two_player_state, update_for, welcome,
 )
 
@@ -342,12 +342,7 @@ def _reverse_rows(app: TrucoApp) -> set[int]:
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 @pytest.mark.parametrize("lite", [False, True])
 async def test_new_table_tab_stops_are_visible_controls_each_marked_in_reverse(size, lite) -> None:
-    from server.variants import variant_infos
-
-    link = FakeLink()
-    app = TrucoApp(link, "ana", "en")
-    link.push(p.Welcome(name="ana", guest=True, variants=tuple(variant_infos())),
-              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(), chat=()))
+    app, link = lobby_with()
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.1)
         if lite:

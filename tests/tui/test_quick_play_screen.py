@@ -5,21 +5,16 @@ from __future__ import annotations
 import pytest
 
 import protocol as p
-from server.variants import variant_infos
 from tui.app import TrucoApp
 from tui.screens.lobby import LobbyScreen
 from tui.screens.quick_play import QuickPlayScreen
 
 from tests.tui.helpers import screen_text
-from tests.tui.test_screens import FakeLink
+from tests.tui.kit import FakeLink, lobby_with
 
 
 def lobby(lang: str = "en", tables: tuple[p.TableInfo, ...] = ()) -> tuple[TrucoApp, FakeLink]:
-    link = FakeLink()
-    app = TrucoApp(link, "ana", lang)
-    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
-              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=tables, chat=()))
-    return app, link
+    return lobby_with(*tables, lang=lang)
 
 
 def asked(link: FakeLink) -> list[p.Message]:

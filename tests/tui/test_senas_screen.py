@@ -13,7 +13,7 @@ from tui.screens.table import TableScreen
 from tui.widgets.table.senas import SenasScreen
 
 from tests.tui.helpers import screen_text
-from tests.tui.test_screens import FakeLink
+from tests.tui.kit import FakeLink, lobby_with
 from tests.tui.test_table_screen import update_for
 
 NAMES = ("ana", "beto", "carla", "dani")  # ana (0) and carla (2) are partners
@@ -220,12 +220,9 @@ async def test_no_seats_key_at_a_two_player_table() -> None:
 async def test_p_in_the_lobby_offers_quick_play_in_my_game(lang: str, last: str | None, expected: str) -> None:
     from tui.screens.lobby import LobbyScreen
 
-    link = FakeLink()
-    app = TrucoApp(link, "ana", lang)
     tables = () if last is None else (p.TableInfo(table_id="t0", title="old", variant=last, owner="x",
                                                   seats=("ana", None), options={}),)
-    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
-              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=tables, chat=()))
+    app, link = lobby_with(*tables, lang=lang)
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.pause(0.3)
         if last is not None:  # I sat there, then left
@@ -245,11 +242,7 @@ async def test_p_in_the_lobby_offers_quick_play_in_my_game(lang: str, last: str 
 async def test_the_chat_input_says_when_calls_said_in_it_count() -> None:
     from textual.widgets import Input
 
-    link = FakeLink()
-    app = TrucoApp(link, "ana", "en")
-    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
-              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(), chat=()),
-              p.TableUpdated(table=table(2)), p.Seated(table_id="t1", seat=0))
+    app, link = lobby_with(then=(p.TableUpdated(table=table(2)), p.Seated(table_id="t1", seat=0)))
     rules = engine.get_ruleset("argentino", reserved_words=True)
     st, events = engine.new_match(rules, 2, random.Random(4))
     async with app.run_test(size=(80, 24)) as pilot:

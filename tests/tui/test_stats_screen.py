@@ -11,7 +11,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.stats import LeaderboardScreen, StatsScreen
 
 from tests.tui.helpers import screen_text
-from tests.tui.kit import VARIANTS, FakeLink
+from tests.tui.kit import VARIANTS, FakeLink, lobby_with
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 REPORT = p.StatsReport(
@@ -100,10 +100,7 @@ async def test_my_games_bar_offers_stats_and_the_leaderboards(lang: str) -> None
 
 
 async def test_a_guest_is_told_how_to_get_stats() -> None:
-    link = FakeLink()
-    app = TrucoApp(link, "ana", "es")
-    link.push(p.Welcome(name="ana", guest=True, variants=VARIANTS),
-              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(), chat=()))
+    app, link = lobby_with(lang="es", variants=VARIANTS)
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.pause(0.3)
         assert not any(isinstance(m, p.MyStats) for m in link.sent)  # no rating to ask for

@@ -8,13 +8,12 @@ import dataclasses
 import pytest
 
 import protocol as p
-from server.variants import variant_infos
 from tui.app import TrucoApp
 from tui.screens.lobby import LobbyScreen
 from tui.screens.seat_picker import SeatPickerScreen
 
 from tests.tui.helpers import screen_text, toasts
-from tests.tui.test_screens import FakeLink
+from tests.tui.kit import FakeLink, lobby_with
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
 
@@ -27,12 +26,7 @@ def room(seats: tuple[str | None, ...], owner: str = "ana", owner_starts: bool =
 
 
 def seated_app(info: p.TableInfo, seat: int, lang: str = "en") -> tuple[TrucoApp, FakeLink]:
-    link = FakeLink()
-    app = TrucoApp(link, "ana", lang)
-    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
-              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=(info,), chat=()),
-              p.Seated(table_id="t1", seat=seat))
-    return app, link
+    return lobby_with(info, lang=lang, then=(p.Seated(table_id="t1", seat=seat),))
 
 
 def starts(link: FakeLink) -> list[p.Message]:
@@ -106,11 +100,7 @@ async def test_the_start_is_said_in_each_language(lang: str, words: str) -> None
 
 
 def lobby_app(*tables: p.TableInfo, lang: str = "en") -> tuple[TrucoApp, FakeLink]:
-    link = FakeLink()
-    app = TrucoApp(link, "ana", lang)
-    link.push(p.Welcome(name="ana", guest=True, variants=variant_infos()),
-              p.LobbySnapshot(players=(p.PlayerInfo(name="ana"),), tables=tables, chat=()))
-    return app, link
+    return lobby_with(*tables, lang=lang)
 
 
 def joins(link: FakeLink) -> list[p.Message]:
