@@ -9,14 +9,7 @@ from server.cluster.jsstore import GAMES_BUCKET, TABLES_BUCKET, JetStreamStore
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
 from server.store import EventRow, GameRecord, SenaRow, TableRecord
-
-
-async def _store(url: str, owner: str) -> tuple[Bus, NameMirror, JetStreamStore]:
-    bus = await Bus.connect(url, BusOptions(lease_ttl=1.0, renew_every=0.3), owner=owner)
-    names = await NameMirror.open(bus)
-    store = JetStreamStore(bus, names)
-    await store.open()
-    return bus, names, store
+from tests.cluster.stores import open_store
 
 
 def _record(table_id: str) -> TableRecord:
@@ -27,7 +20,7 @@ def _record(table_id: str) -> TableRecord:
 
 
 async def test_a_second_host_reads_back_what_the_first_wrote(nats_server: NatsServer) -> None:
-    bus, names, store = await _store(nats_server.url, "host-1")
+    bus, names, store = await open_store(nats_server.url, "host-1")
     bus2 = None
     try:
         await store.reserve("ana", "ana", "SHA256:a")
@@ -43,7 +36,7 @@ async def test_a_second_host_reads_back_what_the_first_wrote(nats_server: NatsSe
         await store.append("t1", rows[2:])
         await store.mark_alive(1_700_000_123.5)
 
-        bus2, names2, other = await _store(nats_server.url, "host-2")
+        bus2, names2, other = await open_store(nats_server.url, "host-2")
         for _ in range(750):  # the watch brings the reservation (slowly on a loaded machine)
             if await other.reservations():
                 break
@@ -72,7 +65,7 @@ async def test_a_second_host_reads_back_what_the_first_wrote(nats_server: NatsSe
 async def test_the_hands_senas_are_kept_for_the_next_host(nats_server: NatsServer) -> None:
     """A seña seen is part of the seat's game: a table taken over by another process shows
     each seat the señas of the hand being played, and only that hand's."""
-    bus, names, store = await _store(nats_server.url, "host-1")
+    bus, names, store = await open_store(nats_server.url, "host-1")
     bus2 = None
     try:
         await store.create_table(_record("t1"))
@@ -81,7 +74,7 @@ async def test_the_hands_senas_are_kept_for_the_next_host(nats_server: NatsServe
         now = [SenaRow(1, 4, 0, 1, "ancho_espadas", (1, 3, 0)), SenaRow(1, 4, 1, 2, "nada", (2, 0))]
         await store.append("t1", [EventRow(seq=2, match_no=1, data={"type": "x"})], senas=now[:1])
         await store.append("t1", [], senas=now[1:])  # a seña alone, between two events
-        bus2, names2, other = await _store(nats_server.url, "host-2")
+        bus2, names2, other = await open_store(nats_server.url, "host-2")
         index = await other.table_index()
         await other.load_matches(index)
         assert index[0].senas == now  # the current hand's, with who saw each
@@ -104,7 +97,7 @@ async def test_the_hands_senas_are_kept_for_the_next_host(nats_server: NatsServe
 
 
 async def test_bad_values_in_the_buckets_are_skipped(nats_server: NatsServer) -> None:
-    bus, names, store = await _store(nats_server.url, "host-1")
+    bus, names, store = await open_store(nats_server.url, "host-1")
     try:
         await store.create_table(_record("t1"))
         tables = await bus.js.key_value(TABLES_BUCKET)
@@ -153,7 +146,7 @@ async def test_a_finished_match_in_the_log_reaches_my_games_even_if_the_host_die
     from server.cluster.eventlog import TableLog
     from server.cluster.jsstore import _entry
 
-    bus, names, store = await _store(nats_server.url, "host-1")
+    bus, names, store = await open_store(nats_server.url, "host-1")
     try:
         await store.create_table(_record("t4"))
         game = GameRecord("t4", 1, "argentino", "mesa", ["ana", "Bot 1"], [15, 2], 0, 5, 1_700_000_500)
@@ -172,7 +165,7 @@ async def test_a_finished_match_in_the_log_reaches_my_games_even_if_the_host_die
 async def test_a_waiting_room_with_free_seats_and_no_log_reads_back(nats_server: NatsServer) -> None:
     """A table with partners is stored from its creation (server/lobby/seats.py save_room):
     free seats are {} and nothing is logged until its creator starts it."""
-    bus, names, store = await _store(nats_server.url, "host-1")
+    bus, names, store = await open_store(nats_server.url, "host-1")
     try:
         room = _record("t9")
         room.seats.insert(1, {})

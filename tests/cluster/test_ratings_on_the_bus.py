@@ -8,24 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import protocol as p
-from server.cluster.bus import Bus, BusOptions
 from server.cluster.eventlog import TableLog
-from server.cluster.jsstore import JetStreamStore, _entry
-from server.cluster.names import NameMirror
+from server.cluster.jsstore import _entry
 from server.cluster.natsd import NatsServer
 from server.cluster.ratings import RATINGS_BUCKET, STATS_BUCKET, rating_key
 from server.store import EventRow, GameRecord, Store, TableRecord
+from tests.cluster.stores import open_store
 from tests.server.test_ratings import EVENTS, finish
 
 FPS = ["SHA256:a+/=", "SHA256:b", "SHA256:c", "SHA256:d"]
-
-
-async def _store(url: str, owner: str) -> tuple[Bus, NameMirror, JetStreamStore]:
-    bus = await Bus.connect(url, BusOptions(lease_ttl=1.0, renew_every=0.3), owner=owner)
-    names = await NameMirror.open(bus)
-    store = JetStreamStore(bus, names)
-    await store.open()
-    return bus, names, store
 
 
 async def _play_the_same(store: Any) -> None:
@@ -67,7 +58,7 @@ async def test_the_cluster_keeps_the_same_ratings_and_stats_as_sqlite(
         nats_server: NatsServer, tmp_path: Path) -> None:
     sqlite = Store(tmp_path / "db.sqlite3")
     await sqlite.open()
-    bus, names, store = await _store(nats_server.url, "host-1")
+    bus, names, store = await open_store(nats_server.url, "host-1")
     try:
         await _play_the_same(sqlite)
         await _play_the_same(store)
@@ -93,7 +84,7 @@ async def test_the_cluster_keeps_the_same_ratings_and_stats_as_sqlite(
 
 async def test_a_new_host_rates_the_last_match_once_even_if_the_old_one_died_before(
         nats_server: NatsServer) -> None:
-    bus, names, store = await _store(nats_server.url, "host-1")
+    bus, names, store = await open_store(nats_server.url, "host-1")
     bus2 = None
     try:
         await finish(store, "t1", ["ana", "beto"], FPS[:2], winner=0, at=1000)
@@ -107,7 +98,7 @@ async def test_a_new_host_rates_the_last_match_once_even_if_the_old_one_died_bef
                                          (_entry(game, [(0, "ana", FPS[0]), (1, "beto", FPS[1])]),))
         assert _rounded(await store.player_stats(FPS[0])) == once
         for host in ("host-2", "host-3"):  # two restores: each records t1's and t2's last match
-            bus2, names2, other = await _store(nats_server.url, host)
+            bus2, names2, other = await open_store(nats_server.url, host)
             await other.load_matches(await other.table_index())
             await other.settle()  # the restore counts them again in the background
             stats = await other.player_stats(FPS[0])
@@ -125,7 +116,7 @@ async def test_a_new_host_rates_the_last_match_once_even_if_the_old_one_died_bef
 
 
 async def test_bad_values_in_the_rating_buckets_are_skipped(nats_server: NatsServer) -> None:
-    bus, names, store = await _store(nats_server.url, "host-1")
+    bus, names, store = await open_store(nats_server.url, "host-1")
     try:
         await finish(store, "t1", ["ana", "beto"], FPS[:2], winner=0)
         ratings = await bus.js.key_value(RATINGS_BUCKET)
@@ -154,7 +145,7 @@ async def test_the_hub_of_a_cluster_answers_stats_and_leaderboards(nats_server: 
     from server.variants import validate_options, variant_infos
     from tests.server.test_hub import join
 
-    bus, names, store = await _store(nats_server.url, "host-1")
+    bus, names, store = await open_store(nats_server.url, "host-1")
     await finish(store, "t1", ["Ana", "Beto"], FPS[:2], winner=1)
     hub = Hub(ServerConfig(), variant_infos(), validate_options, store)  # type: ignore[arg-type]
     await hub.load()
@@ -184,7 +175,7 @@ async def test_a_real_tables_match_is_rated_in_the_cluster(nats_server: NatsServ
     from tests.server.test_ratings_table import keyed, play_out
     from tests.server.test_table import FAST, Viewers
 
-    bus, names, store = await _store(nats_server.url, "host-1")
+    bus, names, store = await open_store(nats_server.url, "host-1")
     try:
         seats: list[Occupant] = [keyed("ana", 1), keyed("beto", 2)]
         actor = TableActor("t1", "argentino", {"match_games": 1, "target": 15}, seats, Viewers().send,
