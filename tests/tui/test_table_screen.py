@@ -319,3 +319,18 @@ async def test_lobby_chat_while_at_a_table_is_shown_on_return_without_touching_t
         await pilot.pause(0.3)
         assert isinstance(app.screen, LobbyScreen)
         assert "who wants a game?" in screen_text(app)
+
+
+async def test_between_hands_no_seat_reads_dealer_and_mano_at_once() -> None:
+    # The engine names the next dealer as soon as a hand ends while the mano is still the last
+    # hand's: a 2-player table showed "DM" on one seat during the pause between hands.
+    rules, state, events = two_player_state()
+    mover = state.turn
+    (mazo,) = [a for a in engine.legal_actions(state, mover) if a.call is engine.Call.MAZO]
+    state, more = engine.apply(state, mazo)
+    assert state.phase is engine.Phase.DEAL and state.dealer == state.mano  # the case at hand
+    link = FakeLink()
+    app = await seated_app(link)
+    async with table_shown(app, link, update_for(state, 0, 3, [*events, *more])) as pilot:
+        rows = [line for line in screen_text(pilot.app).splitlines() if "ana" in line or "beto" in line]
+        assert rows and not any(" DM" in row or " D " in row or " M " in row for row in rows[:2]), rows

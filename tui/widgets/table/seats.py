@@ -87,7 +87,11 @@ class SeatsPanel(DrawnPanel, TablePart):
             hand_sizes = view.hand_sizes
             size = hand_sizes[seat] if seat < len(hand_sizes) else 0
             row.append(" " + (("#" if lite else "■") * size).ljust(3), style="cyan")
-        role = ("D" if view.dealer == seat else " ") + ("M" if view.mano == seat else " ")
+        # Between hands the engine already names the next dealer while the mano is still the
+        # last hand's: together they read "DM" on one seat, so no roles until the next deal.
+        between_hands = view.phase == "deal"
+        role = ("D" if view.dealer == seat and not between_hands else " ") + (
+            "M" if view.mano == seat and not between_hands else " ")
         row.append(" " + role, style="dim")
         if info.bot and extras:
             row.append(" " + self._bot_mark(info.level), style="dim")
