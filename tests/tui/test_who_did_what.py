@@ -276,3 +276,20 @@ def test_a_hand_nobody_raised_is_won_by_the_tricks_not_by_truco() -> None:
     raised = engine.PointsScored(team=0, points=3, reason="truco", scores=(3, 0))
     assert log_text(PT, state, 0, [scored, raised]) == ["Nós +1 (rodadas)", "Nós +3 (truco)"]
     assert log_text(EN, state, 0, [scored]) == ["Us +1 (tricks)"]
+
+
+async def test_the_trick_headers_follow_one_rule_across_the_row() -> None:
+    # "2nd Ana" beside a bare "Paula" (whose number did not fit) read as two names in one header.
+    state, events = scenario({0: "4c 1e 5o", 1: "7e 4e 6b"}, n=2, dealer=1, flor=False)
+    more = act(state, (0, "play", "4c"), (1, "play", "7e"), (1, "play", "4e"), (0, "play", "1e"))
+    state, events = more[0], [*events, *more[1]]
+    assert engine.view(state, 0).trick_winners[:2] == (1, 0)  # Paula, then Ana
+    link = FakeLink()
+    app = await seated_app(link)
+    update = update_for(state, 0, 3, events, names=("Ana", "Paula"))
+    for size in ((60, 20), (80, 24), (200, 50)):
+        async with table_shown(app, link, update, size=size) as pilot:
+            header = next(line for line in screen_text(pilot.app).splitlines() if "3ª" in line or "3rd" in line)
+            assert "Paula" in header and "Ana" in header, header
+            assert ("1st" in header) == ("2nd" in header), header
+        app = await seated_app(link := FakeLink())

@@ -36,7 +36,10 @@ class ScoreLine(Panel, TablePart):
         holders = view.score_holders or tuple((i,) for i in range(len(scores)))
         target = view.target
         line = Text(no_wrap=True, overflow="ellipsis")
-        for entry, score in enumerate(scores):
+        # Two sides: yours first ("Nós  0/30  Eles 4/30"), as players say the score.
+        order = [1, 0] if len(scores) == 2 and model.my_team() == 1 else list(range(len(scores)))
+        for entry in order:
+            score = scores[entry]
             seats = holders[entry] if entry < len(holders) else ()
             if len(scores) == 2:
                 label, mine = team_name(self.tr, model, entry), model.my_team() == entry
@@ -52,5 +55,5 @@ class ScoreLine(Panel, TablePart):
                 line.append(f" {score}/{target}  ")
         games = view.games_won or (0, 0)
         if view.match_games > 1 and len(games) == 2:
-            line.append(self.tr("table.games", a=games[0], b=games[1]), style="dim")
+            line.append(self.tr("table.games", a=games[order[0]], b=games[order[1]]), style="dim")
         self.show(line)

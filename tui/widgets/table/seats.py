@@ -135,12 +135,16 @@ class TricksPanel(DrawnPanel, TablePart):
         winners = {i: s for i, s in enumerate(view.trick_winners) if s is not None}
         column = max(TRICK_COLUMN, ((self.size.width or 3 * TRICK_COLUMN) + 1) // columns - 1)
         out = Text(no_wrap=True, overflow="ellipsis")
+        numbers = [self.tr(f"table.trick_{i + 1}") for i in range(columns)]
+        takers = [self._result_text(model, team, winners.get(i)) for i, team in enumerate(results)]
+        # One rule for the whole row: "1ª Hugo" beside a bare "Paula" read as two names.
+        numbered = all(len(numbers[i]) + 1 + len(t) <= column for i, t in enumerate(takers))
         for i in range(columns):
-            head = self.tr(f"table.trick_{i + 1}")
+            head = numbers[i]
             style = "dim"
-            if i < len(results):
+            if i < len(takers):
                 style = "bold cyan"
-                head = trick_head(head, self._result_text(model, results[i], winners.get(i)), column)
+                head = trick_head(head, takers[i], column if numbered else min(column, len(takers[i]) + len(head)))
             out.append(f"{head:<{column}} ", style=style)
         lines = [out]
         for seat in range(len(update.seats)):
