@@ -118,10 +118,6 @@ class TrucoApp(App[None]):
                 self.farewell(msg.code)
             else:
                 self.notify_text(self.tr(f"notice.{msg.code}"), severity="warning", timeout=10)
-        elif isinstance(msg, p.TableCreated) and msg.code:
-            # Briefly: the table screen shows the code for as long as the table waits, and a
-            # toast would cover the bottom of the table meanwhile.
-            self.notify_text(self.tr("lobby.private_code", code=msg.code), timeout=6)
         # Every screen that shows server data redraws the parts this event touched
         # (a table under a help dialog keeps its log; the lobby defers while hidden).
         for screen in list(self.screen_stack):

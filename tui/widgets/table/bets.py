@@ -44,5 +44,6 @@ class BetsLine(WrapPanel, TablePart):
         waiting = Text(line or self.tr("table.waiting_for", n=free), style="bold")
         if code:  # for as long as the table waits: friends need it to sit down
             waiting.append("\n" + self.tr("table.code_title", code=code), style="bold yellow")
-            waiting.append("\n" + self.tr("table.code_how"), style="")
+            # No toast besides: it covered the bot-level dialog at 60x20 (the screen says it all).
+            waiting.append("\n" + self.tr("table.code_how", code=code), style="")
         self.show(waiting)
