@@ -41,7 +41,7 @@ from server.table import messages as m
 from server.table.occupant import Occupant
 from server.table.talk import Talk
 from server.table.snapshot import replay_match, snapshot_bytes
-from server.table.timers import Pace, Timers, waiting_on
+from server.table.timers import RESUME_GRACE, Pace, Timers, waiting_on
 from server.table.viewers import Viewers
 
 log = logging.getLogger(__name__)
@@ -174,7 +174,9 @@ class TableActor:
                 stopped_at: float | None = None, senas: list[SenaRow] | None = None) -> None:
         """Rebuild the current match from the log (before ``start``): ``snapshot.replay_match``
         (StaleSnapshot: replay without the snapshot); ``stopped_at``: when the server was last
-        alive (a running turn timer gets back the time it had left); ``senas``: the hand's."""
+        alive, or now for a table rebuilt while the cluster ran on (a running turn timer gets
+        back the time it had left, never less than ``RESUME_GRACE``: the turn's deadline is
+        the log time of its last event plus the timer); ``senas``: the hand's."""
         replayed = replay_match(self.table_id, self.rules, len(self.seats), rows, snapshot)
         if replayed is None:
             return
@@ -186,7 +188,8 @@ class TableActor:
         self.finished = self.state.match_over
         if stopped_at is not None and rows and self.turn_timer:
             used = min(max(0.0, stopped_at - rows[-1].ts), float(self.turn_timer))
-            self._timers.restored_left = (self.seq, self.turn_timer - used)
+            left = max(self.turn_timer - used, min(RESUME_GRACE, float(self.turn_timer)))
+            self._timers.restored_left = (self.seq, left)
 
     def chance_rng(self) -> random.Random:
         return random.Random(f"{self.seed}/deal/{self.seq}")

@@ -13,6 +13,13 @@ import engine
 from server.table import messages as m
 from server.table.occupant import Occupant
 
+# A turn timer that resumes after a restart or a rebuild on another process gets at least
+# this (or the whole timer, if shorter): the players whose connection went down with the
+# server need a moment to come back before the bot plays for them, and the others a moment
+# to see the table again. A few seconds: never the whole timer again, which would let a
+# crash (or a player able to cause one) buy time.
+RESUME_GRACE = 5.0
+
 
 @dataclass(frozen=True)
 class Pace:
