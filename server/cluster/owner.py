@@ -193,7 +193,7 @@ class TableOwner:
                 # ran on kept its deadline in wall-clock time (its last event's log time plus
                 # the timer): what was left of it, now, is what the turn has
                 stopped_at = ask.stopped_at if ask.stopped_at is not None else time.time()
-                actor.restore(record.events, None, stopped_at, record.senas)
+                actor.restore(record.events, None, stopped_at, record.senas, record.chat)
                 if actor.state is None:
                     raise ValueError("its log replays to nothing")
             else:  # a new table: its spectators see the first deal (its players are seated)
