@@ -18,7 +18,7 @@ from server.store import CHAT_KEPT, Store, TableRecord, pack_event
 from server.table import Occupant, Pace, TableActor, state_digest
 from server.table import messages as tm
 from server.table.table_view import table_view
-from server.table.timers import RESUME_GRACE
+from server.table.timers import RESUME_GRACE, Timers
 from server.variants import validate_options, variant_infos
 from tests.server.test_hub import join
 from tests.server.test_reconnect import (
@@ -178,6 +178,15 @@ async def test_a_turn_timer_resumes_with_the_time_it_had_left(tmp_path: Path) ->
             (record,) = await store.restart_tables()
     finally:
         await store.close()
+
+
+def test_a_resumed_turn_gets_what_was_left_never_less_than_a_grace() -> None:
+    posted: list[object] = []
+    for timer, used, left in ((30, 20.0, 10.0), (30, 29.0, RESUME_GRACE), (30, 400.0, RESUME_GRACE),
+                              (30, -3.0, 30.0), (3, 400.0, 3.0)):
+        timers = Timers(Pace(), timer, posted.append)
+        timers.resume(7, used=used)  # -3: a clock that went back gives no extra time
+        assert timers.restored_left == (7, left), (timer, used)
 
 
 async def test_a_snapshot_from_another_engine_version_is_set_aside_for_a_full_replay(tmp_path: Path) -> None:
