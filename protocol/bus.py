@@ -18,6 +18,7 @@ OWNER_MAX = 64  # a process id: host name, pid and a random part
 LEASE_KEY_MAX = OWNER_MAX + 16
 EVENTS_PER_MESSAGE = 512
 SENAS_PER_HAND = 128  # the table allows 16 a seat (server/table/talk.py), at most 6 seats
+TABLE_CHAT_LINES = 64  # at least the lines a table keeps (server/store CHAT_KEPT)
 
 
 class BusMessage(Message):
@@ -173,6 +174,26 @@ class HandSenas(BusMessage):
     match_no: int = limited(lo=0, hi=2**31)
     deal_no: int = limited(lo=0, hi=2**31)
     senas: tuple[SenaRecord, ...] = limited((), max_items=SENAS_PER_HAND)
+
+
+@dataclass(frozen=True)
+class ChatRecord:
+    """One table chat line (server/table/talk.py), numbered from 0 at its table."""
+
+    n: int = limited(lo=0, hi=2**53)
+    sender: str = limited(max_len=NAME_MAX)
+    text: str = limited(max_len=CHAT_MAX)
+    ts: int = limited(lo=0, hi=2**40)  # unix seconds
+
+
+@dataclass(frozen=True)
+class TableChatLog(BusMessage):
+    """A table's latest chat lines, oldest first (its key in the chat bucket), so a table
+    taken over by another process shows them again."""
+
+    TYPE: ClassVar[str] = "bus_table_chat"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    lines: tuple[ChatRecord, ...] = limited((), max_items=TABLE_CHAT_LINES)
 
 
 @dataclass(frozen=True)
@@ -341,7 +362,7 @@ class TableStatus(BusMessage):
 BUS_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (LoggedEvents, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
                 TableEntry, GameEntry, AliveAt, LobbyChatLine, RatingEntry, StatLine, TableOwn,
-                TableCall, TableStatus, HandSenas)
+                TableCall, TableStatus, HandSenas, TableChatLog)
 }
 
 

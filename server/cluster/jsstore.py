@@ -14,7 +14,8 @@ runs unchanged on whichever process is the host:
   appended (or, if it did not see all of them, read back from the stream);
 - when the host was last alive: the ``truco_meta`` bucket;
 - the señas of each table's current hand: the ``truco_senas`` bucket (a ``HandSenas`` per
-  table, written after the events of the append that carries them).
+  table, written after the events of the append that carries them);
+- each table's latest chat lines: the ``truco_chat`` bucket (``table_chat``), written the same way.
 
 A restore replays each table's current match from its stream (no snapshots are kept).
 Values that do not decode are logged and skipped (``Bus.decode``), never trusted.
@@ -39,7 +40,8 @@ from server.cluster.bus import Bus, bucket
 from server.cluster.eventlog import Fenced, TableLog, events_stream
 from server.cluster.names import NameMirror
 from server.cluster.ratings import RatingBook
-from server.store import EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord
+from server.cluster.table_chat import ChatBook
+from server.store import ChatRow, EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +86,7 @@ class JetStreamStore:
         self._senas_kv: KeyValue | None = None
         self._hands: dict[str, HandSenas] = {}  # each table's current hand's señas, as last written
         self._book = RatingBook(bus)
+        self._chat = ChatBook(bus)
         self._matches: dict[str, _Match] = {}
         self._background: set[asyncio.Task[None]] = set()  # ratings counted again at a restore
 
@@ -95,6 +98,7 @@ class JetStreamStore:
         self._meta = await bucket(self._bus, META_BUCKET)
         self._senas_kv = await bucket(self._bus, SENAS_BUCKET)
         await self._book.open()
+        await self._chat.open()
 
     async def check(self) -> None:
         """JetStream checks its own files; nothing to do here."""
@@ -104,6 +108,7 @@ class JetStreamStore:
         self._logs.clear()
         self._matches.clear()
         self._hands.clear()
+        self._chat.clear()
 
     async def settle(self) -> None:
         """Wait for the writes a restore left running in the background."""
@@ -115,6 +120,7 @@ class JetStreamStore:
         self._logs.pop(table_id, None)
         self._matches.pop(table_id, None)
         self._hands.pop(table_id, None)
+        self._chat.forget(table_id)
 
     def log_of(self, table_id: str) -> TableLog:
         found = self._logs.get(table_id)
@@ -196,6 +202,7 @@ class JetStreamStore:
                     await self._kv(kv).delete(table_id)
                 except NotFoundError:
                     pass
+            await self._chat.delete(table_id)
 
         return _future(write())
 
@@ -237,6 +244,7 @@ class JetStreamStore:
                 self._matches[record.table_id] = _Match(rows[-1].match_no, [r.data for r in record.events],
                                                         whole=True)
             record.senas = await self._load_senas(record.table_id)
+            record.chat = await self._chat.load(record.table_id)
 
     async def _load_senas(self, table_id: str) -> list[SenaRow]:
         try:
@@ -256,10 +264,11 @@ class JetStreamStore:
     # -- the log -----------------------------------------------------------------------------
     async def append(self, table_id: str, rows: Iterable[EventRow],
                      games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]] = (),
-                     snapshot: Snapshot | None = None, senas: Iterable[SenaRow] = ()) -> None:
+                     snapshot: Snapshot | None = None, senas: Iterable[SenaRow] = (),
+                     chat: Iterable[ChatRow] = ()) -> None:
         """The events first (acknowledged, fenced), then the records of the matches they end;
         snapshots are not kept (a restore replays the match from its stream); the hand's
-        señas go to their bucket after the events. An owner that is not sure of the table's
+        señas and the table's chat lines go to their buckets after the events. An owner that is not sure of the table's
         lease any more (it stalled) writes nothing: the new owner may have read the log
         already."""
         if self._still_owns is not None and not await self._still_owns(table_id):
@@ -271,6 +280,9 @@ class JetStreamStore:
         senas = list(senas)
         if senas:
             await self._put_senas(table_id, senas)
+        chat = list(chat)
+        if chat:
+            await self._chat.add(table_id, chat)
         for entry in entries:
             await self._put_game(entry)
         for game, players in games:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -187,7 +188,12 @@ class TableOwner:
                 on_change=lambda a: self._changed(ask.table_id),
             )
             if record.events:
-                actor.restore(record.events, None, ask.stopped_at, record.senas)
+                # A lobby host that restarts the cluster says when it was last alive (the time
+                # it was down is not the players'); a table whose owner died while the others
+                # ran on kept its deadline in wall-clock time (its last event's log time plus
+                # the timer): what was left of it, now, is what the turn has
+                stopped_at = ask.stopped_at if ask.stopped_at is not None else time.time()
+                actor.restore(record.events, None, stopped_at, record.senas, record.chat)
                 if actor.state is None:
                     raise ValueError("its log replays to nothing")
             else:  # a new table: its spectators see the first deal (its players are seated)

@@ -28,7 +28,7 @@ from protocol.bus import TableOwn, TableStatus, Viewer
 from server.cluster.bus import TABLE_NEWS, Bus, owner_subject, table_lease, table_subject
 from server.cluster.lease import Leases
 from server.cluster.tablewire import LobbyCall, follow, seat_record, to_call
-from server.store import EventRow, SenaRow, Snapshot
+from server.store import ChatRow, EventRow, SenaRow, Snapshot
 from server.table import Occupant, Pace
 from server.table import messages as tm
 from server.table.snapshot import replay_match
@@ -80,10 +80,11 @@ class TableProxy:
 
     # -- what the lobby calls ------------------------------------------------------------------
     def restore(self, rows: list[EventRow], snapshot: Snapshot | None = None,
-                stopped_at: float | None = None, senas: list[SenaRow] | None = None) -> None:
+                stopped_at: float | None = None, senas: list[SenaRow] | None = None,
+                chat: list[ChatRow] | None = None) -> None:
         """As ``TableActor.restore``: the lobby learns where the log stands (its owner will
-        rebuild it, or runs it still; the owner reads the hand's señas from their bucket
-        itself, so ``senas`` is not needed here)."""
+        rebuild it, or runs it still; the owner reads the hand's señas and the table's chat
+        from their buckets itself, so ``senas`` and ``chat`` are not needed here)."""
         rules = engine.get_ruleset(self.variant, **self.options)
         replayed = replay_match(self.table_id, rules, len(self.seats), rows, snapshot)
         if replayed is None:

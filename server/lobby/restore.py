@@ -131,13 +131,13 @@ class Restorer:
         actor = self._seats.new_actor(table, seed=record.seed)
         try:
             try:
-                actor.restore(record.events, record.snapshot, stopped_at, record.senas)
+                actor.restore(record.events, record.snapshot, stopped_at, record.senas, record.chat)
             except StaleSnapshot as exc:
                 log.warning("table %s: %s; replaying its match from the start", record.table_id, exc)
                 assert record.snapshot is not None
                 rows = await store.match_events(record.table_id, record.snapshot.match_no)
                 actor = self._seats.new_actor(table, seed=record.seed)
-                actor.restore(rows, None, stopped_at, record.senas)
+                actor.restore(rows, None, stopped_at, record.senas, record.chat)
         except Exception as exc:  # one bad log must not keep the other tables from coming back
             # Reported, and the log is left as it is for the operator: never overwritten.
             log.error("table %s cannot be restored from its log: %r", record.table_id, exc)

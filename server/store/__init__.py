@@ -5,11 +5,12 @@
 """
 from server.store.database import Store
 from server.store.records import (
-    EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord, pack_event, unpack_event,
+    CHAT_KEPT, ChatRow, EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord, pack_event,
+    unpack_event,
 )
 from server.store.schema import MIGRATIONS, StoreError, check_database
 
 __all__ = [
-    "MIGRATIONS", "EventRow", "GameRecord", "Reservation", "SenaRow", "Snapshot", "Store", "StoreError",
+    "CHAT_KEPT", "MIGRATIONS", "ChatRow", "EventRow", "GameRecord", "Reservation", "SenaRow", "Snapshot", "Store", "StoreError",
     "TableRecord", "check_database", "pack_event", "unpack_event",
 ]

@@ -17,7 +17,9 @@ from typing import Any, Callable, Iterable, TypeVar
 from server.store import events as event_sql
 from server.store import games as game_sql
 from server.store import ratings as rating_sql
-from server.store.records import EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord, pack_event
+from server.store.records import (
+    ChatRow, EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord, pack_event,
+)
 from server.store.schema import StoreError, open_database, quick_check
 
 T = TypeVar("T")
@@ -107,10 +109,10 @@ class Store:
     async def append(
         self, table_id: str, rows: Iterable[EventRow],
         games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]] = (),
-        snapshot: Snapshot | None = None, senas: Iterable[SenaRow] = (),
+        snapshot: Snapshot | None = None, senas: Iterable[SenaRow] = (), chat: Iterable[ChatRow] = (),
     ) -> None:
-        """Append events (and the señas made meanwhile) in one transaction; returns once
-        they are committed.
+        """Append events (and the señas and table chat lines said meanwhile) in one
+        transaction; returns once they are committed.
 
         The records of the matches these events finish, and the table's latest snapshot, go
         in the same transaction: a crash keeps all of them or none ("My games" never misses
@@ -120,7 +122,7 @@ class Store:
         params: list[tuple[object, ...]] = [
             (table_id, r.seq, r.match_no, pack_event(r.data), r.seat, r.cid, now) for r in rows
         ]
-        await self._on_db(event_sql.append, table_id, params, list(games), snapshot, list(senas))
+        await self._on_db(event_sql.append, table_id, params, list(games), snapshot, list(senas), list(chat))
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> "asyncio.Future[None]":
         return self._on_db(event_sql.update_seats, table_id, seats)
@@ -132,6 +134,7 @@ class Store:
                 (int(time.time()), table_id),
             )
             db.execute("DELETE FROM senas WHERE table_id = ?", (table_id,))  # no hand to come back to
+            db.execute("DELETE FROM table_chat WHERE table_id = ?", (table_id,))
 
         return self._on_db(write)
 
@@ -163,6 +166,7 @@ class Store:
             for record in records:
                 record.snapshot, record.events = event_sql.current_match(db, record.table_id)
                 record.senas = event_sql.current_senas(db, record.table_id)
+                record.chat = event_sql.current_chat(db, record.table_id)
 
         await self._on_db(load)
 

@@ -10,8 +10,8 @@ from typing import Iterable, Sequence
 
 from server.store.games import write_game
 from server.store.records import (
-    EVENT_COLUMNS, SENA_COLUMNS, TABLE_COLUMNS, EventRow, GameRecord, SenaRow, Snapshot, TableRecord,
-    event_row, sena_row, table_record,
+    CHAT_COLUMNS, CHAT_KEPT, EVENT_COLUMNS, SENA_COLUMNS, TABLE_COLUMNS, ChatRow, EventRow, GameRecord,
+    SenaRow, Snapshot, TableRecord, event_row, sena_row, table_record,
 )
 
 OPEN_TABLES = f"SELECT {TABLE_COLUMNS} FROM tables WHERE closed_at IS NULL ORDER BY created_at"
@@ -19,10 +19,11 @@ OPEN_TABLES = f"SELECT {TABLE_COLUMNS} FROM tables WHERE closed_at IS NULL ORDER
 
 def append(db: sqlite3.Connection, table_id: str, params: list[tuple[object, ...]],
            games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]],
-           snapshot: Snapshot | None, senas: Sequence[SenaRow] = ()) -> None:
+           snapshot: Snapshot | None, senas: Sequence[SenaRow] = (), chat: Sequence[ChatRow] = ()) -> None:
     """Events, the records of the matches they finish, the latest snapshot and the señas
-    made since, in one transaction: a crash keeps all of them or none. Only the latest
-    hand's señas are kept (a seña is about the cards of its hand)."""
+    and chat lines said since, in one transaction: a crash keeps all of them or none. Only
+    the latest hand's señas are kept (a seña is about the cards of its hand), and the
+    latest ``CHAT_KEPT`` chat lines."""
     db.execute("BEGIN")
     try:
         db.executemany(
@@ -39,6 +40,11 @@ def append(db: sqlite3.Connection, table_id: str, params: list[tuple[object, ...
                 [(table_id, r.match_no, r.deal_no, r.n, r.seat, r.sena, json.dumps(list(r.seen)))
                  for r in senas if (r.match_no, r.deal_no) == (last.match_no, last.deal_no)],
             )
+        if chat:
+            db.executemany("INSERT OR REPLACE INTO table_chat (table_id, n, sender, text, ts) VALUES (?,?,?,?,?)",
+                           [(table_id, r.n, r.sender, r.text, r.ts) for r in chat])
+            db.execute("DELETE FROM table_chat WHERE table_id = ? AND n <= ?",
+                       (table_id, max(r.n for r in chat) - CHAT_KEPT))
         for game, players in games:
             write_game(db, game, players)
         if snapshot is not None:
@@ -68,6 +74,7 @@ def open_tables(db: sqlite3.Connection, with_log: bool) -> list[TableRecord]:
                 )
             ]
             record.senas = current_senas(db, record.table_id)
+            record.chat = current_chat(db, record.table_id)
     return records
 
 
@@ -109,3 +116,10 @@ def current_senas(db: sqlite3.Connection, table_id: str) -> list[SenaRow]:
     """The señas kept for a table (those of its latest hand that had any), in order."""
     return [sena_row(row) for row in db.execute(
         f"SELECT {SENA_COLUMNS} FROM senas WHERE table_id = ? ORDER BY match_no, deal_no, n", (table_id,))]
+
+
+def current_chat(db: sqlite3.Connection, table_id: str) -> list[ChatRow]:
+    """A table's latest chat lines, oldest first."""
+    rows = db.execute(f"SELECT {CHAT_COLUMNS} FROM table_chat WHERE table_id = ? ORDER BY n DESC LIMIT ?",
+                      (table_id, CHAT_KEPT)).fetchall()
+    return [ChatRow(*row) for row in reversed(rows)]

@@ -40,6 +40,20 @@ class SenaRow:
     seen: tuple[int, ...]
 
 
+CHAT_KEPT = 20  # a table's latest chat lines, kept for a (re)joining viewer and across a restart
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """One table chat line (not a partner-only one), numbered from 0 at its table: a table
+    restarted or rebuilt elsewhere shows its latest ``CHAT_KEPT`` lines again."""
+
+    n: int
+    sender: str
+    text: str
+    ts: int  # unix seconds, as the line was shown
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """A table's state after event ``seq`` of match ``match_no``, as bytes the table made."""
@@ -67,6 +81,7 @@ class TableRecord:
     events: list[EventRow] = field(default_factory=list)
     snapshot: Snapshot | None = None
     senas: list[SenaRow] = field(default_factory=list)  # ``load_matches``: the current hand's
+    chat: list[ChatRow] = field(default_factory=list)  # ``load_matches``: the latest lines, oldest first
 
 
 @dataclass(frozen=True)
@@ -124,3 +139,7 @@ def sena_row(row: tuple[Any, ...]) -> SenaRow:
     """A SenaRow from a row of ``SENA_COLUMNS``."""
     match_no, deal_no, n, seat, sena, seen = row
     return SenaRow(match_no, deal_no, n, seat, sena, tuple(int(s) for s in json.loads(seen)))
+
+
+# The columns of ``table_chat`` a ChatRow is read from, in the order ``ChatRow`` takes
+CHAT_COLUMNS = "n, sender, text, ts"

@@ -138,6 +138,18 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, match_no, deal_no, n)
     ) WITHOUT ROWID;
     """,
+    # 6: each table's latest chat lines (server/table/talk.py), so a restarted table shows
+    # them again as a table rebuilt on another process of a cluster does
+    """
+    CREATE TABLE table_chat (
+        table_id TEXT NOT NULL,
+        n        INTEGER NOT NULL,            -- its number at the table, from 0
+        sender   TEXT NOT NULL,
+        text     TEXT NOT NULL,
+        ts       INTEGER NOT NULL,            -- unix seconds
+        PRIMARY KEY (table_id, n)
+    ) WITHOUT ROWID;
+    """,
 )
 
 

@@ -21,8 +21,7 @@ after a crash deals exactly what it would have dealt without one. No rng state h
 to be saved, and a restore never depends on how many numbers were drawn before.
 
 Restarts (``snapshot``): only the current match is rebuilt, from the latest snapshot and
-the hand after it. A turn timer that was running resumes with the time it had left when
-the server stopped.
+the hand after it; a running turn timer resumes with the time it had left (``Timers.resume``).
 """
 from __future__ import annotations
 
@@ -35,7 +34,7 @@ from typing import Callable
 
 import engine
 import protocol as p
-from server.store import EventRow, GameRecord, SenaRow, Snapshot, Store
+from server.store import ChatRow, EventRow, GameRecord, SenaRow, Snapshot, Store
 from server.table import bots, frames, moves, rematch
 from server.table import messages as m
 from server.table.occupant import Occupant
@@ -147,11 +146,12 @@ class TableActor:
     async def _flush(self) -> bool:
         """Append the queued events to the log, then send the queued frames (in order)."""
         rows, games, snapshot, senas = self._rows, self._games, self._snapshot, self.talk.take_pending()
-        self._rows, self._games, self._snapshot = [], [], None
+        self._rows, self._games, self._snapshot, chat = [], [], None, self.talk.take_chat()
         out = self._viewers.take()
-        if self._store is not None and (rows or senas):
+        if self._store is not None and (rows or senas or chat):
             try:  # a finished match's record goes in the transaction of its last events
-                await self._store.append(self.table_id, rows, games=games, snapshot=snapshot, senas=senas)
+                await self._store.append(self.table_id, rows, games=games, snapshot=snapshot, senas=senas,
+                                         chat=chat)
             except Exception:
                 # Nobody may see what is not in the log: the table stops here, and resumes
                 # from its last logged event when the server is restarted.
@@ -171,10 +171,13 @@ class TableActor:
 
     # -- restoring ------------------------------------------------------------------------
     def restore(self, rows: list[EventRow], snapshot: Snapshot | None = None,
-                stopped_at: float | None = None, senas: list[SenaRow] | None = None) -> None:
+                stopped_at: float | None = None, senas: list[SenaRow] | None = None,
+                chat: list[ChatRow] | None = None) -> None:
         """Rebuild the current match from the log (before ``start``): ``snapshot.replay_match``
         (StaleSnapshot: replay without the snapshot); ``stopped_at``: when the server was last
-        alive (a running turn timer gets back the time it had left); ``senas``: the hand's."""
+        alive, or now for a table rebuilt while the cluster ran on (``Timers.resume``);
+        ``senas``: the hand's; ``chat``: the table's latest lines."""
+        self.talk.restore_chat(chat or [])
         replayed = replay_match(self.table_id, self.rules, len(self.seats), rows, snapshot)
         if replayed is None:
             return
@@ -185,8 +188,7 @@ class TableActor:
             self._cids.setdefault(seat, deque(maxlen=RECENT_CIDS)).append(cid)
         self.finished = self.state.match_over
         if stopped_at is not None and rows and self.turn_timer:
-            used = min(max(0.0, stopped_at - rows[-1].ts), float(self.turn_timer))
-            self._timers.restored_left = (self.seq, self.turn_timer - used)
+            self._timers.resume(self.seq, used=stopped_at - rows[-1].ts)
 
     def chance_rng(self) -> random.Random:
         return random.Random(f"{self.seed}/deal/{self.seq}")

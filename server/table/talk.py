@@ -1,9 +1,11 @@
 """What is said at a table: the table chat, the partner-only chat and señas.
 
-None of it is a rule of the hand, so none goes through the engine. The chat is not logged
-(a restart forgets it; the table chat's recent lines are kept in memory for a rejoining
-viewer); the señas of the current hand are part of each seat's game, so each one is stored
-with the table's log together with the seats that saw it (``pending``, appended by the
+None of it is a rule of the hand, so none goes through the engine. The table chat is not
+in the event log, but its latest lines are stored with it (``pending_chat``, appended by
+the actor before anyone is sent them; ``CHAT_KEPT`` of them): a rejoining viewer is sent
+them, and so is every viewer of a table restarted or rebuilt on another process
+(``restore_chat``). Partner-only lines are never kept. The señas of the current hand are
+part of each seat's game, so each one is stored with the table's log together with the seats that saw it (``pending``, appended by the
 actor before anyone is sent it) and a restored table shows each seat the same ones
 (``restore``, ``resend``). With the table option ``reserved_words`` a table chat line that is exactly a
 legal call makes it (``words``): the actor applies the action ``chat`` returns. A seña goes to its
@@ -29,7 +31,7 @@ import protocol as p
 from engine.bots.senas import bot_senas
 from engine.variants.senas import sena_codes
 from protocol.text import clean_text
-from server.store import SenaRow
+from server.store import ChatRow, SenaRow
 from server.table.occupant import Occupant
 from server.table.viewers import Viewers
 from server.table.words import reserved_action
@@ -55,6 +57,8 @@ class Talk:
         self.made: list[tuple[int, str]] = []  # (seat, seña) of the current hand, in order
         self.seen: list[tuple[int, ...]] = []  # the seats that saw each of them
         self.pending: list[SenaRow] = []  # made since the actor last stored them
+        self.pending_chat: list[ChatRow] = []  # table chat lines said since the actor last stored them
+        self._chat_n = 0  # the number of the next table chat line (its key in the store)
 
     # -- who is whose partner ------------------------------------------------------------
     @staticmethod
@@ -86,6 +90,18 @@ class Talk:
     def take_pending(self) -> list[SenaRow]:
         rows, self.pending = self.pending, []
         return rows
+
+    def take_chat(self) -> list[ChatRow]:
+        rows, self.pending_chat = self.pending_chat, []
+        return rows
+
+    def restore_chat(self, rows: list[ChatRow]) -> None:
+        """The stored latest table chat lines (a restarted or rebuilt table), oldest first."""
+        for row in rows:
+            self._viewers.chat.append(p.ChatLine(sender=row.sender, text=row.text, ts=row.ts,
+                                                 table_id=self.table_id))
+        if rows:
+            self._chat_n = rows[-1].n + 1
 
     # -- señas ---------------------------------------------------------------------------
     def sena(self, conn_id: int, seat: int | None, code: str, state: engine.State | None, seq: int) -> None:
@@ -166,7 +182,10 @@ class Talk:
         if partners:
             self._partner_line(seat, sender, text, state)
             return None
-        self._viewers.say(p.ChatLine(sender=sender, text=text, ts=int(time.time()), table_id=self.table_id))
+        line = p.ChatLine(sender=sender, text=text, ts=int(time.time()), table_id=self.table_id)
+        self._viewers.say(line)
+        self.pending_chat.append(ChatRow(self._chat_n, line.sender, line.text, line.ts))
+        self._chat_n += 1
         if not self.reserved_words or seat is None or state is None or state.match_over:
             return None
         return reserved_action(text, state, seat, self.rules.variant)

@@ -13,6 +13,13 @@ import engine
 from server.table import messages as m
 from server.table.occupant import Occupant
 
+# A turn timer that resumes after a restart or a rebuild on another process gets at least
+# this (or the whole timer, if shorter): the players whose connection went down with the
+# server need a moment to come back before the bot plays for them, and the others a moment
+# to see the table again. A few seconds: never the whole timer again, which would let a
+# crash (or a player able to cause one) buy time.
+RESUME_GRACE = 5.0
+
 
 @dataclass(frozen=True)
 class Pace:
@@ -51,6 +58,13 @@ class Timers:
         self.waiting: tuple[int, ...] = ()  # the seats the table waits for
         self._turn: tuple[int, float] | None = None  # (seq, loop time) the current turn runs out
         self.restored_left: tuple[int, float] | None = None  # (seq, seconds left) at the restart
+
+    def resume(self, seq: int, used: float) -> None:
+        """A restored table's turn (at ``seq``) had ``used`` seconds of its timer: it gets what
+        was left, never less than ``RESUME_GRACE``. The turn's deadline is the log time of its
+        last event plus the timer (its timer starts when those events are published)."""
+        used = min(max(0.0, used), float(self.turn_timer))
+        self.restored_left = (seq, max(self.turn_timer - used, min(RESUME_GRACE, float(self.turn_timer))))
 
     def _later(self, delay: float, message: m.TableMessage) -> None:
         self._handles.append(asyncio.get_running_loop().call_later(delay, self._post, message))

@@ -10,9 +10,10 @@ from typing import Callable
 
 import engine
 import protocol as p
+from server.store import CHAT_KEPT
 from server.table.occupant import Occupant
 
-RECENT_CHAT = 20  # table chat lines a (re)joining viewer is sent (chat is not in the event log)
+RECENT_CHAT = CHAT_KEPT  # table chat lines a (re)joining viewer is sent (the store keeps as many)
 
 # (seat or None, events, history) -> the viewer's encoded TableUpdate
 Render = Callable[[int | None, list[engine.Event], list[p.LogEvent]], bytes]

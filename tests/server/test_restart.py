@@ -14,13 +14,16 @@ import engine
 import protocol as p
 from server.config import ServerConfig
 from server.lobby import Hub
-from server.store import Store, TableRecord, pack_event
+from server.store import CHAT_KEPT, Store, TableRecord, pack_event
 from server.table import Occupant, Pace, TableActor, state_digest
 from server.table import messages as tm
 from server.table.table_view import table_view
+from server.table.timers import RESUME_GRACE, Timers
 from server.variants import validate_options, variant_infos
 from tests.server.test_hub import join
-from tests.server.test_reconnect import expect, last_update, settle_all, start_hub, stop_hub, until_updates
+from tests.server.test_reconnect import (
+    expect, last_update, settle_all, start_hub, stop_hub, two_at_a_table, until_updates,
+)
 from tests.server.test_table import Viewers, bots, until
 
 async def seen(predicate, *clients, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
@@ -159,7 +162,8 @@ async def test_a_turn_timer_resumes_with_the_time_it_had_left(tmp_path: Path) ->
 
         (record,) = await store.restart_tables()
         last = record.events[-1].ts
-        for stopped_at, left in ((last + 20, 10.0), (last + 45, 0.0), (None, 30.0)):
+        # Past its deadline: a short grace (the player's connection went down with the server)
+        for stopped_at, left in ((last + 20, 10.0), (last + 45, RESUME_GRACE), (None, 30.0)):
             again = Viewers()
             restored = TableActor("t", "argentino", SHORT, [Occupant.from_record(d) for d in record.seats],
                                   again.send, turn_timer=30, pace=Pace(bot_delay=0, away_grace=60),
@@ -167,17 +171,22 @@ async def test_a_turn_timer_resumes_with_the_time_it_had_left(tmp_path: Path) ->
             restored.restore(record.events, record.snapshot, stopped_at)
             restored.start()
             restored.post(tm.Rejoin(9, 0))
-            await until(lambda: again.updates(9) or restored.seq > record.events[-1].seq)
-            if left > 0:
-                assert left - 0.5 < (again.updates(9)[-1].timer or 0) <= left, (stopped_at, left)
-            else:  # no time left: the bot plays for the player at once
-                await until(lambda: restored.seq > record.events[-1].seq)
+            await until(lambda: again.updates(9))
+            assert left - 0.5 < (again.updates(9)[-1].timer or 0) <= left, (stopped_at, left)
+            assert restored.seq == record.events[-1].seq  # nobody played for the player
             await restored.stop()
             (record,) = await store.restart_tables()
-            if restored.seq > last:  # the bot moved: later restores start from there
-                break
     finally:
         await store.close()
+
+
+def test_a_resumed_turn_gets_what_was_left_never_less_than_a_grace() -> None:
+    posted: list[object] = []
+    for timer, used, left in ((30, 20.0, 10.0), (30, 29.0, RESUME_GRACE), (30, 400.0, RESUME_GRACE),
+                              (30, -3.0, 30.0), (3, 400.0, 3.0)):
+        timers = Timers(Pace(), timer, posted.append)
+        timers.resume(7, used=used)  # -3: a clock that went back gives no extra time
+        assert timers.restored_left == (7, left), (timer, used)
 
 
 async def test_a_snapshot_from_another_engine_version_is_set_aside_for_a_full_replay(tmp_path: Path) -> None:
@@ -400,3 +409,32 @@ async def test_a_restart_replays_one_hand_from_the_snapshot_to_the_state_of_the_
         assert restored.state == straight.state  # the snapshot changed nothing that follows
     finally:
         await store.close()
+
+
+async def test_a_restarted_table_shows_its_latest_chat_lines_again(tmp_path: Path) -> None:
+    """The table chat is stored with the log (the latest CHAT_KEPT lines, partner-only lines
+    never): after a restart a returning player sees the table's lines again, as after a
+    rebuild on another process of a cluster (tests/cluster/test_rebuild.py)."""
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60, chat_burst=CHAT_KEPT + 5)
+    ana, beto = await two_at_a_table(hub)
+    table_id = last_update(ana).table_id
+    said = [f"linea {n}" for n in range(CHAT_KEPT + 3)]
+    for text in said:
+        ana.send(p.TableChat(table_id=table_id, text=text))
+    beto.send(p.TableChat(table_id=table_id, text="solo para vos", partners=True))
+    await seen(lambda: [c.line.text for c in beto.of(p.Chat)][-1:] == [said[-1]], ana, beto)
+    await stop_hub(hub, store, task)
+
+    hub, store, task = await start_hub(path, seat_hold=60)
+    try:
+        ana = await join(hub, "ana", "SHA256:ana")
+        await until_updates(ana)
+        lines = [c.line for c in ana.of(p.Chat) if c.line.table_id == table_id]
+        assert [line.text for line in lines] == said[-CHAT_KEPT:]  # the latest, in order
+        assert {line.sender for line in lines} == {"ana"} and all(line.ts > 0 for line in lines)
+        # and the table's chat goes on from there
+        ana.send(p.TableChat(table_id=table_id, text="sigo"))
+        await seen(lambda: ana.of(p.Chat)[-1].line.text == "sigo", ana)
+    finally:
+        await stop_hub(hub, store, task)
