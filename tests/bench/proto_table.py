@@ -167,8 +167,9 @@ async def act(mover: ProtoSeat, others: list[ProtoSeat], timeout: float,
 
 
 async def play_proto_table(seats: list[ProtoSeat], until: float, timeout: float,
-                           record: Callable[[list[float], int], None]) -> None:
-    """One action a second until ``until`` (monotonic): whoever the game waits for moves."""
+                           record: Callable[[list[float], int], None], rate: float = 1.0) -> None:
+    """``rate`` actions a second (one, as a person plays, unless a bench wants more load per
+    connection) until ``until`` (monotonic): whoever the game waits for moves."""
     tick = time.monotonic()
     while time.monotonic() < until:
         mover = whose_move(seats)
@@ -176,5 +177,5 @@ async def play_proto_table(seats: list[ProtoSeat], until: float, timeout: float,
             await asyncio.sleep(0.05)
             continue
         await act(mover, [s for s in seats if s is not mover], timeout, record)
-        tick = max(tick + 1.0, time.monotonic())
+        tick = max(tick + 1.0 / rate, time.monotonic())
         await asyncio.sleep(max(0.0, min(tick, until) - time.monotonic()))
