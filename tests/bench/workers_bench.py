@@ -3,7 +3,7 @@
 For each mode a server of its own (``truco-ssh serve`` on 127.0.0.1; the second with
 ``--workers 2``: a supervisor, a local nats-server and two worker processes sharing the port)
 and the same load generator (tests/bench/load_bench.py, its clients in separate processes:
-4-player private tables, one action per second per table; by default every seat a program on
+4-player private tables, ``--rate`` actions a second per table (4: see RATE); by default every seat a program on
 the ``truco`` subsystem, tests/bench/proto_table.py, the cheap clients; ``--screen-share``
 mixes in terminal seats as the load stages do; the tables act at random moments of each
 second, not all at once: a burst of every table at one instant would measure the burst). The
@@ -11,7 +11,9 @@ load is found, not fixed:
 
 1. a ramp: tables are added (``--start`` tables, then times ``--growth`` each step) and each
    step measured for ``--seconds``, until p99 command-to-update (the worst of the two kinds'
-   p99) reaches 250 ms, the table cap, or the mode's time budget;
+   p99) reaches 250 ms, the tables lose their pace (fewer than 90 % of the actions a second
+   they made at the first step: the clients wait for each update, so a server behind slows
+   them), the table cap, or the mode's time budget;
 2. a bisection between the last load that held and the first that did not, by letting only
    part of the seated tables act (``LoadRun.play_some``: no tables torn down), while the
    budget lasts and the bracket is wider than ``RESOLUTION``.
@@ -21,12 +23,12 @@ median, server CPU per seat-action (per action per seat, all four seats counted)
 for each process apart (worker 1, worker 2, nats-server, supervisor), each process's busy
 percent of one core (the workers really spread?), the clients' CPU (percent of one core and
 their share of the CPU the run used: over 100 % means the load generator needed more than a
-core, and is said so), the load average, why the ramp stopped (``p99``, ``budget``,
+core, and is said so), the load average, why the ramp stopped (``p99``, ``pace``, ``budget``,
 ``setup``: tables not set up in the time left, ``cap``), and every step; then the ratios
 workers-2 / one process. The machine's other jobs count: figures on a shared machine are noisy.
 After each mode: the server's and the clients' processes still alive (must be 0).
 Run: ``python tests/bench/workers_bench.py [--budget 150] [--seconds 6] [--start 8]
-[--growth 1.6] [--max-tables 400] [--screen-share 0]``.
+[--growth 1.6] [--max-tables 400] [--rate 4] [--screen-share 0]``.
 """
 from __future__ import annotations
 
@@ -146,8 +148,8 @@ class Ramp:
             step.tables = set_up
             setup_per_table = step.value("setup_seconds") / max(1, added)
             print(f"  {step.line()} ({time.monotonic() - began:.0f} s)", file=sys.stderr, flush=True)
-            if not step.held:
-                self.stopped_on = "p99"
+            if not step.held:  # the limit: p99 reached, or the tables lost their pace
+                self.stopped_on = "p99" if step.p99_ms >= P99_LIMIT_MS else "pace"
                 break
             if set_up < tables:  # the setup budget ran out: a smaller load than asked, held
                 self.stopped_on = "setup"
@@ -281,7 +283,7 @@ def run(budget: float = 150.0, seconds: float = 6.0, start: int = 8, growth: flo
                                                  one["actions_per_second_held"])
     out["ratio_cpu_per_seat_action"] = ratio(workers.get("cpu_per_seat_action_ms"),
                                              one.get("cpu_per_seat_action_ms"))
-    unsure = [name for name, mode in modes.items() if not str(mode["stopped_on"]).startswith("p99")]
+    unsure = [name for name, mode in modes.items() if str(mode["stopped_on"]).split(",")[0] not in ("p99", "pace")]
     if unsure:  # it held all it was given: its figure is a floor, and so is (or skews) the ratio
         out["ratio_note"] = (f"{' and '.join(unsure)} did not reach p99 {P99_LIMIT_MS:.0f} ms (stopped on "
                              f"{'; '.join(str(modes[n]['stopped_on']) for n in unsure)}): what it held is a "
