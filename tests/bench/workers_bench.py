@@ -63,7 +63,7 @@ MORE_SESSIONS = ("--max-sessions", "5000", "--max-connections-per-ip", "5000")
 # seat-action), so at one a second saturating a core would take thousands of connections,
 # more than the budget can set up; each action costs the server the same at any pace.
 RATE = 4.0
-START_COST_S = 20.0  # a mode's server and client processes starting and stopping (nats too)
+STOP_COST_S = 4.0  # a mode's server and client processes stopping (nats too): kept out of the ramp
 
 
 @dataclass
@@ -206,7 +206,7 @@ def measure_mode(flags: tuple[str, ...], listeners: int, budget: float, seconds:
     pids: set[int] = set()
     with load_bench.LoadRun(seconds, server_flags=(*flags, *MORE_SESSIONS), listeners=listeners,
                             screen_share=screen_share, split_seconds=0.0, spread=True, rate=rate) as load:
-        ramp = Ramp(load, began + budget - START_COST_S / 2, start, growth, max_tables)
+        ramp = Ramp(load, began + budget - STOP_COST_S, start, growth, max_tables)
         try:
             ramp.run()
         finally:  # every process of this mode, to check that none outlives it
