@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import json
 import math
+import os
 import random
 import re
 import sys
@@ -395,6 +396,13 @@ class Worker:
                    for kind in KINDS}}
 
 
+def machine_cpu() -> tuple[int, int]:
+    """Busy and total clock ticks of every core so far (/proc/stat; idle and iowait not busy)."""
+    ticks = [int(t) for t in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    total = sum(ticks[:8])  # guest time is counted in user already
+    return total - ticks[3] - ticks[4], total
+
+
 def received(client: ScreenClient) -> int:
     return client.received if isinstance(client, CheapClient) else len(client.raw)
 
@@ -605,14 +613,16 @@ class LoadRun:
                           for w in range(self.workers)], until + DRAW_TIMEOUT + 60)
         task = asyncio.ensure_future(play)
         await asyncio.sleep(start - time.monotonic())
-        cpu0 = self.server_cpu_by_process()
+        cpu0, machine0 = self.server_cpu_by_process(), machine_cpu()
         await asyncio.sleep(until - time.monotonic())
-        cpu1 = self.server_cpu_by_process()
+        cpu1, machine1 = self.server_cpu_by_process(), machine_cpu()
         by_process = {name: cpu1[name] - cpu0[name] for name in cpu1 if name in cpu0}
         reports = await task
         # The tables finish their last action after `until`; the next window starts clean.
         # Spread tables act up to a second later, in the same number: the rate is steady.
+        busy, total = (b - a for a, b in zip(machine0, machine1))
         return {"seconds": seconds, "server_cpu": sum(by_process.values()), "by_process": by_process,
+                "machine_busy": busy / total if total > 0 else float("nan"),
                 "reports": reports}
 
     def _figures(self, tables: int, added: int, readies: list[dict[str, Any]],
@@ -646,6 +656,9 @@ class LoadRun:
             "actions_per_second_requested": float(sum(playing.values())) * self.rate,
             "actions_per_second": actions / seconds,
             "clients_cpu_percent": client_cpu(everything) / seconds * 100,
+            # every core of the machine: the server, the clients, and whatever else runs
+            "machine_busy_percent": everything["machine_busy"] * 100,
+            "machine_cores": float(os.cpu_count() or 1),
         }
         if measured:
             figures["setup_server_busy_percent"] = setup_cpu / max(setup_seconds, 1e-9) * 100

@@ -23,7 +23,9 @@ median, server CPU per seat-action (per action per seat, all four seats counted)
 for each process apart (worker 1, worker 2, nats-server, supervisor), each process's busy
 percent of one core (the workers really spread?), the clients' CPU (percent of one core and
 their share of the CPU the run used: over 100 % means the load generator needed more than a
-core, and is said so), the load average, why the ramp stopped (``p99``, ``pace``, ``budget``,
+core, and is said so), how busy the whole machine was (all cores; the rest of it, past the
+server and the clients, is other jobs: said when over 90 %, as the limit found is then the
+machine's), the load average, why the ramp stopped (``p99``, ``pace``, ``budget``,
 ``setup``: tables not set up in the time left, ``cap``), and every step; then the ratios
 workers-2 / one process. The machine's other jobs count: figures on a shared machine are noisy.
 After each mode: the server's and the clients' processes still alive (must be 0).
@@ -252,6 +254,16 @@ def summarise(ramp: Ramp, listeners: int) -> dict[str, object]:
     out["clients_cpu_percent_of_a_core"] = clients
     out["clients_share_of_the_cpu_used"] = clients / (clients + server) if clients + server > 0 else float("nan")
     out["server_cpu_percent_of_a_core"] = server
+    cores = shown.value("machine_cores")
+    machine = shown.value("machine_busy_percent")
+    out["machine_busy_percent_of_all_cores"] = machine
+    # The rest of the machine's busy time: other jobs (a shared machine) and the kernel's share.
+    out["other_jobs_percent_of_a_core"] = max(0.0, machine * cores - server - clients)
+    heaviest = max(ramp.steps, key=lambda s: s.tables)
+    if heaviest.value("machine_busy_percent") > 90:
+        out["machine_note"] = (f"the machine was {heaviest.value('machine_busy_percent'):.0f} % busy at the "
+                               f"heaviest step ({heaviest.tables} tables): the limit found may be the "
+                               f"machine's (server, clients and other jobs together), not the server's")
     # The load generator must not hide the server: say when it needed more than a core.
     worst = max((s.value("clients_cpu_percent") for s in ramp.steps), default=0.0)
     if worst > 100:

@@ -126,3 +126,4 @@ def test_part_of_the_seated_protocol_tables_act_spread_over_the_second_at_the_ra
     assert 1 <= float(some["actions"]) <= 2 * 3 + 1  # one table of three acting
     assert some["updates_not_received_in_5s"] == 0
     assert isinstance(some["server_cpu_busy_percent_by_process"], dict)
+    assert 0 < float(some["machine_busy_percent"]) <= 100 and float(some["machine_cores"]) >= 1
