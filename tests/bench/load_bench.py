@@ -59,6 +59,7 @@ sys.path.insert(0, str(HERE.parents[1] / "tests" / "e2e"))
 import protocol as p  # noqa: E402
 from cheap_client import CheapClient, says_my_move  # noqa: E402
 from harness import ScreenClient  # noqa: E402
+from proto_table import LEVEL as PROTO_LEVEL  # noqa: E402
 from proto_table import ProtoSeat, play_proto_table, set_up_proto_table  # noqa: E402
 from protocol.client import Client  # noqa: E402
 from session_bench import ServerProcess, connect_to_lobby, tree_cpu_seconds  # noqa: E402
@@ -72,6 +73,7 @@ CONNECTS_AT_ONCE = 8  # SSH handshakes in flight at the same time, over all work
 CODE = re.compile(r"code\W+([%s]{%d})\b" % ("A-Z2-9", p.CODE_LEN))
 SERVER_FLAGS = ("--hand-pause", "1.0")
 SCREEN_SHARE = 0.25  # of the tables, played by terminal sessions (the rest by programs)
+BOT_LEVEL = PROTO_LEVEL  # the bot that decides for a protocol seat, unless told otherwise
 
 
 def compressed_size(chunks: list[bytes]) -> int:
@@ -288,9 +290,10 @@ class Worker:
     anything else, or the end of stdin: hang up every client and exit."""
 
     def __init__(self, host: str, port: int, tables_at_once: int, connects_at_once: int,
-                 pyte_clients: bool = False) -> None:
+                 pyte_clients: bool = False, bot_level: str = BOT_LEVEL) -> None:
         self.host = host
         self.port = port
+        self.bot_level = bot_level  # the bot deciding for the protocol seats
         self.pyte_clients = pyte_clients  # emulate a terminal all along (what it cost before)
         self.gate = asyncio.Semaphore(tables_at_once)
         self.connecting = asyncio.Semaphore(connects_at_once)
@@ -332,7 +335,7 @@ class Worker:
                                                      host=self.host)
                     else:
                         setup = set_up_proto_table(self.host, self.port, n, clients, self.connecting,
-                                                   STEP_TIMEOUT)
+                                                   STEP_TIMEOUT, self.bot_level)
                     steps.append(await asyncio.wait_for(setup, left))
                     (self.screens if kind == "screen" else self.protos).append(clients)
                     ready[kind] += 1
@@ -437,7 +440,8 @@ class LoadRun:
     long with only the screen tables acting: the server's CPU per action per seat of each kind.
     ``play_some(n)`` measures one more window with only ``n`` of the seated tables acting.
     ``spread``: the tables act at random moments of each second rather than all on the second;
-    ``rate``: actions a second per table (default 1).
+    ``rate``: actions a second per table (default 1); ``bot_level``: the bot deciding for
+    the protocol seats (default "normal", as ``truco-ssh bot``; "easy" is cheaper for the clients).
     Use as a context manager; ``stage(n, budget)``.
     """
 
@@ -445,7 +449,8 @@ class LoadRun:
                  screen_share: float = SCREEN_SHARE, split_seconds: float | None = None,
                  host: str = "127.0.0.1", port: int | None = None,
                  server_pids: Sequence[int] = (), server_flags: tuple[str, ...] = (),
-                 listeners: int = 1, spread: bool = False, rate: float = 1.0) -> None:
+                 listeners: int = 1, spread: bool = False, rate: float = 1.0,
+                 bot_level: str = BOT_LEVEL) -> None:
         if not 0.0 <= screen_share <= 1.0:
             raise ValueError("screen_share is a fraction, 0 to 1")
         self.seconds = seconds
@@ -460,6 +465,7 @@ class LoadRun:
         self.listeners = listeners  # server processes to wait for (--workers N: N)
         self.spread = spread  # tables act at random moments of each second (Worker.play)
         self.rate = rate  # actions a second per table
+        self.bot_level = bot_level  # the bot deciding for the protocol seats (their clients' CPU)
         self.tables = 0  # table numbers handed out so far (set up or not)
         self.playing = {kind: 0 for kind in KINDS}
         self.playing_by_worker = [{kind: 0 for kind in KINDS} for _ in range(workers)]
@@ -510,7 +516,7 @@ class LoadRun:
                 sys.executable, __file__, "--worker", "--host", self.host, "--port", str(self.port),
                 "--tables-at-once", share_of(TABLES_AT_ONCE),
                 "--connects-at-once", share_of(CONNECTS_AT_ONCE),
-                *(["--pyte-clients"] if self.pyte_clients else []),
+                *(["--pyte-clients"] if self.pyte_clients else []), "--bot-level", self.bot_level,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=open(Path(self._tmp.name) / f"worker{w}.log", "wb"),
             ))
@@ -790,12 +796,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--server-pid", type=int, nargs="*", default=[],
                         help="with --port: the server's process ids, for its CPU time")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--bot-level", default=BOT_LEVEL, help=argparse.SUPPRESS)
     parser.add_argument("--tables-at-once", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--connects-at-once", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         asyncio.run(Worker(args.host, args.port, args.tables_at_once, args.connects_at_once,
-                           args.pyte_clients).run())
+                           args.pyte_clients, args.bot_level).run())
         return
     if not args.no_bytes:
         for key, value in run_bytes().items():

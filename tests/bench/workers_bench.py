@@ -65,6 +65,9 @@ MORE_SESSIONS = ("--max-sessions", "5000", "--max-connections-per-ip", "5000")
 # seat-action), so at one a second saturating a core would take thousands of connections,
 # more than the budget can set up; each action costs the server the same at any pace.
 RATE = 4.0
+# The bot deciding for the clients' seats: "easy" costs them less CPU than "normal" (its
+# belief sampling), so the load generator takes less of the cores the server needs.
+CLIENT_BOT = "easy"
 STOP_COST_S = 4.0  # a mode's server and client processes stopping (nats too): kept out of the ramp
 
 
@@ -207,7 +210,8 @@ def measure_mode(flags: tuple[str, ...], listeners: int, budget: float, seconds:
     load_avg = os.getloadavg()[0]
     pids: set[int] = set()
     with load_bench.LoadRun(seconds, server_flags=(*flags, *MORE_SESSIONS), listeners=listeners,
-                            screen_share=screen_share, split_seconds=0.0, spread=True, rate=rate) as load:
+                            screen_share=screen_share, split_seconds=0.0, spread=True, rate=rate,
+                            bot_level=CLIENT_BOT) as load:
         ramp = Ramp(load, began + budget - STOP_COST_S, start, growth, max_tables)
         try:
             ramp.run()
@@ -284,7 +288,8 @@ def run(budget: float = 150.0, seconds: float = 6.0, start: int = 8, growth: flo
         max_tables: int = 400, screen_share: float = 0.0, rate: float = RATE) -> dict[str, object]:
     """Both modes, half the budget each (the same chance to ramp); their figures and the ratios."""
     out: dict[str, object] = {"budget_s": budget, "seconds_per_step": seconds, "screen_share": screen_share,
-                              "actions_per_table_second": rate, "p99_limit_ms": P99_LIMIT_MS}
+                              "actions_per_table_second": rate, "clients_bot": CLIENT_BOT,
+                              "p99_limit_ms": P99_LIMIT_MS}
     modes = {}
     for name, flags, listeners in MODES:
         modes[name] = measure_mode(flags, listeners, budget / len(MODES), seconds, start, growth, max_tables,
