@@ -294,7 +294,10 @@ def run(budget: float = 150.0, seconds: float = 6.0, start: int = 8, growth: flo
     for name, flags, listeners in MODES:
         modes[name] = measure_mode(flags, listeners, budget / len(MODES), seconds, start, growth, max_tables,
                                    screen_share, rate)
-        out[name] = modes[name]
+        # make bench prints a dict's numbers on one line: the rest (why it stopped, the steps,
+        # the notes, each process's figures) on lines of their own.
+        out[name] = {k: v for k, v in modes[name].items() if isinstance(v, (int, float))}
+        out.update({f"{name}.{k}": v for k, v in modes[name].items() if not isinstance(v, (int, float))})
     one, workers = modes["one"], modes["workers2"]
     out["ratio_actions_per_second_held"] = ratio(workers["actions_per_second_held"],
                                                  one["actions_per_second_held"])
