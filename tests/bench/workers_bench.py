@@ -21,7 +21,8 @@ load is found, not fixed:
 Reported per mode, at the highest load held (p99 under 250 ms): actions per second, p99 and
 median, server CPU per seat-action (per action per seat, all four seats counted) in all and
 for each process apart (worker 1, worker 2, nats-server, supervisor), each process's busy
-percent of one core (the workers really spread?), the clients' CPU (percent of one core and
+percent of one core and the least busy worker's over the busiest's (the workers really
+spread?), the clients' CPU (percent of one core and
 their share of the CPU the run used: over 100 % means the load generator needed more than a
 core, and is said so), how busy the whole machine was (all cores; the rest of it, past the
 server and the clients, is other jobs: said when over 90 %, as the limit found is then the
@@ -253,6 +254,9 @@ def summarise(ramp: Ramp, listeners: int) -> dict[str, object]:
             for name, busy in by_process.items()}
         out["busy_percent_of_a_core_by_process"] = {
             process_label(name, listeners): busy for name, busy in by_process.items()}
+        workers = [busy for name, busy in by_process.items() if process_label(name, listeners).startswith("worker")]
+        if len(workers) > 1:  # the kernel spreads connections over the workers: 1 is even, 0 idle
+            out["workers_busy_least_over_most"] = min(workers) / max(workers) if max(workers) > 0 else 0.0
     clients = shown.value("clients_cpu_percent")
     server = shown.value("server_cpu_busy_percent")
     out["clients_cpu_percent_of_a_core"] = clients

@@ -127,3 +127,20 @@ def test_part_of_the_seated_protocol_tables_act_spread_over_the_second_at_the_ra
     assert some["updates_not_received_in_5s"] == 0
     assert isinstance(some["server_cpu_busy_percent_by_process"], dict)
     assert 0 < float(some["machine_busy_percent"]) <= 100 and float(some["machine_cores"]) >= 1
+
+
+def test_the_cluster_stage_names_each_process_and_says_how_evenly_the_workers_are_busy() -> None:
+    from tests.bench import workers_bench
+
+    load = FakeLoad(capacity=200.0)
+    ramp = workers_bench.Ramp(load, time.monotonic() + 600, start=8, growth=1.6, max_tables=400)  # type: ignore[arg-type]
+    ramp.run()
+    for step in ramp.steps:
+        step.figures["server_cpu_busy_percent_by_process"] = {
+            "10 truco-ssh": 0.5, "11 nats-server": 8.0, "12 server.cli": 30.0, "13 server.cli": 20.0}
+    figures = workers_bench.summarise(ramp, 2)
+    assert set(figures["busy_percent_of_a_core_by_process"]) == {  # type: ignore[arg-type]
+        "supervisor 10", "nats-server 11", "worker 12", "worker 13"}
+    assert figures["workers_busy_least_over_most"] == pytest.approx(20.0 / 30.0)
+    per_seat = figures["cpu_per_seat_action_ms_by_process"]
+    assert isinstance(per_seat, dict) and per_seat["worker 12"] > per_seat["worker 13"] > per_seat["nats-server 11"]
