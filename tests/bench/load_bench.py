@@ -37,6 +37,8 @@ import asyncio
 import contextlib
 import json
 import math
+import os
+import random
 import re
 import sys
 import tempfile
@@ -57,6 +59,7 @@ sys.path.insert(0, str(HERE.parents[1] / "tests" / "e2e"))
 import protocol as p  # noqa: E402
 from cheap_client import CheapClient, says_my_move  # noqa: E402
 from harness import ScreenClient  # noqa: E402
+from proto_table import LEVEL as PROTO_LEVEL  # noqa: E402
 from proto_table import ProtoSeat, play_proto_table, set_up_proto_table  # noqa: E402
 from protocol.client import Client  # noqa: E402
 from session_bench import ServerProcess, connect_to_lobby, tree_cpu_seconds  # noqa: E402
@@ -70,6 +73,7 @@ CONNECTS_AT_ONCE = 8  # SSH handshakes in flight at the same time, over all work
 CODE = re.compile(r"code\W+([%s]{%d})\b" % ("A-Z2-9", p.CODE_LEN))
 SERVER_FLAGS = ("--hand-pause", "1.0")
 SCREEN_SHARE = 0.25  # of the tables, played by terminal sessions (the rest by programs)
+BOT_LEVEL = PROTO_LEVEL  # the bot that decides for a protocol seat, unless told otherwise
 
 
 def compressed_size(chunks: list[bytes]) -> int:
@@ -242,7 +246,7 @@ def whose_move(players: list[ScreenClient]) -> tuple[ScreenClient, list[str]] | 
     return None if mover is None else (mover, choose_key(mover.text()))
 
 
-async def play_table(players: list[ScreenClient], until: float, stats: PlayStats) -> None:
+async def play_table(players: list[ScreenClient], until: float, stats: PlayStats, rate: float = 1.0) -> None:
     """One action per second: whoever the screen says must move presses a key. Bounded by
     the clock, not by a count of seconds (keys that draw nothing take DRAW_TIMEOUT each)."""
     tick = time.monotonic()
@@ -259,7 +263,7 @@ async def play_table(players: list[ScreenClient], until: float, stats: PlayStats
                     mover.acted()
                 if taken:
                     break
-        tick = max(tick + 1.0, time.monotonic())  # late (keys that drew nothing): no catching up
+        tick = max(tick + 1.0 / rate, time.monotonic())  # late (keys that drew nothing): no catching up
         await asyncio.sleep(max(0.0, tick - time.monotonic()))
 
 
@@ -286,9 +290,10 @@ class Worker:
     anything else, or the end of stdin: hang up every client and exit."""
 
     def __init__(self, host: str, port: int, tables_at_once: int, connects_at_once: int,
-                 pyte_clients: bool = False) -> None:
+                 pyte_clients: bool = False, bot_level: str = BOT_LEVEL) -> None:
         self.host = host
         self.port = port
+        self.bot_level = bot_level  # the bot deciding for the protocol seats
         self.pyte_clients = pyte_clients  # emulate a terminal all along (what it cost before)
         self.gate = asyncio.Semaphore(tables_at_once)
         self.connecting = asyncio.Semaphore(connects_at_once)
@@ -303,7 +308,9 @@ class Worker:
                 if "setup" in command:
                     say(await self.set_up(command["setup"], command["deadline"]))
                 elif "play" in command:
-                    say(await self.play(*command["play"], kinds=command.get("kinds", KINDS)))
+                    say(await self.play(*command["play"], kinds=command.get("kinds", KINDS),
+                                        limit=command.get("limit"), spread=command.get("spread", False),
+                                        rate=command.get("rate", 1.0)))
                 else:
                     break
         finally:
@@ -328,7 +335,7 @@ class Worker:
                                                      host=self.host)
                     else:
                         setup = set_up_proto_table(self.host, self.port, n, clients, self.connecting,
-                                                   STEP_TIMEOUT)
+                                                   STEP_TIMEOUT, self.bot_level)
                     steps.append(await asyncio.wait_for(setup, left))
                     (self.screens if kind == "screen" else self.protos).append(clients)
                     ready[kind] += 1
@@ -347,11 +354,22 @@ class Worker:
         return {"ready": ready, "errors": errors[:3], "steps": steps,
                 "setup_seconds": time.monotonic() - started}
 
-    async def play(self, start: float, until: float, kinds: list[str]) -> dict[str, object]:
+    async def play(self, start: float, until: float, kinds: list[str],
+                   limit: dict[str, int] | None = None, spread: bool = False,
+                   rate: float = 1.0) -> dict[str, object]:
+        """``limit``: how many of this worker's tables of each kind act (the first ones; the
+        others stay seated, idle); none: all of them. ``spread``: each table's window is
+        shifted by a random part of a second, so the tables act at different moments of each
+        second (as people do) rather than all at once on the second: a burst of every table's
+        action at one instant measures the burst, not what the server holds. ``rate``: actions a
+        second per table."""
         await asyncio.sleep(max(0.0, start - time.monotonic()))
         stats = {kind: PlayStats() for kind in KINDS}
-        screens = [c for players in self.screens for c in players] if "screen" in kinds else []
-        seats = [s for table in self.protos for s in table] if "protocol" in kinds else []
+        tables = {"screen": self.screens, "protocol": self.protos}
+        if limit is not None:
+            tables = {kind: tables[kind][:max(0, int(limit.get(kind, 0)))] for kind in KINDS}
+        screens = [c for players in tables["screen"] for c in players] if "screen" in kinds else []
+        seats = [s for table in tables["protocol"] for s in table] if "protocol" in kinds else []
         if not self.pyte_clients:
             for client in screens:
                 if isinstance(client, CheapClient) and not client.cheap:
@@ -365,15 +383,27 @@ class Worker:
 
         cpu0 = time.process_time()
         bytes0 = {"screen": sum(map(received, screens)), "protocol": sum(s.received for s in seats)}
+        async def shifted(play: Any, *args: Any) -> None:
+            shift = random.random() / rate if spread else 0.0
+            await asyncio.sleep(shift)
+            await play(*args[:1], until + shift, *args[1:], rate=rate)
+
         await asyncio.gather(
-            *(play_table(players, until, stats["screen"]) for players in self.screens if screens),
-            *(play_proto_table(table, until, DRAW_TIMEOUT, record) for table in self.protos if seats))
+            *(shifted(play_table, players, stats["screen"]) for players in tables["screen"] if screens),
+            *(shifted(play_proto_table, table, DRAW_TIMEOUT, record) for table in tables["protocol"] if seats))
         got = {"screen": sum(map(received, screens)) - bytes0["screen"],
                "protocol": sum(s.received for s in seats) - bytes0["protocol"]}
         return {"cpu_seconds": time.process_time() - cpu0,
                 **{kind: {"actions": stats[kind].actions, "latencies": stats[kind].latencies,
                           "not_redrawn": stats[kind].not_redrawn, "bytes_received": got[kind]}
                    for kind in KINDS}}
+
+
+def machine_cpu() -> tuple[int, int]:
+    """Busy and total clock ticks of every core so far (/proc/stat; idle and iowait not busy)."""
+    ticks = [int(t) for t in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    total = sum(ticks[:8])  # guest time is counted in user already
+    return total - ticks[3] - ticks[4], total
 
 
 def received(client: ScreenClient) -> int:
@@ -408,6 +438,10 @@ class LoadRun:
     programs on the subsystem). Each stage measures ``seconds`` with every table playing, then,
     when there are both kinds, ``split_seconds`` with only the protocol tables acting and as
     long with only the screen tables acting: the server's CPU per action per seat of each kind.
+    ``play_some(n)`` measures one more window with only ``n`` of the seated tables acting.
+    ``spread``: the tables act at random moments of each second rather than all on the second;
+    ``rate``: actions a second per table (default 1); ``bot_level``: the bot deciding for
+    the protocol seats (default "normal", as ``truco-ssh bot``; "easy" is cheaper for the clients).
     Use as a context manager; ``stage(n, budget)``.
     """
 
@@ -415,7 +449,8 @@ class LoadRun:
                  screen_share: float = SCREEN_SHARE, split_seconds: float | None = None,
                  host: str = "127.0.0.1", port: int | None = None,
                  server_pids: Sequence[int] = (), server_flags: tuple[str, ...] = (),
-                 listeners: int = 1) -> None:
+                 listeners: int = 1, spread: bool = False, rate: float = 1.0,
+                 bot_level: str = BOT_LEVEL) -> None:
         if not 0.0 <= screen_share <= 1.0:
             raise ValueError("screen_share is a fraction, 0 to 1")
         self.seconds = seconds
@@ -428,8 +463,12 @@ class LoadRun:
         self.server_pids = list(server_pids)
         self.server_flags = server_flags  # more serve options (workers_bench: --workers 2)
         self.listeners = listeners  # server processes to wait for (--workers N: N)
+        self.spread = spread  # tables act at random moments of each second (Worker.play)
+        self.rate = rate  # actions a second per table
+        self.bot_level = bot_level  # the bot deciding for the protocol seats (their clients' CPU)
         self.tables = 0  # table numbers handed out so far (set up or not)
         self.playing = {kind: 0 for kind in KINDS}
+        self.playing_by_worker = [{kind: 0 for kind in KINDS} for _ in range(workers)]
 
     def __enter__(self) -> "LoadRun":
         self._tmp = tempfile.TemporaryDirectory()
@@ -477,7 +516,7 @@ class LoadRun:
                 sys.executable, __file__, "--worker", "--host", self.host, "--port", str(self.port),
                 "--tables-at-once", share_of(TABLES_AT_ONCE),
                 "--connects-at-once", share_of(CONNECTS_AT_ONCE),
-                *(["--pyte-clients"] if self.pyte_clients else []),
+                *(["--pyte-clients"] if self.pyte_clients else []), "--bot-level", self.bot_level,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=open(Path(self._tmp.name) / f"worker{w}.log", "wb"),
             ))
@@ -540,6 +579,8 @@ class LoadRun:
         setup_seconds, setup_cpu = time.monotonic() - started, self.server_cpu() - cpu0
         for kind in KINDS:
             self.playing[kind] += sum(int(r["ready"][kind]) for r in readies)
+            for mine, ready in zip(self.playing_by_worker, readies):
+                mine[kind] += int(ready["ready"][kind])
         windows = {"all": await self._window(self.seconds, list(KINDS))}
         if all(self.playing.values()) and self.split_seconds > 0:
             for kind in KINDS:
@@ -547,26 +588,54 @@ class LoadRun:
         return self._figures(tables, sum(map(len, new.values())), readies, windows,
                              setup_seconds, setup_cpu)
 
-    async def _window(self, seconds: float, kinds: list[str]) -> dict[str, Any]:
-        """``seconds`` of play by the tables of ``kinds``: the workers' reports, server CPU."""
+    def play_some(self, tables: int) -> dict[str, object]:
+        """One window of ``seconds`` with only ``tables`` of the tables set up acting (the
+        screen share kept, spread over the workers), the others seated and idle: a lighter
+        load without tearing tables down (workers_bench bisects with it)."""
+        return self._runner.run(self._play_some(tables))
+
+    async def _play_some(self, tables: int) -> dict[str, object]:
+        screen = min(self.playing["screen"], screen_tables_for(tables, self.screen_share))
+        wanted = {"screen": screen, "protocol": min(self.playing["protocol"], max(0, tables - screen))}
+        limits = [{kind: 0 for kind in KINDS} for _ in range(self.workers)]
+        for kind in KINDS:  # round robin over the workers that have tables of this kind left
+            left = wanted[kind]
+            while left:
+                for mine, limit in zip(self.playing_by_worker, limits):
+                    if left and limit[kind] < mine[kind]:
+                        limit[kind] += 1
+                        left -= 1
+        window = await self._window(self.seconds, list(KINDS), limits)
+        return self._figures(tables, 0, [], {"all": window}, 0.0, 0.0, playing=wanted)
+
+    async def _window(self, seconds: float, kinds: list[str],
+                      limits: list[dict[str, int]] | None = None) -> dict[str, Any]:
+        """``seconds`` of play by the tables of ``kinds`` (``limits``: how many of each
+        worker's): the workers' reports, server CPU."""
         start = time.monotonic() + 0.5
         until = start + seconds
-        play = self._ask([{"play": [start, until], "kinds": kinds}] * self.workers,
-                         until + DRAW_TIMEOUT + 60)
+        play = self._ask([{"play": [start, until], "kinds": kinds, "spread": self.spread, "rate": self.rate,
+                           **({"limit": limits[w]} if limits is not None else {})}
+                          for w in range(self.workers)], until + DRAW_TIMEOUT + 60)
         task = asyncio.ensure_future(play)
         await asyncio.sleep(start - time.monotonic())
-        cpu0 = self.server_cpu_by_process()
+        cpu0, machine0 = self.server_cpu_by_process(), machine_cpu()
         await asyncio.sleep(until - time.monotonic())
-        cpu1 = self.server_cpu_by_process()
+        cpu1, machine1 = self.server_cpu_by_process(), machine_cpu()
         by_process = {name: cpu1[name] - cpu0[name] for name in cpu1 if name in cpu0}
         reports = await task
         # The tables finish their last action after `until`; the next window starts clean.
+        # Spread tables act up to a second later, in the same number: the rate is steady.
+        busy, total = (b - a for a, b in zip(machine0, machine1))
         return {"seconds": seconds, "server_cpu": sum(by_process.values()), "by_process": by_process,
+                "machine_busy": busy / total if total > 0 else float("nan"),
                 "reports": reports}
 
     def _figures(self, tables: int, added: int, readies: list[dict[str, Any]],
                  windows: dict[str, dict[str, Any]], setup_seconds: float,
-                 setup_cpu: float) -> dict[str, object]:
+                 setup_cpu: float, playing: dict[str, int] | None = None) -> dict[str, object]:
+        playing = self.playing if playing is None else playing  # the tables that acted
+
         def total(window: dict[str, Any], kind: str, key: str) -> float:
             return float(sum(r[kind][key] for r in window["reports"]))
 
@@ -583,16 +652,19 @@ class LoadRun:
         steps = [s for r in readies for s in r["steps"]]
         figures: dict[str, object] = {
             "tables_requested": float(tables),
-            "tables_playing": float(sum(self.playing.values())),
-            "screen_tables_playing": float(self.playing["screen"]),
-            "protocol_tables_playing": float(self.playing["protocol"]),
+            "tables_playing": float(sum(playing.values())),
+            "screen_tables_playing": float(playing["screen"]),
+            "protocol_tables_playing": float(playing["protocol"]),
             "tables_set_up_now": f"{sum(sum(r['ready'].values()) for r in readies)} of {added}",
             "client_workers": float(self.workers),
             "setup_seconds": setup_seconds,
             "actions": actions,
-            "actions_per_second_requested": float(sum(self.playing.values())),
+            "actions_per_second_requested": float(sum(playing.values())) * self.rate,
             "actions_per_second": actions / seconds,
             "clients_cpu_percent": client_cpu(everything) / seconds * 100,
+            # every core of the machine: the server, the clients, and whatever else runs
+            "machine_busy_percent": everything["machine_busy"] * 100,
+            "machine_cores": float(os.cpu_count() or 1),
         }
         if measured:
             figures["setup_server_busy_percent"] = setup_cpu / max(setup_seconds, 1e-9) * 100
@@ -604,10 +676,13 @@ class LoadRun:
             if len(everything["by_process"]) > 1:  # --workers: each process's share per seat-action
                 figures["server_cpu_per_action_per_watching_seat_ms_by_process"] = {
                     name: cpu / max(1.0, actions) / 4 * 1000 for name, cpu in everything["by_process"].items()}
+            # How busy each process was (percent of one core): are the workers really spread?
+            figures["server_cpu_busy_percent_by_process"] = {
+                name: cpu / seconds * 100 for name, cpu in everything["by_process"].items()}
         names = {"screen": ("press_to_draw", "screens_not_redrawn_in_5s", "watching_seat", "screen"),
                  "protocol": ("send_to_update", "updates_not_received_in_5s", "protocol_seat", "protocol")}
         for kind, (latency, missing, seat, short) in names.items():
-            if not self.playing[kind]:
+            if not playing[kind]:
                 continue
             kind_actions = total(everything, kind, "actions")
             figures[f"{latency}_median_ms"] = pct(latencies(everything, kind), 0.5) * 1000
@@ -721,12 +796,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--server-pid", type=int, nargs="*", default=[],
                         help="with --port: the server's process ids, for its CPU time")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--bot-level", default=BOT_LEVEL, help=argparse.SUPPRESS)
     parser.add_argument("--tables-at-once", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--connects-at-once", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         asyncio.run(Worker(args.host, args.port, args.tables_at_once, args.connects_at_once,
-                           args.pyte_clients).run())
+                           args.pyte_clients, args.bot_level).run())
         return
     if not args.no_bytes:
         for key, value in run_bytes().items():

@@ -29,9 +29,10 @@ LEVEL = "normal"  # the bot that decides for a protocol seat (what `truco-ssh bo
 class ProtoSeat:
     """One protocol seat and what it has been told."""
 
-    def __init__(self, client: Client, rng: random.Random) -> None:
+    def __init__(self, client: Client, rng: random.Random, level: str = LEVEL) -> None:
         self.client = client
         self.rng = rng
+        self.level = level  # the bot deciding for it: "easy" costs the load generator less CPU
         self.update: p.TableUpdate | None = None  # the latest update for this seat
         self.created: asyncio.Future[p.TableCreated] = asyncio.get_running_loop().create_future()
         self.dealt = asyncio.Event()  # an update with cards in hand has arrived
@@ -44,8 +45,9 @@ class ProtoSeat:
         self._task = asyncio.get_running_loop().create_task(self._pump())
 
     @classmethod
-    async def connect(cls, host: str, port: int, name: str, rng: random.Random) -> ProtoSeat:
-        return cls(await Client.connect(host, port, name), rng)
+    async def connect(cls, host: str, port: int, name: str, rng: random.Random,
+                      level: str = LEVEL) -> ProtoSeat:
+        return cls(await Client.connect(host, port, name), rng, level)
 
     @property
     def received(self) -> int:
@@ -105,7 +107,7 @@ class ProtoSeat:
         rules = self._rules.get(key)
         if rules is None:
             rules = self._rules[key] = engine.get_ruleset(seat_view.variant, **dict(seat_view.options))
-        action = decide(seat_view, rules, self.rng, LEVEL) or must_move(seat_view, self.rng)
+        action = decide(seat_view, rules, self.rng, self.level) or must_move(seat_view, self.rng)
         return p.TableAction(table_id=self.update.table_id, call=action.call.value,
                              card=str(action.card) if action.card is not None else None,
                              cid=self.client.next_cid(), amount=action.amount)
@@ -117,14 +119,15 @@ class ProtoSeat:
 
 
 async def set_up_proto_table(host: str, port: int, n: int, seats: list[ProtoSeat],
-                             connecting: asyncio.Semaphore, timeout: float) -> dict[str, float]:
+                             connecting: asyncio.Semaphore, timeout: float,
+                             level: str = LEVEL) -> dict[str, float]:
     """Four protocol seats (appended to ``seats`` as they connect) at one private table, dealt.
     Returns the seconds each step took, as the screen tables' set-up does."""
     t0 = time.monotonic()
 
     async def connect(i: int) -> None:
         async with connecting:
-            seats.append(await ProtoSeat.connect(host, port, f"q{n}p{i}", random.Random(n * 4 + i)))
+            seats.append(await ProtoSeat.connect(host, port, f"q{n}p{i}", random.Random(n * 4 + i), level))
 
     await asyncio.gather(*(connect(i) for i in range(4)))
     t1 = time.monotonic()
@@ -167,8 +170,9 @@ async def act(mover: ProtoSeat, others: list[ProtoSeat], timeout: float,
 
 
 async def play_proto_table(seats: list[ProtoSeat], until: float, timeout: float,
-                           record: Callable[[list[float], int], None]) -> None:
-    """One action a second until ``until`` (monotonic): whoever the game waits for moves."""
+                           record: Callable[[list[float], int], None], rate: float = 1.0) -> None:
+    """``rate`` actions a second (one, as a person plays, unless a bench wants more load per
+    connection) until ``until`` (monotonic): whoever the game waits for moves."""
     tick = time.monotonic()
     while time.monotonic() < until:
         mover = whose_move(seats)
@@ -176,5 +180,5 @@ async def play_proto_table(seats: list[ProtoSeat], until: float, timeout: float,
             await asyncio.sleep(0.05)
             continue
         await act(mover, [s for s in seats if s is not mover], timeout, record)
-        tick = max(tick + 1.0, time.monotonic())
+        tick = max(tick + 1.0 / rate, time.monotonic())
         await asyncio.sleep(max(0.0, min(tick, until) - time.monotonic()))
