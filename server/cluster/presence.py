@@ -36,9 +36,11 @@ async def presence_bucket(bus: Bus) -> KeyValue:
         return await bus.js.key_value(PRESENCE_BUCKET)
     except (BucketNotFoundError, NotFoundError):
         pass
-    # Memory storage: presence is only true while the processes holding it live
+    # On file, as the other buckets: a memory bucket is gone when its NATS server restarts,
+    # and the front ends' writes then fail until they restart too. What a restart keeps of
+    # dead processes goes by their leases, as after a kill.
     return await bus.js.create_key_value(config=KeyValueConfig(
-        bucket=PRESENCE_BUCKET, history=1, storage=StorageType.MEMORY, replicas=bus.options.replicas))
+        bucket=PRESENCE_BUCKET, history=1, storage=StorageType.FILE, replicas=bus.options.replicas))
 
 
 class PresenceMirror:
@@ -157,5 +159,5 @@ class PresenceWriter:
                         await self._kv.delete(key)
                     else:
                         await self._kv.put(key, value)
-                except Exception:  # the bus reconnects by itself; the front's lease still bounds it
-                    log.exception("presence: cannot write %s", key)
+                except Exception as exc:  # NATS is restarting: the connection comes back by itself
+                    log.warning("presence: cannot write %s: %r", key, exc)
