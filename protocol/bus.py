@@ -134,6 +134,21 @@ class NameReservation(BusMessage):
     fingerprint: str = limited(max_len=128)
 
 
+@dataclass(frozen=True)
+class PresenceEntry(BusMessage):
+    """Who is online and where (the value of ``<front>.<conn id>`` in the presence bucket):
+    ``table_id`` None: in the lobby; with ``seat``: at that table's seat; without: watching it.
+    The lobby host sends it to the session's front end, which writes it (server/cluster/presence.py)."""
+
+    TYPE: ClassVar[str] = "bus_presence"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+    front: str = limited(max_len=OWNER_MAX)
+    name: str = limited(max_len=NAME_MAX)
+    guest: bool = True
+    table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
+    seat: int | None = limited(None, lo=0, hi=7)
+
+
 # -- the cluster's store (server/cluster/jsstore.py): values of its key-value buckets ---------
 
 @dataclass(frozen=True)
@@ -361,6 +376,7 @@ class TableStatus(BusMessage):
 
 BUS_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (LoggedEvents, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
+                PresenceEntry,
                 TableEntry, GameEntry, AliveAt, LobbyChatLine, RatingEntry, StatLine, TableOwn,
                 TableCall, TableStatus, HandSenas, TableChatLog)
 }

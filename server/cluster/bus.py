@@ -32,6 +32,7 @@ EVENTS_STREAM = "TRUCO_EVENTS"
 EVENTS_SUBJECT = "truco.events"  # truco.events.<table id>
 LEASE_BUCKET = "truco_leases"
 NAMES_BUCKET = "truco_names"  # name reservations: name key (hex) -> NameReservation
+PRESENCE_BUCKET = "truco_presence"  # <front>.<conn id> -> PresenceEntry
 HUB_SUBJECT = "truco.hub.in"  # front ends -> the lobby host
 FRONT_SUBJECT = "truco.front"  # truco.front.<process>: the lobby host -> one front end
 CONN_HEADER = "Truco-Conn"  # a session's frame: the connection id it belongs to
@@ -68,6 +69,12 @@ def front_lease(owner: str) -> str:
     """The lease a front end holds while it lives: the host closes the connections of a
     front end whose lease ran out (it died without saying so)."""
     return f"front-{_token(owner)}"
+
+
+def presence_key(owner: str, conn_id: int) -> str:
+    """A session's key in the presence bucket: its front end first, so that the entries of
+    a dead front end are found by their prefix."""
+    return f"{_token(owner)}.{conn_id}"
 
 
 def owner_subject(owner: str) -> str:

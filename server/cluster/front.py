@@ -5,6 +5,8 @@ frames as they are, its connection id in a header) and what the host sends it ar
 this process's own subject. Lagging sessions are dropped here, as the hub does in a single
 process. When the host changes (it died, another process took over) every session of the
 old one is hung up: players reconnect, to any process, and get their seats back.
+Where each named session is (``PresenceEntry``, from the host) is written to the presence
+bucket by this process, and deleted when the session ends (server/cluster/presence.py).
 """
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ from collections import deque
 from nats.aio.msg import Msg
 
 import protocol as p
-from protocol.bus import CONN_ID_MAX, ConnClosed, ConnOpened, HangUp
+from protocol.bus import CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, PresenceEntry
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
 from server.cluster.names import NameMirror
+from server.cluster.presence import PresenceWriter
 from server.link import Closed, Frame, HubLink
 
 log = logging.getLogger(__name__)
@@ -30,9 +33,11 @@ PENDING_FRAMES = 32  # frames a session may send while it waits for a new host
 class FrontEnd:
     """What the SSH layer calls ``hub`` in cluster mode (``connect``, ``reserved_fingerprint``)."""
 
-    def __init__(self, bus: Bus, names: NameMirror) -> None:
+    def __init__(self, bus: Bus, names: NameMirror, presence: PresenceWriter | None = None) -> None:
         self._bus = bus
         self._names = names
+        self._presence = presence
+        self._present: set[int] = set()  # sessions with an entry in the presence bucket
         self.subject = front_subject(bus.owner)
         # Connection ids are unique in the cluster: a random base per process, then a count.
         self._base = secrets.randbelow(CONN_ID_MAX >> 21) << 20
@@ -51,6 +56,8 @@ class FrontEnd:
         await self._bus.nc.subscribe(self.subject, cb=self._on_message)
         await self._bus.nc.flush()  # subscribed before any session is opened
         self._pump = asyncio.get_running_loop().create_task(self._send_loop(), name="front-pump")
+        if self._presence is not None:
+            self._presence.start()
 
     async def stop(self) -> None:
         """Every session ends, told why (as a single process tells them); the host is told
@@ -69,6 +76,8 @@ class FrontEnd:
         if self._pump is not None:
             self._pump.cancel()
             await asyncio.gather(self._pump, return_exceptions=True)
+        if self._presence is not None:
+            await self._presence.stop()
         if not self._bus.nc.is_closed:
             await self._bus.nc.flush()
 
@@ -98,6 +107,7 @@ class FrontEnd:
     def _post(self, message: Frame | Closed) -> None:
         if isinstance(message, Closed):
             self.links.pop(message.conn_id, None)
+            self._absent(message.conn_id)
             if self._pending.pop(message.conn_id, None) is None:
                 self._queue_bus(ConnClosed(conn_id=message.conn_id))
         else:
@@ -136,14 +146,18 @@ class FrontEnd:
             if link is not None and not link.deliver(msg.data):
                 log.warning("conn %s is not reading its events: dropped", link.conn_id)
                 self.links.pop(link.conn_id, None)
+                self._absent(link.conn_id)
                 link.hang_up()
                 self._queue_bus(ConnClosed(conn_id=link.conn_id))
             return
         message = self._bus.decode(msg)
         if isinstance(message, HangUp):
             link = self.links.pop(message.conn_id, None)
+            self._absent(message.conn_id)
             if link is not None:
                 link.hang_up()
+        elif isinstance(message, PresenceEntry):
+            self._present_at(message)
         elif message is not None:
             self._bus.dropped += 1
             log.warning("front end: unexpected %s dropped", message.TYPE)
@@ -167,6 +181,21 @@ class FrontEnd:
     def hang_up_all(self) -> None:
         self._pending.clear()
         links, self.links = self.links, {}
-        for link in links.values():
+        for conn_id, link in links.items():
+            self._absent(conn_id)
             link.hang_up()
+
+    # -- presence ----------------------------------------------------------------------------
+    def _present_at(self, entry: PresenceEntry) -> None:
+        """The host says where a session of this process is: written if it is still here."""
+        if entry.front != self._bus.owner or entry.conn_id not in self.links:
+            return  # not ours, or it ended meanwhile (its delete was queued already)
+        if self._presence is not None:
+            self._present.add(entry.conn_id)
+            self._presence.put(entry)
+
+    def _absent(self, conn_id: int) -> None:
+        if conn_id in self._present and self._presence is not None:
+            self._present.discard(conn_id)
+            self._presence.delete(self._bus.owner, conn_id)
 

@@ -16,11 +16,12 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 import protocol as p
-from protocol.bus import ConnClosed, ConnOpened, HangUp
+from protocol.bus import ConnClosed, ConnOpened, HangUp, PresenceEntry
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
 from server.lobby import Hub
 from server.lobby.messages import Opened
+from server.lobby.state import Conn
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,7 @@ class HostGateway:
         self._bus = bus
         self._hub = hub
         self._out = Outgoing(bus)
+        hub.watch_presence(self.presence_of)
         self.links: dict[int, RemoteLink] = {}
         self._sub: Subscription | None = None
         self._task: asyncio.Task[None] | None = None
@@ -103,6 +105,16 @@ class HostGateway:
     def publish(self, subject: str, data: bytes) -> None:
         """Out in order with the frames the hub sends (a table's messages: server/cluster/proxy.py)."""
         self._out.put(None, subject, None, data)
+
+    def presence_of(self, conn: Conn) -> None:
+        """Where a named connection is now, to its front end (which writes it to the presence
+        bucket), in order with its frames."""
+        link = self.links.get(conn.peer.conn_id)
+        if link is None or link.closed or conn.name is None:
+            return
+        entry = PresenceEntry(conn_id=link.conn_id, front=link.front, name=conn.name,
+                              guest=conn.peer.fingerprint is None, table_id=conn.table_id, seat=conn.seat)
+        self._out.put(None, link._subject, None, p.encode(entry))
 
     def front_of(self, conn_id: int) -> str | None:
         """The front end holding a connection (None: not open any more)."""

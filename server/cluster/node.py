@@ -10,6 +10,9 @@ dies, its tables go to live processes, which rebuild them from their streams. Wh
 dies its lease expires, another process claims it within ``lease_ttl`` seconds, reads the
 open tables and adopts those still running (the others are rebuilt); the sessions of the
 old host end and their players reconnect through any process and get their seats back.
+Who is online and where is in the presence bucket (``presence``): each front end writes its
+own sessions' entries; every process watches them; a dead front end's entries are dropped
+once its lease is gone.
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ from server.cluster.host import HostGateway
 from server.cluster.lease import Lease, Leases
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.names import NameMirror
+from server.cluster.presence import PresenceMirror, PresenceWriter
 from server.cluster.natsd import MIN_VERSION, NatsServerError
 from server.cluster.owner import TableOwner
 from server.cluster.proxy import TableRegistry
@@ -56,6 +60,7 @@ class Node:
     bus: Bus
     leases: Leases
     names: NameMirror
+    presence: PresenceMirror
     front: FrontEnd
     tables: TableOwner
     stop: asyncio.Event
@@ -77,6 +82,7 @@ class Node:
         try:
             leases = await Leases.open(bus)
             names = await NameMirror.open(bus)
+            presence = await PresenceMirror.open(bus)
             tables = TableOwner(bus, leases, config.log_digests)
             tables.store = JetStreamStore(bus, names, tables.still_owns)
             await tables.store.open()
@@ -84,10 +90,10 @@ class Node:
             await bus.close()
             raise NatsServerError(f"JetStream refused the cluster's buckets ({exc!r:.200}): is "
                                   "JetStream on, and --replicas no more than the NATS servers?") from exc
-        front = FrontEnd(bus, names)
+        front = FrontEnd(bus, names, PresenceWriter(presence.kv))
         await front.start()
         await tables.start()
-        return cls(config, bus, leases, names, front, tables, stop)
+        return cls(config, bus, leases, names, presence, front, tables, stop)
 
     async def start(self) -> None:
         """Until a host is known (this process, if nobody else is)."""
@@ -105,6 +111,7 @@ class Node:
             try:
                 await self._keep_front_lease()
                 await self._step()
+                await self._drop_dead_presence()
                 if self.hosting is not None:
                     await self.hosting.gateway.drop_dead_fronts(self._front_alive)
                     await self.hosting.registry.check()
@@ -123,6 +130,18 @@ class Node:
 
     async def _front_alive(self, front: str) -> bool:
         return front == self.bus.owner or await self.leases.owner(front_lease(front)) is not None
+
+    async def _drop_dead_presence(self) -> None:
+        """Forget who was online through front ends whose lease is gone (killed outright, they
+        never deleted their entries); the host also deletes them from the bucket."""
+        for front in self.presence.fronts():
+            if await self._front_alive(front):
+                continue
+            keys = self.presence.forget_front(front)
+            log.warning("cluster: front end %s is gone: its %d sessions are offline", front, len(keys))
+            if self.hosting is not None:
+                for key in keys:
+                    await self.presence.kv.delete(key)
 
     async def _step(self) -> None:
         """Renew the host lease if this process holds it; otherwise follow (or become) the host."""
@@ -221,6 +240,7 @@ class Node:
         if self.front_lease is not None:
             await self._release(self.front_lease)
         await self.names.close()
+        await self.presence.close()
         await self.bus.close()
 
 

@@ -146,6 +146,10 @@ class Hub:
         server/cluster/host.py) arrive this way, with ids their front end chose."""
         self._state.inbox.put_nowait(message)
 
+    def watch_presence(self, told: Callable[[Conn], None]) -> None:
+        """``told`` learns where each named connection is, at each change (cluster mode)."""
+        self._state.presence = told
+
     def reserved_fingerprint(self, key: str) -> str | None:
         """The fingerprint a name (by ``name_key``) is reserved for, if any."""
         return self._state.reservations.get(key)

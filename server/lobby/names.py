@@ -72,6 +72,8 @@ class Names:
                                    chat_max=state.config.chat_max_len))
         state.send(conn, state.snapshot())
         state.lobby_news(p.PlayerUpdated(player=state.player_info(conn)), exclude=conn.peer.conn_id)
+        if state.presence is not None:
+            state.presence(conn)
         if resuming is None and fp is not None:
             resuming = self._seats.held_seat(fingerprint=fp)
         if resuming is not None:

@@ -88,6 +88,9 @@ class LobbyState:
         self.chat: deque[p.ChatLine] = deque(maxlen=CHAT_HISTORY)
         self.lagging: set[int] = set()  # conns to drop once the current step is done
         self.writes: set[asyncio.Future[None]] = set()
+        # Told where a named connection is now (cluster mode: the presence bucket,
+        # server/cluster/host.py); nothing in one process, where the connections are the list
+        self.presence: Callable[[Conn], None] | None = None
 
     # -- the store: writes fired from the loop, awaited at shutdown --------------------
     def persist(self, future: "asyncio.Future[None] | None") -> None:
@@ -179,3 +182,5 @@ class LobbyState:
     def player_moved(self, conn: Conn) -> None:
         """Tell the lobby where ``conn`` is now."""
         self.lobby_news(p.PlayerUpdated(player=self.player_info(conn)))
+        if self.presence is not None:
+            self.presence(conn)
