@@ -137,6 +137,42 @@ def test_a_sung_flor_and_a_played_card_narrow_the_drawn_hands() -> None:
         assert state.rules.flor_fn(whole, None) is not None, whole
 
 
+
+def test_with_a_muestra_a_declared_envido_narrows_hands_not_yet_shown() -> None:
+    """Uruguayan: the opponent said 33 before playing a card (piezas count in the envido):
+    every drawn hand is worth 33 with this muestra (they were drawn blind before)."""
+    state, _ = scenario({0: "12c 11b 4o", 1: "7o 6o 1b"}, n=2, variant="uruguayo",
+                        face_up="3c")
+    state, _ = act(state, (0, "envido"), (1, "quiero"))
+    while state.envido_status.value == "declaring":
+        seat = next(s for s in (0, 1) if engine.legal_actions(state, s))
+        state, _ = engine.apply(state, next(a for a in engine.legal_actions(state, seat)
+                                            if a.call is Call.DECLARE_ENVIDO))
+    v = view(state, 0)
+    (clue,) = infer.clues(v, state.rules)
+    assert clue.envido == 33 and not clue.played
+    rng = random.Random(1)
+    for _ in range(30):
+        hands = infer.sample_hands(v, state.rules, rng)
+        assert state.rules.envido(hands[1], state.face_up) == 33
+        assert not set(hands[1]) & (set(v.own_cards) | {state.face_up})
+
+
+def test_with_a_muestra_a_sung_flor_narrows_hands_not_yet_shown() -> None:
+    """Uruguayan: a flor sung before any card is shown: every draw is a flor with this
+    muestra, so every one makes a world for the hard level's search."""
+    state, _ = scenario({0: "12c 11b 4o", 1: "1o 7o 3o"}, n=2, variant="uruguayo",
+                        face_up="3c")
+    state, _ = act(state, (1, "flor"))
+    v = view(state, 0)
+    assert v.phase == "play" and v.legal
+    worlds = Worlds(state, 0)
+    rng = random.Random(2)
+    for _ in range(30):
+        hands = infer.sample_hands(v, state.rules, rng)
+        assert state.rules.flor_fn(hands[1], state.face_up) is not None, hands[1]
+        worlds.make(hands)
+
 def test_an_opponents_played_card_narrows_its_envido() -> None:
     """The mano led the 7 of oros: its envido is at least 7 (and often a 7 with a suit
     partner), so the estimate differs from the plain one."""
