@@ -350,6 +350,18 @@ def bets_refused(view: View) -> tuple[int, int]:
     return refused, len(view.history)
 
 
+
+def hands_left(view: View) -> int:
+    """Hands of this game the other side gave up (went to the mazo). The rule-based bot
+    never does in a duel; a side that does plays otherwise, and its bets say less (against
+    a random player, reading its trucos as the bot's made the normal level refuse them:
+    81-89 % of games won where the plain bot won 91-95 %)."""
+    me = view.viewer
+    assert me is not None
+    team = view.teams[me]
+    return sum(1 for hand in view.history
+               if hand.reason == "mazo" and hand.winner_team == team)
+
 def _truco_caller(view: View, opps: list[Clue]) -> int | None:
     """The seat whose truco-ladder bet waits for this seat's answer, when it is the only
     opponent still in the hand (a duel: its cards are then the whole of the other side)."""

@@ -344,3 +344,34 @@ def test_a_side_that_wins_by_our_refusals_is_read_as_a_bluffer() -> None:
     assert read is not None and read.read_caller
     plain = infer.beliefs(answer, rules, random.Random(0), read_bets=False)
     assert plain is None or not plain.read_caller
+
+
+def test_a_side_that_goes_to_the_mazo_is_not_read_as_the_rule_based_bot() -> None:
+    """Seat 1 leaves two of its first three hands by the mazo (the rule-based bot never
+    does in a duel): its bets no longer read as that bot's."""
+    rules = get_ruleset("argentino", flor=False)
+    rng = random.Random(5)
+    state, _ = new_match(rules, 2, rng)
+
+    def finish_hand(state: State, leave: bool) -> State:
+        deal = state.deal_no
+        while state.deal_no == deal and not state.needs_deal:
+            seat = next(s for s in (0, 1) if engine.legal_actions(state, s))
+            legal = engine.legal_actions(state, seat)
+            if seat == 1 and leave and any(a.call is Call.MAZO for a in legal):
+                action = next(a for a in legal if a.call is Call.MAZO)
+            else:
+                action = next((a for a in legal if a.call is Call.PLAY),
+                              next((a for a in legal if a.call is Call.QUIERO), legal[0]))
+            state, _ = advance(state, action, rng)
+        return state
+
+    for leave in (True, False):
+        state = finish_hand(state, leave)
+    v = view(state, 0)
+    assert infer.hands_left(v) == 1 and infer.hands_left(view(state, 1)) == 0
+    assert not normal._bluffed(v)
+    state = finish_hand(state, True)
+    v = view(state, 0)
+    assert infer.hands_left(v) == 2 and len(v.history) == 3
+    assert normal._bluffed(v) and not normal._bluffed(view(state, 1))
