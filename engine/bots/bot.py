@@ -67,12 +67,11 @@ from engine.bots.seat import (
     unknown_rank,
 )
 from engine.bots.moves import (
+    answer_bet,
     answer_envido,
-    answer_truco,
-    call_truco,
+    bet_first,
     declare,
     flor,
-    open_envido,
     play,
 )
 from engine.bots.style import DEFAULT, Style
@@ -192,26 +191,16 @@ def _decide(view: View, rules: RuleSet, rng: random.Random, style: Style,
     if answering and envido_betting:
         return answer_envido(seat, known, rng)
     if answering:
-        # A truco-ladder bet is waiting for our answer; the envido comes first.
-        if ENVIDO_BET in known:
-            opening = open_envido(seat, known[ENVIDO_BET], rng)
-            if opening is not None:
-                return opening
-        return answer_truco(seat, known, rng)
+        return answer_bet(seat, known, rng)
 
     my_turn = view.turn == view.viewer
     if PLAY not in known and not my_turn:
         if ENVIDO_BET in known or TRUCO in known or MAZO in known:
             return None  # initiatives are taken on one's own turn only
         return _fallback(view, rules)
-    if ENVIDO_BET in known:
-        opening = open_envido(seat, known[ENVIDO_BET], rng)
-        if opening is not None:
-            return opening
-    if TRUCO in known:
-        call = call_truco(seat, known[TRUCO], rng)
-        if call is not None:
-            return call
+    bet = bet_first(seat, known, rng)
+    if bet is not None:
+        return bet
     if PLAY in known:
         return play(seat, known[PLAY], rng)
     return _fallback(view, rules)

@@ -241,6 +241,34 @@ def answer_truco(seat: Seat, known: dict[str, list[Action]], rng: random.Random)
     return accept if _take_bet(seat, equity, stake, refused, rng) else decline
 
 
+
+# ---------------------------------------------------------------- the order of the bets
+
+
+def bet_first(seat: Seat, known: dict[str, list[Action]], rng: random.Random, *,
+              envido: bool = True) -> Action | None:
+    """An initiative on one's own turn: the envido is opened first (it is only offered
+    before the truco settles it), else the truco is called; None: no bet (play a card).
+    `envido=False` keeps the envido shut (a partner's flor settles it: engine/bots/senas.py)."""
+    if envido and ENVIDO_BET in known:
+        opening = open_envido(seat, known[ENVIDO_BET], rng)
+        if opening is not None:
+            return opening
+    if TRUCO in known:
+        return call_truco(seat, known[TRUCO], rng)
+    return None
+
+
+def answer_bet(seat: Seat, known: dict[str, list[Action]], rng: random.Random, *,
+               envido: bool = True) -> Action:
+    """A truco-ladder bet waits for our answer: the envido comes first (el envido está
+    primero), else the truco is answered."""
+    if envido and ENVIDO_BET in known:
+        opening = open_envido(seat, known[ENVIDO_BET], rng)
+        if opening is not None:
+            return opening
+    return answer_truco(seat, known, rng)
+
 def _decline_loses_game(seat: Seat, refused: int) -> bool:
     """A ley: the callers' declared flores are paid at the end of the hand (3 each), so
     declining gives them those and the refused points; if that wins them the game, play."""

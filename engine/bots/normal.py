@@ -28,6 +28,7 @@ from engine.bots.style import DEFAULT, Style
 # won ~1.5% more games than 1.0). The falta envido is opened only when winning it wins the
 # game (style.py: falta_to_win).
 BLUFFED = 0.5  # share of hands won by our refusals (see _bluffed)
+LEFT, LEFT_MIN = 0.25, 2  # share and number of hands the other side left by the mazo (_bluffed)
 NORMAL = dataclasses.replace(DEFAULT, caller_weight=0.9, caller_shift=0.17, read_discount=0.6,
                              falta_to_win=True)
 from engine.core.actions import Action
@@ -54,9 +55,14 @@ def choose(view: View, rules: RuleSet, rng: random.Random, *,
 def _bluffed(view: View) -> bool:
     """The reads of the other side's bets assume it bets like the rule-based bot; a side
     that won more than BLUFFED of this game's hands by our refusals (two at least) bets on
-    anything, and refusing it is what it plays for."""
+    anything, and refusing it is what it plays for. A side that went to the mazo in more
+    than LEFT of them (two at least) does not play like that bot either: its bets are not
+    read as the bot's."""
     refused, hands = infer.bets_refused(view)
-    return refused >= 2 and refused > BLUFFED * hands
+    if refused >= 2 and refused > BLUFFED * hands:
+        return True
+    left = infer.hands_left(view)
+    return left >= LEFT_MIN and left > LEFT * hands
 
 
 def style_for(view: View) -> Style:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 from engine.bots import easy
 from engine.bots.bot import choose_action, is_obliged
-from engine.bots.moves import answer_envido, answer_truco, call_truco, open_envido, play
+from engine.bots.moves import answer_bet, answer_envido, bet_first, play
 from engine.bots.normal import style_for
 from engine.bots.partners import Partner, TeamSeat, read_partners
 from engine.bots.seat import ACCEPT, DECLINE, ENVIDO_BET, MAZO, PLAY, TRUCO, Seat, call_family
@@ -97,22 +97,13 @@ def _with_senas(view: View, rules: RuleSet, rng: random.Random, action: Action |
     if ACCEPT in known or DECLINE in known:
         if view.envido_status == "betting":
             return answer_envido(seat, known, rng)
-        if can_envido:
-            opening = open_envido(seat, known[ENVIDO_BET], rng)
-            if opening is not None:
-                return opening
-        return answer_truco(seat, known, rng)
+        return answer_bet(seat, known, rng, envido=can_envido)
     my_turn = view.turn == view.viewer
     if not my_turn:
         return _KEEP  # initiatives are taken on one's own turn only
-    if can_envido:
-        opening = open_envido(seat, known[ENVIDO_BET], rng)
-        if opening is not None:
-            return opening
-    if TRUCO in known:
-        call = call_truco(seat, known[TRUCO], rng)
-        if call is not None:
-            return call
+    bet = bet_first(seat, known, rng, envido=can_envido)
+    if bet is not None:
+        return bet
     if PLAY not in known:
         return None
     if not plays:

@@ -137,6 +137,42 @@ def test_a_sung_flor_and_a_played_card_narrow_the_drawn_hands() -> None:
         assert state.rules.flor_fn(whole, None) is not None, whole
 
 
+
+def test_with_a_muestra_a_declared_envido_narrows_hands_not_yet_shown() -> None:
+    """Uruguayan: the opponent said 33 before playing a card (piezas count in the envido):
+    every drawn hand is worth 33 with this muestra (they were drawn blind before)."""
+    state, _ = scenario({0: "12c 11b 4o", 1: "7o 6o 1b"}, n=2, variant="uruguayo",
+                        face_up="3c")
+    state, _ = act(state, (0, "envido"), (1, "quiero"))
+    while state.envido_status.value == "declaring":
+        seat = next(s for s in (0, 1) if engine.legal_actions(state, s))
+        state, _ = engine.apply(state, next(a for a in engine.legal_actions(state, seat)
+                                            if a.call is Call.DECLARE_ENVIDO))
+    v = view(state, 0)
+    (clue,) = infer.clues(v, state.rules)
+    assert clue.envido == 33 and not clue.played
+    rng = random.Random(1)
+    for _ in range(30):
+        hands = infer.sample_hands(v, state.rules, rng)
+        assert state.rules.envido(hands[1], state.face_up) == 33
+        assert not set(hands[1]) & (set(v.own_cards) | {state.face_up})
+
+
+def test_with_a_muestra_a_sung_flor_narrows_hands_not_yet_shown() -> None:
+    """Uruguayan: a flor sung before any card is shown: every draw is a flor with this
+    muestra, so every one makes a world for the hard level's search."""
+    state, _ = scenario({0: "12c 11b 4o", 1: "1o 7o 3o"}, n=2, variant="uruguayo",
+                        face_up="3c")
+    state, _ = act(state, (1, "flor"))
+    v = view(state, 0)
+    assert v.phase == "play" and v.legal
+    worlds = Worlds(state, 0)
+    rng = random.Random(2)
+    for _ in range(30):
+        hands = infer.sample_hands(v, state.rules, rng)
+        assert state.rules.flor_fn(hands[1], state.face_up) is not None, hands[1]
+        worlds.make(hands)
+
 def test_an_opponents_played_card_narrows_its_envido() -> None:
     """The mano led the 7 of oros: its envido is at least 7 (and often a 7 with a suit
     partner), so the estimate differs from the plain one."""
@@ -308,3 +344,34 @@ def test_a_side_that_wins_by_our_refusals_is_read_as_a_bluffer() -> None:
     assert read is not None and read.read_caller
     plain = infer.beliefs(answer, rules, random.Random(0), read_bets=False)
     assert plain is None or not plain.read_caller
+
+
+def test_a_side_that_goes_to_the_mazo_is_not_read_as_the_rule_based_bot() -> None:
+    """Seat 1 leaves two of its first three hands by the mazo (the rule-based bot never
+    does in a duel): its bets no longer read as that bot's."""
+    rules = get_ruleset("argentino", flor=False)
+    rng = random.Random(5)
+    state, _ = new_match(rules, 2, rng)
+
+    def finish_hand(state: State, leave: bool) -> State:
+        deal = state.deal_no
+        while state.deal_no == deal and not state.needs_deal:
+            seat = next(s for s in (0, 1) if engine.legal_actions(state, s))
+            legal = engine.legal_actions(state, seat)
+            if seat == 1 and leave and any(a.call is Call.MAZO for a in legal):
+                action = next(a for a in legal if a.call is Call.MAZO)
+            else:
+                action = next((a for a in legal if a.call is Call.PLAY),
+                              next((a for a in legal if a.call is Call.QUIERO), legal[0]))
+            state, _ = advance(state, action, rng)
+        return state
+
+    for leave in (True, False):
+        state = finish_hand(state, leave)
+    v = view(state, 0)
+    assert infer.hands_left(v) == 1 and infer.hands_left(view(state, 1)) == 0
+    assert not normal._bluffed(v)
+    state = finish_hand(state, True)
+    v = view(state, 0)
+    assert infer.hands_left(v) == 2 and len(v.history) == 3
+    assert normal._bluffed(v) and not normal._bluffed(view(state, 1))
