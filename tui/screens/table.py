@@ -14,13 +14,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.screen import Screen
 from textual.widgets import Input
 
 import protocol as p
 from tui.calls import PREFERRED_KEYS, RESERVED, SPARE_KEYS, CallChoice, call_label
 from tui.refusals import card_refusal, no_card_reason, refusal_text
 from tui.screens.table_dialogs import BotLevelScreen, ConfirmLeaveScreen, MatchOverScreen, over_table
-from tui.screens.table_bindings import CachedBindings
 from tui.screens.table_seats import SeatChoice
 from tui.table_model import TableModel
 from tui.widgets.chat_input import ChatInput
@@ -70,7 +70,7 @@ def _table_bindings() -> list[Binding]:
 TABLE_ACTIONS = {b.action.split("(", 1)[0] for b in _table_bindings()}
 
 
-class TableScreen(PartnerTalk, SeatChoice, CachedBindings):
+class TableScreen(PartnerTalk, SeatChoice, Screen[None]):
     AUTO_FOCUS = ""  # keys are the table's; the chat input only takes focus on "c"
     # Size classes for tui/truco.tcss: 60x20 is the smallest supported terminal, 80x24
     # the usual one; the -seats-N class (set when the table is known) sizes the seat rows.
