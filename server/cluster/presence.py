@@ -18,47 +18,30 @@ import asyncio
 import logging
 from typing import Any
 
-from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import BucketNotFoundError, NotFoundError
 from nats.js.kv import KeyValue
 
 import protocol as p
 from protocol.bus import PresenceEntry
 from server.cluster.bus import PRESENCE_BUCKET, Bus, presence_key
+from server.cluster.mirror import BucketMirror
 
 log = logging.getLogger(__name__)
 
 ENTRIES_MAX = 200_000  # entries a copy keeps (a flood of foreign keys cannot grow it further)
 
 
-async def presence_bucket(bus: Bus) -> KeyValue:
-    try:
-        return await bus.js.key_value(PRESENCE_BUCKET)
-    except (BucketNotFoundError, NotFoundError):
-        pass
-    # On file, as the other buckets: a memory bucket is gone when its NATS server restarts,
-    # and the front ends' writes then fail until they restart too. What a restart keeps of
-    # dead processes goes by their leases, as after a kill.
-    return await bus.js.create_key_value(config=KeyValueConfig(
-        bucket=PRESENCE_BUCKET, history=1, storage=StorageType.FILE, replicas=bus.options.replicas))
-
-
-class PresenceMirror:
+class PresenceMirror(BucketMirror):
     """This process's copy of the bucket (key -> entry)."""
 
-    def __init__(self, bus: Bus, kv: KeyValue) -> None:
-        self._bus = bus
-        self.kv = kv
-        self._entries: dict[str, PresenceEntry] = {}
-        self._task: asyncio.Task[None] | None = None
-        self.ready = asyncio.Event()  # the initial values are in
+    # On file, as every bucket (``bus.bucket``): a memory bucket is gone when its NATS server
+    # restarts, and the front ends' writes then failed until they restarted too.
+    BUCKET = PRESENCE_BUCKET
+    MESSAGE = PresenceEntry
+    LABEL = "presence"
 
-    @classmethod
-    async def open(cls, bus: Bus) -> "PresenceMirror":
-        mirror = cls(bus, await presence_bucket(bus))
-        mirror._task = asyncio.get_running_loop().create_task(mirror._watch(), name="presence-watch")
-        await asyncio.wait_for(mirror.ready.wait(), 10.0)
-        return mirror
+    def __init__(self, bus: Bus, kv: KeyValue) -> None:
+        super().__init__(bus, kv)
+        self._entries: dict[str, PresenceEntry] = {}
 
     def entries(self) -> list[PresenceEntry]:
         return list(self._entries.values())
@@ -74,39 +57,17 @@ class PresenceMirror:
             del self._entries[key]
         return keys
 
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+    def _forget(self, key: str) -> None:
+        self._entries.pop(key, None)
 
-    async def _watch(self) -> None:
-        watcher = await self.kv.watchall()
-        async for entry in watcher:
-            if entry is None:  # the end of the initial values
-                self.ready.set()
-                continue
-            self._apply(entry)
-
-    def _apply(self, entry: Any) -> None:
-        if entry.value is None or entry.operation in ("DEL", "PURGE"):
-            self._entries.pop(entry.key, None)
-            return
-        try:
-            message = p.decode(entry.value, {PresenceEntry.TYPE: PresenceEntry})
-        except p.ProtocolError as exc:
-            self._bus.dropped += 1
-            log.warning("presence: bad entry %.40s: %s", entry.key, exc)
-            return
+    def _keep(self, key: str, message: Any) -> str | None:
         assert isinstance(message, PresenceEntry)
-        if presence_key(message.front, message.conn_id) != entry.key:
-            self._bus.dropped += 1
-            log.warning("presence: entry %.40s names another session", entry.key)
-            return
-        if entry.key not in self._entries and len(self._entries) >= ENTRIES_MAX:
-            self._bus.dropped += 1
-            log.warning("presence: %d entries already: %.40s dropped", ENTRIES_MAX, entry.key)
-            return
-        self._entries[entry.key] = message
+        if presence_key(message.front, message.conn_id) != key:
+            return "it names another session"
+        if key not in self._entries and len(self._entries) >= ENTRIES_MAX:
+            return f"{ENTRIES_MAX} entries already"
+        self._entries[key] = message
+        return None
 
 
 class PresenceWriter:
