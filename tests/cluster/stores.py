@@ -4,6 +4,7 @@ from __future__ import annotations
 from server.cluster.bus import Bus, BusOptions
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.names import NameMirror
+from server.store import TableRecord
 
 
 async def open_store(url: str, owner: str) -> tuple[Bus, NameMirror, JetStreamStore]:
@@ -13,3 +14,11 @@ async def open_store(url: str, owner: str) -> tuple[Bus, NameMirror, JetStreamSt
     store = JetStreamStore(bus, names)
     await store.open()
     return bus, names, store
+
+
+def table_record(table_id: str) -> TableRecord:
+    """An open table of ana and a bot, as the lobby stores it."""
+    seats = [{"name": "ana", "fp": "SHA256:a", "resume": "", "bot": False, "human": True},
+             {"name": "Bot 1", "fp": None, "resume": "", "bot": True, "human": False}]
+    return TableRecord(table_id=table_id, title="mesa", variant="argentino", options={"target": 15},
+                       owner="ana", private=False, code="", turn_timer=30, seats=seats, seed="s33d")

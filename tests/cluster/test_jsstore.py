@@ -8,15 +8,8 @@ from server.cluster.bus import Bus, BusOptions
 from server.cluster.jsstore import GAMES_BUCKET, TABLES_BUCKET, JetStreamStore
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
-from server.store import EventRow, GameRecord, SenaRow, TableRecord
-from tests.cluster.stores import open_store
-
-
-def _record(table_id: str) -> TableRecord:
-    seats = [{"name": "ana", "fp": "SHA256:a", "resume": "", "bot": False, "human": True},
-             {"name": "Bot 1", "fp": None, "resume": "", "bot": True, "human": False}]
-    return TableRecord(table_id=table_id, title="mesa", variant="argentino", options={"target": 15},
-                       owner="ana", private=False, code="", turn_timer=30, seats=seats, seed="s33d")
+from server.store import EventRow, GameRecord, SenaRow
+from tests.cluster.stores import open_store, table_record
 
 
 async def test_a_second_host_reads_back_what_the_first_wrote(nats_server: NatsServer) -> None:
@@ -24,10 +17,10 @@ async def test_a_second_host_reads_back_what_the_first_wrote(nats_server: NatsSe
     bus2 = None
     try:
         await store.reserve("ana", "ana", "SHA256:a")
-        await store.create_table(_record("t1"))
-        await store.create_table(_record("t2"))
+        await store.create_table(table_record("t1"))
+        await store.create_table(table_record("t2"))
         await store.close_table("t2")
-        moved = [dict(s) for s in _record("t1").seats]
+        moved = [dict(s) for s in table_record("t1").seats]
         moved[1]["name"] = "Bot 2"
         await store.update_seats("t1", moved)
         rows = [EventRow(seq=n, match_no=1 if n < 3 else 2, data={"type": "x", "n": n}) for n in range(1, 5)]
@@ -68,7 +61,7 @@ async def test_the_hands_senas_are_kept_for_the_next_host(nats_server: NatsServe
     bus, names, store = await open_store(nats_server.url, "host-1")
     bus2 = None
     try:
-        await store.create_table(_record("t1"))
+        await store.create_table(table_record("t1"))
         old = SenaRow(1, 3, 0, 0, "tres", (0, 2))
         await store.append("t1", [EventRow(seq=1, match_no=1, data={"type": "x"})], senas=[old])
         now = [SenaRow(1, 4, 0, 1, "ancho_espadas", (1, 3, 0)), SenaRow(1, 4, 1, 2, "nada", (2, 0))]
@@ -85,7 +78,7 @@ async def test_the_hands_senas_are_kept_for_the_next_host(nats_server: NatsServe
         assert again == []
         senas = await bus.js.key_value("truco_senas")
         await senas.put("t1", b"junk")
-        await store.create_table(_record("t1"))
+        await store.create_table(table_record("t1"))
         (record,) = await other.table_index()
         await other.load_matches([record])
         assert record.senas == []  # a bad value is skipped, never trusted
@@ -99,7 +92,7 @@ async def test_the_hands_senas_are_kept_for_the_next_host(nats_server: NatsServe
 async def test_bad_values_in_the_buckets_are_skipped(nats_server: NatsServer) -> None:
     bus, names, store = await open_store(nats_server.url, "host-1")
     try:
-        await store.create_table(_record("t1"))
+        await store.create_table(table_record("t1"))
         tables = await bus.js.key_value(TABLES_BUCKET)
         await tables.put("t9", b"\x00not a table")
         await tables.put("t8", p.encode(p.Ping(n=3)))
@@ -148,7 +141,7 @@ async def test_a_finished_match_in_the_log_reaches_my_games_even_if_the_host_die
 
     bus, names, store = await open_store(nats_server.url, "host-1")
     try:
-        await store.create_table(_record("t4"))
+        await store.create_table(table_record("t4"))
         game = GameRecord("t4", 1, "argentino", "mesa", ["ana", "Bot 1"], [15, 2], 0, 5, 1_700_000_500)
         # As the dead host left it: the events and the game in the log, nothing in the bucket
         await TableLog(bus, "t4").append([EventRow(seq=1, match_no=1, data={"type": "x"})],
@@ -167,7 +160,7 @@ async def test_a_waiting_room_with_free_seats_and_no_log_reads_back(nats_server:
     free seats are {} and nothing is logged until its creator starts it."""
     bus, names, store = await open_store(nats_server.url, "host-1")
     try:
-        room = _record("t9")
+        room = table_record("t9")
         room.seats.insert(1, {})
         room.seats.append({})
         await store.create_table(room)

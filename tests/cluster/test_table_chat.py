@@ -2,39 +2,22 @@
 real nats-server: what a table taken over by another process shows again."""
 from __future__ import annotations
 
-from server.cluster.bus import Bus, BusOptions
-from server.cluster.jsstore import JetStreamStore
-from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
-from server.store import CHAT_KEPT, ChatRow, EventRow, TableRecord
-
-
-async def _store(url: str, owner: str) -> tuple[Bus, NameMirror, JetStreamStore]:
-    bus = await Bus.connect(url, BusOptions(lease_ttl=1.0, renew_every=0.3), owner=owner)
-    names = await NameMirror.open(bus)
-    store = JetStreamStore(bus, names)
-    await store.open()
-    return bus, names, store
-
-
-def _record(table_id: str) -> TableRecord:
-    seats = [{"name": "ana", "fp": "SHA256:a", "resume": "", "bot": False, "human": True},
-             {"name": "Bot 1", "fp": None, "resume": "", "bot": True, "human": False}]
-    return TableRecord(table_id=table_id, title="mesa", variant="argentino", options={},
-                       owner="ana", private=False, code="", turn_timer=30, seats=seats, seed="s33d")
+from server.store import CHAT_KEPT, ChatRow, EventRow
+from tests.cluster.stores import open_store, table_record
 
 
 async def test_a_tables_latest_chat_lines_are_kept_for_the_next_owner(nats_server: NatsServer) -> None:
     """A table taken over by another process shows its chat again: its latest CHAT_KEPT lines,
     in order; a closed table's go with it, and a bad value is skipped."""
-    bus, names, store = await _store(nats_server.url, "host-1")
+    bus, names, store = await open_store(nats_server.url, "host-1")
     bus2 = None
     try:
-        await store.create_table(_record("t1"))
+        await store.create_table(table_record("t1"))
         lines = [ChatRow(n, "ana", f"linea {n}", 1_700_000_000 + n) for n in range(CHAT_KEPT + 4)]
         await store.append("t1", [EventRow(seq=1, match_no=1, data={"type": "x"})], chat=lines[:3])
         await store.append("t1", [], chat=lines[3:])  # chat alone, between two events
-        bus2, names2, other = await _store(nats_server.url, "host-2")
+        bus2, names2, other = await open_store(nats_server.url, "host-2")
         (record,) = await other.table_index()
         await other.load_matches([record])
         assert record.chat == lines[-CHAT_KEPT:]
@@ -46,7 +29,7 @@ async def test_a_tables_latest_chat_lines_are_kept_for_the_next_owner(nats_serve
         await names2.close()
         chat = await bus.js.key_value("truco_chat")
         await chat.put("t1", b"junk")
-        await store.create_table(_record("t1"))
+        await store.create_table(table_record("t1"))
         (record,) = await other.table_index()
         await other.load_matches([record])
         assert record.chat == []  # a bad value is skipped, never trusted
