@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from abc import ABC, abstractmethod
 from typing import Any, ClassVar, TypeVar
 
 from nats.js.kv import KeyValue
@@ -20,7 +21,7 @@ log = logging.getLogger(__name__)
 Mirror = TypeVar("Mirror", bound="BucketMirror")
 
 
-class BucketMirror:
+class BucketMirror(ABC):
     """Subclasses name the bucket and its message, and say what a value means (``_keep``)
     and what a deleted key means (``_forget``)."""
 
@@ -46,9 +47,9 @@ class BucketMirror:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
 
+    @abstractmethod
     def _keep(self, key: str, message: Any) -> str | None:
         """Take a value into the copy; or the reason it is refused."""
-        raise NotImplementedError
 
     def _forget(self, key: str) -> None:
         """A key was deleted."""

@@ -14,7 +14,6 @@ import re
 import secrets
 import shutil
 import socket
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,14 +52,23 @@ def parse_version(text: str) -> tuple[int, int, int]:
     return int(match[1]), int(match[2]), int(match[3])
 
 
-def check_version(binary: Path) -> tuple[int, int, int]:
+async def check_version(binary: Path) -> tuple[int, int, int]:
     """The binary's version; NatsServerError if it is older than ``MIN_VERSION``."""
     try:
-        out = subprocess.run([str(binary), "--version"], capture_output=True, text=True,
-                             timeout=10, check=True).stdout
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise NatsServerError(f"{binary} --version failed: {exc}") from exc
-    version = parse_version(out)
+        proc = await asyncio.create_subprocess_exec(
+            str(binary), "--version", stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        try:
+            raw, _ = await asyncio.wait_for(proc.communicate(), 10)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+            raise
+    except (OSError, TimeoutError) as exc:
+        raise NatsServerError(f"{binary} --version failed: {exc!r}") from exc
+    if proc.returncode != 0:
+        raise NatsServerError(f"{binary} --version failed: exit code {proc.returncode}")
+    version = parse_version(raw.decode(errors="replace"))
     if version < MIN_VERSION:
         wanted = ".".join(map(str, MIN_VERSION))
         raise NatsServerError(f"{binary} is nats-server {'.'.join(map(str, version))}; "
@@ -91,7 +99,7 @@ class NatsServer:
 
     async def start(self) -> None:
         binary = self.binary if self.binary is not None else await asyncio.to_thread(find_binary)
-        await asyncio.to_thread(check_version, binary)
+        await check_version(binary)
         self.binary = binary
         if not self.port:
             self.port = free_port(self.host)

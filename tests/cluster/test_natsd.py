@@ -10,8 +10,8 @@ import pytest
 from server.cluster.natsd import NatsServer, NatsServerError, check_version, find_binary, parse_version
 
 
-def test_the_pinned_binary_is_found_and_new_enough() -> None:
-    assert check_version(find_binary()) >= (2, 10, 0)
+async def test_the_pinned_binary_is_found_and_new_enough() -> None:
+    assert await check_version(find_binary()) >= (2, 10, 0)
 
 
 def test_versions_are_read_from_the_banner() -> None:
@@ -27,9 +27,9 @@ def _fake_server(tmp_path: Path, banner: str) -> Path:
     return fake
 
 
-def test_an_old_server_is_refused_with_a_clear_error(tmp_path: Path) -> None:
+async def test_an_old_server_is_refused_with_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(NatsServerError, match=r"2\.9\.25.*needs 2\.10\.0 or later"):
-        check_version(_fake_server(tmp_path, "nats-server: v2.9.25"))
+        await check_version(_fake_server(tmp_path, "nats-server: v2.9.25"))
 
 
 async def test_an_old_server_is_never_started(tmp_path: Path) -> None:
