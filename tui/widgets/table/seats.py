@@ -144,7 +144,7 @@ class TricksPanel(DrawnPanel, TablePart):
             style = "dim"
             if i < len(takers):
                 style = "bold cyan"
-                head = trick_head(head, takers[i], column if numbered else min(column, len(takers[i]) + len(head)))
+                head = trick_head(head, takers[i], column, numbered)
             out.append(f"{head:<{column}} ", style=style)
         lines = [out]
         for seat in range(len(update.seats)):
@@ -165,11 +165,12 @@ class TricksPanel(DrawnPanel, TablePart):
         return model.name(seat) if seat is not None else team_name(self.tr, model, team)
 
 
-def trick_head(number: str, taker: str, column: int) -> str:
-    """A decided trick's header names who took it: with its number where both fit, else
-    the name alone (the columns run in order). A name is never cut: past the column the
-    number stays, and the taker's card, drawn reversed in his row, says who it is."""
-    if len(number) + 1 + len(taker) <= column:
+def trick_head(number: str, taker: str, column: int, numbered: bool = True) -> str:
+    """A decided trick's header names who took it: with its number where both fit (and the
+    row is ``numbered``), else the name alone (the columns run in order). A name is never
+    cut: past the column the number stays, and the taker's card, drawn reversed in his row,
+    says who it is."""
+    if numbered and len(number) + 1 + len(taker) <= column:
         return f"{number} {taker}"
     return taker if len(taker) <= column else number
 
