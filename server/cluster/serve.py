@@ -10,6 +10,7 @@ from server.cluster.node import Node
 from server.config import ServerConfig
 from server.context import ServerContext
 from server.hostkey import fingerprint, load_or_create_host_key
+from server.netinfo import connect_lines, lan_addresses
 from server.ssh import start_ssh_server
 from server.say import terminal_tr
 from server.signals import catch_stop_signals, release_stop_signals
@@ -37,8 +38,11 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
                 else tr("cli.cluster.front_end", host=node.front.host))
         say(tr("cli.listening", address=f"{config.host}:{acceptor.get_port()}") + " "
             + tr("cli.cluster.process", owner=node.bus.owner, role=role))
-        say(tr("cli.fingerprint", fingerprint=fingerprint(host_key)))
-        say(tr("cli.press_ctrl_c"))
+        if not reuse_port:  # a worker of `--workers`: the supervisor says how to connect, once
+            say(tr("cli.fingerprint", fingerprint=fingerprint(host_key)))
+            for line in connect_lines(lan_addresses(config.host), acceptor.get_port(), tr):
+                say(line)
+            say(tr("cli.press_ctrl_c"))
         if ready is not None:
             ready.set()
         try:

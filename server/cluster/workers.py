@@ -19,6 +19,7 @@ from typing import Callable
 from server.cluster.natsd import NatsServer, free_port
 from server.config import ServerConfig
 from server.hostkey import fingerprint, load_or_create_host_key
+from server.netinfo import connect_lines, lan_addresses
 from server.say import terminal_tr
 from server.signals import catch_stop_signals, release_stop_signals
 
@@ -76,6 +77,9 @@ async def run_workers(config: ServerConfig, count: int, argv: list[str],
     try:
         say(tr("cli.cluster.workers", n=count, address=f"{config.host}:{port}", bus=nats.url))
         say(tr("cli.fingerprint", fingerprint=fingerprint(host_key)))
+        for line in connect_lines(lan_addresses(config.host), port, tr):
+            say(line)
+        say(tr("cli.press_ctrl_c"))
         workers = [loop.create_task(_keep_running(exe + args, n, stop), name=f"worker-{n}")
                    for n in range(count)]
         workers.append(loop.create_task(_keep_nats(nats, stop), name="nats"))

@@ -51,11 +51,14 @@ async def test_connections_land_on_both_workers_and_see_one_lobby(tmp_path: Path
     clients: list[Client] = []  # programs on the `truco` subsystem: the lobby is the point
     try:
         for _ in range(400):
-            if sum("Press Ctrl-C" in line for line in lines) == 2:
+            if sum("listening on" in line for line in lines) == 2:
                 break
             await asyncio.sleep(0.05)
         else:
             raise AssertionError("the workers did not start:\n" + "".join(lines))
+        # How to connect is said once, by the supervisor, not by each worker.
+        assert sum("Press Ctrl-C" in line for line in lines) == 1, lines
+        assert sum("ssh -p" in line for line in lines) >= 1, lines
         workers = [pid for pid in children(supervisor.pid)
                    if "--reuse-port" in Path(f"/proc/{pid}/cmdline").read_text()]
         assert len(workers) == 2
