@@ -113,8 +113,15 @@ class HostGateway:
         if link is None or link.closed or conn.name is None:
             return
         entry = PresenceEntry(conn_id=link.conn_id, front=link.front, name=conn.name,
-                              guest=conn.peer.fingerprint is None, table_id=conn.table_id, seat=conn.seat)
+                              guest=conn.peer.fingerprint is None, table_id=conn.table_id, seat=conn.seat,
+                              rating=conn.rating)
         self._out.put(None, link._subject, None, p.encode(entry))
+
+    def to_front(self, conn_id: int, message: p.Message) -> None:
+        """A bus message about a connection to its front end, in order with its frames."""
+        link = self.links.get(conn_id)
+        if link is not None and not link.closed:
+            self._out.put(None, link._subject, None, p.encode(message))
 
     def front_of(self, conn_id: int) -> str | None:
         """The front end holding a connection (None: not open any more)."""
