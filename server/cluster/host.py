@@ -40,6 +40,7 @@ class RemoteLink(HubLink):
         self._out = out
         self._gone = gone  # the gateway forgets the connection
         self.in_flight = 0  # frames handed to the bus task that it has not published yet
+        self.presence: PresenceEntry | None = None  # the last entry sent for it
 
     @property
     def queued(self) -> int:
@@ -115,7 +116,9 @@ class HostGateway:
         entry = PresenceEntry(conn_id=link.conn_id, front=link.front, name=conn.name,
                               guest=conn.peer.fingerprint is None, table_id=conn.table_id, seat=conn.seat,
                               rating=conn.rating)
-        self._out.put(None, link._subject, None, p.encode(entry))
+        if entry != link.presence:  # said again (entering the lobby, then where it is): once
+            link.presence = entry
+            self._out.put(None, link._subject, None, p.encode(entry))
 
     def to_front(self, conn_id: int, message: p.Message) -> None:
         """A bus message about a connection to its front end, in order with its frames."""
