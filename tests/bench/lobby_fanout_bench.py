@@ -5,13 +5,16 @@ this one), ``--sessions`` programs on the ``truco`` subsystem sitting in the lob
 each process; then ``--rounds`` rounds of lobby changes made by one more player on the first
 process: he arrives (names himself), creates a table of two (it appears, he moves to it),
 leaves it (it goes, he is back) and quits: 6 changes of the lobby's lists a round. A spy
-connection subscribed to every subject counts what is published meanwhile, by kind, and the
+connection subscribed to every subject counts what crosses the bus meanwhile, by kind (it
+sees the watches' deliveries too: a ``>`` subscription matches their inboxes), and the
 nats-server's own counters (its monitoring port, ``/varz``) count every message in and out
 (out: the deliveries, the watches' included); the same counts over an idle stretch as long
-(lease renewals and the like) are taken off. Reported per lobby change: messages published
-(in all and by kind: host -> session frames on the front ends' subjects, session -> host
-frames, key-value writes, the rest) and messages the server delivered, and the list frames
-the sessions in the lobby received (what they see: the same either way).
+(lease renewals and the like) are taken off. Reported per lobby change: the messages the
+spy saw (in all and by kind: host -> session frames on the front ends' subjects, session ->
+host frames, key-value writes by bucket, the watches' deliveries by bucket, the rest), the
+messages into and out of the nats-server (its counters, in a second series of rounds
+without the spy), and the list frames each session in the lobby received (what the players
+see: the same either way).
 
 Run: ``python tests/bench/lobby_fanout_bench.py [--sessions 50] [--rounds 5] [--checkout DIR]``;
 ``--checkout /work/main`` measures that checkout's server (the spy and clients are this one's).
@@ -84,10 +87,10 @@ class Spy:
             kind = "host->session frames" if CONN_HEADER in headers else "host->front messages"
         elif subject == HUB_SUBJECT:
             kind = "session->host frames" if CONN_HEADER in headers else "front->host messages"
+        elif reply.startswith("$JS.ACK.KV_"):  # a watch's delivery (it keeps the write's subject)
+            kind = f"watch deliveries {reply.split('.')[2][3:]}"
         elif subject.startswith("$KV."):
             kind = f"kv writes {subject.split('.')[1]}"
-        elif reply.startswith("$JS.ACK.KV_"):
-            kind = f"watch deliveries {reply.split('.')[2][3:]}"
         else:
             kind = "other"
         self.kinds[kind] += 1
@@ -151,7 +154,7 @@ async def measure(sessions: int, rounds: int, checkout: Path) -> dict[str, objec
                 await asyncio.sleep(1.0)
                 return started, time.monotonic() - started
 
-            # 1. What is published, by kind (the spy sees every publication, not deliveries)
+            # 1. What crosses the bus, by kind
             sub = await spy_conn.subscribe(">", cb=spy.seen)
             await spy_conn.flush()
             frames.clear()
@@ -176,7 +179,7 @@ async def measure(sessions: int, rounds: int, checkout: Path) -> dict[str, objec
             await spy_conn.close()
             return {
                 "checkout": str(checkout), "sessions_in_lobby": sessions, "lobby_changes": changes,
-                "published_per_change": round(total, 1), "published_by_kind_per_change": per_change,
+                "messages_per_change": round(total, 1), "by_kind_per_change": per_change,
                 "nats_in_msgs_per_change": round(published, 1),
                 "nats_out_msgs_per_change": round(delivered, 1),
                 "list_frames_received_per_session_per_change": round(busy_frames / changes / sessions, 2),
