@@ -45,15 +45,10 @@ class LobbyFeed:
         self._keys_of: dict[str, dict[str, None]] = {}  # name -> its sessions' keys, latest last
         self._shown: dict[str, p.PlayerInfo] = {}  # name -> what the lobby lists
         self._lobby: set[int] = set()  # this process's sessions in the lobby
-        self.sent = 0  # news frames delivered (the bench counts them)
         for key, entry in presence.items():
             self._watched(key, entry)
         presence.changed = self._watched
         directory.changed = self._table
-
-    @property
-    def in_lobby(self) -> int:
-        return len(self._lobby)
 
     # -- this process's sessions, as the host tells it ---------------------------------
     def view(self, message: LobbyView) -> bytes | None:
@@ -126,5 +121,4 @@ class LobbyFeed:
             return
         frame = p.encode(message)  # once for every session
         for conn_id in list(self._lobby):  # a session too slow to read is hung up meanwhile
-            self.sent += 1
             self._deliver(conn_id, frame)
