@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from protocol.codec import decode
-from protocol.messages import CHAT_MAX, NAME_MAX, SENA_MAX, TABLE_ID_MAX, TITLE_MAX, Message, OptionValue
+from protocol.messages import (
+    CHAT_MAX, NAME_MAX, SENA_MAX, TABLE_ID_MAX, TITLE_MAX, ChatLine, Message, OptionValue, TableInfo,
+)
 from protocol.schema import limited
 
 OWNER_MAX = 64  # a process id: host name, pid and a random part
@@ -147,6 +149,31 @@ class PresenceEntry(BusMessage):
     guest: bool = True
     table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
     seat: int | None = limited(None, lo=0, hi=7)
+    rating: float | None = limited(None, lo=-1000, hi=1000)  # as ``PlayerInfo.rating``
+
+
+# -- the lobby's lists, kept by each front end for its own sessions (server/cluster/lobby_feed.py)
+
+@dataclass(frozen=True)
+class DirectoryEntry(BusMessage):
+    """A table as the lobby lists it (the value of its id in the directory bucket): written
+    by the lobby host alone, deleted when the table goes."""
+
+    TYPE: ClassVar[str] = "bus_directory"
+    table: TableInfo
+
+
+@dataclass(frozen=True)
+class LobbyView(BusMessage):
+    """The lobby host to a session's front end, in order with the session's frames: the
+    session is now in the lobby (its front end sends it the lists from its own copies, with
+    ``chat``, the lobby chat so far, then their news), or (``in_lobby`` False) it left for a
+    table."""
+
+    TYPE: ClassVar[str] = "bus_lobby_view"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+    in_lobby: bool = True
+    chat: tuple[ChatLine, ...] = limited((), max_items=200)
 
 
 # -- the cluster's store (server/cluster/jsstore.py): values of its key-value buckets ---------
@@ -376,7 +403,7 @@ class TableStatus(BusMessage):
 
 BUS_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (LoggedEvents, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
-                PresenceEntry,
+                PresenceEntry, DirectoryEntry, LobbyView,
                 TableEntry, GameEntry, AliveAt, LobbyChatLine, RatingEntry, StatLine, TableOwn,
                 TableCall, TableStatus, HandSenas, TableChatLog)
 }

@@ -33,6 +33,7 @@ EVENTS_SUBJECT = "truco.events"  # truco.events.<table id>
 LEASE_BUCKET = "truco_leases"
 NAMES_BUCKET = "truco_names"  # name reservations: name key (hex) -> NameReservation
 PRESENCE_BUCKET = "truco_presence"  # <front>.<conn id> -> PresenceEntry
+DIRECTORY_BUCKET = "truco_directory"  # table id -> DirectoryEntry (the lobby's table list)
 HUB_SUBJECT = "truco.hub.in"  # front ends -> the lobby host
 FRONT_SUBJECT = "truco.front"  # truco.front.<process>: the lobby host -> one front end
 CONN_HEADER = "Truco-Conn"  # a session's frame: the connection id it belongs to

@@ -7,6 +7,8 @@ process. When the host changes (it died, another process took over) every sessio
 old one is hung up: players reconnect, to any process, and get their seats back.
 Where each named session is (``PresenceEntry``, from the host) is written to the presence
 bucket by this process, and deleted when the session ends (server/cluster/presence.py).
+The lobby's lists reach this process's sessions from its own copies (``feed``,
+server/cluster/lobby_feed.py), when the host says they are in the lobby (``LobbyView``).
 """
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ from collections import deque
 from nats.aio.msg import Msg
 
 import protocol as p
-from protocol.bus import CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, PresenceEntry
+from protocol.bus import CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, LobbyView, PresenceEntry
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
+from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.names import NameMirror
 from server.cluster.presence import PresenceWriter
 from server.link import Closed, Frame, HubLink
@@ -37,6 +40,7 @@ class FrontEnd:
         self._bus = bus
         self._names = names
         self._presence = presence
+        self.feed: LobbyFeed | None = None  # the lobby's lists (Node sets it)
         self._present: set[int] = set()  # sessions with an entry in the presence bucket
         self.subject = front_subject(bus.owner)
         # Connection ids are unique in the cluster: a random base per process, then a count.
@@ -142,13 +146,7 @@ class FrontEnd:
     async def _on_message(self, msg: Msg) -> None:
         conn = msg.headers.get(CONN_HEADER) if msg.headers else None
         if conn is not None:
-            link = self.links.get(parse_conn_id(conn) or 0)
-            if link is not None and not link.deliver(msg.data):
-                log.warning("conn %s is not reading its events: dropped", link.conn_id)
-                self.links.pop(link.conn_id, None)
-                self._absent(link.conn_id)
-                link.hang_up()
-                self._queue_bus(ConnClosed(conn_id=link.conn_id))
+            self.deliver(parse_conn_id(conn) or 0, msg.data)
             return
         message = self._bus.decode(msg)
         if isinstance(message, HangUp):
@@ -158,9 +156,24 @@ class FrontEnd:
                 link.hang_up()
         elif isinstance(message, PresenceEntry):
             self._present_at(message)
+        elif isinstance(message, LobbyView):
+            if self.feed is not None and message.conn_id in self.links:
+                frame = self.feed.view(message)
+                if frame is not None:
+                    self.deliver(message.conn_id, frame)
         elif message is not None:
             self._bus.dropped += 1
             log.warning("front end: unexpected %s dropped", message.TYPE)
+
+    def deliver(self, conn_id: int, data: bytes) -> None:
+        """A frame to one of this process's sessions; one too slow to read it is dropped."""
+        link = self.links.get(conn_id)
+        if link is not None and not link.deliver(data):
+            log.warning("conn %s is not reading its events: dropped", link.conn_id)
+            self.links.pop(link.conn_id, None)
+            self._absent(link.conn_id)
+            link.hang_up()
+            self._queue_bus(ConnClosed(conn_id=link.conn_id))
 
     def host_changed(self, host: str | None) -> None:
         """The lobby host is now ``host`` (None: none yet); the old one's sessions end."""
@@ -190,11 +203,17 @@ class FrontEnd:
         """The host says where a session of this process is: written if it is still here."""
         if entry.front != self._bus.owner or entry.conn_id not in self.links:
             return  # not ours, or it ended meanwhile (its delete was queued already)
+        if self.feed is not None:
+            if self.feed.own_entry(entry.conn_id) == entry:
+                return  # said again (entering the lobby, then where it is): written already
+            self.feed.own(entry)
         if self._presence is not None:
             self._present.add(entry.conn_id)
             self._presence.put(entry)
 
     def _absent(self, conn_id: int) -> None:
+        if self.feed is not None:
+            self.feed.own_gone(conn_id)
         if conn_id in self._present and self._presence is not None:
             self._present.discard(conn_id)
             self._presence.delete(self._bus.owner, conn_id)

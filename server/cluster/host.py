@@ -40,6 +40,7 @@ class RemoteLink(HubLink):
         self._out = out
         self._gone = gone  # the gateway forgets the connection
         self.in_flight = 0  # frames handed to the bus task that it has not published yet
+        self.presence: PresenceEntry | None = None  # the last entry sent for it
 
     @property
     def queued(self) -> int:
@@ -113,8 +114,17 @@ class HostGateway:
         if link is None or link.closed or conn.name is None:
             return
         entry = PresenceEntry(conn_id=link.conn_id, front=link.front, name=conn.name,
-                              guest=conn.peer.fingerprint is None, table_id=conn.table_id, seat=conn.seat)
-        self._out.put(None, link._subject, None, p.encode(entry))
+                              guest=conn.peer.fingerprint is None, table_id=conn.table_id, seat=conn.seat,
+                              rating=conn.rating)
+        if entry != link.presence:  # said again (entering the lobby, then where it is): once
+            link.presence = entry
+            self._out.put(None, link._subject, None, p.encode(entry))
+
+    def to_front(self, conn_id: int, message: p.Message) -> None:
+        """A bus message about a connection to its front end, in order with its frames."""
+        link = self.links.get(conn_id)
+        if link is not None and not link.closed:
+            self._out.put(None, link._subject, None, p.encode(message))
 
     def front_of(self, conn_id: int) -> str | None:
         """The front end holding a connection (None: not open any more)."""

@@ -1,4 +1,5 @@
-"""A process's copy of a key-value bucket, kept by a watch (names, presence).
+"""A process's copy of a key-value bucket, kept by a watch (names, presence, the lobby's
+table directory), and the writes of a bucket's single writer (``BucketWriter``).
 
 Every value is decoded as the one bus message its bucket holds and checked like anything
 from the bus: a malformed value, or one its subclass refuses (its reason is logged), is
@@ -75,3 +76,53 @@ class BucketMirror(ABC):
         if refusal is not None:
             self._bus.dropped += 1
             log.warning("%s: entry %.40s dropped: %s", self.LABEL, entry.key, refusal)
+
+
+class BucketWriter:
+    """One writer's puts and deletes, in order, from one task, off the caller's path; a key
+    written twice before its turn is written once (the last value), so what waits is bounded
+    by the keys."""
+
+    LABEL: ClassVar[str] = "bucket"
+
+    def __init__(self, kv: KeyValue) -> None:
+        self.kv = kv
+        self._pending: dict[str, bytes | None] = {}  # key -> value (None: delete)
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._stopped = False
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"{self.LABEL}-write")
+
+    def write(self, key: str, value: bytes | None) -> None:
+        """``value`` None: delete the key."""
+        self._pending.pop(key, None)  # to the end of the queue: after what it replaces
+        self._pending[key] = value
+        self._wake.set()
+
+    async def stop(self) -> None:
+        """What is queued is written (a clean shutdown deletes its entries), then the task ends."""
+        for _ in range(200):
+            if not self._pending:
+                break
+            await asyncio.sleep(0.01)
+        self._stopped = True
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        while not self._stopped:  # as Node._watch_loop: a cancel may come back as an error
+            await self._wake.wait()
+            self._wake.clear()
+            while self._pending:
+                key = next(iter(self._pending))
+                value = self._pending.pop(key)
+                try:
+                    if value is None:
+                        await self.kv.delete(key)
+                    else:
+                        await self.kv.put(key, value)
+                except Exception as exc:  # NATS is restarting: the connection comes back by itself
+                    log.warning("%s: cannot write %s: %r", self.LABEL, key, exc)

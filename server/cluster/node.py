@@ -12,7 +12,9 @@ open tables and adopts those still running (the others are rebuilt); the session
 old host end and their players reconnect through any process and get their seats back.
 Who is online and where is in the presence bucket (``presence``): each front end writes its
 own sessions' entries; every process watches them; a dead front end's entries are dropped
-once its lease is gone.
+once its lease is gone. The lobby's table list is in the directory bucket, written by the
+host (``directory``); each process feeds its own sessions in the lobby from its copies of
+both buckets (``lobby_feed``), so the host sends no list to any session.
 """
 from __future__ import annotations
 
@@ -24,9 +26,11 @@ from nats.errors import Error as NatsError
 
 from server.cluster.bus import HOST_LEASE, Bus, BusOptions, front_lease
 from server.cluster.chat import ChatLog
+from server.cluster.directory import DirectoryMirror, HostLists
 from server.cluster.front import FrontEnd
 from server.cluster.host import HostGateway
 from server.cluster.lease import Lease, Leases
+from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.names import NameMirror
 from server.cluster.presence import PresenceMirror, PresenceWriter
@@ -52,6 +56,7 @@ class Hosting:
     registry: TableRegistry
     task: "asyncio.Task[None]"
     failed_renewals: int = 0
+    lists: HostLists | None = None  # the table directory this host writes
 
 
 @dataclass
@@ -64,6 +69,7 @@ class Node:
     front: FrontEnd
     tables: TableOwner
     stop: asyncio.Event
+    directory: DirectoryMirror | None = None
     hosting: Hosting | None = None
     front_lease: Lease | None = None
     _watch: "asyncio.Task[None] | None" = field(default=None, repr=False)
@@ -83,6 +89,7 @@ class Node:
             leases = await Leases.open(bus)
             names = await NameMirror.open(bus)
             presence = await PresenceMirror.open(bus)
+            directory = await DirectoryMirror.open(bus)
             tables = TableOwner(bus, leases, config.log_digests)
             tables.store = JetStreamStore(bus, names, tables.still_owns)
             await tables.store.open()
@@ -91,9 +98,10 @@ class Node:
             raise NatsServerError(f"JetStream refused the cluster's buckets ({exc!r:.200}): is "
                                   "JetStream on, and --replicas no more than the NATS servers?") from exc
         front = FrontEnd(bus, names, PresenceWriter(presence.kv))
+        front.feed = LobbyFeed(bus.owner, presence, directory, front.deliver)
         await front.start()
         await tables.start()
-        return cls(config, bus, leases, names, presence, front, tables, stop)
+        return cls(config, bus, leases, names, presence, front, tables, stop, directory)
 
     async def start(self) -> None:
         """Until a host is known (this process, if nobody else is)."""
@@ -188,6 +196,9 @@ class Node:
                       pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
                                 away_grace=config.away_grace),
                       actor_factory=registry.new_proxy, chat_log=chat)  # type: ignore[arg-type]
+            assert self.directory is not None
+            lists = HostLists(self.directory.kv)
+            hub.keep_lists_elsewhere(lists)  # each table as it is restored goes to the bucket
             await hub.load()
         finally:
             keeping.cancel()
@@ -197,11 +208,13 @@ class Node:
             self.stop.set()
             return
         gateway = HostGateway(self.bus, hub)
+        lists.gateway = gateway
+        lists.start(hub.restored, lambda: set(hub.tables))
         registry.front_of, registry.publish = gateway.front_of, gateway.publish
         await registry.start()  # the owners' news heard before any table is placed
         task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
         await gateway.start()
-        self.hosting = Hosting(lease, store, hub, gateway, registry, task)
+        self.hosting = Hosting(lease, store, hub, gateway, registry, task, lists=lists)
         lease.ready = True  # the front ends send connections from now on
         await self._renew(self.hosting)
         log.warning("cluster: this process (%s) is the lobby host", self.bus.owner)
@@ -233,6 +246,8 @@ class Node:
             await hosting.registry.stop()
             await hosting.gateway.flush()
             await hosting.hub.drain_writes()
+            if hosting.lists is not None:
+                await hosting.lists.stop()
             await hosting.store.close()
             await self._release(hosting.lease)
         await self.tables.stop()  # this process's tables: logged, released, taken by others
@@ -241,6 +256,8 @@ class Node:
             await self._release(self.front_lease)
         await self.names.close()
         await self.presence.close()
+        if self.directory is not None:
+            await self.directory.close()
         await self.bus.close()
 
 

@@ -14,16 +14,15 @@ when old values age out, so the copies would need a timer per entry anyway.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
-from typing import Any
+from typing import Any, Callable
 
 from nats.js.kv import KeyValue
 
 import protocol as p
 from protocol.bus import PresenceEntry
 from server.cluster.bus import PRESENCE_BUCKET, Bus, presence_key
-from server.cluster.mirror import BucketMirror
+from server.cluster.mirror import BucketMirror, BucketWriter
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +41,15 @@ class PresenceMirror(BucketMirror):
     def __init__(self, bus: Bus, kv: KeyValue) -> None:
         super().__init__(bus, kv)
         self._entries: dict[str, PresenceEntry] = {}
+        # Told of each change (key, entry; None: gone), as it is applied: the lobby's lists
+        # of this process's sessions follow it (server/cluster/lobby_feed.py)
+        self.changed: Callable[[str, PresenceEntry | None], None] | None = None
 
     def entries(self) -> list[PresenceEntry]:
         return list(self._entries.values())
+
+    def items(self) -> list[tuple[str, PresenceEntry]]:
+        return list(self._entries.items())
 
     def fronts(self) -> set[str]:
         """The front ends that have sessions online."""
@@ -55,10 +60,13 @@ class PresenceMirror(BucketMirror):
         keys = [k for k, e in self._entries.items() if e.front == front]
         for key in keys:
             del self._entries[key]
+            if self.changed is not None:
+                self.changed(key, None)
         return keys
 
     def _forget(self, key: str) -> None:
-        self._entries.pop(key, None)
+        if self._entries.pop(key, None) is not None and self.changed is not None:
+            self.changed(key, None)
 
     def _keep(self, key: str, message: Any) -> str | None:
         assert isinstance(message, PresenceEntry)
@@ -67,58 +75,19 @@ class PresenceMirror(BucketMirror):
         if key not in self._entries and len(self._entries) >= ENTRIES_MAX:
             return f"{ENTRIES_MAX} entries already"
         self._entries[key] = message
+        if self.changed is not None:
+            self.changed(key, message)
         return None
 
 
-class PresenceWriter:
-    """A front end's writes of its sessions' entries, in order, from one task, off the
-    sessions' path; a key written twice before its turn is written once (the last value), so
-    what waits is bounded by the sessions."""
+class PresenceWriter(BucketWriter):
+    """A front end's writes of its sessions' entries (``BucketWriter``: in order, off the
+    sessions' path, bounded by the sessions)."""
 
-    def __init__(self, kv: KeyValue) -> None:
-        self._kv = kv
-        self._pending: dict[str, bytes | None] = {}  # key -> value (None: delete)
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._stopped = False
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="presence-write")
+    LABEL = "presence"
 
     def put(self, entry: PresenceEntry) -> None:
-        key = presence_key(entry.front, entry.conn_id)
-        self._pending.pop(key, None)  # to the end of the queue: after what it replaces
-        self._pending[key] = p.encode(entry)
-        self._wake.set()
+        self.write(presence_key(entry.front, entry.conn_id), p.encode(entry))
 
     def delete(self, front: str, conn_id: int) -> None:
-        key = presence_key(front, conn_id)
-        self._pending.pop(key, None)
-        self._pending[key] = None
-        self._wake.set()
-
-    async def stop(self) -> None:
-        """What is queued is written (a clean shutdown deletes its entries), then the task ends."""
-        for _ in range(200):
-            if not self._pending:
-                break
-            await asyncio.sleep(0.01)
-        self._stopped = True
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-
-    async def _run(self) -> None:
-        while not self._stopped:  # as Node._watch_loop: a cancel may come back as an error
-            await self._wake.wait()
-            self._wake.clear()
-            while self._pending:
-                key = next(iter(self._pending))
-                value = self._pending.pop(key)
-                try:
-                    if value is None:
-                        await self._kv.delete(key)
-                    else:
-                        await self._kv.put(key, value)
-                except Exception as exc:  # NATS is restarting: the connection comes back by itself
-                    log.warning("presence: cannot write %s: %r", key, exc)
+        self.write(presence_key(front, conn_id), None)

@@ -28,7 +28,7 @@ from server.lobby.names import Names
 from server.lobby.restore import Restorer
 from server.lobby.seats import ActorFactory, Seats
 from server.lobby.sessions import Sessions
-from server.lobby.state import Conn, LobbyState, Table
+from server.lobby.state import Conn, LobbyLists, LobbyState, Table
 from server.store import Store
 from server.table import Pace, TableActor
 
@@ -149,6 +149,11 @@ class Hub:
     def watch_presence(self, told: Callable[[Conn], None]) -> None:
         """``told`` learns where each named connection is, at each change (cluster mode)."""
         self._state.presence = told
+
+    def keep_lists_elsewhere(self, lists: LobbyLists) -> None:
+        """The lobby's lists go to ``lists`` (cluster mode: the front ends feed their own
+        sessions from watched copies), not to each session from here."""
+        self._state.lists = lists
 
     def reserved_fingerprint(self, key: str) -> str | None:
         """The fingerprint a name (by ``name_key``) is reserved for, if any."""

@@ -70,7 +70,7 @@ class Names:
             self._persist_reservation(key, name, fp)
         state.send(conn, p.Welcome(name=name, guest=fp is None, variants=self._variants,
                                    chat_max=state.config.chat_max_len))
-        state.send(conn, state.snapshot())
+        state.send_snapshot(conn)
         state.lobby_news(p.PlayerUpdated(player=state.player_info(conn)), exclude=conn.peer.conn_id)
         if state.presence is not None:
             state.presence(conn)

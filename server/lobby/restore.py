@@ -163,7 +163,7 @@ class Restorer:
             for _, occupant in waiting:
                 conn = state.conns[occupant.conn_id]  # type: ignore[index]
                 conn.table_id, conn.seat = None, None
-                state.send(conn, state.snapshot())
+                state.send_snapshot(conn)
                 state.send(conn, p.Seated())
                 state.error(conn, "no_table", "that table could not be restored")
             return

@@ -150,7 +150,7 @@ class Seats:
             return
         cid = conn.peer.conn_id
         if cid in state.conns:  # back in the lobby: its lists moved on meanwhile
-            state.send(conn, state.snapshot())
+            state.send_snapshot(conn)
         table.spectators.discard(cid)
         if table.actor is not None:
             for occupant in table.seats:
@@ -198,7 +198,7 @@ class Seats:
             w = state.conns.get(watcher)
             if w is not None:
                 w.table_id = None
-                state.send(w, state.snapshot())
+                state.send_snapshot(w)
                 state.send(w, p.Seated())
         state.lobby_news(p.TableRemoved(table_id=table.table_id), table_id=table.table_id)
         return True

@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Protocol
 
 import protocol as p
 from protocol.text import name_key
@@ -74,6 +74,20 @@ class Table:
         return [o for o in self.seats if o is not None and not o.bot]
 
 
+class LobbyLists(Protocol):
+    """Where the lobby's lists live in cluster mode (``LobbyState.lists``)."""
+
+    def table(self, info: p.TableInfo) -> None: ...
+
+    def table_removed(self, table_id: str) -> None: ...
+
+    def entered(self, conn: Conn, chat: tuple[p.ChatLine, ...]) -> None:
+        """``conn`` is in the lobby: its front end sends it the lists, then their news."""
+
+    def left(self, conn: Conn) -> None:
+        """``conn`` sits at or watches a table: no more lobby news for it."""
+
+
 class LobbyState:
     def __init__(self, config: ServerConfig, store: Store | None) -> None:
         self.config = config
@@ -91,6 +105,9 @@ class LobbyState:
         # Told where a named connection is now (cluster mode: the presence bucket,
         # server/cluster/host.py); nothing in one process, where the connections are the list
         self.presence: Callable[[Conn], None] | None = None
+        # Cluster mode: each front end keeps the lobby's lists for its own sessions, from
+        # watched copies (server/cluster/directory.py); None in one process, where they are here
+        self.lists: LobbyLists | None = None
 
     # -- the store: writes fired from the loop, awaited at shutdown --------------------
     def persist(self, future: "asyncio.Future[None] | None") -> None:
@@ -116,7 +133,16 @@ class LobbyState:
 
     # -- sending ---------------------------------------------------------------
     def send(self, conn: Conn, message: p.Message) -> None:
+        if self.lists is not None and type(message) is p.Seated and message.table_id is not None:
+            self.lists.left(conn)  # its front end stops the lobby's news before it sits
         self.deliver(conn, p.encode(message))
+
+    def send_snapshot(self, conn: Conn) -> None:
+        """``conn`` is in the lobby (again): the lobby's lists, then their news."""
+        if self.lists is not None:
+            self.lists.entered(conn, tuple(self.chat))
+        else:
+            self.send(conn, self.snapshot())
 
     def deliver(self, conn: Conn, frame: bytes) -> None:
         conn_id = conn.peer.conn_id
@@ -139,7 +165,21 @@ class LobbyState:
         """Lobby lists reach the players in the lobby (and, for one table's news, the people
         at that table); whoever is at a table gets a fresh snapshot on the way back. Sending
         every arrival and every seat change to every session made setting up many tables
-        cost the server time in proportion to the square of the players."""
+        cost the server time in proportion to the square of the players.
+
+        Cluster mode: the lobby's part goes to the watched buckets, from which each front
+        end tells its own sessions in the lobby (players: the presence entries, written
+        from ``presence``); only a table's own news goes from here, to the people at it, in
+        order with the table's other frames."""
+        lists = self.lists
+        if lists is not None:
+            if isinstance(message, p.TableUpdated):
+                lists.table(message.table)
+            elif isinstance(message, p.TableRemoved):
+                lists.table_removed(message.table_id)
+            if table_id is not None:
+                self.broadcast(message, exclude, lambda conn: conn.table_id == table_id)
+            return
         self.broadcast(message, exclude, lambda conn: conn.table_id in (None, table_id))
 
     # -- what the lobby shows ------------------------------------------------------
