@@ -109,6 +109,35 @@ class ConnOpened(BusMessage):
 
 
 @dataclass(frozen=True)
+class ConnAttach(BusMessage):
+    """A live session of a front end, sent again to a new lobby host (the old one died):
+    what the session was there (its name; where it was: ``table_id`` None the lobby, with
+    ``seat`` a seat, without one watching; a guest's ``resume`` code). The host believes none
+    of it beyond what its own state confirms (server/lobby/reattach.py)."""
+
+    TYPE: ClassVar[str] = "bus_conn_attach"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+    front: str = limited(max_len=OWNER_MAX)
+    ip: str = limited(max_len=64)
+    username: str = limited(max_len=256)
+    name: str = limited(max_len=NAME_MAX)
+    fingerprint: str | None = limited(None, max_len=128)
+    table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
+    seat: int | None = limited(None, lo=0, hi=7)
+    resume: str = limited("", max_len=16)
+
+
+@dataclass(frozen=True)
+class ResumeCode(BusMessage):
+    """A guest's code for the seat they hold (host to the front end, which keeps it for a
+    ``ConnAttach``; never written to a bucket)."""
+
+    TYPE: ClassVar[str] = "bus_resume_code"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+    code: str = limited("", max_len=16)
+
+
+@dataclass(frozen=True)
 class ConnClosed(BusMessage):
     """The session's end of a connection closed (front end to host)."""
 
@@ -376,7 +405,7 @@ class TableStatus(BusMessage):
 
 BUS_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (LoggedEvents, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
-                PresenceEntry,
+                PresenceEntry, ConnAttach, ResumeCode,
                 TableEntry, GameEntry, AliveAt, LobbyChatLine, RatingEntry, StatLine, TableOwn,
                 TableCall, TableStatus, HandSenas, TableChatLog)
 }

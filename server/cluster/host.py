@@ -16,11 +16,11 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 import protocol as p
-from protocol.bus import ConnClosed, ConnOpened, HangUp, PresenceEntry
+from protocol.bus import ConnAttach, ConnClosed, ConnOpened, HangUp, PresenceEntry, ResumeCode
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
 from server.lobby import Hub
-from server.lobby.messages import Opened
+from server.lobby.messages import Attached, Opened
 from server.lobby.state import Conn
 
 log = logging.getLogger(__name__)
@@ -115,6 +115,17 @@ class HostGateway:
         entry = PresenceEntry(conn_id=link.conn_id, front=link.front, name=conn.name,
                               guest=conn.peer.fingerprint is None, table_id=conn.table_id, seat=conn.seat)
         self._out.put(None, link._subject, None, p.encode(entry))
+        code = self._resume_code(conn)
+        if code:  # kept by the front end, for a new host if this one dies (``ConnAttach``)
+            self._out.put(None, link._subject, None, p.encode(ResumeCode(conn_id=link.conn_id, code=code)))
+
+    def _resume_code(self, conn: Conn) -> str:
+        """A seated guest's code for their seat ("" if none)."""
+        table = self._hub.tables.get(conn.table_id or "")
+        if table is None or conn.seat is None or conn.peer.fingerprint is not None or conn.seat >= len(table.seats):
+            return ""
+        occupant = table.seats[conn.seat]
+        return occupant.resume[:16] if occupant is not None and occupant.conn_id == conn.peer.conn_id else ""
 
     def front_of(self, conn_id: int) -> str | None:
         """The front end holding a connection (None: not open any more)."""
@@ -154,7 +165,7 @@ class HostGateway:
             return
         message = self._bus.decode(msg)
         match message:
-            case ConnOpened():
+            case ConnOpened() | ConnAttach():
                 self._open(message)
             case ConnClosed(conn_id=conn_id):
                 link = self.links.pop(conn_id, None)
@@ -180,11 +191,15 @@ class HostGateway:
                 link.closed = True
                 self._hub.post(Closed(link.conn_id))
 
-    def _open(self, message: ConnOpened) -> None:
+    def _open(self, message: ConnOpened | ConnAttach) -> None:
         if message.conn_id in self.links or len(self.links) >= MAX_CONNS:
             log.warning("host: connection %s refused (known, or too many)", message.conn_id)
             return
         link = RemoteLink(self._hub.post, message.conn_id, message.front, self._out,
                           lambda conn_id: self.links.pop(conn_id, None))
         self.links[message.conn_id] = link
-        self._hub.post(Opened(Peer(message.conn_id, message.ip, message.username, message.fingerprint), link))
+        peer = Peer(message.conn_id, message.ip, message.username, message.fingerprint)
+        if isinstance(message, ConnAttach):  # a session of a host that died (server/lobby/reattach.py)
+            self._hub.post(Attached(peer, link, message.name, message.table_id, message.seat, message.resume))
+        else:
+            self._hub.post(Opened(peer, link))
