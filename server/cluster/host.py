@@ -40,6 +40,7 @@ class RemoteLink(HubLink):
         self._out = out
         self._gone = gone  # the gateway forgets the connection
         self.in_flight = 0  # frames handed to the bus task that it has not published yet
+        self.released = False  # this host stops; the session goes on with the next one
 
     @property
     def queued(self) -> int:
@@ -48,6 +49,8 @@ class RemoteLink(HubLink):
     def deliver(self, data: bytes | None) -> bool:
         if data is None:
             self.hang_up()
+            return True
+        if self.released:
             return True
         if self.queued >= OUTBOX_LIMIT:  # the bus cannot keep up with this one: as lagging
             return False
@@ -59,6 +62,8 @@ class RemoteLink(HubLink):
         self._gone(self.conn_id)
         if not self.closed:
             self.closed = True
+            if self.released:
+                return
             self._out.put(None, self._subject, None, p.encode(HangUp(conn_id=self.conn_id)))
 
 
@@ -136,6 +141,13 @@ class HostGateway:
         self._task = asyncio.get_running_loop().create_task(self._out.run(), name="host-out")
         self._sub = await self._bus.nc.subscribe(HUB_SUBJECT, cb=self._on_message)
         await self._bus.nc.flush()  # subscribed before the front ends learn this is the host
+
+    def release_sessions(self) -> None:
+        """This host stops, the cluster goes on: the sessions stay their front ends', which
+        attach them to the next host; nothing more reaches them from here (neither the
+        hub's farewell nor a hang-up). A process that stops tells its own sessions itself."""
+        for link in self.links.values():
+            link.released = True
 
     async def stop(self) -> None:
         """Stop taking frames (the hub's shutdown then hangs up every connection)."""

@@ -9,7 +9,7 @@ and reaches the sessions of every front end over the bus (``host``). When a tabl
 dies, its tables go to live processes, which rebuild them from their streams. When the host
 dies its lease expires, another process claims it within ``lease_ttl`` seconds, reads the
 open tables and adopts those still running (the others are rebuilt); the sessions of the
-old host end and their players reconnect through any process and get their seats back.
+other processes stay, and their front ends attach them to the new host (``reattach``).
 Who is online and where is in the presence bucket (``presence``): each front end writes its
 own sessions' entries; every process watches them; a dead front end's entries are dropped
 once its lease is gone.
@@ -224,6 +224,7 @@ class Node:
         hosting, self.hosting = self.hosting, None
         if hosting is not None:
             await hosting.gateway.stop()
+            hosting.gateway.release_sessions()  # the other front ends attach them to the next host
             hosting.hub.request_shutdown("shutdown")
             try:
                 await asyncio.wait_for(hosting.task, timeout=grace)

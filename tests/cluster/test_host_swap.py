@@ -143,3 +143,24 @@ async def test_the_host_killed_the_other_processes_sessions_stay_where_they_were
         assert took < 15
     finally:
         await programs.close_all(clients)
+
+
+async def test_the_host_stopped_cleanly_only_its_own_sessions_end(cluster: list[Proc]) -> None:
+    """Ctrl-C on the lobby host: its own players are told the server is shutting down; those
+    of the other processes are told the lobby is coming back, and it does."""
+    p1, p2, p3 = cluster
+    ana, = await programs.connect(p2.port, "ana")
+    beto, = await programs.connect(p3.port, "beto")
+    dora, = await programs.connect(p1.port, "dora")
+    clients = [ana, beto, dora]
+    try:
+        await programs.Online(beto).until(lambda names: {"ana", "beto", "dora"} <= names)
+        await p1.stop(signal.SIGINT)
+        assert await _notice(dora) == "shutdown"
+        for client in (ana, beto):
+            assert await _notice(client) == "reattaching"
+        await _new_host(p2, p3)
+        await programs.Online(beto).until(lambda names: names == {"ana", "beto"}, 20)
+        await programs.round_trip(ana, beto, "seguimos", timeout=15)
+    finally:
+        await programs.close_all(clients)
