@@ -341,6 +341,7 @@ class Viewer:
     conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
     front: str = limited(max_len=OWNER_MAX)
     seat: int | None = limited(None, lo=0, hi=7)
+    after: int = limited(0, lo=0, hi=2**53)  # the host's frames to it so far (server/cluster/order.py)
 
 
 @dataclass(frozen=True)
@@ -364,6 +365,7 @@ class TableOwn(BusMessage):
     away_grace: float = limited(0.0, lo=0, hi=3600)
     stopped_at: float | None = limited(None, lo=0, hi=2**40)  # when the last owner was last alive
     adopt: bool = False
+    host: str = limited("", max_len=OWNER_MAX)  # the lobby host asking (whose frame numbers ``after`` counts)
 
 
 @dataclass(frozen=True)
@@ -385,6 +387,10 @@ class TableCall(BusMessage):
     card: str | None = limited(None, max_len=4)
     cid: int = limited(0, lo=0, hi=2**53)
     amount: int | None = limited(None, lo=0, hi=99)
+    # The host's frames to the connection so far, and which host counted them: the owner's
+    # frames to it follow those (server/cluster/order.py)
+    after: int = limited(0, lo=0, hi=2**53)
+    host: str = limited("", max_len=OWNER_MAX)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import protocol as p
 from protocol.bus import CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, PresenceEntry, ResumeCode
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
 from server.cluster.names import NameMirror
+from server.cluster.order import AFTER_HEADER, MOVE_HEADER, SEQ_HEADER, FrameOrder, parse_after, parse_seq
 from server.cluster.presence import PresenceWriter
 from server.cluster.reattach import REATTACH_WAIT, AttachBook
 from server.link import Closed, Frame, HubLink
@@ -54,6 +55,7 @@ class FrontEnd:
         # in order once a host is ready
         self._pending: dict[int, list[tuple[dict[str, str] | None, bytes]]] = {}
         self._book = AttachBook()  # what a new host needs to know of each session
+        self._order = FrameOrder(self._deliver)  # the host's and the tables' frames, in order
         self._no_host: asyncio.TimerHandle | None = None  # the sessions' wait for a new host ends
 
     async def start(self) -> None:
@@ -116,7 +118,7 @@ class FrontEnd:
         if isinstance(message, Closed):
             self.links.pop(message.conn_id, None)
             self._absent(message.conn_id)
-            self._book.forget(message.conn_id)
+            self._forget(message.conn_id)
             if self._pending.pop(message.conn_id, None) is None:
                 self._queue_bus(ConnClosed(conn_id=message.conn_id))
         else:
@@ -149,22 +151,26 @@ class FrontEnd:
 
     # -- host -> session -------------------------------------------------------------------
     async def _on_message(self, msg: Msg) -> None:
-        conn = msg.headers.get(CONN_HEADER) if msg.headers else None
-        if conn is not None:
-            link = self.links.get(parse_conn_id(conn) or 0)
-            if link is not None and not link.deliver(msg.data):
-                log.warning("conn %s is not reading its events: dropped", link.conn_id)
-                self.links.pop(link.conn_id, None)
-                self._absent(link.conn_id)
-                self._book.forget(link.conn_id)
-                link.hang_up()
-                self._queue_bus(ConnClosed(conn_id=link.conn_id))
+        headers = msg.headers
+        conn = headers.get(CONN_HEADER) if headers else None
+        if headers and conn is not None:
+            conn_id = parse_conn_id(conn) or 0
+            if conn_id not in self.links:
+                return
+            seq = parse_seq(headers.get(SEQ_HEADER, ""))
+            after = parse_after(headers.get(AFTER_HEADER, ""))
+            if seq is not None:  # the host's
+                self._order.host_frame(conn_id, seq, MOVE_HEADER in headers, msg.data)
+            elif after is not None and after[1] == self.host:  # a table owner's, after the host's
+                self._order.owner_frame(conn_id, after[0], msg.data)
+            else:
+                self._deliver(conn_id, msg.data)
             return
         message = self._bus.decode(msg)
         if isinstance(message, HangUp):
             link = self.links.pop(message.conn_id, None)
             self._absent(message.conn_id)
-            self._book.forget(message.conn_id)
+            self._forget(message.conn_id)
             if link is not None:
                 link.hang_up()
         elif isinstance(message, PresenceEntry):
@@ -175,6 +181,20 @@ class FrontEnd:
             self._bus.dropped += 1
             log.warning("front end: unexpected %s dropped", message.TYPE)
 
+    def _deliver(self, conn_id: int, data: bytes) -> None:
+        link = self.links.get(conn_id)
+        if link is not None and not link.deliver(data):
+            log.warning("conn %s is not reading its events: dropped", link.conn_id)
+            self.links.pop(link.conn_id, None)
+            self._absent(link.conn_id)
+            self._forget(link.conn_id)
+            link.hang_up()
+            self._queue_bus(ConnClosed(conn_id=link.conn_id))
+
+    def _forget(self, conn_id: int) -> None:
+        self._book.forget(conn_id)
+        self._order.forget(conn_id)
+
     def host_changed(self, host: str | None) -> None:
         """The lobby host is now ``host`` (None: none yet); the old one's sessions wait for
         it (or the next), then are attached to it again."""
@@ -184,6 +204,7 @@ class FrontEnd:
         if old is not None:
             log.warning("lobby host %s is gone (now %s): its %d sessions wait for the next", old, host,
                         len(self.links))
+            self._order.reset()  # the next host numbers its frames from 1
             self._detach_all()
         if host is not None:
             if self._no_host is not None:
@@ -218,7 +239,7 @@ class FrontEnd:
         for conn_id in list(self._pending):
             link = self.links.pop(conn_id, None)
             self._absent(conn_id)
-            self._book.forget(conn_id)
+            self._forget(conn_id)
             if link is not None:
                 link.hang_up()
         self._pending.clear()
@@ -226,6 +247,7 @@ class FrontEnd:
     def hang_up_all(self) -> None:
         self._pending.clear()
         self._book.clear()
+        self._order.reset()
         links, self.links = self.links, {}
         for conn_id, link in links.items():
             self._absent(conn_id)

@@ -18,6 +18,7 @@ from nats.aio.subscription import Subscription
 import protocol as p
 from protocol.bus import ConnAttach, ConnClosed, ConnOpened, HangUp, PresenceEntry, ResumeCode
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
+from server.cluster.order import MOVE_HEADER, SEQ_HEADER, is_move
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
 from server.lobby import Hub
 from server.lobby.messages import Attached, Opened
@@ -41,6 +42,7 @@ class RemoteLink(HubLink):
         self._gone = gone  # the gateway forgets the connection
         self.in_flight = 0  # frames handed to the bus task that it has not published yet
         self.released = False  # this host stops; the session goes on with the next one
+        self.sent = 0  # frames sent to it so far: each carries its number (server/cluster/order.py)
 
     @property
     def queued(self) -> int:
@@ -55,7 +57,12 @@ class RemoteLink(HubLink):
         if self.queued >= OUTBOX_LIMIT:  # the bus cannot keep up with this one: as lagging
             return False
         self.in_flight += 1
-        self._out.put(self, self._subject, conn_header(self.conn_id), data)
+        self.sent += 1
+        headers = conn_header(self.conn_id)
+        headers[SEQ_HEADER] = str(self.sent)
+        if is_move(data):
+            headers[MOVE_HEADER] = "1"
+        self._out.put(self, self._subject, headers, data)
         return True
 
     def hang_up(self) -> None:
@@ -131,6 +138,12 @@ class HostGateway:
             return ""
         occupant = table.seats[conn.seat]
         return occupant.resume[:16] if occupant is not None and occupant.conn_id == conn.peer.conn_id else ""
+
+    def sent_to(self, conn_id: int) -> int:
+        """How many frames this host has sent a connection so far (what a table message
+        about it says the owner's frames follow: server/cluster/order.py)."""
+        link = self.links.get(conn_id)
+        return 0 if link is None else link.sent
 
     def front_of(self, conn_id: int) -> str | None:
         """The front end holding a connection (None: not open any more)."""

@@ -197,7 +197,7 @@ class Node:
             self.stop.set()
             return
         gateway = HostGateway(self.bus, hub)
-        registry.front_of, registry.publish = gateway.front_of, gateway.publish
+        registry.front_of, registry.publish, registry.sent_to = gateway.front_of, gateway.publish, gateway.sent_to
         await registry.start()  # the owners' news heard before any table is placed
         task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
         await gateway.start()
