@@ -24,7 +24,7 @@ import logging
 from typing import Callable
 
 import protocol as p
-from protocol.text import name_key, valid_name
+from protocol.text import name_key
 from server.lobby.messages import Attached
 from server.lobby.names import Names
 from server.lobby.seats import Seats
