@@ -123,7 +123,7 @@ class Reattach:
             log.info("conn %s (%s): its table is not given back after the host change", conn.peer.conn_id,
                      conn.name)
             state.send(conn, p.Seated())
-            state.error(conn, "no_table", "that table could not be restored")
+            state.error(conn, "not_back", "the new lobby host could not put you back at that table")
 
     def installed(self, table_id: str) -> None:
         """A restored table is back (or could not be): its spectators watch it again."""

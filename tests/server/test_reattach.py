@@ -58,7 +58,7 @@ async def test_the_new_host_gives_back_what_its_state_confirms_and_nothing_else(
         assert last_update(eve).seat is None and last_update(eve).view.own_cards == ()
         # A made-up code gets no seat: named, back in the lobby, told why
         assert mallory.of(p.Seated)[-1] == p.Seated() and not mallory.of(p.TableUpdate)
-        assert [e.code for e in mallory.of(p.Error)] == ["no_table"] and mallory.of(p.LobbySnapshot)
+        assert [e.code for e in mallory.of(p.Error)] == ["not_back"] and mallory.of(p.LobbySnapshot)
         # Another key's claim on a reserved name is refused, as a ClaimName would be
         assert [r.reason for r in fake.of(p.NameRefused)] == ["reserved_key"] and not fake.of(p.Seated)
         # The one in the lobby gets its lists; the others see who is back
