@@ -211,6 +211,8 @@ class FrontEnd:
                 self._no_host.cancel()
                 self._no_host = None
             pending, self._pending = self._pending, {}
+            if pending:
+                log.info("lobby host %s: %d waiting sessions go to it", host, len(pending))
             for conn_id, items in pending.items():
                 if conn_id in self.links:
                     self._queue.extend(items)

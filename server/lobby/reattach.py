@@ -60,6 +60,10 @@ class Reattach:
             state.presence(conn)
         state.lobby_news(p.PlayerUpdated(player=state.player_info(conn)), exclude=peer.conn_id)
         self._place(conn, message)
+        log.info("conn %s (%s) attached again: %s", peer.conn_id, conn.name,
+                 f"table {conn.table_id} seat {conn.seat}" if conn.table_id else
+                 f"waits for table {self._watch_later[peer.conn_id]}" if peer.conn_id in self._watch_later
+                 else "lobby")
 
     def _name(self, conn: Conn, name: str) -> bool:
         """Take the name back if this connection may use it (False: it was told otherwise)."""

@@ -23,6 +23,7 @@ from server.cluster.natsd import NatsServer
 from server.cluster.presence import PresenceMirror
 from tests.cluster.procs import Proc
 from tests.e2e import programs
+from tests.e2e.helpers import lobby_client
 
 pytestmark = pytest.mark.e2e
 
@@ -113,13 +114,16 @@ async def test_the_host_killed_the_other_processes_sessions_stay_where_they_were
             while True:
                 await dora.receive(15)
         new_host = await _new_host(p2, p3)
-        # Still seated: the table comes back to both screens as it was, without reconnecting
-        for name, client in (("ana", ana), ("beto", beto)):
+        # Still seated: the new host seats them again, and the table comes back to both
+        # screens as it was, without reconnecting
+        for name, client, seat in (("ana", ana, 0), ("beto", beto, 1)):
+            assert await client.wait_for(p.Seated, 20) == p.Seated(table_id=table_id, seat=seat), name
             back = await programs.update(client, lambda u: u.table_id == table_id and programs.dealt(u), 20,
                                          peek=True)
             assert (back.view.own_cards, back.waiting) == seen[name], name
         took = time.monotonic() - killed_at
         # Still watching
+        assert (await eve.wait_for(p.Seated, 20)).table_id == table_id
         watched = await programs.update(eve, lambda u: u.table_id == table_id, 20)
         assert watched.seat is None and watched.view.own_cards == ()
         # Still named, in the lobby, with the others online; lobby chat reaches a seated player
@@ -164,3 +168,27 @@ async def test_the_host_stopped_cleanly_only_its_own_sessions_end(cluster: list[
         await programs.round_trip(ana, beto, "seguimos", timeout=15)
     finally:
         await programs.close_all(clients)
+
+
+async def test_a_players_screen_says_the_lobby_is_coming_back_and_goes_on(cluster: list[Proc]) -> None:
+    """Over SSH with a terminal, in Spanish: the notice, then the same lobby screen works."""
+    p1, p2, p3 = cluster
+    ana = await lobby_client(p2.port, "ana", env={"LANG": "es_AR.UTF-8"}, lobby_word="Salón")
+    beto, = await programs.connect(p3.port, "beto")
+    try:
+        await ana.wait_for("beto", 10)
+        await p1.stop(signal.SIGKILL)
+        await ana.wait_for("Reconectando con el salón", 15)
+        assert await _notice(beto) == "reattaching"
+        await beto.wait_for(p.LobbySnapshot, 15)  # beto is attached to the new host
+        await beto.send(p.SendChat(text="hola ana"))
+        await ana.wait_for("hola ana", 15)
+        ana.send("c")
+        await asyncio.sleep(0.3)
+        ana.send("de vuelta\r")
+        while (await beto.wait_for(p.Chat, 15)).line.text != "de vuelta":
+            pass
+        assert not ana.closed.is_set()
+    finally:
+        await ana.close()
+        await programs.close_all([beto])
