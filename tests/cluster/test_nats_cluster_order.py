@@ -24,20 +24,25 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture
 async def nats_cluster(tmp_path: Path) -> AsyncIterator[list[NatsServer]]:
-    routes = [free_port() for _ in range(3)]
-    every = ",".join(f"nats://127.0.0.1:{port}" for port in routes)
-    servers = [NatsServer(tmp_path / f"js{i}", args=("--cluster", f"nats://127.0.0.1:{port}",
-                                                      "--cluster_name", "truco-test", "--routes", every))
-               for i, port in enumerate(routes)]
+    ports: list[int] = []
+    while len(ports) < 6:  # three for the clients, three for the routes, all different
+        port = free_port()
+        if port not in ports:
+            ports.append(port)
+    every = ",".join(f"nats://127.0.0.1:{port}" for port in ports[3:])
+    servers = [NatsServer(tmp_path / f"js{i}", port=ports[i],
+                          args=("--cluster", f"nats://127.0.0.1:{ports[3 + i]}", "--cluster_name", "truco-test",
+                                "--routes", every))
+               for i in range(3)]
     try:
         await asyncio.gather(*(server.start() for server in servers))
-        for server in servers:  # JetStream answers once the three have elected its leader
+        for n, server in enumerate(servers):  # JetStream works once the three elected its leader
             nc = await nats.connect(server.url)
             try:
                 deadline = time.monotonic() + 30
                 while True:
                     try:
-                        await nc.jetstream().account_info()
+                        await nc.jetstream().create_key_value(bucket=f"ready{n}")
                         break
                     except Exception:
                         if time.monotonic() > deadline:
