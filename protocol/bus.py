@@ -112,7 +112,8 @@ class ConnOpened(BusMessage):
 class ConnAttach(BusMessage):
     """A live session of a front end, sent again to a new lobby host (the old one died):
     what the session was there (its name; where it was: ``table_id`` None the lobby, with
-    ``seat`` a seat, without one watching; a guest's ``resume`` code). The host believes none
+    ``seat`` a seat, without one watching; a guest's ``resume`` code; a private table's
+    ``code``). The host believes none
     of it beyond what its own state confirms (server/lobby/reattach.py)."""
 
     TYPE: ClassVar[str] = "bus_conn_attach"
@@ -125,6 +126,7 @@ class ConnAttach(BusMessage):
     table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
     seat: int | None = limited(None, lo=0, hi=7)
     resume: str = limited("", max_len=16)
+    code: str = limited("", max_len=16)  # the private table's code it was told when it sat or watched
 
 
 @dataclass(frozen=True)

@@ -160,6 +160,8 @@ class FrontEnd:
             seq = parse_seq(headers.get(SEQ_HEADER, ""))
             after = parse_after(headers.get(AFTER_HEADER, ""))
             if seq is not None:  # the host's
+                if MOVE_HEADER in headers:
+                    self._book.seated(conn_id, msg.data)
                 self._order.host_frame(conn_id, seq, MOVE_HEADER in headers, msg.data)
             elif after is not None and after[1] == self.host:  # a table owner's, after the host's
                 self._order.owner_frame(conn_id, after[0], msg.data)

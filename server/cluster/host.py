@@ -225,6 +225,7 @@ class HostGateway:
         self.links[message.conn_id] = link
         peer = Peer(message.conn_id, message.ip, message.username, message.fingerprint)
         if isinstance(message, ConnAttach):  # a session of a host that died (server/lobby/reattach.py)
-            self._hub.post(Attached(peer, link, message.name, message.table_id, message.seat, message.resume))
+            self._hub.post(Attached(peer, link, message.name, message.table_id, message.seat, message.resume,
+                                    message.code))
         else:
             self._hub.post(Opened(peer, link))

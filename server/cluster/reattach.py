@@ -4,7 +4,7 @@ When the lobby host dies, the sessions of the other processes stay connected (th
 connections never went through it): once another process is the host, the front end sends
 it each session again, as a ``ConnAttach`` built from what the sessions' opening and the
 old host's messages said (its ``ConnOpened``; the last ``PresenceEntry``: name and where;
-a guest's seat code, ``ResumeCode``). An unnamed session is simply opened again. The new
+a guest's seat code, ``ResumeCode``; a private table's code, from the last ``Seated``). An unnamed session is simply opened again. The new
 host checks all of it against its own state (server/lobby/reattach.py).
 
 Only the front end's own live sessions are kept (entries for other ids are ignored), so
@@ -12,6 +12,7 @@ what this holds is bounded by the connections the process accepts.
 """
 from __future__ import annotations
 
+import protocol as p
 from protocol.bus import ConnAttach, ConnOpened, PresenceEntry, ResumeCode
 
 REATTACH_WAIT = 60.0  # seconds sessions wait for a new lobby host before they are hung up
@@ -22,6 +23,7 @@ class AttachBook:
         self._opened: dict[int, ConnOpened] = {}
         self._where: dict[int, PresenceEntry] = {}
         self._codes: dict[int, str] = {}
+        self._tables: dict[int, str] = {}  # a private table's code, from the last Seated
 
     def opened(self, message: ConnOpened) -> None:
         self._opened[message.conn_id] = message
@@ -37,15 +39,28 @@ class AttachBook:
         if message.conn_id in self._opened:
             self._codes[message.conn_id] = message.code
 
+    def seated(self, conn_id: int, data: bytes) -> None:
+        """A ``Seated`` the host sent the session (rare: read whole): a private table's code."""
+        if conn_id not in self._opened:
+            return
+        try:
+            message = p.decode(data)
+        except p.ProtocolError:
+            return
+        if isinstance(message, p.Seated):
+            self._tables[conn_id] = message.code if message.table_id is not None else ""
+
     def forget(self, conn_id: int) -> None:
         self._opened.pop(conn_id, None)
         self._where.pop(conn_id, None)
         self._codes.pop(conn_id, None)
+        self._tables.pop(conn_id, None)
 
     def clear(self) -> None:
         self._opened.clear()
         self._where.clear()
         self._codes.clear()
+        self._tables.clear()
 
     def attach(self, conn_id: int) -> ConnAttach | ConnOpened | None:
         """What to send a new host for this session (None: not one of ours)."""
@@ -55,4 +70,5 @@ class AttachBook:
             return opened  # no name yet: it starts again at the name prompt's end of things
         return ConnAttach(conn_id=conn_id, front=opened.front, ip=opened.ip, username=opened.username,
                           fingerprint=opened.fingerprint, name=where.name, table_id=where.table_id,
-                          seat=where.seat, resume=self._codes.get(conn_id, "") if where.seat is not None else "")
+                          seat=where.seat, resume=self._codes.get(conn_id, "") if where.seat is not None else "",
+                          code=self._tables.get(conn_id, "") if where.table_id is not None else "")

@@ -31,6 +31,7 @@ class Attached:
     table_id: str | None  # None: in the lobby
     seat: int | None  # None with a table: watching it
     resume: str  # a guest's code for their seat ("" if none)
+    code: str = ""  # the private table's code it was told ("" if none)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ believes only what its own state confirms, by the rules a returning player meets
   session asked for another, as at a ``ClaimName``);
 - a seat is given back only to the key, or the guest's resume code, the table knows
   (``Seats.held_seat``, as when a player reconnects); never from the table id it names;
-- a spectator watches again only a public table (a private one's code is not known here);
+- a spectator watches again a public table, or a private one whose code it gives (the code
+  it was told when it came to watch: as if it typed it again);
 - anything else: back in the lobby, with its lists.
 
 No ``Welcome`` is sent: the session's screens stay where they are and get what changed
@@ -29,7 +30,7 @@ from server.lobby.messages import Attached
 from server.lobby.names import Names
 from server.lobby.seats import Seats
 from server.lobby.sessions import Sessions
-from server.lobby.state import Conn, LobbyState
+from server.lobby.state import Conn, LobbyState, Table
 
 log = logging.getLogger(__name__)
 
@@ -111,14 +112,24 @@ class Reattach:
         table_id = message.table_id
         if table_id is not None and message.seat is None:
             table = state.tables.get(table_id)
-            if table is not None and not table.private:
+            if table is not None and self._may_watch(conn, table, message.code):
                 self._watch(conn, p.WatchTable(table_id=table_id))
                 return
             restoring = state.restoring.get(table_id)
-            if restoring is not None and not restoring.private:
+            if restoring is not None and self._may_watch(conn, restoring, message.code):
                 self._watch_later[conn.peer.conn_id] = table_id
                 return
         self._to_lobby(conn, table_id is not None)
+
+    @staticmethod
+    def _may_watch(conn: Conn, table: Table, code: str) -> bool:
+        """A public table, or a private one whose code the session knows (as if it had typed it)."""
+        if not table.private:
+            return True
+        if not code or code != table.code:
+            return False
+        table.invited.add(conn.peer.conn_id)
+        return True
 
     def _to_lobby(self, conn: Conn, was_at_table: bool) -> None:
         state = self._state

@@ -10,6 +10,7 @@ from protocol.bus import ConnAttach, ConnOpened, HangUp, PresenceEntry, ResumeCo
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject
 from server.cluster.front import FrontEnd
 from server.cluster.names import NameMirror
+from server.cluster.order import MOVE_HEADER, SEQ_HEADER
 from server.cluster.natsd import NatsServer
 
 
@@ -54,7 +55,11 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
                         ResumeCode(conn_id=beto.conn_id, code="ABCDEF"),
                         ResumeCode(conn_id=beto.conn_id + 999, code="GHJKLM")):  # not a session of it
             await host.nc.publish(front_subject("front-1"), p.encode(message))
+        seated = p.encode(p.Seated(table_id="t1", seat=1, code="PRIV23"))  # a private table's
+        await host.nc.publish(front_subject("front-1"), seated,
+                              headers={CONN_HEADER: str(beto.conn_id), SEQ_HEADER: "1", MOVE_HEADER: "1"})
         await host.nc.flush()
+        assert await asyncio.wait_for(beto.receive(), 5) == seated
         await asyncio.sleep(0.3)
         got.clear()
         front.host_changed(None)  # the old host's lease ran out; no new one yet
@@ -72,7 +77,7 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
                     for m in [decode_bus(data) if header is None else p.decode(data)]}
         assert messages[(None, "ConnAttach")] == ConnAttach(
             conn_id=beto.conn_id, front="front-1", ip="10.0.0.2", username="beto", fingerprint=None,
-            name="beto", table_id="t1", seat=1, resume="ABCDEF")
+            name="beto", table_id="t1", seat=1, resume="ABCDEF", code="PRIV23")
         assert messages[(None, "ConnOpened")].conn_id == cris.conn_id  # never named: opened again
         assert [m for (header, _), m in messages.items() if header == str(beto.conn_id)] == [p.SendChat(text="sigo aca")]
         assert [h for h, _ in got].index(str(beto.conn_id)) > 0  # after its attachment

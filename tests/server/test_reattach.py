@@ -16,9 +16,9 @@ from tests.server.test_reconnect import last_update, settle_all, start_hub, stop
 
 
 async def attach(hub: Hub, conn_id: int, name: str, fp: str | None = None, table_id: str | None = None,
-                 seat: int | None = None, resume: str = "") -> Client:
+                 seat: int | None = None, resume: str = "", code: str = "") -> Client:
     link = HubLink(hub.post, conn_id)
-    hub.post(Attached(Peer(conn_id, "10.0.0.1", name, fp), link, name, table_id, seat, resume))
+    hub.post(Attached(Peer(conn_id, "10.0.0.1", name, fp), link, name, table_id, seat, resume, code))
     client = Client(link)
     await client.settle()
     return client
@@ -77,5 +77,32 @@ async def test_the_new_host_gives_back_what_its_state_confirms_and_nothing_else(
         for client in (ana, beto):
             assert not client.link.closed and not client.of(p.Error)
             assert [c for _, c in last_update(client).view.current_trick] == [card]
+    finally:
+        await stop_hub(hub, store, task)
+
+
+async def test_a_private_tables_spectator_watches_again_with_its_code_and_only_so(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60)
+    ana = await join(hub, "ana", "SHA256:ana")
+    ana.send(p.CreateTable(variant="argentino", players=2, options={"flor": False}, private=True))
+    await ana.settle()
+    created = ana.of(p.TableCreated)[0]
+    table_id, code = created.table_id, created.code
+    beto = await join(hub, "beto", "SHA256:beto")
+    beto.send(p.JoinByCode(code=code))
+    await until_updates(ana, beto)
+    await stop_hub(hub, store, task)
+
+    hub, store, task = await start_hub(path, seat_hold=60)
+    try:
+        dora = await attach(hub, 201, "dora", None, table_id, None, code=code)
+        zed = await attach(hub, 202, "zed", None, table_id, None, code="ZZZZZZ")  # not the code
+        await asyncio.wait_for(hub.restored.wait(), 10)
+        await until_updates(dora)
+        await settle_all(dora, zed)
+        assert dora.of(p.Seated)[-1].table_id == table_id and last_update(dora).seat is None
+        assert zed.of(p.Seated)[-1] == p.Seated() and not zed.of(p.TableUpdate)
+        assert [e.code for e in zed.of(p.Error)] == ["not_back"]
     finally:
         await stop_hub(hub, store, task)
