@@ -14,6 +14,8 @@ from protocol.codec import decode
 from protocol.messages import (
     CHAT_MAX, NAME_MAX, SENA_MAX, TABLE_ID_MAX, TITLE_MAX, ChatLine, Message, OptionValue, TableInfo,
 )
+from protocol.bus_base import BusMessage
+from protocol.bus_ratings import RatedMatch, RatingEntry, StatLine
 from protocol.schema import limited
 
 OWNER_MAX = 64  # a process id: host name, pid and a random part
@@ -21,10 +23,6 @@ LEASE_KEY_MAX = OWNER_MAX + 16
 EVENTS_PER_MESSAGE = 512
 SENAS_PER_HAND = 128  # the table allows 16 a seat (server/table/talk.py), at most 6 seats
 TABLE_CHAT_LINES = 64  # at least the lines a table keeps (server/store CHAT_KEPT)
-
-
-class BusMessage(Message):
-    """Published by one server process for the others."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +106,37 @@ class ConnOpened(BusMessage):
     ip: str = limited(max_len=64)
     username: str = limited(max_len=256)
     fingerprint: str | None = limited(None, max_len=128)
+
+
+@dataclass(frozen=True)
+class ConnAttach(BusMessage):
+    """A live session of a front end, sent again to a new lobby host (the old one died):
+    what the session was there (its name; where it was: ``table_id`` None the lobby, with
+    ``seat`` a seat, without one watching; a guest's ``resume`` code; a private table's
+    ``code``). The host believes none
+    of it beyond what its own state confirms (server/lobby/reattach.py)."""
+
+    TYPE: ClassVar[str] = "bus_conn_attach"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+    front: str = limited(max_len=OWNER_MAX)
+    ip: str = limited(max_len=64)
+    username: str = limited(max_len=256)
+    name: str = limited(max_len=NAME_MAX)
+    fingerprint: str | None = limited(None, max_len=128)
+    table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
+    seat: int | None = limited(None, lo=0, hi=7)
+    resume: str = limited("", max_len=16)
+    code: str = limited("", max_len=16)  # the private table's code it was told when it sat or watched
+
+
+@dataclass(frozen=True)
+class ResumeCode(BusMessage):
+    """A guest's code for the seat they hold (host to the front end, which keeps it for a
+    ``ConnAttach``; never written to a bucket)."""
+
+    TYPE: ClassVar[str] = "bus_resume_code"
+    conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
+    code: str = limited("", max_len=16)
 
 
 @dataclass(frozen=True)
@@ -257,62 +286,6 @@ class LobbyChatLine(BusMessage):
     system: bool = False
 
 
-# -- ratings and stats (server/cluster/ratings.py) ------------------------------------------
-
-RATED_KEPT = 16  # matches a rating remembers having counted (a match recorded twice counts once)
-
-
-@dataclass(frozen=True)
-class RatedMatch:
-    """A match a rating counted, and the rating shown (ordinal) before and after it."""
-
-    match: str = limited(max_len=TABLE_ID_MAX + 12)  # "<table id>.<match no>"
-    before: float = limited(0.0, lo=-10_000, hi=10_000)
-    after: float = limited(0.0, lo=-10_000, hi=10_000)
-
-
-@dataclass(frozen=True)
-class RatingEntry(BusMessage):
-    """One key's openskill rating at one variant and table size (the SQLite ``ratings`` row)."""
-
-    TYPE: ClassVar[str] = "bus_rating"
-    fingerprint: str = limited(max_len=128)
-    variant: str = limited(max_len=20)
-    players: int = limited(lo=2, hi=8)
-    mu: float = limited(lo=-10_000, hi=10_000)
-    sigma: float = limited(lo=0, hi=10_000)
-    games: int = limited(0, lo=0, hi=2**31)
-    wins: int = limited(0, lo=0, hi=2**31)
-    updated_at: int = limited(0, lo=0, hi=2**40)
-    name: str = limited("", max_len=NAME_MAX)  # the name of its last rated match (leaderboards)
-    counted: tuple[RatedMatch, ...] = limited((), max_items=RATED_KEPT)
-
-
-@dataclass(frozen=True)
-class StatLine(BusMessage):
-    """A key holder's line of one finished two-team match (the SQLite ``match_stats`` row)."""
-
-    TYPE: ClassVar[str] = "bus_stat"
-    table_id: str = limited(max_len=TABLE_ID_MAX)
-    match_no: int = limited(lo=0, hi=2**31)
-    seat: int = limited(lo=0, hi=7)
-    fingerprint: str = limited(max_len=128)
-    variant: str = limited(max_len=20)
-    players: int = limited(lo=2, hi=8)
-    title: str = limited("", max_len=TITLE_MAX)
-    won: bool = False
-    abandoned: bool = False
-    points_for: int = limited(0, lo=0, hi=100_000)
-    points_against: int = limited(0, lo=0, hi=100_000)
-    envidos_won: int = limited(0, lo=0, hi=100_000)
-    trucos_won: int = limited(0, lo=0, hi=100_000)
-    trucos_refused: int = limited(0, lo=0, hi=100_000)
-    rated: bool = False
-    rating_before: float | None = limited(None, lo=-10_000, hi=10_000)
-    rating_after: float | None = limited(None, lo=-10_000, hi=10_000)
-    finished_at: int = limited(0, lo=0, hi=2**40)
-
-
 # -- tables owned by any process (server/cluster/owner.py), run for the lobby host ------------
 
 VIEWERS_MAX = 1000  # connections one table's update reaches (players and spectators)
@@ -339,6 +312,7 @@ class Viewer:
     conn_id: int = limited(lo=1, hi=CONN_ID_MAX)
     front: str = limited(max_len=OWNER_MAX)
     seat: int | None = limited(None, lo=0, hi=7)
+    after: int = limited(0, lo=0, hi=2**53)  # the host's frames to it so far (server/cluster/order.py)
 
 
 @dataclass(frozen=True)
@@ -362,6 +336,7 @@ class TableOwn(BusMessage):
     away_grace: float = limited(0.0, lo=0, hi=3600)
     stopped_at: float | None = limited(None, lo=0, hi=2**40)  # when the last owner was last alive
     adopt: bool = False
+    host: str = limited("", max_len=OWNER_MAX)  # the lobby host asking (whose frame numbers ``after`` counts)
 
 
 @dataclass(frozen=True)
@@ -383,6 +358,10 @@ class TableCall(BusMessage):
     card: str | None = limited(None, max_len=4)
     cid: int = limited(0, lo=0, hi=2**53)
     amount: int | None = limited(None, lo=0, hi=99)
+    # The host's frames to the connection so far, and which host counted them: the owner's
+    # frames to it follow those (server/cluster/order.py)
+    after: int = limited(0, lo=0, hi=2**53)
+    host: str = limited("", max_len=OWNER_MAX)
 
 
 @dataclass(frozen=True)
@@ -403,7 +382,7 @@ class TableStatus(BusMessage):
 
 BUS_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (LoggedEvents, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
-                PresenceEntry, DirectoryEntry, LobbyView,
+                PresenceEntry, DirectoryEntry, LobbyView, ConnAttach, ResumeCode,
                 TableEntry, GameEntry, AliveAt, LobbyChatLine, RatingEntry, StatLine, TableOwn,
                 TableCall, TableStatus, HandSenas, TableChatLog)
 }

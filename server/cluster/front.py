@@ -3,8 +3,9 @@
 Each session gets an ordinary ``HubLink``; what it sends goes to ``truco.hub.in`` (its
 frames as they are, its connection id in a header) and what the host sends it arrives on
 this process's own subject. Lagging sessions are dropped here, as the hub does in a single
-process. When the host changes (it died, another process took over) every session of the
-old one is hung up: players reconnect, to any process, and get their seats back.
+process. When the host changes (it died, another process took over) the sessions stay: each
+is told the lobby is coming back, what it sends waits, and once the new host is ready each
+is attached to it again (server/cluster/reattach.py: its name, its seat, what it watched).
 Where each named session is (``PresenceEntry``, from the host) is written to the presence
 bucket by this process, and deleted when the session ends (server/cluster/presence.py).
 The lobby's lists reach this process's sessions from its own copies (``feed``,
@@ -20,11 +21,13 @@ from collections import deque
 from nats.aio.msg import Msg
 
 import protocol as p
-from protocol.bus import CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, LobbyView, PresenceEntry
+from protocol.bus import CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, LobbyView, PresenceEntry, ResumeCode
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
 from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.names import NameMirror
+from server.cluster.order import AFTER_HEADER, MOVE_HEADER, SEQ_HEADER, FrameOrder, parse_after, parse_seq
 from server.cluster.presence import PresenceWriter
+from server.cluster.reattach import REATTACH_WAIT, AttachBook
 from server.link import Closed, Frame, HubLink
 
 log = logging.getLogger(__name__)
@@ -55,6 +58,9 @@ class FrontEnd:
         # Opened while there was no host: each connection's opening and first frames, sent
         # in order once a host is ready
         self._pending: dict[int, list[tuple[dict[str, str] | None, bytes]]] = {}
+        self._book = AttachBook()  # what a new host needs to know of each session
+        self._order = FrameOrder(self.deliver)  # the host's and the tables' frames, in order
+        self._no_host: asyncio.TimerHandle | None = None  # the sessions' wait for a new host ends
 
     async def start(self) -> None:
         await self._bus.nc.subscribe(self.subject, cb=self._on_message)
@@ -67,6 +73,9 @@ class FrontEnd:
         """Every session ends, told why (as a single process tells them); the host is told
         their connections closed."""
         farewell = p.encode(p.Notice(code="shutdown"))
+        if self._no_host is not None:
+            self._no_host.cancel()
+            self._no_host = None
         for conn_id, link in list(self.links.items()):
             if conn_id not in self._pending:
                 self._queue_bus(ConnClosed(conn_id=conn_id))
@@ -93,6 +102,7 @@ class FrontEnd:
         self.links[conn_id] = link
         opened = ConnOpened(conn_id=conn_id, front=self._bus.owner, ip=ip[:64],
                             username=username[:256], fingerprint=fingerprint)
+        self._book.opened(opened)
         if self.host is None:  # a new host is taking over: the session waits for it
             self._pending[conn_id] = [(None, p.encode(opened))]
             log.info("conn %s waits for the new lobby host", conn_id)
@@ -112,6 +122,7 @@ class FrontEnd:
         if isinstance(message, Closed):
             self.links.pop(message.conn_id, None)
             self._absent(message.conn_id)
+            self._forget(message.conn_id)
             if self._pending.pop(message.conn_id, None) is None:
                 self._queue_bus(ConnClosed(conn_id=message.conn_id))
         else:
@@ -144,14 +155,28 @@ class FrontEnd:
 
     # -- host -> session -------------------------------------------------------------------
     async def _on_message(self, msg: Msg) -> None:
-        conn = msg.headers.get(CONN_HEADER) if msg.headers else None
-        if conn is not None:
-            self.deliver(parse_conn_id(conn) or 0, msg.data)
+        headers = msg.headers
+        conn = headers.get(CONN_HEADER) if headers else None
+        if headers and conn is not None:
+            conn_id = parse_conn_id(conn) or 0
+            if conn_id not in self.links:
+                return
+            seq = parse_seq(headers.get(SEQ_HEADER, ""))
+            after = parse_after(headers.get(AFTER_HEADER, ""))
+            if seq is not None:  # the host's
+                if MOVE_HEADER in headers:
+                    self._book.seated(conn_id, msg.data)
+                self._order.host_frame(conn_id, seq, MOVE_HEADER in headers, msg.data)
+            elif after is not None and after[1] == self.host:  # a table owner's, after the host's
+                self._order.owner_frame(conn_id, after[0], msg.data)
+            else:
+                self.deliver(conn_id, msg.data)
             return
         message = self._bus.decode(msg)
         if isinstance(message, HangUp):
             link = self.links.pop(message.conn_id, None)
             self._absent(message.conn_id)
+            self._forget(message.conn_id)
             if link is not None:
                 link.hang_up()
         elif isinstance(message, PresenceEntry):
@@ -161,6 +186,8 @@ class FrontEnd:
                 frame = self.feed.view(message)
                 if frame is not None:
                     self.deliver(message.conn_id, frame)
+        elif isinstance(message, ResumeCode):
+            self._book.code(message)
         elif message is not None:
             self._bus.dropped += 1
             log.warning("front end: unexpected %s dropped", message.TYPE)
@@ -172,27 +199,69 @@ class FrontEnd:
             log.warning("conn %s is not reading its events: dropped", link.conn_id)
             self.links.pop(link.conn_id, None)
             self._absent(link.conn_id)
+            self._forget(link.conn_id)
             link.hang_up()
             self._queue_bus(ConnClosed(conn_id=link.conn_id))
 
+    def _forget(self, conn_id: int) -> None:
+        self._book.forget(conn_id)
+        self._order.forget(conn_id)
+
     def host_changed(self, host: str | None) -> None:
-        """The lobby host is now ``host`` (None: none yet); the old one's sessions end."""
+        """The lobby host is now ``host`` (None: none yet); the old one's sessions wait for
+        it (or the next), then are attached to it again."""
         if host == self.host:
             return
-        if self.host is not None:
-            log.warning("lobby host %s is gone (now %s): its %d sessions end", self.host, host,
+        old, self.host = self.host, host
+        if old is not None:
+            log.warning("lobby host %s is gone (now %s): its %d sessions wait for the next", old, host,
                         len(self.links))
-            self.hang_up_all()
-        self.host = host
+            self._order.reset()  # the next host numbers its frames from 1
+            self._detach_all()
         if host is not None:
+            if self._no_host is not None:
+                self._no_host.cancel()
+                self._no_host = None
             pending, self._pending = self._pending, {}
+            if pending:
+                log.info("lobby host %s: %d waiting sessions go to it", host, len(pending))
             for conn_id, items in pending.items():
                 if conn_id in self.links:
                     self._queue.extend(items)
             self._wake.set()
+        elif self._no_host is None:
+            self._no_host = asyncio.get_running_loop().call_later(REATTACH_WAIT, self._give_up)
+
+    def _detach_all(self) -> None:
+        """The host died: each session is told, and waits with its attachment first in line."""
+        notice = p.encode(p.Notice(code="reattaching"))
+        for conn_id, link in list(self.links.items()):
+            if conn_id in self._pending:
+                continue  # opened while there was no host: its opening waits already
+            attach = self._book.attach(conn_id)
+            if attach is None:  # never happens: every link was opened here
+                continue
+            self._pending[conn_id] = [(None, p.encode(attach))]
+            link.deliver(notice)
+
+    def _give_up(self) -> None:
+        """No host came back in time: the waiting sessions end (players reconnect later)."""
+        self._no_host = None
+        if self.host is not None:
+            return
+        log.warning("no lobby host for %.0f s: %d waiting sessions end", REATTACH_WAIT, len(self._pending))
+        for conn_id in list(self._pending):
+            link = self.links.pop(conn_id, None)
+            self._absent(conn_id)
+            self._forget(conn_id)
+            if link is not None:
+                link.hang_up()
+        self._pending.clear()
 
     def hang_up_all(self) -> None:
         self._pending.clear()
+        self._book.clear()
+        self._order.reset()
         links, self.links = self.links, {}
         for conn_id, link in links.items():
             self._absent(conn_id)
@@ -203,9 +272,9 @@ class FrontEnd:
         """The host says where a session of this process is: written if it is still here."""
         if entry.front != self._bus.owner or entry.conn_id not in self.links:
             return  # not ours, or it ended meanwhile (its delete was queued already)
+        if not self._book.moved(entry):
+            return  # said again (entering the lobby, then where it is; a guest's seat got its code)
         if self.feed is not None:
-            if self.feed.own_entry(entry.conn_id) == entry:
-                return  # said again (entering the lobby, then where it is): written already
             self.feed.own(entry)
         if self._presence is not None:
             self._present.add(entry.conn_id)

@@ -16,11 +16,12 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 import protocol as p
-from protocol.bus import ConnClosed, ConnOpened, HangUp, PresenceEntry
+from protocol.bus import ConnAttach, ConnClosed, ConnOpened, HangUp, PresenceEntry, ResumeCode
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
+from server.cluster.order import MOVE_HEADER, SEQ_HEADER, is_move
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
 from server.lobby import Hub
-from server.lobby.messages import Opened
+from server.lobby.messages import Attached, Opened
 from server.lobby.state import Conn
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,9 @@ class RemoteLink(HubLink):
         self._gone = gone  # the gateway forgets the connection
         self.in_flight = 0  # frames handed to the bus task that it has not published yet
         self.presence: PresenceEntry | None = None  # the last entry sent for it
+        self.resume = ""  # the last seat code sent for it (``ResumeCode``)
+        self.released = False  # this host stops; the session goes on with the next one
+        self.sent = 0  # frames sent to it so far: each carries its number (server/cluster/order.py)
 
     @property
     def queued(self) -> int:
@@ -50,16 +54,25 @@ class RemoteLink(HubLink):
         if data is None:
             self.hang_up()
             return True
+        if self.released:
+            return True
         if self.queued >= OUTBOX_LIMIT:  # the bus cannot keep up with this one: as lagging
             return False
         self.in_flight += 1
-        self._out.put(self, self._subject, conn_header(self.conn_id), data)
+        self.sent += 1
+        headers = conn_header(self.conn_id)
+        headers[SEQ_HEADER] = str(self.sent)
+        if is_move(data):
+            headers[MOVE_HEADER] = "1"
+        self._out.put(self, self._subject, headers, data)
         return True
 
     def hang_up(self) -> None:
         self._gone(self.conn_id)
         if not self.closed:
             self.closed = True
+            if self.released:
+                return
             self._out.put(None, self._subject, None, p.encode(HangUp(conn_id=self.conn_id)))
 
 
@@ -119,12 +132,30 @@ class HostGateway:
         if entry != link.presence:  # said again (entering the lobby, then where it is): once
             link.presence = entry
             self._out.put(None, link._subject, None, p.encode(entry))
+        code = self._resume_code(conn)
+        if code and code != link.resume:  # kept by the front end, for a new host if this one dies (``ConnAttach``)
+            link.resume = code
+            self._out.put(None, link._subject, None, p.encode(ResumeCode(conn_id=link.conn_id, code=code)))
 
     def to_front(self, conn_id: int, message: p.Message) -> None:
         """A bus message about a connection to its front end, in order with its frames."""
         link = self.links.get(conn_id)
         if link is not None and not link.closed:
             self._out.put(None, link._subject, None, p.encode(message))
+
+    def _resume_code(self, conn: Conn) -> str:
+        """A seated guest's code for their seat ("" if none)."""
+        table = self._hub.tables.get(conn.table_id or "")
+        if table is None or conn.seat is None or conn.peer.fingerprint is not None or conn.seat >= len(table.seats):
+            return ""
+        occupant = table.seats[conn.seat]
+        return occupant.resume[:16] if occupant is not None and occupant.conn_id == conn.peer.conn_id else ""
+
+    def sent_to(self, conn_id: int) -> int:
+        """How many frames this host has sent a connection so far (what a table message
+        about it says the owner's frames follow: server/cluster/order.py)."""
+        link = self.links.get(conn_id)
+        return 0 if link is None else link.sent
 
     def front_of(self, conn_id: int) -> str | None:
         """The front end holding a connection (None: not open any more)."""
@@ -135,6 +166,13 @@ class HostGateway:
         self._task = asyncio.get_running_loop().create_task(self._out.run(), name="host-out")
         self._sub = await self._bus.nc.subscribe(HUB_SUBJECT, cb=self._on_message)
         await self._bus.nc.flush()  # subscribed before the front ends learn this is the host
+
+    def release_sessions(self) -> None:
+        """This host stops, the cluster goes on: the sessions stay their front ends', which
+        attach them to the next host; nothing more reaches them from here (neither the
+        hub's farewell nor a hang-up). A process that stops tells its own sessions itself."""
+        for link in self.links.values():
+            link.released = True
 
     async def stop(self) -> None:
         """Stop taking frames (the hub's shutdown then hangs up every connection)."""
@@ -164,7 +202,7 @@ class HostGateway:
             return
         message = self._bus.decode(msg)
         match message:
-            case ConnOpened():
+            case ConnOpened() | ConnAttach():
                 self._open(message)
             case ConnClosed(conn_id=conn_id):
                 link = self.links.pop(conn_id, None)
@@ -190,11 +228,16 @@ class HostGateway:
                 link.closed = True
                 self._hub.post(Closed(link.conn_id))
 
-    def _open(self, message: ConnOpened) -> None:
+    def _open(self, message: ConnOpened | ConnAttach) -> None:
         if message.conn_id in self.links or len(self.links) >= MAX_CONNS:
             log.warning("host: connection %s refused (known, or too many)", message.conn_id)
             return
         link = RemoteLink(self._hub.post, message.conn_id, message.front, self._out,
                           lambda conn_id: self.links.pop(conn_id, None))
         self.links[message.conn_id] = link
-        self._hub.post(Opened(Peer(message.conn_id, message.ip, message.username, message.fingerprint), link))
+        peer = Peer(message.conn_id, message.ip, message.username, message.fingerprint)
+        if isinstance(message, ConnAttach):  # a session of a host that died (server/lobby/reattach.py)
+            self._hub.post(Attached(peer, link, message.name, message.table_id, message.seat, message.resume,
+                                    message.code))
+        else:
+            self._hub.post(Opened(peer, link))

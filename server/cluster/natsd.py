@@ -90,6 +90,7 @@ class NatsServer:
     host: str = "127.0.0.1"
     port: int = 0  # 0: a free port is picked
     binary: Path | None = None
+    args: tuple[str, ...] = ()  # more of its options (the tests' NATS cluster: its routes)
     process: asyncio.subprocess.Process | None = None
     _name: str = ""
 
@@ -110,7 +111,7 @@ class NatsServer:
             self.process = await asyncio.create_subprocess_exec(
                 str(binary), "--jetstream", "--store_dir", str(self.store_dir),
                 "--addr", self.host, "--port", str(self.port),
-                "--server_name", self._name,
+                "--server_name", self._name, *self.args,
                 # a file, not a pipe: an unread pipe would stall the server
                 stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=log_fd,
             )

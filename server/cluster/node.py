@@ -9,7 +9,7 @@ and reaches the sessions of every front end over the bus (``host``). When a tabl
 dies, its tables go to live processes, which rebuild them from their streams. When the host
 dies its lease expires, another process claims it within ``lease_ttl`` seconds, reads the
 open tables and adopts those still running (the others are rebuilt); the sessions of the
-old host end and their players reconnect through any process and get their seats back.
+other processes stay, and their front ends attach them to the new host (``reattach``).
 Who is online and where is in the presence bucket (``presence``): each front end writes its
 own sessions' entries; every process watches them; a dead front end's entries are dropped
 once its lease is gone. The lobby's table list is in the directory bucket, written by the
@@ -22,9 +22,10 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
 
-from server.cluster.bus import HOST_LEASE, Bus, BusOptions, front_lease
+from server.cluster.bus import HOST_LEASE, HOST_NEWS, Bus, BusOptions, front_lease
 from server.cluster.chat import ChatLog
 from server.cluster.directory import DirectoryMirror, HostLists
 from server.cluster.front import FrontEnd
@@ -43,6 +44,8 @@ from server.table import Pace
 from server.variants import validate_options, variant_infos
 
 log = logging.getLogger(__name__)
+
+NEWS_EVERY = 0.2  # seconds between looks at the host lease that a new host's news asks for
 
 
 @dataclass
@@ -74,6 +77,9 @@ class Node:
     front_lease: Lease | None = None
     _watch: "asyncio.Task[None] | None" = field(default=None, repr=False)
     _closing: bool = False
+    # One look at the leases at a time: the regular check's and one a new host's news asks for
+    _stepping: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    _looked_at: float = 0.0  # when a new host's news last made this process look
 
     @classmethod
     async def join(cls, config: ServerConfig, servers: str | list[str], options: BusOptions,
@@ -107,6 +113,7 @@ class Node:
         """Until a host is known (this process, if nobody else is)."""
         await self._keep_front_lease()
         await self._step()
+        await self.bus.nc.subscribe(HOST_NEWS, cb=self._on_host_news)
         self._watch = asyncio.get_running_loop().create_task(self._watch_loop(), name="host-watch")
         while self.front.host is None and not self.stop.is_set():
             await asyncio.sleep(0.05)
@@ -117,14 +124,32 @@ class Node:
         while not self._closing:
             await asyncio.sleep(self.bus.options.renew_every)
             try:
-                await self._keep_front_lease()
-                await self._step()
+                async with self._stepping:
+                    await self._keep_front_lease()
+                    await self._step()
                 await self._drop_dead_presence()
                 if self.hosting is not None:
                     await self.hosting.gateway.drop_dead_fronts(self._front_alive)
                     await self.hosting.registry.check()
             except Exception:
                 log.exception("cluster: host check failed")
+
+    async def _on_host_news(self, msg: Msg) -> None:
+        """A process says it is the new lobby host: read the lease now rather than at the next
+        check, so that the sessions waiting for a host go to it at once (the message itself is
+        not believed, and a flood of them costs a read every ``NEWS_EVERY`` at most)."""
+        now = asyncio.get_running_loop().time()
+        if self._closing or now - self._looked_at < NEWS_EVERY:
+            return
+        self._looked_at = now
+        try:
+            async with self._stepping:
+                if self.hosting is None and not self._closing:
+                    current = await self.leases.owner(HOST_LEASE)
+                    if current is not None and current.ready:
+                        self.front.host_changed(current.owner)
+        except Exception:
+            log.exception("cluster: cannot read the host lease")
 
     async def _keep_front_lease(self) -> None:
         """This process's own lease, renewed while it lives (see ``front_lease``)."""
@@ -210,7 +235,7 @@ class Node:
         gateway = HostGateway(self.bus, hub)
         lists.gateway = gateway
         lists.start(hub.restored, lambda: set(hub.tables))
-        registry.front_of, registry.publish = gateway.front_of, gateway.publish
+        registry.front_of, registry.publish, registry.sent_to = gateway.front_of, gateway.publish, gateway.sent_to
         await registry.start()  # the owners' news heard before any table is placed
         task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
         await gateway.start()
@@ -218,6 +243,10 @@ class Node:
         lease.ready = True  # the front ends send connections from now on
         await self._renew(self.hosting)
         log.warning("cluster: this process (%s) is the lobby host", self.bus.owner)
+        try:
+            await self.bus.nc.publish(HOST_NEWS, b"")
+        except Exception:  # the others find it at their next check
+            log.exception("cluster: cannot announce the new lobby host")
 
     async def _keep(self, lease: Lease) -> None:
         while not lease.lost:
@@ -237,6 +266,7 @@ class Node:
         hosting, self.hosting = self.hosting, None
         if hosting is not None:
             await hosting.gateway.stop()
+            hosting.gateway.release_sessions()  # the other front ends attach them to the next host
             hosting.hub.request_shutdown("shutdown")
             try:
                 await asyncio.wait_for(hosting.task, timeout=grace)

@@ -32,6 +32,7 @@ from server.cluster.bus import (
 from server.cluster.host import Outgoing
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.lease import Lease, Leases
+from server.cluster.order import AFTER_HEADER, StampBook
 from server.cluster.tablewire import from_call, occupant, seat_record
 from server.store import TableRecord
 from server.table import Pace, TableActor, state_digest
@@ -52,6 +53,7 @@ class Owned:
     lease: Lease
     sub: Subscription
     fronts: dict[int, str]  # connection -> the front end its frames go to
+    stamps: StampBook  # connection -> the host's frame its frames follow (server/cluster/order.py)
 
     async def stop(self) -> None:
         """The actor's last events logged and sent, then its task ends."""
@@ -142,6 +144,7 @@ class TableOwner:
         owned = self.tables.get(ask.table_id)
         if owned is not None:
             if ask.adopt:  # a new lobby host: the connections of the old one are gone
+                owned.stamps.new_host(ask.host)
                 for conn_id, seat in list(owned.actor.viewers.items()):
                     owned.actor.post(tm.Leave(conn_id) if seat is None else tm.Away(conn_id))
             return self._status(ask.table_id, owned)
@@ -180,9 +183,12 @@ class TableOwner:
                                  turn_timer=ask.turn_timer, seats=[], seed=ask.seed)
             await store.load_matches([record])  # the current match from the table's stream
             fronts = {v.conn_id: v.front for v in ask.viewers}
+            stamps = StampBook(ask.host, FRONTS_KEPT)
+            for v in ask.viewers:
+                stamps.note(ask.host, v.conn_id, v.after, lambda c: False)
             actor = TableActor(
                 ask.table_id, ask.variant, dict(ask.options), [occupant(r) for r in ask.seats],
-                lambda conn_id, frame: self._send(fronts, conn_id, frame), turn_timer=ask.turn_timer,
+                lambda conn_id, frame: self._send(fronts, stamps, conn_id, frame), turn_timer=ask.turn_timer,
                 pace=Pace(bot_delay=ask.bot_delay, hand_pause=ask.hand_pause, away_grace=ask.away_grace),
                 seed=ask.seed, store=store, title=ask.title, auto_rematch=ask.auto_rematch,  # type: ignore[arg-type]
                 on_change=lambda a: self._changed(ask.table_id),
@@ -209,7 +215,7 @@ class TableOwner:
             await self._release(lease)
             raise
         task = asyncio.get_running_loop().create_task(actor.run(), name=f"table-{ask.table_id}")
-        owned = self.tables[ask.table_id] = Owned(actor, task, lease, sub, fronts)
+        owned = self.tables[ask.table_id] = Owned(actor, task, lease, sub, fronts, stamps)
         if record.events and actor.state is not None:
             digest = f" digest {state_digest(actor.state, len(actor.seats))}" if self._log_digests else ""
             log.info("owner: restored table %s match %s seq %s%s", ask.table_id, actor.match_no,
@@ -234,6 +240,9 @@ class TableOwner:
                 for conn_id in [c for c in owned.fronts if c not in kept]:
                     del owned.fronts[conn_id]
             owned.fronts[call.conn_id] = call.front
+        if call.conn_id is not None and call.host:
+            viewers = owned.actor.viewers
+            owned.stamps.note(call.host, call.conn_id, call.after, lambda c: c in viewers)
         if isinstance(message, tm.Stop):  # nobody holds a seat any more: the table closes
             # In a task of its own: unsubscribing cancels the task this callback runs in
             self._spawn(asyncio.get_running_loop().create_task(
@@ -241,10 +250,14 @@ class TableOwner:
             return
         owned.actor.post(message)
 
-    def _send(self, fronts: dict[int, str], conn_id: int, frame: bytes) -> None:
+    def _send(self, fronts: dict[int, str], stamps: StampBook, conn_id: int, frame: bytes) -> None:
         front = fronts.get(conn_id)
         if front is not None:
-            self._out.put(None, front_subject(front), conn_header(conn_id), frame)
+            headers = conn_header(conn_id)
+            after = stamps.header(conn_id)
+            if after is not None:
+                headers[AFTER_HEADER] = after
+            self._out.put(None, front_subject(front), headers, frame)
 
     def _changed(self, table_id: str) -> None:
         owned = self.tables.get(table_id)

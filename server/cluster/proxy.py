@@ -17,6 +17,7 @@ has the others rebuilt. While a table has no owner, what the lobby posts waits h
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 from collections import Counter, deque
@@ -69,7 +70,9 @@ class TableProxy:
         self._replayed: engine.State | None = None
         self._stopped_at: float | None = None
         self._moved = False  # its owner died: its viewers must be sent everything again
-        self._pending: deque[LobbyCall] = deque()
+        # What waits for an owner, each with the host's frame count to its connection when it
+        # was posted (the owner's frames for it follow those: server/cluster/order.py)
+        self._pending: deque[tuple[LobbyCall, int]] = deque()
         self._assigning: asyncio.Task[None] | None = None
 
     @property
@@ -107,10 +110,11 @@ class TableProxy:
             case tm.Stop():
                 self.closed = True
                 self._registry.proxies.pop(self.table_id, None)
+        after = self._registry.stamp(message)
         if self.ready:
-            self._send(message)
+            self._send(message, after)
         elif len(self._pending) < PENDING_LIMIT:
-            self._pending.append(message)
+            self._pending.append((message, after))
         else:
             log.warning("table %s has no owner yet: a %s is dropped", self.table_id, type(message).__name__)
 
@@ -122,10 +126,12 @@ class TableProxy:
             await asyncio.gather(self._assigning, return_exceptions=True)
 
     # -- the owner ------------------------------------------------------------------------------
-    def _send(self, message: LobbyCall) -> None:
+    def _send(self, message: LobbyCall, after: int) -> None:
         conn_id = getattr(message, "conn_id", None)
         front = self._registry.front_of(conn_id) if conn_id is not None else None
         call = to_call(self.table_id, message, front or "")
+        if conn_id is not None:
+            call = dataclasses.replace(call, after=after, host=self._registry.bus.owner)
         self._registry.publish(table_subject(self.table_id), p.encode(call))
 
     def news(self, status: TableStatus) -> None:
@@ -175,7 +181,7 @@ class TableProxy:
             title=self.title, turn_timer=self.turn_timer, seed=self.seed,
             auto_rematch=self.auto_rematch, seats=tuple(seat_record(o) for o in self.seats),
             viewers=self._viewer_list(), bot_delay=self.pace.bot_delay, hand_pause=self.pace.hand_pause,
-            away_grace=self.pace.away_grace, stopped_at=self._stopped_at, adopt=adopt)
+            away_grace=self.pace.away_grace, stopped_at=self._stopped_at, adopt=adopt, host=bus.owner)
         status: object = None
         try:
             reply = await bus.nc.request(owner_subject(target), p.encode(ask),
@@ -197,18 +203,20 @@ class TableProxy:
             again: list[LobbyCall] = [tm.Rejoin(o.conn_id, seat) for seat, o in enumerate(self.seats)
                                       if o.conn_id is not None]
             again += [tm.Watch(conn_id) for conn_id, seat in self.viewers.items() if seat is None]
-            self._pending.extendleft(reversed(again))
+            self._pending.extendleft(reversed([(m, self._registry.stamp(m)) for m in again]))
         self.ready = True
         self._apply(status)
         while self._pending and self.ready:
-            self._send(self._pending.popleft())
+            self._send(*self._pending.popleft())
 
     def _viewer_list(self) -> tuple[Viewer, ...]:
         front_of = self._registry.front_of
         seen: list[tuple[int, int | None]] = [
             (o.conn_id, seat) for seat, o in enumerate(self.seats) if o.conn_id is not None]
         seen += [(conn_id, None) for conn_id, seat in self.viewers.items() if seat is None]
-        return tuple(Viewer(conn_id=c, front=front, seat=s) for c, s in seen if (front := front_of(c)))[:1000]
+        sent_to = self._registry.sent_to
+        return tuple(Viewer(conn_id=c, front=front, seat=s, after=sent_to(c))
+                     for c, s in seen if (front := front_of(c)))[:1000]
 
 
 class TableRegistry:
@@ -221,7 +229,13 @@ class TableRegistry:
         self.proxies: dict[str, TableProxy] = {}
         self.front_of: Callable[[int], str | None] = lambda conn_id: None  # set with the gateway
         self.publish: Callable[[str, bytes], None] = lambda subject, data: None  # the same
+        self.sent_to: Callable[[int], int] = lambda conn_id: 0  # the same
         self._sub: Any = None
+
+    def stamp(self, message: LobbyCall) -> int:
+        """The host's frame count to the connection a table message is about (0: none)."""
+        conn_id = getattr(message, "conn_id", None)
+        return self.sent_to(conn_id) if conn_id is not None else 0
 
     def new_proxy(self, *args: Any, **kwargs: Any) -> TableProxy:
         """The Hub's actor factory in cluster mode (``TableActor``'s arguments)."""

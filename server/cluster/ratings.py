@@ -23,7 +23,9 @@ from nats.js.errors import KeyWrongLastSequenceError, NotFoundError
 from nats.js.kv import KeyValue
 
 import protocol as p
-from protocol.bus import RATED_KEPT, BusMessage, RatedMatch, RatingEntry, StatLine, decode_bus
+from protocol.bus import decode_bus
+from protocol.bus_base import BusMessage
+from protocol.bus_ratings import RATED_KEPT, RatedMatch, RatingEntry, StatLine
 from server.cluster.bus import Bus, bucket
 from server.store.match_stats import match_stats
 from server.store.ratings import MODEL, is_rated, key_holders, new_ratings, ordinal, two_teams

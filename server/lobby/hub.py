@@ -21,10 +21,11 @@ from server.config import ServerConfig
 from server.link import Closed, Frame, HubLink, Peer
 from server.lobby.directory import Directory, OptionsValidator
 from server.lobby.history import History
-from server.lobby.messages import (FillWithBots, HoldExpired, LobbyMessage, Opened, RestoreDone, Restored, Result,
-                                   Shutdown)
+from server.lobby.messages import (Attached, FillWithBots, HoldExpired, LobbyMessage, Opened, RestoreDone, Restored,
+                                   Result, Shutdown)
 from server.lobby.quick import QuickPlay
 from server.lobby.names import Names
+from server.lobby.reattach import Reattach
 from server.lobby.restore import Restorer
 from server.lobby.seats import ActorFactory, Seats
 from server.lobby.sessions import Sessions
@@ -70,6 +71,7 @@ class Hub:
         self._history = History(state)
         self._quick = QuickPlay(state, self._seats, self._directory)
         self._restorer = Restorer(state, self._seats)
+        self._reattach = Reattach(state, self._sessions, self._seats, self._names, self._directory.on_watch_table)
         self.restored = self._restorer.restored  # every table of the last run is back
         self.variants = self._directory.variants
         # Every protocol command and the one method that handles it
@@ -179,6 +181,8 @@ class Hub:
         match message:
             case Opened(peer, link):
                 self._sessions.open(peer, link)
+            case Attached():  # cluster mode: a session of a lobby host that died
+                self._reattach.attach(message)
             case Frame(conn_id, data):
                 self._command(conn_id, data)
             case Closed(conn_id):
@@ -189,6 +193,7 @@ class Hub:
                 self._quick.fill(message)
             case Restored():
                 self._restorer.install(message)
+                self._reattach.installed(message.table_id)
             case RestoreDone(count, seconds):
                 log.info("all %d open tables restored in %.2f s", count, seconds)
                 self.restored.set()

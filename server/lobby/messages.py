@@ -21,6 +21,20 @@ class Opened:
 
 
 @dataclass(frozen=True)
+class Attached:
+    """A live session whose lobby host died, sent again by its front end (cluster mode:
+    server/lobby/reattach.py), with what it says it was: nothing here is believed as such."""
+
+    peer: Peer
+    link: HubLink
+    name: str
+    table_id: str | None  # None: in the lobby
+    seat: int | None  # None with a table: watching it
+    resume: str  # a guest's code for their seat ("" if none)
+    code: str = ""  # the private table's code it was told ("" if none)
+
+
+@dataclass(frozen=True)
 class HoldExpired:
     """The hold on a seat ran out; ``token`` tells this hold from a later one."""
 
@@ -64,5 +78,5 @@ class Shutdown:
     notice: str
 
 
-LobbyMessage = (Frame | Closed | Opened | HoldExpired | FillWithBots | Restored | RestoreDone | Result
+LobbyMessage = (Frame | Closed | Opened | Attached | HoldExpired | FillWithBots | Restored | RestoreDone | Result
                 | Shutdown)

@@ -78,6 +78,8 @@ class Seats:
                 occupant.fingerprint = conn.peer.fingerprint if conn is not None else None
                 if occupant.fingerprint is None:
                     occupant.resume = self._new_resume_code()
+                    if conn is not None and self._state.presence is not None:
+                        self._state.presence(conn)  # cluster mode: its front end learns the code
         actor = self.new_actor(table, seed=table.seed or None)
         table.actor = actor
         store = self._state.store

@@ -1,14 +1,16 @@
 """A front end on a real nats-server: what its sessions send reaches the host in order, also
-when they connect while a new host is taking over; a change of host ends the old sessions."""
+when they connect while a new host is taking over; a change of host keeps the sessions and
+attaches them to the new one."""
 from __future__ import annotations
 
 import asyncio
 
 import protocol as p
-from protocol.bus import ConnOpened, HangUp, decode_bus
+from protocol.bus import ConnAttach, ConnOpened, HangUp, PresenceEntry, ResumeCode, decode_bus
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject
 from server.cluster.front import FrontEnd
 from server.cluster.names import NameMirror
+from server.cluster.order import MOVE_HEADER, SEQ_HEADER
 from server.cluster.natsd import NatsServer
 
 
@@ -45,10 +47,40 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
         assert p.decode(await asyncio.wait_for(link.receive(), 5) or b"") == p.Pong(n=7)
         await host.nc.publish(front_subject("front-1"), p.encode(HangUp(conn_id=link.conn_id)))
         assert await asyncio.wait_for(link.receive(), 5) is None
-        # A change of host ends the sessions of the old one.
-        other = front.connect("10.0.0.2", "beto", None)
+        # A change of host: the sessions stay, are told, and are attached to the next host
+        # with what the old one said of them; what they send meanwhile waits behind that.
+        beto = front.connect("10.0.0.2", "beto", None)
+        cris = front.connect("10.0.0.3", "cris", "SHA256:cris")
+        for message in (PresenceEntry(conn_id=beto.conn_id, front="front-1", name="beto", table_id="t1", seat=1),
+                        ResumeCode(conn_id=beto.conn_id, code="ABCDEF"),
+                        ResumeCode(conn_id=beto.conn_id + 999, code="GHJKLM")):  # not a session of it
+            await host.nc.publish(front_subject("front-1"), p.encode(message))
+        seated = p.encode(p.Seated(table_id="t1", seat=1, code="PRIV23"))  # a private table's
+        await host.nc.publish(front_subject("front-1"), seated,
+                              headers={CONN_HEADER: str(beto.conn_id), SEQ_HEADER: "1", MOVE_HEADER: "1"})
+        await host.nc.flush()
+        assert await asyncio.wait_for(beto.receive(), 5) == seated
+        await asyncio.sleep(0.3)
+        got.clear()
+        front.host_changed(None)  # the old host's lease ran out; no new one yet
+        for link in (beto, cris):
+            assert p.decode(await asyncio.wait_for(link.receive(), 5) or b"") == p.Notice(code="reattaching")
+        beto.send(p.encode(p.SendChat(text="sigo aca")))
+        await asyncio.sleep(0.2)
+        assert got == [] and not beto.closed
         front.host_changed("host-2")
-        assert await asyncio.wait_for(other.receive(), 5) is None
+        for _ in range(1500):
+            if len(got) >= 3:
+                break
+            await asyncio.sleep(0.01)
+        messages = {(header, type(m).__name__): m for header, data in got
+                    for m in [decode_bus(data) if header is None else p.decode(data)]}
+        assert messages[(None, "ConnAttach")] == ConnAttach(
+            conn_id=beto.conn_id, front="front-1", ip="10.0.0.2", username="beto", fingerprint=None,
+            name="beto", table_id="t1", seat=1, resume="ABCDEF", code="PRIV23")
+        assert messages[(None, "ConnOpened")].conn_id == cris.conn_id  # never named: opened again
+        assert [m for (header, _), m in messages.items() if header == str(beto.conn_id)] == [p.SendChat(text="sigo aca")]
+        assert [h for h, _ in got].index(str(beto.conn_id)) > 0  # after its attachment
     finally:
         await front.stop()
         await names.close()

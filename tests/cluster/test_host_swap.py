@@ -1,0 +1,194 @@
+"""The lobby host killed (SIGKILL) while players on the other processes are in the lobby, at
+a table a non-host process runs, and watching it: their sessions stay open, are told the
+lobby is coming back, and are attached to the new host as they were (still named, still
+seated, still watching); the hand goes on, lobby chat works, and the player whose process
+died reconnects as before. Forged attachments on the bus get nothing the state does not
+confirm. The players are programs on the `truco` subsystem."""
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import time
+
+import asyncssh
+import nats
+import pytest
+
+import protocol as p
+from protocol.bus import ConnAttach
+from protocol.client import Client, Closed
+from server.cluster.bus import HUB_SUBJECT, Bus, BusOptions
+from server.cluster.natsd import NatsServer
+from server.cluster.presence import PresenceMirror
+from tests.cluster.procs import Proc
+from tests.e2e import programs
+from tests.e2e.helpers import lobby_client
+
+pytestmark = pytest.mark.e2e
+
+
+async def _new_host(*procs: Proc, timeout: float = 15.0) -> Proc:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for proc in procs:
+            if proc.is_host:
+                return proc
+        await asyncio.sleep(0.05)
+    raise AssertionError("no process took over as the lobby host")
+
+
+async def _notice(client: Client, timeout: float = 15.0) -> str:
+    return (await client.wait_for(p.Notice, timeout)).code
+
+
+async def _conn_of(url: str, name: str) -> int:
+    """A session's connection id, from the presence bucket."""
+    reader = await Bus.connect(url, BusOptions(), owner="test-reader")
+    try:
+        mirror = await PresenceMirror.open(reader)
+        try:
+            for _ in range(200):
+                found = [e.conn_id for e in mirror.entries() if e.name == name]
+                if found:
+                    return found[0]
+                await asyncio.sleep(0.05)
+        finally:
+            await mirror.close()
+    finally:
+        await reader.close()
+    raise AssertionError(f"{name} is not in the presence bucket")
+
+
+async def _forge(url: str, table_id: str, known_conn: int) -> None:
+    """Attachments nobody's state confirms, straight onto the host's subject."""
+    hostile = await nats.connect(url)
+    try:
+        forged = [
+            # a guest claiming beto's seat with a made-up code
+            ConnAttach(conn_id=2**40 + 1, front="nobody", ip="10.9.9.9", username="x", name="mallory",
+                       table_id=table_id, seat=1, resume="ZZZZZZ"),
+            # ana's name (her key reserved it) from another key, claiming her seat
+            ConnAttach(conn_id=2**40 + 2, front="nobody", ip="10.9.9.9", username="x", name="ana",
+                       fingerprint="SHA256:notanaskey", table_id=table_id, seat=0),
+            # a connection the host has already
+            ConnAttach(conn_id=known_conn, front="nobody", ip="10.9.9.9", username="x", name="zed"),
+        ]
+        for message in forged:
+            await hostile.publish(HUB_SUBJECT, p.encode(message))
+        await hostile.publish(HUB_SUBJECT, p.encode(forged[0])[:-3])  # cut short: malformed
+        await hostile.flush()
+    finally:
+        await hostile.close()
+
+
+async def test_the_host_killed_the_other_processes_sessions_stay_where_they_were(
+        nats_server: NatsServer, cluster: list[Proc]) -> None:
+    p1, p2, p3 = cluster
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    ana, = await programs.connect(p2.port, "ana", client_keys=[key])  # a key holder, seated
+    beto, cris = await programs.connect(p3.port, "beto", "cris")  # a guest seated; one in the lobby
+    eve, = await programs.connect(p2.port, "eve")  # watches the table
+    dora, = await programs.connect(p1.port, "dora")  # on the host's own process
+    clients = [ana, beto, cris, eve, dora]
+    try:
+        table_id = await programs.table_of(ana, 2, options={"flor": False})
+        await beto.send(p.JoinTable(table_id=table_id))
+        dealt = [await programs.update(c, programs.dealt) for c in (ana, beto)]
+        await eve.send(p.WatchTable(table_id=table_id))
+        assert (await eve.wait_for(p.Seated)).table_id == table_id
+        await p1.wait_line(re.compile(rf"table {table_id} runs on {re.escape(p2.owner)}"))
+        mover = next(i for i, u in enumerate(dealt) if u.seat in u.waiting and u.view.turn == u.seat)
+        card = next(a.card for a in dealt[mover].view.legal if a.call == "play")
+        await (ana, beto)[mover].act(table_id, "play", card=card)  # the hand is under way
+        after = [await programs.update(c, lambda u: bool(u.view.current_trick)) for c in (ana, beto)]
+        seen = {name: (u.view.own_cards, u.waiting) for name, u in zip(("ana", "beto"), after)}
+        await asyncio.sleep(0.5)  # the guest's seat code has reached his front end
+
+        killed_at = time.monotonic()
+        await p1.stop(signal.SIGKILL)  # the lobby host (the table runs on ana's process)
+        # Everyone on a live process is told the lobby is coming back; nobody is hung up
+        for client in (ana, beto, cris, eve):
+            assert await _notice(client) == "reattaching"
+        with pytest.raises(Closed):  # dora's process died with the host
+            while True:
+                await dora.receive(15)
+        new_host = await _new_host(p2, p3)
+        # Still seated: the new host seats them again, and the table comes back to both
+        # screens as it was, without reconnecting
+        for name, client, seat in (("ana", ana, 0), ("beto", beto, 1)):
+            assert await client.wait_for(p.Seated, 20) == p.Seated(table_id=table_id, seat=seat), name
+            back = await programs.update(client, lambda u: u.table_id == table_id and programs.dealt(u), 20,
+                                         peek=True)
+            assert (back.view.own_cards, back.waiting) == seen[name], name
+        took = time.monotonic() - killed_at
+        # Still watching
+        assert (await eve.wait_for(p.Seated, 20)).table_id == table_id
+        watched = await programs.update(eve, lambda u: u.table_id == table_id, 20)
+        assert watched.seat is None and watched.view.own_cards == ()
+        # Still named, in the lobby, with the others online; lobby chat reaches a seated player
+        online = await programs.Online(cris).until(lambda names: {"ana", "beto", "cris", "eve"} <= names)
+        assert "dora" not in online
+        await programs.round_trip(cris, ana, "sigue el salón")
+        # The player whose process died reconnects through a survivor, as before
+        dora, = await programs.connect(p3.port, "dora")
+        clients[-1] = dora
+        await programs.round_trip(dora, cris, "volví")
+        # Forged attachments get nothing: ana and beto keep their seats and play on
+        await _forge(nats_server.url, table_id, known_conn=await _conn_of(nats_server.url, "ana"))
+        await new_host.wait_line(re.compile(r"host: connection \d+ refused \(known"))
+
+        def hand_two(u: p.TableUpdate) -> bool:
+            return u.view.deal_no > after[0].view.deal_no
+
+        await asyncio.gather(programs.play(ana, table_id, hand_two, seed=1, timeout=90),
+                             programs.play(beto, table_id, hand_two, seed=2, timeout=90))
+        assert not any("Traceback" in line for proc in (p2, p3) for line in proc.lines)
+        assert took < 15
+    finally:
+        await programs.close_all(clients)
+
+
+async def test_the_host_stopped_cleanly_only_its_own_sessions_end(cluster: list[Proc]) -> None:
+    """Ctrl-C on the lobby host: its own players are told the server is shutting down; those
+    of the other processes are told the lobby is coming back, and it does."""
+    p1, p2, p3 = cluster
+    ana, = await programs.connect(p2.port, "ana")
+    beto, = await programs.connect(p3.port, "beto")
+    dora, = await programs.connect(p1.port, "dora")
+    clients = [ana, beto, dora]
+    try:
+        await programs.Online(beto).until(lambda names: {"ana", "beto", "dora"} <= names)
+        await p1.stop(signal.SIGINT)
+        assert await _notice(dora) == "shutdown"
+        for client in (ana, beto):
+            assert await _notice(client) == "reattaching"
+        await _new_host(p2, p3)
+        await programs.Online(beto).until(lambda names: names == {"ana", "beto"}, 20)
+        await programs.round_trip(ana, beto, "seguimos", timeout=15)
+    finally:
+        await programs.close_all(clients)
+
+
+async def test_a_players_screen_says_the_lobby_is_coming_back_and_goes_on(cluster: list[Proc]) -> None:
+    """Over SSH with a terminal, in Spanish: the notice, then the same lobby screen works."""
+    p1, p2, p3 = cluster
+    ana = await lobby_client(p2.port, "ana", env={"LANG": "es_AR.UTF-8"}, lobby_word="Salón")
+    beto, = await programs.connect(p3.port, "beto")
+    try:
+        await ana.wait_for("beto", 10)
+        await p1.stop(signal.SIGKILL)
+        await ana.wait_for("Reconectando con el salón", 15)
+        assert await _notice(beto) == "reattaching"
+        await beto.wait_for(p.LobbySnapshot, 15)  # beto is attached to the new host
+        await beto.send(p.SendChat(text="hola ana"))
+        await ana.wait_for("hola ana", 15)
+        ana.send("c")
+        await asyncio.sleep(0.3)
+        ana.send("de vuelta\r")
+        while (await beto.wait_for(p.Chat, 15)).line.text != "de vuelta":
+            pass
+        assert not ana.closed.is_set()
+    finally:
+        await ana.close()
+        await programs.close_all([beto])

@@ -1,0 +1,114 @@
+"""A real NATS cluster of three servers (routes on loopback, JetStream) and three processes,
+each attached to a different server: the lobby host's frames and a table owner's reach a
+session in order (no table update before the ``Seated`` that opens the table, none after
+the one that takes the player back to the lobby), and none had to be given up on (the
+stamps agree: server/cluster/order.py). The players are programs on the subsystem."""
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import AsyncIterator
+
+import nats
+import pytest
+
+import protocol as p
+from protocol.client import Client
+from server.cluster.natsd import NatsServer, free_port
+from tests.cluster.procs import Proc, start
+from tests.e2e import programs
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+async def nats_cluster(tmp_path: Path) -> AsyncIterator[list[NatsServer]]:
+    ports: list[int] = []
+    while len(ports) < 6:  # three for the clients, three for the routes, all different
+        port = free_port()
+        if port not in ports:
+            ports.append(port)
+    every = ",".join(f"nats://127.0.0.1:{port}" for port in ports[3:])
+    servers = [NatsServer(tmp_path / f"js{i}", port=ports[i],
+                          args=("--cluster", f"nats://127.0.0.1:{ports[3 + i]}", "--cluster_name", "truco-test",
+                                "--routes", every))
+               for i in range(3)]
+    try:
+        await asyncio.gather(*(server.start() for server in servers))
+        for n, server in enumerate(servers):  # JetStream works once the three elected its leader
+            nc = await nats.connect(server.url)
+            try:
+                deadline = time.monotonic() + 30
+                while True:
+                    try:
+                        await nc.jetstream().create_key_value(bucket=f"ready{n}")
+                        break
+                    except Exception:
+                        if time.monotonic() > deadline:
+                            raise
+                        await asyncio.sleep(0.2)
+            finally:
+                await nc.close()
+        yield servers
+    finally:
+        await asyncio.gather(*(server.stop() for server in servers))
+
+
+async def _until_seated(client: Client, table_id: str | None) -> None:
+    """Read up to the ``Seated`` for ``table_id``: no update of another table on the way in,
+    and none of the table being left on the way out."""
+    while True:
+        event = await client.receive(15)
+        if isinstance(event, p.Seated) and event.table_id == table_id:
+            return
+        if isinstance(event, p.TableUpdate):
+            assert table_id is not None and event.table_id != table_id, f"{event.table_id} before Seated"
+
+
+async def _no_update_of(client: Client, table_id: str, seconds: float) -> None:
+    try:
+        async with asyncio.timeout(seconds):
+            while True:
+                event = await client.receive()
+                assert not (isinstance(event, p.TableUpdate) and event.table_id == table_id), "after leaving"
+    except TimeoutError:
+        pass
+
+
+async def test_frames_from_the_host_and_a_tables_owner_stay_in_order_across_nats_servers(
+        tmp_path: Path, nats_cluster: list[NatsServer]) -> None:
+    procs: list[Proc] = []
+    clients: list[Client] = []
+    try:
+        procs.append(await start(tmp_path, nats_cluster[0].url))  # the host, on the first server
+        assert procs[0].is_host
+        procs += [await start(tmp_path, server.url) for server in nats_cluster[1:]]
+        _, p2, p3 = procs
+        ana, = await programs.connect(p2.port, "ana")  # the table runs on her process
+        beto, eve = await programs.connect(p3.port, "beto", "eve")
+        clients = [ana, beto, eve]
+        table_id = await programs.table_of(ana, 2, options={"target": 15, "match_games": 1})
+        await beto.send(p.JoinTable(table_id=table_id))
+        await _until_seated(beto, table_id)
+        first = await programs.update(beto, programs.dealt, peek=True)
+
+        def hand_three(u: p.TableUpdate) -> bool:
+            return u.view.deal_no > first.view.deal_no + 1
+
+        playing = asyncio.gather(programs.play(ana, table_id, hand_three, seed=1, timeout=120),
+                                 programs.play(beto, table_id, hand_three, seed=2, timeout=120))
+        try:
+            for _ in range(6):  # eve watches, leaves, watches again while the table plays
+                await eve.send(p.WatchTable(table_id=table_id))
+                await _until_seated(eve, table_id)
+                await programs.update(eve, lambda u: u.table_id == table_id, 15)
+                await eve.send(p.LeaveTable(table_id=table_id))
+                await _until_seated(eve, None)
+                await _no_update_of(eve, table_id, 0.4)
+        finally:
+            await playing
+        assert not any("passed on" in line or "Traceback" in line for proc in procs for line in proc.lines)
+    finally:
+        await programs.close_all(clients)
+        await asyncio.gather(*(proc.stop() for proc in procs))

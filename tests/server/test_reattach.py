@@ -1,0 +1,108 @@
+"""A new lobby host takes the live sessions of one that died (cluster mode: the front ends send
+them again, ``Attached``). Driven here on one process: the old host is a hub stopped, the new
+one a hub started on the same store, which believes only what its state confirms
+(server/lobby/reattach.py). The cluster itself: tests/cluster/test_host_swap.py."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import protocol as p
+from server.lobby import Hub
+from server.lobby.messages import Attached
+from server.link import HubLink, Peer
+from tests.server.test_hub import Client, join
+from tests.server.test_reconnect import last_update, settle_all, start_hub, stop_hub, two_at_a_table, until_updates
+
+
+async def attach(hub: Hub, conn_id: int, name: str, fp: str | None = None, table_id: str | None = None,
+                 seat: int | None = None, resume: str = "", code: str = "") -> Client:
+    link = HubLink(hub.post, conn_id)
+    hub.post(Attached(Peer(conn_id, "10.0.0.1", name, fp), link, name, table_id, seat, resume, code))
+    client = Client(link)
+    await client.settle()
+    return client
+
+
+async def test_the_new_host_gives_back_what_its_state_confirms_and_nothing_else(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60)
+    ana, beto = await two_at_a_table(hub)  # ana holds a key, beto is a guest
+    table_id = ana.of(p.TableCreated)[0].table_id
+    eve = await join(hub, "eve")
+    eve.send(p.WatchTable(table_id=table_id))
+    await until_updates(eve)
+    code = last_update(beto).resume_code
+    cards = {"ana": last_update(ana).view.own_cards, "beto": last_update(beto).view.own_cards}
+    await stop_hub(hub, store, task)  # the old host is gone; its sessions live on elsewhere
+
+    hub, store, task = await start_hub(path, seat_hold=60)
+    try:
+        ana = await attach(hub, 101, "ana", "SHA256:ana", table_id, 0)
+        beto = await attach(hub, 102, "beto", None, table_id, 1, code)
+        eve = await attach(hub, 103, "eve", None, table_id)
+        mallory = await attach(hub, 104, "mallory", None, table_id, 1, "ZZZZZZ")  # a made-up code
+        fake = await attach(hub, 105, "ana", "SHA256:other", table_id, 0)  # ana's name, another key
+        cris = await attach(hub, 106, "cris")  # was in the lobby
+        await asyncio.wait_for(hub.restored.wait(), 10)
+        await until_updates(ana, beto, eve)
+        everyone = (ana, beto, eve, mallory, fake, cris)
+        await settle_all(*everyone)
+        assert not any(c.of(p.Welcome) for c in everyone)  # screens stay where they are
+        # The seats come back to the key and to the code the table knows, at the same hand
+        for name, client, seat in (("ana", ana, 0), ("beto", beto, 1)):
+            assert client.of(p.Seated)[-1] == p.Seated(table_id=table_id, seat=seat), name
+            assert last_update(client).seat == seat and last_update(client).view.own_cards == cards[name]
+        # The spectator watches again
+        assert eve.of(p.Seated)[-1].table_id == table_id and eve.of(p.Seated)[-1].seat is None
+        assert last_update(eve).seat is None and last_update(eve).view.own_cards == ()
+        # A made-up code gets no seat: named, back in the lobby, told why
+        assert mallory.of(p.Seated)[-1] == p.Seated() and not mallory.of(p.TableUpdate)
+        assert [e.code for e in mallory.of(p.Error)] == ["not_back"] and mallory.of(p.LobbySnapshot)
+        # Another key's claim on a reserved name is refused, as a ClaimName would be
+        assert [r.reason for r in fake.of(p.NameRefused)] == ["reserved_key"] and not fake.of(p.Seated)
+        # The one in the lobby gets its lists; the others see who is back
+        players = {pl.name for pl in cris.of(p.LobbySnapshot)[-1].players}
+        assert {"ana", "beto", "eve", "mallory", "cris"} <= players and "cris" in {
+            m.player.name for m in mallory.of(p.PlayerUpdated)}
+        # The same key coming back through yet another session: that later one won already
+        again = await attach(hub, 107, "ana", "SHA256:ana")
+        assert again.of(p.Notice) == [p.Notice(code="replaced")] and again.link.closed
+        # ...and the attached players play on: a card reaches both
+        mover = next(c for c in (ana, beto) if last_update(c).seat in last_update(c).waiting)
+        card = next(a.card for a in last_update(mover).view.legal if a.call == "play")
+        mover.send(p.TableAction(table_id=table_id, call="play", card=card, cid=1))
+        await settle_all(ana, beto)
+        await settle_all(ana, beto)
+        for client in (ana, beto):
+            assert not client.link.closed and not client.of(p.Error)
+            assert [c for _, c in last_update(client).view.current_trick] == [card]
+    finally:
+        await stop_hub(hub, store, task)
+
+
+async def test_a_private_tables_spectator_watches_again_with_its_code_and_only_so(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60)
+    ana = await join(hub, "ana", "SHA256:ana")
+    ana.send(p.CreateTable(variant="argentino", players=2, options={"flor": False}, private=True))
+    await ana.settle()
+    created = ana.of(p.TableCreated)[0]
+    table_id, code = created.table_id, created.code
+    beto = await join(hub, "beto", "SHA256:beto")
+    beto.send(p.JoinByCode(code=code))
+    await until_updates(ana, beto)
+    await stop_hub(hub, store, task)
+
+    hub, store, task = await start_hub(path, seat_hold=60)
+    try:
+        dora = await attach(hub, 201, "dora", None, table_id, None, code=code)
+        zed = await attach(hub, 202, "zed", None, table_id, None, code="ZZZZZZ")  # not the code
+        await asyncio.wait_for(hub.restored.wait(), 10)
+        await until_updates(dora)
+        await settle_all(dora, zed)
+        assert dora.of(p.Seated)[-1].table_id == table_id and last_update(dora).seat is None
+        assert zed.of(p.Seated)[-1] == p.Seated() and not zed.of(p.TableUpdate)
+        assert [e.code for e in zed.of(p.Error)] == ["not_back"]
+    finally:
+        await stop_hub(hub, store, task)
