@@ -19,7 +19,7 @@ from tui.textual_patches import colour_depth, hidden_overflow, lazy_strips, part
 
 def _patched_state() -> tuple[object, ...]:
     return (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops,
-            Widget._size_updated, *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
+            Compositor.render_partial_update, Widget._size_updated, *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
 
 
 def test_the_pin_is_the_installed_textual() -> None:
@@ -31,6 +31,7 @@ def test_installed_once_by_the_test_setup_with_every_patch_in_place() -> None:
     assert Strip.render is colour_depth._render
     assert Stylesheet._parse_rules is shared_css._parse_rules
     assert Compositor._render_chops is partial_rows._render_chops
+    assert Compositor.render_partial_update is partial_rows.render_partial_update
     assert Widget._size_updated is hidden_overflow._size_updated
     assert all(isinstance(Strip.__dict__[name], property) for name in lazy_strips.CACHE_SIZES)
 
