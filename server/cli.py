@@ -27,6 +27,7 @@ from server.variants import validate_options, variant_infos
 from server.say import ENGLISH, Said, speaking, terminal_tr
 from tui.i18n import Translator
 from server.signals import catch_stop_signals, release_stop_signals
+from server import gc_tuning
 from tui import textual_patches
 
 log = logging.getLogger("truco-ssh")
@@ -306,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
             log.error("--workers starts its own bus: it does not go with --nats")
             return 2
         nats = args.nats
+    gc_tuning.tune()  # a server process from here on (server/gc_tuning.py)
     try:
         if hosting is not None:
             asyncio.run(serve(config, hosting=hosting))

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pyte
+from rich.text import Text
 from textual._compositor import ChopsUpdate, Compositor
 from textual.widget import Widget
 
@@ -67,3 +68,44 @@ async def test_partial_updates_draw_what_a_full_render_shows(monkeypatch: Any) -
         # Widgets with no row written were not rendered (Textual asked every one on screen).
         shown = set(app.screen._compositor.visible_widgets)
         assert asked < shown, sorted(type(w).__name__ for w in shown - asked)
+
+
+async def test_a_pane_is_not_rendered_for_the_changes_of_the_pane_beside_it(monkeypatch: Any) -> None:
+    """A line in the log rewrites the log's rows; the chat pane beside it on those rows, the
+    containers behind them and the screen are not asked for them (nothing of theirs is written)."""
+    rules = engine.get_ruleset("argentino", flor=False)
+    state, events = engine.new_match(rules, 2, random.Random(4))
+    link = FakeLink()
+    app = await seated_app(link, 0)
+    asked: list[str] = []
+    textual_render_lines = Widget.render_lines
+
+    def render_lines(widget: Widget, crop: Any) -> Any:
+        asked.append(widget.id or type(widget).__name__)
+        return textual_render_lines(widget, crop)
+
+    async with table_shown(app, link, update_for(state, 0, 3, events), size=(COLS, ROWS)) as pilot:
+        await pilot.pause(0.2)
+        terminal, stream = _terminal_showing(screen_text(app))
+        updates: list[ChopsUpdate] = []
+        textual_partial = Compositor.render_partial_update
+
+        def partial(compositor: Compositor) -> ChopsUpdate | None:
+            update = textual_partial(compositor)
+            if update is not None:
+                updates.append(update)
+            return update
+
+        monkeypatch.setattr(Widget, "render_lines", render_lines)
+        monkeypatch.setattr(Compositor, "render_partial_update", partial)
+        chat = app.screen.query_one("#t-chat-log")
+        assert chat.display and chat.region.width  # side by side with the log at 80x24
+        app.screen.query_one("#t-log").write(Text("una línea más en el registro"))
+        await pilot.pause(0.2)
+        monkeypatch.undo()
+        assert "t-log" in asked
+        assert not {"t-chat-log", "t-talk", "TableScreen"} & set(asked), asked
+        for update in updates:
+            stream.feed(update.render_segments(app.console).replace("\n", ""))
+        assert "\n".join(row.rstrip() for row in terminal.display) == \
+            "\n".join(row.rstrip() for row in screen_text(app).splitlines())

@@ -11,14 +11,15 @@ from rich.segment import Segment
 from textual._compositor import Compositor
 from textual.css.stylesheet import Stylesheet
 from textual.strip import Strip
+from textual.widget import Widget
 
 from tui import textual_patches
-from tui.textual_patches import colour_depth, lazy_strips, partial_rows, shared_css
+from tui.textual_patches import colour_depth, hidden_overflow, lazy_strips, partial_rows, shared_css
 
 
 def _patched_state() -> tuple[object, ...]:
     return (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops,
-            *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
+            Compositor.render_partial_update, Widget._size_updated, *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
 
 
 def test_the_pin_is_the_installed_textual() -> None:
@@ -30,6 +31,8 @@ def test_installed_once_by_the_test_setup_with_every_patch_in_place() -> None:
     assert Strip.render is colour_depth._render
     assert Stylesheet._parse_rules is shared_css._parse_rules
     assert Compositor._render_chops is partial_rows._render_chops
+    assert Compositor.render_partial_update is partial_rows.render_partial_update
+    assert Widget._size_updated is hidden_overflow._size_updated
     assert all(isinstance(Strip.__dict__[name], property) for name in lazy_strips.CACHE_SIZES)
 
 
@@ -38,7 +41,7 @@ def test_installing_twice_changes_nothing() -> None:
     textual_patches.install()
     textual_patches.install()
     assert _patched_state() == before
-    for patch in (colour_depth, lazy_strips, shared_css, partial_rows):  # each patch on its own, too
+    for patch in (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow):  # each patch on its own, too
         patch.install()
     assert _patched_state() == before
     strip = Strip([Segment("hola mundo")], 10)
@@ -56,23 +59,24 @@ _FRESH = """
 from textual.css.stylesheet import Stylesheet
 from textual.strip import Strip
 from textual._compositor import Compositor
-stock = (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops)
+from textual.widget import Widget
+stock = (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops, Widget._size_updated)
 import server.cli, server.session, tui.app, tui.driver  # everything that builds or runs an App
 from tui import textual_patches
 assert not textual_patches.installed(), "patched on import"
-assert (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops) == stock, \
-    "patched on import"
+assert (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops,
+        Widget._size_updated) == stock, "patched on import"
 try:
     textual_patches.install("8.3.0")
 except RuntimeError:
     pass
 else:
     raise SystemExit("another version was accepted")
-assert (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops) == stock, \
-    "patched before refusing"
+assert (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops,
+        Widget._size_updated) == stock, "patched before refusing"
 textual_patches.install()
 assert Strip.render is not stock[0] and Stylesheet._parse_rules is not stock[2]
-assert Compositor._render_chops is not stock[3]
+assert Compositor._render_chops is not stock[3] and Widget._size_updated is not stock[4]
 print("ok")
 """
 

@@ -20,6 +20,7 @@ from textual.widgets import Input
 import protocol as p
 from tui.calls import PREFERRED_KEYS, RESERVED, SPARE_KEYS, CallChoice, call_label
 from tui.refusals import card_refusal, no_card_reason, refusal_text
+from tui.screens.table_keys import KeyBarGate
 from tui.screens.table_dialogs import BotLevelScreen, ConfirmLeaveScreen, MatchOverScreen, over_table
 from tui.screens.table_seats import SeatChoice
 from tui.table_model import TableModel
@@ -70,7 +71,7 @@ def _table_bindings() -> list[Binding]:
 TABLE_ACTIONS = {b.action.split("(", 1)[0] for b in _table_bindings()}
 
 
-class TableScreen(PartnerTalk, SeatChoice, Screen[None]):
+class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
     AUTO_FOCUS = ""  # keys are the table's; the chat input only takes focus on "c"
     # Size classes for tui/truco.tcss: 60x20 is the smallest supported terminal, 80x24
     # the usual one; the -seats-N class (set when the table is known) sizes the seat rows.
@@ -178,7 +179,6 @@ class TableScreen(PartnerTalk, SeatChoice, Screen[None]):
         for sena in self.table.senas:
             self._write_talk(sena_text(self.tr, self.table, sena))
 
-
     def _french(self) -> bool:
         return self.table.view.french
 
@@ -203,7 +203,7 @@ class TableScreen(PartnerTalk, SeatChoice, Screen[None]):
         self.query_one("#t-cards", CardsPanel).update_from(model)
         self.query_one("#t-actions", CallsPanel).update_from(model)
         self.query_one("#t-status", StatusLine).update_from(model)
-        self.refresh_bindings()  # the key bar: what check_action allows in this state
+        self.refresh_keys()  # the key bar: what check_action allows in this state
         self.query_one("#t-chat", Input).placeholder = self._placeholder()  # (reserved words?)
         self._tick_timer()
         if model.view.match_over and not self._match_over_shown:

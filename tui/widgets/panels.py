@@ -152,6 +152,8 @@ class WrapPanel(Panel):
 
     def show(self, text: Text) -> None:
         text.no_wrap = False
+        if _key(text) == self._shown:  # as shown, at this width (a resize forgets it): no wrapping to count
+            return
         width = self.size.width
         rows = len(text.wrap(self.app.console, width)) if width else 1
         super().show(text)
