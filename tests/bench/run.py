@@ -21,6 +21,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 import bot_bench  # noqa: E402
 import cluster_bench  # noqa: E402
 import codec_bench  # noqa: E402
+import connect_bench  # noqa: E402
 import engine_bench  # noqa: E402
 import flood_bench  # noqa: E402
 import load_bench  # noqa: E402
@@ -38,7 +39,8 @@ LOAD_STAGES = ((2, 30.0), (25, 80.0), (100, 100.0))
 
 TARGETS = {
     "sessions.rss_per_session_mib": "<= 2 MB",
-    "load_*.server_cpu_per_action_per_watching_seat_ms": "<= 4 ms",
+    "load_*.server_cpu_per_action_per_watching_seat_ms": "<= 3 ms",
+    "connect.server_cpu_total_ms_per_player": "<= 150 ms",
     "load_100.press_to_draw_p99_ms": "<= 100 ms",
     "bytes.hand_bytes_per_client_zlib": "<= 6 KB",
     "bytes.first_table_paint_bytes_zlib": "<= 4 KB",
@@ -96,6 +98,9 @@ def main() -> None:
             "and to every table back", restart_bench.run)
     section(results, "sessions", "sessions: 100 SSH sessions in the lobby (RSS, connect to drawn lobby)",
             session_bench.run, 100)
+    section(results, "connect", "connect: server CPU per player from TCP connect (key exchange, auth) to "
+            "seated at a quick-play table with the hand drawn, 30 players one pair at a time",
+            connect_bench.run, 30)
     section(results, "bytes", "bytes: one client, 4-player table (first paint, one complete hand)",
             load_bench.run_bytes)
     # One server for the three loads: each adds tables to the last (23, then 75) in its budget.

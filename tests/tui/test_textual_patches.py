@@ -11,15 +11,17 @@ from rich.segment import Segment
 from textual._compositor import Compositor
 from textual.css.stylesheet import Stylesheet
 from textual.strip import Strip
+from textual.screen import Screen
 from textual.widget import Widget
 
 from tui import textual_patches
-from tui.textual_patches import colour_depth, hidden_overflow, lazy_strips, partial_rows, shared_css
+from tui.textual_patches import colour_depth, first_resume, hidden_overflow, lazy_strips, partial_rows, shared_css
 
 
 def _patched_state() -> tuple[object, ...]:
     return (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops,
-            Compositor.render_partial_update, Widget._size_updated, *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
+            Compositor.render_partial_update, Widget._size_updated, Screen._on_screen_resume,
+            Screen._on_screen_suspend, *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
 
 
 def test_the_pin_is_the_installed_textual() -> None:
@@ -33,6 +35,8 @@ def test_installed_once_by_the_test_setup_with_every_patch_in_place() -> None:
     assert Compositor._render_chops is partial_rows._render_chops
     assert Compositor.render_partial_update is partial_rows.render_partial_update
     assert Widget._size_updated is hidden_overflow._size_updated
+    assert Screen._on_screen_resume is first_resume._on_screen_resume
+    assert Screen._on_screen_suspend is first_resume._on_screen_suspend
     assert all(isinstance(Strip.__dict__[name], property) for name in lazy_strips.CACHE_SIZES)
 
 
@@ -41,7 +45,7 @@ def test_installing_twice_changes_nothing() -> None:
     textual_patches.install()
     textual_patches.install()
     assert _patched_state() == before
-    for patch in (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow):  # each patch on its own, too
+    for patch in (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow, first_resume):  # each patch on its own, too
         patch.install()
     assert _patched_state() == before
     strip = Strip([Segment("hola mundo")], 10)
@@ -60,12 +64,14 @@ from textual.css.stylesheet import Stylesheet
 from textual.strip import Strip
 from textual._compositor import Compositor
 from textual.widget import Widget
-stock = (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops, Widget._size_updated)
+from textual.screen import Screen
+stock = (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops, Widget._size_updated,
+         Screen._on_screen_resume)
 import server.cli, server.session, tui.app, tui.driver  # everything that builds or runs an App
 from tui import textual_patches
 assert not textual_patches.installed(), "patched on import"
 assert (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops,
-        Widget._size_updated) == stock, "patched on import"
+        Widget._size_updated, Screen._on_screen_resume) == stock, "patched on import"
 try:
     textual_patches.install("8.3.0")
 except RuntimeError:
@@ -73,10 +79,11 @@ except RuntimeError:
 else:
     raise SystemExit("another version was accepted")
 assert (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops,
-        Widget._size_updated) == stock, "patched before refusing"
+        Widget._size_updated, Screen._on_screen_resume) == stock, "patched before refusing"
 textual_patches.install()
 assert Strip.render is not stock[0] and Stylesheet._parse_rules is not stock[2]
 assert Compositor._render_chops is not stock[3] and Widget._size_updated is not stock[4]
+assert Screen._on_screen_resume is not stock[5]
 print("ok")
 """
 

@@ -18,6 +18,8 @@ One module per patch, each saying why and what upstream Textual would need to dr
   rows it writes (not every line of every widget in the box around the changes).
 * ``hidden_overflow``: ``Widget._size_updated`` does not ask for a second layout of the
   screen for a widget that cannot scroll (overflow hidden on both axes).
+* ``first_resume``: ``Screen._on_screen_resume`` does not re-apply the stylesheet to a
+  screen shown for the first time (mounting just applied it); after a suspend it does.
 
 Code that only *uses* private Textual APIs (no patching) stays where it is used:
 
@@ -31,12 +33,12 @@ from __future__ import annotations
 
 from importlib.metadata import version
 
-from tui.textual_patches import colour_depth, hidden_overflow, lazy_strips, partial_rows, shared_css
+from tui.textual_patches import colour_depth, first_resume, hidden_overflow, lazy_strips, partial_rows, shared_css
 
 #: The only Textual version these patches were written and checked against.
 PINNED_TEXTUAL = "8.2.8"
 
-_PATCHES = (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow)
+_PATCHES = (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow, first_resume)
 _installed = False
 
 
