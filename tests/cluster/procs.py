@@ -9,6 +9,7 @@ import signal
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 from pathlib import Path
 
 import engine
@@ -142,3 +143,23 @@ async def logged_state(url: str) -> dict[str, tuple[int, int, str]]:
         state = engine.replay(rules, n, [engine.event_from_wire(e.data, rules.card_notation) for e in r.events])
         out[r.table_id] = (r.events[-1].match_no, r.events[-1].seq, state_digest(state, n))
     return out
+
+
+async def wait_for_host(*procs: Proc, timeout: float = 15.0) -> Proc:
+    """The process that took over as the lobby host (an AssertionError if none did in time)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for proc in procs:
+            if proc.is_host:
+                return proc
+        await asyncio.sleep(0.05)
+    raise AssertionError("no process took over as the lobby host")
+
+
+async def until(check: Callable[[], bool], timeout: float = 15.0) -> None:
+    """Wait for ``check()`` to hold (an AssertionError if it does not in time)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("not reached in time")
+        await asyncio.sleep(0.02)

@@ -8,15 +8,13 @@ import asyncio
 import re
 import signal
 import time
-from pathlib import Path
-from typing import AsyncIterator
 
 import asyncssh
 import pytest
 
 import protocol as p
 from server.cluster.natsd import NatsServer
-from tests.cluster.procs import RESTORED, Proc, logged_state, start
+from tests.cluster.procs import RESTORED, Proc, logged_state, wait_for_host
 from tests.e2e import programs
 
 pytestmark = pytest.mark.e2e
@@ -84,7 +82,7 @@ async def test_the_host_killed_mid_hand_another_process_resumes_the_table(
         await programs.close_all(clients)
         clients = await programs.connect(p3.port, "ana", client_keys=[keys["ana"]])
         # ... another process has claimed the host lease ...
-        new_host = await _new_host(p2, p3)
+        new_host = await wait_for_host(p2, p3)
         took = time.monotonic() - killed_at
         # ... and restored the table at exactly the state its log replays to: nothing lost.
         restored = await new_host.wait_line(RESTORED)
@@ -110,15 +108,6 @@ async def test_the_host_killed_mid_hand_another_process_resumes_the_table(
     finally:
         await programs.close_all(clients)
 
-
-async def _new_host(*procs: Proc, timeout: float = 15.0) -> Proc:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for proc in procs:
-            if proc.is_host:
-                return proc
-        await asyncio.sleep(0.05)
-    raise AssertionError("no process took over as the lobby host")
 
 
 async def test_bad_bus_input_is_dropped_and_every_process_goes_on(

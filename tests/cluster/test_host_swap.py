@@ -21,21 +21,12 @@ from protocol.client import Client, Closed
 from server.cluster.bus import HUB_SUBJECT, Bus, BusOptions
 from server.cluster.natsd import NatsServer
 from server.cluster.presence import PresenceMirror
-from tests.cluster.procs import Proc
+from tests.cluster.procs import Proc, wait_for_host
 from tests.e2e import programs
 from tests.e2e.helpers import lobby_client
 
 pytestmark = pytest.mark.e2e
 
-
-async def _new_host(*procs: Proc, timeout: float = 15.0) -> Proc:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for proc in procs:
-            if proc.is_host:
-                return proc
-        await asyncio.sleep(0.05)
-    raise AssertionError("no process took over as the lobby host")
 
 
 async def _notice(client: Client, timeout: float = 15.0) -> str:
@@ -113,7 +104,7 @@ async def test_the_host_killed_the_other_processes_sessions_stay_where_they_were
         with pytest.raises(Closed):  # dora's process died with the host
             while True:
                 await dora.receive(15)
-        new_host = await _new_host(p2, p3)
+        new_host = await wait_for_host(p2, p3)
         # Still seated: the new host seats them again, and the table comes back to both
         # screens as it was, without reconnecting
         for name, client, seat in (("ana", ana, 0), ("beto", beto, 1)):
@@ -163,7 +154,7 @@ async def test_the_host_stopped_cleanly_only_its_own_sessions_end(cluster: list[
         assert await _notice(dora) == "shutdown"
         for client in (ana, beto):
             assert await _notice(client) == "reattaching"
-        await _new_host(p2, p3)
+        await wait_for_host(p2, p3)
         await programs.Online(beto).until(lambda names: names == {"ana", "beto"}, 20)
         await programs.round_trip(ana, beto, "seguimos", timeout=15)
     finally:

@@ -4,7 +4,6 @@ directory), and the host sends no list frame to any session in the lobby."""
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Callable
 
 import pytest
@@ -21,19 +20,12 @@ from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
 from server.cluster.presence import PresenceMirror, PresenceWriter
 from server.link import HubLink
-from tests.cluster.procs import Proc
+from tests.cluster.procs import Proc, until
 from tests.e2e import programs
 from tui.model import LobbyModel
 
 LIST_FRAMES = (p.LobbySnapshot, p.PlayerUpdated, p.PlayerLeft, p.TableUpdated, p.TableRemoved)
 
-
-async def _until(check: Callable[[], bool], timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("not reached in time")
-        await asyncio.sleep(0.02)
 
 
 def _info(table_id: str, status: str = "waiting", seats: tuple[str | None, ...] = ("ana", None)) -> p.TableInfo:
@@ -78,7 +70,7 @@ async def test_a_front_end_feeds_its_lobby_sessions_from_its_copies(nats_server:
         other = PresenceEntry(conn_id=7, front="front-2", name="beto", guest=False)
         await presence.kv.put(presence_key("front-2", 7), p.encode(other))
         lists.table(_info("t000001"))
-        await _until(lambda: len(directory.tables()) == 1 and len(presence.entries()) == 1)
+        await until(lambda: len(directory.tables()) == 1 and len(presence.entries()) == 1)
         ana = Session(front.connect("10.0.0.1", "ana", None))
         me = PresenceEntry(conn_id=ana.link.conn_id, front="front-1", name="ana")
         chat = (p.ChatLine(sender="beto", text="hola", ts=1),)
@@ -117,7 +109,7 @@ async def test_a_front_end_feeds_its_lobby_sessions_from_its_copies(nats_server:
         await ana.until(lambda m: isinstance(ana.got[-1], p.Pong))
         lists.table(_info("t000004"))
         await presence.kv.put(presence_key("front-3", 3), p.encode(cris))
-        await _until(lambda: len(directory.tables()) == 3 and len(presence.entries()) == 3)
+        await until(lambda: len(directory.tables()) == 3 and len(presence.entries()) == 3)
         await host.nc.publish(subject, p.encode(p.Pong(n=2)), headers={CONN_HEADER: str(ana.link.conn_id)})
         await ana.until(lambda m: ana.got[-1] == p.Pong(n=2))
         assert not any(isinstance(m, LIST_FRAMES) for m in ana.got[ana.got.index(p.Pong(n=1)):])
@@ -153,13 +145,13 @@ async def test_a_malformed_directory_value_is_dropped(nats_server: NatsServer) -
         too_long = p.encode(DirectoryEntry(table=_info("t000004", status="waiting" * 3)))
         await kv.put("t000004", too_long)  # a status beyond its bound
         await kv.put("t000001", p.encode(good))
-        await _until(lambda: bool(mirror.tables()))
+        await until(lambda: bool(mirror.tables()))
         await asyncio.sleep(0.2)  # everything put before it is applied by now
         assert mirror.tables() == [good.table] and seen == [("t000001", good.table)]
         assert bus.dropped >= 4
         await kv.put("t000001", p.encode(good))  # the same again (a new host): no news
         await kv.delete("t000001")
-        await _until(lambda: not mirror.tables())
+        await until(lambda: not mirror.tables())
         assert seen == [("t000001", good.table), ("t000001", None)]
         await mirror.close()
     finally:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
-from typing import Callable
 
 import pytest
 
@@ -18,16 +17,9 @@ from server.cluster.front import FrontEnd
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
 from server.cluster.presence import PresenceMirror, PresenceWriter
-from tests.cluster.procs import LEASE_TTL, Proc
+from tests.cluster.procs import LEASE_TTL, Proc, until
 from tests.e2e import programs
 
-
-async def _until(check: Callable[[], bool], timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("not reached in time")
-        await asyncio.sleep(0.02)
 
 
 def _where(mirror: PresenceMirror) -> dict[str, tuple[str | None, int | None]]:
@@ -45,14 +37,14 @@ async def test_the_copy_keeps_valid_entries_and_drops_malformed_ones(nats_server
         await kv.put("front-b.9", p.encode(ana))  # an entry under another session's key
         await kv.put("front-a.6", p.encode(ana).replace(b"ana", b"a\x00a"))  # a bad name
         await kv.put(presence_key("front-a", 5), p.encode(ana))
-        await _until(lambda: bool(mirror.entries()))
+        await until(lambda: bool(mirror.entries()))
         await asyncio.sleep(0.2)  # everything put before it is applied by now
         assert mirror.entries() == [ana]
         assert bus.dropped >= 3
         assert mirror.fronts() == {"front-a"}
         # Deleting the key takes the entry out of every copy
         await kv.delete(presence_key("front-a", 5))
-        await _until(lambda: not mirror.entries())
+        await until(lambda: not mirror.entries())
         await mirror.close()
     finally:
         await bus.close()
@@ -78,18 +70,18 @@ async def test_a_front_end_writes_its_own_sessions_and_deletes_them_when_they_en
                       PresenceEntry(conn_id=ana.conn_id + 1000, front="front-1", name="ghost"),
                       PresenceEntry(conn_id=ana.conn_id, front="front-2", name="other")):
             await host.nc.publish(subject, p.encode(entry))
-        await _until(lambda: len(seen.entries()) == 2)
+        await until(lambda: len(seen.entries()) == 2)
         await asyncio.sleep(0.2)
         assert _where(seen) == {"ana": (None, None), "beto": ("t000001", 1)}
         # ana sits down somewhere: her entry is replaced
         await host.nc.publish(subject, p.encode(PresenceEntry(conn_id=ana.conn_id, front="front-1",
                                                               name="ana", table_id="t000002")))
-        await _until(lambda: _where(seen).get("ana") == ("t000002", None))
+        await until(lambda: _where(seen).get("ana") == ("t000002", None))
         ana.close()  # her session ends: her entry goes
-        await _until(lambda: set(_where(seen)) == {"beto"})
+        await until(lambda: set(_where(seen)) == {"beto"})
         # The host hangs up on beto: his goes too
         await host.nc.publish(subject, p.encode(HangUp(conn_id=beto.conn_id)))
-        await _until(lambda: not seen.entries())
+        await until(lambda: not seen.entries())
     finally:
         await front.stop()
         await seen.close()
@@ -108,17 +100,17 @@ async def test_the_cluster_knows_who_is_online_where_also_after_kills(
     cris, = await programs.connect(p3.port, "cris")
     clients = [ana, beto, cris]
     try:
-        await _until(lambda: set(_where(mirror)) == {"ana", "beto", "cris"})
+        await until(lambda: set(_where(mirror)) == {"ana", "beto", "cris"})
         fronts = {e.name: e.front for e in mirror.entries()}
         assert fronts == {"ana": p2.owner, "beto": p2.owner, "cris": p3.owner}
         table_id = await programs.table_of(ana, 2)
-        await _until(lambda: _where(mirror)["ana"] == (table_id, 0))
+        await until(lambda: _where(mirror)["ana"] == (table_id, 0))
         await beto.send(p.WatchTable(table_id=table_id))
-        await _until(lambda: _where(mirror)["beto"] == (table_id, None))
+        await until(lambda: _where(mirror)["beto"] == (table_id, None))
         # cris's process dies without a word: his entry goes once its lease is gone
         killed = time.monotonic()
         await p3.stop(signal.SIGKILL)
-        await _until(lambda: "cris" not in _where(mirror), 15)
+        await until(lambda: "cris" not in _where(mirror), 15)
         assert time.monotonic() - killed < LEASE_TTL + 5
         # The lobby host dies: the sessions of the surviving front end are told (they stay:
         # test_host_swap.py), these leave and come back through it, see each other online,
@@ -131,7 +123,7 @@ async def test_the_cluster_knows_who_is_online_where_also_after_kills(
         clients = await programs.connect(p2.port, "ana", "beto")
         await programs.Online(clients[0]).until(lambda names: names == {"ana", "beto"})
         await programs.Online(clients[1]).until(lambda names: names == {"ana", "beto"})
-        await _until(lambda: _where(mirror) == {"ana": (None, None), "beto": (None, None)})
+        await until(lambda: _where(mirror) == {"ana": (None, None), "beto": (None, None)})
         assert {e.front for e in mirror.entries()} == {p2.owner}
     finally:
         await programs.close_all(clients)
