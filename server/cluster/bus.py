@@ -39,6 +39,7 @@ HUB_SUBJECT = "truco.hub.in"  # front ends -> the lobby host
 FRONT_SUBJECT = "truco.front"  # truco.front.<process>: the lobby host -> one front end
 CONN_HEADER = "Truco-Conn"  # a session's frame: the connection id it belongs to
 HOST_LEASE = "lobby"  # the lease of the process that runs the lobby
+LOBBY_CHAT_SUBJECT = "truco.lobby.chat"  # the lobby host -> every front end: a lobby chat line
 HOST_NEWS = "truco.host.news"  # a new lobby host is ready: processes read the lease at once
 TABLE_SUBJECT = "truco.table"  # truco.table.<table id>: the lobby host -> the table's owner
 OWNER_SUBJECT = "truco.owner"  # truco.owner.<process>: "run this table" (request/reply)

@@ -22,8 +22,8 @@ from nats.js.errors import NoKeysError
 from nats.js.kv import KeyValue
 
 import protocol as p
-from protocol.bus import DirectoryEntry, LobbyView
-from server.cluster.bus import DIRECTORY_BUCKET, Bus
+from protocol.bus import DirectoryEntry, LobbyChatLine, LobbyView
+from server.cluster.bus import DIRECTORY_BUCKET, LOBBY_CHAT_SUBJECT, Bus
 from server.cluster.mirror import BucketMirror, BucketWriter
 from server.lobby.state import Conn
 
@@ -99,6 +99,11 @@ class HostLists:
             # Its own entry first, so that the lists it gets show it
             self.gateway.presence_of(conn)
             self.gateway.to_front(conn.peer.conn_id, LobbyView(conn_id=conn.peer.conn_id, chat=chat))
+
+    def chat(self, line: p.ChatLine) -> None:
+        if self.gateway is not None:
+            self.gateway.to_every_front(LOBBY_CHAT_SUBJECT, LobbyChatLine(
+                sender=line.sender, text=line.text, ts=line.ts, system=line.system))
 
     def left(self, conn: Conn) -> None:
         if self.gateway is not None:

@@ -21,8 +21,8 @@ from collections import deque
 from nats.aio.msg import Msg
 
 import protocol as p
-from protocol.bus import CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, LobbyView, PresenceEntry, ResumeCode
-from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
+from protocol.bus import CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, LobbyChatLine, LobbyView, PresenceEntry, ResumeCode
+from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
 from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.names import NameMirror
 from server.cluster.order import AFTER_HEADER, MOVE_HEADER, SEQ_HEADER, FrameOrder, parse_after, parse_seq
@@ -64,6 +64,7 @@ class FrontEnd:
 
     async def start(self) -> None:
         await self._bus.nc.subscribe(self.subject, cb=self._on_message)
+        await self._bus.subscribe(LOBBY_CHAT_SUBJECT, self._on_lobby_chat)
         await self._bus.nc.flush()  # subscribed before any session is opened
         self._pump = asyncio.get_running_loop().create_task(self._send_loop(), name="front-pump")
         if self._presence is not None:
@@ -191,6 +192,13 @@ class FrontEnd:
         elif message is not None:
             self._bus.dropped += 1
             log.warning("front end: unexpected %s dropped", message.TYPE)
+
+    async def _on_lobby_chat(self, message: p.Message, _msg: Msg) -> None:
+        if isinstance(message, LobbyChatLine) and self.feed is not None:
+            self.feed.chat(message)
+        elif not isinstance(message, LobbyChatLine):
+            self._bus.dropped += 1
+            log.warning("front end: unexpected %s on the lobby chat dropped", message.TYPE)
 
     def deliver(self, conn_id: int, data: bytes) -> None:
         """A frame to one of this process's sessions; one too slow to read it is dropped."""

@@ -137,6 +137,10 @@ class HostGateway:
             link.resume = code
             self._out.put(None, link._subject, None, p.encode(ResumeCode(conn_id=link.conn_id, code=code)))
 
+    def to_every_front(self, subject: str, message: p.Message) -> None:
+        """A bus message for every front end, once, in order with every session's frames."""
+        self._out.put(None, subject, None, p.encode(message))
+
     def to_front(self, conn_id: int, message: p.Message) -> None:
         """A bus message about a connection to its front end, in order with its frames."""
         link = self.links.get(conn_id)

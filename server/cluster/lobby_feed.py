@@ -20,7 +20,7 @@ import logging
 from typing import Callable
 
 import protocol as p
-from protocol.bus import LobbyView, PresenceEntry
+from protocol.bus import LobbyChatLine, LobbyView, PresenceEntry
 from server.cluster.bus import presence_key
 from server.cluster.directory import DirectoryMirror
 from server.cluster.presence import PresenceMirror
@@ -45,6 +45,7 @@ class LobbyFeed:
         self._keys_of: dict[str, dict[str, None]] = {}  # name -> its sessions' keys, latest last
         self._shown: dict[str, p.PlayerInfo] = {}  # name -> what the lobby lists
         self._lobby: set[int] = set()  # this process's sessions in the lobby
+        self._named: set[int] = set()  # this process's sessions with a name (a presence entry)
         for key, entry in presence.items():
             self._watched(key, entry)
         presence.changed = self._watched
@@ -68,12 +69,26 @@ class LobbyFeed:
 
     def own(self, entry: PresenceEntry) -> None:
         """Where one of this process's sessions is (the host said so)."""
+        self._named.add(entry.conn_id)
         self._set(presence_key(self._owner, entry.conn_id), entry)
 
     def own_gone(self, conn_id: int) -> None:
         """One of this process's sessions ended (or went unnamed from the list)."""
         self._lobby.discard(conn_id)
+        self._named.discard(conn_id)
         self._set(presence_key(self._owner, conn_id), None)
+
+    def chat(self, said: LobbyChatLine) -> None:
+        """A lobby chat line, published once by the host for every front end: to every named
+        session of this process, as the hub sends it to every named session in one process.
+        It left the host in order with the sessions' own frames (one publisher, one queue), so
+        a session that entered the lobby after it has it in its snapshot, and not twice."""
+        if not self._named:
+            return
+        frame = p.encode(p.Chat(line=p.ChatLine(sender=said.sender, text=said.text, ts=said.ts,
+                                                system=said.system)))
+        for conn_id in list(self._named):
+            self._deliver(conn_id, frame)
 
     def own_entry(self, conn_id: int) -> PresenceEntry | None:
         return self._entries.get(presence_key(self._owner, conn_id))

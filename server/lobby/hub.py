@@ -283,4 +283,7 @@ class Hub:
         state.chat.append(line)
         if self._chat_log is not None:
             state.persist(self._chat_log.said(line))
-        state.broadcast(p.Chat(line=line))
+        if state.lists is not None:  # cluster mode: once on the bus for every front end
+            state.lists.chat(line)
+        else:
+            state.broadcast(p.Chat(line=line))

@@ -87,6 +87,9 @@ class LobbyLists(Protocol):
     def left(self, conn: Conn) -> None:
         """``conn`` sits at or watches a table: no more lobby news for it."""
 
+    def chat(self, line: p.ChatLine) -> None:
+        """A lobby chat line: once for every front end, which gives it to its named sessions."""
+
 
 class LobbyState:
     def __init__(self, config: ServerConfig, store: Store | None) -> None:

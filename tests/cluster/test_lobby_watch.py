@@ -10,9 +10,11 @@ import pytest
 from nats.aio.msg import Msg
 
 import protocol as p
-from protocol.bus import DirectoryEntry, LobbyView, PresenceEntry
+from protocol.bus import DirectoryEntry, LobbyChatLine, LobbyView, PresenceEntry
 from protocol.client import Client
-from server.cluster.bus import CONN_HEADER, FRONT_SUBJECT, Bus, BusOptions, front_subject, parse_conn_id, presence_key
+from server.cluster.bus import (
+    CONN_HEADER, FRONT_SUBJECT, LOBBY_CHAT_SUBJECT, Bus, BusOptions, front_subject, parse_conn_id, presence_key,
+)
 from server.cluster.directory import DirectoryMirror, HostLists
 from server.cluster.front import FrontEnd
 from server.cluster.lobby_feed import LobbyFeed
@@ -184,6 +186,13 @@ async def test_one_lobby_over_processes_fed_by_watches_with_no_list_frames_on_th
     spy = await Bus.connect(nats_server.url, BusOptions(), owner="test-spy")
     frames = Frames()
     await spy.nc.subscribe(f"{FRONT_SUBJECT}.>", cb=frames.seen)
+    chat_lines: list[LobbyChatLine] = []
+
+    async def said(message: p.Message, _msg: Msg) -> None:
+        if isinstance(message, LobbyChatLine):
+            chat_lines.append(message)
+
+    await spy.subscribe(LOBBY_CHAT_SUBJECT, said)
     await spy.nc.flush()
     where = await PresenceMirror.open(spy)
     ana, = await programs.connect(p2.port, "ana")  # watches the lobby from the second process
@@ -215,6 +224,10 @@ async def test_one_lobby_over_processes_fed_by_watches_with_no_list_frames_on_th
         # Back in the lobby, beto's lists come from his own process's copies, him included
         back = LobbyModel()
         await _lobby(beto, back, lambda m: m.table_id is None and "beto" in m.players and "ana" in m.players)
+        # A lobby chat line: one message on the bus, to every named session on every process
+        await cris.send(p.SendChat(text="hola a todos"))
+        for client, model in ((ana, seen), (beto, back), (cris, LobbyModel())):
+            await _lobby(client, model, lambda m: any(line.text == "hola a todos" for line in m.chat))
         # He quits: he disappears from her list
         await beto.close()
         await _lobby(ana, seen, lambda m: "beto" not in m.players)
@@ -227,6 +240,8 @@ async def test_one_lobby_over_processes_fed_by_watches_with_no_list_frames_on_th
         assert kinds <= {p.TableUpdated}, kinds
         assert all(m.table.table_id == table_id for _, m in frames.to if isinstance(m, p.TableUpdated))
         assert any(isinstance(m, p.TableUpdated) for _, m in frames.to)  # the spy did see frames
+        assert not any(isinstance(m, p.Chat) for _, m in frames.to)  # no chat line per session
+        assert [line.text for line in chat_lines] == ["hola a todos"]
     finally:
         await programs.close_all(clients)
         await where.close()
