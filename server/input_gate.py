@@ -309,6 +309,10 @@ class InputGate:
 _installed = False
 
 
+#: Seconds of wall time under which a callback is charged its wall time (see install).
+SHORT_CALLBACK = 0.0005
+
+
 def install() -> None:
     """Time the event-loop callbacks that run in a session's context (once per process).
 
@@ -316,7 +320,7 @@ def install() -> None:
     context the callback was scheduled in; a session's App and all its tasks carry the
     session's gate in ``current_gate``. This wraps ``Handle._run`` (a private method of
     asyncio's pure-Python handles, which the C task implementation also schedules): one
-    context lookup per callback, and three clock reads for the callbacks of sessions.
+    context lookup per callback, and three or four clock reads for the callbacks of sessions.
     """
     global _installed
     if _installed:
@@ -325,19 +329,27 @@ def install() -> None:
     clock = time.perf_counter
     # The cost is this thread's CPU time, not the wall time: on a machine busy with other
     # processes a callback preempted halfway would otherwise be charged for the time the
-    # kernel gave to someone else, and players throttled for the operator's load.
+    # kernel gave to someone else, and players throttled for the operator's load. Reading
+    # the thread's CPU clock is a system call (the wall clock is not), a tenth of a seat's
+    # CPU when read twice per callback; so a callback that took less than SHORT of wall
+    # time is charged that (at most SHORT too much, and only when preempted), and only a
+    # longer one reads the CPU clock a second time.
     cpu_clock = time.thread_time
+    short = SHORT_CALLBACK
 
     def _run(self: asyncio.events.Handle) -> None:
         gate = self._context.get(current_gate)  # type: ignore[attr-defined]
         if gate is None:
             original(self)
             return
-        started = cpu_clock()
+        cpu_started = cpu_clock()
+        started = clock()
         try:
             original(self)
         finally:
-            gate.charge(cpu_clock() - started, clock())
+            now = clock()
+            wall = now - started
+            gate.charge(wall if wall < short else cpu_clock() - cpu_started, now)
 
     asyncio.events.Handle._run = _run  # type: ignore[method-assign]
     _installed = True

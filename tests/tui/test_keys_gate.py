@@ -1,6 +1,7 @@
 """The table's key bar is asked again only when what it shows may have changed
 (tui/screens/table_keys.py): an update that changes none of the keys' answers leaves it,
-one that gives this seat its turn redraws it, and it always matches Textual's answers."""
+one that gives this seat its turn redraws it, and it always matches Textual's answers; a
+state seen before is drawn from the bar kept for it, without asking Textual again."""
 from __future__ import annotations
 
 import random
@@ -11,7 +12,7 @@ import protocol as p
 from tests.tui.kit import TABLE_NAMES, FakeLink, seated_app, table_shown, update_for
 from tests.tui.test_keys import key_bar
 from tui.screens.table import TableScreen
-from tui.widgets.keybar import binding_pairs
+from tui.widgets.keybar import KeyBar, binding_pairs
 
 FOUR = p.TableInfo(table_id="t1", title="la mesa", variant="argentino", owner="ana",
                    seats=TABLE_NAMES[:4], options={"target": 30}, status="playing")
@@ -39,13 +40,19 @@ async def test_the_key_bar_is_redrawn_only_when_its_keys_change(monkeypatch: Any
         screen = app.screen
         assert isinstance(screen, TableScreen)
         drawn: list[int] = []
-        textual_refresh = TableScreen.refresh_bindings
+        asked: list[int] = []
+        show, ask = KeyBar.show, KeyBar.draw_bindings
 
-        def counted(self: TableScreen) -> None:
+        def counted_show(self: KeyBar, pairs: list[tuple[str, str]]) -> None:
             drawn.append(1)
-            textual_refresh(self)
+            show(self, pairs)
 
-        monkeypatch.setattr(TableScreen, "refresh_bindings", counted)
+        def counted_ask(self: KeyBar, on: Any) -> None:
+            asked.append(1)
+            ask(self, on)
+
+        monkeypatch.setattr(KeyBar, "show", counted_show)
+        monkeypatch.setattr(KeyBar, "draw_bindings", counted_ask)
         turns = []
         for seq, (state, events) in enumerate(moves[1:], start=2):
             before = len(drawn)
@@ -63,3 +70,5 @@ async def test_the_key_bar_is_redrawn_only_when_its_keys_change(monkeypatch: Any
         assert True in turns and False in turns
         # Most updates (another seat's card, still not this seat's turn) leave the bar as it was.
         assert len(drawn) < len(moves) - 1
+        # The turn came back at least once: that bar was drawn from what was kept.
+        assert len(asked) < len(drawn)

@@ -86,6 +86,16 @@ class KeyBar(Panel):
         if self._pairs:
             self.show(self._pairs)
 
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        """What the bar shows now, as (keys, words) pairs."""
+        return self._pairs
+
+    @property
+    def following(self) -> bool:
+        """Whether the bar follows its screen's bindings (``follow_bindings`` was called)."""
+        return self._label is not None
+
     def follow_bindings(self, label: Labeller) -> None:
         """Show the screen's active bindings from now on, redrawn whenever Textual (a focus
         change) or the screen (``refresh_bindings`` after a change of state) says they
@@ -93,6 +103,11 @@ class KeyBar(Panel):
         self._label = label
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self._bindings_changed(self.screen)
+
+    def draw_bindings(self, screen: Screen[object]) -> None:
+        """Show ``screen``'s active bindings now (following them, the bar is drawn only on
+        the next turn of the message loop)."""
+        self._bindings_changed(screen)
 
     def _bindings_changed(self, screen: Screen[object]) -> None:
         if self._label is not None and self.is_attached:

@@ -17,6 +17,16 @@ class BetsLine(WrapPanel, TablePart):
 
     def update_from(self, model: TableModel) -> None:
         view = model.view
+        if view.phase in ("deal", "match_over") or view.game_winner is not None:
+            # Between hands the line says who scored what in the hand just played, in the
+            # place of what it was worth (the summary says that too). One row where it fits:
+            # a second row would lay the whole screen out at every hand's end and again at
+            # the next deal, for every seat (a seventh of a terminal seat's CPU in play).
+            summary = hand_summary(self.tr, model, french(model), self.lite)
+            if summary:
+                summary.no_wrap = False
+                self.show(summary)
+                return
         variant = view.variant
         line = Text(no_wrap=False)
         line.append(self.tr("table.hand_worth", n=view.truco_value), style="bold")
@@ -31,11 +41,6 @@ class BetsLine(WrapPanel, TablePart):
                         else "  " + self.tr("table.face_up"))
             line.append(" ")
             line.append_text(card_text(view.face_up, french=french(model), ascii_only=self.lite))
-        if view.phase in ("deal", "match_over") or view.game_winner is not None:
-            summary = hand_summary(self.tr, model, french(model), self.lite)
-            if summary:
-                line.append("\n")
-                line.append_text(summary)
         self.show(line)
 
     def show_waiting(self, free: int, code: str, line: str = "") -> None:
