@@ -87,3 +87,24 @@ async def test_a_line_too_wide_or_with_a_base_style_is_drawn_by_textual(monkeypa
         assert [t.plain for t in drawn] == ["short"]  # the others went to Textual
         assert panel.render_line(0).cell_length == 60  # cut to the panel
         assert panel.render_line(2).text.startswith("based")
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (200, 50)])
+async def test_each_panel_draws_its_lines_to_its_content_width(size: tuple[int, int]) -> None:
+    """Panel.render_line takes the width from the panel's outer size less its borders and
+    padding: for every panel shown on the table screen (a hidden one draws nothing), that is
+    Textual's content width."""
+    import random
+
+    import engine
+    from tests.tui.kit import FakeLink, seated_app, table_shown, update_for
+
+    state, events = engine.new_match(engine.get_ruleset("argentino", flor=False), 2, random.Random(3))
+    link = FakeLink()
+    app = await seated_app(link, 0)
+    async with table_shown(app, link, update_for(state, 0, 1, list(events)), size=size) as pilot:
+        await pilot.pause(0.2)
+        panels = [panel for panel in app.screen.query(Panel) if panel.region]  # not the hidden ones
+        assert len(panels) > 5
+        for panel in panels:
+            assert panel._content_width() == panel.size.width, panel.id

@@ -143,7 +143,7 @@ class Panel(Static):
         texts = self._line_texts
         if texts is None:
             return super().render_line(y)
-        width, style = self.size.width, self.visual_style
+        width, style = self._content_width(), self.visual_style
         if y >= len(texts):
             return Strip.blank(width, style.rich_style)
         if self.text_selection is not None:  # a selection is this session's alone
@@ -159,6 +159,12 @@ class Panel(Static):
         else:
             _SHARED_STRIPS.move_to_end(key)
         return strip
+
+    def _content_width(self) -> int:
+        """``self.size.width`` without looking the widget up in its screen's map, once for
+        every line drawn (the outer size the last layout gave it, less its borders and
+        padding)."""
+        return max(0, self.outer_size.width - self.styles.gutter.width)
 
     def _render_one(self, line: Text, width: int, style: VisualStyle) -> Strip:
         line.no_wrap = True
