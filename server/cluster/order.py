@@ -17,6 +17,9 @@ last frame after the lobby took the player back. So the streams carry stamps:
   did not know of it yet: a table the player has left). A frame is held at most
   ``HOLD_SECONDS``, and at most ``HELD_MAX`` per connection: past either, the held frames go
   out as they are (the host's frame was lost, e.g. a failed publish) and a warning is logged.
+  An owner's frame that arrives before a move the owner did not know of yet (NATS keeps no
+  order between two publishers, even one flushed before the other sent) is passed on: the
+  session it reaches moves with the next frame.
 
 Stamps belong to one host: its numbers start again with the next one, so a frame stamped by
 another host than the current one is passed on as it is.
