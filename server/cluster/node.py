@@ -40,6 +40,7 @@ from server.cluster.owner import TableOwner
 from server.cluster.proxy import TableRegistry
 from server.config import ServerConfig
 from server.lobby import Hub
+from server.lobby.reattach import REATTACH_GRACE
 from server.table import Pace
 from server.variants import validate_options, variant_infos
 
@@ -224,6 +225,7 @@ class Node:
             assert self.directory is not None
             lists = HostLists(self.directory.kv)
             hub.keep_lists_elsewhere(lists)  # each table as it is restored goes to the bucket
+            hub.expect_sessions_back(REATTACH_GRACE)  # the other front ends' sessions
             await hub.load()
         finally:
             keeping.cancel()

@@ -157,6 +157,11 @@ class Hub:
         sessions from watched copies), not to each session from here."""
         self._state.lists = lists
 
+    def expect_sessions_back(self, grace: float) -> None:
+        """Cluster mode: the sessions of a host that died come back within ``grace`` seconds
+        (a guest's waiting-room seat is held for them that long: ``restore``)."""
+        self._state.reattach_grace = grace
+
     def reserved_fingerprint(self, key: str) -> str | None:
         """The fingerprint a name (by ``name_key``) is reserved for, if any."""
         return self._state.reservations.get(key)

@@ -34,6 +34,11 @@ from server.lobby.state import Conn, LobbyState, Table
 
 log = logging.getLogger(__name__)
 
+# Seconds within which the live sessions of a host that died are attached to the new one
+# (their front ends send them once it is ready, at once when it says so): a guest's seat in
+# a waiting room, and a seated player's presence at a table, are kept for them that long
+REATTACH_GRACE = 10.0
+
 Watch = Callable[[Conn, p.WatchTable], None]  # the directory's: start watching a table
 
 

@@ -54,8 +54,13 @@ class Seats:
     def sit(self, conn: Conn, table: Table, seat: int) -> None:
         if conn.table_id is not None:
             self.leave_table(conn)
-        table.seats[seat] = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id,
-                                     fingerprint=conn.peer.fingerprint)
+        occupant = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id, fingerprint=conn.peer.fingerprint)
+        if occupant.fingerprint is None and table.owner_starts:
+            # A guest's code for a waiting room's seat: a new lobby host gives the seat back
+            # to it (cluster mode: its front end keeps it, server/lobby/reattach.py); it is
+            # their code for the game too
+            occupant.resume = self._new_resume_code()
+        table.seats[seat] = occupant
         conn.table_id, conn.seat = table.table_id, seat
         self._state.send(conn, p.Seated(table_id=table.table_id, seat=seat, code=table.code))
         self._state.table_changed(table)
@@ -76,7 +81,7 @@ class Seats:
             if occupant.conn_id is not None:
                 conn = self._state.conns.get(occupant.conn_id)
                 occupant.fingerprint = conn.peer.fingerprint if conn is not None else None
-                if occupant.fingerprint is None:
+                if occupant.fingerprint is None and not occupant.resume:
                     occupant.resume = self._new_resume_code()
                     if conn is not None and self._state.presence is not None:
                         self._state.presence(conn)  # cluster mode: its front end learns the code
@@ -231,11 +236,12 @@ class Seats:
         self.hold(table, seat, occupant)
         self._state.table_changed(table)
 
-    def hold(self, table: Table, seat: int, occupant: Occupant) -> None:
+    def hold(self, table: Table, seat: int, occupant: Occupant, seconds: float | None = None) -> None:
+        """Hold the seat for ``seconds`` (default: ``seat_hold``)."""
         token = next(self._tokens)
         self._holds[id(occupant)] = token
         loop = asyncio.get_running_loop()
-        loop.call_later(self._state.config.seat_hold, self._state.inbox.put_nowait,
+        loop.call_later(self._state.config.seat_hold if seconds is None else seconds, self._state.inbox.put_nowait,
                         HoldExpired(table.table_id, seat, occupant, token))
 
     def hold_expired(self, expired: HoldExpired) -> None:
