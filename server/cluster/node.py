@@ -38,9 +38,9 @@ from server.cluster.presence import PresenceMirror, PresenceWriter
 from server.cluster.natsd import MIN_VERSION, NatsServerError
 from server.cluster.owner import TableOwner
 from server.cluster.proxy import TableRegistry
+from server.cluster.reattach import REATTACH_GRACE
 from server.config import ServerConfig
 from server.lobby import Hub
-from server.lobby.reattach import REATTACH_GRACE
 from server.table import Pace
 from server.variants import validate_options, variant_infos
 

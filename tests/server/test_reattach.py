@@ -183,3 +183,35 @@ async def test_after_a_restart_a_guests_waiting_room_seat_is_free_at_once(tmp_pa
         assert seats[0] is not None and seats[0].away and seats[1:] == [None, None, None]
     finally:
         await stop_hub(hub, store, task)
+
+
+async def test_a_card_played_before_the_table_is_back_is_played_once_it_is(tmp_path: Path) -> None:
+    """The front end sends what a player did while there was no host right behind their
+    attachment: at a table still being restored it waits for the table, then is played."""
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60)
+    ana, beto = await two_at_a_table(hub)
+    table_id = ana.of(p.TableCreated)[0].table_id
+    code = last_update(beto).resume_code
+    mover_seat = next(u.seat for u in (last_update(ana), last_update(beto)) if u.seat in u.waiting)
+    before = (last_update(ana), last_update(beto))[mover_seat]
+    card = next(a.card for a in before.view.legal if a.call == "play")
+    await stop_hub(hub, store, task)
+
+    hub, store, task = await start_hub(path, seat_hold=60)
+    try:
+        ana = await attach(hub, 401, "ana", "SHA256:ana", table_id, 0)
+        beto = await attach(hub, 402, "beto", None, table_id, 1, code)
+        assert table_id not in hub.tables  # not back yet
+        (ana, beto)[mover_seat].send(p.TableAction(table_id=table_id, call="play", card=card, cid=77))
+        await asyncio.wait_for(hub.restored.wait(), 10)
+
+        async def played() -> None:
+            while not all(c.of(p.TableUpdate) and last_update(c).view.current_trick for c in (ana, beto)):
+                await settle_all(ana, beto)
+        await asyncio.wait_for(played(), 10)
+        for client in (ana, beto):
+            assert [c for _, c in last_update(client).view.current_trick] == [card]
+            assert not client.of(p.Error)
+    finally:
+        await stop_hub(hub, store, task)
