@@ -10,7 +10,7 @@ import protocol as p
 from protocol.bus import ConnAttach, InputAck, PresenceEntry, decode_bus
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject
 from server.cluster.front import FrontEnd
-from server.cluster.held_input import HELD_FRAMES, IN_HEADER
+from server.cluster.held_input import HELD_BYTES, HELD_FRAMES, IN_HEADER, SENT_BYTES, SENT_FRAMES, Held, Unconfirmed
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
 from tests.cluster.procs import until
@@ -90,3 +90,21 @@ async def test_frames_the_old_host_never_confirmed_go_to_the_new_one_in_order(na
         await names.close()
         for b in (bus, old, new):
             await b.close()
+
+
+def test_what_is_kept_is_bounded_by_frames_and_by_bytes() -> None:
+    sent = Unconfirmed()
+    numbers = [sent.number(7, b"x") for _ in range(SENT_FRAMES + 10)]
+    assert numbers == list(range(1, SENT_FRAMES + 11)) and len(sent) == SENT_FRAMES  # the oldest forgotten
+    sent.confirmed(numbers[-3])
+    assert sent.take() == [(7, b"x"), (7, b"x")] and len(sent) == 0
+    big = b"y" * (SENT_BYTES // 4 + 1)
+    for _ in range(4):
+        sent.number(8, big)
+    assert len(sent) == 3  # past the bytes
+    held = Held()
+    held.start(9, (None, b"attach"))
+    chunk = b"z" * (HELD_BYTES // 3)
+    assert [held.add(9, ({}, chunk)) for _ in range(4)] == [True, True, True, False]
+    assert held.first_drop(9) and not held.first_drop(9)  # told once
+    assert [len(items) for items in held.take().values()] == [4]  # the attachment and three
