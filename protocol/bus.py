@@ -234,6 +234,7 @@ class TableEntry(BusMessage):
     seats: tuple[dict[str, Any], ...] = limited((), max_items=8)  # Occupant.to_record()
     seed: str = limited("", max_len=64)
     demo: bool = False
+    owner_starts: bool = True  # while waiting: its owner starts it (False: it starts once full)
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ class Seats:
         if conn.table_id is not None:
             self.leave_table(conn)
         occupant = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id, fingerprint=conn.peer.fingerprint)
-        if occupant.fingerprint is None and table.owner_starts:
+        if occupant.fingerprint is None and self._stored_room(table):
             # A guest's code for a waiting room's seat: a new lobby host gives the seat back
             # to it (cluster mode: its front end keeps it, server/lobby/reattach.py); it is
             # their code for the game too
@@ -105,6 +105,7 @@ class Seats:
             options=dict(table.options), owner=table.owner, private=table.private,
             code=table.code, turn_timer=table.turn_timer,
             seats=[o.to_record() if o is not None else {} for o in table.seats], seed=seed, demo=table.demo,
+            owner_starts=table.owner_starts,
         )
 
     def save_room(self, table: Table) -> None:
@@ -112,7 +113,7 @@ class Seats:
         seats after (its seed too: the game a restart brings back is the one it would have
         been), so a restart before its start keeps who sits where (``restore``)."""
         store = self._state.store
-        if store is None or not table.owner_starts or table.actor is not None:
+        if store is None or not self._stored_room(table) or table.actor is not None:
             return
         if not table.seed:
             table.seed = secrets.token_hex(16)
@@ -120,6 +121,11 @@ class Seats:
         else:
             self._state.persist(store.update_seats(
                 table.table_id, [o.to_record() if o is not None else {} for o in table.seats]))
+
+    def _stored_room(self, table: Table) -> bool:
+        """Whether a waiting table is in the store: a waiting room its owner starts; in
+        cluster mode every one (a new lobby host gives its seats back: server/lobby/reattach.py)."""
+        return (table.owner_starts or self._state.reattach_grace > 0) and not table.demo
 
     def new_actor(self, table: Table, seed: str | None = None) -> TableActor:
         seats = [s for s in table.seats if s is not None]

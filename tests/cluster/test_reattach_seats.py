@@ -1,5 +1,6 @@
 """What a new lobby host gives back, over SSH on a real cluster (the lobby host killed with
-SIGKILL): a waiting room's players get their seats back and the room starts; a seated
+SIGKILL): a waiting room's players get their seats back and the room starts (a table of two
+waiting for its second player too, which still starts by itself once full); a seated
 player whose SSH connection never dropped is not shown away to the others while the new
 host takes over, and one whose connection died with the host is. The players are programs
 on the `truco` subsystem (tests/cluster/test_host_swap.py: the rest of the host swap)."""
@@ -44,7 +45,8 @@ async def test_waiting_room_seats_come_back_and_the_others_are_never_shown_away(
     beto, = await programs.connect(p3.port, "beto")  # a guest at the same game
     eve, = await programs.connect(p3.port, "eve", client_keys=[key])  # a key holder in a waiting room
     dora, = await programs.connect(p1.port, "dora")  # at the game, on the host's own process
-    clients = [ana, beto, cris, eve, dora]
+    frank, = await programs.connect(p3.port, "frank")  # a guest at a table of two, waiting for a second
+    clients = [ana, beto, cris, eve, dora, frank]
     try:
         # A game of four on ana's process: ana, beto, dora and a bot
         game = await programs.table_of(ana, 4, options={"flor": False})
@@ -59,10 +61,12 @@ async def test_waiting_room_seats_come_back_and_the_others_are_never_shown_away(
         room = await programs.table_of(cris, 4, options={"flor": False}, owner_starts=True)
         await eve.send(p.JoinTable(table_id=room))
         assert (await eve.wait_for(p.Seated, 15)) == p.Seated(table_id=room, seat=1)
+        pair = await programs.table_of(frank, 2, options={"flor": False})
+        assert (await frank.wait_for(p.Seated, 15)) == p.Seated(table_id=pair, seat=0)
         await asyncio.sleep(0.5)  # the guests' seat codes have reached their front ends
 
         await p1.stop(signal.SIGKILL)  # the lobby host; dora's connection goes with it
-        for client in (ana, beto, cris, eve):
+        for client in (ana, beto, cris, eve, frank):
             assert (await client.wait_for(p.Notice, 15)).code == "reattaching"
         await wait_for_host(p2, p3)
         # The game: ana and beto are seated again and each sees dora away (she is not
@@ -86,6 +90,14 @@ async def test_waiting_room_seats_come_back_and_the_others_are_never_shown_away(
         await cris.send(p.StartTable(table_id=room))
         for client, seat in ((cris, 0), (eve, 1)):
             dealt = await programs.update(client, lambda u: u.table_id == room and programs.dealt(u), 20)
+            assert dealt.seat == seat
+        # The table of two: frank is back in his seat, and it starts by itself once full
+        assert await frank.wait_for(p.Seated, 20) == p.Seated(table_id=pair, seat=0)
+        gina, = await programs.connect(p2.port, "gina")
+        clients.append(gina)
+        await gina.send(p.JoinTable(table_id=pair))
+        for client, seat in ((frank, 0), (gina, 1)):
+            dealt = await programs.update(client, lambda u: u.table_id == pair and programs.dealt(u), 20)
             assert dealt.seat == seat
         assert not any("Traceback" in line for proc in (p2, p3) for line in proc.lines)
     finally:

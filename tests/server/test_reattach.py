@@ -215,3 +215,4 @@ async def test_a_card_played_before_the_table_is_back_is_played_once_it_is(tmp_p
             assert not client.of(p.Error)
     finally:
         await stop_hub(hub, store, task)
+
