@@ -160,9 +160,9 @@ class FrontEnd:
             self._wake.clear()
             while self._queue:
                 headers, data = self._queue.popleft()
-                conn = headers.get(CONN_HEADER) if headers is not None else None
-                if conn is not None:  # a session's frame: numbered, kept until the host has it
-                    headers[IN_HEADER] = str(self._sent.number(int(conn), data))
+                if headers is not None and CONN_HEADER in headers:  # a session's frame: numbered,
+                    # kept until the host has it
+                    headers[IN_HEADER] = str(self._sent.number(int(headers[CONN_HEADER]), data))
                 try:
                     await nc.publish(HUB_SUBJECT, data, headers=headers)
                 except Exception:  # the connection reconnects by itself; this frame is lost

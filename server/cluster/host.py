@@ -213,7 +213,7 @@ class HostGateway:
             if link is None or link.closed:
                 return  # a frame of a connection the host does not know (any more)
             self._hub.post(Frame(link.conn_id, msg.data))
-            number = parse_seq(msg.headers.get(IN_HEADER, ""))
+            number = parse_seq((msg.headers or {}).get(IN_HEADER, ""))
             if number is not None:
                 self._taken(link.front, number)
             return

@@ -202,8 +202,8 @@ class Hub:
             case Restored():
                 self._restorer.install(message)
                 self._reattach.installed(message.table_id)
-                for conn, command in self._early.released(message.table_id):
-                    self.handlers[type(command)](conn, command)
+                for waited, command in self._early.released(message.table_id):
+                    self.handlers[type(command)](waited, command)
             case RestoreDone(count, seconds):
                 log.info("all %d open tables restored in %.2f s", count, seconds)
                 self.restored.set()
