@@ -148,6 +148,17 @@ class ConnClosed(BusMessage):
 
 
 @dataclass(frozen=True)
+class InputAck(BusMessage):
+    """The lobby host to a front end: it has taken that front end's session frames up to the
+    one numbered ``n`` (their ``Truco-In`` header), which the front end need not keep for a
+    next host any more (server/cluster/held_input.py)."""
+
+    TYPE: ClassVar[str] = "bus_input_ack"
+    host: str = limited(max_len=OWNER_MAX)
+    n: int = limited(lo=0, hi=2**53)
+
+
+@dataclass(frozen=True)
 class HangUp(BusMessage):
     """The lobby hung up on a connection (host to front end)."""
 
@@ -223,6 +234,7 @@ class TableEntry(BusMessage):
     seats: tuple[dict[str, Any], ...] = limited((), max_items=8)  # Occupant.to_record()
     seed: str = limited("", max_len=64)
     demo: bool = False
+    owner_starts: bool = True  # while waiting: its owner starts it (False: it starts once full)
 
 
 @dataclass(frozen=True)
@@ -382,7 +394,7 @@ class TableStatus(BusMessage):
 
 BUS_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (LoggedEvents, LeaseValue, ConnOpened, ConnClosed, HangUp, NameReservation,
-                PresenceEntry, DirectoryEntry, LobbyView, ConnAttach, ResumeCode,
+                PresenceEntry, DirectoryEntry, LobbyView, ConnAttach, ResumeCode, InputAck,
                 TableEntry, GameEntry, AliveAt, LobbyChatLine, RatingEntry, StatLine, TableOwn,
                 TableCall, TableStatus, HandSenas, TableChatLog)
 }

@@ -5,7 +5,9 @@ frames as they are, its connection id in a header) and what the host sends it ar
 this process's own subject. Lagging sessions are dropped here, as the hub does in a single
 process. When the host changes (it died, another process took over) the sessions stay: each
 is told the lobby is coming back, what it sends waits, and once the new host is ready each
-is attached to it again (server/cluster/reattach.py: its name, its seat, what it watched).
+is attached to it again (server/cluster/reattach.py: its name, its seat, what it watched),
+followed by what it sent that the old host never confirmed and what it sent meanwhile
+(server/cluster/held_input.py).
 Where each named session is (``PresenceEntry``, from the host) is written to the presence
 bucket by this process, and deleted when the session ends (server/cluster/presence.py).
 The lobby's lists reach this process's sessions from its own copies (``feed``,
@@ -21,8 +23,10 @@ from collections import deque
 from nats.aio.msg import Msg
 
 import protocol as p
-from protocol.bus import CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, LobbyChatLine, LobbyView, PresenceEntry, ResumeCode
+from protocol.bus import (CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, InputAck, LobbyChatLine, LobbyView,
+                          PresenceEntry, ResumeCode)
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
+from server.cluster.held_input import IN_HEADER, Held, Unconfirmed
 from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.names import NameMirror
 from server.cluster.order import AFTER_HEADER, MOVE_HEADER, SEQ_HEADER, FrameOrder, parse_after, parse_seq
@@ -33,7 +37,6 @@ from server.link import Closed, Frame, HubLink
 log = logging.getLogger(__name__)
 
 SEND_QUEUE_LIMIT = 20_000  # frames waiting for the bus before new ones are dropped
-PENDING_FRAMES = 32  # frames a session may send while it waits for a new host
 
 
 class FrontEnd:
@@ -55,9 +58,11 @@ class FrontEnd:
         self._pump: asyncio.Task[None] | None = None
         self.host: str | None = None  # the process the sessions are attached to
         self._stopped = False
-        # Opened while there was no host: each connection's opening and first frames, sent
-        # in order once a host is ready
-        self._pending: dict[int, list[tuple[dict[str, str] | None, bytes]]] = {}
+        # Sessions waiting for a host (opened while there was none, or attached to a host
+        # that died): each one's opening or attachment, then its frames, sent in order once a
+        # host is ready
+        self._pending = Held()
+        self._sent = Unconfirmed()  # session frames the host has not confirmed yet
         self._book = AttachBook()  # what a new host needs to know of each session
         self._order = FrameOrder(self.deliver)  # the host's and the tables' frames, in order
         self._no_host: asyncio.TimerHandle | None = None  # the sessions' wait for a new host ends
@@ -105,7 +110,7 @@ class FrontEnd:
                             username=username[:256], fingerprint=fingerprint)
         self._book.opened(opened)
         if self.host is None:  # a new host is taking over: the session waits for it
-            self._pending[conn_id] = [(None, p.encode(opened))]
+            self._pending.start(conn_id, (None, p.encode(opened)))
             log.info("conn %s waits for the new lobby host", conn_id)
         else:
             self._queue_bus(opened)
@@ -124,16 +129,25 @@ class FrontEnd:
             self.links.pop(message.conn_id, None)
             self._absent(message.conn_id)
             self._forget(message.conn_id)
-            if self._pending.pop(message.conn_id, None) is None:
+            if not self._pending.drop(message.conn_id):
                 self._queue_bus(ConnClosed(conn_id=message.conn_id))
         else:
             item = (conn_header(message.conn_id), message.data)
-            waiting = self._pending.get(message.conn_id)
-            if waiting is None:
+            if message.conn_id not in self._pending:
                 self._queue.append(item)
                 self._wake.set()
-            elif len(waiting) < PENDING_FRAMES:
-                waiting.append(item)
+            else:
+                self._hold(message.conn_id, item)
+
+    def _hold(self, conn_id: int, item: tuple[dict[str, str], bytes]) -> None:
+        """A frame of a session waiting for a host; past its bounds it is dropped, and the
+        player told once."""
+        if not self._pending.add(conn_id, item) and self._pending.first_drop(conn_id):
+            log.warning("conn %s: input past what a session may keep while the lobby host changes: dropped",
+                        conn_id)
+            link = self.links.get(conn_id)
+            if link is not None:
+                link.deliver(p.encode(p.Notice(code="reattach_dropped")))
 
     def _queue_bus(self, message: p.Message) -> None:
         self._queue.append((None, p.encode(message)))
@@ -146,6 +160,9 @@ class FrontEnd:
             self._wake.clear()
             while self._queue:
                 headers, data = self._queue.popleft()
+                if headers is not None and CONN_HEADER in headers:  # a session's frame: numbered,
+                    # kept until the host has it
+                    headers[IN_HEADER] = str(self._sent.number(int(headers[CONN_HEADER]), data))
                 try:
                     await nc.publish(HUB_SUBJECT, data, headers=headers)
                 except Exception:  # the connection reconnects by itself; this frame is lost
@@ -189,6 +206,9 @@ class FrontEnd:
                     self.deliver(message.conn_id, frame)
         elif isinstance(message, ResumeCode):
             self._book.code(message)
+        elif isinstance(message, InputAck):
+            if message.host == self.host:  # (one of an earlier host says nothing of this one)
+                self._sent.confirmed(message.n)
         elif message is not None:
             self._bus.dropped += 1
             log.warning("front end: unexpected %s dropped", message.TYPE)
@@ -230,7 +250,7 @@ class FrontEnd:
             if self._no_host is not None:
                 self._no_host.cancel()
                 self._no_host = None
-            pending, self._pending = self._pending, {}
+            pending = self._pending.take()
             if pending:
                 log.info("lobby host %s: %d waiting sessions go to it", host, len(pending))
             for conn_id, items in pending.items():
@@ -241,7 +261,8 @@ class FrontEnd:
             self._no_host = asyncio.get_running_loop().call_later(REATTACH_WAIT, self._give_up)
 
     def _detach_all(self) -> None:
-        """The host died: each session is told, and waits with its attachment first in line."""
+        """The host died: each session is told, and waits with its attachment first in line,
+        then what the old host never confirmed and what was still to go to it."""
         notice = p.encode(p.Notice(code="reattaching"))
         for conn_id, link in list(self.links.items()):
             if conn_id in self._pending:
@@ -249,8 +270,17 @@ class FrontEnd:
             attach = self._book.attach(conn_id)
             if attach is None:  # never happens: every link was opened here
                 continue
-            self._pending[conn_id] = [(None, p.encode(attach))]
+            self._pending.start(conn_id, (None, p.encode(attach)))
             link.deliver(notice)
+        unsent = [item for item in self._queue if item[0] is not None and CONN_HEADER in item[0]]
+        if unsent:
+            self._queue = deque(item for item in self._queue if item[0] is None or CONN_HEADER not in item[0])
+        again = self._sent.take() + [(int(headers[CONN_HEADER]), data) for headers, data in unsent if headers]
+        if again:
+            log.info("%d frames the old lobby host did not confirm go to the next one", len(again))
+        for conn_id, data in again:
+            if conn_id in self._pending:
+                self._hold(conn_id, (conn_header(conn_id), data))
 
     def _give_up(self) -> None:
         """No host came back in time: the waiting sessions end (players reconnect later)."""
@@ -258,16 +288,17 @@ class FrontEnd:
         if self.host is not None:
             return
         log.warning("no lobby host for %.0f s: %d waiting sessions end", REATTACH_WAIT, len(self._pending))
-        for conn_id in list(self._pending):
+        for conn_id in self._pending.waiting():
             link = self.links.pop(conn_id, None)
             self._absent(conn_id)
             self._forget(conn_id)
             if link is not None:
                 link.hang_up()
-        self._pending.clear()
+        self._pending.take()
 
     def hang_up_all(self) -> None:
-        self._pending.clear()
+        self._pending.take()
+        self._sent.take()
         self._book.clear()
         self._order.reset()
         links, self.links = self.links, {}

@@ -3,7 +3,9 @@
 Frames from ``truco.hub.in`` with a connection id go into the hub's inbox as they are (the
 hub decodes and validates them, as it does a local session's); ``ConnOpened``/``ConnClosed``
 open and close connections. What the hub delivers to a connection is published to that
-connection's front end, in order, by one task.
+connection's front end, in order, by one task. Each front end is told, every ``ACK_EVERY``
+at most, how far its sessions' numbered frames have come (``InputAck``): it keeps the others
+for a next host if this one dies (server/cluster/held_input.py).
 """
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 import protocol as p
-from protocol.bus import ConnAttach, ConnClosed, ConnOpened, HangUp, PresenceEntry, ResumeCode
+from protocol.bus import ConnAttach, ConnClosed, ConnOpened, HangUp, InputAck, PresenceEntry, ResumeCode
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
-from server.cluster.order import MOVE_HEADER, SEQ_HEADER, is_move
+from server.cluster.held_input import ACK_EVERY, IN_HEADER
+from server.cluster.order import MOVE_HEADER, SEQ_HEADER, is_move, parse_seq
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
 from server.lobby import Hub
 from server.lobby.messages import Attached, Opened
@@ -115,6 +118,10 @@ class HostGateway:
         self.links: dict[int, RemoteLink] = {}
         self._sub: Subscription | None = None
         self._task: asyncio.Task[None] | None = None
+        # Each front end's last numbered frame taken, and the last one it was told of
+        self._took: dict[str, int] = {}
+        self._told: dict[str, int] = {}
+        self._ack: asyncio.TimerHandle | None = None
 
     def publish(self, subject: str, data: bytes) -> None:
         """Out in order with the frames the hub sends (a table's messages: server/cluster/proxy.py)."""
@@ -183,6 +190,9 @@ class HostGateway:
         if self._sub is not None:
             await self._sub.unsubscribe()
             self._sub = None
+        if self._ack is not None:  # what it took is confirmed now: not sent to the next host again
+            self._ack.cancel()
+            self._confirm()
 
     async def flush(self) -> None:
         """Publish what is still queued (hang-ups at shutdown), then stop the sender."""
@@ -203,6 +213,9 @@ class HostGateway:
             if link is None or link.closed:
                 return  # a frame of a connection the host does not know (any more)
             self._hub.post(Frame(link.conn_id, msg.data))
+            number = parse_seq((msg.headers or {}).get(IN_HEADER, ""))
+            if number is not None:
+                self._taken(link.front, number)
             return
         message = self._bus.decode(msg)
         match message:
@@ -219,6 +232,20 @@ class HostGateway:
                 self._bus.dropped += 1
                 log.warning("host: unexpected %s dropped", message.TYPE)
 
+    def _taken(self, front: str, number: int) -> None:
+        if number > self._took.get(front, 0):
+            self._took[front] = number
+            if self._ack is None:
+                self._ack = asyncio.get_running_loop().call_later(ACK_EVERY, self._confirm)
+
+    def _confirm(self) -> None:
+        """Each front end learns how far its frames have come (in order with its sessions' frames)."""
+        self._ack = None
+        for front, number in self._took.items():
+            if self._told.get(front) != number:
+                self._told[front] = number
+                self._out.put(None, front_subject(front), None, p.encode(InputAck(host=self._bus.owner, n=number)))
+
     async def drop_dead_fronts(self, alive: Callable[[str], Awaitable[bool]]) -> None:
         """Close the connections of front ends that are gone (``alive``: their lease holds);
         a process killed outright never said goodbye for its sessions."""
@@ -227,6 +254,8 @@ class HostGateway:
                 continue
             gone = [link for link in self.links.values() if link.front == front]
             log.warning("host: front end %s is gone: its %d connections close", front, len(gone))
+            self._took.pop(front, None)
+            self._told.pop(front, None)
             for link in gone:
                 self.links.pop(link.conn_id, None)
                 link.closed = True

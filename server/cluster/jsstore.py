@@ -176,6 +176,7 @@ class JetStreamStore:
             table_id=record.table_id, title=record.title, variant=record.variant,
             options=dict(record.options), owner=record.owner, private=record.private, code=record.code,
             turn_timer=record.turn_timer, seats=tuple(record.seats), seed=record.seed, demo=record.demo,
+            owner_starts=record.owner_starts,
         )
         self._entries[record.table_id] = entry
         await self._kv(self._tables).put(record.table_id, p.encode(entry))
@@ -220,7 +221,7 @@ class JetStreamStore:
         return [TableRecord(
             table_id=e.table_id, title=e.title, variant=e.variant, options=dict(e.options),
             owner=e.owner, private=e.private, code=e.code, turn_timer=e.turn_timer,
-            seats=[dict(s) for s in e.seats], seed=e.seed, demo=e.demo,
+            seats=[dict(s) for s in e.seats], seed=e.seed, demo=e.demo, owner_starts=e.owner_starts,
         ) for e in entries]
 
     async def load_matches(self, records: list[TableRecord]) -> None:

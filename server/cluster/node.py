@@ -38,6 +38,7 @@ from server.cluster.presence import PresenceMirror, PresenceWriter
 from server.cluster.natsd import MIN_VERSION, NatsServerError
 from server.cluster.owner import TableOwner
 from server.cluster.proxy import TableRegistry
+from server.cluster.reattach import REATTACH_GRACE
 from server.config import ServerConfig
 from server.lobby import Hub
 from server.table import Pace
@@ -224,6 +225,7 @@ class Node:
             assert self.directory is not None
             lists = HostLists(self.directory.kv)
             hub.keep_lists_elsewhere(lists)  # each table as it is restored goes to the bucket
+            hub.expect_sessions_back(REATTACH_GRACE)  # the other front ends' sessions
             await hub.load()
         finally:
             keeping.cancel()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from nats.aio.msg import Msg
@@ -27,12 +27,13 @@ from nats.aio.subscription import Subscription
 import protocol as p
 from protocol.bus import TableCall, TableOwn, TableStatus
 from server.cluster.bus import (
-    TABLE_NEWS, Bus, conn_header, front_subject, owner_subject, table_lease, table_subject,
+    TABLE_NEWS, Bus, conn_header, front_lease, front_subject, owner_subject, table_lease, table_subject,
 )
 from server.cluster.host import Outgoing
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.lease import Lease, Leases
 from server.cluster.order import AFTER_HEADER, StampBook
+from server.cluster.reattach import REATTACH_GRACE
 from server.cluster.tablewire import from_call, occupant, seat_record
 from server.store import TableRecord
 from server.table import Pace, TableActor, state_digest
@@ -54,6 +55,10 @@ class Owned:
     sub: Subscription
     fronts: dict[int, str]  # connection -> the front end its frames go to
     stamps: StampBook  # connection -> the host's frame its frames follow (server/cluster/order.py)
+    # A new lobby host adopted the table: the connections it has not told it of yet, and where
+    # each was (a seat, None watching), until their front end attaches them to it
+    expected: dict[int, int | None] = field(default_factory=dict)
+    not_back: asyncio.TimerHandle | None = None  # the end of that wait
 
     async def stop(self) -> None:
         """The actor's last events logged and sent, then its task ends."""
@@ -145,8 +150,7 @@ class TableOwner:
         if owned is not None:
             if ask.adopt:  # a new lobby host: the connections of the old one are gone
                 owned.stamps.new_host(ask.host)
-                for conn_id, seat in list(owned.actor.viewers.items()):
-                    owned.actor.post(tm.Leave(conn_id) if seat is None else tm.Away(conn_id))
+                await self._expect_back(ask, owned)
             return self._status(ask.table_id, owned)
         if ask.adopt or self._closing:
             return self._gone(ask.table_id, "not running here")
@@ -155,6 +159,48 @@ class TableOwner:
             taking = self._taking[ask.table_id] = asyncio.ensure_future(self._take(ask))
             taking.add_done_callback(lambda _f: self._taking.pop(ask.table_id, None))
         return await asyncio.shield(taking)
+
+    async def _expect_back(self, ask: TableOwn, owned: Owned) -> None:
+        """The connections the old lobby host had at the table are gone, unless their front
+        end attaches them to the new one (server/cluster/reattach.py): those of a live front
+        end keep their place for ``REATTACH_GRACE`` seconds (a player whose SSH connection
+        never dropped is not shown away to the others meanwhile); the new host then seats
+        them again (``Rejoin``) or has them watch. Those of a front end that died with the
+        host, and those not back in time, are away (a spectator leaves), as before."""
+        has = {v.conn_id for v in ask.viewers}  # attached to the new host already
+        live: dict[str, bool] = {}
+        for conn_id, seat in list(owned.actor.viewers.items()):
+            if conn_id in has:
+                continue
+            front = owned.fronts.get(conn_id, "")
+            if front and front not in live:
+                live[front] = await self._front_alive(front)
+            if live.get(front):
+                owned.expected[conn_id] = seat
+            else:
+                owned.actor.post(tm.Leave(conn_id) if seat is None else tm.Away(conn_id))
+        if owned.expected:
+            if owned.not_back is not None:
+                owned.not_back.cancel()
+            owned.not_back = asyncio.get_running_loop().call_later(
+                REATTACH_GRACE, self._not_back, ask.table_id, owned)
+
+    async def _front_alive(self, front: str) -> bool:
+        try:
+            return front == self._bus.owner or await self._leases.owner(front_lease(front)) is not None
+        except Exception:  # the bus is slow: as if it were gone (the seat shows away, as before)
+            log.exception("owner: cannot read the lease of front end %s", front)
+            return False
+
+    def _not_back(self, table_id: str, owned: Owned) -> None:
+        owned.not_back = None
+        if self.tables.get(table_id) is not owned:
+            return
+        expected, owned.expected = owned.expected, {}
+        for conn_id, seat in expected.items():
+            if owned.actor.viewers.get(conn_id, -1) == seat:  # still where it was: not back
+                log.info("table %s: conn %s was not attached to the new lobby host", table_id, conn_id)
+                owned.actor.post(tm.Leave(conn_id) if seat is None else tm.Away(conn_id))
 
     async def _claim(self, key: str) -> Lease | None:
         """The table's lease: at once, or once a dead owner's runs out (None: another
@@ -240,6 +286,8 @@ class TableOwner:
                 for conn_id in [c for c in owned.fronts if c not in kept]:
                     del owned.fronts[conn_id]
             owned.fronts[call.conn_id] = call.front
+        if call.conn_id is not None:
+            owned.expected.pop(call.conn_id, None)  # the new host knows where it is
         if call.conn_id is not None and call.host:
             viewers = owned.actor.viewers
             owned.stamps.note(call.host, call.conn_id, call.after, lambda c: c in viewers)
@@ -280,6 +328,8 @@ class TableOwner:
         owned = self.tables.pop(table_id, None)
         if owned is None:
             return
+        if owned.not_back is not None:
+            owned.not_back.cancel()
         try:
             await owned.sub.unsubscribe()
         except Exception:

@@ -68,6 +68,9 @@ class TableProxy:
         self.started = False
         self.closed = False  # Stop posted (the table is gone) or the lobby stopped
         self._replayed: engine.State | None = None
+        # The current match's rows in the log, as restored (the lobby asks only whether there
+        # are any: a waiting room has none, and comes back as a waiting room)
+        self.events: list[EventRow] = []
         self._stopped_at: float | None = None
         self._moved = False  # its owner died: its viewers must be sent everything again
         # What waits for an owner, each with the host's frame count to its connection when it
@@ -88,6 +91,7 @@ class TableProxy:
         """As ``TableActor.restore``: the lobby learns where the log stands (its owner will
         rebuild it, or runs it still; the owner reads the hand's señas and the table's chat
         from their buckets itself, so ``senas`` and ``chat`` are not needed here)."""
+        self.events = rows
         rules = engine.get_ruleset(self.variant, **self.options)
         replayed = replay_match(self.table_id, rules, len(self.seats), rows, snapshot)
         if replayed is None:

@@ -16,6 +16,11 @@ import protocol as p
 from protocol.bus import ConnAttach, ConnOpened, PresenceEntry, ResumeCode
 
 REATTACH_WAIT = 60.0  # seconds sessions wait for a new lobby host before they are hung up
+# Seconds within which the live sessions of a host that died are attached to the new one
+# once it is ready (their front ends send them at once when it says so, at the latest at
+# their next look at its lease): a guest's seat in a waiting room is held for them that long
+# (server/lobby/restore.py), and a seated player is not shown away meanwhile (owner.py)
+REATTACH_GRACE = 10.0
 
 
 class AttachBook:

@@ -20,6 +20,7 @@ from protocol.text import clean_text
 from server.config import ServerConfig
 from server.link import Closed, Frame, HubLink, Peer
 from server.lobby.directory import Directory, OptionsValidator
+from server.lobby.early import EarlyCommands
 from server.lobby.history import History
 from server.lobby.messages import (Attached, FillWithBots, HoldExpired, LobbyMessage, Opened, RestoreDone, Restored,
                                    Result, Shutdown)
@@ -72,6 +73,7 @@ class Hub:
         self._quick = QuickPlay(state, self._seats, self._directory)
         self._restorer = Restorer(state, self._seats)
         self._reattach = Reattach(state, self._sessions, self._seats, self._names, self._directory.on_watch_table)
+        self._early = EarlyCommands(state)  # for tables not back yet
         self.restored = self._restorer.restored  # every table of the last run is back
         self.variants = self._directory.variants
         # Every protocol command and the one method that handles it
@@ -157,6 +159,11 @@ class Hub:
         sessions from watched copies), not to each session from here."""
         self._state.lists = lists
 
+    def expect_sessions_back(self, grace: float) -> None:
+        """Cluster mode: the sessions of a host that died come back within ``grace`` seconds
+        (a guest's waiting-room seat is held for them that long: ``restore``)."""
+        self._state.reattach_grace = grace
+
     def reserved_fingerprint(self, key: str) -> str | None:
         """The fingerprint a name (by ``name_key``) is reserved for, if any."""
         return self._state.reservations.get(key)
@@ -187,6 +194,7 @@ class Hub:
                 self._command(conn_id, data)
             case Closed(conn_id):
                 self._sessions.close(conn_id)
+                self._early.forget(conn_id)
             case HoldExpired():
                 self._seats.hold_expired(message)
             case FillWithBots():
@@ -194,6 +202,8 @@ class Hub:
             case Restored():
                 self._restorer.install(message)
                 self._reattach.installed(message.table_id)
+                for waited, command in self._early.released(message.table_id):
+                    self.handlers[type(command)](waited, command)
             case RestoreDone(count, seconds):
                 log.info("all %d open tables restored in %.2f s", count, seconds)
                 self.restored.set()
@@ -265,6 +275,8 @@ class Hub:
         handler = self.handlers.get(type(message))
         if handler is None:
             state.error(conn, "bad_frame", f"{message.TYPE} is not handled here")
+            return
+        if self._early.keep(conn, message):
             return
         handler(conn, message)
 

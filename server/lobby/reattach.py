@@ -31,6 +31,7 @@ from server.lobby.names import Names
 from server.lobby.seats import Seats
 from server.lobby.sessions import Sessions
 from server.lobby.state import Conn, LobbyState, Table
+from server.table import messages as tm
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +120,7 @@ class Reattach:
             if restoring is not None and self._may_watch(conn, restoring, message.code):
                 self._watch_later[conn.peer.conn_id] = table_id
                 return
-        self._to_lobby(conn, table_id is not None)
+        self._to_lobby(conn, table_id)
 
     @staticmethod
     def _may_watch(conn: Conn, table: Table, code: str) -> bool:
@@ -131,10 +132,15 @@ class Reattach:
         table.invited.add(conn.peer.conn_id)
         return True
 
-    def _to_lobby(self, conn: Conn, was_at_table: bool) -> None:
+    def _to_lobby(self, conn: Conn, table_id: str | None) -> None:
         state = self._state
         state.send_snapshot(conn)  # from the front end's copies in cluster mode
-        if was_at_table:  # its table screen closes, and the player is told why
+        table = state.tables.get(table_id or "")
+        if table is not None and table.actor is not None:
+            # Its table's owner keeps its place a moment for it (server/cluster/owner.py):
+            # not given back here, it is away there now (a seat stays held, as the lobby's is)
+            table.actor.post(tm.Away(conn.peer.conn_id))
+        if table_id is not None:  # its table screen closes, and the player is told why
             log.info("conn %s (%s): its table is not given back after the host change", conn.peer.conn_id,
                      conn.name)
             state.send(conn, p.Seated())
@@ -152,4 +158,4 @@ class Reattach:
             if table is not None:
                 self._watch(conn, p.WatchTable(table_id=table_id))
             else:
-                self._to_lobby(conn, True)
+                self._to_lobby(conn, table_id)

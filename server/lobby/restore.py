@@ -30,7 +30,7 @@ def table_from_record(record: TableRecord) -> Table:
         table_id=record.table_id, title=record.title, variant=record.variant,
         owner=record.owner, seats=[Occupant.from_record(d) if d else None for d in record.seats],
         options=dict(record.options), private=record.private, code=record.code,
-        turn_timer=record.turn_timer, demo=record.demo,
+        turn_timer=record.turn_timer, demo=record.demo, owner_starts=record.owner_starts,
     )
 
 
@@ -190,18 +190,23 @@ class Restorer:
 
     def _install_room(self, table: Table, seed: str, back: set[int]) -> None:
         """A table whose game never started (nothing in its log): its waiting room again,
-        with who sat where. A key holder's seat is held for them as at a running table; a
-        guest has no code to come back with before the start, so their seat is free again.
-        The creator starts it (even a table that would have started by itself: a crash came
-        between its full seats and its first deal)."""
+        with who sat where. A key holder's seat is held for them as at a running table. A
+        guest never saw the code of their seat, so after a restart it is free again; for a
+        new lobby host of a cluster their session's front end knows the code and comes back
+        with it within moments (server/lobby/reattach.py), so it is held that long.
+        The creator starts a full one (even a table that would have started by itself: a
+        crash came between its full seats and its first deal); one that starts once full
+        (cluster mode keeps those too) still does."""
         state = self._state
-        table.owner_starts, table.seed = True, seed
+        table.owner_starts, table.seed = table.owner_starts or None not in table.seats, seed
         for index, seated in enumerate(table.seats):
             if seated is None or seated.bot or id(seated) in back:
                 continue
             if seated.conn_id is not None:  # came back for it, then left before it was back
                 seated.drop()
-            if seated.fingerprint is None:
+            if seated.fingerprint is None and state.reattach_grace and seated.resume:
+                self._seats.hold(table, index, seated, state.reattach_grace)
+            elif seated.fingerprint is None:
                 table.seats[index] = None
             else:
                 self._seats.hold(table, index, seated)

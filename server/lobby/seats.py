@@ -54,8 +54,13 @@ class Seats:
     def sit(self, conn: Conn, table: Table, seat: int) -> None:
         if conn.table_id is not None:
             self.leave_table(conn)
-        table.seats[seat] = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id,
-                                     fingerprint=conn.peer.fingerprint)
+        occupant = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id, fingerprint=conn.peer.fingerprint)
+        if occupant.fingerprint is None and self._stored_room(table):
+            # A guest's code for a waiting room's seat: a new lobby host gives the seat back
+            # to it (cluster mode: its front end keeps it, server/lobby/reattach.py); it is
+            # their code for the game too
+            occupant.resume = self._new_resume_code()
+        table.seats[seat] = occupant
         conn.table_id, conn.seat = table.table_id, seat
         self._state.send(conn, p.Seated(table_id=table.table_id, seat=seat, code=table.code))
         self._state.table_changed(table)
@@ -76,7 +81,7 @@ class Seats:
             if occupant.conn_id is not None:
                 conn = self._state.conns.get(occupant.conn_id)
                 occupant.fingerprint = conn.peer.fingerprint if conn is not None else None
-                if occupant.fingerprint is None:
+                if occupant.fingerprint is None and not occupant.resume:
                     occupant.resume = self._new_resume_code()
                     if conn is not None and self._state.presence is not None:
                         self._state.presence(conn)  # cluster mode: its front end learns the code
@@ -100,6 +105,7 @@ class Seats:
             options=dict(table.options), owner=table.owner, private=table.private,
             code=table.code, turn_timer=table.turn_timer,
             seats=[o.to_record() if o is not None else {} for o in table.seats], seed=seed, demo=table.demo,
+            owner_starts=table.owner_starts,
         )
 
     def save_room(self, table: Table) -> None:
@@ -107,7 +113,7 @@ class Seats:
         seats after (its seed too: the game a restart brings back is the one it would have
         been), so a restart before its start keeps who sits where (``restore``)."""
         store = self._state.store
-        if store is None or not table.owner_starts or table.actor is not None:
+        if store is None or not self._stored_room(table) or table.actor is not None:
             return
         if not table.seed:
             table.seed = secrets.token_hex(16)
@@ -115,6 +121,11 @@ class Seats:
         else:
             self._state.persist(store.update_seats(
                 table.table_id, [o.to_record() if o is not None else {} for o in table.seats]))
+
+    def _stored_room(self, table: Table) -> bool:
+        """Whether a waiting table is in the store: a waiting room its owner starts; in
+        cluster mode every one (a new lobby host gives its seats back: server/lobby/reattach.py)."""
+        return (table.owner_starts or self._state.reattach_grace > 0) and not table.demo
 
     def new_actor(self, table: Table, seed: str | None = None) -> TableActor:
         seats = [s for s in table.seats if s is not None]
@@ -231,11 +242,12 @@ class Seats:
         self.hold(table, seat, occupant)
         self._state.table_changed(table)
 
-    def hold(self, table: Table, seat: int, occupant: Occupant) -> None:
+    def hold(self, table: Table, seat: int, occupant: Occupant, seconds: float | None = None) -> None:
+        """Hold the seat for ``seconds`` (default: ``seat_hold``)."""
         token = next(self._tokens)
         self._holds[id(occupant)] = token
         loop = asyncio.get_running_loop()
-        loop.call_later(self._state.config.seat_hold, self._state.inbox.put_nowait,
+        loop.call_later(self._state.config.seat_hold if seconds is None else seconds, self._state.inbox.put_nowait,
                         HoldExpired(table.table_id, seat, occupant, token))
 
     def hold_expired(self, expired: HoldExpired) -> None:

@@ -111,6 +111,10 @@ class LobbyState:
         # Cluster mode: each front end keeps the lobby's lists for its own sessions, from
         # watched copies (server/cluster/directory.py); None in one process, where they are here
         self.lists: LobbyLists | None = None
+        # Cluster mode: seconds after this host starts within which the sessions of the one
+        # that died come back through their front ends (server/lobby/reattach.py); 0 in one
+        # process, whose sessions end with it
+        self.reattach_grace = 0.0
 
     # -- the store: writes fired from the loop, awaited at shutdown --------------------
     def persist(self, future: "asyncio.Future[None] | None") -> None:

@@ -118,8 +118,8 @@ async def test_the_host_killed_the_other_processes_sessions_stay_where_they_were
         watched = await programs.update(eve, lambda u: u.table_id == table_id, 20)
         assert watched.seat is None and watched.view.own_cards == ()
         # Still named, in the lobby, with the others online; lobby chat reaches a seated player
-        online = await programs.Online(cris).until(lambda names: {"ana", "beto", "cris", "eve"} <= names)
-        assert "dora" not in online
+        # (dora, whose process died, leaves the list once its lease has run out too)
+        await programs.Online(cris).until(lambda names: names == {"ana", "beto", "cris", "eve"}, 20)
         await programs.round_trip(cris, ana, "sigue el salón")
         # The player whose process died reconnects through a survivor, as before
         dora, = await programs.connect(p3.port, "dora")

@@ -106,3 +106,113 @@ async def test_a_private_tables_spectator_watches_again_with_its_code_and_only_s
         assert [e.code for e in zed.of(p.Error)] == ["not_back"]
     finally:
         await stop_hub(hub, store, task)
+
+
+async def _room_of_four(hub: Hub) -> tuple[str, list[Client]]:
+    """ana (a key) opens a waiting room of four; beto, cris and dora (guests) sit."""
+    ana = await join(hub, "ana", "SHA256:ana")
+    ana.send(p.CreateTable(variant="argentino", players=4, options={"flor": False}, owner_starts=True))
+    await ana.settle()
+    table_id = ana.of(p.TableCreated)[0].table_id
+    guests = [await join(hub, name) for name in ("beto", "cris", "dora")]
+    for guest in guests:
+        guest.send(p.JoinTable(table_id=table_id))
+        await guest.settle()
+        assert guest.of(p.Seated)[-1].table_id == table_id
+    return table_id, [ana, *guests]
+
+
+async def test_a_waiting_rooms_players_get_their_seats_back_and_the_room_starts(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60)
+    table_id, _ = await _room_of_four(hub)
+    codes = [o.resume if o is not None else "" for o in hub.tables[table_id].seats]
+    assert codes[0] == "" and all(codes[1:]) and len(set(codes[1:])) == 3  # each guest's seat has its code
+    await stop_hub(hub, store, task)
+
+    hub, store, task = await start_hub(path, seat_hold=60)
+    hub.expect_sessions_back(0.5)  # a cluster's new host (short, for the test)
+    try:
+        # beto comes back while the room is still being restored, ana and cris after it;
+        # dora's session never comes back, and mallory makes a code up
+        beto = await attach(hub, 302, "beto", None, table_id, 1, codes[1])
+        await asyncio.wait_for(hub.restored.wait(), 10)
+        ana = await attach(hub, 301, "ana", "SHA256:ana", table_id, 0)
+        cris = await attach(hub, 303, "cris", None, table_id, 2, codes[2])
+        mallory = await attach(hub, 304, "mallory", None, table_id, 3, "ZZZZZZ")
+        back = (ana, beto, cris)
+        await settle_all(*back, mallory)
+        assert beto.of(p.TableUpdated)[0].table.status == "restoring"  # he came back before the room
+        for seat, client in enumerate(back):
+            assert client.of(p.Seated)[-1].table_id == table_id and client.of(p.Seated)[-1].seat == seat
+            assert not client.of(p.Error)
+        assert mallory.of(p.Seated)[-1] == p.Seated() and [e.code for e in mallory.of(p.Error)] == ["not_back"]
+        # dora's seat is held for the moments her session could come back in, then free
+        room = hub.tables[table_id]
+        assert room.seats[3] is not None and room.seats[3].away
+
+        async def dora_gone() -> None:
+            while hub.tables[table_id].seats[3] is not None:
+                await settle_all(ana)
+        await asyncio.wait_for(dora_gone(), 10)
+        # The room goes on: its owner adds a bot and starts the game, dealt to all three
+        ana.send(p.AddBot(table_id=table_id, seat=3))
+        await settle_all(*back)
+        ana.send(p.StartTable(table_id=table_id))
+        await until_updates(*back)
+        for seat, client in enumerate(back):
+            assert last_update(client).seat == seat and len(last_update(client).view.own_cards) == 3
+        # A guest's seat code stays the one it had in the waiting room
+        assert last_update(beto).resume_code == codes[1]
+    finally:
+        await stop_hub(hub, store, task)
+
+
+async def test_after_a_restart_a_guests_waiting_room_seat_is_free_at_once(tmp_path: Path) -> None:
+    """One process: a guest never saw their seat's code, and their session ended with the
+    server, so nothing is held for them (only the key holder's seat is)."""
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60)
+    table_id, _ = await _room_of_four(hub)
+    await stop_hub(hub, store, task)
+    hub, store, task = await start_hub(path, seat_hold=60)
+    try:
+        await asyncio.wait_for(hub.restored.wait(), 10)
+        await asyncio.sleep(0.05)
+        seats = hub.tables[table_id].seats
+        assert seats[0] is not None and seats[0].away and seats[1:] == [None, None, None]
+    finally:
+        await stop_hub(hub, store, task)
+
+
+async def test_a_card_played_before_the_table_is_back_is_played_once_it_is(tmp_path: Path) -> None:
+    """The front end sends what a player did while there was no host right behind their
+    attachment: at a table still being restored it waits for the table, then is played."""
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60)
+    ana, beto = await two_at_a_table(hub)
+    table_id = ana.of(p.TableCreated)[0].table_id
+    code = last_update(beto).resume_code
+    mover_seat = next(u.seat for u in (last_update(ana), last_update(beto)) if u.seat in u.waiting)
+    before = (last_update(ana), last_update(beto))[mover_seat]
+    card = next(a.card for a in before.view.legal if a.call == "play")
+    await stop_hub(hub, store, task)
+
+    hub, store, task = await start_hub(path, seat_hold=60)
+    try:
+        ana = await attach(hub, 401, "ana", "SHA256:ana", table_id, 0)
+        beto = await attach(hub, 402, "beto", None, table_id, 1, code)
+        assert table_id not in hub.tables  # not back yet
+        (ana, beto)[mover_seat].send(p.TableAction(table_id=table_id, call="play", card=card, cid=77))
+        await asyncio.wait_for(hub.restored.wait(), 10)
+
+        async def played() -> None:
+            while not all(c.of(p.TableUpdate) and last_update(c).view.current_trick for c in (ana, beto)):
+                await settle_all(ana, beto)
+        await asyncio.wait_for(played(), 10)
+        for client in (ana, beto):
+            assert [c for _, c in last_update(client).view.current_trick] == [card]
+            assert not client.of(p.Error)
+    finally:
+        await stop_hub(hub, store, task)
+
