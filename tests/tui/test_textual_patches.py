@@ -15,13 +15,16 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from tui import textual_patches
-from tui.textual_patches import colour_depth, first_resume, hidden_overflow, lazy_strips, partial_rows, shared_css
+from tui.textual_patches import (
+    colour_depth, early_breakpoints, first_resume, hidden_overflow, lazy_strips, partial_rows, same_size_layout,
+    shared_css,
+)
 
 
 def _patched_state() -> tuple[object, ...]:
     return (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops,
             Compositor.render_partial_update, Widget._size_updated, Screen._on_screen_resume,
-            Screen._on_screen_suspend, *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
+            Screen._on_screen_suspend, Screen._screen_resized, Screen._post_register, *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
 
 
 def test_the_pin_is_the_installed_textual() -> None:
@@ -37,6 +40,8 @@ def test_installed_once_by_the_test_setup_with_every_patch_in_place() -> None:
     assert Widget._size_updated is hidden_overflow._size_updated
     assert Screen._on_screen_resume is first_resume._on_screen_resume
     assert Screen._on_screen_suspend is first_resume._on_screen_suspend
+    assert Screen._screen_resized is same_size_layout._screen_resized
+    assert Screen._post_register is early_breakpoints._post_register
     assert all(isinstance(Strip.__dict__[name], property) for name in lazy_strips.CACHE_SIZES)
 
 
@@ -45,7 +50,8 @@ def test_installing_twice_changes_nothing() -> None:
     textual_patches.install()
     textual_patches.install()
     assert _patched_state() == before
-    for patch in (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow, first_resume):  # each patch on its own, too
+    for patch in (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow, first_resume,
+                  same_size_layout, early_breakpoints):  # each patch on its own, too
         patch.install()
     assert _patched_state() == before
     strip = Strip([Segment("hola mundo")], 10)
