@@ -255,12 +255,13 @@ class LobbyScreen(Screen[None]):
     COLUMNS = ("title", "game", "seats", "points", "status")
 
     def on_resize(self) -> None:
-        # A narrow terminal gives the tables the room a 16-character name does not need
-        # (set only when it changes: setting a width asks for a layout of the screen).
+        # A narrow terminal gives the tables the room a 16-character name does not need.
         pane, width = self.query_one("#players-pane"), 20 if self.size.width < 70 else 22
-        if pane.styles.width is None or pane.styles.width.value != width:
+        if pane.styles.width is None or pane.styles.width.value != width:  # (a layout)
             pane.styles.width = width
-        self.call_after_refresh(self._refit_tables)
+            self.call_after_refresh(self._refit_tables)  # once the pane has its new width
+        else:
+            self._refit_tables()  # in the layout the key bar's new width may ask for
 
     def _refit_tables(self) -> None:  # a Resize may leave their width as it was
         if self.query_one("#tables", DataTable).scrollable_content_region.width != self._fit_width:
