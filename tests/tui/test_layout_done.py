@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.geometry import Size
-from textual.screen import Screen
 from textual.widgets import Static
 
 
@@ -60,7 +59,12 @@ async def test_a_widget_request_older_than_the_layout_is_dropped_and_a_newer_one
         screen._refresh_layout(Size(40, 10))
         later: list[Any] = []
         full = screen._refresh_layout
-        screen._refresh_layout = lambda *args, **kwargs: (later.append(args), full(*args, **kwargs))  # type: ignore[method-assign]
+
+        def counted(size: Size | None = None, scroll: bool = False) -> None:
+            later.append(size)
+            full(size, scroll)
+
+        screen._refresh_layout = counted  # type: ignore[method-assign]
         screen.post_message(older)
         await pilot.pause()
         await pilot.pause()

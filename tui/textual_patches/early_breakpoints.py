@@ -56,4 +56,4 @@ def install() -> None:
     if _original is not None:
         return
     _original = Screen._post_register
-    Screen._post_register = _post_register  # type: ignore[method-assign]
+    Screen._post_register = _post_register  # type: ignore[method-assign,assignment]
