@@ -68,8 +68,10 @@ class ChannelDriver(Driver):
         w("\x1b[?25l")  # hide cursor
         w("\x1b[?2004h")  # bracketed paste
         w("\x1b[?7l")  # no autowrap
-        size = Size(*(self._size or (80, 24)))
-        self._app.post_message(events.Resize(size, size))
+        # No Resize here: the App dispatches its own first Resize from our size (App.size
+        # reads the driver's) right after this. A second one of the same size would be kept
+        # by App._on_resize as pending and re-sent to every screen on the next idle: a second
+        # full layout of whichever screen is up then (the lobby, at connect).
         self._input_enabled = True
         self._link.attach(self)
 

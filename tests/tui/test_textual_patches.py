@@ -12,16 +12,22 @@ from textual._compositor import Compositor
 from textual.css.stylesheet import Stylesheet
 from textual.strip import Strip
 from textual.screen import Screen
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
+from textual.widgets._toast import ToastRack
 
 from tui import textual_patches
-from tui.textual_patches import colour_depth, first_resume, hidden_overflow, lazy_strips, partial_rows, shared_css
+from tui.textual_patches import (
+    colour_depth, early_breakpoints, first_resume, hidden_overflow, layout_done, lazy_strips, mount_refresh_once,
+    partial_rows, quiet_toasts, same_size_layout, screen_virtual_size, shared_css,
+)
 
 
 def _patched_state() -> tuple[object, ...]:
     return (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops,
             Compositor.render_partial_update, Widget._size_updated, Screen._on_screen_resume,
-            Screen._on_screen_suspend, *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
+            Screen._on_screen_suspend, Screen._screen_resized, Screen._post_register, AwaitMount.__await__, ToastRack.show, Widget._on_mount,
+            Screen._refresh_layout, Screen._on_layout, Screen.__dict__.get("_size_updated"),
+            *(Strip.__dict__[name] for name in lazy_strips.CACHE_SIZES))
 
 
 def test_the_pin_is_the_installed_textual() -> None:
@@ -37,6 +43,12 @@ def test_installed_once_by_the_test_setup_with_every_patch_in_place() -> None:
     assert Widget._size_updated is hidden_overflow._size_updated
     assert Screen._on_screen_resume is first_resume._on_screen_resume
     assert Screen._on_screen_suspend is first_resume._on_screen_suspend
+    assert Screen._screen_resized is same_size_layout._screen_resized
+    assert Screen._post_register is early_breakpoints._post_register
+    assert AwaitMount.__await__ is mount_refresh_once.__await__
+    assert ToastRack.show is quiet_toasts.show and Widget._on_mount is quiet_toasts._on_mount
+    assert Screen._refresh_layout is layout_done._refresh_layout and Screen._on_layout is layout_done._on_layout
+    assert Screen.__dict__["_size_updated"] is screen_virtual_size._size_updated
     assert all(isinstance(Strip.__dict__[name], property) for name in lazy_strips.CACHE_SIZES)
 
 
@@ -45,7 +57,9 @@ def test_installing_twice_changes_nothing() -> None:
     textual_patches.install()
     textual_patches.install()
     assert _patched_state() == before
-    for patch in (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow, first_resume):  # each patch on its own, too
+    for patch in (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow, first_resume,
+                  same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts, screen_virtual_size,
+                  layout_done):  # each patch on its own, too
         patch.install()
     assert _patched_state() == before
     strip = Strip([Segment("hola mundo")], 10)
@@ -63,7 +77,8 @@ _FRESH = """
 from textual.css.stylesheet import Stylesheet
 from textual.strip import Strip
 from textual._compositor import Compositor
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
+from textual.widgets._toast import ToastRack
 from textual.screen import Screen
 stock = (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops, Widget._size_updated,
          Screen._on_screen_resume)

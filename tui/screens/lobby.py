@@ -1,12 +1,14 @@
 """The lobby: who is online, the open tables, the lobby chat."""
 from __future__ import annotations
 
+from typing import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Input, OptionList, RichLog, Static
+from textual.widgets import DataTable, Input, OptionList, RichLog
 from textual.widgets.option_list import Option
 
 import protocol as p
@@ -14,6 +16,7 @@ from tui.i18n import option_label, option_value
 from tui.lobby_columns import TITLE_MIN, ColumnFit, fit_columns
 from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
+from tui.widgets.text_line import TextLine
 
 TARGET_OPTION = "target"
 
@@ -53,8 +56,8 @@ class LobbyScreen(Screen[None]):
         return self.app.model  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
-        yield Static(id="title-bar")
-        yield Static(id="status-line")
+        yield TextLine(id="title-bar")
+        yield TextLine(id="status-line")
         with Horizontal(id="lobby-main"):
             with Vertical(id="players-pane"):
                 yield OptionList(id="players")
@@ -74,8 +77,7 @@ class LobbyScreen(Screen[None]):
         for line in self.model.chat:
             log.write(self._chat_text(line))
         self._draw_players()
-        self._draw_tables()
-        self._draw_status()
+        self._draw_status()  # the tables once they have a width: on_resize
         tables.focus()
         self._ask_rating()
 
@@ -177,7 +179,7 @@ class LobbyScreen(Screen[None]):
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(" truco-ssh ", style="reverse bold")
         title.append(f" {self.tr('lobby.title')} · {who} · {self.tr('lobby.online', n=len(m.players))}")
-        self.query_one("#title-bar", Static).update(title)
+        self.query_one("#title-bar", TextLine).show(title)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._draw_status()
@@ -213,7 +215,7 @@ class LobbyScreen(Screen[None]):
             code = m.codes.get(table.table_id)
             if code:
                 text.append("  " + self.tr("lobby.status.code", code=code), style="bold")
-        self.query_one("#status-line", Static).update(text)
+        self.query_one("#status-line", TextLine).show(text)
         self._draw_title()
 
     def _draw_players(self) -> None:
@@ -254,14 +256,23 @@ class LobbyScreen(Screen[None]):
 
     def on_resize(self) -> None:
         # A narrow terminal gives the tables the room a 16-character name does not need.
-        self.query_one("#players-pane").styles.width = 20 if self.size.width < 70 else 22
-        self.call_after_refresh(self._draw_tables)
+        pane, width = self.query_one("#players-pane"), 20 if self.size.width < 70 else 22
+        if pane.styles.width is None or pane.styles.width.value != width:  # (a layout)
+            pane.styles.width = width
+            self.call_after_refresh(self._refit_tables)  # once the pane has its new width
+        else:
+            self._refit_tables()  # in the layout the key bar's new width may ask for
+
+    def _refit_tables(self) -> None:  # a Resize may leave their width as it was
+        if self.query_one("#tables", DataTable).scrollable_content_region.width != self._fit_width:
+            self._draw_tables()
 
     def _fit_columns(self, rows: list[dict[str, Text]], table_view: DataTable[Text]) -> ColumnFit:
         headers = {key: self.tr(f"lobby.col.{key}") for key in self.COLUMNS}
         natural = {key: max([len(headers[key]), *(row[key].cell_len for row in rows)])
                    for key in self.COLUMNS}
-        fit = fit_columns(natural, table_view.scrollable_content_region.width)
+        self._fit_width = table_view.scrollable_content_region.width
+        fit = fit_columns(natural, self._fit_width)
         if fit != self._fit:
             self._fit = fit
             table_view.clear(columns=True)
@@ -273,6 +284,7 @@ class LobbyScreen(Screen[None]):
         return fit
 
     _fit: ColumnFit | None = None
+    _fit_width = -1  # the tables' width the columns were last fitted to
 
     def _table_cells(self, info: p.TableInfo, compact: bool = False) -> dict[str, Text]:
         taken = sum(1 for s in info.seats if s)
@@ -383,30 +395,24 @@ class LobbyScreen(Screen[None]):
             self.app.send(p.LeaveTable(table_id=self.model.table_id))  # type: ignore[attr-defined]
 
     def action_code(self) -> None:
-        from tui.screens.prompt import PromptScreen
-
-        def entered(code: str | None) -> None:
-            if code:
-                self.app.send(p.JoinByCode(code=code))  # type: ignore[attr-defined]
-
-        tr = self.tr
-        self.app.push_screen(
-            PromptScreen(tr("code.title"), tr("code.placeholder"), 16,
-                         [("Enter", tr("key.join")), ("Esc", tr("key.cancel"))]),
-            entered,
-        )
+        self._ask_code(("code.title", "code.placeholder", "key.join"), lambda code: p.JoinByCode(code=code))
 
     def action_resume(self) -> None:
+        self._ask_code(("resume.title", "resume.placeholder", "key.resume"),
+                       lambda code: p.ResumeSeat(code=code))
+
+    def _ask_code(self, keys: tuple[str, str, str], command: Callable[[str], p.Command]) -> None:
+        """A code typed in a small prompt (its title, placeholder and Enter key's locale keys),
+        sent as ``command(code)``."""
         from tui.screens.prompt import PromptScreen
 
         def entered(code: str | None) -> None:
             if code:
-                self.app.send(p.ResumeSeat(code=code))  # type: ignore[attr-defined]
+                self.app.send(command(code))  # type: ignore[attr-defined]
 
-        tr = self.tr
+        tr, (title, placeholder, key) = self.tr, keys
         self.app.push_screen(
-            PromptScreen(tr("resume.title"), tr("resume.placeholder"), 16,
-                         [("Enter", tr("key.resume")), ("Esc", tr("key.cancel"))]),
+            PromptScreen(tr(title), tr(placeholder), 16, [("Enter", tr(key)), ("Esc", tr("key.cancel"))]),
             entered,
         )
 

@@ -20,6 +20,18 @@ One module per patch, each saying why and what upstream Textual would need to dr
   screen for a widget that cannot scroll (overflow hidden on both axes).
 * ``first_resume``: ``Screen._on_screen_resume`` does not re-apply the stylesheet to a
   screen shown for the first time (mounting just applied it); after a suspend it does.
+* ``same_size_layout``: ``Screen._screen_resized`` does not lay out again a screen whose last
+  layout was at the size of the Resize (each new screen's first layout resizes itself).
+* ``early_breakpoints``: ``Screen._post_register`` gives a screen its breakpoint classes
+  before it is styled, not on the first Resize (which styled the whole screen again).
+* ``mount_refresh_once``: ``AwaitMount`` asks for its parent's layout once, though ``mount``
+  schedules it and its caller awaits it too (a second layout of every new screen).
+* ``quiet_toasts``: ``ToastRack.show`` with no notifications leaves a hidden, empty rack
+  alone (it wrote ``display = False`` again, a layout of every new screen).
+* ``screen_virtual_size``: ``Screen._size_updated`` takes a screen's new virtual size
+  without asking for a second layout (its scrollbars ask for their own).
+* ``layout_done``: a full ``Screen._refresh_layout`` fulfils the layout requests made before
+  it (the pending flag and older ``Layout`` messages), not a second layout right after.
 
 Code that only *uses* private Textual APIs (no patching) stays where it is used:
 
@@ -33,12 +45,17 @@ from __future__ import annotations
 
 from importlib.metadata import version
 
-from tui.textual_patches import colour_depth, first_resume, hidden_overflow, lazy_strips, partial_rows, shared_css
+from tui.textual_patches import (
+    colour_depth, early_breakpoints, first_resume, hidden_overflow, layout_done, lazy_strips, mount_refresh_once,
+    partial_rows, quiet_toasts, same_size_layout, screen_virtual_size, shared_css,
+)
 
 #: The only Textual version these patches were written and checked against.
 PINNED_TEXTUAL = "8.2.8"
 
-_PATCHES = (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow, first_resume)
+_PATCHES = (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow, first_resume,
+            same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts, screen_virtual_size,
+            layout_done)
 _installed = False
 
 

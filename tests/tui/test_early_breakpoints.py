@@ -1,0 +1,63 @@
+"""A screen with breakpoints is styled once, with its breakpoint classes already set; a
+change of size still moves them (tui/textual_patches/early_breakpoints.py)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.color import Color
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.widgets import Static
+
+
+class Sized(Screen[None]):
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    DEFAULT_CSS = "Sized.-narrow Static { color: red; } Sized.-wide Static { color: blue; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("hola")
+
+
+class ScreensApp(App[None]):
+    pass
+
+
+@pytest.fixture
+def restyled(monkeypatch: pytest.MonkeyPatch) -> list[DOMNode]:
+    """Every screen whose styles are applied again as a whole."""
+    seen: list[DOMNode] = []
+    original = DOMNode.update_node_styles
+
+    def spy(self: DOMNode, *args: Any, **kwargs: Any) -> None:
+        if isinstance(self, Screen):
+            seen.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(DOMNode, "update_node_styles", spy)
+    return seen
+
+
+async def test_a_new_screen_has_its_classes_before_it_is_styled(restyled: list[DOMNode]) -> None:
+    app = ScreensApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        sized = Sized()
+        await app.push_screen(sized)
+        await pilot.pause()
+        assert sized.has_class("-narrow") and not sized.has_class("-wide")
+        assert sized not in restyled
+        assert sized.query_one(Static).styles.color == Color.parse("red")
+
+
+async def test_a_new_size_moves_the_classes(restyled: list[DOMNode]) -> None:
+    app = ScreensApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        sized = Sized()
+        await app.push_screen(sized)
+        await pilot.pause()
+        await pilot.resize_terminal(100, 20)
+        await pilot.pause()
+        assert sized.has_class("-wide") and not sized.has_class("-narrow")
+        assert sized in restyled
+        assert sized.query_one(Static).styles.color == Color.parse("blue")
