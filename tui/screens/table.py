@@ -300,9 +300,6 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         else:
             self._send_action(call, None)
 
-    def key_bar(self) -> KeyBar:
-        return self.query_one("#t-keys", KeyBar)
-
     def _say(self, text: Text) -> None:
         self.query_one("#t-status", StatusLine).say(text)
 

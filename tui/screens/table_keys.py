@@ -6,6 +6,8 @@ from typing import Any
 from textual.actions import parse as parse_action
 from textual.binding import Binding
 
+from tui.widgets.keybar import KeyBar
+
 Asked = tuple[tuple[str, tuple[Any, ...]], ...]
 
 
@@ -45,7 +47,11 @@ class KeyBarGate:
     _watching: Any
     check_action: Any
     refresh_bindings: Any
-    key_bar: Any  # () -> KeyBar
+    query_one: Any
+    KEY_BAR = "#t-keys"
+
+    def key_bar(self) -> KeyBar:
+        return self.query_one(self.KEY_BAR, KeyBar)  # type: ignore[no-any-return]
 
     def refresh_keys(self) -> None:
         cls = type(self)
