@@ -7,6 +7,8 @@ import random
 from typing import Any, AsyncIterator, Sequence
 
 import pytest
+from textual.dom import DOMNode
+from textual.screen import Screen
 
 import engine
 
@@ -87,3 +89,18 @@ def show_table(link: FakeLink) -> ShowTable:
             yield pilot
 
     return show
+
+
+@pytest.fixture
+def restyled(monkeypatch: pytest.MonkeyPatch) -> list[DOMNode]:
+    """Every screen whose styles are applied again as a whole (the Textual patch tests)."""
+    seen: list[DOMNode] = []
+    original = DOMNode.update_node_styles
+
+    def spy(self: DOMNode, *args: Any, **kwargs: Any) -> None:
+        if isinstance(self, Screen):
+            seen.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(DOMNode, "update_node_styles", spy)
+    return seen

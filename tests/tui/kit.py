@@ -11,6 +11,10 @@ import contextlib
 import random
 from typing import Any, AsyncIterator, Callable, Sequence
 
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
+
 import engine
 import protocol as p
 from server.table.log_events import log_event, log_events
@@ -191,3 +195,13 @@ async def variant_app(state: engine.State, seat: int | None, variant: str, lang:
     app.tr = type(app.tr)(lang)
     app.lite = lite
     return app, link
+
+
+# For the Textual patch tests: a plain app, and a screen with one line of text.
+class Shown(Screen[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("hola", id="hola")
+
+
+class ScreensApp(App[None]):
+    pass

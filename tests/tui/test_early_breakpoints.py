@@ -2,9 +2,7 @@
 change of size still moves them (tui/textual_patches/early_breakpoints.py)."""
 from __future__ import annotations
 
-from typing import Any
 
-import pytest
 from textual.app import App, ComposeResult
 from textual.color import Color
 from textual.dom import DOMNode
@@ -22,21 +20,6 @@ class Sized(Screen[None]):
 
 class ScreensApp(App[None]):
     pass
-
-
-@pytest.fixture
-def restyled(monkeypatch: pytest.MonkeyPatch) -> list[DOMNode]:
-    """Every screen whose styles are applied again as a whole."""
-    seen: list[DOMNode] = []
-    original = DOMNode.update_node_styles
-
-    def spy(self: DOMNode, *args: Any, **kwargs: Any) -> None:
-        if isinstance(self, Screen):
-            seen.append(self)
-        original(self, *args, **kwargs)
-
-    monkeypatch.setattr(DOMNode, "update_node_styles", spy)
-    return seen
 
 
 async def test_a_new_screen_has_its_classes_before_it_is_styled(restyled: list[DOMNode]) -> None:

@@ -2,9 +2,7 @@
 resumed after a suspend has them applied again (tui/textual_patches/first_resume.py)."""
 from __future__ import annotations
 
-from typing import Any
 
-import pytest
 from textual import events
 from textual.app import App, ComposeResult
 from textual.color import Color
@@ -29,21 +27,6 @@ class Other(Screen[None]):
 
 class ScreensApp(App[None]):
     pass
-
-
-@pytest.fixture
-def restyled(monkeypatch: pytest.MonkeyPatch) -> list[DOMNode]:
-    """Every screen whose styles are applied again as a whole."""
-    seen: list[DOMNode] = []
-    original = DOMNode.update_node_styles
-
-    def spy(self: DOMNode, *args: Any, **kwargs: Any) -> None:
-        if isinstance(self, Screen):
-            seen.append(self)
-        original(self, *args, **kwargs)
-
-    monkeypatch.setattr(DOMNode, "update_node_styles", spy)
-    return seen
 
 
 async def test_a_new_screen_is_not_restyled_and_shows_its_styles(restyled: list[DOMNode]) -> None:

@@ -5,19 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.app import App, ComposeResult
 from textual.geometry import Size
 from textual.screen import Screen
-from textual.widgets import Static
 
-
-class Shown(Screen[None]):
-    def compose(self) -> ComposeResult:
-        yield Static("hola", id="hola")
-
-
-class ScreensApp(App[None]):
-    pass
+from tests.tui.kit import ScreensApp, Shown
 
 
 @pytest.fixture
