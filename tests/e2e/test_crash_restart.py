@@ -87,6 +87,28 @@ def wait_for_first_events(db: Path, tables: int = 3, timeout: float = 20.0) -> N
     raise AssertionError(f"the {tables} demo tables logged nothing in {timeout} s")
 
 
+def wait_for_more_events(db: Path, logged: int, timeout: float = 20.0) -> None:
+    """Until the restored tables have logged more than ``logged`` events in all (a kill
+    that came before any move after a restore, e.g. during a hand pause, would say nothing
+    of whether play went on)."""
+    import sqlite3
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+            try:
+                count = con.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+            finally:
+                con.close()
+            if count > logged:
+                return
+        except sqlite3.Error:
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"no table moved on in {timeout} s after the restore ({logged} events)")
+
+
 def expected_from_log(db: Path) -> dict[str, tuple[int, int, str]]:
     """Our own replay of every open table's log: (match, last seq, digest of the state)."""
     import sqlite3
@@ -131,6 +153,8 @@ def test_sigkill_at_random_moments_loses_nothing_and_restores_the_replayed_state
                 break
             if kill == 0:
                 wait_for_first_events(db)  # a kill before any event would test nothing
+            else:
+                wait_for_more_events(db, totals[-1])  # the restored games move on
             time.sleep(rng.uniform(0.05, 0.9))
         finally:
             if kill < KILLS:
