@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -67,8 +68,8 @@ def start(tmp: Path, port: int, *options: str
     return proc, restored
 
 
-def wait_for_first_events(db: Path, tables: int = 3, timeout: float = 20.0) -> None:
-    """Until every demo table has logged its first events (a loaded machine starts slowly)."""
+def _wait_for_count(db: Path, query: str, reached: Callable[[int], bool], timeout: float, failure: str) -> None:
+    """Until ``query`` (one count) on the log satisfies ``reached``; else AssertionError."""
     import sqlite3
 
     deadline = time.monotonic() + timeout
@@ -76,37 +77,29 @@ def wait_for_first_events(db: Path, tables: int = 3, timeout: float = 20.0) -> N
         try:
             con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
             try:
-                count = con.execute("SELECT COUNT(DISTINCT table_id) FROM events").fetchone()[0]
+                count = con.execute(query).fetchone()[0]
             finally:
                 con.close()
-            if count >= tables:
+            if reached(count):
                 return
         except sqlite3.Error:
             pass
         time.sleep(0.05)
-    raise AssertionError(f"the {tables} demo tables logged nothing in {timeout} s")
+    raise AssertionError(failure)
+
+
+def wait_for_first_events(db: Path, tables: int = 3, timeout: float = 20.0) -> None:
+    """Until every demo table has logged its first events (a loaded machine starts slowly)."""
+    _wait_for_count(db, "SELECT COUNT(DISTINCT table_id) FROM events", lambda n: n >= tables, timeout,
+                    f"the {tables} demo tables logged nothing in {timeout} s")
 
 
 def wait_for_more_events(db: Path, logged: int, timeout: float = 20.0) -> None:
     """Until the restored tables have logged more than ``logged`` events in all (a kill
     that came before any move after a restore, e.g. during a hand pause, would say nothing
     of whether play went on)."""
-    import sqlite3
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-            try:
-                count = con.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-            finally:
-                con.close()
-            if count > logged:
-                return
-        except sqlite3.Error:
-            pass
-        time.sleep(0.05)
-    raise AssertionError(f"no table moved on in {timeout} s after the restore ({logged} events)")
+    _wait_for_count(db, "SELECT COUNT(*) FROM events", lambda n: n > logged, timeout,
+                    f"no table moved on in {timeout} s after the restore ({logged} events)")
 
 
 def expected_from_log(db: Path) -> dict[str, tuple[int, int, str]]:
