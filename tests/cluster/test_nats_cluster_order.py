@@ -56,7 +56,7 @@ async def nats_cluster(tmp_path: Path) -> AsyncIterator[list[NatsServer]]:
 
 
 async def _until_seated(client: Client, table_id: str | None) -> None:
-    """Read up to the ``Seated`` for ``table_id``: no update of another table on the way in.
+    """Read up to the ``Seated`` for ``table_id``: no update of that table before it on the way in.
     On the way out (``table_id`` None) an update of the table being left may come first: its
     owner made it before it knew of the move, and NATS keeps no order between the host's and
     the owner's messages (none may come after: ``_no_update_of``)."""
