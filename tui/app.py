@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
+from rich.terminal_theme import TerminalTheme
 from rich.text import Text
 from textual.app import App
 
@@ -11,6 +12,7 @@ import protocol as p
 from protocol.text import usable_name
 from tui.i18n import Translator, next_language
 from tui.model import LobbyModel
+from tui.shared_filters import share_filters, unshare_filters
 from tui.table_model import TableModel
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,7 @@ class TrucoApp(App[None]):
         local: bool = False,
     ) -> None:
         super().__init__(driver_class=driver_class)
+        share_filters(self)
         # The host's own seat in its terminal (`truco-ssh host`): the name is already claimed
         # (the frames so far come through the link again) and Ctrl-C ends the table.
         self.local = local
@@ -49,6 +52,17 @@ class TrucoApp(App[None]):
         self.tables: dict[str, TableModel] = {}
         self.animation_level = "none"  # slow links: nothing repaints by itself
         self.lite = False  # 16 colours or none, ASCII cards, no mouse (set by the session)
+
+    # Textual switches its filter on and off (ANSI colour) or makes a new one (theme) in
+    # place: here a shared one is put in its place instead (tui/shared_filters.py).
+    def _watch_ansi_color(self, ansi_color: bool | None) -> None:
+        unshare_filters(self)  # Textual switches the filter it finds: not the shared one
+        super()._watch_ansi_color(ansi_color)
+        share_filters(self)
+
+    def _refresh_truecolor_filter(self, theme: TerminalTheme) -> None:
+        super()._refresh_truecolor_filter(theme)
+        share_filters(self)
 
     # -- lifecycle ---------------------------------------------------------------
     def on_mount(self) -> None:

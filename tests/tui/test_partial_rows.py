@@ -3,7 +3,7 @@ and the terminal, fed the partial updates, shows what a full render of the scree
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 import pyte
 from rich.text import Text
@@ -14,8 +14,20 @@ import engine
 from tests.tui.helpers import screen_text
 from tests.tui.kit import FakeLink, seated_app, table_shown, update_for
 from tui.textual_patches import partial_rows
+from tui.widgets.panels import Panel
 
 COLS, ROWS = 80, 24
+
+
+def _spy_on_rendering(monkeypatch: Any, asked: Callable[[Widget], None]) -> None:
+    """Call ``asked`` with each widget the compositor asks for lines (panels have their own
+    ``render_lines``: their styled rows are shared between sessions)."""
+    for cls in (Widget, Panel):
+        def render_lines(widget: Widget, crop: Any, original: Any = cls.render_lines) -> Any:
+            asked(widget)
+            return original(widget, crop)
+
+        monkeypatch.setattr(cls, "render_lines", render_lines)
 
 
 def _terminal_showing(text: str) -> tuple[pyte.Screen, pyte.Stream]:
@@ -36,7 +48,6 @@ async def test_partial_updates_draw_what_a_full_render_shows(monkeypatch: Any) -
     updates: list[ChopsUpdate] = []
     asked: set[Widget] = set()
     textual_partial = Compositor.render_partial_update
-    textual_render_lines = Widget.render_lines
 
     def partial(compositor: Compositor) -> ChopsUpdate | None:
         update = textual_partial(compositor)
@@ -44,15 +55,11 @@ async def test_partial_updates_draw_what_a_full_render_shows(monkeypatch: Any) -
             updates.append(update)
         return update
 
-    def render_lines(widget: Widget, crop: Any) -> Any:
-        asked.add(widget)
-        return textual_render_lines(widget, crop)
-
     async with table_shown(app, link, update_for(state, 0, 3, events), size=(COLS, ROWS)) as pilot:
         await pilot.pause(0.2)
         terminal, stream = _terminal_showing(screen_text(app))
         monkeypatch.setattr(Compositor, "render_partial_update", partial)
-        monkeypatch.setattr(Widget, "render_lines", render_lines)
+        _spy_on_rendering(monkeypatch, asked.add)
         for seq in range(4, 16):  # a dozen moves: cards, calls, answers, a new hand
             actions = engine.all_legal_actions(state)
             plays = [a for a in actions if a.card is not None]
@@ -78,12 +85,6 @@ async def test_a_pane_is_not_rendered_for_the_changes_of_the_pane_beside_it(monk
     link = FakeLink()
     app = await seated_app(link, 0)
     asked: list[str] = []
-    textual_render_lines = Widget.render_lines
-
-    def render_lines(widget: Widget, crop: Any) -> Any:
-        asked.append(widget.id or type(widget).__name__)
-        return textual_render_lines(widget, crop)
-
     async with table_shown(app, link, update_for(state, 0, 3, events), size=(COLS, ROWS)) as pilot:
         await pilot.pause(0.2)
         terminal, stream = _terminal_showing(screen_text(app))
@@ -96,7 +97,7 @@ async def test_a_pane_is_not_rendered_for_the_changes_of_the_pane_beside_it(monk
                 updates.append(update)
             return update
 
-        monkeypatch.setattr(Widget, "render_lines", render_lines)
+        _spy_on_rendering(monkeypatch, lambda widget: asked.append(widget.id or type(widget).__name__))
         monkeypatch.setattr(Compositor, "render_partial_update", partial)
         chat = app.screen.query_one("#t-chat-log")
         assert chat.display and chat.region.width  # side by side with the log at 80x24

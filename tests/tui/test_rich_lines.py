@@ -90,10 +90,10 @@ async def test_a_line_too_wide_or_with_a_base_style_is_drawn_by_textual(monkeypa
 
 
 @pytest.mark.parametrize("size", [(60, 20), (80, 24), (200, 50)])
-async def test_each_panel_draws_its_lines_to_its_content_width(size: tuple[int, int]) -> None:
-    """Panel.render_line takes the width from the panel's outer size less its borders and
-    padding: for every panel shown on the table screen (a hidden one draws nothing), that is
-    Textual's content width."""
+async def test_each_panel_draws_its_lines_to_its_content_size(size: tuple[int, int]) -> None:
+    """Panels draw and lay out their lines at their outer size less their borders and
+    padding: for every panel shown on the table screen (a hidden one draws nothing), that
+    is Textual's content size."""
     import random
 
     import engine
@@ -107,4 +107,4 @@ async def test_each_panel_draws_its_lines_to_its_content_width(size: tuple[int, 
         panels = [panel for panel in app.screen.query(Panel) if panel.region]  # not the hidden ones
         assert len(panels) > 5
         for panel in panels:
-            assert panel._content_width() == panel.size.width, panel.id
+            assert panel._inner_size() == panel.size, panel.id

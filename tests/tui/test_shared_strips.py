@@ -1,15 +1,24 @@
-"""Panels of every session share the lines they render (tui/widgets/panels.py): a second
-session showing the same table renders almost nothing anew, and draws the same screen;
-a session in another size or in lite mode gets its own lines, not another session's."""
+"""Panels of every session share the lines they render (tui/widgets/panels.py) and the rows
+styled from them (tui/widgets/shared_rows.py): a second session showing the same table
+renders and styles almost nothing anew, and draws the same screen; a session in another
+size or in lite mode, or a panel restyled, gets its own rows, not another session's."""
 from __future__ import annotations
 
 import contextlib
 from typing import Any, AsyncIterator
 
+import pytest
+from rich.segment import Segment
+from textual._styles_cache import StylesCache
+from textual.filter import ANSIToTruecolor
+from textual.geometry import Region
+from textual.widget import Widget
+
 from tests.tui.helpers import screen_text
 from tests.tui.kit import FakeLink, seated_app, table_shown, two_player_state, update_for
 from tui.app import TrucoApp
-from tui.widgets import panels
+from tui.widgets import log_panel, panels, shared_rows
+from tui.widgets.panels import Panel
 
 
 @contextlib.asynccontextmanager
@@ -47,11 +56,109 @@ async def test_other_widths_and_lite_mode_render_their_own_lines() -> None:
 
 
 async def test_the_shared_lines_stay_bounded() -> None:
-    saved = panels.SHARED_STRIPS_MAX
-    panels.SHARED_STRIPS_MAX = 5
+    saved = panels.SHARED_STRIPS.limit
+    panels.SHARED_STRIPS.limit = 5
     try:
         async with table_app(seed=12) as (app, _):  # (other cards: lines not drawn before)
             assert panels.shared_strip_count() <= 5
             assert "Hand 1" in screen_text(app)
     finally:
-        panels.SHARED_STRIPS_MAX = saved
+        panels.SHARED_STRIPS.limit = saved
+
+
+# -- styled rows (tui/widgets/shared_rows.py): a panel's rows with borders and background --
+
+def _rows_drawn_alone(panel: Panel) -> list[list[Segment]]:
+    """The panel's rows as Textual draws them for it alone (its own styles cache, emptied)."""
+    panel._styles_cache.clear()
+    return [list(row) for row in Widget.render_lines(panel, Region(0, 0, *panel.region.size))]
+
+
+def _rows_shared(panel: Panel) -> list[list[Segment]]:
+    return [list(row) for row in panel.render_lines(Region(0, 0, *panel.region.size))]
+
+
+def _shown_panels(app: TrucoApp) -> list[Panel]:
+    return [panel for panel in app.screen.query(Panel) if panel.region]
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (200, 50)])
+async def test_shared_styled_rows_are_the_rows_textual_draws(size: tuple[int, int]) -> None:
+    async with table_app(size) as (first, _):
+        async with table_app(size) as (second, _):  # takes the first one's rows
+            assert screen_text(second) == screen_text(first)
+            panels = _shown_panels(second)
+            assert len(panels) > 5
+            for panel in panels:
+                assert _rows_shared(panel) == _rows_drawn_alone(panel), panel.id
+
+
+async def test_a_second_session_styles_no_row_the_first_styled(monkeypatch: Any) -> None:
+    """Only the panels' border rows (their titles are the session's: not shared), and a
+    panel's first paint before it was given its lines (empty: Textual draws it)."""
+    styled: list[tuple[Widget, int]] = []
+    textual_render_widget = StylesCache.render_widget
+
+    def render_widget(cache: StylesCache, widget: Widget, crop: Region) -> Any:
+        if getattr(widget, "_line_texts", None) is not None:
+            styled.extend((widget, y) for y in crop.line_range)
+        return textual_render_widget(cache, widget, crop)
+
+    async with table_app() as (first, _):
+        monkeypatch.setattr(StylesCache, "render_widget", render_widget)
+        async with table_app() as (second, _):
+            assert screen_text(second) == screen_text(first)
+            panels = _shown_panels(second)
+            content = [(panel, y) for panel, y in styled if panel in panels
+                       and panel.styles.gutter.top <= y < panel.region.height - panel.styles.gutter.bottom]
+            assert len(panels) > 5 and {panel for panel, _ in styled} & set(panels)
+            assert not content, [(panel.id, y) for panel, y in content]
+
+
+async def test_a_restyled_panel_gets_rows_of_its_new_style() -> None:
+    async with table_app() as (first, pilot):
+        bets = first.screen.query_one("#t-bets", Panel)
+        before = _rows_shared(bets)
+        bets.styles.background = "darkred"
+        await pilot.pause(0.1)
+        after = _rows_shared(bets)
+        assert after != before
+        assert after == _rows_drawn_alone(bets)
+        async with table_app() as (second, _):  # its own frame: the usual rows
+            assert _rows_shared(second.screen.query_one("#t-bets", Panel)) == before
+
+
+async def test_the_styled_rows_stay_bounded() -> None:
+    saved = shared_rows.STYLED_ROWS.limit
+    shared_rows.STYLED_ROWS.limit = 5
+    try:
+        async with table_app(seed=13) as (app, _):
+            assert len(shared_rows.STYLED_ROWS) <= 5
+            assert "Hand 1" in screen_text(app)
+            for panel in _shown_panels(app):
+                assert _rows_shared(panel) == _rows_drawn_alone(panel), panel.id
+    finally:
+        shared_rows.STYLED_ROWS.limit = saved
+
+
+async def test_sessions_share_one_colour_filter_and_switch_their_own() -> None:
+    async with table_app() as (first, _):
+        async with table_app() as (second, pilot):
+            ours = [f for f in first._filters if isinstance(f, ANSIToTruecolor)]
+            assert ours and ours == [f for f in second._filters if isinstance(f, ANSIToTruecolor)]
+            assert ours[0] is next(f for f in second._filters if isinstance(f, ANSIToTruecolor))
+            second.ansi_color = True  # the terminal's own ANSI colours: no conversion
+            await pilot.pause(0.1)
+            assert ours[0].enabled  # the first session's filter was not switched off
+            switched = next(f for f in second._filters if isinstance(f, ANSIToTruecolor))
+            assert switched is not ours[0] and not switched.enabled
+
+
+async def test_a_second_session_wraps_no_log_line_anew() -> None:
+    async with table_app() as (first, _):
+        wrapped = len(log_panel.WRAPPED_ROWS)
+        assert wrapped > 0
+        async with table_app() as (second, _):
+            assert len(log_panel.WRAPPED_ROWS) == wrapped
+            log = second.screen.query_one("#t-log", log_panel.LogPanel)
+            assert log.lines and screen_text(second) == screen_text(first)

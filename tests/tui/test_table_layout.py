@@ -17,7 +17,7 @@ from tui.calls import call_label
 from tui.cards import card_text
 from tui.event_text import log_lines
 from tui.i18n import Translator
-from tui.widgets.panels import LogPanel
+from tui.widgets.log_panel import LogPanel
 from tui.screens.table import TableScreen
 
 from tests.tui.table_states import LONG_NAMES, RESUME, Shown, longest_calls, spectator

@@ -76,7 +76,7 @@ class KeyBar(Panel):
 
     def show(self, pairs: list[tuple[str, str]]) -> None:  # type: ignore[override]
         self._pairs = pairs
-        line = key_line(pairs, self.size.width)
+        line = key_line(pairs, self._inner_size().width)
         rows = line.plain.count("\n") + 1
         if self.styles.height is None or self.styles.height.value != rows:
             self.styles.height = rows  # a second row only where the keys do not fit in one

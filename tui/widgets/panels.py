@@ -7,9 +7,7 @@ layout, so a card played repaints just the lines it changes.
 """
 from __future__ import annotations
 
-from collections import OrderedDict, deque
 from functools import lru_cache
-from typing import Iterable
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -17,16 +15,19 @@ from rich.segment import Segment
 from rich.style import Style as RichStyle
 from rich.text import Span, Text
 from textual import events
-from textual.geometry import Region
+from textual.dom import NoScreen
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
-from textual.visual import Visual, visualize
+from textual.visual import Visual, VisualType, visualize
 from textual.widgets import Static
 
 from tui.widgets.messages import CallPicked, CardPicked, Redraw
+from tui.widgets.shared_rows import FramedStylesCache, SharedLRU, shared_rows
 
 
-def _key(text: Text) -> tuple[object, ...]:
+def line_key(text: Text) -> tuple[object, ...]:
+    """What a line shows: equal keys draw the same."""
     return (text.plain, tuple(text.spans), str(text.style))
 
 
@@ -37,14 +38,14 @@ def _key(text: Text) -> tuple[object, ...]:
 # spans, base style). A Strip is not changed once made (Textual's operations return new
 # ones), and each session renders it to escapes for its own colour system when it writes
 # (tui/textual_patches/colour_depth.py), so one Strip serves every session.
-_SharedKey = tuple[object, ...]
-_SHARED_STRIPS: "OrderedDict[_SharedKey, Strip]" = OrderedDict()
-SHARED_STRIPS_MAX = 20_000  # a bound, not a working size: a few MB at most
+# (The styled rows made from them, borders and background added, are shared as well:
+# tui/widgets/shared_rows.py.)
+SHARED_STRIPS: SharedLRU[tuple[object, ...], Strip] = SharedLRU(20_000)  # a few MB at most
 
 
 def shared_strip_count() -> int:
     """How many rendered lines the process keeps (tests, and to see the bound hold)."""
-    return len(_SHARED_STRIPS)
+    return len(SHARED_STRIPS)
 
 
 def _style_as_span(line: Text) -> Text:
@@ -97,15 +98,15 @@ class Panel(Static):
     _shown_lines: list[tuple[object, ...]] = []
     _line_texts: list[Text] | None = None
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._styles_cache = FramedStylesCache()  # its rows shared with other sessions
+
     def show(self, text: Text) -> None:
-        key = _key(text)
+        key = line_key(text)
         if key == self._shown:
             return
         self._shown = key
-        if len(text.plain) and text.no_wrap is False:  # wrapping text: a change may move every line
-            self._line_texts, self._shown_lines = None, []
-            self.update(text, layout=False)
-            return
         self._show_split(text.split("\n", allow_blank=True), text)
 
     def show_lines(self, lines: list[Text]) -> None:
@@ -113,37 +114,89 @@ class Panel(Static):
         only for ``show`` to split them again (Rich's split is costly with many styles)."""
         # The cheap comparison first: most updates leave most panels as they were, and
         # re-making every line's spans only to find that was a sixth of an action's CPU.
-        shown = tuple(_key(line) for line in lines)
+        shown = tuple(line_key(line) for line in lines)
         if shown == self._shown:
             return
         self._shown = shown
         spanned = [_style_as_span(line) for line in lines]
-        keys = [key if new is line else _key(new)  # a line without a base style is kept as is
+        keys = [key if new is line else line_key(new)  # a line without a base style is kept as is
                 for line, new, key in zip(lines, spanned, shown)]
-        lines = spanned
-        text = Text("\n").join(lines)  # what Static's content says (tests, a fallback render)
-        text.no_wrap = True
-        self._show_split(lines, text, keys)
+        self._show_split(spanned, None, keys)
 
-    def _show_split(self, lines: list[Text], text: Text, keys: list[tuple[object, ...]] | None = None) -> None:
-        keys = [_key(line) for line in lines] if keys is None else keys
+    def _show_split(self, lines: list[Text], text: Text | None,
+                    keys: list[tuple[object, ...]] | None = None) -> None:
+        """Show ``lines``; ``text`` is what they were split from (None: made from them when
+        the Static's content is read, which the panel's own drawing never does)."""
+        keys = [line_key(line) for line in lines] if keys is None else keys
         old, self._shown_lines, self._line_texts = self._shown_lines, keys, lines
         self._Static__content = text  # type: ignore[attr-defined]
         self._Static__visual = None  # type: ignore[attr-defined]
-        width, height = self.size
+        width, height = self._inner_size()
         if not self.is_mounted or not old or width == 0:
             self.refresh(layout=False)
             return
         changed = [y for y in range(min(height, max(len(old), len(keys))))
                    if y >= len(old) or y >= len(keys) or old[y] != keys[y]]
         if changed:
-            self.refresh(*(Region(0, y, width, 1) for y in changed), layout=False)
+            self._repaint_rows([Region(0, y, width, 1) for y in changed])
+
+    def _repaint_rows(self, regions: list[Region]) -> None:
+        """``refresh(*regions)``, with the screen told at once. Textual's refresh wakes the
+        panel's own message loop (a Prompt), which on going idle posts an Update to the screen,
+        which then marks the panel dirty: two messages and two task switches for each panel
+        changed, on every action of every seat. Here the panel marks itself dirty in its
+        screen directly, as the screen's Update handler does (uses the pinned Textual's
+        ``Screen._dirty_widgets``; tests/tui/test_partial_rows.py checks the terminal shows
+        what a full render does)."""
+        try:
+            screen = self.screen if self.display else None
+        except NoScreen:
+            screen = None
+        if screen is None or screen not in screen._compositor:
+            self.refresh(*regions, layout=False)
+            return
+        self._layout_cache.clear()
+        self._set_dirty(*regions)
+        self.clear_cached_dimensions()
+        self._rich_style_cache.clear()
+        screen._dirty_widgets.add(self)
+        screen.check_idle()
+
+    @property
+    def content(self) -> VisualType:
+        """What the panel shows, as one text (Static's content)."""
+        if self._Static__content is None and self._line_texts is not None:  # type: ignore[has-type]
+            text = Text("\n").join(self._line_texts)
+            text.no_wrap = True
+            self._Static__content = text
+        return self._Static__content  # type: ignore[no-any-return]
+
+    @content.setter
+    def content(self, content: VisualType) -> None:
+        Static.content.fset(self, content)  # type: ignore[attr-defined]
+
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        """Static's: shows ``content`` as Textual draws it (wrapped, with markup), not by lines."""
+        self._shown, self._shown_lines, self._line_texts = None, [], None
+        super().update(content, layout=layout)
+
+    @property
+    def visual(self) -> Visual:
+        self.content  # (made first: Static's visual reads it)
+        return super().visual
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        hover = self.hover_style  # a hovered link is styled for this session alone
+        if self._line_texts is None or self.text_selection is not None \
+                or hover._link_id and hover._meta and self.auto_links:
+            return super().render_lines(crop)
+        return shared_rows(self, self._styles_cache, crop, self._shown_lines)  # type: ignore[arg-type]
 
     def render_line(self, y: int) -> Strip:
         texts = self._line_texts
         if texts is None:
             return super().render_line(y)
-        width, style = self._content_width(), self.visual_style
+        width, style = self._inner_size().width, self.visual_style
         if y >= len(texts):
             return Strip.blank(width, style.rich_style)
         if self.text_selection is not None:  # a selection is this session's alone
@@ -151,20 +204,18 @@ class Panel(Static):
         # Keyed by content, not position: a log line that scrolls up, or a card that moves
         # along the hand, is drawn once (and once for every session that shows it).
         key = (type(self), self.id, width, style, self._shown_lines[y])
-        strip = _SHARED_STRIPS.get(key)
+        strip = SHARED_STRIPS.get(key)
         if strip is None:
-            strip = _SHARED_STRIPS[key] = self._render_one(texts[y], width, style)
-            while len(_SHARED_STRIPS) > SHARED_STRIPS_MAX:  # the least recently drawn go
-                _SHARED_STRIPS.popitem(last=False)
-        else:
-            _SHARED_STRIPS.move_to_end(key)
+            strip = self._render_one(texts[y], width, style)
+            SHARED_STRIPS.put(key, strip)
         return strip
 
-    def _content_width(self) -> int:
-        """``self.size.width`` without looking the widget up in its screen's map, once for
-        every line drawn (the outer size the last layout gave it, less its borders and
-        padding)."""
-        return max(0, self.outer_size.width - self.styles.gutter.width)
+    def _inner_size(self) -> Size:
+        """``self.size`` without looking the widget up in its screen's map (a walk up to the
+        screen and a lookup, for every line drawn and every line shown): the outer size the
+        last layout gave it, less its borders and padding."""
+        outer, gutter = self.outer_size, self.styles.gutter
+        return Size(max(0, outer.width - gutter.width), max(0, outer.height - gutter.height))
 
     def _render_one(self, line: Text, width: int, style: VisualStyle) -> Strip:
         line.no_wrap = True
@@ -185,136 +236,30 @@ class DrawnPanel(Panel):
 class WrapPanel(Panel):
     """A Panel whose text wraps at word boundaries and whose height follows it (CSS
     ``height: auto``): a long status or bet line takes a second line instead of losing
-    its end. The screen is laid out again only when the number of lines changes."""
+    its end. The screen is laid out again only when the number of lines changes. The text
+    is wrapped here (Rich), and its rows drawn as any panel's: shared between sessions."""
 
     _rows = 1
+    _wrap_text: Text | None = None
+    _wrap_key: tuple[object, ...] | None = None
 
     def show(self, text: Text) -> None:
         text.no_wrap = False
-        if _key(text) == self._shown:  # as shown, at this width (a resize forgets it): no wrapping to count
+        key = line_key(text)
+        if key == self._wrap_key:  # as shown, at this width (a resize forgets it): no wrapping
             return
-        width = self.size.width
-        rows = len(text.wrap(self.app.console, width)) if width else 1
-        super().show(text)
-        if rows != self._rows:
-            self._rows = rows
+        self._wrap_text, self._wrap_key = text, key
+        width = self._inner_size().width
+        rows = list(text.wrap(self.app.console, width)) if width else text.split("\n", allow_blank=True)
+        self.show_lines(rows)
+        if width and len(rows) != self._rows:
+            self._rows = len(rows)
             self.refresh(layout=True)
 
     def on_resize(self, event: events.Resize) -> None:
-        if self._shown is not None and self._Static__content is not None:  # type: ignore[attr-defined]
-            content = self._Static__content  # type: ignore[attr-defined]
-            if isinstance(content, Text):
-                self._shown = None
-                self.show(content)
-
-
-class LogPanel(Panel):
-    """A log that wraps its lines and scrolls (``page``, the mouse wheel).
-
-    Lines are kept in order with a flag: chat lines go to the chat pane, and to this one
-    too when ``show_chat`` is set (a small terminal where the two share one pane). What
-    is on screen is a window ``scrolled`` rows above the bottom; new lines do not move it
-    while the player reads back. Each line is wrapped once per width and kept (a wrapped
-    line is a few small Texts), and the rows are drawn through Panel's strip cache, so
-    a page up redraws nothing that was drawn before.
-    """
-
-    def __init__(self, *, id: str | None = None, keep: int = 400,
-                 classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self._lines: deque[tuple[Text, bool]] = deque(maxlen=keep)
-        self._wrapped: dict[int, tuple[int, list[Text]]] = {}  # id(line) -> (width, rows)
-        self.show_chat = False
-        self.pane_title = ""  # shown in the top border, with how far back the pane is scrolled
-        self.scrolled = 0  # rows scrolled up from the bottom
-        self._max_offset = 0
-
-    def write(self, line: Text, *, chat: bool = False) -> None:
-        self.write_lines((line,), chat=chat)
-
-    def write_lines(self, lines: Iterable[Text], *, chat: bool = False) -> None:
-        """Add lines, then draw once (an update's events: one repaint, not one per line)."""
-        for line in lines:
-            line.no_wrap = False
-            if len(self._lines) == self._lines.maxlen:
-                self._wrapped.pop(id(self._lines[0][0]), None)
-            self._lines.append((line, chat))
-            if self.scrolled and (self.show_chat or not chat):
-                self.scrolled += len(self._rows_of(line))  # keep the rows being read in place
-        self._draw()
-
-    def set_title(self, title: str) -> None:
-        self.pane_title = title
-        self._draw()
-
-    def set_show_chat(self, show: bool) -> None:
-        if show != self.show_chat:
-            self.show_chat, self.scrolled = show, 0
-            self._draw()
-
-    @property
-    def lines(self) -> list[Text]:
-        """The lines this pane shows, oldest first."""
-        return [line for line, chat in self._lines if self.show_chat or not chat]
-
-    def _rows_of(self, line: Text) -> list[Text]:
-        width = max(1, self.size.width or 80)
-        cached = self._wrapped.get(id(line))
-        if cached is not None and cached[0] == width:
-            return cached[1]
-        rows = list(line.wrap(self.app.console, width, overflow="fold")) if self.is_attached else [line]
-        for row in rows:
-            row.no_wrap = True
-        self._wrapped[id(line)] = (width, rows)
-        return rows
-
-    def clear(self) -> None:
-        self._lines.clear()
-        self._wrapped.clear()
-        self.scrolled = 0
-        self._draw()
-
-    def _draw(self) -> None:
-        height = self.size.height or 6
-        rows: list[Text] = []
-        for line, chat in reversed(self._lines):  # only as far back as the window reaches
-            if chat and not self.show_chat:
-                continue
-            rows[:0] = self._rows_of(line)
-            if len(rows) >= height + self.scrolled:
-                break
-        total = sum(len(self._rows_of(line)) for line in self.lines) if self.scrolled else len(rows)
-        self._max_offset = max(0, total - height)
-        self.scrolled = min(self.scrolled, self._max_offset)
-        end = len(rows) - self.scrolled
-        self.show_lines(rows[max(0, end - height):end])
-        title = self.pane_title + (f" ↓{self.scrolled}" if self.scrolled else "")
-        if title != self.border_title:
-            self.border_title = title
-
-    def page(self, pages: float) -> None:
-        """Scroll by ``pages`` screens (positive: back in time)."""
-        height = self.size.height or 6
-        self.scroll_rows(int(pages * max(1, height - 1)))
-
-    def scroll_rows(self, rows: int) -> None:
-        if rows > 0:  # how far back there is to go is only counted when going back
-            self.scrolled += rows
-        else:
-            self.scrolled = max(0, self.scrolled + rows)
-        self._draw()
-
-    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
-        self.scroll_rows(3)
-        event.stop()
-
-    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
-        self.scroll_rows(-3)
-        event.stop()
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._shown = None
-        self._draw()
+        if self._wrap_text is not None:
+            self._wrap_key = None
+            self.show(self._wrap_text)
 
 
 class GridPanel(Panel):
@@ -364,8 +309,8 @@ class GridPanel(Panel):
                 for start in range(0, n, columns)]
 
     def _draw(self) -> None:
-        width = self.size.width or 44
-        height = self.size.height or 5
+        width, height = self._inner_size()
+        width, height = width or 44, height or 5
         rows: list[Text] = []
         self._spans = []
         for row_cells in self._layout(width, height):

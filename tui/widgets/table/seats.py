@@ -25,9 +25,16 @@ class SeatsPanel(DrawnPanel, TablePart):
         update = model.update
         assert update is not None
         said = self._last_said(model)
-        width = self.size.width or 44
+        width = self._inner_size().width or 44
+        seats = range(len(update.seats))
+        names = [s.name + (" *" if i == model.seat else "") for i, s in enumerate(update.seats)]
+        name_width = max(len(n) for n in names)
+        # Two or three players: each seat is its own side, the score line names them.
+        teams = [team_name(self.tr, model, model.team_of(i)) for i in seats] if len(seats) > 3 else []
+        team_width = max(len(t) for t in teams) if teams else 0
+        columns = (names, name_width, teams, team_width)
         for extras in (True, False):
-            rows = [self._seat_row(model, seat, extras) for seat in range(len(update.seats))]
+            rows = [self._seat_row(model, seat, extras, columns) for seat in seats]
             if all(row.cell_len + 1 + len(said[seat]) <= width for seat, row in enumerate(rows) if seat in said):
                 break
         for seat, row in enumerate(rows):
@@ -66,21 +73,20 @@ class SeatsPanel(DrawnPanel, TablePart):
             seats.append("\n")
         self.show(seats)
 
-    def _seat_row(self, model: TableModel, seat: int, extras: bool) -> Text:
+    def _seat_row(self, model: TableModel, seat: int, extras: bool,
+                  columns: tuple[list[str], int, list[str], int]) -> Text:
+        """``columns``: the seats' names and team names, and the width of each column."""
         view = model.view
         update = model.update
         assert update is not None
         info = update.seats[seat]
         lite = self.lite
-        names = [s.name + (" *" if i == model.seat else "") for i, s in enumerate(update.seats)]
-        teams = [team_name(self.tr, model, model.team_of(i)) for i in range(len(update.seats))]
-        # Two or three players: each seat is its own side, the score line names them.
-        team_width = max(len(t) for t in teams) if len(update.seats) > 3 else 0
+        names, name_width, teams, team_width = columns
         row = Text(no_wrap=True, overflow="ellipsis")
         row.append(("> " if lite else "▶ ") if seat in update.waiting else "  ", style="bold yellow")
         team = model.team_of(seat)
         mine = team is not None and team == model.my_team()
-        row.append(f"{names[seat]:<{max(len(n) for n in names)}}", style="bold green" if mine else "bold")
+        row.append(f"{names[seat]:<{name_width}}", style="bold green" if mine else "bold")
         if team_width:
             row.append(f" {teams[seat]:<{team_width}}", style="green" if mine else "")
         if extras:
@@ -133,7 +139,7 @@ class TricksPanel(DrawnPanel, TablePart):
         results = view.trick_results
         # The engine names the seat that took each trick (None for a parda).
         winners = {i: s for i, s in enumerate(view.trick_winners) if s is not None}
-        column = max(TRICK_COLUMN, ((self.size.width or 3 * TRICK_COLUMN) + 1) // columns - 1)
+        column = max(TRICK_COLUMN, ((self._inner_size().width or 3 * TRICK_COLUMN) + 1) // columns - 1)
         out = Text(no_wrap=True, overflow="ellipsis")
         numbers = [self.tr(f"table.trick_{i + 1}") for i in range(columns)]
         takers = [self._result_text(model, team, winners.get(i)) for i, team in enumerate(results)]

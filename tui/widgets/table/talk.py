@@ -8,7 +8,7 @@ from rich.text import Text
 import protocol as p
 from tui.event_text import log_lines
 from tui.table_model import TableModel
-from tui.widgets.panels import LogPanel
+from tui.widgets.log_panel import LogPanel
 from tui.widgets.table.part import TablePart, french
 
 

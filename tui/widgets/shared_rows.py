@@ -1,0 +1,176 @@
+"""Rows that every session in the process draws once: bounded caches of rendered lines,
+and a panel's styled rows (its borders, padding, background and line filters applied).
+
+Textual styles each row of a widget for the widget alone (``StylesCache``: one per widget,
+so one per session), after the widget has drawn the row's content. Four players at a table
+see the same log line, the same trick row, the same score: the panels already share the
+content they draw (``Panel.render_line``), but each session then styled it again, about a
+tenth of the server's CPU per action. A panel's content row is styled from two things: the
+line it shows, and its *frame*, everything ``StylesCache`` reads to style a content row
+(size, padding, borders, outline, backgrounds, opacity, tint, hatch, the widget's style,
+the line filters and ANSI theme). So a styled row is kept once per process, keyed by an
+id for the frame and the line's content key, and a session whose panel has the same frame
+takes it as it is.
+
+The frame is worked out again whenever Textual clears the widget's ``StylesCache`` (it does
+so on every change of the widget's styles, size or theme: exactly when its own cached rows
+go stale), and whenever the widget's size or the app's line filters differ from when it
+was worked out. The line filters take part only as objects: sessions share them
+(``tui/shared_filters.py``) so that their rows can be shared. Uses the private parts of the
+pinned Textual's ``StylesCache`` (its line cache, ``render_widget``); tests/tui/
+test_shared_rows.py checks a shared screen against the same screen drawn alone.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Generic, Hashable, NamedTuple, TypeVar
+
+from textual._styles_cache import StylesCache
+from textual.geometry import Region, Size
+from textual.strip import Strip
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class SharedLRU(Generic[K, V]):
+    """A bounded map, the least recently used entry dropped first: ``limit`` is a bound
+    (memory), not a working size."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        self._items[key] = value
+        while len(self._items) > self.limit:
+            self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+
+#: Styled content rows of panels: (frame id, the line's content key) -> the row, filtered.
+STYLED_ROWS: SharedLRU[tuple[int, object], Strip] = SharedLRU(20_000)
+
+# Frames are few (a handful of panels, times the sizes and themes in use), but a client
+# can resize to many sizes: the map from a frame to its id is bounded too, and ids are
+# never reused (a frame seen again after the map was cleared gets a new id).
+_FRAME_IDS: dict[tuple[object, ...], int] = {}
+FRAME_IDS_MAX = 4096
+_next_id = itertools.count(1)
+
+_BLANK = ("blank-row",)  # the content key of a row below the panel's last line
+
+
+class Frame(NamedTuple):
+    """What a widget's frame id was worked out for, and where its content rows are."""
+
+    size: Size  # the widget's region size
+    filters: tuple[object, ...]  # the app's line filters
+    id: int
+    top: int  # the first content row
+    content_height: int
+
+
+class FramedStylesCache(StylesCache):
+    """A widget's ``StylesCache`` that also keeps the widget's frame id until Textual clears
+    it (on a change of the widget's styles, size or theme). The size kept with it is the
+    widget's region size when the frame was worked out: a widget whose outer size is not
+    that (never seen) has its frame worked out on every render, which is slower, not wrong."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frame: Frame | None = None
+
+    def clear(self) -> None:
+        super().clear()
+        self.frame = None
+
+
+def _frame_id(widget: Widget, filters: tuple[object, ...]) -> int:
+    """The id of what styling a content row of ``widget`` reads besides the row's content."""
+    styles = widget.styles
+    base_background, background = widget.background_colors
+    app = widget.app
+    frame = (
+        type(widget), widget.id, widget.region.size, widget.content_region.size,
+        styles.padding, styles.gutter, styles.border, styles.outline,
+        base_background, background, widget.opacity, styles.text_opacity, styles.tint,
+        styles.hatch if styles.has_rule("hatch") else None,
+        widget.visual_style, app.ansi_theme, app.native_ansi_color, filters,
+    )
+    found = _FRAME_IDS.get(frame)
+    if found is None:
+        if len(_FRAME_IDS) >= FRAME_IDS_MAX:
+            _FRAME_IDS.clear()
+        found = _FRAME_IDS[frame] = next(_next_id)
+    return found
+
+
+def frame_of(widget: Widget, cache: FramedStylesCache) -> Frame:
+    """``widget``'s frame, worked out again only when it may have changed."""
+    filters = tuple(widget.get_line_filters())
+    known = cache.frame
+    if known is not None and known.size == widget.outer_size and known.filters == filters:
+        return known
+    size, gutter = widget.region.size, widget.styles.gutter
+    known = cache.frame = Frame(size, filters, _frame_id(widget, filters), gutter.top,
+                                max(0, size.height - gutter.height))
+    return known
+
+
+def shared_rows(widget: Widget, cache: FramedStylesCache, crop: Region,
+                line_keys: list[object]) -> list[Strip]:
+    """``widget.render_lines(crop)``: the content rows from ``STYLED_ROWS`` where another
+    session (or this one, earlier) styled them in the same frame; the rest, and the border
+    and padding rows, styled by the widget's own ``StylesCache`` (and kept for the others).
+    ``line_keys`` are the content keys of the panel's lines, top to bottom."""
+    size, _filters, frame, top, content_height = frame_of(widget, cache)
+    rows: list[Strip | None] = []
+    missing: list[int] = []
+    for y in crop.line_range:
+        line = y - top
+        if 0 <= line < content_height:
+            row = STYLED_ROWS.get((frame, line_keys[line] if line < len(line_keys) else _BLANK))
+        else:
+            row = None
+        if row is None:
+            missing.append(y)
+        rows.append(row)
+    for first, last in _runs(missing):  # (a border row between shared rows: two runs)
+        styled = cache.render_widget(widget, Region(0, first, size.width, last - first + 1))
+        for y, row in zip(range(first, last + 1), styled):
+            rows[y - crop.y] = row
+            line = y - top
+            if 0 <= line < content_height:
+                STYLED_ROWS.put((frame, line_keys[line] if line < len(line_keys) else _BLANK), row)
+    x1, x2 = crop.column_span
+    full = [row for row in rows if row is not None]
+    if (x1, x2) != (0, size.width):
+        return [row.crop(x1, x2) for row in full]
+    return full
+
+
+def _runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted row numbers as (first, last) runs of consecutive rows."""
+    runs: list[tuple[int, int]] = []
+    for y in rows:
+        if runs and runs[-1][1] == y - 1:
+            runs[-1] = (runs[-1][0], y)
+        else:
+            runs.append((y, y))
+    return runs
