@@ -28,6 +28,7 @@ Upstream would need: ``_get_renders`` told which spans are rendered (it already 
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Callable, Mapping, Sequence
 
 from textual._compositor import ChopsUpdate, Compositor
@@ -77,6 +78,7 @@ def render_partial_update(self: Compositor) -> ChopsUpdate | None:
 def _render_chops(self: Compositor, crop: Region,
                   is_rendered_line: Callable[[int], bool]) -> Sequence[Mapping[int, Strip]]:
     spans = is_rendered_line if isinstance(is_rendered_line, RowSpans) else None
+    span_rows = sorted(spans) if spans is not None else []  # the rows written, in order
     cuts = self.cuts
     chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
     crop_overlaps = crop.overlaps
@@ -92,8 +94,9 @@ def _render_chops(self: Compositor, crop: Region,
         first_cut, last_cut = render_region.column_span
         if spans is None:
             rows = [y for y in range(y0, y0 + height) if is_rendered_line(y)]
-        else:  # only the rows where a span reaches this widget
-            rows = [y for y in range(y0, y0 + height) if spans.touches(y, x, x + width)]
+        else:  # only the rows where a span reaches this widget (of the few rows written)
+            rows = [y for y in span_rows[bisect_left(span_rows, y0):bisect_left(span_rows, y0 + height)]
+                    if spans.touches(y, x, x + width)]
         # A row whose every cut here is taken by a widget in front (a container behind its
         # children, the screen behind everything) would be rendered only to be dropped.
         rows = [y for y in rows if _open(chops[y], cuts[y], first_cut, last_cut, y, spans)]

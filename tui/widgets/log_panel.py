@@ -7,12 +7,14 @@ from typing import Iterable
 from rich.text import Text
 from textual import events
 
-from tui.widgets.panels import Panel, line_key
+from tui.widgets.panels import Panel, line_key, style_as_span
 from tui.widgets.shared_rows import SharedLRU
+
+Row = tuple[Text, tuple[object, ...]]  # a row of a wrapped line (no base style), its line_key
 
 # Log lines wrapped to a width, by the line's content and the width: the players of a table
 # log the same lines.
-WRAPPED_ROWS: SharedLRU[tuple[object, ...], list[Text]] = SharedLRU(5_000)
+WRAPPED_ROWS: SharedLRU[tuple[object, ...], list[Row]] = SharedLRU(5_000)
 
 
 class LogPanel(Panel):
@@ -30,7 +32,7 @@ class LogPanel(Panel):
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._lines: deque[tuple[Text, bool]] = deque(maxlen=keep)
-        self._wrapped: dict[int, tuple[int, list[Text]]] = {}  # id(line) -> (width, rows)
+        self._wrapped: dict[int, tuple[int, list[Row]]] = {}  # id(line) -> (width, rows)
         self.show_chat = False
         self.pane_title = ""  # shown in the top border, with how far back the pane is scrolled
         self.scrolled = 0  # rows scrolled up from the bottom
@@ -64,21 +66,23 @@ class LogPanel(Panel):
         """The lines this pane shows, oldest first."""
         return [line for line, chat in self._lines if self.show_chat or not chat]
 
-    def _rows_of(self, line: Text) -> list[Text]:
+    def _rows_of(self, line: Text) -> list[Row]:
         width = max(1, self._inner_size().width or 80)
         cached = self._wrapped.get(id(line))
         if cached is not None and cached[0] == width:
             return cached[1]
         if not self.is_attached:
-            return [line]
+            return [(line, line_key(line))]
         # The players of a table log the same lines: each is wrapped once per width in the
-        # process (the rows are only read: never changed once made).
+        # process, and its rows keyed once (the rows are only read: never changed once made).
         key = (line_key(line), line.justify, width)
         rows = WRAPPED_ROWS.get(key)
         if rows is None:
-            rows = list(line.wrap(self.app.console, width, overflow="fold"))
-            for row in rows:
+            rows = []
+            for row in line.wrap(self.app.console, width, overflow="fold"):
                 row.no_wrap = True
+                row = style_as_span(row)
+                rows.append((row, line_key(row)))
             WRAPPED_ROWS.put(key, rows)
         self._wrapped[id(line)] = (width, rows)
         return rows
@@ -91,7 +95,7 @@ class LogPanel(Panel):
 
     def _draw(self) -> None:
         height = self._inner_size().height or 6
-        rows: list[Text] = []
+        rows: list[Row] = []
         for line, chat in reversed(self._lines):  # only as far back as the window reaches
             if chat and not self.show_chat:
                 continue
@@ -102,7 +106,8 @@ class LogPanel(Panel):
         self._max_offset = max(0, total - height)
         self.scrolled = min(self.scrolled, self._max_offset)
         end = len(rows) - self.scrolled
-        self.show_lines(rows[max(0, end - height):end])
+        shown = rows[max(0, end - height):end]
+        self.show_keyed([row for row, _ in shown], [key for _, key in shown])
         title = self.pane_title + (f" ↓{self.scrolled}" if self.scrolled else "")
         if title != self.border_title:
             self.border_title = title

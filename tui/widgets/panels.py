@@ -48,7 +48,7 @@ def shared_strip_count() -> int:
     return len(SHARED_STRIPS)
 
 
-def _style_as_span(line: Text) -> Text:
+def style_as_span(line: Text) -> Text:
     """The line as splitting a joined text gives it: its base style becomes a span over it
     (Textual draws a base style differently from a span: ANSI colours are not themed)."""
     if not line.style:
@@ -118,10 +118,19 @@ class Panel(Static):
         if shown == self._shown:
             return
         self._shown = shown
-        spanned = [_style_as_span(line) for line in lines]
+        spanned = [style_as_span(line) for line in lines]
         keys = [key if new is line else line_key(new)  # a line without a base style is kept as is
                 for line, new, key in zip(lines, spanned, shown)]
         self._show_split(spanned, None, keys)
+
+    def show_keyed(self, lines: list[Text], keys: list[tuple[object, ...]]) -> None:
+        """``show_lines`` of lines that have no base style and whose keys (``line_key``) are
+        known already: a log's rows, kept with their keys, are not keyed again per draw."""
+        shown = tuple(keys)
+        if shown == self._shown:
+            return
+        self._shown = shown
+        self._show_split(lines, None, keys)
 
     def _show_split(self, lines: list[Text], text: Text | None,
                     keys: list[tuple[object, ...]] | None = None) -> None:
