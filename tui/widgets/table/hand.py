@@ -4,7 +4,7 @@ from __future__ import annotations
 from tui.cards import card_box, card_roles
 from tui.table_model import TableModel
 from tui.widgets.panels import HandPanel
-from tui.widgets.table.part import TablePart, french
+from tui.widgets.table.part import TablePart, drawn_from, french
 
 CARD_WIDTH = 8  # a drawn card (7) and the gap after it
 
@@ -15,19 +15,13 @@ class CardsPanel(HandPanel, TablePart):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, card_width=CARD_WIDTH)
 
-    _drawn_from: tuple[object, ...] | None = None
-
+    # The hand changes when this seat plays or its turn comes or goes: not for most actions.
+    @drawn_from(lambda part, model: (model.view.own_cards, model.view.legal, model.view.card_marks,
+                                     model.view.french))
     def update_from(self, model: TableModel) -> None:
         own = model.view.own_cards
         playable = {a.card for a in model.view.legal if a.card}
         roles = card_roles(model.view)
-        # The hand changes when this seat plays or its turn comes or goes: not for most
-        # actions, and drawing the boxes only to find them as shown was most of this.
-        drawn_from = (own, tuple(card in playable for card in own), tuple(roles.get(card) for card in own),
-                      french(model), self.lite)
-        if drawn_from == self._drawn_from:
-            return
-        self._drawn_from = drawn_from
         boxes = [card_box(card, str(i + 1), french=french(model), ascii_only=self.lite, selected=card in playable,
                           role=roles.get(card))
                  for i, card in enumerate(own)]

@@ -7,12 +7,13 @@ import protocol as p
 from tui.event_text import score_text, team_name
 from tui.table_model import TableModel
 from tui.widgets.panels import Panel
-from tui.widgets.table.part import TablePart
+from tui.widgets.table.part import TablePart, drawn_from
 
 
 class TitleLine(Panel, TablePart):
     """``#t-title``: the table's name, variant, target and flor; "watching" for a spectator."""
 
+    @drawn_from(lambda part, model, info: (info, model.seat is None, model.update is None))
     def update_from(self, model: TableModel, info: p.TableInfo | None) -> None:
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(" truco-ssh ", style="reverse bold")
@@ -30,6 +31,10 @@ class TitleLine(Panel, TablePart):
 class ScoreLine(Panel, TablePart):
     """``#t-score``: each side's points (yours in green), the malas/buenas, the games won."""
 
+    @drawn_from(lambda part, model: (
+        model.view.scores, model.view.score_holders, model.view.target, model.view.malas,
+        model.view.games_won, model.view.match_games, model.view.teams, model.seat,
+        model.update.seats if model.update is not None else None))
     def update_from(self, model: TableModel) -> None:
         view = model.view
         scores = list(view.scores or (0, 0))

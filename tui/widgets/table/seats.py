@@ -9,7 +9,7 @@ from tui.event_text import act_words, team_name
 from tui.table_model import TableModel
 from tui.widgets.panels import DrawnPanel
 from tui.widgets.table.levels import BOT_LEVEL_KEYS
-from tui.widgets.table.part import TablePart, french
+from tui.widgets.table.part import TablePart, drawn_from, french
 
 TRICK_COLUMN = 5  # the narrowest trick column: a card ("10E") and room for a mark
 
@@ -123,6 +123,10 @@ class SeatsPanel(DrawnPanel, TablePart):
 class TricksPanel(DrawnPanel, TablePart):
     """``#t-tricks``: the cards of each trick in a column, one row per seat."""
 
+    @drawn_from(lambda part, model: (
+        model.view.tricks, model.view.current_trick, model.view.trick_results, model.view.trick_winners,
+        model.view.card_marks, model.view.teams, model.view.french, model.seat,
+        model.update.seats if model.update is not None else None))
     def update_from(self, model: TableModel) -> None:
         """A trick is won by a player: that card is drawn reversed, and the header names
         the player when the column is wide enough for the whole name."""
