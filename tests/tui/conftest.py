@@ -9,6 +9,8 @@ from typing import Any, AsyncIterator, Sequence
 import pytest
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets._toast import ToastRack
 
 import engine
 
@@ -104,3 +106,29 @@ def restyled(monkeypatch: pytest.MonkeyPatch) -> list[DOMNode]:
 
     monkeypatch.setattr(DOMNode, "update_node_styles", spy)
     return seen
+
+
+def layout_requests(monkeypatch: pytest.MonkeyPatch, kind: type[Widget]) -> list[Widget]:
+    """Every widget of ``kind`` that asks for a layout (``refresh(layout=True)``) from now on."""
+    seen: list[Widget] = []
+    original = Widget.refresh
+
+    def spy(self: Widget, *regions: Any, layout: bool = False, **kwargs: Any) -> Widget:
+        if layout and isinstance(self, kind):
+            seen.append(self)
+        return original(self, *regions, layout=layout, **kwargs)
+
+    monkeypatch.setattr(Widget, "refresh", spy)
+    return seen
+
+
+@pytest.fixture
+def screens_asking(monkeypatch: pytest.MonkeyPatch) -> list[Widget]:
+    """Every screen that asks for a layout of itself."""
+    return layout_requests(monkeypatch, Screen)
+
+
+@pytest.fixture
+def racks_laid_out(monkeypatch: pytest.MonkeyPatch) -> list[Widget]:
+    """Every notification rack that asks for a layout."""
+    return layout_requests(monkeypatch, ToastRack)

@@ -2,12 +2,13 @@
 change of size still moves them (tui/textual_patches/early_breakpoints.py)."""
 from __future__ import annotations
 
-
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.color import Color
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Static
+
+from tests.tui.kit import ScreensApp
 
 
 class Sized(Screen[None]):
@@ -16,10 +17,6 @@ class Sized(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("hola")
-
-
-class ScreensApp(App[None]):
-    pass
 
 
 async def test_a_new_screen_has_its_classes_before_it_is_styled(restyled: list[DOMNode]) -> None:

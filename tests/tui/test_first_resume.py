@@ -2,13 +2,14 @@
 resumed after a suspend has them applied again (tui/textual_patches/first_resume.py)."""
 from __future__ import annotations
 
-
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.color import Color
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Static
+
+from tests.tui.kit import ScreensApp
 
 
 class Shade(Static):
@@ -23,10 +24,6 @@ class Shaded(Screen[None]):
 class Other(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("otra")
-
-
-class ScreensApp(App[None]):
-    pass
 
 
 async def test_a_new_screen_is_not_restyled_and_shows_its_styles(restyled: list[DOMNode]) -> None:

@@ -2,38 +2,16 @@
 shows, and goes (tui/textual_patches/quiet_toasts.py)."""
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-from textual.app import App
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets._toast import ToastRack
 
 from tests.tui.helpers import toasts
-
-
-class Plain(App[None]):
-    pass
-
-
-@pytest.fixture
-def racks_laid_out(monkeypatch: pytest.MonkeyPatch) -> list[Widget]:
-    """Every notification rack that asked for a layout."""
-    seen: list[Widget] = []
-    original = Widget.refresh
-
-    def spy(self: Widget, *regions: Any, layout: bool = False, **kwargs: Any) -> Widget:
-        if layout and isinstance(self, ToastRack):
-            seen.append(self)
-        return original(self, *regions, layout=layout, **kwargs)
-
-    monkeypatch.setattr(Widget, "refresh", spy)
-    return seen
+from tests.tui.kit import ScreensApp
 
 
 async def test_no_notifications_leave_the_rack_alone(racks_laid_out: list[Widget]) -> None:
-    app = Plain()
+    app = ScreensApp()
     async with app.run_test(notifications=True) as pilot:
         await pilot.pause()
         racks_laid_out.clear()
@@ -45,7 +23,7 @@ async def test_no_notifications_leave_the_rack_alone(racks_laid_out: list[Widget
 
 
 async def test_a_notification_shows_and_goes(racks_laid_out: list[Widget]) -> None:
-    app = Plain()
+    app = ScreensApp()
     async with app.run_test(notifications=True) as pilot:
         app.notify("hola", timeout=30)
         await pilot.pause()

@@ -2,13 +2,12 @@
 whose content does not fit still gets its scrollbar (tui/textual_patches/screen_virtual_size.py)."""
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
+
+from tests.tui.kit import ScreensApp
 
 
 class Tall(Screen[None]):
@@ -18,27 +17,8 @@ class Tall(Screen[None]):
         yield Static("alto")
 
 
-class Plain(App[None]):
-    pass
-
-
-@pytest.fixture
-def screens_asking(monkeypatch: pytest.MonkeyPatch) -> list[Widget]:
-    """Every screen that asked for a layout of itself through a reactive."""
-    seen: list[Widget] = []
-    original = Widget.refresh
-
-    def spy(self: Widget, *regions: Any, layout: bool = False, **kwargs: Any) -> Widget:
-        if layout and isinstance(self, Screen):
-            seen.append(self)
-        return original(self, *regions, layout=layout, **kwargs)
-
-    monkeypatch.setattr(Widget, "refresh", spy)
-    return seen
-
-
 async def test_a_screen_laid_out_asks_for_no_second_layout(screens_asking: list[Widget]) -> None:
-    app = Plain()
+    app = ScreensApp()
     async with app.run_test(size=(40, 10)) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -49,7 +29,7 @@ async def test_a_screen_laid_out_asks_for_no_second_layout(screens_asking: list[
 
 
 async def test_a_screen_too_short_for_its_content_shows_its_scrollbar(screens_asking: list[Widget]) -> None:
-    app = Plain()
+    app = ScreensApp()
     async with app.run_test(size=(40, 10)) as pilot:
         tall = Tall()
         await app.push_screen(tall)
