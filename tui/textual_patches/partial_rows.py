@@ -45,16 +45,21 @@ class RowSpans(dict[int, list[tuple[int, int]]]):
     def touches(self, y: int, x0: int, x1: int) -> bool:
         """Whether a span of row ``y`` covers any of the columns ``x0`` to ``x1`` (ends
         exclusive, as Textual's spans: nothing is written at a span's end column)."""
-        return any(start < x1 and x0 < end for start, end in self.get(y, ()))
+        for start, end in self.get(y, ()):  # (a loop: asked ~80 times per update)
+            if start < x1 and x0 < end:
+                return True
+        return False
 
 
 def _open(chops_line: dict[int, Strip | None], cut_set: list[int], first_cut: int, last_cut: int,
           y: int, spans: RowSpans | None) -> bool:
     """Whether a cut of row ``y`` from ``first_cut`` to ``last_cut`` is still to be filled
     (and, in a partial update, is written)."""
-    for start, end in zip(cut_set, cut_set[1:]):
-        if first_cut <= start < last_cut and chops_line.get(start, 0) is None \
-                and (spans is None or spans.touches(y, start, end)):
+    for i in range(bisect_left(cut_set, first_cut), len(cut_set) - 1):
+        start = cut_set[i]
+        if start >= last_cut:
+            break
+        if chops_line.get(start, 0) is None and (spans is None or spans.touches(y, start, cut_set[i + 1])):
             return True
     return False
 

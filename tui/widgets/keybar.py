@@ -13,13 +13,29 @@ from textual.binding import ActiveBinding, Binding
 from textual.screen import Screen
 
 from tui.widgets.panels import Panel
+from tui.widgets.shared_rows import SharedLRU
 
 Labeller = Callable[[Binding], str]
 
 
+# The bars drawn, shared by every session: the seats of a table show the same few bars
+# (to move, waiting, a bet to answer) in the same words, and each turn changes them.
+_KEY_LINES: SharedLRU[tuple[object, ...], Text] = SharedLRU(2_000)
+
+
 def key_line(pairs: list[tuple[str, str]], width: int = 0) -> Text:
     """The keys on one line, or where ``width`` is too narrow for them, on as many lines as
-    they need, broken between keys: a key and its words are never cut (60 columns)."""
+    they need, broken between keys: a key and its words are never cut (60 columns).
+    The Text returned may be shared: not to be changed."""
+    key = (tuple(pairs), width)
+    line = _KEY_LINES.get(key)
+    if line is None:
+        line = _key_line(pairs, width)
+        _KEY_LINES.put(key, line)
+    return line
+
+
+def _key_line(pairs: list[tuple[str, str]], width: int) -> Text:
     rows: list[Text] = []
     for key, label in pairs:
         piece = Text()

@@ -271,6 +271,10 @@ class WrapPanel(Panel):
             self.show(self._wrap_text)
 
 
+_GRIDS: SharedLRU[tuple[object, ...], tuple[list[Text], list[tuple[object, ...]],
+                                            list[list[tuple[int, int, int]]]]] = SharedLRU(2_000)
+
+
 class GridPanel(Panel):
     """Cells laid out in rows; a click anywhere in a cell picks it.
 
@@ -320,8 +324,21 @@ class GridPanel(Panel):
     def _draw(self) -> None:
         width, height = self._inner_size()
         width, height = width or 44, height or 5
+        # Laid out once in the process for these cells at this size: the seats of a table
+        # are shown the same few sets of calls, and the set changes with every turn.
+        key = (type(self), self.columns, width, height, tuple(line_key(cell) for cell in self._cells))
+        laid_out = _GRIDS.get(key)
+        if laid_out is None:
+            laid_out = self._lay_out(width, height)
+            _GRIDS.put(key, laid_out)
+        rows, row_keys, self._spans = laid_out
+        self.show_keyed(rows, row_keys)
+
+    def _lay_out(self, width: int, height: int) -> tuple[list[Text], list[tuple[object, ...]],
+                                                         list[list[tuple[int, int, int]]]]:
+        """The rows, their keys, and where each cell is in them. Shared: not to be changed."""
         rows: list[Text] = []
-        self._spans = []
+        all_spans = []
         for row_cells in self._layout(width, height):
             row = Text(no_wrap=True, overflow="ellipsis")
             spans = []
@@ -333,8 +350,8 @@ class GridPanel(Panel):
                 spans.append((row.cell_len, row.cell_len + cell_width, index))
                 row.append_text(cell)
             rows.append(row)
-            self._spans.append(spans)
-        self.show_lines(rows)
+            all_spans.append(spans)
+        return rows, [line_key(row) for row in rows], all_spans
 
     def on_resize(self, event: events.Resize) -> None:
         self._shown = None
