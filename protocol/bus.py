@@ -235,6 +235,7 @@ class TableEntry(BusMessage):
     seed: str = limited("", max_len=64)
     demo: bool = False
     owner_starts: bool = True  # while waiting: its owner starts it (False: it starts once full)
+    quick: bool = False  # opened by quick play: bots take its free seats after a wait for people
 
 
 @dataclass(frozen=True)

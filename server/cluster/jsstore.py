@@ -176,7 +176,7 @@ class JetStreamStore:
             table_id=record.table_id, title=record.title, variant=record.variant,
             options=dict(record.options), owner=record.owner, private=record.private, code=record.code,
             turn_timer=record.turn_timer, seats=tuple(record.seats), seed=record.seed, demo=record.demo,
-            owner_starts=record.owner_starts,
+            owner_starts=record.owner_starts, quick=record.quick,
         )
         self._entries[record.table_id] = entry
         await self._kv(self._tables).put(record.table_id, p.encode(entry))
@@ -222,6 +222,7 @@ class JetStreamStore:
             table_id=e.table_id, title=e.title, variant=e.variant, options=dict(e.options),
             owner=e.owner, private=e.private, code=e.code, turn_timer=e.turn_timer,
             seats=[dict(s) for s in e.seats], seed=e.seed, demo=e.demo, owner_starts=e.owner_starts,
+            quick=e.quick,
         ) for e in entries]
 
     async def load_matches(self, records: list[TableRecord]) -> None:

@@ -50,7 +50,7 @@ class Directory:
         Programs that do not ask for one keep the table that starts when full."""
         self.create(conn, msg, owner_starts=msg.owner_starts and msg.players >= 4)
 
-    def create(self, conn: Conn, msg: p.CreateTable, owner_starts: bool) -> None:
+    def create(self, conn: Conn, msg: p.CreateTable, owner_starts: bool, quick: bool = False) -> None:
         state = self._state
         variant = self.variants.get(msg.variant)
         if variant is None:
@@ -77,7 +77,7 @@ class Directory:
         table = Table(
             table_id=table_id, title=title, variant=msg.variant, owner=conn.name or "",
             seats=[None] * msg.players, options=options, private=msg.private, code=code,
-            turn_timer=timer, owner_starts=owner_starts,
+            turn_timer=timer, owner_starts=owner_starts, quick=quick,
         )
         state.tables[table_id] = table
         state.send(conn, p.TableCreated(table_id=table_id, code=code))

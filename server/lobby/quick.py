@@ -22,6 +22,13 @@ from server.table import Occupant
 QUICK_PLAYERS = 2  # a table opened by quick play when no size is asked: the fastest to fill
 
 
+def wait_for_people(state: LobbyState, table: Table) -> None:
+    """Bots take the free seats of quick ``table`` after ``quick_fill_wait`` seconds (when it
+    is opened, and again when a new lobby host restores it: the old host's wait died with it)."""
+    asyncio.get_running_loop().call_later(state.config.quick_fill_wait, state.inbox.put_nowait,
+                                          FillWithBots(table.table_id))
+
+
 class QuickPlay:
     def __init__(self, state: LobbyState, seats: Seats, directory: Directory) -> None:
         self._state = state
@@ -54,12 +61,10 @@ class QuickPlay:
         players = msg.players or (QUICK_PLAYERS if QUICK_PLAYERS in variant.player_counts
                                   else variant.player_counts[0])
         self._directory.create(conn, p.CreateTable(  # titled like any: its owner
-            variant=variant.name, players=players, options={}), owner_starts=False)
+            variant=variant.name, players=players, options={}), owner_starts=False, quick=True)
         table = self._state.tables.get(conn.table_id or "")
         if table is not None and table.actor is None:
-            loop = asyncio.get_running_loop()
-            loop.call_later(self._state.config.quick_fill_wait, self._state.inbox.put_nowait,
-                            FillWithBots(table.table_id))
+            wait_for_people(self._state, table)
 
     def fill(self, message: FillWithBots) -> None:
         """The wait is over: bots take the free seats of a quick table nobody else filled."""

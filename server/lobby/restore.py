@@ -13,6 +13,7 @@ import time
 
 import protocol as p
 from server.lobby.messages import RestoreDone, Restored
+from server.lobby.quick import wait_for_people
 from server.lobby.seats import Seats
 from server.lobby.state import LobbyState, Table
 from server.store import Store, TableRecord
@@ -31,6 +32,7 @@ def table_from_record(record: TableRecord) -> Table:
         owner=record.owner, seats=[Occupant.from_record(d) if d else None for d in record.seats],
         options=dict(record.options), private=record.private, code=record.code,
         turn_timer=record.turn_timer, demo=record.demo, owner_starts=record.owner_starts,
+        quick=record.quick,
     )
 
 
@@ -196,7 +198,8 @@ class Restorer:
         with it within moments (server/lobby/reattach.py), so it is held that long.
         The creator starts a full one (even a table that would have started by itself: a
         crash came between its full seats and its first deal); one that starts once full
-        (cluster mode keeps those too) still does."""
+        (cluster mode keeps those too) still does, and a quick-play one waits for people
+        again, then bots take its free seats."""
         state = self._state
         table.owner_starts, table.seed = table.owner_starts or None not in table.seats, seed
         for index, seated in enumerate(table.seats):
@@ -218,6 +221,8 @@ class Restorer:
         self._seats.save_room(table)
         if not self._seats.drop_if_empty(table):
             state.table_changed(table)
+            if table.quick and not table.owner_starts:
+                wait_for_people(state, table)
 
     def _waits_here(self, conn_id: int, table_id: str, seat: int) -> bool:
         conn = self._state.conns.get(conn_id)

@@ -105,7 +105,7 @@ class Seats:
             options=dict(table.options), owner=table.owner, private=table.private,
             code=table.code, turn_timer=table.turn_timer,
             seats=[o.to_record() if o is not None else {} for o in table.seats], seed=seed, demo=table.demo,
-            owner_starts=table.owner_starts,
+            owner_starts=table.owner_starts, quick=table.quick,
         )
 
     def save_room(self, table: Table) -> None:

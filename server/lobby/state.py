@@ -64,6 +64,7 @@ class Table:
     # friends can choose partners first. Tables of two, quick play and demo tables start
     # the moment the last seat is taken.
     owner_starts: bool = False
+    quick: bool = False  # opened by quick play: bots take its free seats after a wait for people
     seed: str = ""  # a waiting room's, chosen when it is first stored (Seats.save_room)
 
     def humans(self) -> list[int]:

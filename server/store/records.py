@@ -79,6 +79,7 @@ class TableRecord:
     # A waiting room its owner starts (what one process stores); False: a waiting table that
     # starts once full (cluster mode stores those too, for a new lobby host)
     owner_starts: bool = True
+    quick: bool = False  # opened by quick play: bots fill it after a wait (a new host waits again)
     # The log (``open_tables``: all of it), or what a restart needs (``load_matches``): the
     # current match's events, or with ``snapshot`` its match_started and the events after it
     events: list[EventRow] = field(default_factory=list)

@@ -62,7 +62,7 @@ from harness import ScreenClient  # noqa: E402
 from proto_table import LEVEL as PROTO_LEVEL  # noqa: E402
 from proto_table import ProtoSeat, play_proto_table, set_up_proto_table  # noqa: E402
 from protocol.client import Client  # noqa: E402
-from session_bench import ServerProcess, connect_to_lobby, tree_cpu_seconds  # noqa: E402
+from session_bench import ServerProcess, connect_to_lobby, process_tree, rss_kib, tree_cpu_seconds  # noqa: E402
 from table_bench import choose_key  # noqa: E402
 
 ENTER, ESC, CTRL_S = "\r", "\x1b", "\x13"
@@ -557,6 +557,18 @@ class LoadRun:
     def server_cpu(self) -> float:
         return sum(self.server_cpu_by_process().values())
 
+    def server_rss_mib(self) -> float:
+        """The resident memory of the server's processes now (their caches filled by the
+        stage's play: the rows shared between sessions are bounded, not freed)."""
+        kib = 0
+        for pid in self.server_pids:
+            for member in process_tree(pid):
+                try:
+                    kib += rss_kib(member)
+                except (OSError, RuntimeError):  # (ended meanwhile)
+                    continue
+        return kib / 1024
+
     def stage(self, tables: int, setup_budget: float) -> dict[str, object]:
         """Bring the tables up to `tables` (within setup_budget seconds), then measure."""
         return self._runner.run(self._stage(tables, setup_budget))
@@ -670,6 +682,7 @@ class LoadRun:
             figures["setup_server_busy_percent"] = setup_cpu / max(setup_seconds, 1e-9) * 100
             figures["server_cpu_per_action_ms"] = everything["server_cpu"] / max(1.0, actions) * 1000
             figures["server_cpu_busy_percent"] = everything["server_cpu"] / seconds * 100
+            figures["server_rss_mib"] = self.server_rss_mib()
             # connect, lobby, New-table form or join by code, seated, dealt: per player set up
             ready = sum(sum(r["ready"].values()) for r in readies)
             figures["setup_server_cpu_per_player_ms"] = setup_cpu / max(1.0, 4 * ready) * 1000
