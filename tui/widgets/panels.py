@@ -7,12 +7,7 @@ layout, so a card played repaints just the lines it changes.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 from rich.cells import cell_len
-from rich.console import Console
-from rich.segment import Segment
-from rich.style import Style as RichStyle
 from rich.text import Span, Text
 from textual import events
 from textual.dom import NoScreen
@@ -22,6 +17,7 @@ from textual.style import Style as VisualStyle
 from textual.visual import Visual, VisualType, visualize
 from textual.widgets import Static
 
+from tui.widgets.line_strip import rich_line_strip
 from tui.widgets.messages import CallPicked, CardPicked, Redraw
 from tui.widgets.shared_rows import FramedStylesCache, SharedLRU, shared_rows
 
@@ -58,32 +54,6 @@ def style_as_span(line: Text) -> Text:
         out.spans.append(Span(0, len(line.plain), line.style))
     out.spans.extend(line.spans)
     return out
-
-
-@lru_cache(maxsize=512)
-def _at_column(x: int) -> RichStyle:
-    """The mark Textual puts on each piece of a line: where it starts (a mouse selection
-    starts from it)."""
-    return RichStyle.from_meta({"offset": (x, 0)})
-
-
-def rich_line_strip(line: Text, width: int, base: RichStyle, console: Console) -> Strip:
-    """One line that fits ``width``, drawn by Rich, as Textual draws it (the widget's style
-    under the line's, padded to the width, each piece marked with its column).
-
-    Textual's own way (a Content made from the Text, formatted and turned back into
-    segments) took six times as long, and a seat draws one or two new lines per action
-    (a seat row, its cards). A line wider than ``width`` (cut with an ellipsis), a selected
-    one, and one with a base style (Textual does not theme a base style's ANSI colours, as
-    it does a span's) are drawn by Textual."""
-    segments: list[Segment] = []
-    x = 0
-    for text, style, _control in line.render(console, end=""):
-        segments.append(Segment(text, base + style + _at_column(x) if style else base + _at_column(x)))
-        x += cell_len(text)
-    if x < width:
-        segments.append(Segment(" " * (width - x), base))
-    return Strip(segments, width)
 
 
 class Panel(Static):
