@@ -212,6 +212,11 @@ class DrawnPanel(Panel):
         self.post_message(Redraw())
 
 
+# Wrapped lines, shared: (the text's key, width, justify, overflow) -> (rows, their keys).
+# Not to be changed (a row's base style is already a span: ``show_keyed``).
+_WRAPPED: SharedLRU[tuple[object, ...], tuple[list[Text], list[tuple[object, ...]]]] = SharedLRU(5_000)
+
+
 class WrapPanel(Panel):
     """A Panel whose text wraps at word boundaries and whose height follows it (CSS
     ``height: auto``): a long status or bet line takes a second line instead of losing
@@ -229,8 +234,17 @@ class WrapPanel(Panel):
             return
         self._wrap_text, self._wrap_key = text, key
         width = self._inner_size().width
-        rows = list(text.wrap(self.app.console, width)) if width else text.split("\n", allow_blank=True)
-        self.show_lines(rows)
+        # Wrapped once in the process: the seats of a table are shown the same few lines
+        # ("Te toca.", whose turn it is, the hand's worth), at the same width.
+        wrap_key = (key, width, text.justify, text.overflow)
+        wrapped = _WRAPPED.get(wrap_key)
+        if wrapped is None:
+            rows = list(text.wrap(self.app.console, width)) if width else text.split("\n", allow_blank=True)
+            rows = [style_as_span(row) for row in rows]
+            wrapped = (rows, [line_key(row) for row in rows])
+            _WRAPPED.put(wrap_key, wrapped)
+        rows = wrapped[0]
+        self.show_keyed(*wrapped)
         if width and len(rows) != self._rows:
             self._rows = len(rows)
             self.refresh(layout=True)
