@@ -65,7 +65,10 @@ async def join_first_table(client: ScreenClient) -> None:
 
 
 def my_move(text: str) -> bool:
-    return "Your move." in text
+    """The status line says so, or (when it shows why a key was refused instead, as "You
+    have a flor: sing it first.") the turn mark is on this player's own row, as a person
+    reads it."""
+    return "Your move." in text or any(line.startswith("▶ ") and " * " in line for line in text.splitlines())
 
 
 def match_over(text: str) -> bool:
