@@ -313,9 +313,9 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
             return super().check_action(action, parameters)  # Textual's own (copy, focus...)
         if isinstance(self.focused, Input):
             return False  # typing in the chat: every key is text
-        view = (model := self.table).view
+        model, view = self.table, self.table.view
         if action == "card":
-            return self._card_usable(int(parameters[0]), model)  # type: ignore[call-overload]
+            return self._card_usable(int(parameters[0]))  # type: ignore[call-overload]
         if action == "call":
             return any(choice.key == parameters[0] for choice in self._choices)
         if action in ("sena", "partner_chat"):
@@ -332,16 +332,16 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
             return not self._watching() and view.match_over and not asked
         return True
 
-    def _card_usable(self, index: int, model: TableModel | None = None) -> bool:
+    def _card_usable(self, index: int) -> bool:
         """A card key works when some legal action now takes that card: a play or a discard,
         or the call that waits for its card (never for a spectator, never after the match)."""
-        own = (model := self.table if model is None else model).view.own_cards
-        return 0 <= index < len(own) and self._card_action(own[index], model) is not None
+        own = self.table.view.own_cards
+        return 0 <= index < len(own) and self._card_action(own[index]) is not None
 
-    def _card_action(self, card: str, model: TableModel | None = None) -> str | None:
+    def _card_action(self, card: str) -> str | None:
         wanted = self._card_call
         return next(
-            (a.call for a in (self.table if model is None else model).view.legal
+            (a.call for a in self.table.view.legal
              if a.card == card and (wanted is None or a.call == wanted)
              and (wanted is not None or a.call in CARD_CALLS)),
             None,

@@ -27,12 +27,7 @@ def key_line(pairs: list[tuple[str, str]], width: int = 0) -> Text:
     """The keys on one line, or where ``width`` is too narrow for them, on as many lines as
     they need, broken between keys: a key and its words are never cut (60 columns).
     The Text returned may be shared: not to be changed."""
-    key = (tuple(pairs), width)
-    line = _KEY_LINES.get(key)
-    if line is None:
-        line = _key_line(pairs, width)
-        _KEY_LINES.put(key, line)
-    return line
+    return _KEY_LINES.get_or_make((tuple(pairs), width), lambda: _key_line(pairs, width))
 
 
 def _key_line(pairs: list[tuple[str, str]], width: int) -> Text:

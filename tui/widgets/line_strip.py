@@ -91,11 +91,7 @@ def in_order(line: Text, console: Console) -> list[Piece] | None:
 
 
 def _named(name: str, console: Console) -> RichStyle:
-    style = _NAMED_STYLES.get(name)
-    if style is None:
-        style = console.get_style(name, default=_NULL)
-        _NAMED_STYLES.put(name, style)
-    return style
+    return _NAMED_STYLES.get_or_make(name, lambda: console.get_style(name, default=_NULL))
 
 
 def _default_theme(console: Console) -> bool:

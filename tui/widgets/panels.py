@@ -236,18 +236,18 @@ class WrapPanel(Panel):
         width = self._inner_size().width
         # Wrapped once in the process: the seats of a table are shown the same few lines
         # ("Te toca.", whose turn it is, the hand's worth), at the same width.
-        wrap_key = (key, width, text.justify, text.overflow)
-        wrapped = _WRAPPED.get(wrap_key)
-        if wrapped is None:
-            rows = list(text.wrap(self.app.console, width)) if width else text.split("\n", allow_blank=True)
-            rows = [style_as_span(row) for row in rows]
-            wrapped = (rows, [line_key(row) for row in rows])
-            _WRAPPED.put(wrap_key, wrapped)
-        rows = wrapped[0]
-        self.show_keyed(*wrapped)
+        rows, keys = _WRAPPED.get_or_make((key, width, text.justify, text.overflow),
+                                          lambda: self._wrap(text, width))
+        self.show_keyed(rows, keys)
         if width and len(rows) != self._rows:
             self._rows = len(rows)
             self.refresh(layout=True)
+
+    def _wrap(self, text: Text, width: int) -> tuple[list[Text], list[tuple[object, ...]]]:
+        """``text``'s rows at ``width`` (a base style made a span) and their keys."""
+        rows = list(text.wrap(self.app.console, width)) if width else text.split("\n", allow_blank=True)
+        rows = [style_as_span(row) for row in rows]
+        return rows, [line_key(row) for row in rows]
 
     def on_resize(self, event: events.Resize) -> None:
         if self._wrap_text is not None:
@@ -311,11 +311,7 @@ class GridPanel(Panel):
         # Laid out once in the process for these cells at this size: the seats of a table
         # are shown the same few sets of calls, and the set changes with every turn.
         key = (type(self), self.columns, width, height, tuple(line_key(cell) for cell in self._cells))
-        laid_out = _GRIDS.get(key)
-        if laid_out is None:
-            laid_out = self._lay_out(width, height)
-            _GRIDS.put(key, laid_out)
-        rows, row_keys, self._spans = laid_out
+        rows, row_keys, self._spans = _GRIDS.get_or_make(key, lambda: self._lay_out(width, height))
         self.show_keyed(rows, row_keys)
 
     def _lay_out(self, width: int, height: int) -> tuple[list[Text], list[tuple[object, ...]],

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Generic, Hashable, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, Hashable, NamedTuple, TypeVar
 
 from textual._styles_cache import StylesCache
 from textual.geometry import Region, Size
@@ -49,6 +49,15 @@ class SharedLRU(Generic[K, V]):
         value = self._items.get(key)
         if value is not None:
             self._items.move_to_end(key)
+        return value
+
+    def get_or_make(self, key: K, make: Callable[[], V]) -> V:
+        """The value kept for ``key``, or ``make()`` kept for it. (The hottest callers, a row
+        per repaint, inline this: a closure per call costs there.)"""
+        value = self.get(key)
+        if value is None:
+            value = make()
+            self.put(key, value)
         return value
 
     def put(self, key: K, value: V) -> None:
