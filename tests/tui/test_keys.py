@@ -8,7 +8,7 @@ import random
 
 import pytest
 from textual._xterm_parser import XTermParser
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Select
 
 import engine
 import protocol as p
@@ -99,6 +99,13 @@ async def test_lobby_keys_typed_in_one_packet_keep_their_order(lobby: Lobby) -> 
         assert [m for m in link.sent if isinstance(m, p.SendChat)] == [p.SendChat(text="uno"),
                                                                          p.SendChat(text="dos")]
         assert isinstance(app.screen, NewTableScreen)
+        # The form's selects finish mounting before the app exits (on a busy machine the exit
+        # came first, and Textual's Select failed to find its own overlay: CI, 2026-11-28).
+        for _ in range(100):
+            if all(select.is_mounted for select in app.screen.query(Select)):
+                break
+            await pilot.pause(0.02)
+        await pilot.pause()
 
 
 async def test_typing_in_the_chat_never_triggers_a_key(
