@@ -12,6 +12,8 @@ import protocol as p
 from tests.tui.kit import TABLE_NAMES, FakeLink, seated_app, table_shown, update_for
 from tests.tui.test_keys import key_bar
 from tui.screens.table import TableScreen
+from tui.screens.table_keys import key_state_actions
+from tui.widgets.table.calls import CARD_CALLS
 from tui.widgets.keybar import KeyBar, binding_pairs
 
 FOUR = p.TableInfo(table_id="t1", title="la mesa", variant="argentino", owner="ana",
@@ -72,3 +74,54 @@ async def test_the_key_bar_is_redrawn_only_when_its_keys_change(monkeypatch: Any
         assert len(drawn) < len(moves) - 1
         # The turn came back at least once: that bar was drawn from what was kept.
         assert len(asked) < len(drawn)
+
+
+def _random_play(variant: str, seats: int, seed: int, steps: int = 60,
+                 **options: Any) -> list[tuple[engine.State, list[engine.Event]]]:
+    """A seeded match, any legal action at each step (calls, answers, cards), deals included."""
+    rules = engine.get_ruleset(variant, **options)
+    rng = random.Random(seed)
+    state, events = engine.new_match(rules, seats, rng)
+    out = [(state, list(events))]
+    for _ in range(steps):
+        actions = engine.all_legal_actions(state)
+        if not actions:
+            break
+        state, events = engine.advance(state, rng.choice(actions), rng)
+        out.append((state, list(events)))
+    return out
+
+
+async def test_the_answers_the_bar_is_keyed_by_are_textuals_answers() -> None:
+    """``key_answers`` (the card keys from one pass over the legal actions) says what
+    ``check_action`` says for every binding, in every state of games of two variants: to
+    play, to answer, a call waiting for its card (Venezuelan pintan), watching, typing."""
+    for variant, options, seat in (("argentino", {"flor": True}, 1), ("venezolano", {}, 0), ("argentino", {}, None)):
+        info = p.TableInfo(table_id="t1", title="la mesa", variant=variant, owner="ana",
+                           seats=TABLE_NAMES[:2], options={"target": 30}, status="playing")
+        moves = _random_play(variant, 2, seed=11, **options)
+        link = FakeLink()
+        app = await seated_app(link, seat, table=info)
+        async with table_shown(app, link, update_for(moves[0][0], seat, 1, moves[0][1])) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            asked = key_state_actions(TableScreen.BINDINGS)
+            card_calls = 0
+            for seq, (state, events) in enumerate(moves[1:], start=2):
+                link.push(update_for(state, seat, seq, events))
+                await pilot.pause(0.02)
+                for card_call in (None, *{a.call for a in screen.table.view.legal
+                                          if a.card and a.call not in CARD_CALLS}):
+                    screen._card_call = card_call
+                    card_calls += card_call is not None
+                    expected = tuple(screen.check_action(name, params) for name, params in asked)
+                    assert screen.key_answers(asked) == expected, (variant, seq, card_call)
+                    own = screen.table.view.own_cards  # a key is on when pressing it acts
+                    acts = {i for i in range(9) if i < len(own) and screen._card_action(own[i]) is not None}
+                    assert screen.usable_card_keys() == acts, (variant, seq, card_call)
+                screen._card_call = None
+            if variant == "venezolano":
+                assert card_calls, "no state with a call waiting for its card was tried"
+            screen.query_one("#t-chat").focus()
+            await pilot.pause(0.02)
+            assert screen.key_answers(asked) == tuple(screen.check_action(n, ps) for n, ps in asked)

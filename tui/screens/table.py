@@ -30,7 +30,7 @@ from tui.widgets.messages import CallPicked, CardPicked, Redraw
 from tui.widgets.panels import Panel
 from tui.widgets.table import (BetsLine, CallsPanel, CardsPanel, ScoreLine, SeatsPanel, StatusLine, TableLog,
                                TitleLine, TricksPanel, TurnTimer)
-from tui.widgets.table.calls import CARD_CALLS, is_card_call
+from tui.widgets.table.calls import CARD_CALLS, is_card_call, usable_card_keys
 from tui.widgets.table.calls import amounts as call_amounts
 from tui.widgets.table.senas import PartnerTalk, sena_text
 
@@ -315,7 +315,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
             return False  # typing in the chat: every key is text
         model, view = self.table, self.table.view
         if action == "card":
-            return self._card_usable(int(parameters[0]))  # type: ignore[call-overload]
+            return int(parameters[0]) in self.usable_card_keys()  # type: ignore[call-overload]
         if action == "call":
             return any(choice.key == parameters[0] for choice in self._choices)
         if action in ("sena", "partner_chat"):
@@ -332,11 +332,10 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
             return not self._watching() and view.match_over and not asked
         return True
 
-    def _card_usable(self, index: int) -> bool:
+    def usable_card_keys(self) -> frozenset[int]:
         """A card key works when some legal action now takes that card: a play or a discard,
         or the call that waits for its card (never for a spectator, never after the match)."""
-        own = self.table.view.own_cards
-        return 0 <= index < len(own) and self._card_action(own[index]) is not None
+        return usable_card_keys(self.table.view, self._card_call)
 
     def _card_action(self, card: str) -> str | None:
         wanted = self._card_call

@@ -5,6 +5,7 @@ from typing import Any
 
 from textual.actions import parse as parse_action
 from textual.binding import Binding
+from textual.widgets import Input
 
 from tui.widgets.keybar import KeyBar
 
@@ -46,9 +47,17 @@ class KeyBarGate:
     _choices: Any
     _watching: Any
     check_action: Any
+    usable_card_keys: Any
     refresh_bindings: Any
     query_one: Any
     KEY_BAR = "#t-keys"
+
+    def key_answers(self, asked: Asked) -> tuple[object, ...]:
+        """``check_action``'s answer to each of ``asked``; the nine card keys' from one pass
+        over the legal actions (asking for each card went through them nine times)."""
+        cards = None if isinstance(self.focused, Input) else self.usable_card_keys()
+        return tuple(params[0] in cards if name == "card" and cards is not None
+                     else self.check_action(name, params) for name, params in asked)
 
     def key_bar(self) -> KeyBar:
         return self.query_one(self.KEY_BAR, KeyBar)  # type: ignore[no-any-return]
@@ -60,7 +69,7 @@ class KeyBarGate:
             asked = key_state_actions(cls.BINDINGS)
             cls._keys_asked = asked
         state = (self.focused, self.tr.lang, self._watching(), tuple(c.key for c in self._choices),
-                 tuple(self.check_action(name, params) for name, params in asked))
+                 self.key_answers(asked))
         if state == self._keys_state:
             return
         self._keys_state = state

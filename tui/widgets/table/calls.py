@@ -19,6 +19,14 @@ def amounts(view: TableView, call: str) -> list[int]:
     return sorted(a.amount for a in view.legal if a.call == call and a.amount is not None)
 
 
+def usable_card_keys(view: TableView, card_call: str | None) -> frozenset[int]:
+    """The card keys (from 0) that work now: each card some legal action takes, a play or a
+    discard, or ``card_call`` when that call waits for its card."""
+    taken = {a.card for a in view.legal if a.card is not None
+             and (a.call == card_call if card_call is not None else a.call in CARD_CALLS)}
+    return frozenset(i for i, card in enumerate(view.own_cards) if card in taken)
+
+
 def is_card_call(view: TableView, call: str) -> bool:
     """A call that needs a card other than playing it (las que pintan)."""
     return any(a.call == call and a.card for a in view.legal)
