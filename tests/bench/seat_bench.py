@@ -5,9 +5,10 @@ Argentine table are fed the TableUpdates of a seeded game (mostly cards played, 
 and answers: ``--steps`` moves), and the CPU each update costs one seat is measured (the
 model, the redraw, the screen update; what the load bench's server figure holds besides:
 SSH, the table actor, the log, the bytes written). Then, one app at a time, the CPU from
-a new session to its drawn lobby, and from the lobby to a drawn table. Steadier than the
-load bench on a shared machine (no latencies, no other process), so the figure to compare
-before and after a change to the screens. Not part of `make bench` (tests/bench/run.py).
+a new session to its drawn lobby, and from the lobby to a drawn table; and the CPU a
+seated session costs each second while nothing happens (with and without a turn timer).
+Steadier than the load bench on a shared machine (no latencies, no other process), so the
+figure to compare before and after a change to the screens. Not part of `make bench` (tests/bench/run.py).
 Run: ``python tests/bench/seat_bench.py [--steps 300] [--sessions 10]``.
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import random
 import statistics
 import sys
@@ -85,6 +87,34 @@ async def per_update(steps: int) -> dict[str, float]:
     return {"updates": float(len(measured)), "tui_cpu_per_update_per_seat_ms": per * 1000}
 
 
+async def idle(seconds: float = 5.0) -> dict[str, float]:
+    """CPU per seated session per second while nothing happens at its table: without a turn
+    timer, and with one running (a decision of 60 s, so it never runs out meanwhile)."""
+    moves = game(12)
+    out = {}
+    for timed in (False, True):
+        apps = []
+        for seat in range(4):
+            link = FakeLink()
+            apps.append((await seated_app(link, seat, table=TABLE4), link, seat))
+        async with contextlib.AsyncExitStack() as stack:
+            pilots = [await stack.enter_async_context(app.run_test(size=SIZE)) for app, _, _ in apps]
+            for pilot in pilots:
+                await pilot.pause(0.1)
+            for n, (state, events) in enumerate(moves):
+                for _, link, seat in apps:
+                    update = update_for(state, seat, n + 1, events)
+                    link.push(dataclasses.replace(update, timer=60.0) if timed else update)
+                await asyncio.sleep(GAP)
+            await asyncio.sleep(1.0)
+            started = time.process_time()
+            await asyncio.sleep(seconds)
+            cpu = time.process_time() - started
+        key = "idle_cpu_per_seat_per_second_timed_ms" if timed else "idle_cpu_per_seat_per_second_ms"
+        out[key] = cpu / seconds / 4 * 1000
+    return out
+
+
 async def one_session(i: int) -> tuple[float, float]:
     """CPU from a new app to its drawn lobby, and from there to a drawn table."""
     name = TABLE_NAMES[i % 4]
@@ -124,7 +154,7 @@ async def per_session(sessions: int) -> dict[str, float]:
 
 def run(steps: int = 300, sessions: int = 10) -> dict[str, float]:
     textual_patches.install()
-    return {**asyncio.run(per_update(steps)), **asyncio.run(per_session(sessions))}
+    return {**asyncio.run(per_update(steps)), **asyncio.run(idle()), **asyncio.run(per_session(sessions))}
 
 
 if __name__ == "__main__":

@@ -2,19 +2,22 @@
 more than the decision had; repainted only when the figure it shows changes."""
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import engine
 from tests.tui.helpers import screen_text
 from tests.tui.kit import FakeLink, seated_app, table_shown, update_for
 from tui.screens.table import TableScreen
 from tui.widgets.panels import Panel
-from tui.widgets.table.status import TurnTimer, shown_seconds
+from tui.widgets.table.status import TurnTimer, seconds_to_change, shown_seconds
 
 
 @pytest.mark.parametrize("left, full, shown", [
@@ -66,3 +69,40 @@ async def test_a_decision_counts_down_in_steps_then_by_the_second(monkeypatch: A
             clock.left = left
             timer.tick(clock)  # type: ignore[arg-type]
         assert [int(s.strip("⏱ s")) for s in shows] == [12, 10]
+
+
+@given(st.floats(0.0, 600.0), st.integers(0, 600))
+def test_the_countdown_wakes_just_after_its_figure_changes(until: float, extra: int) -> None:
+    """Woken when the figure shown changes, within 10 ms after, never before."""
+    left = int(until + 0.999)  # as TableModel.seconds_left reads it
+    full = left + extra if extra % 2 else left
+    delay = seconds_to_change(until, left)
+    if left == 0:
+        assert delay is None
+        return
+    assert delay is not None and delay >= 0
+    after = int(until - delay + 0.999)
+    assert shown_seconds(after, full) != shown_seconds(left, full)
+    if delay > 0.01:  # 10 ms earlier it still showed the same figure
+        before = int(until - (delay - 0.01) + 0.999)
+        assert shown_seconds(before, full) == shown_seconds(left, full)
+
+
+async def test_the_countdown_runs_by_itself_and_stops_at_zero() -> None:
+    rules = engine.get_ruleset("argentino", flor=False)
+    state, events = engine.new_match(rules, 2, random.Random(3))
+    link = FakeLink()
+    app = await seated_app(link, 0)
+    async with table_shown(app, link, update_for(state, 0, 1, events)) as pilot:
+        timer = app.screen.query_one("#t-timer", TurnTimer)
+        assert timer._wake is None  # no timer at this table: nothing wakes it
+        link.push(dataclasses.replace(update_for(state, 0, 2, ()), timer=2.0))
+        seen = set()
+        for _ in range(100):  # no update comes meanwhile: it counts down on its own
+            await asyncio.sleep(0.05)
+            text = screen_text(app)
+            seen |= {f for f in ("⏱   2s", "⏱   1s", "⏱   0s") if f in text}
+            if "⏱   0s" in text:
+                break
+        assert seen == {"⏱   2s", "⏱   1s", "⏱   0s"}
+        assert timer._wake is None  # at 0 it stops

@@ -87,7 +87,6 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         self._cid = secrets.randbelow(2**40) << 8
         self._summary_shown_for = -1
         self._match_over_shown = False
-        self._timer_handle = None
         self._card_call: str | None = None  # a call waiting for its card (las que pintan)
 
     @property
@@ -128,7 +127,6 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         self._fill_log()
         self.redraw()
         self.query_one("#t-keys", KeyBar).follow_bindings(self._binding_label)
-        self._timer_handle = self.set_interval(1.0, self._tick_timer)
 
     def on_resize(self, event: events.Resize) -> None:
         # The size classes are set by now; the panes know their sizes after the layout.
@@ -304,7 +302,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         self.query_one("#t-status", StatusLine).say(text)
 
     def _tick_timer(self) -> None:
-        self.query_one("#t-timer", TurnTimer).tick(self.table)
+        self.query_one("#t-timer", TurnTimer).follow(self.table)
 
     # -- input ---------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

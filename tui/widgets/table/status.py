@@ -2,6 +2,9 @@
 turn timer beside it."""
 from __future__ import annotations
 
+import asyncio
+import time
+
 from rich.text import Text
 
 from tui.table_model import TableModel
@@ -65,20 +68,59 @@ def shown_seconds(left: int, full: int) -> int:
     return min(-(-left // STEP) * STEP, full)
 
 
+def seconds_to_change(until_deadline: float, left: int) -> float | None:
+    """Seconds until the countdown, showing ``left`` (``TableModel.seconds_left``) with
+    ``until_deadline`` seconds to go, shows another figure; None once it shows 0."""
+    if left <= 0:
+        return None
+    if left <= EXACT_FROM:
+        target = left - 1
+    else:  # the next step down (a 12 s timer shows 12 until 10)
+        target = max(EXACT_FROM, -(-left // STEP) * STEP - STEP)
+    # seconds_left reads ``target`` once less than target + 0.001 s are left; 5 ms later,
+    # so that a clock read a hair early does not find the old figure (it would only wait
+    # another 5 ms if it did).
+    return max(0.0, until_deadline - target - 0.001) + 0.005
+
+
 class TurnTimer(Panel, TablePart):
     """``#t-timer``: the seconds left to act, repainted only when the figure changes.
 
     Stepped (``shown_seconds``): a countdown to the second repainted every seat's screen
     every second of every decision, bytes on a slow link and server CPU for a figure that
-    matters to the second only at the end (about 6 % of the server's CPU per action at
-    tables played on terminals, tests/bench/load_bench.py)."""
+    matters to the second only at the end. And woken only when the figure it shows
+    changes (``follow``), not by a timer every second on every table screen, timed or not
+    (a Textual timer's tick, a task switch and a callback, was most of what an idle seat
+    cost the server)."""
 
     _timer_shown = ""
     _deadline: float | None = None  # the decision the countdown was last shown for
     _full = 0
+    _wake: asyncio.TimerHandle | None = None
 
-    def tick(self, model: TableModel) -> None:
-        left = model.seconds_left()
+    def follow(self, model: TableModel) -> None:
+        """Show the countdown now, and again each time its figure changes, until it shows 0
+        or the table has no deadline (``follow`` again after each update)."""
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
+        if not self.is_attached:
+            return
+        left = self.tick(model)
+        if left is None or model.deadline is None:
+            return
+        delay = seconds_to_change(model.deadline - time.monotonic(), left)
+        if delay is not None:  # (the loop's clock is time.monotonic, as the deadline's)
+            self._wake = asyncio.get_running_loop().call_later(delay, self.follow, model)
+
+    def on_unmount(self) -> None:
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
+
+    def tick(self, model: TableModel) -> int | None:
+        """Show the countdown as it is now; the seconds left (None: no timer running)."""
+        seconds = left = model.seconds_left()
         if left is not None:
             if model.deadline != self._deadline:
                 self._deadline, self._full = model.deadline, left
@@ -88,3 +130,4 @@ class TurnTimer(Panel, TablePart):
             self._timer_shown = shown
             style = "bold red" if left is not None and left <= 5 else "bold"
             self.show(Text(shown, style=style))
+        return seconds
