@@ -56,16 +56,22 @@ def game(steps: int, seed: int = 5) -> list[tuple[engine.State, list[engine.Even
     return out
 
 
-async def per_update(steps: int) -> dict[str, float]:
-    moves = game(steps)
+async def four_seats(stack: contextlib.AsyncExitStack) -> list[tuple[TrucoApp, FakeLink, int]]:
+    """Four apps running (until ``stack`` closes), seated at TABLE4, before its first update."""
     apps = []
     for seat in range(4):
         link = FakeLink()
         apps.append((await seated_app(link, seat, table=TABLE4), link, seat))
+    pilots = [await stack.enter_async_context(app.run_test(size=SIZE)) for app, _, _ in apps]
+    for pilot in pilots:
+        await pilot.pause(0.1)
+    return apps
+
+
+async def per_update(steps: int) -> dict[str, float]:
+    moves = game(steps)
     async with contextlib.AsyncExitStack() as stack:
-        pilots = [await stack.enter_async_context(app.run_test(size=SIZE)) for app, _, _ in apps]
-        for pilot in pilots:
-            await pilot.pause(0.1)
+        apps = await four_seats(stack)
         for _, link, seat in apps:
             link.push(update_for(moves[0][0], seat, 1, moves[0][1]))
         await asyncio.sleep(0.3)
@@ -93,14 +99,8 @@ async def idle(seconds: float = 5.0) -> dict[str, float]:
     moves = game(12)
     out = {}
     for timed in (False, True):
-        apps = []
-        for seat in range(4):
-            link = FakeLink()
-            apps.append((await seated_app(link, seat, table=TABLE4), link, seat))
         async with contextlib.AsyncExitStack() as stack:
-            pilots = [await stack.enter_async_context(app.run_test(size=SIZE)) for app, _, _ in apps]
-            for pilot in pilots:
-                await pilot.pause(0.1)
+            apps = await four_seats(stack)
             for n, (state, events) in enumerate(moves):
                 for _, link, seat in apps:
                     update = update_for(state, seat, n + 1, events)
