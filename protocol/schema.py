@@ -173,8 +173,10 @@ def _record(cls: type) -> Checker:
     fields = tuple((spec.name, *_compiled(spec.hint, spec.limits), spec.required, spec.default)
                    for spec in _fields(cls))
     tag = tag_of(cls)
-    build = _builder(cls)
-    new, set_fields = object.__new__, object.__setattr__
+    # Checked fields go straight into a new record's __dict__ (a quarter of the time of a frozen
+    # dataclass's __init__), unless it checks them, has __slots__ or leaves some to __init__.
+    plain = not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__ and all(
+        f.init for f in dataclasses.fields(cls))
 
     def check(data: Any, depth: int) -> Any:
         if not isinstance(data, dict):
@@ -198,29 +200,16 @@ def _record(cls: type) -> Checker:
                 raise absent
             else:
                 values[name] = default
-        if build is None:
-            record = new(cls)
-            set_fields(record, "__dict__", values)
+        if plain:
+            record: Any = object.__new__(cls)
+            object.__setattr__(record, "__dict__", values)
             return record
         try:
-            return build(**values)
+            return cls(**values)
         except (TypeError, ValueError) as exc:  # __post_init__ range checks
             raise _Bad(str(exc)) from None
 
     return check
-
-
-def _builder(cls: type) -> Callable[..., Any] | None:
-    """How a record is made from its checked fields: None when its fields can go straight
-    into a new instance's ``__dict__``, a quarter of the time of a frozen dataclass's
-    ``__init__`` (one ``object.__setattr__`` per field) for the hundreds of records a table
-    update holds; the class itself when it checks its values (``__post_init__``) or keeps
-    them elsewhere (``__slots__``)."""
-    plain = (dataclasses.is_dataclass(cls) and not hasattr(cls, "__post_init__")
-             and all(f.init for f in dataclasses.fields(cls))
-             and "__slots__" not in cls.__dict__ and type(cls).__call__ is type.__call__
-             and cls.__new__ is object.__new__)
-    return None if plain else cls
 
 
 @cache
@@ -360,11 +349,7 @@ def _items(item: tuple[Checker, Accepts | None], max_items: int) -> Checker:
             raise _Bad(f"more than {max_items} items")
         if accepts is not None and all(map(accepts, value)):
             return tuple(value)
-        inner = depth + 1
-        try:
-            return tuple([checker(item, inner) for item in value])
-        except _Bad:  # named by its index: the items checked again, one by one
-            return _each(itertools.repeat(checker), value, depth)
+        return _each(itertools.repeat(checker), value, depth)
 
     return check
 
@@ -377,25 +362,24 @@ def _fixed(items: list[tuple[Checker, Accepts | None]]) -> Checker:
             raise _Bad("expected a list")
         if len(value) != len(checkers):
             raise _Bad(f"expected {len(checkers)} items")
-        inner = depth + 1
-        try:
-            return tuple([checker(item, inner) for checker, item in zip(checkers, value)])
-        except _Bad:  # named by its index: the items checked again, one by one
-            return _each(checkers, value, depth)
+        return _each(checkers, value, depth)
 
     return check
 
 
 def _each(checkers: Iterable[Checker], values: Iterable[Any], depth: int) -> tuple[Any, ...]:
-    """Each value checked by its checker; a bad one is named by its index."""
-    out = []
-    for i, (checker, value) in enumerate(zip(checkers, values)):
-        try:
-            out.append(checker(value, depth + 1))
-        except _Bad as bad:
-            bad.parts.append(f"[{i}]")
-            raise
-    return tuple(out)
+    """Each value checked by its checker; a bad one named by its index (checked again)."""
+    inner = depth + 1
+    try:
+        return tuple([checker(value, inner) for checker, value in zip(checkers, values)])
+    except _Bad as first:
+        for i, (checker, value) in enumerate(zip(checkers, values)):
+            try:
+                checker(value, inner)
+            except _Bad as bad:
+                bad.parts.append(f"[{i}]")
+                raise
+        raise first
 
 
 def _mapping(hint: Any, limits: Limits) -> Checker:
