@@ -30,7 +30,7 @@ from tui.widgets.messages import CallPicked, CardPicked, Redraw
 from tui.widgets.panels import Panel
 from tui.widgets.table import (BetsLine, CallsPanel, CardsPanel, ScoreLine, SeatsPanel, StatusLine, TableLog,
                                TitleLine, TricksPanel, TurnTimer)
-from tui.widgets.table.calls import CARD_CALLS, is_card_call, usable_card_keys
+from tui.widgets.table.calls import card_action, is_card_call, usable_card_keys
 from tui.widgets.table.calls import amounts as call_amounts
 from tui.widgets.table.senas import PartnerTalk, sena_text
 
@@ -203,7 +203,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         self.query_one("#t-status", StatusLine).update_from(model)
         self.refresh_keys()  # the key bar: what check_action allows in this state
         self.query_one("#t-chat", Input).placeholder = self._placeholder()  # (reserved words?)
-        self._tick_timer()
+        self._follow_timer()
         if model.view.match_over and not self._match_over_shown:
             self._match_over_shown = True
             self.app.push_screen(MatchOverScreen(self.table_id))
@@ -301,7 +301,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
     def _say(self, text: Text) -> None:
         self.query_one("#t-status", StatusLine).say(text)
 
-    def _tick_timer(self) -> None:
+    def _follow_timer(self) -> None:
         self.query_one("#t-timer", TurnTimer).follow(self.table)
 
     # -- input ---------------------------------------------------------------------------
@@ -336,13 +336,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         return usable_card_keys(self.table.view, self._card_call)
 
     def _card_action(self, card: str) -> str | None:
-        wanted = self._card_call
-        return next(
-            (a.call for a in self.table.view.legal
-             if a.card == card and (wanted is None or a.call == wanted)
-             and (wanted is not None or a.call in CARD_CALLS)),
-            None,
-        )
+        return card_action(self.table.view, card, self._card_call)
 
     def _watching(self) -> bool:
         """No seat here (before the first update only the lobby's Seated tells)."""

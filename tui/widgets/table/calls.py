@@ -19,11 +19,20 @@ def amounts(view: TableView, call: str) -> list[int]:
     return sorted(a.amount for a in view.legal if a.call == call and a.amount is not None)
 
 
+def _by_card_key(call: str, card_call: str | None) -> bool:
+    """Whether a card key makes ``call`` with its card: a play or a discard, or ``card_call``
+    when that call waits for its card (then nothing else)."""
+    return call == card_call if card_call is not None else call in CARD_CALLS
+
+
+def card_action(view: TableView, card: str, card_call: str | None) -> str | None:
+    """The call the card key of ``card`` makes now (None: that key does nothing now)."""
+    return next((a.call for a in view.legal if a.card == card and _by_card_key(a.call, card_call)), None)
+
+
 def usable_card_keys(view: TableView, card_call: str | None) -> frozenset[int]:
-    """The card keys (from 0) that work now: each card some legal action takes, a play or a
-    discard, or ``card_call`` when that call waits for its card."""
-    taken = {a.card for a in view.legal if a.card is not None
-             and (a.call == card_call if card_call is not None else a.call in CARD_CALLS)}
+    """The card keys (from 0) that work now: those of the cards ``card_action`` takes."""
+    taken = {a.card for a in view.legal if a.card is not None and _by_card_key(a.call, card_call)}
     return frozenset(i for i, card in enumerate(view.own_cards) if card in taken)
 
 

@@ -59,13 +59,17 @@ STEP = 5  # seconds: the countdown's steps until its last seconds
 EXACT_FROM = 10  # the last seconds, counted one by one
 
 
+def _step_up(left: int) -> int:
+    return -(-left // STEP) * STEP
+
+
 def shown_seconds(left: int, full: int) -> int:
     """What the countdown shows with ``left`` seconds to go of a decision that had ``full``
     when it was first shown: 5 s steps (30, 25 ... 15) until the last ten, then every
     second; never more than it had (a 12 s timer starts at 12)."""
     if left <= EXACT_FROM:
         return left
-    return min(-(-left // STEP) * STEP, full)
+    return min(_step_up(left), full)
 
 
 def seconds_to_change(until_deadline: float, left: int) -> float | None:
@@ -76,7 +80,7 @@ def seconds_to_change(until_deadline: float, left: int) -> float | None:
     if left <= EXACT_FROM:
         target = left - 1
     else:  # the next step down (a 12 s timer shows 12 until 10)
-        target = max(EXACT_FROM, -(-left // STEP) * STEP - STEP)
+        target = max(EXACT_FROM, _step_up(left) - STEP)
     # seconds_left reads ``target`` once less than target + 0.001 s are left; 5 ms later,
     # so that a clock read a hair early does not find the old figure (it would only wait
     # another 5 ms if it did).
@@ -101,9 +105,7 @@ class TurnTimer(Panel, TablePart):
     def follow(self, model: TableModel) -> None:
         """Show the countdown now, and again each time its figure changes, until it shows 0
         or the table has no deadline (``follow`` again after each update)."""
-        if self._wake is not None:
-            self._wake.cancel()
-            self._wake = None
+        self._cancel_wake()
         if not self.is_attached:
             return
         left = self.tick(model)
@@ -114,6 +116,9 @@ class TurnTimer(Panel, TablePart):
             self._wake = asyncio.get_running_loop().call_later(delay, self.follow, model)
 
     def on_unmount(self) -> None:
+        self._cancel_wake()  # no wake after the screen went
+
+    def _cancel_wake(self) -> None:
         if self._wake is not None:
             self._wake.cancel()
             self._wake = None
