@@ -17,6 +17,10 @@ believes only what its own state confirms, by the rules a returning player meets
 No ``Welcome`` is sent: the session's screens stay where they are and get what changed
 (the lobby's lists, or its table again from the table's owner). A table still being
 restored is watched again once it is back (``installed``).
+
+A session not given back its place is away at its table's owner at once (a seat stays held,
+as the lobby's is), or as soon as a table still being restored is back: until then the
+owner keeps its place for it and sends it the table's frames (server/cluster/owner.py).
 """
 from __future__ import annotations
 
@@ -46,9 +50,11 @@ class Reattach:
         self._seats = seats
         self._names = names
         self._watch = watch
-        # Spectators of tables still being restored: conn id -> table id (one each, so it
-        # is bounded by the connections)
+        # Sessions whose table is still being restored: conn id -> table id (one each, so
+        # these are bounded by the connections); spectators to watch it again...
         self._watch_later: dict[int, str] = {}
+        # ...and sessions not given back their place, to be away at its owner
+        self._away_later: dict[int, str] = {}
 
     def attach(self, message: Attached) -> None:
         state, peer = self._state, message.peer
@@ -57,6 +63,7 @@ class Reattach:
         self._sessions.open(peer, message.link)
         conn = state.conns[peer.conn_id]
         if not self._name(conn, message.name):
+            self._away(conn.peer.conn_id, message.table_id)
             return
         if state.presence is not None:
             state.presence(conn)
@@ -135,21 +142,37 @@ class Reattach:
     def _to_lobby(self, conn: Conn, table_id: str | None) -> None:
         state = self._state
         state.send_snapshot(conn)  # from the front end's copies in cluster mode
-        table = state.tables.get(table_id or "")
-        if table is not None and table.actor is not None:
-            # Its table's owner keeps its place a moment for it (server/cluster/owner.py):
-            # not given back here, it is away there now (a seat stays held, as the lobby's is)
-            table.actor.post(tm.Away(conn.peer.conn_id))
+        self._away(conn.peer.conn_id, table_id)
         if table_id is not None:  # its table screen closes, and the player is told why
             log.info("conn %s (%s): its table is not given back after the host change", conn.peer.conn_id,
                      conn.name)
             state.send(conn, p.Seated())
             state.error(conn, "not_back", "the new lobby host could not put you back at that table")
 
-    def installed(self, table_id: str) -> None:
-        """A restored table is back (or could not be): its spectators watch it again."""
-        waiting = [conn_id for conn_id, t in self._watch_later.items() if t == table_id]
+    def _away(self, conn_id: int, table_id: str | None) -> None:
+        """The session is not given back its place at ``table_id``: away at its owner, now or
+        once the table is restored."""
+        if table_id is None:
+            return
         table = self._state.tables.get(table_id)
+        if table is not None and table.actor is not None:
+            table.actor.post(tm.Away(conn_id))  # a spectator's Away ends its watching
+        elif table_id in self._state.restoring:
+            self._away_later[conn_id] = table_id
+
+    def installed(self, table_id: str) -> None:
+        """A restored table is back (or could not be): its spectators watch it again, and
+        the sessions not given back their place there are away."""
+        table = self._state.tables.get(table_id)
+        refused = [conn_id for conn_id, t in self._away_later.items() if t == table_id]
+        for conn_id in refused:
+            del self._away_later[conn_id]
+            conn = self._state.conns.get(conn_id)
+            if conn is not None and conn.table_id == table_id:
+                continue  # it took its seat back meanwhile (a name claimed after a refusal)
+            if table is not None and table.actor is not None:
+                table.actor.post(tm.Away(conn_id))
+        waiting = [conn_id for conn_id, t in self._watch_later.items() if t == table_id]
         for conn_id in waiting:
             del self._watch_later[conn_id]
             conn = self._state.conns.get(conn_id)

@@ -5,14 +5,21 @@ one a hub started on the same store, which believes only what its state confirms
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 import protocol as p
+from server.config import ServerConfig
 from server.lobby import Hub
 from server.lobby.messages import Attached
 from server.link import HubLink, Peer
+from server.store import Store
+from server.table import TableActor
+from server.table import messages as tm
+from server.variants import validate_options, variant_infos
 from tests.server.test_hub import Client, join
-from tests.server.test_reconnect import last_update, settle_all, start_hub, stop_hub, two_at_a_table, until_updates
+from tests.server.test_reconnect import (SLOW, last_update, settle_all, start_hub, stop_hub, two_at_a_table,
+                                         until_updates)
 
 
 async def attach(hub: Hub, conn_id: int, name: str, fp: str | None = None, table_id: str | None = None,
@@ -216,3 +223,49 @@ async def test_a_card_played_before_the_table_is_back_is_played_once_it_is(tmp_p
     finally:
         await stop_hub(hub, store, task)
 
+
+
+async def test_a_session_not_given_back_its_place_is_away_at_the_tables_owner(tmp_path: Path) -> None:
+    """In a cluster, a table's owner keeps the place of each session the old host had there
+    for a few seconds, sending it the table's frames meanwhile, until the new host seats it
+    again or says it is away. A session the new host does not give its place back is away
+    at once, or as soon as its table is restored: never left to the owner's grace period.
+    What the hub posts to the tables' actors is what reaches their owners on the bus."""
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60)
+    ana, beto = await two_at_a_table(hub)
+    table_id = ana.of(p.TableCreated)[0].table_id
+    await stop_hub(hub, store, task)
+
+    posted: list[tuple[str, object]] = []
+
+    class Recorded(TableActor):
+        def post(self, message: tm.TableMessage) -> None:
+            posted.append((self.table_id, message))
+            super().post(message)
+
+    store = Store(path)
+    await store.open()
+    hub = Hub(dataclasses.replace(ServerConfig(), seat_hold=60), variant_infos(), validate_options, store,
+              pace=SLOW, actor_factory=Recorded)
+    await hub.load()
+    task = asyncio.create_task(hub.run())
+    try:
+        # While the table is being restored: a made-up seat code, and a name no one may use
+        # from a key that holds a seat there, which then claims its own name
+        mallory = await attach(hub, 501, "mallory", None, table_id, 1, "ZZZZZZ")
+        ana = await attach(hub, 502, "\x1b[2J", "SHA256:ana", table_id, 0)
+        assert table_id not in hub.tables and [r.reason for r in ana.of(p.NameRefused)] == ["invalid"]
+        ana.send(p.ClaimName(name="ana"))
+        await asyncio.wait_for(hub.restored.wait(), 10)
+        await settle_all(mallory, ana)
+        # Once it is back: a made-up code again, and a spectator's place it may not have
+        zed = await attach(hub, 503, "zed", None, table_id, 1, "YYYYYY")
+        await settle_all(zed, ana)
+        aways = sorted(m.conn_id for t, m in posted if t == table_id and isinstance(m, tm.Away))
+        assert aways == [501, 503]  # not ana: she has her seat back
+        assert ana.of(p.Seated)[-1] == p.Seated(table_id=table_id, seat=0) and last_update(ana).seat == 0
+        for refused in (mallory, zed):
+            assert refused.of(p.Seated)[-1] == p.Seated() and [e.code for e in refused.of(p.Error)] == ["not_back"]
+    finally:
+        await stop_hub(hub, store, task)
