@@ -19,6 +19,7 @@ from protocol.bus_ratings import RatedMatch, RatingEntry, StatLine
 from protocol.schema import limited
 
 OWNER_MAX = 64  # a process id: host name, pid and a random part
+ORIGIN_MAX = OWNER_MAX + 17  # a session frame's origin: its front end's id, ":", its number there
 LEASE_KEY_MAX = OWNER_MAX + 16
 EVENTS_PER_MESSAGE = 512
 SENAS_PER_HAND = 128  # the table allows 16 a seat (server/table/talk.py), at most 6 seats
@@ -297,6 +298,7 @@ class LobbyChatLine(BusMessage):
     text: str = limited(max_len=CHAT_MAX)
     ts: int = limited(lo=0, hi=2**40)
     system: bool = False
+    origin: str = limited("", max_len=ORIGIN_MAX)  # its frame's (server/origins.py): said once
 
 
 # -- tables owned by any process (server/cluster/owner.py), run for the lobby host ------------
@@ -371,6 +373,7 @@ class TableCall(BusMessage):
     card: str | None = limited(None, max_len=4)
     cid: int = limited(0, lo=0, hi=2**53)
     amount: int | None = limited(None, lo=0, hi=99)
+    origin: str = limited("", max_len=ORIGIN_MAX)  # a chat line's or seña's frame (server/origins.py)
     # The host's frames to the connection so far, and which host counted them: the owner's
     # frames to it follow those (server/cluster/order.py)
     after: int = limited(0, lo=0, hi=2**53)

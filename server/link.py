@@ -25,6 +25,9 @@ class Frame:
 
     conn_id: int
     data: bytes
+    # In a cluster, the frame's front end and number there ("front:n"; server/cluster/held_input.py):
+    # the same for a frame sent again to a new lobby host, so a chat line is said once
+    origin: str = ""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, DiscardPolicy,
 from nats.js.errors import NotFoundError
 
 import protocol as p
-from protocol.bus import LobbyChatLine
+from protocol.bus import ORIGIN_MAX, LobbyChatLine
 from server.cluster.bus import Bus
 from server.lobby.state import CHAT_HISTORY
 
@@ -39,25 +39,27 @@ class ChatLog:
             num_replicas=self._bus.options.replicas, max_msgs=CHAT_HISTORY, discard=DiscardPolicy.OLD,
         ))
 
-    def said(self, line: p.ChatLine) -> "asyncio.Future[None]":
-        """Keep a line the lobby sent (the lobby does not wait for it)."""
-        value = p.encode(LobbyChatLine(sender=line.sender, text=line.text, ts=line.ts, system=line.system))
+    def said(self, line: p.ChatLine, origin: str) -> "asyncio.Future[None]":
+        """Keep a line the lobby sent, with its frame's origin (the lobby does not wait for it)."""
+        value = p.encode(LobbyChatLine(sender=line.sender, text=line.text, ts=line.ts, system=line.system,
+                                       origin=origin[:ORIGIN_MAX]))
 
         async def publish() -> None:
             await self._bus.js.publish(CHAT_SUBJECT, value, stream=CHAT_STREAM)
 
         return asyncio.ensure_future(publish())
 
-    async def history(self) -> list[p.ChatLine]:
-        """The lines kept, oldest first (what could be read: the lobby starts anyway)."""
-        lines: list[p.ChatLine] = []
+    async def history(self) -> list[tuple[p.ChatLine, str]]:
+        """The lines kept and their origins, oldest first (what could be read: the lobby
+        starts anyway)."""
+        lines: list[tuple[p.ChatLine, str]] = []
         try:
             await self._read(lines)
         except Exception:
             log.exception("chat: the lobby chat's last lines could not be read")
         return lines[-CHAT_HISTORY:]
 
-    async def _read(self, lines: list[p.ChatLine]) -> None:
+    async def _read(self, lines: list[tuple[p.ChatLine, str]]) -> None:
         js = self._bus.js
         last = (await js.stream_info(CHAT_STREAM)).state.last_seq
         if not last:
@@ -71,8 +73,8 @@ class ChatLog:
                     seen = msg.metadata.sequence.stream
                     said = self._bus.decode(msg)
                     if isinstance(said, LobbyChatLine):
-                        lines.append(p.ChatLine(sender=said.sender, text=said.text, ts=said.ts,
-                                                system=said.system))
+                        lines.append((p.ChatLine(sender=said.sender, text=said.text, ts=said.ts,
+                                                 system=said.system), said.origin))
                     elif said is not None:
                         self._bus.dropped += 1
                         log.warning("chat: a %s in the chat stream skipped", said.TYPE)

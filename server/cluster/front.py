@@ -26,7 +26,7 @@ import protocol as p
 from protocol.bus import (CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, InputAck, LobbyChatLine, LobbyView,
                           PresenceEntry, ResumeCode)
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
-from server.cluster.held_input import IN_HEADER, Held, Unconfirmed
+from server.cluster.held_input import FIRST_HEADER, IN_HEADER, Held, Unconfirmed
 from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.names import NameMirror
 from server.cluster.order import AFTER_HEADER, MOVE_HEADER, SEQ_HEADER, FrameOrder, parse_after, parse_seq
@@ -162,7 +162,8 @@ class FrontEnd:
                 headers, data = self._queue.popleft()
                 if headers is not None and CONN_HEADER in headers:  # a session's frame: numbered,
                     # kept until the host has it
-                    headers[IN_HEADER] = str(self._sent.number(int(headers[CONN_HEADER]), data))
+                    first = int(headers.get(FIRST_HEADER, 0))
+                    headers[IN_HEADER] = str(self._sent.number(int(headers[CONN_HEADER]), data, first))
                 try:
                     await nc.publish(HUB_SUBJECT, data, headers=headers)
                 except Exception:  # the connection reconnects by itself; this frame is lost
@@ -275,12 +276,16 @@ class FrontEnd:
         unsent = [item for item in self._queue if item[0] is not None and CONN_HEADER in item[0]]
         if unsent:
             self._queue = deque(item for item in self._queue if item[0] is None or CONN_HEADER not in item[0])
-        again = self._sent.take() + [(int(headers[CONN_HEADER]), data) for headers, data in unsent if headers]
+        again = self._sent.take() + [(int(headers[CONN_HEADER]), data, int(headers.get(FIRST_HEADER, 0)))
+                                     for headers, data in unsent if headers]
         if again:
             log.info("%d frames the old lobby host did not confirm go to the next one", len(again))
-        for conn_id, data in again:
+        for conn_id, data, first in again:
             if conn_id in self._pending:
-                self._hold(conn_id, (conn_header(conn_id), data))
+                headers = conn_header(conn_id)
+                if first:  # what the old host may have taken: known by its first number
+                    headers[FIRST_HEADER] = str(first)
+                self._hold(conn_id, (headers, data))
 
     def _give_up(self) -> None:
         """No host came back in time: the waiting sessions end (players reconnect later)."""

@@ -10,8 +10,10 @@ did not confirm, and those the sessions send while there is no host, wait (``Hel
 each session's attachment, and go to the new host once it is ready, in order.
 
 A frame the old host took in its last moments, before its acknowledgement left, reaches
-the new host again: a game action carries its command id (a table ignores a repeat); a
-chat line shows twice. Both lists are bounded, by frames and by bytes: the oldest frames
+the new host again. So a frame sent again carries the number it was first sent with
+(``FIRST_HEADER``): with its front end's name, its ``origin``, which the lobby's chat stream
+and a table's owner keep for their last lines, so a chat line is not said twice (a game
+action carries its command id too: a table ignores a repeat). Both lists are bounded, by frames and by bytes: the oldest frames
 the host has not confirmed yet are forgotten past ``SENT_FRAMES``/``SENT_BYTES`` (a host
 that keeps up confirms them within ``ACK_EVERY``), and a session that sends more than
 ``HELD_FRAMES``/``HELD_BYTES`` while it waits has the rest dropped, and is told once.
@@ -24,6 +26,7 @@ from collections import deque
 log = logging.getLogger(__name__)
 
 IN_HEADER = "Truco-In"  # a session frame's number from its front end (1, 2, ...)
+FIRST_HEADER = "Truco-First"  # on a frame sent again: its number the first time
 ACK_EVERY = 0.02  # seconds: the host confirms what it took at most this often, per front end
 SENT_FRAMES = 4096  # frames of all sessions the host has not confirmed yet, kept at most
 SENT_BYTES = 2 * 1024 * 1024
@@ -37,17 +40,19 @@ class Unconfirmed:
     """Session frames sent to the host, oldest first, until it confirms them."""
 
     def __init__(self) -> None:
-        self._frames: deque[tuple[int, int, bytes]] = deque()  # (number, conn id, frame)
+        # (number, conn id, frame, its first number): numbers grow, as the host confirms them
+        self._frames: deque[tuple[int, int, bytes, int]] = deque()
         self._bytes = 0
         self._last = 0  # the last number given
 
-    def number(self, conn_id: int, data: bytes) -> int:
-        """The next frame's number; it is kept until confirmed."""
+    def number(self, conn_id: int, data: bytes, first: int = 0) -> int:
+        """The next frame's number (``first``: the frame's number when it was first sent, if
+        it is sent again); it is kept until confirmed."""
         self._last += 1
-        self._frames.append((self._last, conn_id, data))
+        self._frames.append((self._last, conn_id, data, first or self._last))
         self._bytes += len(data)
         while len(self._frames) > SENT_FRAMES or self._bytes > SENT_BYTES:
-            _, _, old = self._frames.popleft()  # the host is far behind: forgotten, not resent
+            old = self._frames.popleft()[2]  # the host is far behind: forgotten, not resent
             self._bytes -= len(old)
         return self._last
 
@@ -57,9 +62,10 @@ class Unconfirmed:
         while frames and frames[0][0] <= n:
             self._bytes -= len(frames.popleft()[2])
 
-    def take(self) -> list[tuple[int, bytes]]:
-        """The frames never confirmed, oldest first (conn id, frame); none kept after."""
-        taken = [(conn_id, data) for _, conn_id, data in self._frames]
+    def take(self) -> list[tuple[int, bytes, int]]:
+        """The frames never confirmed, oldest first (conn id, frame, its first number); none
+        kept after."""
+        taken = [(conn_id, data, first) for _, conn_id, data, first in self._frames]
         self._frames.clear()
         self._bytes = 0
         return taken

@@ -20,7 +20,7 @@ from nats.aio.subscription import Subscription
 import protocol as p
 from protocol.bus import ConnAttach, ConnClosed, ConnOpened, HangUp, InputAck, PresenceEntry, ResumeCode
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
-from server.cluster.held_input import ACK_EVERY, IN_HEADER
+from server.cluster.held_input import ACK_EVERY, FIRST_HEADER, IN_HEADER
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER, is_move, parse_seq
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
 from server.lobby import Hub
@@ -212,8 +212,10 @@ class HostGateway:
             link = self.links.get(parse_conn_id(conn) or 0)
             if link is None or link.closed:
                 return  # a frame of a connection the host does not know (any more)
-            self._hub.post(Frame(link.conn_id, msg.data))
-            number = parse_seq((msg.headers or {}).get(IN_HEADER, ""))
+            headers = msg.headers or {}
+            number = parse_seq(headers.get(IN_HEADER, ""))
+            first = parse_seq(headers.get(FIRST_HEADER, "")) or number
+            self._hub.post(Frame(link.conn_id, msg.data, f"{link.front}:{first}" if first else ""))
             if number is not None:
                 self._taken(link.front, number)
             return

@@ -35,6 +35,7 @@ from server.cluster.lease import Lease, Leases
 from server.cluster.order import AFTER_HEADER, StampBook
 from server.cluster.reattach import REATTACH_GRACE
 from server.cluster.tablewire import from_call, occupant, seat_record
+from server.origins import Origins
 from server.store import TableRecord
 from server.table import Pace, TableActor, state_digest
 from server.table import messages as tm
@@ -45,6 +46,7 @@ log = logging.getLogger(__name__)
 FRONTS_KEPT = 4096  # connections a table remembers the front end of (pruned to its viewers past it)
 CLAIM_EVERY = 0.2  # seconds between tries at a lease a dead owner still holds
 CHECK_OPEN_EVERY = 10  # lease renewals between checks that the lobby did not close a table
+SAID_KEPT = 256  # a table's last chat lines and señas known by their origin
 
 
 @dataclass
@@ -59,6 +61,9 @@ class Owned:
     # each was (a seat, None watching), until their front end attaches them to it
     expected: dict[int, int | None] = field(default_factory=dict)
     not_back: asyncio.TimerHandle | None = None  # the end of that wait
+    # The origins of its last chat lines and señas: one sent again to a new host is not
+    # said again (server/origins.py)
+    said: Origins = field(default_factory=lambda: Origins(SAID_KEPT))
 
     async def stop(self) -> None:
         """The actor's last events logged and sent, then its task ends."""
@@ -295,6 +300,9 @@ class TableOwner:
             # In a task of its own: unsubscribing cancels the task this callback runs in
             self._spawn(asyncio.get_running_loop().create_task(
                 self._drop(table_id, "closed", stop=True, desert=True)))
+            return
+        if isinstance(message, (tm.Chat, tm.Sena)) and not owned.said.first_time(message.origin):
+            log.info("table %s: a %s sent again after a host change is not said twice", table_id, call.kind)
             return
         owned.actor.post(message)
 

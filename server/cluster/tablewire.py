@@ -3,7 +3,7 @@ lobby host's proxy (``proxy``) sends a table's owner (``owner``) and what comes 
 from __future__ import annotations
 
 import protocol as p
-from protocol.bus import SeatRecord, TableCall
+from protocol.bus import ORIGIN_MAX, SeatRecord, TableCall
 from server.table import Occupant
 from server.table import messages as tm
 
@@ -38,11 +38,13 @@ def to_call(table_id: str, message: LobbyCall, front: str) -> TableCall:
         case tm.Act(conn_id, cmd):
             return TableCall(table_id=table_id, kind="act", conn_id=conn_id, front=front, call=cmd.call,
                              card=cmd.card, cid=cmd.cid, amount=cmd.amount)
-        case tm.Chat(conn_id, sender, text, partners):
+        case tm.Chat(conn_id, sender, text, partners, origin):
             return TableCall(table_id=table_id, kind="chat", conn_id=conn_id, front=front,
-                             sender=sender[:p.NAME_MAX], text=text[:p.CHAT_MAX * 4], partners=partners)
-        case tm.Sena(conn_id, sena):
-            return TableCall(table_id=table_id, kind="sena", conn_id=conn_id, front=front, sena=sena[:p.SENA_MAX])
+                             sender=sender[:p.NAME_MAX], text=text[:p.CHAT_MAX * 4], partners=partners,
+                             origin=origin[:ORIGIN_MAX])
+        case tm.Sena(conn_id, sena, origin):
+            return TableCall(table_id=table_id, kind="sena", conn_id=conn_id, front=front, sena=sena[:p.SENA_MAX],
+                             origin=origin[:ORIGIN_MAX])
         case tm.Watch(conn_id) | tm.Leave(conn_id) | tm.Rematch(conn_id) | tm.Away(conn_id):
             kind = type(message).__name__.lower()
             return TableCall(table_id=table_id, kind=kind, conn_id=conn_id, front=front)
@@ -67,9 +69,9 @@ def from_call(call: TableCall) -> LobbyCall | None:
             return tm.Act(conn, p.TableAction(table_id=call.table_id, call=call.call, card=call.card,
                                               cid=call.cid, amount=call.amount))
         case "chat":
-            return tm.Chat(conn, call.sender, call.text, call.partners)
+            return tm.Chat(conn, call.sender, call.text, call.partners, call.origin)
         case "sena":
-            return tm.Sena(conn, call.sena)
+            return tm.Sena(conn, call.sena, call.origin)
         case "watch":
             return tm.Watch(conn)
         case "leave":

@@ -248,7 +248,7 @@ class Directory:
         if not conn.chat.take():
             self._state.error(conn, "chat_rate", "you are chatting too fast")
             return
-        table.actor.post(tm.Chat(conn.peer.conn_id, conn.name or "", msg.text, msg.partners))
+        table.actor.post(tm.Chat(conn.peer.conn_id, conn.name or "", msg.text, msg.partners, conn.origin))
 
     def on_sena(self, conn: Conn, msg: p.MakeSena) -> None:
         table = self._playing_table(conn, msg.table_id)
@@ -257,7 +257,7 @@ class Directory:
         if not conn.chat.take():  # señas share the chat's budget: no flood to the partners
             self._state.error(conn, "chat_rate", "you are chatting too fast")
             return
-        table.actor.post(tm.Sena(conn.peer.conn_id, msg.sena))
+        table.actor.post(tm.Sena(conn.peer.conn_id, msg.sena, conn.origin))
 
     def on_rematch(self, conn: Conn, msg: p.Rematch) -> None:
         table = self._my_table(conn, msg.table_id)

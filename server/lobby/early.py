@@ -19,7 +19,8 @@ KEPT_PER_CONN = 16
 class EarlyCommands:
     def __init__(self, state: LobbyState) -> None:
         self._state = state
-        self._kept: dict[int, list[p.Command]] = {}  # conn id -> its commands, in order
+        # conn id -> its commands, in order, each with its frame's origin (server/origins.py)
+        self._kept: dict[int, list[tuple[p.Command, str]]] = {}
 
     def keep(self, conn: Conn, message: p.Command) -> bool:
         """True: ``message`` is for the table ``conn`` sits at, not back yet: it waits."""
@@ -29,19 +30,20 @@ class EarlyCommands:
             return False
         kept = self._kept.setdefault(conn.peer.conn_id, [])
         if len(kept) < KEPT_PER_CONN:
-            kept.append(message)
+            kept.append((message, conn.origin))
         return True
 
-    def released(self, table_id: str) -> list[tuple[Conn, p.Command]]:
-        """The commands that waited for ``table_id`` (back now, or never), in order."""
-        out: list[tuple[Conn, p.Command]] = []
+    def released(self, table_id: str) -> list[tuple[Conn, p.Command, str]]:
+        """The commands that waited for ``table_id`` (back now, or never), in order, each
+        with its frame's origin."""
+        out: list[tuple[Conn, p.Command, str]] = []
         for conn_id, kept in list(self._kept.items()):
-            if not kept or kept[0].table_id != table_id:  # type: ignore[attr-defined]
+            if not kept or kept[0][0].table_id != table_id:  # type: ignore[attr-defined]
                 continue
             del self._kept[conn_id]
             conn = self._state.conns.get(conn_id)
             if conn is not None:
-                out += [(conn, message) for message in kept]
+                out += [(conn, message, origin) for message, origin in kept]
         return out
 
     def forget(self, conn_id: int) -> None:

@@ -30,7 +30,8 @@ from server.lobby.reattach import Reattach
 from server.lobby.restore import Restorer
 from server.lobby.seats import ActorFactory, Seats
 from server.lobby.sessions import Sessions
-from server.lobby.state import Conn, LobbyLists, LobbyState, Table
+from server.lobby.state import CHAT_HISTORY, Conn, LobbyLists, LobbyState, Table
+from server.origins import Origins
 from server.store import Store
 from server.table import Pace, TableActor
 
@@ -45,9 +46,9 @@ class ChatLog(Protocol):
     """Where lobby chat lines are kept beyond this process (cluster mode: a new lobby host
     starts with them; server/cluster/chat.py). In one process the chat lives in memory."""
 
-    def said(self, line: p.ChatLine) -> "asyncio.Future[None]": ...
+    def said(self, line: p.ChatLine, origin: str) -> "asyncio.Future[None]": ...
 
-    async def history(self) -> list[p.ChatLine]: ...
+    async def history(self) -> list[tuple[p.ChatLine, str]]: ...  # each line and its origin
 
 
 class Hub:
@@ -63,6 +64,7 @@ class Hub:
     ) -> None:
         self.config = config
         self._chat_log = chat_log
+        self._said = Origins(CHAT_HISTORY)  # the lobby chat's last lines, by origin
         self._state = state = LobbyState(config, store)
         self._ids = itertools.count(1)
         self._seats = Seats(state, pace, self._send_frame, actor_factory)
@@ -129,7 +131,9 @@ class Hub:
         """
         await self._restorer.load(checked)
         if self._chat_log is not None:
-            self._state.chat.extend(await self._chat_log.history())
+            for line, origin in await self._chat_log.history():
+                self._state.chat.append(line)
+                self._said.first_time(origin)  # said by the last host: not again if sent again
         if restore:
             self.restore_tables()
         self._directory.start_demo_tables()
@@ -190,8 +194,8 @@ class Hub:
                 self._sessions.open(peer, link)
             case Attached():  # cluster mode: a session of a lobby host that died
                 self._reattach.attach(message)
-            case Frame(conn_id, data):
-                self._command(conn_id, data)
+            case Frame(conn_id, data, origin):
+                self._command(conn_id, data, origin)
             case Closed(conn_id):
                 self._sessions.close(conn_id)
                 self._early.forget(conn_id)
@@ -202,7 +206,8 @@ class Hub:
             case Restored():
                 self._restorer.install(message)
                 self._reattach.installed(message.table_id)
-                for waited, command in self._early.released(message.table_id):
+                for waited, command, origin in self._early.released(message.table_id):
+                    waited.origin = origin
                     self.handlers[type(command)](waited, command)
             case RestoreDone(count, seconds):
                 log.info("all %d open tables restored in %.2f s", count, seconds)
@@ -246,11 +251,12 @@ class Hub:
                 asyncio.get_running_loop().call_soon(self._sessions.drop_lagging)
 
     # -- commands --------------------------------------------------------------
-    def _command(self, conn_id: int, data: bytes) -> None:
+    def _command(self, conn_id: int, data: bytes, origin: str = "") -> None:
         state = self._state
         conn = state.conns.get(conn_id)
         if conn is None:
             return
+        conn.origin = origin
         try:
             message = p.decode(data)
         except p.ProtocolError as exc:
@@ -286,7 +292,7 @@ class Hub:
     def _on_send_chat(self, conn: Conn, msg: p.SendChat) -> None:
         state = self._state
         text = clean_text(msg.text, self.config.chat_max_len)
-        if not text:
+        if not text or not self._said.first_time(conn.origin):
             return
         if not conn.chat.take():
             state.error(conn, "chat_rate", "you are chatting too fast")
@@ -294,7 +300,7 @@ class Hub:
         line = p.ChatLine(sender=conn.name or "", text=text, ts=int(time.time()))
         state.chat.append(line)
         if self._chat_log is not None:
-            state.persist(self._chat_log.said(line))
+            state.persist(self._chat_log.said(line, conn.origin))
         if state.lists is not None:  # cluster mode: once on the bus for every front end
             state.lists.chat(line)
         else:

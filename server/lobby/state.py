@@ -38,6 +38,7 @@ class Conn:
     last_rate_error: float = 0.0
     join_code: str = ""  # a private table's code given as the SSH username, until named
     rating: float | None = None  # their most played rating, known once they asked their stats
+    origin: str = ""  # the origin of the frame being handled (cluster mode: server/origins.py)
 
     @property
     def key(self) -> str | None:

@@ -27,6 +27,7 @@ class Chat:
     sender: str
     text: str
     partners: bool = False  # to the sender's partners only
+    origin: str = ""  # its frame's (cluster mode: a table's owner says it once, server/origins.py)
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Sena:
 
     conn_id: int
     sena: str
+    origin: str = ""  # as Chat's
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,13 @@ from __future__ import annotations
 import asyncio
 
 import protocol as p
-from protocol.bus import ConnAttach, InputAck, PresenceEntry, decode_bus
+from protocol.bus import ConnAttach, ConnOpened, InputAck, PresenceEntry, decode_bus
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject
 from server.cluster.front import FrontEnd
-from server.cluster.held_input import HELD_BYTES, HELD_FRAMES, IN_HEADER, SENT_BYTES, SENT_FRAMES, Held, Unconfirmed
+from server.cluster.held_input import (FIRST_HEADER, HELD_BYTES, HELD_FRAMES, IN_HEADER, SENT_BYTES, SENT_FRAMES, Held,
+                                       Unconfirmed)
+from server.cluster.host import HostGateway
+from server.link import Frame
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
 from tests.cluster.procs import until
@@ -93,6 +96,10 @@ async def test_frames_the_old_host_never_confirmed_go_to_the_new_one_in_order(na
         got = sent_by(ana.conn_id)
         assert isinstance(got[0], ConnAttach) and got[0].name == "ana"  # its attachment first
         assert got[1:] == [p.SendChat(text=t) for t in ("dos", "tres", "cuatro")]  # not "uno"
+        # What the old host may have taken says which frame it was; what it cannot have, not
+        first = {p.decode(data).text: headers.get(FIRST_HEADER)  # type: ignore[attr-defined]
+                 for headers, data in list(to_new) if headers.get(CONN_HEADER) == str(ana.conn_id)}
+        assert first == {"dos": str(numbers[1]), "tres": str(numbers[1] + 1), "cuatro": None}
         got = sent_by(beto.conn_id)
         assert isinstance(got[0], ConnAttach)
         assert got[1:] == [p.SendChat(text=f"b{n}") for n in range(HELD_FRAMES)]
@@ -109,7 +116,7 @@ def test_what_is_kept_is_bounded_by_frames_and_by_bytes() -> None:
     numbers = [sent.number(7, b"x") for _ in range(SENT_FRAMES + 10)]
     assert numbers == list(range(1, SENT_FRAMES + 11)) and len(sent) == SENT_FRAMES  # the oldest forgotten
     sent.confirmed(numbers[-3])
-    assert sent.take() == [(7, b"x"), (7, b"x")] and len(sent) == 0
+    assert sent.take() == [(7, b"x", numbers[-2]), (7, b"x", numbers[-1])] and len(sent) == 0
     big = b"y" * (SENT_BYTES // 4 + 1)
     for _ in range(4):
         sent.number(8, big)
@@ -120,3 +127,44 @@ def test_what_is_kept_is_bounded_by_frames_and_by_bytes() -> None:
     assert [held.add(9, ({}, chunk)) for _ in range(4)] == [True, True, True, False]
     assert held.first_drop(9) and not held.first_drop(9)  # told once
     assert [len(items) for items in held.take().values()] == [4]  # the attachment and three
+
+
+def test_a_frame_sent_again_keeps_its_first_number_through_every_host_change() -> None:
+    sent = Unconfirmed()
+    assert [sent.number(7, b"uno"), sent.number(7, b"dos")] == [1, 2]
+    sent.confirmed(1)
+    assert sent.take() == [(7, b"dos", 2)]
+    assert sent.number(7, b"dos", first=2) == 3  # to the next host, numbered again
+    assert sent.take() == [(7, b"dos", 2)]  # and again, to the one after: still the frame first sent as 2
+
+
+async def test_the_host_knows_each_frame_by_its_front_end_and_first_number(nats_server: NatsServer) -> None:
+    """The origin the lobby hub gets with a frame (server/origins.py): a frame sent again is
+    known by the number it was first sent with; a header that is not a number is ignored."""
+    bus = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
+    sender = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
+    posted: list[object] = []
+
+    class Hub:
+        def post(self, message: object) -> None:
+            posted.append(message)
+
+        def watch_presence(self, _presence: object) -> None:
+            pass
+
+    host = HostGateway(bus, Hub())  # type: ignore[arg-type]
+    try:
+        await host.start()
+        await sender.nc.publish(HUB_SUBJECT, p.encode(ConnOpened(conn_id=7, front="front-1", ip="10.0.0.1",
+                                                                 username="ana")))
+        for text, headers in (("uno", {IN_HEADER: "3"}), ("dos", {IN_HEADER: "4", FIRST_HEADER: "2"}),
+                              ("tres", {IN_HEADER: "5", FIRST_HEADER: "x2"}), ("cuatro", {})):
+            await sender.nc.publish(HUB_SUBJECT, chat(text), headers={CONN_HEADER: "7", **headers})
+        await until(lambda: len([m for m in posted if isinstance(m, Frame)]) == 4)
+        frames = [m for m in posted if isinstance(m, Frame)]
+        assert [(p.decode(f.data).text, f.origin) for f in frames] == [  # type: ignore[attr-defined]
+            ("uno", "front-1:3"), ("dos", "front-1:2"), ("tres", "front-1:5"), ("cuatro", "")]
+    finally:
+        await host.stop()
+        await sender.close()
+        await bus.close()

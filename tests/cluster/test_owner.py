@@ -162,3 +162,36 @@ async def test_a_stopped_owner_releases_its_tables_and_says_so(nats_server: Nats
     finally:
         await names.close()
         await bus.close()
+
+
+async def test_a_chat_line_sent_again_after_a_host_change_is_said_once(nats_server: NatsServer) -> None:
+    """A front end gives a new lobby host what the last one never confirmed, and that host
+    passes a table's chat line on to the table's owner again, with the origin the frame had
+    (server/origins.py): the owner says it once. The same words in another frame, and lines
+    with no origin (what a lobby host in one process would send), are said each time."""
+    bus, names, owner = await _process(nats_server.url, "proc-a")
+    said: list[tuple[int, str]] = []
+
+    async def on_front(msg: Any) -> None:
+        message = p.decode(msg.data)
+        if isinstance(message, p.Chat):
+            said.append((int(msg.headers[CONN_HEADER]), message.line.text))
+
+    try:
+        await bus.nc.subscribe(front_subject("front-1"), cb=on_front)
+        assert (await _request(bus, "proc-a", _ask())).running
+        for origin, text in (("front-1:5", "buenas"), ("front-1:5", "buenas"), ("front-1:6", "buenas"),
+                             ("front-2:5", "buenas"), ("", "che"), ("", "che"), ("front-1:7", "fin")):
+            await bus.nc.publish(table_subject("t1"), p.encode(TableCall(
+                table_id="t1", kind="chat", conn_id=11, front="front-1", sender="ana", text=text, origin=origin)))
+
+        async def all_said() -> bool:
+            return (12, "fin") in said
+
+        await _until(all_said)
+        await asyncio.sleep(0.2)
+        assert [text for conn, text in said if conn == 12] == ["buenas", "buenas", "buenas", "che", "che", "fin"]
+    finally:
+        await owner.stop()
+        await names.close()
+        await bus.close()

@@ -82,7 +82,9 @@ async def test_bot_only_tables_finish_200_games(variant: engine.VariantSpec) -> 
     what viewers receive is covered below.
     """
     games = 0
-    deadline = time.monotonic() + 90
+    # Only a guard against a table that never ends: how fast is for the benchmarks (on this
+    # 2-core machine the Venezuelan 200 took 75-85 s, and a busy run went past the 90 s once)
+    deadline = time.monotonic() + 400
     while games < 200 and time.monotonic() < deadline:
         players = variant.player_counts[games % len(variant.player_counts)]
         actor = TableActor("t", variant.name, short_options(variant.name), bots(players),
@@ -92,7 +94,7 @@ async def test_bot_only_tables_finish_200_games(variant: engine.VariantSpec) -> 
         assert actor.state is not None and actor.state.match_over
         await actor.stop()
         games += 1
-    assert games == 200, f"only {games} games in 90 s"
+    assert games == 200, f"only {games} games in 400 s: a table does not end"
 
 
 async def test_spectators_never_see_hidden_cards_and_seats_only_their_own() -> None:
