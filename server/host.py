@@ -131,6 +131,10 @@ class ReplayLink:
     def close(self) -> None:
         self._link.close()  # type: ignore[attr-defined]
 
+    @property
+    def queued(self) -> int:
+        return len(self._frames) + self._link.queued  # type: ignore[attr-defined,no-any-return]
+
 
 async def _next(link: object, frames: list[bytes]) -> p.Message:
     data = await asyncio.wait_for(link.receive(), SETUP_WAIT)  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ from textual.app import App
 
 import protocol as p
 from protocol.text import usable_name
+from tui.draw_now import draw_now
 from tui.i18n import Translator, next_language
 from tui.model import LobbyModel
 from tui.shared_filters import share_filters, unshare_filters
@@ -27,6 +28,9 @@ class FrameLink(Protocol):
     async def receive(self) -> bytes | None: ...
 
     def close(self) -> None: ...
+
+    @property
+    def queued(self) -> int: ...  # frames waiting that ``receive`` returns at once
 
 
 class TrucoApp(App[None]):
@@ -94,6 +98,8 @@ class TrucoApp(App[None]):
                 log.exception("failed to show %s", message.TYPE)
             if isinstance(message, p.Notice) and message.code in SESSION_ENDING:
                 return  # the reason is set; the hang-up that follows must not replace it
+            if not self.link.queued:  # the last of the frames that came together
+                draw_now(self)
 
     def send(self, command: p.Command) -> None:
         self.link.send(p.encode(command))

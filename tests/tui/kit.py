@@ -43,6 +43,10 @@ class FakeLink:
     def close(self) -> None:
         pass
 
+    @property
+    def queued(self) -> int:
+        return self.incoming.qsize()
+
     def push(self, *messages: p.Message) -> None:
         for m in messages:
             self.incoming.put_nowait(p.encode(m))

@@ -65,7 +65,9 @@ class Panel(Static):
     about a quarter of the server's CPU per action."""
 
     _shown: tuple[object, ...] | None = None
-    _shown_lines: list[tuple[object, ...]] = []
+    # None: never drawn line by line (or drawn by Static's update since): the whole panel is
+    # refreshed, not the rows that changed. An empty list is a panel drawn with no lines.
+    _shown_lines: list[tuple[object, ...]] | None = None
     _line_texts: list[Text] | None = None
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -111,7 +113,7 @@ class Panel(Static):
         self._Static__content = text  # type: ignore[attr-defined]
         self._Static__visual = None  # type: ignore[attr-defined]
         width, height = self._inner_size()
-        if not self.is_mounted or not old or width == 0:
+        if not self.is_mounted or old is None or width == 0:
             self.refresh(layout=False)
             return
         changed = [y for y in range(min(height, max(len(old), len(keys))))
@@ -156,7 +158,7 @@ class Panel(Static):
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
         """Static's: shows ``content`` as Textual draws it (wrapped, with markup), not by lines."""
-        self._shown, self._shown_lines, self._line_texts = None, [], None
+        self._shown, self._shown_lines, self._line_texts = None, None, None
         super().update(content, layout=layout)
 
     @property
@@ -182,7 +184,7 @@ class Panel(Static):
             return self._render_one(texts[y], width, style)
         # Keyed by content, not position: a log line that scrolls up, or a card that moves
         # along the hand, is drawn once (and once for every session that shows it).
-        key = (type(self), self.id, width, style, self._shown_lines[y])
+        key = (type(self), self.id, width, style, self._shown_lines[y])  # type: ignore[index]
         strip = SHARED_STRIPS.get(key)
         if strip is None:
             strip = self._render_one(texts[y], width, style)

@@ -8,10 +8,16 @@ from tui.cards import card_roles, card_text
 from tui.event_text import act_words, team_name
 from tui.table_model import TableModel
 from tui.widgets.panels import DrawnPanel
+from tui.widgets.shared_rows import SharedLRU
 from tui.widgets.table.levels import BOT_LEVEL_KEYS
 from tui.widgets.table.part import TablePart, drawn_from, french
 
 TRICK_COLUMN = 5  # the narrowest trick column: a card ("10E") and room for a mark
+_HEADER = Text(no_wrap=True, overflow="ellipsis")  # the empty row above the seats (never changed)
+# Seat rows by what they show, shared by the sessions of the process (the players of a table
+# draw the same rows, and a move changes one or two of them). Not to be changed once kept.
+SEAT_ROWS: SharedLRU[tuple[object, ...], Text] = SharedLRU(4_000)
+TRICK_ROWS: SharedLRU[tuple[object, ...], Text] = SharedLRU(4_000)  # likewise, a seat's row of the tricks
 
 
 class SeatsPanel(DrawnPanel, TablePart):
@@ -37,13 +43,9 @@ class SeatsPanel(DrawnPanel, TablePart):
             rows = [self._seat_row(model, seat, extras, columns) for seat in seats]
             if all(row.cell_len + 1 + len(said[seat]) <= width for seat, row in enumerate(rows) if seat in said):
                 break
-        for seat, row in enumerate(rows):
-            if seat in said:
-                bubble = Text(said[seat], style="italic yellow")
-                bubble.truncate(max(1, width - row.cell_len - 1), overflow="ellipsis")
-                row.append(" ")
-                row.append_text(bubble)
-        self.show_lines([Text(no_wrap=True, overflow="ellipsis"), *rows])  # (a header row first)
+        for seat in said:
+            rows[seat] = _with_bubble(rows[seat], said[seat], width)
+        self.show_lines([_HEADER, *rows])  # (a header row first)
 
     def show_waiting(self, info: p.TableInfo | None) -> int:
         """The waiting room's seats (free ones dimmed); returns how many are free."""
@@ -75,34 +77,43 @@ class SeatsPanel(DrawnPanel, TablePart):
 
     def _seat_row(self, model: TableModel, seat: int, extras: bool,
                   columns: tuple[list[str], int, list[str], int]) -> Text:
-        """``columns``: the seats' names and team names, and the width of each column."""
+        """``columns``: the seats' names and team names, and the width of each column.
+        A row is kept for what it shows (``SEAT_ROWS``): a move changes one or two seats'
+        rows (the turn mark, the cards left), and every seat built every row again on every
+        action."""
         view = model.view
         update = model.update
         assert update is not None
         info = update.seats[seat]
         lite = self.lite
         names, name_width, teams, team_width = columns
-        row = Text(no_wrap=True, overflow="ellipsis")
-        row.append(("> " if lite else "▶ ") if seat in update.waiting else "  ", style="bold yellow")
         team = model.team_of(seat)
         mine = team is not None and team == model.my_team()
-        row.append(f"{names[seat]:<{name_width}}", style="bold green" if mine else "bold")
-        if team_width:
-            row.append(f" {teams[seat]:<{team_width}}", style="green" if mine else "")
-        if extras:
-            hand_sizes = view.hand_sizes
-            size = hand_sizes[seat] if seat < len(hand_sizes) else 0
-            row.append(" " + (("#" if lite else "■") * size).ljust(3), style="cyan")
+        hand_sizes = view.hand_sizes
+        size = (hand_sizes[seat] if seat < len(hand_sizes) else 0) if extras else -1
         # Between hands the engine already names the next dealer while the mano is still the
         # last hand's: together they read "DM" on one seat, so no roles until the next deal.
         between_hands = view.phase == "deal"
         role = ("D" if view.dealer == seat and not between_hands else " ") + (
             "M" if view.mano == seat and not between_hands else " ")
+        key = (seat in update.waiting, names[seat], name_width, teams[seat] if team_width else "", team_width,
+               mine, size, role, info.bot, info.level, info.away, lite, self.tr.lang)
+        kept = SEAT_ROWS.get(key)
+        if kept is not None:
+            return kept
+        row = Text(no_wrap=True, overflow="ellipsis")
+        row.append(("> " if lite else "▶ ") if key[0] else "  ", style="bold yellow")
+        row.append(f"{names[seat]:<{name_width}}", style="bold green" if mine else "bold")
+        if team_width:
+            row.append(f" {teams[seat]:<{team_width}}", style="green" if mine else "")
+        if extras:
+            row.append(" " + (("#" if lite else "■") * size).ljust(3), style="cyan")
         row.append(" " + role, style="dim")
         if info.bot and extras:
             row.append(" " + self._bot_mark(info.level), style="dim")
         elif info.away:
             row.append(" " + self.tr("table.away"), style="red")
+        SEAT_ROWS.put(key, row)
         return row
 
     def _bot_mark(self, level: str) -> str:
@@ -157,22 +168,29 @@ class TricksPanel(DrawnPanel, TablePart):
                 head = trick_head(head, takers[i], column, numbered)
             out.append(f"{head:<{column}} ", style=style)
         lines = [out]
+        lite = self.lite
         for seat in range(len(update.seats)):
-            out = Text(no_wrap=True, overflow="ellipsis")
-            lines.append(out)
+            cells = []
             for number, trick in enumerate(tricks):
                 card = next((c for s, c in trick if s == seat), None)
-                cell = _card_cell(card, is_french, self.lite, roles.get(str(card)))
-                if card is not None and winners.get(number) == seat:
-                    cell.stylize("reverse")
-                cell.truncate(column, pad=True)
-                out.append_text(cell)
-                out.append(" ")
+                cells.append((card, card is not None and winners.get(number) == seat, roles.get(str(card))))
+            lines.append(_trick_row(tuple(cells), column, is_french, lite))
         self.show_lines(lines)
 
     def _result_text(self, model: TableModel, team: int | None, seat: int | None = None) -> str:
         """A trick is taken by a player: his name (the team only for a parda)."""
         return model.name(seat) if seat is not None else team_name(self.tr, model, team)
+
+
+def _with_bubble(row: Text, said: str, width: int) -> Text:
+    """A seat's row with what the seat last said after it, cut to the panel's width (a new
+    text: the row itself is kept for later draws)."""
+    out = row.copy()
+    bubble = Text(said, style="italic yellow")
+    bubble.truncate(max(1, width - row.cell_len - 1), overflow="ellipsis")
+    out.append(" ")
+    out.append_text(bubble)
+    return out
 
 
 def trick_head(number: str, taker: str, column: int, numbered: bool = True) -> str:
@@ -183,6 +201,27 @@ def trick_head(number: str, taker: str, column: int, numbered: bool = True) -> s
     if numbered and len(number) + 1 + len(taker) <= column:
         return f"{number} {taker}"
     return taker if len(taker) <= column else number
+
+
+def _trick_row(cells: tuple[tuple[str | None, bool, str | None], ...], column: int, is_french: bool,
+               lite: bool) -> Text:
+    """A seat's row of the tricks: its card in each (taken: reversed; special: starred), each
+    in a column. Kept once per process for what it shows (``TRICK_ROWS``): the players of a
+    table draw the same rows, and a card played changes one."""
+    key = (cells, column, is_french, lite)
+    kept = TRICK_ROWS.get(key)
+    if kept is not None:
+        return kept
+    out = Text(no_wrap=True, overflow="ellipsis")
+    for card, taken, role in cells:
+        cell = _card_cell(card, is_french, lite, role)
+        if taken:
+            cell.stylize("reverse")
+        cell.truncate(column, pad=True)
+        out.append_text(cell)
+        out.append(" ")
+    TRICK_ROWS.put(key, out)
+    return out
 
 
 def _card_cell(card: str | None, is_french: bool, ascii_only: bool = False, role: str | None = None) -> Text:

@@ -1,0 +1,30 @@
+"""What the server's frames changed, drawn as soon as the frames that came together are
+handled, not at the screen's next update tick.
+
+Textual draws a screen from a timer (``Screen._update_timer``, 60 a second, paused while
+nothing is dirty): a panel marked dirty prompts the screen's message loop, which on going
+idle resumes the timer, whose task wakes at its next tick and draws. For a terminal seat
+that is a Prompt, an Idle, a timer resume and a timer task step for every table update of
+every seat, and the player waits up to a tick (17 ms) more for every move. Here the app,
+once it has handled every frame the hub had queued for it, draws the current screen's
+dirty widgets itself, as the timer would (``Screen._on_timer_update``, a private method of
+the pinned Textual): frames that arrive together are still drawn once. The timer still
+draws anything else (keys, layouts posted as messages, other screens); when it runs after
+this, nothing is dirty and it draws nothing. tests/tui/test_draw_now.py checks the screen
+drawn at once is the one the timer draws.
+"""
+from __future__ import annotations
+
+from textual.app import App
+
+
+def draw_now(app: App[object]) -> None:
+    """Draw the app's current screen now if a frame left it dirty (and it may be drawn)."""
+    try:
+        screen = app.screen
+    except Exception:  # no screen yet, or the app is closing
+        return
+    if app._batch_count or not screen.is_current:
+        return
+    if screen._dirty_widgets or screen._repaint_required or screen._layout_required:
+        screen._on_timer_update()
