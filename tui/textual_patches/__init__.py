@@ -12,6 +12,8 @@ One module per patch, each saying why and what upstream Textual would need to dr
 * ``colour_depth``: ``Strip.render`` renders per session colour system (256/16/no colour)
   without writing to Textual's and Rich's shared escape caches.
 * ``lazy_strips``: ``Strip`` creates its seven small caches on first use, not at creation.
+* ``acyclic_strips``: ``Strip.divide`` and ``crop_extend`` do not keep the strip itself in
+  its own cache (a reference cycle that only the garbage collector freed).
 * ``shared_css``: ``Stylesheet._parse_rules`` shares parsed rule sets across all the
   sessions' Apps in the process.
 * ``partial_rows``: ``Compositor._render_chops`` renders, in a partial update, only the
@@ -46,16 +48,16 @@ from __future__ import annotations
 from importlib.metadata import version
 
 from tui.textual_patches import (
-    colour_depth, early_breakpoints, first_resume, hidden_overflow, layout_done, lazy_strips, mount_refresh_once,
-    partial_rows, quiet_toasts, same_size_layout, screen_virtual_size, shared_css,
+    acyclic_strips, colour_depth, early_breakpoints, first_resume, hidden_overflow, layout_done, lazy_strips,
+    mount_refresh_once, partial_rows, quiet_toasts, same_size_layout, screen_virtual_size, shared_css,
 )
 
 #: The only Textual version these patches were written and checked against.
 PINNED_TEXTUAL = "8.2.8"
 
-_PATCHES = (colour_depth, lazy_strips, shared_css, partial_rows, hidden_overflow, first_resume,
-            same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts, screen_virtual_size,
-            layout_done)
+_PATCHES = (colour_depth, lazy_strips, acyclic_strips, shared_css, partial_rows, hidden_overflow,
+            first_resume, same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts,
+            screen_virtual_size, layout_done)
 _installed = False
 
 
