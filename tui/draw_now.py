@@ -15,14 +15,14 @@ drawn at once is the one the timer draws.
 """
 from __future__ import annotations
 
-from textual.app import App
+from textual.app import App, ScreenStackError
 
 
 def draw_now(app: App[object]) -> None:
     """Draw the app's current screen now if a frame left it dirty (and it may be drawn)."""
     try:
         screen = app.screen
-    except Exception:  # no screen yet, or the app is closing
+    except ScreenStackError:  # no screen yet, or the app is closing
         return
     if app._batch_count or not screen.is_current:
         return

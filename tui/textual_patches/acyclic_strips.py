@@ -4,13 +4,12 @@ Textual 8.2.8's ``Strip.divide`` caches its result on the strip, and when the cu
 the strip whole (one cut at its end: every row the compositor writes of a widget that has
 the row's span to itself) the result is ``[self]``; ``crop_extend`` likewise caches the
 strip itself when it neither extends nor crops it. A strip in its own cache is a reference
-cycle: reference counting never frees it, nor its segments and styles, and every screen
-update of every session left some behind for the garbage collector. With two dozen
-terminal seats the collector's middle generation then held hundreds of thousands of them
-and took 100-300 ms a pass (measured with ``gc.callbacks`` under
-tests/bench/load_bench.py): a pause for every player on the server, and about a tenth of
-its CPU. Here those two return the strip itself without caching it (there is nothing to
-save: it is the strip); every other result is cached as before.
+cycle: reference counting never frees it, nor its segments and styles, so they waited for
+the garbage collector (strips, their caches and segments were most of what its passes freed
+while sessions set up their screens, ``gc.DEBUG_SAVEALL`` under tests/bench/load_bench.py;
+its middle passes then took 100-300 ms, a pause for every player on the server). Here those
+two return the strip itself without caching it (there is nothing to save: it is the strip);
+every other result is cached as before.
 Uses the private ``_divide_cache`` and ``_crop_extend_cache`` of the pinned Textual;
 tests/tui/test_acyclic_strips.py checks that a divided strip is freed by reference
 counting alone and that the results are Textual's.

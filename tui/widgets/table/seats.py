@@ -98,23 +98,23 @@ class SeatsPanel(DrawnPanel, TablePart):
             "M" if view.mano == seat and not between_hands else " ")
         key = (seat in update.waiting, names[seat], name_width, teams[seat] if team_width else "", team_width,
                mine, size, role, info.bot, info.level, info.away, lite, self.tr.lang)
-        kept = SEAT_ROWS.get(key)
-        if kept is not None:
-            return kept
-        row = Text(no_wrap=True, overflow="ellipsis")
-        row.append(("> " if lite else "▶ ") if key[0] else "  ", style="bold yellow")
-        row.append(f"{names[seat]:<{name_width}}", style="bold green" if mine else "bold")
-        if team_width:
-            row.append(f" {teams[seat]:<{team_width}}", style="green" if mine else "")
-        if extras:
-            row.append(" " + (("#" if lite else "■") * size).ljust(3), style="cyan")
-        row.append(" " + role, style="dim")
-        if info.bot and extras:
-            row.append(" " + self._bot_mark(info.level), style="dim")
-        elif info.away:
-            row.append(" " + self.tr("table.away"), style="red")
-        SEAT_ROWS.put(key, row)
-        return row
+
+        def make() -> Text:
+            row = Text(no_wrap=True, overflow="ellipsis")
+            row.append(("> " if lite else "▶ ") if key[0] else "  ", style="bold yellow")
+            row.append(f"{names[seat]:<{name_width}}", style="bold green" if mine else "bold")
+            if team_width:
+                row.append(f" {teams[seat]:<{team_width}}", style="green" if mine else "")
+            if extras:
+                row.append(" " + (("#" if lite else "■") * size).ljust(3), style="cyan")
+            row.append(" " + role, style="dim")
+            if info.bot and extras:
+                row.append(" " + self._bot_mark(info.level), style="dim")
+            elif info.away:
+                row.append(" " + self.tr("table.away"), style="red")
+            return row
+
+        return SEAT_ROWS.get_or_make(key, make)
 
     def _bot_mark(self, level: str) -> str:
         """"bot", with the bot's level when the server sent a known one."""
@@ -208,20 +208,18 @@ def _trick_row(cells: tuple[tuple[str | None, bool, str | None], ...], column: i
     """A seat's row of the tricks: its card in each (taken: reversed; special: starred), each
     in a column. Kept once per process for what it shows (``TRICK_ROWS``): the players of a
     table draw the same rows, and a card played changes one."""
-    key = (cells, column, is_french, lite)
-    kept = TRICK_ROWS.get(key)
-    if kept is not None:
-        return kept
-    out = Text(no_wrap=True, overflow="ellipsis")
-    for card, taken, role in cells:
-        cell = _card_cell(card, is_french, lite, role)
-        if taken:
-            cell.stylize("reverse")
-        cell.truncate(column, pad=True)
-        out.append_text(cell)
-        out.append(" ")
-    TRICK_ROWS.put(key, out)
-    return out
+    def make() -> Text:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for card, taken, role in cells:
+            cell = _card_cell(card, is_french, lite, role)
+            if taken:
+                cell.stylize("reverse")
+            cell.truncate(column, pad=True)
+            out.append_text(cell)
+            out.append(" ")
+        return out
+
+    return TRICK_ROWS.get_or_make((cells, column, is_french, lite), make)
 
 
 def _card_cell(card: str | None, is_french: bool, ascii_only: bool = False, role: str | None = None) -> Text:
