@@ -8,7 +8,8 @@ import msgpack  # type: ignore[import-untyped]  # no stubs published
 
 from protocol.errors import ProtocolError
 from protocol.messages import MESSAGE_TYPES, Message
-from protocol.schema import from_plain, to_plain
+from protocol.checks import from_plain
+from protocol.schema import to_plain
 
 # 2: TableUpdate.view is a typed TableView (sparse: fields at their default are left out)
 PROTOCOL_VERSION = 2

@@ -1,23 +1,17 @@
-"""Typed records <-> plain msgpack data, with validation driven by type hints.
+"""Typed records -> plain msgpack data, and what a record's fields are (for both ways).
 
 Every message is a frozen dataclass. Its field annotations say what a decoded
-value must be; ``field_limits`` metadata bounds strings, integers and
-collections. Decoding checks everything and raises ``ProtocolError`` with a
-short reason; it never lets a KeyError or TypeError escape.
+value must be; ``limited`` metadata bounds strings, integers and collections.
+Decoding (protocol/checks.py) checks everything and raises ``ProtocolError`` with
+a short reason; it never lets a KeyError or TypeError escape.
 """
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import math
-import types
 import typing
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Union
-
-from protocol.errors import ProtocolError
+from typing import Any
 
 MAX_DEPTH = 12  # nesting allowed inside free-form (Any) payloads
 DEFAULT_MAX_STR = 256
@@ -73,7 +67,7 @@ def _may_hold_records(hint: Any) -> bool:
 
 
 @cache
-def _fields(cls: type) -> tuple[_FieldSpec, ...]:
+def record_fields(cls: type) -> tuple[_FieldSpec, ...]:
     hints = typing.get_type_hints(cls)
     specs = []
     for f in dataclasses.fields(cls):
@@ -92,7 +86,7 @@ def _fields(cls: type) -> tuple[_FieldSpec, ...]:
 
 @cache
 def _has_sparse(cls: type) -> bool:
-    return any(spec.sparse for spec in _fields(cls))
+    return any(spec.sparse for spec in record_fields(cls))
 
 
 TAG = "type"  # the key that names a tagged record's kind on the wire
@@ -117,334 +111,16 @@ def to_plain(value: Any) -> Any:
         cls = type(value)
         tag = tag_of(cls)
         if tag is not None:
-            return {TAG: tag, **{spec.name: to_plain(getattr(value, spec.name)) for spec in _fields(cls)}}
+            return {TAG: tag, **{spec.name: to_plain(getattr(value, spec.name)) for spec in record_fields(cls)}}
         if _has_sparse(cls):
             return {spec.name: to_plain(item) if spec.holds_records else item
-                    for spec in _fields(cls)
+                    for spec in record_fields(cls)
                     for item in (getattr(value, spec.name),)
                     if not (spec.sparse and item == spec.default)}
         return {spec.name: to_plain(getattr(value, spec.name)) if spec.holds_records
-                else getattr(value, spec.name) for spec in _fields(cls)}
+                else getattr(value, spec.name) for spec in record_fields(cls)}
     if isinstance(value, (tuple, list)):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):
         return {k: to_plain(v) for k, v in value.items()}
     return value
-
-
-# -- from plain data, validated --------------------------------------------
-#
-# Each annotation is compiled once into a checker, a function (value, depth) -> value that
-# raises _Bad. A table update's view is hundreds of values on every update to every
-# session: walking the annotation for each of them (and formatting each one's path) was
-# most of the decoding time. Where a value is wrong its path is put together only then,
-# from the parts each container adds as _Bad passes through it.
-
-Checker = Callable[[Any, int], Any]
-Accepts = Callable[[Any], bool]  # True: the value is valid as it is (scalars only)
-
-
-class _Bad(Exception):
-    """A value that does not fit: why, and where (inner parts first)."""
-
-    def __init__(self, reason: str, *, missing: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.missing = missing
-        self.parts: list[str] = []
-
-    def error(self, where: str, record: str) -> ProtocolError:
-        path = (where + "".join(reversed(self.parts))).lstrip(".") or record
-        if self.missing:
-            return ProtocolError(f"missing field {path!r}")
-        return ProtocolError(f"{path}: {self.reason}")
-
-
-def from_plain(cls: type, data: Any, where: str = "") -> Any:
-    """Build record ``cls`` from decoded data, validating every field."""
-    try:
-        return _record(cls)(data, 0)
-    except _Bad as bad:
-        raise bad.error(where, cls.__name__) from None
-
-
-@cache
-def _record(cls: type) -> Checker:
-    fields = tuple((spec.name, *_compiled(spec.hint, spec.limits), spec.required, spec.default)
-                   for spec in _fields(cls))
-    tag = tag_of(cls)
-    # Checked fields go straight into a new record's __dict__ (a quarter of the time of a frozen
-    # dataclass's __init__), unless it checks them, has __slots__ or leaves some to __init__.
-    plain = not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__ and all(
-        f.init for f in dataclasses.fields(cls))
-
-    def check(data: Any, depth: int) -> Any:
-        if not isinstance(data, dict):
-            raise _Bad("expected a map")
-        if tag is not None and data.get(TAG) != tag:
-            raise _Bad(f"expected a record of type {tag!r}")
-        values = {}
-        for name, checker, accepts, required, default in fields:
-            if name in data:
-                value = data[name]
-                if accepts is None or not accepts(value):
-                    try:
-                        value = checker(value, 0)  # a record's fields start a new depth count
-                    except _Bad as bad:
-                        bad.parts.append("." + name)
-                        raise
-                values[name] = value
-            elif required:
-                absent = _Bad("", missing=True)
-                absent.parts.append("." + name)
-                raise absent
-            else:
-                values[name] = default
-        if plain:
-            record: Any = object.__new__(cls)
-            object.__setattr__(record, "__dict__", values)
-            return record
-        try:
-            return cls(**values)
-        except (TypeError, ValueError) as exc:  # __post_init__ range checks
-            raise _Bad(str(exc)) from None
-
-    return check
-
-
-@cache
-def _compiled(hint: Any, limits: Limits) -> tuple[Checker, Accepts | None]:
-    """The checker of values of type ``hint`` under ``limits``, and for scalar types a fast
-    test of values that are valid as they are (the checker then only says why not)."""
-    if hint is Any:
-        return _free, None
-    origin = typing.get_origin(hint)
-    if origin in (Union, types.UnionType):
-        return _union(hint, limits)
-    if hint is bool:
-        return _scalar(lambda v: type(v) is bool, "expected a boolean")
-    if hint is int:
-        return _integer(limits)
-    if hint is float:
-        return _number(limits), None
-    if hint is str:
-        return _string(limits)
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if len(args) != 2 or args[1] is not Ellipsis:  # tuple[int, str]: a fixed record
-            return _fixed([_compiled(a, limits) for a in args]), None
-        # Elements inherit the string/int limits but not the item count.
-        return _items(_compiled(args[0], limits), limits.max_items), None
-    if origin is dict:
-        return _mapping(hint, limits), None
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return _record(hint), None
-    raise TypeError(f"unsupported annotation {hint!r}")  # a bug in messages.py
-
-
-def _scalar(accepts: Accepts, reason: str) -> tuple[Checker, Accepts]:
-    def check(value: Any, depth: int) -> Any:
-        if not accepts(value):
-            raise _Bad(reason)
-        return value
-
-    return check, accepts
-
-
-def _integer(limits: Limits) -> tuple[Checker, Accepts]:
-    lo, hi = limits.lo, limits.hi
-
-    def check(value: Any, depth: int) -> Any:
-        if type(value) is not int:
-            raise _Bad("expected an integer")
-        if not lo <= value <= hi:
-            raise _Bad(f"{value} out of range {lo}..{hi}")
-        return value
-
-    return check, lambda v: type(v) is int and lo <= v <= hi
-
-
-def _number(limits: Limits) -> Checker:
-    def check(value: Any, depth: int) -> Any:
-        if type(value) not in (int, float) or not math.isfinite(value):
-            raise _Bad("expected a number")
-        if not limits.lo <= value <= limits.hi:
-            raise _Bad(f"{value} out of range {limits.lo}..{limits.hi}")
-        return float(value)
-
-    return check
-
-
-def _string(limits: Limits) -> tuple[Checker, Accepts]:
-    longest = limits.max_len
-
-    def check(value: Any, depth: int) -> Any:
-        if type(value) is not str:
-            raise _Bad("expected a string")
-        if len(value) > longest:
-            raise _Bad(f"longer than {longest} characters")
-        return value
-
-    return check, lambda v: type(v) is str and len(v) <= longest
-
-
-def _union(hint: Any, limits: Limits) -> tuple[Checker, Accepts | None]:
-    options = typing.get_args(hint)
-    nullable = type(None) in options
-    tagged = {tag_of(o): o for o in options if isinstance(o, type) and dataclasses.is_dataclass(o)}
-    if len(tagged) > 1 and None not in tagged and len(tagged) == len(options) - nullable:
-        return _tagged(tagged, nullable), None
-    compiled = [_compiled(o, limits) for o in options if o is not type(None)]
-    tests = [accepts for _, accepts in compiled]
-    accepts: Accepts | None = None
-    if all(t is not None for t in tests):
-        scalar_tests: list[Accepts] = [t for t in tests if t is not None]
-        accepts = lambda v: (v is None and nullable) or any(t(v) for t in scalar_tests)  # noqa: E731
-    if len(compiled) == 1:
-        only = compiled[0][0]
-
-        def check_one(value: Any, depth: int) -> Any:
-            return None if value is None and nullable else only(value, depth)
-
-        return check_one, accepts
-
-    def check(value: Any, depth: int) -> Any:
-        if value is None and nullable:
-            return None
-        for checker, _ in compiled:
-            try:
-                return checker(value, depth)
-            except _Bad:
-                continue
-        raise _Bad("unexpected value")
-
-    return check, accepts
-
-
-def _tagged(kinds: dict[str | None, Any], nullable: bool) -> Checker:
-    """Records of several kinds, each picked by its ``type``: never a guess by shape."""
-    checkers = {kind: _record(cls) for kind, cls in kinds.items()}
-
-    def check(value: Any, depth: int) -> Any:
-        if value is None and nullable:
-            return None
-        if not isinstance(value, dict):
-            raise _Bad("expected a map")
-        kind = value.get(TAG)
-        checker = checkers.get(kind) if type(kind) is str else None
-        if checker is None:
-            raise _Bad(f"unknown type {kind!r:.40}")
-        return checker(value, depth)
-
-    return check
-
-
-def _items(item: tuple[Checker, Accepts | None], max_items: int) -> Checker:
-    checker, accepts = item
-
-    def check(value: Any, depth: int) -> Any:
-        if not isinstance(value, (list, tuple)):
-            raise _Bad("expected a list")
-        if len(value) > max_items:
-            raise _Bad(f"more than {max_items} items")
-        if accepts is not None and all(map(accepts, value)):
-            return tuple(value)
-        return _each(itertools.repeat(checker), value, depth)
-
-    return check
-
-
-def _fixed(items: list[tuple[Checker, Accepts | None]]) -> Checker:
-    checkers = [checker for checker, _ in items]
-
-    def check(value: Any, depth: int) -> Any:
-        if not isinstance(value, (list, tuple)):
-            raise _Bad("expected a list")
-        if len(value) != len(checkers):
-            raise _Bad(f"expected {len(checkers)} items")
-        return _each(checkers, value, depth)
-
-    return check
-
-
-def _each(checkers: Iterable[Checker], values: Iterable[Any], depth: int) -> tuple[Any, ...]:
-    """Each value checked by its checker; a bad one named by its index (checked again)."""
-    inner = depth + 1
-    try:
-        return tuple([checker(value, inner) for checker, value in zip(checkers, values)])
-    except _Bad as first:
-        for i, (checker, value) in enumerate(zip(checkers, values)):
-            try:
-                checker(value, inner)
-            except _Bad as bad:
-                bad.parts.append(f"[{i}]")
-                raise
-        raise first
-
-
-def _mapping(hint: Any, limits: Limits) -> Checker:
-    key_hint, value_hint = typing.get_args(hint)
-    max_items = limits.max_items
-    if key_hint is str and value_hint is Any:  # a free-form payload: the common case
-        def check_free(value: Any, depth: int) -> Any:
-            if not isinstance(value, dict):
-                raise _Bad("expected a map")
-            if len(value) > max_items:
-                raise _Bad(f"more than {max_items} entries")
-            for k in value:
-                if type(k) is not str or len(k) > 64:
-                    raise _Bad("map keys must be strings of up to 64 characters")
-            return _free(value, depth)
-
-        return check_free
-    key_check, _ = _compiled(key_hint, Limits(max_len=64))
-    value_check, _ = _compiled(value_hint, limits)
-
-    def check(value: Any, depth: int) -> Any:
-        if not isinstance(value, dict):
-            raise _Bad("expected a map")
-        if len(value) > max_items:
-            raise _Bad(f"more than {max_items} entries")
-        out = {}
-        for k, v in value.items():
-            try:
-                key = key_check(k, depth + 1)
-            except _Bad as bad:
-                bad.parts.append(" key")
-                raise
-            try:
-                out[key] = value_check(v, depth + 1)
-            except _Bad as bad:
-                bad.parts.append(f"[{k!r}]")
-                raise
-        return out
-
-    return check
-
-
-_SCALARS = frozenset((type(None), bool, int, str, float))
-
-
-def _free(value: Any, depth: int) -> Any:
-    """Free-form payloads (engine views and events): plain data, bounded depth. Checked in
-    place: what msgpack decoded is already lists, maps and scalars, so nothing is copied."""
-    if depth > MAX_DEPTH:
-        raise _Bad("nested too deeply")
-    kind = type(value)
-    if kind in _SCALARS:
-        return value
-    if depth + 1 > MAX_DEPTH and value:  # its items would be nested too deeply
-        raise _Bad("nested too deeply")
-    if kind is list or kind is tuple:
-        for v in value:
-            if type(v) not in _SCALARS:
-                _free(v, depth + 1)
-        return value
-    if kind is dict:
-        for k, v in value.items():
-            if type(k) is not str:
-                raise _Bad("map keys must be strings")
-            if type(v) not in _SCALARS:
-                _free(v, depth + 1)
-        return value
-    raise _Bad("unsupported value type")
