@@ -23,7 +23,7 @@ import msgpack  # type: ignore[import-untyped]
 
 import engine
 import protocol as p
-from protocol import codec, schema
+from protocol import checks, codec, schema
 from server.config import ServerConfig
 from server.link import OUTBOX_LIMIT
 from server.table.actor import RECENT_CIDS
@@ -182,7 +182,7 @@ def _view_field(view: engine.View) -> Any:
     """A view as ``TableUpdate.view`` takes it: the wire map, or the typed record built from it."""
     hint = typing.get_type_hints(p.TableUpdate)["view"]
     wire = view.to_wire()
-    return wire if typing.get_origin(hint) is dict else schema.from_plain(hint, wire)
+    return wire if typing.get_origin(hint) is dict else checks.from_plain(hint, wire)
 
 
 def _transcript() -> list[str]:
