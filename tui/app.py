@@ -10,7 +10,7 @@ from textual.app import App
 
 import protocol as p
 from protocol.text import usable_name
-from tui.draw_now import draw_now
+from tui.draw_now import draw_now, drawn_later
 from tui.i18n import Translator, next_language
 from tui.model import LobbyModel
 from tui.shared_filters import share_filters, unshare_filters
@@ -39,6 +39,7 @@ class TrucoApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     # Keys are listed by each screen's own key bar; nothing here may quit by surprise.
     BINDINGS = [("ctrl+q", "quit", "")]
+    draw_follows = False  # handling frames from the hub: draw_now draws after them
 
     def __init__(
         self, link: FrameLink, username: str, lang: str = "en", *, driver_class: type | None = None,
@@ -88,18 +89,22 @@ class TrucoApp(App[None]):
                 self.exit(result="disconnected")
                 return
             try:
-                message = p.decode(data)
+                message: p.Message | None = p.decode(data)
             except p.ProtocolError:
                 log.exception("undecodable frame from the hub")
-                continue
-            try:
-                self.on_server_message(message)
-            except Exception:  # a drawing bug must not end the player's session
-                log.exception("failed to show %s", message.TYPE)
-            if isinstance(message, p.Notice) and message.code in SESSION_ENDING:
-                return  # the reason is set; the hang-up that follows must not replace it
+                message = None
+            if message is not None:
+                self.draw_follows = True  # (tui/draw_now.py: panels need not prompt the screen)
+                try:
+                    self.on_server_message(message)
+                except Exception:  # a drawing bug must not end the player's session
+                    log.exception("failed to show %s", message.TYPE)
+                if isinstance(message, p.Notice) and message.code in SESSION_ENDING:
+                    drawn_later(self)
+                    return  # the reason is set; the hang-up that follows must not replace it
             if not self.link.queued:  # the last of the frames that came together
                 draw_now(self)
+                drawn_later(self)
 
     def send(self, command: p.Command) -> None:
         self.link.send(p.encode(command))

@@ -12,6 +12,12 @@ the pinned Textual): frames that arrive together are still drawn once. The timer
 draws anything else (keys, layouts posted as messages, other screens); when it runs after
 this, nothing is dirty and it draws nothing. tests/tui/test_draw_now.py checks the screen
 drawn at once is the one the timer draws.
+
+While the app handles frames it sets ``draw_follows``: a panel that repaints rows of the
+current screen then only marks itself dirty (``Panel._repaint_rows``), without prompting
+the screen's message loop (a Prompt and a task switch per update of every seat, for a
+draw that happens here anyway). Whatever is still dirty once the frames are handled is
+left to the timer, prompted then (``drawn_later``).
 """
 from __future__ import annotations
 
@@ -28,3 +34,15 @@ def draw_now(app: App[object]) -> None:
         return
     if screen._dirty_widgets or screen._repaint_required or screen._layout_required:
         screen._on_timer_update()
+
+
+def drawn_later(app: App[object]) -> None:
+    """The frames are handled: a panel prompts its screen again; whatever ``draw_now``
+    did not draw (a batch, a screen not current) is drawn by the screen's timer."""
+    app.draw_follows = False  # type: ignore[attr-defined]
+    try:
+        screen = app.screen
+    except ScreenStackError:
+        return
+    if screen._dirty_widgets:
+        screen.check_idle()

@@ -2,6 +2,7 @@
 screen's next update tick; frames that came together are drawn once, after the last."""
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -87,3 +88,29 @@ async def test_frames_that_come_together_are_drawn_once_after_the_last(
     monkeypatch.setattr(app_module, "draw_now", lambda app: None)
     assert await shown_after_all() == drawn_at_once
     assert draws and all(who == "tick" for who, _ in draws), draws
+
+
+async def test_an_update_wakes_no_message_loop_of_the_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The panels a frame repaints do not prompt the screen's message loop (a Prompt, a task
+    switch and an idle pass per update of every seat): the app draws them itself."""
+    moves = _moves(3)
+    link = FakeLink()
+    app = await seated_app(link, seat=0)
+    async with table_shown(app, link, update_for(moves[0][0], 0, 1, moves[0][1])) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        posted: list[str] = []
+        real_post = Screen.post_message
+
+        def post_message(self: Screen[Any], message: Any) -> bool:
+            if self is screen:
+                posted.append(type(message).__name__)
+            return real_post(self, message)
+
+        monkeypatch.setattr(Screen, "post_message", post_message)
+        for seq, (state, events) in enumerate(moves[1:], start=2):
+            before = screen_text(app)
+            link.push(update_for(state, 0, seq, events))
+            await asyncio.sleep(0.1)  # (the pilot's pause posts to the screen itself)
+            assert screen_text(app) != before
+        assert posted == [], posted

@@ -9,6 +9,7 @@ from typing import Any, AsyncIterator
 
 import pytest
 from rich.segment import Segment
+from rich.text import Text
 from textual._styles_cache import StylesCache
 from textual.filter import ANSIToTruecolor
 from textual.geometry import Region
@@ -97,15 +98,20 @@ async def test_a_second_session_styles_no_row_the_first_styled(monkeypatch: Any)
     """Only the panels' border rows (their titles are the session's: not shared), and a
     panel's first paint before it was given its lines (empty: Textual draws it)."""
     styled: list[tuple[Widget, int]] = []
-    textual_render_widget = StylesCache.render_widget
+    textual_render_widget, shared_styled = StylesCache.render_widget, shared_rows._styled
 
     def render_widget(cache: StylesCache, widget: Widget, crop: Region) -> Any:
         if getattr(widget, "_line_texts", None) is not None:
             styled.extend((widget, y) for y in crop.line_range)
         return textual_render_widget(cache, widget, crop)
 
+    def styled_shared(widget: Widget, cache: Any, frame: Any, crop: Region) -> Any:
+        styled.extend((widget, y) for y in crop.line_range)
+        return shared_styled(widget, cache, frame, crop)
+
     async with table_app() as (first, _):
-        monkeypatch.setattr(StylesCache, "render_widget", render_widget)
+        monkeypatch.setattr(StylesCache, "render_widget", render_widget)  # Textual's own drawing
+        monkeypatch.setattr(shared_rows, "_styled", styled_shared)  # rows no session had styled
         async with table_app() as (second, _):
             assert screen_text(second) == screen_text(first)
             panels = _shown_panels(second)
@@ -126,6 +132,25 @@ async def test_a_restyled_panel_gets_rows_of_its_new_style() -> None:
         assert after == _rows_drawn_alone(bets)
         async with table_app() as (second, _):  # its own frame: the usual rows
             assert _rows_shared(second.screen.query_one("#t-bets", Panel)) == before
+
+
+async def test_a_new_border_title_and_padding_are_drawn_as_textual_draws_them() -> None:
+    """What a panel's frame keeps (its titles, where its content starts, its inner size) is
+    worked out again when the panel's title or styles change."""
+    async with table_app() as (app, pilot):
+        log = app.screen.query_one("#t-log", Panel)
+        log.border_title = "Otro título"
+        await pilot.pause(0.1)
+        assert "Otro título" in screen_text(app)
+        shared = _rows_shared(log)
+        assert shared == _rows_drawn_alone(log)
+        log.styles.padding = (1, 3)
+        await pilot.pause(0.1)
+        assert log._inner_size() == log.size  # Textual's content size, borders and padding off
+        log.write(Text("una línea nueva"))
+        await pilot.pause(0.1)
+        assert _rows_shared(log) == _rows_drawn_alone(log)
+        assert "una línea nueva" in screen_text(app)
 
 
 async def test_the_styled_rows_stay_bounded() -> None:

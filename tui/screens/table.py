@@ -311,23 +311,27 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
             return super().check_action(action, parameters)  # Textual's own (copy, focus...)
         if isinstance(self.focused, Input):
             return False  # typing in the chat: every key is text
-        model, view = self.table, self.table.view
+        if action in ("chat", "leave", "help"):  # (asked on every update: the table not looked up)
+            return True
         if action == "card":
             return int(parameters[0]) in self.usable_card_keys()  # type: ignore[call-overload]
         if action == "call":
             return any(choice.key == parameters[0] for choice in self._choices)
         if action in ("sena", "partner_chat"):
             return self.partner_key_usable(action)
+        model = self.table
+        if model.update is not None and action in ("seats", "start", "add_bot"):
+            return False  # waiting-room keys: the game is on
         if action in ("seats", "start"):
             return self.seats_usable() if action == "seats" else self.start_usable()
         if action == "add_bot":
             info = self._info()
-            return (model.update is None and info is not None and None in info.seats
+            return (info is not None and None in info.seats
                     and info.owner == self.app.model.me)  # type: ignore[attr-defined]
         if action == "rematch":  # once asked, r does nothing more: the bar drops it
             update = model.update
             asked = update is not None and model.seat in update.rematch_votes
-            return not self._watching() and view.match_over and not asked
+            return not self._watching() and model.view.match_over and not asked
         return True
 
     def usable_card_keys(self) -> frozenset[int]:

@@ -128,7 +128,10 @@ class Panel(Static):
         changed, on every action of every seat. Here the panel marks itself dirty in its
         screen directly, as the screen's Update handler does (uses the pinned Textual's
         ``Screen._dirty_widgets``; tests/tui/test_partial_rows.py checks the terminal shows
-        what a full render does)."""
+        what a full render does). The rows are moved to the content's place by the offset
+        kept with the panel's frame (``shared_rows.Frame``), not worked out from its styles
+        and scrollbars each time; and while the app handles frames it draws them itself, so
+        the screen is not prompted then (tui/draw_now.py)."""
         try:
             screen = self.screen if self.display else None
         except NoScreen:
@@ -137,11 +140,20 @@ class Panel(Static):
             self.refresh(*regions, layout=False)
             return
         self._layout_cache.clear()
-        self._set_dirty(*regions)
+        frame = self._styles_cache.frame
+        if frame is not None and frame.size == self.outer_size:  # Widget._set_dirty(*regions), its
+            moved = [region.translate(frame.content_offset) for region in regions]  # offset as kept
+            self._dirty_regions.update(moved)
+            self._repaint_regions.update(moved)
+            self._styles_cache.set_dirty(*moved)
+        else:
+            self._set_dirty(*regions)
         self.clear_cached_dimensions()
         self._rich_style_cache.clear()
         screen._dirty_widgets.add(self)
-        screen.check_idle()
+        app = self.app
+        if not getattr(app, "draw_follows", False) or screen is not app.screen:
+            screen.check_idle()
 
     @property
     def content(self) -> VisualType:
@@ -195,7 +207,10 @@ class Panel(Static):
         """``self.size`` without looking the widget up in its screen's map (a walk up to the
         screen and a lookup, for every line drawn and every line shown): the outer size the
         last layout gave it, less its borders and padding."""
-        outer, gutter = self.outer_size, self.styles.gutter
+        outer, frame = self.outer_size, self._styles_cache.frame  # type: ignore[attr-defined]
+        if frame is not None and frame.size == outer:  # (worked out when the styles last changed)
+            return frame.inner  # type: ignore[no-any-return]
+        gutter = self.styles.gutter
         return Size(max(0, outer.width - gutter.width), max(0, outer.height - gutter.height))
 
     def _render_one(self, line: Text, width: int, style: VisualStyle) -> Strip:

@@ -27,7 +27,8 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Callable, Generic, Hashable, NamedTuple, TypeVar
 
 from textual._styles_cache import StylesCache
-from textual.geometry import Region, Size
+from textual.color import Color
+from textual.geometry import Offset, Region, Size
 from textual.strip import Strip
 
 if TYPE_CHECKING:
@@ -86,13 +87,22 @@ _BLANK = ("blank-row",)  # the content key of a row below the panel's last line
 
 
 class Frame(NamedTuple):
-    """What a widget's frame id was worked out for, and where its content rows are."""
+    """What a widget's frame id was worked out for, where its content rows are, and what
+    ``StylesCache.render`` is given besides the rows asked for (``render_widget`` worked
+    all of it out again for every row no session had styled yet: the background colours
+    alone are a walk up every ancestor's styles)."""
 
     size: Size  # the widget's region size
     filters: tuple[object, ...]  # the app's line filters
     id: int
     top: int  # the first content row
     content_height: int
+    backgrounds: tuple[Color, Color]  # the widget's base background and background
+    titles: tuple[object, object]  # the border title and subtitle, as render_widget styles them
+    content_size: Size
+    opacity: float
+    inner: Size  # the region's size less borders and padding (``Panel._inner_size``)
+    content_offset: Offset  # where the content starts (a panel has no scrollbar above or left of it)
 
 
 class FramedStylesCache(StylesCache):
@@ -110,15 +120,16 @@ class FramedStylesCache(StylesCache):
         self.frame = None
 
 
-def _frame_id(widget: Widget, filters: tuple[object, ...]) -> int:
+def _frame_id(widget: Widget, filters: tuple[object, ...], backgrounds: tuple[Color, Color],
+              content_size: Size, opacity: float) -> int:
     """The id of what styling a content row of ``widget`` reads besides the row's content."""
     styles = widget.styles
-    base_background, background = widget.background_colors
+    base_background, background = backgrounds
     app = widget.app
     frame = (
-        type(widget), widget.id, widget.region.size, widget.content_region.size,
+        type(widget), widget.id, widget.region.size, content_size,
         styles.padding, styles.gutter, styles.border, styles.outline,
-        base_background, background, widget.opacity, styles.text_opacity, styles.tint,
+        base_background, background, opacity, styles.text_opacity, styles.tint,
         styles.hatch if styles.has_rule("hatch") else None,
         widget.visual_style, app.ansi_theme, app.native_ansi_color, filters,
     )
@@ -137,9 +148,31 @@ def frame_of(widget: Widget, cache: FramedStylesCache) -> Frame:
     if known is not None and known.size == widget.outer_size and known.filters == filters:
         return known
     size, gutter = widget.region.size, widget.styles.gutter
-    known = cache.frame = Frame(size, filters, _frame_id(widget, filters), gutter.top,
-                                max(0, size.height - gutter.height))
+    backgrounds, content_size, opacity = widget.background_colors, widget.content_region.size, widget.opacity
+    known = cache.frame = Frame(size, filters, _frame_id(widget, filters, backgrounds, content_size, opacity),
+                                gutter.top, max(0, size.height - gutter.height), backgrounds,
+                                _titles(widget, backgrounds[0]), content_size, opacity,
+                                Size(max(0, size.width - gutter.width), max(0, size.height - gutter.height)),
+                                Offset(gutter.left, gutter.top))
     return known
+
+
+def _titles(widget: Widget, base_background: Color) -> tuple[object, object]:
+    """The border title and subtitle as ``StylesCache.render_widget`` hands them on."""
+    title, subtitle = widget._border_title, widget._border_subtitle
+    return (None if title is None else (title, *widget._get_title_style_information(base_background)),
+            None if subtitle is None else (subtitle, *widget._get_subtitle_style_information(base_background)))
+
+
+def _styled(widget: Widget, cache: FramedStylesCache, frame: Frame, region: Region) -> list[Strip]:
+    """``cache.render_widget(widget, region)`` from what ``frame`` holds. (Panels draw
+    shared rows only without a hovered link: render_widget's restyling of those is not here.)"""
+    cache._simple_strip = None
+    styles, app = widget.styles, widget.app
+    return cache.render(styles, frame.size, *frame.backgrounds, widget.render_line,
+                        frame.filters, *frame.titles,  # type: ignore[arg-type]
+                        content_size=frame.content_size, padding=styles.padding, crop=region,
+                        opacity=frame.opacity, ansi_theme=app.ansi_theme, native_ansi=app.native_ansi_color)
 
 
 def shared_rows(widget: Widget, cache: FramedStylesCache, crop: Region,
@@ -148,7 +181,8 @@ def shared_rows(widget: Widget, cache: FramedStylesCache, crop: Region,
     session (or this one, earlier) styled them in the same frame; the rest, and the border
     and padding rows, styled by the widget's own ``StylesCache`` (and kept for the others).
     ``line_keys`` are the content keys of the panel's lines, top to bottom."""
-    size, _filters, frame, top, content_height = frame_of(widget, cache)
+    known = frame_of(widget, cache)
+    size, frame, top, content_height = known.size, known.id, known.top, known.content_height
     rows: list[Strip | None] = []
     missing: list[int] = []
     for y in crop.line_range:
@@ -161,7 +195,7 @@ def shared_rows(widget: Widget, cache: FramedStylesCache, crop: Region,
             missing.append(y)
         rows.append(row)
     for first, last in _runs(missing):  # (a border row between shared rows: two runs)
-        styled = cache.render_widget(widget, Region(0, first, size.width, last - first + 1))
+        styled = _styled(widget, cache, known, Region(0, first, size.width, last - first + 1))
         for y, row in zip(range(first, last + 1), styled):
             rows[y - crop.y] = row
             line = y - top

@@ -1,6 +1,8 @@
 """The seats (one row per seat) and the tricks beside them, in line with the seat rows."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rich.text import Text
 
 import protocol as p
@@ -20,6 +22,19 @@ SEAT_ROWS: SharedLRU[tuple[object, ...], Text] = SharedLRU(4_000)
 TRICK_ROWS: SharedLRU[tuple[object, ...], Text] = SharedLRU(4_000)  # likewise, a seat's row of the tricks
 
 
+class _Columns(NamedTuple):
+    """What every seat's row of one update is drawn with (worked out once per update)."""
+
+    names: list[str]  # the seats' names ("ana *": the viewer's own)
+    name_width: int
+    teams: list[str]  # the seats' team names (none at a table of two or three)
+    team_width: int
+    team_of: list[int | None]
+    my_team: int | None
+    lite: bool
+    lang: str
+
+
 class SeatsPanel(DrawnPanel, TablePart):
     """``#t-seats``: who sits where, whose turn it is, and what each seat last said."""
 
@@ -30,15 +45,21 @@ class SeatsPanel(DrawnPanel, TablePart):
         mark) before a call ends in an ellipsis."""
         update = model.update
         assert update is not None
+        tr = self.tr
         said = self._last_said(model)
         width = self._inner_size().width or 44
         seats = range(len(update.seats))
-        names = [s.name + (" *" if i == model.seat else "") for i, s in enumerate(update.seats)]
+        me = model.seat
+        names = [s.name + (" *" if i == me else "") for i, s in enumerate(update.seats)]
         name_width = max(len(n) for n in names)
         # Two or three players: each seat is its own side, the score line names them.
-        teams = [team_name(self.tr, model, model.team_of(i)) for i in seats] if len(seats) > 3 else []
+        team_of = [model.team_of(i) for i in seats]
+        names_of_teams = {team: team_name(tr, model, team) for team in set(team_of)} if len(seats) > 3 else {}
+        teams = [names_of_teams[team] for team in team_of] if names_of_teams else []
         team_width = max(len(t) for t in teams) if teams else 0
-        columns = (names, name_width, teams, team_width)
+        columns = _Columns(names, name_width, teams, team_width, team_of,
+                           None if me is None else team_of[me] if me < len(team_of) else None,
+                           self.lite, tr.lang)
         for extras in (True, False):
             rows = [self._seat_row(model, seat, extras, columns) for seat in seats]
             if all(row.cell_len + 1 + len(said[seat]) <= width for seat, row in enumerate(rows) if seat in said):
@@ -75,20 +96,17 @@ class SeatsPanel(DrawnPanel, TablePart):
             seats.append("\n")
         self.show(seats)
 
-    def _seat_row(self, model: TableModel, seat: int, extras: bool,
-                  columns: tuple[list[str], int, list[str], int]) -> Text:
-        """``columns``: the seats' names and team names, and the width of each column.
-        A row is kept for what it shows (``SEAT_ROWS``): a move changes one or two seats'
+    def _seat_row(self, model: TableModel, seat: int, extras: bool, columns: _Columns) -> Text:
+        """A row is kept for what it shows (``SEAT_ROWS``): a move changes one or two seats'
         rows (the turn mark, the cards left), and every seat built every row again on every
         action."""
         view = model.view
         update = model.update
         assert update is not None
         info = update.seats[seat]
-        lite = self.lite
-        names, name_width, teams, team_width = columns
-        team = model.team_of(seat)
-        mine = team is not None and team == model.my_team()
+        names, name_width, teams, team_width, team_of, my_team, lite, lang = columns
+        team = team_of[seat]
+        mine = team is not None and team == my_team
         hand_sizes = view.hand_sizes
         size = (hand_sizes[seat] if seat < len(hand_sizes) else 0) if extras else -1
         # Between hands the engine already names the next dealer while the mano is still the
@@ -97,7 +115,7 @@ class SeatsPanel(DrawnPanel, TablePart):
         role = ("D" if view.dealer == seat and not between_hands else " ") + (
             "M" if view.mano == seat and not between_hands else " ")
         key = (seat in update.waiting, names[seat], name_width, teams[seat] if team_width else "", team_width,
-               mine, size, role, info.bot, info.level, info.away, lite, self.tr.lang)
+               mine, size, role, info.bot, info.level, info.away, lite, lang)
 
         def make() -> Text:
             row = Text(no_wrap=True, overflow="ellipsis")
