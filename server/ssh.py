@@ -16,7 +16,7 @@ from typing import Any
 import asyncssh
 
 from protocol.text import name_key
-from server import compression
+from server import compression, ssh_ignore
 from server.context import ServerContext
 from server.input_gate import InputGate
 from server.session import TrucoSession
@@ -34,6 +34,7 @@ SIG_ALGS = ["ssh-ed25519"]
 # zlib from server to client saves ~85% of the bytes; inflation of what clients
 # send is bounded per packet (server/compression.py).
 COMPRESSION_ALGS = compression.COMPRESSION_ALGS
+ssh_ignore.install()  # one packet per write: no CBC cipher is offered (server/ssh_ignore.py)
 
 
 class TrucoSSHServer(asyncssh.SSHServer):

@@ -81,7 +81,7 @@ class ScreenClient:
                       env: dict[str, str] | None = None, term_type: str = "xterm-256color",
                       password: str | None = "x",
                       compression_algs: object = (), local_addr: str | None = None,
-                      host: str = "127.0.0.1") -> "ScreenClient":
+                      host: str = "127.0.0.1", encryption_algs: object = ()) -> "ScreenClient":
         # Like OpenSSH: offer the keys first, then fall back to keyboard-interactive (no
         # prompts for a guest) or a password, so a refused key still gets in as a guest.
         self.conn = await asyncssh.connect(
@@ -90,6 +90,7 @@ class ScreenClient:
             preferred_auth="publickey,keyboard-interactive,password",
             compression_algs=compression_algs,  # () = asyncssh's default: none, then zlib
             local_addr=(local_addr, 0) if local_addr else None,  # e.g. 127.0.0.2: another address
+            encryption_algs=encryption_algs,  # () = asyncssh's default (chacha20-poly1305 first)
         )
         self.process = await self.conn.create_process(
             term_type=term_type, term_size=(self.screen.columns, self.screen.lines),
