@@ -12,6 +12,7 @@ Start and drive a match::
         state, more = engine.deal(state, rng)     # shuffles with rng, records a hand_dealt event
     # or, in one call: state, events = engine.advance(state, action, rng)
     engine.view(state, seat_or_None)             # what one seat (None: spectator) may see
+    engine.views(state, seats)                   # the same for several viewers, shared parts once
     engine.project_event(event, seat_or_None)    # the event as that viewer may see it
     engine.replay(rules, n_players, events)      # rebuilds the identical state, no rng needed
 
@@ -58,7 +59,7 @@ from engine.core.events import (
 from engine.core.game import all_legal_actions, apply, deal, legal_actions, new_match, replay
 from engine.core.ruleset import RuleSet
 from engine.core.state import DealKind, EnvidoStatus, FlorStatus, HandSummary, Phase, State
-from engine.core.views import View, malas_buenas, view
+from engine.core.views import View, malas_buenas, view, views
 from engine.core.view_wire import view_from_wire
 from engine.variants.catalog import OptionSpec, VariantSpec, resolve_options, variant_catalog
 from engine.variants.registry import envido_value, flor_value, get_ruleset, trick_strength
@@ -81,7 +82,7 @@ __all__ = [
     "action_from_wire", "advance", "all_legal_actions", "apply", "deal", "deal_from_wire",
     "envido_value", "event_from_wire", "flor_value", "get_ruleset", "legal_actions",
     "malas_buenas", "new_match", "parse_cards", "project_event", "replay", "trick_strength",
-    "variant_catalog", "view", "view_from_wire",
+    "variant_catalog", "view", "view_from_wire", "views",
 ]
 __all__ += ["choose_action", "resolve_options"]  # the bot of issue 6 (engine/bots/); the option check
 # The bot levels of issue 17 and the worlds the hard level searches (engine/bots/levels.py).

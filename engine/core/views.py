@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, fields, is_dataclass
+from collections.abc import Iterable
 from typing import Any
 
 from engine.core.actions import Action
@@ -172,9 +173,38 @@ def view(state: State, seat: int | None, *, lean: bool = False) -> View:
     them (engine/bots/hard.py)."""
     if seat is not None and not 0 <= seat < state.n:
         raise ValueError(f"there is no seat {seat}")
+    legal = tuple(legal_actions(state, seat)) if seat is not None else ()
+    awaiting = () if lean else tuple(s for s in range(state.n) if (legal if s == seat else legal_actions(state, s)))
+    return View(**_shared_fields(state, awaiting, lean), **_seat_fields(state, seat, legal, lean))
+
+
+def views(state: State, seats: Iterable[int | None]) -> dict[int | None, View]:
+    """``view(state, seat)`` for each of ``seats``: what every viewer of a table sees after a
+    move. What is the same for all of them (the scores, the tricks, whose turn it is, the
+    ranking...) is worked out once, and each seat's legal actions once."""
+    wanted = list(dict.fromkeys(seats))
+    for seat in wanted:
+        if seat is not None and not 0 <= seat < state.n:
+            raise ValueError(f"there is no seat {seat}")
+    legal = {s: tuple(legal_actions(state, s)) for s in range(state.n)}
+    shared = _shared_fields(state, tuple(s for s in range(state.n) if legal[s]), False)
+    return {seat: View(**shared, **_seat_fields(state, seat, () if seat is None else legal[seat], False))
+            for seat in wanted}
+
+
+def _seat_fields(state: State, seat: int | None, legal: tuple[Action, ...], lean: bool) -> dict[str, Any]:
+    """The fields of a view that depend on whose it is."""
+    blind = state.deal_kind is DealKind.BLIND and state.phase is not Phase.DEAL
+    own = state.hands[seat] if seat is not None and not blind else ()
+    out: dict[str, Any] = {"viewer": seat, "own_cards": own, "legal": legal}
+    out.update(_LEAN_SEAT_GUIDE if lean else _seat_guide_fields(state, seat, own, legal, blind))
+    return out
+
+
+def _shared_fields(state: State, awaiting: tuple[int, ...], lean: bool) -> dict[str, Any]:
+    """The fields of a view that are the same for every viewer of ``state``."""
     rules = state.rules
     playing = state.phase is Phase.PLAY
-    awaiting = () if lean else tuple(s for s in range(state.n) if legal_actions(state, s))
     pending = state.truco_pending
     envido_live = state.envido_status is not EnvidoStatus.CLOSED
     team_of = state.team_of
@@ -184,12 +214,8 @@ def view(state: State, seat: int | None, *, lean: bool = False) -> View:
         if per_seat
         else tuple(tuple(s for s in range(state.n) if s % 2 == t) for t in (0, 1))
     )
-    blind = state.deal_kind is DealKind.BLIND and state.phase is not Phase.DEAL
-    own = state.hands[seat] if seat is not None and not blind else ()
-    legal = tuple(legal_actions(state, seat)) if seat is not None else ()
     malas = guide.malas_shown(rules)
-    return View(
-        viewer=seat,
+    return dict(
         variant=rules.variant,
         options=rules.options,
         n_players=state.n,
@@ -211,7 +237,6 @@ def view(state: State, seat: int | None, *, lean: bool = False) -> View:
         match_games=rules.match_games,
         turn=state.turn if playing and state.turn >= 0 else None,
         awaiting=awaiting,
-        own_cards=own,
         hand_sizes=tuple(len(h) for h in state.hands),
         tricks=state.tricks,
         trick_results=tuple(None if r == PARDA else r for r in state.trick_results),
@@ -242,7 +267,6 @@ def view(state: State, seat: int | None, *, lean: bool = False) -> View:
         game_winner=state.game_winner,
         match_over=state.phase is Phase.MATCH_OVER,
         winner=state.winner,
-        legal=legal,
         card_notation=rules.card_notation,
         truco_ladder=tuple(step.call.value for step in rules.truco_ladder),
         truco_level=state.truco_level,
@@ -264,15 +288,16 @@ def view(state: State, seat: int | None, *, lean: bool = False) -> View:
         ley_seats=rules.hooks.ley_seats(state),
         envite_ley=rules.hooks.envite_ley(state),
         penalties=rules.hooks.penalties(state),
-        **(_LEAN_GUIDE if lean else _guide_fields(state, seat, own, legal, blind, malas)),
+        **(_LEAN_SHARED_GUIDE if lean else _shared_guide_fields(state, malas)),
     )
 
 
 # The hand guide's fields of a lean view: blank (see `view`).
-_LEAN_GUIDE: dict[str, Any] = {
-    "card_marks": (), "ranking": (), "count_rule": "none", "own_envido": None,
-    "own_envido_cards": (), "own_flor": None, "bets": (), "truco_steps": (), "malas": 0,
-    "card_refusals": (), "call_refusals": (),
+_LEAN_SHARED_GUIDE: dict[str, Any] = {
+    "card_marks": (), "ranking": (), "count_rule": "none", "bets": (), "truco_steps": (), "malas": 0,
+}
+_LEAN_SEAT_GUIDE: dict[str, Any] = {
+    "own_envido": None, "own_envido_cards": (), "own_flor": None, "card_refusals": (), "call_refusals": (),
 }
 
 
@@ -282,22 +307,29 @@ def _flor_betting(state: State) -> bool:
     )
 
 
-def _guide_fields(state: State, seat: int | None, own: tuple[Card, ...], legal: tuple[Action, ...],
-                  blind: bool, malas: int) -> dict[str, Any]:
-    """The fields that explain the variant at the table (engine/core/hand_guide.py)."""
+def _shared_guide_fields(state: State, malas: int) -> dict[str, Any]:
+    """The fields that explain the variant at the table (engine/core/hand_guide.py), the
+    same for every viewer."""
     rules = state.rules
-    mine = None if blind else seat  # a blind hand hides the viewer's own cards too
-    envido, proof = guide.own_envido(state, mine)
     return {
         "card_marks": guide.card_marks(rules, state.face_up),
         "ranking": guide.ranking(rules, state.face_up),
         "count_rule": guide.count_rule(rules),
-        "own_envido": envido,
-        "own_envido_cards": proof,
-        "own_flor": guide.own_flor(state, mine),
         "bets": guide.bets(state),
         "truco_steps": guide.truco_steps(rules),
         "malas": malas,
+    }
+
+
+def _seat_guide_fields(state: State, seat: int | None, own: tuple[Card, ...], legal: tuple[Action, ...],
+                       blind: bool) -> dict[str, Any]:
+    """The hand guide's fields about the viewer's own hand and moves."""
+    mine = None if blind else seat  # a blind hand hides the viewer's own cards too
+    envido, proof = guide.own_envido(state, mine)
+    return {
+        "own_envido": envido,
+        "own_envido_cards": proof,
+        "own_flor": guide.own_flor(state, mine),
         "card_refusals": guide.card_refusals(state, seat, own, legal),
         "call_refusals": guide.call_refusals(state, seat, legal),
     }

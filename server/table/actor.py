@@ -90,6 +90,7 @@ class TableActor:
         self.seq = 0  # events published so far
         self.events: list[engine.Event] = []  # the whole log of this table's matches
         self._viewers = Viewers(seats, self._frame, lambda seat: frames.history(self.events, seat))
+        self._views = frames.ViewsOf()  # the viewers' views of the latest state
         self.viewers = self._viewers.seats  # connection -> seat (None: a spectator)
         self.talk = Talk(table_id, self.rules, self.seed, self._viewers, seats)  # chat, words, señas
         self.rematch_votes: set[int] = set()
@@ -444,6 +445,6 @@ class TableActor:
 
     def _frame(self, seat: int | None, events: list[engine.Event], history: list[p.LogEvent]) -> bytes:
         assert self.state is not None
-        return frames.table_update(self.table_id, self.seq, seat, self.seats, self.state, events,
-                                   waiting=self._timers.waiting, timer=self._timers.remaining(),
-                                   rematch_votes=self.rematch_votes, history=history)
+        view = self._views.of(self.state, seat, self._viewers.seats.values())
+        return frames.table_update(self.table_id, self.seq, seat, self.seats, view, events, waiting=self._timers.waiting,
+                                   timer=self._timers.remaining(), rematch_votes=self.rematch_votes, history=history)

@@ -5,6 +5,8 @@ table's data: the actor decides who gets which frame and when.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import engine
 import protocol as p
 from server.table.log_events import log_event, log_events
@@ -14,17 +16,36 @@ from server.table.table_view import table_view
 EVENTS_PER_UPDATE = 64  # the newest events of one step a frame carries
 
 
+class ViewsOf:
+    """The views of a table's latest state, each viewer's worked out once and the parts
+    they share once for all of them (``engine.views``): a move is shown to every viewer."""
+
+    def __init__(self) -> None:
+        self._state: engine.State | None = None
+        self._views: dict[int | None, engine.View] = {}
+
+    def of(self, state: engine.State, seat: int | None, viewers: Iterable[int | None]) -> engine.View:
+        """``engine.view(state, seat)``; the first one asked of a state makes every viewer's."""
+        if state is not self._state:
+            self._state, self._views = state, engine.views(state, {*viewers, seat})
+        found = self._views.get(seat)
+        if found is None:
+            found = self._views[seat] = engine.view(state, seat)
+        return found
+
+
 def table_update(table_id: str, seq: int, seat: int | None, seats: list[Occupant],
-                 state: engine.State, events: list[engine.Event], *, waiting: tuple[int, ...],
+                 view: engine.View, events: list[engine.Event], *, waiting: tuple[int, ...],
                  timer: float | None, rematch_votes: set[int],
                  history: list[p.LogEvent] | None = None) -> bytes:
-    """One viewer's encoded TableUpdate (ProtocolError if over the frame cap)."""
+    """One viewer's encoded TableUpdate, ``view`` being its view of the table's state
+    (ProtocolError if over the frame cap)."""
     projected = log_events(events, seat)
     return p.encode(
         p.TableUpdate(
             table_id=table_id, seq=seq, seat=seat,
             seats=tuple(o.info() for o in seats),
-            view=table_view(engine.view(state, seat)),
+            view=table_view(view),
             events=tuple(projected[-EVENTS_PER_UPDATE:]),
             waiting=waiting, timer=timer,
             rematch_votes=tuple(sorted(rematch_votes)),
