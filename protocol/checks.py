@@ -179,13 +179,7 @@ def _union(hint: Any, limits: Limits) -> tuple[Checker, Accepts | None]:
     tests = [accepts for _, accepts in compiled]
     accepts: Accepts | None = None
     if all(t is not None for t in tests):
-        scalar_tests: list[Accepts] = [t for t in tests if t is not None]
-        accepts = lambda v: (v is None and nullable) or any(t(v) for t in scalar_tests)  # noqa: E731
-        by_type = _by_type(options, scalar_tests)
-        if by_type is not None:  # bool | int | str: the value's type picks the one test
-            if nullable:
-                by_type[type(None)] = lambda v: True
-            accepts = lambda v: (test := by_type.get(type(v))) is not None and test(v)  # noqa: E731
+        accepts = _any_of(options, [t for t in tests if t is not None], nullable)
         if len(compiled) > 1:  # scalars: each option tested, not tried (a raise per miss)
             return _scalar(accepts, "unexpected value")
     if len(compiled) == 1:
@@ -209,12 +203,17 @@ def _union(hint: Any, limits: Limits) -> tuple[Checker, Accepts | None]:
     return check, accepts
 
 
-def _by_type(options: tuple[Any, ...], tests: list[Accepts]) -> dict[type, Accepts] | None:
-    """The test of each option by the exact type it accepts, if each option is one scalar type."""
+def _any_of(options: tuple[Any, ...], tests: list[Accepts], nullable: bool) -> Accepts:
+    """A test of values that one of the scalar ``tests`` accepts (or None, if ``nullable``).
+    Where each option is one scalar type (bool | int | str), the value's type picks the
+    one test to run."""
     types_ = [o for o in options if o is not type(None)]
     if len(types_) != len(tests) or not all(o in (bool, int, str) for o in types_):
-        return None
-    return dict(zip(types_, tests))
+        return lambda v: (v is None and nullable) or any(t(v) for t in tests)
+    by_type: dict[type, Accepts] = dict(zip(types_, tests))
+    if nullable:
+        by_type[type(None)] = lambda v: True
+    return lambda v: (test := by_type.get(type(v))) is not None and test(v)
 
 
 def _tagged(kinds: dict[str | None, Any], nullable: bool) -> Checker:

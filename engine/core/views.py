@@ -8,8 +8,8 @@ another seat's hidden cards or the undealt deck; a spectator (seat None) sees no
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, fields, is_dataclass
 from collections.abc import Iterable
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from engine.core.actions import Action
@@ -171,11 +171,11 @@ def view(state: State, seat: int | None, *, lean: bool = False) -> View:
     the table to a person and costs the most to build (`awaiting` and the hand guide's
     fields, blank): the searching bot's playouts build thousands of views and read none of
     them (engine/bots/hard.py)."""
-    if seat is not None and not 0 <= seat < state.n:
-        raise ValueError(f"there is no seat {seat}")
+    if not lean:
+        return views(state, (seat,))[seat]
+    _check_seat(state, seat)
     legal = tuple(legal_actions(state, seat)) if seat is not None else ()
-    awaiting = () if lean else tuple(s for s in range(state.n) if (legal if s == seat else legal_actions(state, s)))
-    return View(**_shared_fields(state, awaiting, lean), **_seat_fields(state, seat, legal, lean))
+    return View(**_shared_fields(state, (), True), **_seat_fields(state, seat, legal, True))
 
 
 def views(state: State, seats: Iterable[int | None]) -> dict[int | None, View]:
@@ -184,12 +184,16 @@ def views(state: State, seats: Iterable[int | None]) -> dict[int | None, View]:
     ranking...) is worked out once, and each seat's legal actions once."""
     wanted = list(dict.fromkeys(seats))
     for seat in wanted:
-        if seat is not None and not 0 <= seat < state.n:
-            raise ValueError(f"there is no seat {seat}")
+        _check_seat(state, seat)
     legal = {s: tuple(legal_actions(state, s)) for s in range(state.n)}
     shared = _shared_fields(state, tuple(s for s in range(state.n) if legal[s]), False)
     return {seat: View(**shared, **_seat_fields(state, seat, () if seat is None else legal[seat], False))
             for seat in wanted}
+
+
+def _check_seat(state: State, seat: int | None) -> None:
+    if seat is not None and not 0 <= seat < state.n:
+        raise ValueError(f"there is no seat {seat}")
 
 
 def _seat_fields(state: State, seat: int | None, legal: tuple[Action, ...], lean: bool) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from textual.widgets import Static
 
 from tui.widgets.line_strip import rich_line_strip
 from tui.widgets.messages import CallPicked, CardPicked, Redraw
-from tui.widgets.shared_rows import FramedStylesCache, SharedLRU, shared_rows
+from tui.widgets.shared_rows import FramedStylesCache, SharedLRU, kept_frame, shared_rows
 
 
 def line_key(text: Text) -> tuple[object, ...]:
@@ -140,8 +140,8 @@ class Panel(Static):
             self.refresh(*regions, layout=False)
             return
         self._layout_cache.clear()
-        frame = self._styles_cache.frame
-        if frame is not None and frame.size == self.outer_size:  # Widget._set_dirty(*regions), its
+        frame = kept_frame(self, self._styles_cache)  # type: ignore[arg-type]
+        if frame is not None:  # Widget._set_dirty(*regions), its
             moved = [region.translate(frame.content_offset) for region in regions]  # offset as kept
             self._dirty_regions.update(moved)
             self._repaint_regions.update(moved)
@@ -207,10 +207,10 @@ class Panel(Static):
         """``self.size`` without looking the widget up in its screen's map (a walk up to the
         screen and a lookup, for every line drawn and every line shown): the outer size the
         last layout gave it, less its borders and padding."""
-        outer, frame = self.outer_size, self._styles_cache.frame  # type: ignore[attr-defined]
-        if frame is not None and frame.size == outer:  # (worked out when the styles last changed)
-            return frame.inner  # type: ignore[no-any-return]
-        gutter = self.styles.gutter
+        frame = kept_frame(self, self._styles_cache)  # type: ignore[arg-type]
+        if frame is not None:  # (worked out when the styles last changed)
+            return frame.inner
+        outer, gutter = self.outer_size, self.styles.gutter
         return Size(max(0, outer.width - gutter.width), max(0, outer.height - gutter.height))
 
     def _render_one(self, line: Text, width: int, style: VisualStyle) -> Strip:

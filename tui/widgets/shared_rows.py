@@ -141,11 +141,18 @@ def _frame_id(widget: Widget, filters: tuple[object, ...], backgrounds: tuple[Co
     return found
 
 
+def kept_frame(widget: Widget, cache: FramedStylesCache) -> Frame | None:
+    """The frame ``cache`` keeps, if it was worked out at the widget's size (its styles
+    unchanged since: Textual clears the cache on a change of them)."""
+    known = cache.frame
+    return known if known is not None and known.size == widget.outer_size else None
+
+
 def frame_of(widget: Widget, cache: FramedStylesCache) -> Frame:
     """``widget``'s frame, worked out again only when it may have changed."""
     filters = tuple(widget.get_line_filters())
-    known = cache.frame
-    if known is not None and known.size == widget.outer_size and known.filters == filters:
+    known = kept_frame(widget, cache)
+    if known is not None and known.filters == filters:
         return known
     size, gutter = widget.region.size, widget.styles.gutter
     backgrounds, content_size, opacity = widget.background_colors, widget.content_region.size, widget.opacity
