@@ -25,7 +25,8 @@ from nats.aio.msg import Msg
 import protocol as p
 from protocol.bus import (CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, InputAck, LobbyChatLine, LobbyView,
                           PresenceEntry, ResumeCode)
-from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject, parse_conn_id
+from server.cluster.bus import (CONN_HEADER, HUB_SUBJECT, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject,
+                                parse_conn_id, settle)
 from server.cluster.held_input import FIRST_HEADER, IN_HEADER, Held, Unconfirmed
 from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.names import NameMirror
@@ -70,7 +71,7 @@ class FrontEnd:
     async def start(self) -> None:
         await self._bus.nc.subscribe(self.subject, cb=self._on_message)
         await self._bus.subscribe(LOBBY_CHAT_SUBJECT, self._on_lobby_chat)
-        await self._bus.nc.flush()  # subscribed before any session is opened
+        await settle(self._bus.nc)  # subscribed before any session is opened
         self._pump = asyncio.get_running_loop().create_task(self._send_loop(), name="front-pump")
         if self._presence is not None:
             self._presence.start()
@@ -98,7 +99,7 @@ class FrontEnd:
         if self._presence is not None:
             await self._presence.stop()
         if not self._bus.nc.is_closed:
-            await self._bus.nc.flush()
+            await settle(self._bus.nc)
 
     # -- what the SSH layer calls --------------------------------------------------------
     def connect(self, ip: str, username: str, fingerprint: str | None) -> HubLink:

@@ -27,7 +27,7 @@ from nats.aio.subscription import Subscription
 import protocol as p
 from protocol.bus import TableCall, TableOwn, TableStatus
 from server.cluster.bus import (
-    TABLE_NEWS, Bus, conn_header, front_lease, front_subject, owner_subject, table_lease, table_subject,
+    TABLE_NEWS, Bus, conn_header, front_lease, front_subject, owner_subject, settle, table_lease, table_subject,
 )
 from server.cluster.host import Outgoing
 from server.cluster.jsstore import JetStreamStore
@@ -91,7 +91,7 @@ class TableOwner:
         self._spawn(loop.create_task(self._out.run(), name="owner-out"))
         self._spawn(loop.create_task(self._keep(), name="owner-leases"))
         self._sub = await self._bus.nc.subscribe(owner_subject(self._bus.owner), cb=self._on_request)
-        await self._bus.nc.flush()
+        await settle(self._bus.nc)
 
     def _spawn(self, task: "asyncio.Task[Any]") -> None:
         self._tasks.add(task)
@@ -261,7 +261,7 @@ class TableOwner:
                 await self._on_call(ask.table_id, msg)
 
             sub = await self._bus.nc.subscribe(table_subject(ask.table_id), cb=on_call)
-            await self._bus.nc.flush()  # subscribed before the lobby host sends anything
+            await settle(self._bus.nc)  # subscribed before the lobby host sends anything
         except BaseException:
             await self._release(lease)
             raise

@@ -13,6 +13,7 @@ import asyncssh
 import pytest
 
 import protocol as p
+from server.cluster.bus import settle
 from server.cluster.natsd import NatsServer
 from tests.cluster.procs import RESTORED, Proc, logged_state, wait_for_host
 from tests.e2e import programs
@@ -131,7 +132,7 @@ async def test_bad_bus_input_is_dropped_and_every_process_goes_on(
                 await hostile.publish(subject, data)
             for conn in ("", "0", "-1", "abc", "9" * 40, "123"):
                 await hostile.publish(subject, b"\x00junk", headers={CONN_HEADER: conn})
-        await hostile.flush()
+        await settle(hostile)
         await programs.round_trip(ana, beto, "still here")
         assert all(proc.process.returncode is None for proc in cluster)
         dropped = sum(len([line for line in proc.lines if "dropped a bad message" in line]) for proc in cluster)

@@ -11,7 +11,7 @@ import pytest
 
 import protocol as p
 from server.cluster import order
-from server.cluster.bus import CONN_HEADER, Bus, BusOptions, front_subject
+from server.cluster.bus import CONN_HEADER, Bus, BusOptions, front_subject, settle
 from server.cluster.front import FrontEnd
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
@@ -123,14 +123,14 @@ async def test_a_front_end_puts_the_owners_frame_after_the_hosts(nats_server: Na
         async def from_owner(after: int, data: bytes, host_name: str = "host-1") -> None:
             await owner.nc.publish(subject, data, headers={CONN_HEADER: conn,
                                                            AFTER_HEADER: after_value(after, host_name)})
-            await owner.nc.flush()
+            await settle(owner.nc)
 
         async def from_host(seq: int, data: bytes) -> None:
             headers = {CONN_HEADER: conn, SEQ_HEADER: str(seq)}
             if is_move(data):
                 headers[MOVE_HEADER] = "1"
             await host.nc.publish(subject, data, headers=headers)
-            await host.nc.flush()
+            await settle(host.nc)
 
         probe = p.encode(p.Pong(n=0))
 
@@ -144,7 +144,7 @@ async def test_a_front_end_puts_the_owners_frame_after_the_hosts(nats_server: Na
         for sender in (host, owner):
             for _ in range(20):
                 await sender.nc.publish(subject, probe, headers={CONN_HEADER: conn})
-                await sender.nc.flush()
+                await settle(sender.nc)
                 try:
                     if await asyncio.wait_for(link.receive(), 1) == probe:
                         break

@@ -7,7 +7,7 @@ import asyncio
 
 import protocol as p
 from protocol.bus import ConnAttach, ConnOpened, HangUp, PresenceEntry, ResumeCode, decode_bus
-from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject
+from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject, settle
 from server.cluster.front import FrontEnd
 from server.cluster.names import NameMirror
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER
@@ -27,7 +27,7 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
 
     try:
         await host.nc.subscribe(HUB_SUBJECT, cb=seen)
-        await host.nc.flush()
+        await settle(host.nc)
         await front.start()
         link = front.connect("10.0.0.1", "ana", None)  # no host yet: it waits
         link.send(p.encode(p.ClaimName(name="ana")))
@@ -58,7 +58,7 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
         seated = p.encode(p.Seated(table_id="t1", seat=1, code="PRIV23"))  # a private table's
         await host.nc.publish(front_subject("front-1"), seated,
                               headers={CONN_HEADER: str(beto.conn_id), SEQ_HEADER: "1", MOVE_HEADER: "1"})
-        await host.nc.flush()
+        await settle(host.nc)
         assert await asyncio.wait_for(beto.receive(), 5) == seated
         await asyncio.sleep(0.3)
         got.clear()

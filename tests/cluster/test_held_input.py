@@ -8,7 +8,7 @@ import asyncio
 
 import protocol as p
 from protocol.bus import ConnAttach, ConnOpened, InputAck, PresenceEntry, decode_bus
-from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject
+from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject, settle
 from server.cluster.front import FrontEnd
 from server.cluster.held_input import (FIRST_HEADER, HELD_BYTES, HELD_FRAMES, IN_HEADER, SENT_BYTES, SENT_FRAMES, Held,
                                        Unconfirmed)
@@ -48,8 +48,8 @@ async def test_frames_the_old_host_never_confirmed_go_to_the_new_one_in_order(na
         # in about one run in five, though a frame from another connection reached it: cause
         # not found; the real host swaps, tests/cluster/test_reattach_seats.py, never showed it.)
         await new.nc.subscribe(HUB_SUBJECT, cb=keeper(to_new, "host-2"))
-        await old.nc.flush()
-        await new.nc.flush()
+        await settle(old.nc)
+        await settle(new.nc)
         await front.start()
         front.host_changed("host-1")
         ana = front.connect("10.0.0.1", "ana", None)
@@ -65,7 +65,7 @@ async def test_frames_the_old_host_never_confirmed_go_to_the_new_one_in_order(na
         # The host confirms "uno" only; an acknowledgement from another host means nothing
         await old.nc.publish(front_subject("front-1"), p.encode(InputAck(host="host-1", n=numbers[0])))
         await old.nc.publish(front_subject("front-1"), p.encode(InputAck(host="host-0", n=numbers[1])))
-        await old.nc.flush()
+        await settle(old.nc)
         await asyncio.sleep(0.2)
         await old.nc.close()  # the host dies (its connection drops); its lease has not run out yet
         ana.send(chat("tres"))  # into the void

@@ -18,7 +18,7 @@ import pytest
 import protocol as p
 from protocol.bus import ConnAttach
 from protocol.client import Client, Closed
-from server.cluster.bus import HUB_SUBJECT, Bus, BusOptions
+from server.cluster.bus import HUB_SUBJECT, Bus, BusOptions, settle
 from server.cluster.natsd import NatsServer
 from server.cluster.presence import PresenceMirror
 from tests.cluster.procs import Proc, wait_for_host
@@ -68,7 +68,7 @@ async def _forge(url: str, table_id: str, known_conn: int) -> None:
         for message in forged:
             await hostile.publish(HUB_SUBJECT, p.encode(message))
         await hostile.publish(HUB_SUBJECT, p.encode(forged[0])[:-3])  # cut short: malformed
-        await hostile.flush()
+        await settle(hostile)
     finally:
         await hostile.close()
 

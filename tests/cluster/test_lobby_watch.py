@@ -13,7 +13,7 @@ import protocol as p
 from protocol.bus import DirectoryEntry, LobbyChatLine, LobbyView, PresenceEntry
 from protocol.client import Client
 from server.cluster.bus import (
-    CONN_HEADER, FRONT_SUBJECT, LOBBY_CHAT_SUBJECT, Bus, BusOptions, front_subject, parse_conn_id, presence_key,
+    CONN_HEADER, FRONT_SUBJECT, LOBBY_CHAT_SUBJECT, Bus, BusOptions, front_subject, parse_conn_id, presence_key, settle,
 )
 from server.cluster.directory import DirectoryMirror, HostLists
 from server.cluster.front import FrontEnd
@@ -193,7 +193,7 @@ async def test_one_lobby_over_processes_fed_by_watches_with_no_list_frames_on_th
             chat_lines.append(message)
 
     await spy.subscribe(LOBBY_CHAT_SUBJECT, said)
-    await spy.nc.flush()
+    await settle(spy.nc)
     where = await PresenceMirror.open(spy)
     ana, = await programs.connect(p2.port, "ana")  # watches the lobby from the second process
     clients = [ana]

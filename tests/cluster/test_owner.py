@@ -10,7 +10,7 @@ from typing import Any
 import protocol as p
 from protocol.bus import SeatRecord, TableCall, TableOwn, TableStatus, Viewer, decode_bus
 from server.cluster.bus import (
-    CONN_HEADER, Bus, BusOptions, front_subject, owner_subject, table_lease, table_subject,
+    CONN_HEADER, Bus, BusOptions, front_subject, owner_subject, table_lease, table_subject, settle,
 )
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.lease import Leases
@@ -151,7 +151,7 @@ async def test_a_stopped_owner_releases_its_tables_and_says_so(nats_server: Nats
         await bus.subscribe("truco.tables.news", on_news)
         assert (await _request(bus, "proc-a", _ask())).running
         await owner.stop()
-        await bus.nc.flush()
+        await settle(bus.nc)
         leases = await Leases.open(bus)
         assert await leases.owner(table_lease("t1")) is None  # another process may take it at once
 

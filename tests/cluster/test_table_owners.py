@@ -14,6 +14,7 @@ import pytest
 
 import protocol as p
 from protocol.bus import TableCall, decode_bus
+from server.cluster.bus import settle
 from server.cluster.natsd import NatsServer
 from server.cluster.tablewire import from_call, to_call
 from server.table import messages as tm
@@ -63,7 +64,7 @@ async def _junk_on_the_table_subjects(url: str, table_id: str, procs: list[Proc]
                 await hostile.publish(subject, data)
         # A status from a process that does not run the table changes nothing
         await hostile.publish(TABLE_NEWS, p.encode(TableStatus(table_id=table_id, owner="nobody", finished=True)))
-        await hostile.flush()
+        await settle(hostile)
         await asyncio.sleep(0.5)
     finally:
         await hostile.close()
