@@ -18,6 +18,7 @@ from server import subsystem as program
 from server.ascii_out import PLAIN_TERMS, to_ascii, wants_ascii
 from server.context import ServerContext
 from server.input_gate import InputGate, current_gate
+from server.write_flow import WriteFlow, link_paused, unsent
 from tui.app import TrucoApp
 from tui.driver import ChannelDriver
 from tui.i18n import Translator, language_from_env
@@ -74,7 +75,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._buf: list[str] = []
         self._ascii = False  # a plain terminal without UTF-8: ASCII output (server/ascii_out.py)
         self._flush_scheduled = False
-        self._paused = False
+        self._flow = WriteFlow()  # held while the channel or the connection is full
         self._need_repaint = False
         self._closed = False
         self.bytes_out = 0
@@ -83,7 +84,6 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self.gate = InputGate(cfg, self, self._schedule)
         self._gate_context: contextvars.Context | None = None  # the App's: its work is metered
         self.transport: asyncio.BaseTransport | None = None  # the TCP connection (set by ssh.py)
-        self._paused_since: float | None = None
         self._last_input = 0.0  # loop time of the last key; set when the app starts
         self._watchdog: asyncio.TimerHandle | None = None
         self._env: dict[str, str] = {}
@@ -93,6 +93,8 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._chan = chan
         high = self._ctx.config.output_high_water
         chan.set_write_buffer_limits(high=high, low=high // 4)
+        if link_paused(chan.get_extra_info("connection")):
+            self.link_writing(True)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
         self._term = (term_type or "xterm")[:64]
@@ -246,13 +248,19 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
 
     def pause_writing(self) -> None:
         log.debug("session %s: output paused (client not reading)", self._username)
-        self._paused = True
-        self._paused_since = asyncio.get_running_loop().time()
+        self._flow.update(now=asyncio.get_running_loop().time(), channel=True)
 
     def resume_writing(self) -> None:
+        if self._flow.update(now=asyncio.get_running_loop().time(), channel=False):
+            self._resumed()
+
+    def link_writing(self, paused: bool) -> None:
+        """The TCP connection under the channel filled up or emptied (server/write_flow.py)."""
+        if self._flow.update(now=asyncio.get_running_loop().time(), link=paused):
+            self._resumed()
+
+    def _resumed(self) -> None:
         log.debug("session %s: output resumed", self._username)
-        self._paused = False
-        self._paused_since = None
         if self._need_repaint and self._app is not None:
             self._need_repaint = False
             self._app.call_later(self._repaint_everything)
@@ -297,7 +305,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         data = (to_ascii(text) if self._ascii else text).encode("utf-8")
         if self._closed or self._chan is None:
             return
-        if self._paused:  # the client is not reading: skip this frame, repaint on resume
+        if self._flow.paused:  # the client is not reading: skip this frame, repaint on resume
             self._need_repaint = True
             return
         self.bytes_out += len(data)
@@ -328,8 +336,9 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         chan = self._chan
         if self._closed or chan is None:
             return
-        if chan.get_write_buffer_size() > cfg.output_limit or (
-            self._paused_since is not None and now - self._paused_since > cfg.stalled_reader_timeout
+        since = self._flow.since
+        if unsent(chan, self.transport) > cfg.output_limit or (
+            since is not None and now - since > cfg.stalled_reader_timeout
         ):
             log.warning("session %s: not reading its output; disconnected", self._username)
             self._closed = True

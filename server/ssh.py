@@ -16,7 +16,7 @@ from typing import Any
 import asyncssh
 
 from protocol.text import name_key
-from server import compression, ssh_ignore
+from server import compression, ssh_ignore, write_flow
 from server.context import ServerContext
 from server.input_gate import InputGate
 from server.session import TrucoSession
@@ -35,6 +35,7 @@ SIG_ALGS = ["ssh-ed25519"]
 # send is bounded per packet (server/compression.py).
 COMPRESSION_ALGS = compression.COMPRESSION_ALGS
 ssh_ignore.install()  # one packet per write: no CBC cipher is offered (server/ssh_ignore.py)
+write_flow.install()  # a full TCP connection holds its sessions' output (server/write_flow.py)
 
 
 class TrucoSSHServer(asyncssh.SSHServer):
@@ -54,6 +55,9 @@ class TrucoSSHServer(asyncssh.SSHServer):
     # -- connection accounting -------------------------------------------------------
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
+        transport = write_flow.transport_of(conn)
+        if transport is not None:
+            write_flow.hold_little(transport, self._ctx.config.output_high_water)
         _meter_ssh_input(conn, self)
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._ip = str(peer[0])
@@ -134,7 +138,7 @@ class TrucoSSHServer(asyncssh.SSHServer):
         chan = self._conn.create_server_channel(encoding=None, window=self._ctx.config.input_window)
         _limit_env_requests(chan, self._ctx.config.max_env_vars)
         session = TrucoSession(self._ctx, self._username, self._fingerprint, self._ip)
-        session.transport = getattr(self._conn, "_transport", None)  # asyncssh is pinned to 2.24.x
+        session.transport = write_flow.transport_of(self._conn)
         self.gate = session.gate
         return chan, session
 

@@ -21,6 +21,7 @@ import protocol as p
 from server.context import ServerContext
 from server.link import HubLink
 from server.ratelimit import TokenBucket
+from server.write_flow import WriteFlow, link_paused, transport_of, unsent
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +51,12 @@ class ProtocolSession(asyncssh.SSHServerSession[bytes]):
         self._task: asyncio.Task[None] | None = None
         self._exit_task: asyncio.Task[None] | None = None
         self._watchdog: asyncio.TimerHandle | None = None
-        self._writable = asyncio.Event()
-        self._writable.set()
-        self._paused_since: float | None = None
+        self._writable = asyncio.Event()  # clear while the channel or the connection is full
+        self._flow = WriteFlow()
+        if link_paused(chan.get_extra_info("connection")):
+            self._flow.update(now=asyncio.get_running_loop().time(), link=True)
+        else:
+            self._writable.set()
         self._last_input = 0.0
         self._in_lobby = True
         self._closed = False
@@ -88,12 +92,19 @@ class ProtocolSession(asyncssh.SSHServerSession[bytes]):
             link.send(data_frame)
 
     def pause_writing(self) -> None:
+        self._flow.update(now=asyncio.get_running_loop().time(), channel=True)
         self._writable.clear()
-        self._paused_since = asyncio.get_running_loop().time()
 
     def resume_writing(self) -> None:
-        self._paused_since = None
-        self._writable.set()
+        if self._flow.update(now=asyncio.get_running_loop().time(), channel=False):
+            self._writable.set()
+
+    def link_writing(self, paused: bool) -> None:
+        """The TCP connection under the channel filled up or emptied (server/write_flow.py)."""
+        if self._flow.update(now=asyncio.get_running_loop().time(), link=paused):
+            self._writable.set()
+        elif paused:
+            self._writable.clear()
 
     def eof_received(self) -> bool:
         self.close()  # a program's end of input ends its session, as a shell's does
@@ -195,8 +206,9 @@ class ProtocolSession(asyncssh.SSHServerSession[bytes]):
             return
         cfg = self._ctx.config
         now = asyncio.get_running_loop().time()
-        if self._chan.get_write_buffer_size() > cfg.output_limit or (
-            self._paused_since is not None and now - self._paused_since > cfg.stalled_reader_timeout
+        since = self._flow.since
+        if unsent(self._chan, transport_of(self._chan.get_extra_info("connection"))) > cfg.output_limit or (
+            since is not None and now - since > cfg.stalled_reader_timeout
         ):
             log.warning("subsystem %s: not reading its output; disconnected", self._username)
             self._closed = True

@@ -81,11 +81,23 @@ class ScreenClient:
                       env: dict[str, str] | None = None, term_type: str = "xterm-256color",
                       password: str | None = "x",
                       compression_algs: object = (), local_addr: str | None = None,
-                      host: str = "127.0.0.1", encryption_algs: object = ()) -> "ScreenClient":
+                      host: str = "127.0.0.1", encryption_algs: object = (),
+                      window: int | None = None, receive_buffer: int | None = None) -> "ScreenClient":
         # Like OpenSSH: offer the keys first, then fall back to keyboard-interactive (no
         # prompts for a guest) or a password, so a refused key still gets in as a guest.
+        sock = None
+        if receive_buffer is not None:  # a small TCP receive buffer: the kernel holds little for it
+            import socket
+
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+            if local_addr:
+                sock.bind((local_addr, 0))
+                local_addr = None
+            sock.setblocking(False)
+            await asyncio.get_running_loop().sock_connect(sock, (host, port))
         self.conn = await asyncssh.connect(
-            host, port, username=username, known_hosts=None,
+            host, port, sock=sock, username=username, known_hosts=None,
             client_keys=client_keys or [], agent_path=None, password=password,
             preferred_auth="publickey,keyboard-interactive,password",
             compression_algs=compression_algs,  # () = asyncssh's default: none, then zlib
@@ -95,6 +107,7 @@ class ScreenClient:
         self.process = await self.conn.create_process(
             term_type=term_type, term_size=(self.screen.columns, self.screen.lines),
             encoding=None, env=env or {},
+            **({} if window is None else {"window": window}),  # the SSH window it offers the server
         )
         self._reader = asyncio.create_task(self._read())
         return self

@@ -63,24 +63,55 @@ async def test_paste_flood_is_dropped_without_stalling_anyone(tmp_path):
             await close_all(ana, beto, flooder)
 
 
+async def stop_reading_and_storm(stuck: ScreenClient, watcher: ScreenClient, seconds: float = 60) -> None:
+    """``stuck`` reads nothing more but keeps forcing whole new screens (resizes, as fast as
+    the server takes them), until ``watcher``'s lobby no longer lists it or time is up."""
+    assert stuck.conn is not None and stuck.process is not None
+    await watcher.wait_for(lambda screen: "stuck" in players(screen), 10)  # listed to begin with
+    stuck._reader.cancel()  # type: ignore[union-attr]
+    stuck.conn._transport.pause_reading()  # type: ignore[attr-defined]
+    deadline = time.monotonic() + seconds
+    width = 80
+    while time.monotonic() < deadline and "stuck" in players(watcher.text()):
+        for _ in range(20):
+            width = 161 - width  # 80 <-> 81 columns: a whole new screen each time
+            stuck.process.change_terminal_size(width, 24)
+        await asyncio.sleep(0.05)
+
+
+# Small bounds, so that the stalled client's output fills them in seconds (resizes reach the
+# App five times a second: about 30 KB a second of screens): uncompressed, as OpenSSH's default.
+# The session must be seen paused (its output held) and hung up on for that; the bytes that
+# would end it anyway (output_limit) are out of reach here.
+STALLING = {"stalled_reader_timeout": 2.0, "output_high_water": 32 * 1024, "output_limit": 64 * 1024 * 1024}
+
+
 async def test_a_client_that_stops_reading_is_dropped(tmp_path):
-    """It forces full repaints (resizes) but never reads them: its unsent output piles up
-    past the bound and the server hangs up, while the others play on."""
-    async with running_server(tmp_path, stalled_reader_timeout=2.0) as srv:
+    """Its SSH window fills (a small one here: OpenSSH's is 2 MB), then the channel's
+    buffer: the server holds its output, and hangs up on it while the others play on."""
+    async with running_server(tmp_path, **STALLING) as srv:
         ana = await lobby_client(srv.port, "ana")
         beto = await lobby_client(srv.port, "beto")
-        stuck = await lobby_client(srv.port, "stuck")
+        stuck = await lobby_client(srv.port, "stuck", compression_algs=["none"], window=16 * 1024)
         try:
-            assert stuck.conn is not None and stuck.process is not None
-            stuck._reader.cancel()  # type: ignore[union-attr]
-            stuck.conn._transport.pause_reading()  # type: ignore[attr-defined]
-            deadline = time.monotonic() + 40
-            width = 80
-            while time.monotonic() < deadline and "stuck" in players(beto.text()):
-                for _ in range(20):
-                    width = 161 - width  # 80 <-> 81 columns: a whole new screen each time
-                    stuck.process.change_terminal_size(width, 24)
-                await asyncio.sleep(0.05)
+            await stop_reading_and_storm(stuck, beto)
+            assert "stuck" not in players(beto.text()), "the stalled client was not dropped"
+            assert await round_trip(ana, beto, "sin el colgado") < ROUND_TRIP
+        finally:
+            await close_all(ana, beto, stuck)
+
+
+async def test_a_client_that_grants_a_huge_window_and_stops_reading_is_dropped(tmp_path):
+    """Its window never fills (2 GB): what piles up is the TCP connection's, in the kernel
+    and then in the server's transport. That too holds the session's output and hangs up on
+    it (server/write_flow.py); before, the server kept buffering for it without bound."""
+    async with running_server(tmp_path, **STALLING) as srv:
+        ana = await lobby_client(srv.port, "ana")
+        beto = await lobby_client(srv.port, "beto")
+        stuck = await lobby_client(srv.port, "stuck", compression_algs=["none"], window=2**31,
+                                   receive_buffer=4096)
+        try:
+            await stop_reading_and_storm(stuck, beto)
             assert "stuck" not in players(beto.text()), "the stalled client was not dropped"
             assert await round_trip(ana, beto, "sin el colgado") < ROUND_TRIP
         finally:
