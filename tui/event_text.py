@@ -62,13 +62,36 @@ def reason_text(tr, reason: str) -> str:  # type: ignore[no-untyped-def]
     return tr(key) if tr.has(key) or tr.has_default(key) else reason.replace("_", " ")
 
 
-def points_reason(tr, event: p.PointsScored) -> str:  # type: ignore[no-untyped-def]
-    """Why points were scored. The engine books a hand won at cards as its truco stake;
-    a hand nobody raised (worth 1) was won by the tricks, and says so, not "truco"."""
+# The truco family's raises, above the truco itself: a refused one is named in the points
+# line ("retruco no querido"), as the table says it (seis, nueve and doce are the Brazilian
+# game's, named in Portuguese: "nove recusado").
+RAISES = frozenset(("retruco", "vale_cuatro", "seis", "nueve", "doce", "vale_nueve", "vale_el_juego"))
+TRUCO_CALLS = RAISES | {"truco"}
+
+
+def points_reason(tr, event: p.PointsScored | p.HandEnded,  # type: ignore[no-untyped-def]
+                  raised: str | None = None) -> str:
+    """Why points were scored (or a hand was won). The engine books a hand won at cards as
+    its truco stake; a hand nobody raised (worth 1) was won by the tricks, and says so, not
+    "truco". A refused raise (``raised``: the hand's last truco call) is named: "retruco no
+    querido", not "truco no querido"."""
     reason = event.reason
     if reason == "truco" and event.points == 1:
         reason = "tricks"
+    if reason == "truco_declined" and raised in RAISES:
+        return str(tr(f"reason.declined.{raised}"))
     return reason_text(tr, reason)
+
+
+def last_raise(events: Iterable[p.LogEvent]) -> str | None:
+    """The last truco call among a hand's events (None: none was made)."""
+    raised = None
+    for event in events:
+        if isinstance(event, p.HandDealt):
+            raised = None
+        elif isinstance(event, p.Acted) and event.call in TRUCO_CALLS:
+            raised = event.call
+    return raised
 
 
 def log_lines(tr, model: TableModel, events: Iterable[p.LogEvent], french: bool,
@@ -108,6 +131,7 @@ class HandContext:
     deal_kind: str | None = None  # a mão de onze's "quiero" is "play for 3"
     teams: tuple[int, ...] | None = None  # the team of each seat in that hand
     deal_no: int | None = None  # that hand's deal number
+    raised: str | None = None  # the hand's last truco call so far (a refused one is named)
 
     def is_current(self, model: TableModel) -> bool:
         """The event belongs to the hand the view shows (so the view may tell more of it)."""
@@ -119,7 +143,9 @@ def _hand_of(model: TableModel, event: p.LogEvent, hand: HandContext) -> HandCon
     where the mano plays alone against the other two (RULES.md 2.12.2): "Us" in an
     earlier hand's line must be who was "us" then, not in the hand now."""
     if isinstance(event, p.HandDealt):
-        return replace(hand, deal_kind=event.deal_kind, deal_no=event.deal_no)
+        return replace(hand, deal_kind=event.deal_kind, deal_no=event.deal_no, raised=None)
+    if isinstance(event, p.Acted) and event.call in TRUCO_CALLS:
+        return replace(hand, raised=event.call)
     n = len(model.view.teams)
     if n == 3 and isinstance(event, p.HandStarted):
         return replace(hand, teams=tuple(0 if seat == event.mano else 1 for seat in range(n)))
@@ -226,7 +252,7 @@ def event_line(tr, model: TableModel, event: p.LogEvent, french: bool, ascii_onl
         return line
     if isinstance(event, p.PointsScored):
         return Text(tr("log.points", team=side(event.team), points=event.points,
-                       reason=points_reason(tr, event)), style="bold yellow")
+                       reason=points_reason(tr, event, hand.raised)), style="bold yellow")
     if isinstance(event, p.PointsWithheld):
         return Text(withheld_text(tr, model, event, teams), style="bold red")
     if isinstance(event, p.FlorAnswered):
@@ -242,7 +268,7 @@ def event_line(tr, model: TableModel, event: p.LogEvent, french: bool, ascii_onl
         if event.winner_team is None:
             return Text(tr("log.hand_over_plain"), style="bold")
         return Text(tr("log.hand_over", team=side(event.winner_team), points=event.points,
-                       reason=reason_text(tr, event.reason)), style="bold")
+                       reason=points_reason(tr, event, hand.raised)), style="bold")
     if isinstance(event, p.GameEnded):
         names = _solo_winners(model, event.scores, model.view.target)
         return Text(tr("log.game_over", team=names or side(event.winner_team)), style="bold green")
@@ -277,6 +303,7 @@ def withheld_text(tr, model: TableModel, event: p.PointsWithheld,
 def hand_summary(tr, model: TableModel, french: bool, ascii_only: bool = False) -> Text:  # type: ignore[no-untyped-def]
     """After a hand: who scored what, and why (from the events of that hand)."""
     parts = Text()
+    raised = last_raise(model.last_hand_events)
     for event in model.last_hand_events:
         if not isinstance(event, (p.PointsScored, p.PointsWithheld)):
             continue
@@ -286,5 +313,5 @@ def hand_summary(tr, model: TableModel, french: bool, ascii_only: bool = False) 
             parts.append(withheld_text(tr, model, event), style="red")
             continue
         parts.append(tr("log.points", team=side_name(tr, model, event.team), points=event.points,
-                        reason=points_reason(tr, event)))
+                        reason=points_reason(tr, event, raised)))
     return parts

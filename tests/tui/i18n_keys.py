@@ -15,6 +15,7 @@ from typing import Any
 
 import engine
 from engine.variants.senas import SENAS
+from tui.event_text import RAISES
 from tui.i18n import LOCALES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,6 +145,7 @@ def dynamic_keys() -> dict[str, set[str]]:
         "senas.mode.": {"fair", "private"},
         # Families of other parts of the TUI, checked where the code builds them.
         "log.": {"envido_puntos", "piedras"},  # a Venezuelan envite with its piedras
+        "reason.declined.": set(RAISES),  # a refused raise, named in the points line
         "log.covered.": {"time", "away"},  # the bot moved for a player (timer, away)
         "log.covered_play.": {"time", "away"},
         "log.covered_call.": {"time", "away"},

@@ -66,6 +66,7 @@ def test_a_wanted_envido_says_the_points_are_being_sung() -> None:
     # "Envido: Envido" said nothing: the envido was wanted, now each says his points.
     assert ES("table.envido_pending", calls="Envido + Real envido") == "A cantar los tantos: Envido + Real envido"
     assert PT("table.envido_pending", calls="Envido") == "Cantando os pontos: Envido"
+    assert EN("table.envido_pending", calls="Envido") == "Points to declare: Envido"
 
 
 def test_a_spectator_of_a_duel_sees_the_players_not_team_numbers() -> None:

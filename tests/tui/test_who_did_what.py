@@ -39,7 +39,7 @@ def test_envido_line_names_the_bettor_and_the_answer_waits() -> None:
     assert bets_text(EN, state, N) == "Envido + Real envido from Beto: answer!"
     assert bets_text(PT, state, E) == "Envido + Real envido de Beto"
     state, _ = act(state, (N, "quiero"))
-    assert bets_text(EN, state, N) == "Envido: Envido + Real envido"  # wanted: values are said
+    assert bets_text(EN, state, N) == "Points to declare: Envido + Real envido"  # wanted: values are said
 
 
 def test_contraflor_names_its_seat() -> None:
@@ -293,3 +293,19 @@ async def test_the_trick_headers_follow_one_rule_across_the_row() -> None:
             assert "Paula" in header and "Ana" in header, header
             assert ("1st" in header) == ("2nd" in header), header
         app = await seated_app(link := FakeLink())
+
+
+def test_a_refused_raise_is_named_in_the_points_not_called_truco() -> None:
+    """No quiero to a retruco: the log said "truco no querido", as if the truco was refused."""
+    state, dealt = scenario({}, flor=False)
+    state, said = act(state, (N, "truco"), (W, "quiero"), (W, "retruco"), (N, "no_quiero"))
+    assert log_text(ES, state, N, [*dealt, *said])[-2:] == [
+        "Ellos +2 (retruco no querido)", "Fin de la mano: 2 para Ellos (retruco no querido)."]
+    assert log_text(EN, state, N, [*dealt, *said])[-2] == "Them +2 (retruco not wanted)"
+    state, dealt = scenario({}, variant="paulista", face_up="Qh", n=2)
+    state, said = act(state, (0, "truco"), (1, "seis"), (0, "no_quiero"))
+    assert log_text(PT, state, 0, [*dealt, *said])[-2:] == ["Eles +3 (seis recusado)",
+                                                            "Fim da mão: 3 para Eles (seis recusado)."]
+    state, dealt = scenario({}, flor=False)
+    state, said = act(state, (N, "truco"), (W, "no_quiero"))  # the truco itself: as before
+    assert log_text(ES, state, N, [*dealt, *said])[-2] == "Nosotros +1 (truco no querido)"
