@@ -14,6 +14,7 @@ from typing import AsyncIterator
 
 import nats
 import pytest
+from nats.aio.client import Client
 
 from server.cluster.bus import settle
 
@@ -54,47 +55,38 @@ class StandIn:
 
 
 @pytest.fixture
-async def stand_in() -> AsyncIterator[tuple[StandIn, str]]:
+async def stand_in() -> AsyncIterator[tuple[StandIn, Client]]:
+    """The stand-in server and a nats-py connection to it."""
     server = StandIn()
     port = await server.start()
+    nc = await nats.connect(f"nats://127.0.0.1:{port}", max_reconnect_attempts=0, allow_reconnect=False)
     try:
-        yield server, f"nats://127.0.0.1:{port}"
+        yield server, nc
     finally:
+        await nc.close()
         await server.stop()
 
 
-async def test_a_subscription_reaches_the_server_before_settle_returns(stand_in: tuple[StandIn, str]) -> None:
-    server, url = stand_in
-    nc = await nats.connect(url, max_reconnect_attempts=0, allow_reconnect=False)
-    try:
-        for subject in ("truco.a", "truco.b", "truco.c"):
-            await nc.subscribe(subject)
-            await settle(nc)
-            assert server.answered[-1].count("SUB") == len(server.answered) - 1  # the connect's PING: none
-    finally:
-        await nc.close()
-
-
-async def test_a_publish_reaches_the_server_before_settle_returns(stand_in: tuple[StandIn, str]) -> None:
-    server, url = stand_in
-    nc = await nats.connect(url, max_reconnect_attempts=0, allow_reconnect=False)
-    try:
-        await nc.publish("truco.x", b"uno")
-        await nc.publish("truco.x", b"dos", headers={"Truco-Conn": "7"})
+async def test_a_subscription_reaches_the_server_before_settle_returns(stand_in: tuple[StandIn, Client]) -> None:
+    server, nc = stand_in
+    for subject in ("truco.a", "truco.b", "truco.c"):
+        await nc.subscribe(subject)
         await settle(nc)
-        assert server.answered[-1][-3:] == ["PUB", "HPUB", "PING"]
-    finally:
-        await nc.close()
+        assert server.answered[-1].count("SUB") == len(server.answered) - 1  # the connect's PING: none
 
 
-async def test_nats_py_flush_alone_answers_before_a_queued_subscription(stand_in: tuple[StandIn, str]) -> None:
+async def test_a_publish_reaches_the_server_before_settle_returns(stand_in: tuple[StandIn, Client]) -> None:
+    server, nc = stand_in
+    await nc.publish("truco.x", b"uno")
+    await nc.publish("truco.x", b"dos", headers={"Truco-Conn": "7"})
+    await settle(nc)
+    assert server.answered[-1][-3:] == ["PUB", "HPUB", "PING"]
+
+
+async def test_nats_py_flush_alone_answers_before_a_queued_subscription(stand_in: tuple[StandIn, Client]) -> None:
     """Why settle exists: if nats-py's flush starts waiting for the queue, settle may become
     plain flush (this test then fails and says so)."""
-    server, url = stand_in
-    nc = await nats.connect(url, max_reconnect_attempts=0, allow_reconnect=False)
-    try:
-        await nc.subscribe("truco.a")
-        await nc.flush()
-        assert "SUB" not in server.answered[-1], "nats-py's flush now follows queued commands"
-    finally:
-        await nc.close()
+    server, nc = stand_in
+    await nc.subscribe("truco.a")
+    await nc.flush()
+    assert "SUB" not in server.answered[-1], "nats-py's flush now follows queued commands"

@@ -86,36 +86,32 @@ async def stop_reading_and_storm(stuck: ScreenClient, watcher: ScreenClient, sec
 STALLING = {"stalled_reader_timeout": 2.0, "output_high_water": 32 * 1024, "output_limit": 64 * 1024 * 1024}
 
 
-async def test_a_client_that_stops_reading_is_dropped(tmp_path):
-    """Its SSH window fills (a small one here: OpenSSH's is 2 MB), then the channel's
-    buffer: the server holds its output, and hangs up on it while the others play on."""
+async def check_a_stalled_client_is_dropped(tmp_path, **client: object) -> None:
+    """The ``stuck`` client (connected with ``client``'s options) stalls: the server hangs up
+    on it while the others play on."""
     async with running_server(tmp_path, **STALLING) as srv:
         ana = await lobby_client(srv.port, "ana")
         beto = await lobby_client(srv.port, "beto")
-        stuck = await lobby_client(srv.port, "stuck", compression_algs=["none"], window=16 * 1024)
+        stuck = await lobby_client(srv.port, "stuck", compression_algs=["none"], **client)
         try:
             await stop_reading_and_storm(stuck, beto)
             assert "stuck" not in players(beto.text()), "the stalled client was not dropped"
             assert await round_trip(ana, beto, "sin el colgado") < ROUND_TRIP
         finally:
             await close_all(ana, beto, stuck)
+
+
+async def test_a_client_that_stops_reading_is_dropped(tmp_path):
+    """Its SSH window fills (a small one here: OpenSSH's is 2 MB), then the channel's
+    buffer: the server holds its output, and hangs up on it."""
+    await check_a_stalled_client_is_dropped(tmp_path, window=16 * 1024)
 
 
 async def test_a_client_that_grants_a_huge_window_and_stops_reading_is_dropped(tmp_path):
     """Its window never fills (2 GB): what piles up is the TCP connection's, in the kernel
     and then in the server's transport. That too holds the session's output and hangs up on
     it (server/write_flow.py); before, the server kept buffering for it without bound."""
-    async with running_server(tmp_path, **STALLING) as srv:
-        ana = await lobby_client(srv.port, "ana")
-        beto = await lobby_client(srv.port, "beto")
-        stuck = await lobby_client(srv.port, "stuck", compression_algs=["none"], window=2**31,
-                                   receive_buffer=4096)
-        try:
-            await stop_reading_and_storm(stuck, beto)
-            assert "stuck" not in players(beto.text()), "the stalled client was not dropped"
-            assert await round_trip(ana, beto, "sin el colgado") < ROUND_TRIP
-        finally:
-            await close_all(ana, beto, stuck)
+    await check_a_stalled_client_is_dropped(tmp_path, window=2**31, receive_buffer=4096)
 
 
 def players(screen: str) -> str:
