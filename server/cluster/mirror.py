@@ -16,6 +16,7 @@ from nats.js.kv import KeyValue
 
 import protocol as p
 from server.cluster.bus import Bus, bucket
+from server.cluster.kvscan import current_values
 
 log = logging.getLogger(__name__)
 
@@ -56,12 +57,16 @@ class BucketMirror(ABC):
         """A key was deleted."""
 
     async def _watch(self) -> None:
+        # The initial values are read whole first (server/cluster/kvscan.py: the watch's own
+        # end-of-values marker can come before them); the watch then sends each key's value
+        # again (taken as it was: no news) and every change after.
+        for entry in await current_values(self.kv):
+            self._apply(entry)
+        self.ready.set()
         watcher = await self.kv.watchall()
         async for entry in watcher:
-            if entry is None:  # the end of the initial values
-                self.ready.set()
-                continue
-            self._apply(entry)
+            if entry is not None:
+                self._apply(entry)
 
     def _apply(self, entry: Any) -> None:
         if entry.value is None or entry.operation in ("DEL", "PURGE"):

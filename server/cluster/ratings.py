@@ -27,6 +27,7 @@ from protocol.bus import decode_bus
 from protocol.bus_base import BusMessage
 from protocol.bus_ratings import RATED_KEPT, RatedMatch, RatingEntry, StatLine
 from server.cluster.bus import Bus, bucket
+from server.cluster.kvscan import current_values
 from server.store.match_stats import match_stats
 from server.store.ratings import MODEL, is_rated, key_holders, new_ratings, ordinal, two_teams
 from server.store.records import GameRecord
@@ -160,17 +161,11 @@ class RatingBook:
 
     async def _scan(self, kv: KeyValue, keys: str, kind: type[T]) -> list[T]:
         """The valid ``kind`` values under the keys ``keys`` matches (a NATS subject filter)."""
-        watcher = await kv.watch(keys, ignore_deletes=True)
         found: list[T] = []
-        try:
-            async for entry in watcher:
-                if entry is None:  # the end of the current values
-                    break
-                value = self._decode(entry.value, entry.key, kind)
-                if value is not None:
-                    found.append(value)
-        finally:
-            await watcher.stop()
+        for entry in await current_values(kv, keys):
+            value = self._decode(entry.value, entry.key, kind)
+            if value is not None:
+                found.append(value)
         return found
 
     def _decode(self, data: bytes | None, key: str, kind: type[T]) -> T | None:

@@ -1,0 +1,70 @@
+"""The current values of a key-value bucket's keys, read once and whole.
+
+nats-py's watcher says "no more current values" (its None) from the consumer's pending
+count when it has received nothing yet (nats/js/kv.py, ``watch``): the consumer pushes its
+values and answers that count separately, and on a loaded machine the answer can come
+first (0 pending: all sent), so the None comes before the values. A scan that stops at it
+misses them: a rating read back as absent, once in CI. Here the values are read with a
+pull consumer, which sends nothing until asked: its pending count when it is made is the
+number of current values, and exactly that many are fetched. Uses nats-py's private
+``KeyValue._js``, ``_stream`` and ``_pre`` (nats-py is pinned to 2.16.0).
+"""
+from __future__ import annotations
+
+import logging
+
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from nats.js.kv import KV_DEL, KV_OP, KV_PURGE, KeyValue
+
+log = logging.getLogger(__name__)
+
+BATCH = 256  # values fetched per request
+FETCH_WAIT = 5.0  # seconds for a batch the consumer has pending
+IDLE_GONE = 60.0  # seconds after which the server drops a consumer left behind
+
+
+async def current_values(kv: KeyValue, keys: str = ">") -> list[KeyValue.Entry]:
+    """The current value of every key ``keys`` matches (a NATS subject filter), deleted and
+    purged keys left out; in stream order."""
+    js = kv._js
+    info = await js.add_consumer(kv._stream, config=ConsumerConfig(
+        filter_subject=f"{kv._pre}{keys}", deliver_policy=DeliverPolicy.LAST_PER_SUBJECT,
+        ack_policy=AckPolicy.NONE, inactive_threshold=IDLE_GONE, mem_storage=True))
+    left = int(info.num_pending or 0)
+    found: list[KeyValue.Entry] = []
+    if left == 0:
+        await _drop(kv, info.name)
+        return found
+    sub = await js.pull_subscribe_bind(consumer=info.name, stream=kv._stream)
+    try:
+        while left > 0:
+            try:
+                msgs = await sub.fetch(min(left, BATCH), timeout=FETCH_WAIT)
+            except NatsTimeout:  # the rest expired or was purged meanwhile
+                log.warning("kv scan of %s: %d values did not come", kv._stream, left)
+                break
+            left -= len(msgs)
+            for msg in msgs:
+                op = msg.headers.get(KV_OP) if msg.headers else None
+                if op in (KV_DEL, KV_PURGE):
+                    continue
+                meta = msg.metadata
+                found.append(KeyValue.Entry(
+                    bucket=kv._name, key=msg.subject[len(kv._pre):], value=msg.data,
+                    revision=meta.sequence.stream, delta=meta.num_pending, created=meta.timestamp,
+                    operation=op))
+    finally:
+        await sub.unsubscribe()
+        await _drop(kv, info.name)
+    return found
+
+
+async def _drop(kv: KeyValue, consumer: str | None) -> None:
+    """Delete the scan's consumer now (else the server drops it after ``IDLE_GONE``)."""
+    if consumer is None:
+        return
+    try:
+        await kv._js.delete_consumer(kv._stream, consumer)
+    except Exception as exc:  # gone already, or the bus is going away: it expires anyway
+        log.debug("kv scan: consumer %s not deleted: %s", consumer, exc)
