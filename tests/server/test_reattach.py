@@ -205,12 +205,15 @@ async def test_a_card_played_before_the_table_is_back_is_played_once_it_is(tmp_p
     card = next(a.card for a in before.view.legal if a.call == "play")
     await stop_hub(hub, store, task)
 
-    hub, store, task = await start_hub(path, seat_hold=60)
+    hub, store, task = await start_hub(path, restore=False, seat_hold=60)  # the table comes back below
     try:
         ana = await attach(hub, 401, "ana", "SHA256:ana", table_id, 0)
         beto = await attach(hub, 402, "beto", None, table_id, 1, code)
         assert table_id not in hub.tables  # not back yet
         (ana, beto)[mover_seat].send(p.TableAction(table_id=table_id, call="play", card=card, cid=77))
+        await settle_all(ana, beto)
+        assert table_id not in hub.tables and not (ana.of(p.Error) or beto.of(p.Error))  # it waits
+        hub.restore_tables()
         await asyncio.wait_for(hub.restored.wait(), 10)
 
         async def played() -> None:
@@ -248,7 +251,7 @@ async def test_a_session_not_given_back_its_place_is_away_at_the_tables_owner(tm
     await store.open()
     hub = Hub(dataclasses.replace(ServerConfig(), seat_hold=60), variant_infos(), validate_options, store,
               pace=SLOW, actor_factory=Recorded)
-    await hub.load()
+    await hub.load(restore=False)  # the table comes back below, as the server's once it listens
     task = asyncio.create_task(hub.run())
     try:
         # While the table is being restored: a made-up seat code, and a name no one may use
@@ -257,6 +260,7 @@ async def test_a_session_not_given_back_its_place_is_away_at_the_tables_owner(tm
         ana = await attach(hub, 502, "\x1b[2J", "SHA256:ana", table_id, 0)
         assert table_id not in hub.tables and [r.reason for r in ana.of(p.NameRefused)] == ["invalid"]
         ana.send(p.ClaimName(name="ana"))
+        hub.restore_tables()
         await asyncio.wait_for(hub.restored.wait(), 10)
         await settle_all(mallory, ana)
         # Once it is back: a made-up code again, and a spectator's place it may not have
