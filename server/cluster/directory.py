@@ -18,12 +18,12 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any, Callable
 
-from nats.js.errors import NoKeysError
 from nats.js.kv import KeyValue
 
 import protocol as p
 from protocol.bus import DirectoryEntry, LobbyChatLine, LobbyView
 from server.cluster.bus import DIRECTORY_BUCKET, LOBBY_CHAT_SUBJECT, Bus
+from server.cluster.kvscan import current_values
 from server.cluster.mirror import BucketMirror, BucketWriter
 from server.lobby.state import Conn
 
@@ -125,9 +125,7 @@ class HostLists:
     async def _tidy_up(self, restored: asyncio.Event, tables: Callable[[], set[str]]) -> None:
         await restored.wait()
         try:
-            keys = await self._writer.kv.keys()
-        except NoKeysError:
-            return
+            keys = [entry.key for entry in await current_values(self._writer.kv)]  # (kvscan.py)
         except Exception as exc:  # the bus is down: the next host tidies
             log.warning("directory: cannot list the tables: %r", exc)
             return

@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, TypeVar
 
-from nats.js.errors import NoKeysError, NotFoundError
+from nats.js.errors import NotFoundError
 from nats.js.kv import KeyValue
 
 import protocol as p
@@ -38,6 +38,7 @@ from protocol.bus import (
 )
 from server.cluster.bus import Bus, bucket
 from server.cluster.eventlog import Fenced, TableLog, events_stream
+from server.cluster.kvscan import current_values
 from server.cluster.names import NameMirror
 from server.cluster.ratings import RatingBook
 from server.cluster.table_chat import ChatBook
@@ -135,17 +136,9 @@ class JetStreamStore:
 
     async def _values(self, kv: KeyValue, kind: type[T]) -> list[T]:
         """Every value of a bucket that is a valid ``kind`` (others are logged and skipped)."""
-        try:
-            keys = await kv.keys()
-        except NoKeysError:
-            return []
         found: list[T] = []
-        for key in keys:
-            try:
-                entry = await kv.get(key)
-            except NotFoundError:
-                continue  # deleted meanwhile
-            message = self._decode(entry.value, key)
+        for entry in await current_values(kv):  # not kv.keys(): its watch can end early (kvscan.py)
+            message = self._decode(entry.value, entry.key)
             if isinstance(message, kind):
                 found.append(message)
         return found
