@@ -8,9 +8,7 @@ machine meanwhile (the watch's marker comes early only then). Not part of `make 
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
-import multiprocessing
 import sys
 import tempfile
 from pathlib import Path
@@ -23,7 +21,7 @@ from nats.js.kv import KeyValue  # noqa: E402
 
 from server.cluster.kvscan import current_values  # noqa: E402
 from server.cluster.natsd import NatsServer  # noqa: E402
-from settle_race import _hog  # noqa: E402
+from settle_race import race_arguments, run_loaded  # noqa: E402
 
 
 async def watch_scan(kv: KeyValue, keys: str) -> list[KeyValue.Entry]:
@@ -62,19 +60,8 @@ async def short_scans(rounds: int, watch: bool) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=300)
-    parser.add_argument("--hogs", type=int, default=3, help="busy processes loading the machine")
-    parser.add_argument("--watch", action="store_true", help="nats-py's watch instead of current_values")
-    args = parser.parse_args()
-    hogs = [multiprocessing.Process(target=_hog, daemon=True) for _ in range(args.hogs)]
-    for hog in hogs:
-        hog.start()
-    try:
-        short = asyncio.run(short_scans(args.rounds, args.watch))
-    finally:
-        for hog in hogs:
-            hog.terminate()
+    args = race_arguments(__doc__, "--watch", "nats-py's watch instead of current_values")
+    short = run_loaded(args.hogs, short_scans(args.rounds, args.watch))
     how = "watch" if args.watch else "current_values"
     print(f"{how}: {short} of {args.rounds} scans short ({args.hogs} busy processes)")
 

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Coroutine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -28,6 +29,27 @@ from server.cluster.natsd import NatsServer  # noqa: E402
 def _hog() -> None:
     while True:
         pass
+
+
+def race_arguments(doc: str, other: str, other_help: str) -> argparse.Namespace:
+    """--rounds, --hogs and the flag that runs the other way (``other``)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--hogs", type=int, default=3, help="busy processes loading the machine")
+    parser.add_argument(other, action="store_true", help=other_help)
+    return parser.parse_args()
+
+
+def run_loaded(hogs: int, rounds: Coroutine[Any, Any, int]) -> int:
+    """``rounds`` run while ``hogs`` busy processes load the machine."""
+    busy = [multiprocessing.Process(target=_hog, daemon=True) for _ in range(hogs)]
+    for hog in busy:
+        hog.start()
+    try:
+        return asyncio.run(rounds)
+    finally:
+        for hog in busy:
+            hog.terminate()
 
 
 async def lost_rounds(rounds: int, plain: bool) -> int:
@@ -61,19 +83,8 @@ async def lost_rounds(rounds: int, plain: bool) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=300)
-    parser.add_argument("--hogs", type=int, default=3, help="busy processes loading the machine")
-    parser.add_argument("--plain", action="store_true", help="nats-py's flush() instead of bus.settle")
-    args = parser.parse_args()
-    hogs = [multiprocessing.Process(target=_hog, daemon=True) for _ in range(args.hogs)]
-    for hog in hogs:
-        hog.start()
-    try:
-        lost = asyncio.run(lost_rounds(args.rounds, args.plain))
-    finally:
-        for hog in hogs:
-            hog.terminate()
+    args = race_arguments(__doc__, "--plain", "nats-py's flush() instead of bus.settle")
+    lost = run_loaded(args.hogs, lost_rounds(args.rounds, args.plain))
     how = "flush()" if args.plain else "settle()"
     print(f"{how}: {lost} of {args.rounds} rounds lost a message ({args.hogs} busy processes)")
 
