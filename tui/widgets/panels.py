@@ -12,6 +12,8 @@ from rich.text import Span, Text
 from textual import events
 from textual.dom import NoScreen
 from textual.geometry import Region, Size
+from textual.screen import Screen
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.visual import Visual, VisualType, visualize
@@ -69,6 +71,11 @@ class Panel(Static):
     # refreshed, not the rows that changed. An empty list is a panel drawn with no lines.
     _shown_lines: list[tuple[object, ...]] | None = None
     _line_texts: list[Text] | None = None
+    # (parent, screen) when the screen was last looked up: ``self.screen`` walks up the DOM,
+    # and drawing asked it for every row (Textual's ``text_selection``): 2% of a seat's
+    # instructions per update. A widget is never moved to another screen, only removed (its parent
+    # is then None) and perhaps mounted again (a new parent): the parent says if it holds.
+    _kept_screen: tuple[object, Screen[object]] | None = None
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -133,7 +140,7 @@ class Panel(Static):
         and scrollbars each time; and while the app handles frames it draws them itself, so
         the screen is not prompted then (tui/draw_now.py)."""
         try:
-            screen = self.screen if self.display else None
+            screen = self._own_screen() if self.display else None
         except NoScreen:
             screen = None
         if screen is None or screen not in screen._compositor:
@@ -154,6 +161,18 @@ class Panel(Static):
         app = self.app
         if not getattr(app, "draw_follows", False) or screen is not app.screen:
             screen.check_idle()
+
+    def _own_screen(self) -> Screen[object]:
+        """``self.screen`` (NoScreen if not mounted), looked up again only when the panel
+        has a new parent."""
+        kept = self._kept_screen
+        if kept is None or kept[0] is not self._parent:
+            kept = self._kept_screen = (self._parent, self.screen)
+        return kept[1]
+
+    def _selection(self) -> Selection | None:
+        """``text_selection``, without a walk up to the screen."""
+        return self._own_screen().selections.get(self)
 
     @property
     def content(self) -> VisualType:
@@ -180,7 +199,7 @@ class Panel(Static):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         hover = self.hover_style  # a hovered link is styled for this session alone
-        if self._line_texts is None or self.text_selection is not None \
+        if self._line_texts is None or self._selection() is not None \
                 or hover._link_id and hover._meta and self.auto_links:
             return super().render_lines(crop)
         return shared_rows(self, self._styles_cache, crop, self._shown_lines)  # type: ignore[arg-type]
@@ -192,7 +211,7 @@ class Panel(Static):
         width, style = self._inner_size().width, self.visual_style
         if y >= len(texts):
             return Strip.blank(width, style.rich_style)
-        if self.text_selection is not None:  # a selection is this session's alone
+        if self._selection() is not None:  # a selection is this session's alone
             return self._render_one(texts[y], width, style)
         # Keyed by content, not position: a log line that scrolls up, or a card that moves
         # along the hand, is drawn once (and once for every session that shows it).
@@ -215,7 +234,7 @@ class Panel(Static):
 
     def _render_one(self, line: Text, width: int, style: VisualStyle) -> Strip:
         line.no_wrap = True
-        if self.text_selection is None and not line.style and line.cell_len <= width:
+        if self._selection() is None and not line.style and line.cell_len <= width:
             return rich_line_strip(line, width, style.rich_style, self.app.console)
         strips = Visual.to_strips(self, visualize(self, line), width, 1, style, pad=True)
         return strips[0] if strips else Strip.blank(width, style.rich_style)
