@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any, Union
 
 from protocol.errors import ProtocolError
-from protocol.schema import MAX_DEPTH, TAG, Limits, record_fields, tag_of
+from protocol.schema import MAX_DEPTH, TAG, Limits, made, made_directly, record_fields, tag_of
 
 Checker = Callable[[Any, int], Any]
 Accepts = Callable[[Any], bool]  # True: the value is valid as it is (scalars only)
@@ -56,8 +56,7 @@ def _record(cls: type) -> Checker:
     tag = tag_of(cls)
     # Checked fields go straight into a new record's __dict__ (a quarter of the time of a frozen
     # dataclass's __init__), unless it checks them, has __slots__ or leaves some to __init__.
-    plain = not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__ and all(
-        f.init for f in dataclasses.fields(cls))
+    plain = made_directly(cls)
 
     def check(data: Any, depth: int) -> Any:
         if not isinstance(data, dict):
@@ -82,9 +81,7 @@ def _record(cls: type) -> Checker:
             else:
                 values[name] = default
         if plain:
-            record: Any = object.__new__(cls)
-            object.__setattr__(record, "__dict__", values)
-            return record
+            return made(cls, values)
         try:
             return cls(**values)
         except (TypeError, ValueError) as exc:  # __post_init__ range checks

@@ -11,8 +11,9 @@ import dataclasses
 import typing
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
+R = TypeVar("R")
 MAX_DEPTH = 12  # nesting allowed inside free-form (Any) payloads
 DEFAULT_MAX_STR = 256
 DEFAULT_MAX_ITEMS = 256
@@ -99,6 +100,24 @@ def tag_of(cls: type) -> str | None:
     (the log's events) and each decodes as its own record."""
     kind = getattr(cls, "KIND", None)
     return kind if isinstance(kind, str) and kind else None
+
+
+@cache
+def made_directly(cls: type) -> bool:
+    """Whether ``made`` may build ``cls``: its __init__ would only set the fields (no
+    __post_init__ checks, no __slots__, every field an __init__ argument)."""
+    return (dataclasses.is_dataclass(cls) and not hasattr(cls, "__post_init__")
+            and "__slots__" not in cls.__dict__ and all(f.init for f in dataclasses.fields(cls)))
+
+
+def made(cls: type[R], values: dict[str, Any]) -> R:
+    """The record ``cls(**values)``, its __dict__ being ``values`` (taken, not copied):
+    every field there and already of its type (checked, or the server's own data). A frozen
+    dataclass's __init__ sets each field through ``object.__setattr__``; the table view has
+    seventy, and was built for every viewer of every move. Only for ``made_directly`` types."""
+    record: R = object.__new__(cls)
+    object.__setattr__(record, "__dict__", values)
+    return record
 
 
 # -- to plain data ---------------------------------------------------------
