@@ -187,3 +187,35 @@ async def test_a_second_session_wraps_no_log_line_anew() -> None:
             assert len(log_panel.WRAPPED_ROWS) == wrapped
             log = second.screen.query_one("#t-log", log_panel.LogPanel)
             assert log.lines and screen_text(second) == screen_text(first)
+
+
+@pytest.mark.parametrize("css", [
+    "border: round red; padding: 0 2;", "border-left: tall blue; padding: 0 0 0 1;", "padding: 0 3 0 0;",
+    "tint: red 30%;", "opacity: 0.6;", "outline: solid red;", "hatch: cross red;", "text-opacity: 50%;",
+    "border: round red; tint: blue 20%;",
+])
+async def test_rows_made_from_a_frames_caps_are_the_rows_textual_draws(css: str) -> None:
+    """A content row no session styled yet is put together from its frame's borders and
+    padding (``shared_rows.Caps``), or, for a frame with a tint, an opacity, an outline or a
+    hatch, styled by Textual: either way as Textual draws it alone."""
+    from textual.app import App, ComposeResult
+
+    class OnePanel(App[None]):
+        CSS = "Panel { width: 30; height: 6; " + css + " }"
+
+        def compose(self) -> ComposeResult:
+            yield Panel(id="one")
+
+    app = OnePanel()
+    async with app.run_test(size=(40, 10)) as pilot:
+        panel = app.query_one("#one", Panel)
+        for n in range(3):  # the first paint, then rows changed one by one (their frame known)
+            lines = [Text(f"fila {n}.{i}", style="bold" if i % 2 else "") for i in range(4)]
+            lines[1].stylize("green", 0, 4)
+            panel.show_lines(lines)
+            await pilot.pause()
+            shared, frame = _rows_shared(panel), panel._styles_cache.frame
+            assert frame is not None and shared == _rows_drawn_alone(panel), n
+        kind = shared_rows._CAPS.get(frame.id)
+        simple = not any(word in css for word in ("tint", "opacity", "outline", "hatch"))
+        assert isinstance(kind, shared_rows.Caps) if simple else kind is False

@@ -26,6 +26,8 @@ import itertools
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Callable, Generic, Hashable, NamedTuple, TypeVar
 
+from rich.segment import Segment
+from rich.style import Style as RichStyle
 from textual._styles_cache import StylesCache
 from textual.color import Color
 from textual.geometry import Offset, Region, Size
@@ -103,6 +105,7 @@ class Frame(NamedTuple):
     opacity: float
     inner: Size  # the region's size less borders and padding (``Panel._inner_size``)
     content_offset: Offset  # where the content starts (a panel has no scrollbar above or left of it)
+    shared: range  # the rows styled from their content alone: content rows, less any an outline covers
 
 
 class FramedStylesCache(StylesCache):
@@ -137,6 +140,7 @@ def _frame_id(widget: Widget, filters: tuple[object, ...], backgrounds: tuple[Co
     if found is None:
         if len(_FRAME_IDS) >= FRAME_IDS_MAX:
             _FRAME_IDS.clear()
+            _CAPS.clear()
         found = _FRAME_IDS[frame] = next(_next_id)
     return found
 
@@ -156,11 +160,15 @@ def frame_of(widget: Widget, cache: FramedStylesCache) -> Frame:
         return known
     size, gutter = widget.region.size, widget.styles.gutter
     backgrounds, content_size, opacity = widget.background_colors, widget.content_region.size, widget.opacity
+    content_height = max(0, size.height - gutter.height)
+    (outline_top, _), _, (outline_bottom, _), _ = widget.styles.outline  # (drawn over the first and last rows)
+    shared = range(max(gutter.top, 1 if outline_top else 0),
+                   min(gutter.top + content_height, size.height - 1 if outline_bottom else size.height))
     known = cache.frame = Frame(size, filters, _frame_id(widget, filters, backgrounds, content_size, opacity),
-                                gutter.top, max(0, size.height - gutter.height), backgrounds,
+                                gutter.top, content_height, backgrounds,
                                 _titles(widget, backgrounds[0]), content_size, opacity,
-                                Size(max(0, size.width - gutter.width), max(0, size.height - gutter.height)),
-                                Offset(gutter.left, gutter.top))
+                                Size(max(0, size.width - gutter.width), content_height),
+                                Offset(gutter.left, gutter.top), shared)
     return known
 
 
@@ -173,13 +181,72 @@ def _titles(widget: Widget, base_background: Color) -> tuple[object, object]:
 
 def _styled(widget: Widget, cache: FramedStylesCache, frame: Frame, region: Region) -> list[Strip]:
     """``cache.render_widget(widget, region)`` from what ``frame`` holds. (Panels draw
-    shared rows only without a hovered link: render_widget's restyling of those is not here.)"""
+    shared rows only without a hovered link: render_widget's restyling of those is not here.)
+    Content rows of a frame whose ``Caps`` are known are put together from them."""
+    caps = _CAPS.get(frame.id)
+    lines = range(region.y, region.y + region.height)
+    if caps and frame.top <= region.y and region.y + region.height <= frame.top + frame.content_height:
+        return [_capped(widget, caps, y - frame.top, frame) for y in lines]
     cache._simple_strip = None
     styles, app = widget.styles, widget.app
-    return cache.render(styles, frame.size, *frame.backgrounds, widget.render_line,
+    rows = cache.render(styles, frame.size, *frame.backgrounds, widget.render_line,
                         frame.filters, *frame.titles,  # type: ignore[arg-type]
                         content_size=frame.content_size, padding=styles.padding, crop=region,
                         opacity=frame.opacity, ansi_theme=app.ansi_theme, native_ansi=app.native_ansi_color)
+    if caps is None:
+        content = [y for y in lines if frame.top <= y < frame.top + frame.content_height]
+        if content:
+            _CAPS[frame.id] = _caps_of(widget, cache, frame, content[0])
+    return rows
+
+
+class Caps(NamedTuple):
+    """What Textual puts either side of a content row of one frame (borders, padding), and
+    the style it pads the content with: a content row is then ``left + content + right``,
+    filtered. Textual's ``StylesCache.render_line`` works all of that out again for every
+    row (colours added, styles made, boxes looked up): most of the cost of a row no session
+    had styled yet, and a card played makes a few on every seat."""
+
+    left: tuple[Segment, ...]
+    right: tuple[Segment, ...]
+    inner: RichStyle  # the content's background (``adjust_cell_length`` pads with it)
+    content_width: int
+
+
+# frame id -> its Caps, or False for a frame whose content rows are more than that (a tint,
+# an opacity, a hatch, an outline): those are styled by Textual. Cleared with the frame ids.
+_CAPS: dict[int, Caps | bool] = {}
+
+
+def _caps_of(widget: Widget, cache: FramedStylesCache, frame: Frame, y: int) -> Caps | bool:
+    """The frame's Caps, taken from content row ``y`` as Textual has just styled it (before the
+    line filters), and only if that row is exactly them around its content."""
+    styles = widget.styles
+    if (frame.opacity != 1.0 or styles.text_opacity != 1.0 or styles.tint.a
+            or styles.has_rule("hatch") or any(edge for edge, _ in styles.outline)):
+        return False
+    styled, width = cache._cache.get(y), frame.content_size.width
+    if styled is None or width <= 0:
+        return False
+    inner = cache.get_inner_outer(*frame.backgrounds)[0].rich_style
+    content = list(widget.render_line(y - frame.top).adjust_cell_length(width, inner))
+    _, pad_right, _, pad_left = styles.padding
+    before = bool(styles.border_left[0]) + bool(pad_left)
+    after = bool(styles.border_right[0]) + bool(pad_right)
+    segments = list(styled)
+    if segments[before:len(segments) - after] != content:
+        return False
+    return Caps(tuple(segments[:before]), tuple(segments[len(segments) - after:]), inner, width)
+
+
+def _capped(widget: Widget, caps: Caps, line: int, frame: Frame) -> Strip:
+    """Content row ``line`` of ``widget`` in ``frame``, as Textual styles it (Caps)."""
+    content = widget.render_line(line).adjust_cell_length(caps.content_width, caps.inner)
+    row = Strip([*caps.left, *content, *caps.right], frame.size.width)
+    background = frame.backgrounds[1]
+    for line_filter in frame.filters:
+        row = row.apply_filter(line_filter, background)  # type: ignore[arg-type]
+    return row
 
 
 def shared_rows(widget: Widget, cache: FramedStylesCache, crop: Region,
@@ -189,12 +256,12 @@ def shared_rows(widget: Widget, cache: FramedStylesCache, crop: Region,
     and padding rows, styled by the widget's own ``StylesCache`` (and kept for the others).
     ``line_keys`` are the content keys of the panel's lines, top to bottom."""
     known = frame_of(widget, cache)
-    size, frame, top, content_height = known.size, known.id, known.top, known.content_height
+    size, frame, top, shared = known.size, known.id, known.top, known.shared
     rows: list[Strip | None] = []
     missing: list[int] = []
     for y in crop.line_range:
-        line = y - top
-        if 0 <= line < content_height:
+        if y in shared:
+            line = y - top
             row = STYLED_ROWS.get((frame, line_keys[line] if line < len(line_keys) else _BLANK))
         else:
             row = None
@@ -205,8 +272,8 @@ def shared_rows(widget: Widget, cache: FramedStylesCache, crop: Region,
         styled = _styled(widget, cache, known, Region(0, first, size.width, last - first + 1))
         for y, row in zip(range(first, last + 1), styled):
             rows[y - crop.y] = row
-            line = y - top
-            if 0 <= line < content_height:
+            if y in shared:
+                line = y - top
                 STYLED_ROWS.put((frame, line_keys[line] if line < len(line_keys) else _BLANK), row)
     x1, x2 = crop.column_span
     full = [row for row in rows if row is not None]
