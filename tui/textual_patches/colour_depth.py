@@ -17,6 +17,7 @@ truecolor (or a ``Strip.render`` that takes the colour system as an argument).
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 
 from rich.color import ColorSystem
@@ -39,10 +40,39 @@ def _sgr(style: Style, color_system: ColorSystem | None) -> str:
     return ";".join(sgr)
 
 
+# (strip id, colour system) -> (the strip, its escapes), bounded: Textual keeps a strip's
+# truecolour escapes on the strip, and these were made again on every write. A row is the
+# same Strip for the players of a table (tui/widgets/shared_rows.py), and the compositor's
+# pieces of it too (``Strip.divide`` keeps them on the strip), so each is rendered once per
+# colour system, not once per session and write: most players' terminals say 256 colours
+# (TERM=xterm-256color; OpenSSH does not pass COLORTERM on). Keeps the strip, so that its
+# id is not reused while the entry lives.
+_RENDERED: OrderedDict[tuple[int, ColorSystem | None], tuple[Strip, str]] = OrderedDict()
+RENDERED_MAX = 10_000
+
+
+def rendered_count() -> int:
+    """How many strips' escapes are kept (tests: the bound holds)."""
+    return len(_RENDERED)
+
+
 def _render(self: Strip, console: Console) -> str:
     color_system = console._color_system
     if color_system is ColorSystem.TRUECOLOR:
         return _textual_render(self, console)
+    key = (id(self), color_system)
+    kept = _RENDERED.get(key)
+    if kept is not None and kept[0] is self:
+        _RENDERED.move_to_end(key)
+        return kept[1]
+    out = _escapes(self, color_system)
+    _RENDERED[key] = (self, out)
+    if len(_RENDERED) > RENDERED_MAX:
+        _RENDERED.popitem(last=False)
+    return out
+
+
+def _escapes(self: Strip, color_system: ColorSystem | None) -> str:
     parts: list[str] = []
     for text, style, _ in self._segments:
         if style is None:
