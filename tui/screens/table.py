@@ -309,7 +309,12 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         """Which table keys work now: False hides a key from the bar and turns it off."""
         if action not in TABLE_ACTIONS:
             return super().check_action(action, parameters)  # Textual's own (copy, focus...)
-        if isinstance(self.focused, Input):
+        return self.table_key_usable(action, parameters, isinstance(self.focused, Input))
+
+    def table_key_usable(self, action: str, parameters: tuple[object, ...], typing: bool) -> bool:
+        """``check_action`` of a table key, ``typing`` saying whether the chat has the focus
+        (the key bar asks about every key on every update: the focus is looked up once)."""
+        if typing:
             return False  # typing in the chat: every key is text
         if action in ("chat", "leave", "help"):  # (asked on every update: the table not looked up)
             return True

@@ -47,17 +47,23 @@ class KeyBarGate:
     _choices: Any
     _watching: Any
     check_action: Any
+    table_key_usable: Any
     usable_card_keys: Any
     refresh_bindings: Any
     query_one: Any
     KEY_BAR = "#t-keys"
 
     def key_answers(self, asked: Asked) -> tuple[object, ...]:
-        """``check_action``'s answer to each of ``asked``; the nine card keys' from one pass
-        over the legal actions (asking for each card went through them nine times)."""
-        cards = None if isinstance(self.focused, Input) else self.usable_card_keys()
-        return tuple(params[0] in cards if name == "card" and cards is not None
-                     else self.check_action(name, params) for name, params in asked)
+        """``check_action``'s answer to each of ``asked`` (all table keys); the nine card
+        keys' from one pass over the legal actions (asking for each card went through them
+        nine times), and the focus looked up once, not once per key."""
+        typing = isinstance(self.focused, Input)
+        if typing:
+            return (False,) * len(asked)
+        cards = self.usable_card_keys()
+        usable = self.table_key_usable
+        return tuple(params[0] in cards if name == "card" else usable(name, params, False)
+                     for name, params in asked)
 
     def key_bar(self) -> KeyBar:
         return self.query_one(self.KEY_BAR, KeyBar)  # type: ignore[no-any-return]

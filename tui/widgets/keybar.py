@@ -12,22 +12,36 @@ from rich.text import Text
 from textual.binding import ActiveBinding, Binding
 from textual.screen import Screen
 
-from tui.widgets.panels import Panel
+from tui.widgets.panels import Panel, line_key, style_as_span
 from tui.widgets.shared_rows import SharedLRU
 
 Labeller = Callable[[Binding], str]
 
 
 # The bars drawn, shared by every session: the seats of a table show the same few bars
-# (to move, waiting, a bet to answer) in the same words, and each turn changes them.
-_KEY_LINES: SharedLRU[tuple[object, ...], Text] = SharedLRU(2_000)
+# (to move, waiting, a bet to answer) in the same words, and each turn changes them. Kept
+# with their rows and the rows' keys (``line_key``): a bar is split and keyed once, not on
+# every turn of every seat.
+_KEY_LINES: SharedLRU[tuple[object, ...], tuple[Text, list[Text], list[tuple[object, ...]]]] = SharedLRU(2_000)
 
 
 def key_line(pairs: list[tuple[str, str]], width: int = 0) -> Text:
     """The keys on one line, or where ``width`` is too narrow for them, on as many lines as
     they need, broken between keys: a key and its words are never cut (60 columns).
     The Text returned may be shared: not to be changed."""
-    return _KEY_LINES.get_or_make((tuple(pairs), width), lambda: _key_line(pairs, width))
+    return _key_rows(pairs, width)[0]
+
+
+def _key_rows(pairs: list[tuple[str, str]], width: int) -> tuple[Text, list[Text], list[tuple[object, ...]]]:
+    """``key_line``, its rows (as ``Panel.show`` splits it) and their keys."""
+    key = (tuple(pairs), width)
+    kept = _KEY_LINES.get(key)
+    if kept is None:
+        line = _key_line(pairs, width)
+        rows = [style_as_span(row) for row in line.split("\n", allow_blank=True)]
+        kept = (line, rows, [line_key(row) for row in rows])
+        _KEY_LINES.put(key, kept)
+    return kept
 
 
 def _key_line(pairs: list[tuple[str, str]], width: int) -> Text:
@@ -87,11 +101,10 @@ class KeyBar(Panel):
 
     def show(self, pairs: list[tuple[str, str]]) -> None:  # type: ignore[override]
         self._pairs = pairs
-        line = key_line(pairs, self._inner_size().width)
-        rows = line.plain.count("\n") + 1
-        if self.styles.height is None or self.styles.height.value != rows:
-            self.styles.height = rows  # a second row only where the keys do not fit in one
-        super().show(line)
+        _, rows, keys = _key_rows(pairs, self._inner_size().width)
+        if self.styles.height is None or self.styles.height.value != len(rows):
+            self.styles.height = len(rows)  # a second row only where the keys do not fit in one
+        self.show_keyed(rows, keys)
 
     def on_resize(self) -> None:
         if self._pairs:
