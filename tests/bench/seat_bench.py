@@ -68,7 +68,10 @@ async def four_seats(stack: contextlib.AsyncExitStack) -> list[tuple[TrucoApp, F
     return apps
 
 
-async def per_update(steps: int) -> dict[str, float]:
+async def per_update(steps: int, subtract_building: bool = True) -> dict[str, float]:
+    """``subtract_building``: the CPU of building and encoding the updates here is measured
+    after the game and taken off the figure (tests/bench/seat_instructions.py counts the
+    game alone: False)."""
     moves = game(steps)
     async with contextlib.AsyncExitStack() as stack:
         apps = await four_seats(stack)
@@ -85,7 +88,7 @@ async def per_update(steps: int) -> dict[str, float]:
         cpu = time.process_time() - cpu0
         measured = moves[1 + WARM_UP:]
         started = time.process_time()  # what building and encoding the updates cost here
-        for state, events in measured:
+        for state, events in measured if subtract_building else ():
             for seat in range(4):
                 p.encode(update_for(state, seat, 1, events))
         built = time.process_time() - started
