@@ -67,7 +67,7 @@ def _render(self: Strip, console: Console) -> str:
         return kept[1]
     out = _escapes(self, color_system)
     _RENDERED[key] = (self, out)
-    if len(_RENDERED) > RENDERED_MAX:
+    while len(_RENDERED) > RENDERED_MAX:
         _RENDERED.popitem(last=False)
     return out
 
