@@ -93,7 +93,7 @@ _AS_IS = tuple(f.name for f in dataclasses.fields(p.TableView) if f.name not in 
 
 # Built without TableView's __init__ (protocol.schema.made: 40% of this function's time, for
 # every viewer of every move): every field is set here (_AS_IS and _CONVERTED), of its type.
-if not made_directly(p.TableView) or set(_CONVERTED) - set(_AS_IS) - {f.name for f in dataclasses.fields(p.TableView)}:
+if not made_directly(p.TableView) or not set(_CONVERTED) <= {f.name for f in dataclasses.fields(p.TableView)}:
     raise TypeError("TableView can no longer be built without its __init__")
 
 

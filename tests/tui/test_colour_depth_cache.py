@@ -28,17 +28,17 @@ def test_escapes_are_kept_per_colour_system_and_are_those_made_fresh() -> None:
         by_depth[depth] = first
     assert by_depth["256"] != by_depth["standard"] != by_depth[None]
     assert "\x1b[" not in by_depth[None].replace("\x1b[1m", "").replace("\x1b[0m", "")  # no colour codes
-    assert ColorSystem.TRUECOLOR not in {key[1] for key in colour_depth._RENDERED}  # Textual's own cache
+    assert ColorSystem.TRUECOLOR not in {key[1] for key in colour_depth._RENDERED._items}  # Textual's own cache
 
 
 def test_the_kept_escapes_stay_bounded_and_a_lowered_bound_holds_at_once() -> None:
-    saved = colour_depth.RENDERED_MAX
+    saved = colour_depth._RENDERED.limit
     console = make_console("256", "xterm")
     kept = [_strip(100 + n) for n in range(20)]  # (other tests may have kept thousands already)
     for strip in kept:
         strip.render(console)
     assert colour_depth.rendered_count() >= 20
-    colour_depth.RENDERED_MAX = 5
+    colour_depth._RENDERED.limit = 5
     try:
         strips = [_strip(n) for n in range(20)]
         for strip in strips:
@@ -46,4 +46,4 @@ def test_the_kept_escapes_stay_bounded_and_a_lowered_bound_holds_at_once() -> No
             assert colour_depth.rendered_count() <= 5
         assert strips[-1].render(console) == colour_depth._escapes(strips[-1], console._color_system)
     finally:
-        colour_depth.RENDERED_MAX = saved
+        colour_depth._RENDERED.limit = saved

@@ -17,13 +17,14 @@ truecolor (or a ``Strip.render`` that takes the colour system as an argument).
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import lru_cache
 
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style
 from textual.strip import SGR_STYLES, Strip
+
+from tui.widgets.shared_rows import SharedLRU
 
 _textual_render = Strip.render
 
@@ -47,8 +48,7 @@ def _sgr(style: Style, color_system: ColorSystem | None) -> str:
 # colour system, not once per session and write: most players' terminals say 256 colours
 # (TERM=xterm-256color; OpenSSH does not pass COLORTERM on). Keeps the strip, so that its
 # id is not reused while the entry lives.
-_RENDERED: OrderedDict[tuple[int, ColorSystem | None], tuple[Strip, str]] = OrderedDict()
-RENDERED_MAX = 10_000
+_RENDERED: SharedLRU[tuple[int, ColorSystem | None], tuple[Strip, str]] = SharedLRU(10_000)
 
 
 def rendered_count() -> int:
@@ -63,12 +63,9 @@ def _render(self: Strip, console: Console) -> str:
     key = (id(self), color_system)
     kept = _RENDERED.get(key)
     if kept is not None and kept[0] is self:
-        _RENDERED.move_to_end(key)
         return kept[1]
     out = _escapes(self, color_system)
-    _RENDERED[key] = (self, out)
-    while len(_RENDERED) > RENDERED_MAX:
-        _RENDERED.popitem(last=False)
+    _RENDERED.put(key, (self, out))
     return out
 
 
