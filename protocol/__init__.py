@@ -7,6 +7,7 @@ Sessions never share objects with the hub: every exchange is an encoded frame
 from protocol.codec import (
     MAX_FRAME,
     PROTOCOL_VERSION,
+    Decoder,
     FrameReader,
     decode,
     encode,
@@ -30,6 +31,7 @@ __all__ = [
     "MAX_FRAME",
     "MESSAGE_TYPES",
     "PROTOCOL_VERSION",
+    "Decoder",
     "FrameReader",
     "Message",
     "ProtocolError",

@@ -8,7 +8,7 @@ import msgpack  # type: ignore[import-untyped]  # no stubs published
 
 from protocol.errors import ProtocolError
 from protocol.messages import MESSAGE_TYPES, Message
-from protocol.checks import from_plain
+from protocol.checks import Remembered, from_plain
 from protocol.schema import to_plain
 
 # 2: TableUpdate.view is a typed TableView (sparse: fields at their default are left out)
@@ -43,10 +43,12 @@ def encode(message: Message) -> bytes:
     return data
 
 
-def decode(data: bytes, types: Mapping[str, type[Message]] = MESSAGE_TYPES) -> Message:
+def decode(data: bytes, types: Mapping[str, type[Message]] = MESSAGE_TYPES,
+           last: Remembered | None = None) -> Message:
     """The message in ``data``, fully validated, or ProtocolError.
 
     ``types``: the messages accepted here (the bus has its own, ``protocol.bus``).
+    ``last``: what this receiver decoded before (``Decoder`` keeps it).
     """
     if len(data) > MAX_FRAME:
         raise ProtocolError(f"frame of {len(data)} bytes exceeds {MAX_FRAME}")
@@ -65,7 +67,21 @@ def decode(data: bytes, types: Mapping[str, type[Message]] = MESSAGE_TYPES) -> M
     cls = types.get(kind) if type(kind) is str else None
     if cls is None:
         raise ProtocolError(f"unknown message type {kind!r:.40}")
-    return from_plain(cls, body)  # type: ignore[no-any-return]
+    return from_plain(cls, body, last=last)  # type: ignore[no-any-return]
+
+
+class Decoder:
+    """``decode`` for one receiver of a stream of messages (a session reading its frames):
+    fields that arrive as they did in the last message are taken from what that one was
+    decoded into, not checked again (protocol/checks.py ``Remembered``). What it returns
+    is what ``decode`` returns."""
+
+    def __init__(self, types: Mapping[str, type[Message]] = MESSAGE_TYPES) -> None:
+        self._types = types
+        self._last = Remembered()
+
+    def decode(self, data: bytes) -> Message:
+        return decode(data, self._types, self._last)
 
 
 def frame(message: Message) -> bytes:
@@ -90,13 +106,14 @@ class FrameReader:
     def __init__(self, max_frame: int = MAX_FRAME) -> None:
         self._max = max_frame
         self._buf = bytearray()
+        self._decoder = Decoder()  # one stream: one receiver
 
     def feed(self, chunk: bytes) -> list[Message]:
         """The whole messages ``chunk`` completes, decoded (ProtocolError for a bad one)."""
         self._buf += chunk
         out: list[Message] = []
         while (data := self._next()) is not None:
-            out.append(decode(data))
+            out.append(self._decoder.decode(data))
         return out
 
     def feed_raw(self, chunk: bytes) -> list[bytes]:

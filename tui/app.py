@@ -51,6 +51,7 @@ class TrucoApp(App[None]):
         # (the frames so far come through the link again) and Ctrl-C ends the table.
         self.local = local
         self.link = link
+        self.frames = p.Decoder()  # this session's frames, each decoded knowing the last
         self.username = username
         self.tr = Translator(lang)
         self.model = LobbyModel()
@@ -89,7 +90,7 @@ class TrucoApp(App[None]):
                 self.exit(result="disconnected")
                 return
             try:
-                message: p.Message | None = p.decode(data)
+                message: p.Message | None = self.frames.decode(data)
             except p.ProtocolError:
                 log.exception("undecodable frame from the hub")
                 message = None
