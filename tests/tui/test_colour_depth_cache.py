@@ -28,7 +28,7 @@ def test_escapes_are_kept_per_colour_system_and_are_those_made_fresh() -> None:
         by_depth[depth] = first
     assert by_depth["256"] != by_depth["standard"] != by_depth[None]
     assert "\x1b[" not in by_depth[None].replace("\x1b[1m", "").replace("\x1b[0m", "")  # no colour codes
-    assert ColorSystem.TRUECOLOR not in {key[1] for key in colour_depth._RENDERED._items}  # Textual's own cache
+    assert ColorSystem.TRUECOLOR not in {key[1] for key in colour_depth._RENDERED.keys()}  # Textual's own cache
 
 
 def test_the_kept_escapes_stay_bounded_and_a_lowered_bound_holds_at_once() -> None:

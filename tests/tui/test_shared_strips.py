@@ -11,7 +11,8 @@ import pytest
 from rich.segment import Segment
 from rich.text import Text
 from textual._styles_cache import StylesCache
-from textual.filter import ANSIToTruecolor
+from textual.color import Color
+from textual.filter import ANSIToTruecolor, DimFilter, LineFilter, Monochrome
 from textual.geometry import Region
 from textual.widget import Widget
 
@@ -219,3 +220,39 @@ async def test_rows_made_from_a_frames_caps_are_the_rows_textual_draws(css: str)
         kind = shared_rows._CAPS.get(frame.id)
         simple = not any(word in css for word in ("tint", "opacity", "outline", "hatch"))
         assert isinstance(kind, shared_rows.Caps) if simple else kind is False
+
+
+class _Reversed(LineFilter):
+    """A line filter that is not segment by segment (a row must be filtered whole)."""
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        return segments[::-1]
+
+
+@pytest.mark.parametrize("extra", [(), (Monochrome(),), (DimFilter(),), (_Reversed(),), (DimFilter(), _Reversed())])
+async def test_rows_made_from_caps_go_through_the_line_filters_as_textual_filters_them(extra: tuple[Any, ...]) -> None:
+    """Where every line filter maps segment by segment (Textual's do), a new row is the caps
+    filtered once around its content filtered on its own; with any other filter, the row is
+    filtered whole. Either way the row Textual draws."""
+    from textual.app import App, ComposeResult
+
+    class OnePanel(App[None]):
+        CSS = "Panel { width: 30; height: 6; border: round red; padding: 0 1; }"
+
+        def compose(self) -> ComposeResult:
+            yield Panel(id="one")
+
+    app = OnePanel()
+    app._filters.extend(extra)
+    async with app.run_test(size=(40, 10)) as pilot:
+        panel = app.query_one("#one", Panel)
+        for n in range(3):
+            lines = [Text(f"fila {n}.{i}", style="dim" if i % 2 else "") for i in range(4)]
+            lines[1].stylize("green", 0, 4)
+            panel.show_lines(lines)
+            await pilot.pause()
+            shared, frame = _rows_shared(panel), panel._styles_cache.frame
+            assert frame is not None and shared == _rows_drawn_alone(panel), n
+        caps = shared_rows._CAPS.get(frame.id)
+        assert isinstance(caps, shared_rows.Caps)
+        assert (caps.filtered is None) == any(isinstance(f, _Reversed) for f in extra)

@@ -9,6 +9,8 @@ not at all; calling it again is harmless.
 
 One module per patch, each saying why and what upstream Textual would need to drop it:
 
+* ``cursor_moves``: ``ChopsUpdate.render_segments`` takes its cursor-move escapes from a
+  table of positions (not a Rich ``Control`` made for every span written).
 * ``colour_depth``: ``Strip.render`` renders per session colour system (256/16/no colour)
   without writing to Textual's and Rich's shared escape caches.
 * ``lazy_strips``: ``Strip`` creates its seven small caches on first use, not at creation.
@@ -48,8 +50,8 @@ from __future__ import annotations
 from importlib.metadata import version
 
 from tui.textual_patches import (
-    acyclic_strips, colour_depth, early_breakpoints, first_resume, hidden_overflow, layout_done, lazy_strips,
-    mount_refresh_once, partial_rows, quiet_toasts, same_size_layout, screen_virtual_size, shared_css,
+    acyclic_strips, colour_depth, cursor_moves, early_breakpoints, first_resume, hidden_overflow, layout_done,
+    lazy_strips, mount_refresh_once, partial_rows, quiet_toasts, same_size_layout, screen_virtual_size, shared_css,
 )
 
 #: The only Textual version these patches were written and checked against.
@@ -57,7 +59,7 @@ PINNED_TEXTUAL = "8.2.8"
 
 _PATCHES = (colour_depth, lazy_strips, acyclic_strips, shared_css, partial_rows, hidden_overflow,
             first_resume, same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts,
-            screen_virtual_size, layout_done)
+            screen_virtual_size, layout_done, cursor_moves)
 _installed = False
 
 

@@ -23,13 +23,13 @@ test_shared_rows.py checks a shared screen against the same screen drawn alone.
 from __future__ import annotations
 
 import itertools
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Callable, Generic, Hashable, NamedTuple, TypeVar
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual._styles_cache import StylesCache
 from textual.color import Color
+from textual.filter import ANSIToTruecolor, DimFilter, Monochrome, NoColor
 from textual.geometry import Offset, Region, Size
 from textual.strip import Strip
 
@@ -41,17 +41,24 @@ V = TypeVar("V")
 
 
 class SharedLRU(Generic[K, V]):
-    """A bounded map, the least recently used entry dropped first: ``limit`` is a bound
-    (memory), not a working size."""
+    """A bounded map that drops what was not used lately first: ``limit`` is a bound
+    (memory), not a working size. Two generations: what is put goes into the young one,
+    and when that holds half the limit it becomes the old one (the old one before it is
+    dropped); a key found only in the old one moves to the young one. So a hit is one
+    dict lookup: an OrderedDict kept in exact order moved the key to the end on every
+    hit, and the hottest of these maps is asked for every row drawn by every session."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._items: OrderedDict[K, V] = OrderedDict()
+        self._young: dict[K, V] = {}
+        self._old: dict[K, V] = {}
 
     def get(self, key: K) -> V | None:
-        value = self._items.get(key)
-        if value is not None:
-            self._items.move_to_end(key)
+        value = self._young.get(key)
+        if value is None:
+            value = self._old.get(key)
+            if value is not None:
+                self.put(key, value)
         return value
 
     def get_or_make(self, key: K, make: Callable[[], V]) -> V:
@@ -64,15 +71,23 @@ class SharedLRU(Generic[K, V]):
         return value
 
     def put(self, key: K, value: V) -> None:
-        self._items[key] = value
-        while len(self._items) > self.limit:
-            self._items.popitem(last=False)
+        self._old.pop(key, None)
+        young = self._young
+        young[key] = value
+        if 2 * len(young) >= self.limit:  # the young generation is full: it is the old one now
+            self._old, self._young = young, {}
+        if len(self._old) + len(self._young) > self.limit:  # (a limit lowered since)
+            self._old = {}
+
+    def keys(self) -> list[K]:
+        return [*self._old, *self._young]
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._young) + len(self._old)
 
     def clear(self) -> None:
-        self._items.clear()
+        self._young.clear()
+        self._old.clear()
 
 
 #: Styled content rows of panels: (frame id, the line's content key) -> the row, filtered.
@@ -211,6 +226,11 @@ class Caps(NamedTuple):
     right: tuple[Segment, ...]
     inner: RichStyle  # the content's background (``adjust_cell_length`` pads with it)
     content_width: int
+    # The caps through the frame's line filters, where each filter maps segment by segment
+    # (Textual's all do): a row is then the filtered caps around the content filtered on its
+    # own, and the content's filtering is kept on the content's strip, which the sessions
+    # share (SHARED_STRIPS), instead of being done again on each new row. None: filter rows.
+    filtered: tuple[tuple[Segment, ...], tuple[Segment, ...]] | None
 
 
 # frame id -> its Caps, or False for a frame whose content rows are more than that (a tint,
@@ -236,14 +256,30 @@ def _caps_of(widget: Widget, cache: FramedStylesCache, frame: Frame, y: int) -> 
     segments = list(styled)
     if segments[before:len(segments) - after] != content:
         return False
-    return Caps(tuple(segments[:before]), tuple(segments[len(segments) - after:]), inner, width)
+    left, right = segments[:before], segments[len(segments) - after:]
+    filtered = None
+    if all(type(line_filter) in SEGMENT_FILTERS for line_filter in frame.filters):
+        background = frame.backgrounds[1]
+        for line_filter in frame.filters:
+            left, right = line_filter.apply(left, background), line_filter.apply(right, background)
+        filtered = (tuple(left), tuple(right))
+    return Caps(tuple(segments[:before]), tuple(segments[len(segments) - after:]), inner, width, filtered)
+
+
+# Line filters that map each segment on its own, so that a row may be filtered in parts.
+SEGMENT_FILTERS = (ANSIToTruecolor, Monochrome, NoColor, DimFilter)
 
 
 def _capped(widget: Widget, caps: Caps, line: int, frame: Frame) -> Strip:
     """Content row ``line`` of ``widget`` in ``frame``, as Textual styles it (Caps)."""
     content = widget.render_line(line).adjust_cell_length(caps.content_width, caps.inner)
-    row = Strip([*caps.left, *content, *caps.right], frame.size.width)
     background = frame.backgrounds[1]
+    if caps.filtered is not None:
+        for line_filter in frame.filters:
+            content = content.apply_filter(line_filter, background)  # type: ignore[arg-type]
+        left, right = caps.filtered
+        return Strip([*left, *content, *right], frame.size.width)
+    row = Strip([*caps.left, *content, *caps.right], frame.size.width)
     for line_filter in frame.filters:
         row = row.apply_filter(line_filter, background)  # type: ignore[arg-type]
     return row
