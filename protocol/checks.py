@@ -74,8 +74,13 @@ class Remembered:
 
 @cache
 def _record(cls: type) -> RecordChecker:
-    fields = tuple(_field(cls, spec.name, spec.hint, spec.limits, spec.required, spec.default)
-                   for spec in record_fields(cls))
+    specs = record_fields(cls)
+    fields = {spec.name: _field(cls, spec.name, spec.hint, spec.limits) for spec in specs}
+    required = tuple(spec.name for spec in specs if spec.required)
+    # Every field at its default, in field order (a required one is there to be replaced):
+    # the record starts from these and takes what the data holds. A sparse record (the
+    # table view: some eighty fields, a third of them sent) then costs what was sent.
+    defaults = {spec.name: spec.default for spec in specs}
     tag = tag_of(cls)
     # Checked fields go straight into a new record's __dict__ (a quarter of the time of a frozen
     # dataclass's __init__), unless it checks them, has __slots__ or leaves some to __init__.
@@ -86,32 +91,33 @@ def _record(cls: type) -> RecordChecker:
             raise _Bad("expected a map")
         if tag is not None and data.get(TAG) != tag:
             raise _Bad(f"expected a record of type {tag!r}")
-        values = {}
-        kept = None if last is None else last.fields
-        for name, checker, accepts, key, inner, required, default in fields:
-            if name in data:
-                value = data[name]
-                if accepts is None or not accepts(value):
-                    if kept is not None and key is not None:
-                        before = kept.get(key)
-                        if before is not None and before[0] == value:
-                            values[name] = before[1]
-                            continue
-                    try:  # (a record's fields start a new depth count)
-                        checked = checker(value, 0) if last is None or inner is None else inner(value, 0, last)
-                    except _Bad as bad:
-                        bad.parts.append("." + name)
-                        raise
-                    if kept is not None and key is not None:
-                        kept[key] = (value, checked)
-                    value = checked
-                values[name] = value
-            elif required:
+        for name in required:
+            if name not in data:
                 absent = _Bad("", missing=True)
                 absent.parts.append("." + name)
                 raise absent
-            else:
-                values[name] = default
+        values = defaults.copy()
+        kept = None if last is None else last.fields
+        for name, value in data.items():
+            field = fields.get(name)
+            if field is None:
+                continue  # not a field (the tag; a newer sender's field): ignored
+            checker, accepts, key, inner = field
+            if accepts is None or not accepts(value):
+                if kept is not None and key is not None:
+                    before = kept.get(key)
+                    if before is not None and before[0] == value:
+                        values[name] = before[1]
+                        continue
+                try:  # (a record's fields start a new depth count)
+                    checked = checker(value, 0) if last is None or inner is None else inner(value, 0, last)
+                except _Bad as bad:
+                    bad.parts.append("." + name)
+                    raise
+                if kept is not None and key is not None:
+                    kept[key] = (value, checked)
+                value = checked
+            values[name] = value
         if plain:
             return made(cls, values)
         try:
@@ -122,17 +128,16 @@ def _record(cls: type) -> RecordChecker:
     return check
 
 
-def _field(cls: type, name: str, hint: Any, limits: Limits, required: bool,
-           default: Any) -> tuple[str, Checker, Accepts | None, tuple[type, str] | None, RecordChecker | None,
-                                bool, Any]:
+def _field(cls: type, name: str, hint: Any,
+           limits: Limits) -> tuple[Checker, Accepts | None, tuple[type, str] | None, RecordChecker | None]:
     """How ``_record`` checks one field: its checker and fast test (``_compiled``); the key it
     is remembered under (``Remembered``: None for a scalar, whose test is cheaper than a
-    lookup, and for a record, whose own fields are remembered instead); whether it is a
-    record (its checker, which takes the memory); whether it is required, and its default."""
+    lookup, and for a record, whose own fields are remembered instead); and for a record, its
+    checker (which takes the memory)."""
     checker, accepts = _compiled(hint, limits)
     inner = _record(hint) if isinstance(hint, type) and dataclasses.is_dataclass(hint) else None
     key = None if accepts is not None or inner is not None else (cls, name)
-    return name, checker, accepts, key, inner, required, default
+    return checker, accepts, key, inner
 
 
 @cache
