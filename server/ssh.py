@@ -25,9 +25,13 @@ log = logging.getLogger(__name__)
 
 SERVER_VERSION = "TrucoSSH"  # no library name or version for scanners
 KEX_ALGS = ["mlkem768x25519-sha256", "curve25519-sha256", "curve25519-sha256@libssh.org"]
+# No chacha20-poly1305, though OpenSSH clients prefer it (and so would get it, the client's
+# order deciding): asyncssh builds it from two cipher objects and a Poly1305 key per packet,
+# 13 us a screen update against 2.5 us for AES-GCM in one call (cryptography's AESGCM), and
+# every seat's every update is one packet. Every client that has chacha20 has AES-GCM (OpenSSH
+# since 6.2, PuTTY since 0.76); older ones and Dropbear get AES-CTR with an ETM MAC.
 ENCRYPTION_ALGS = [
-    "chacha20-poly1305@openssh.com", "aes256-gcm@openssh.com", "aes128-gcm@openssh.com",
-    "aes256-ctr", "aes192-ctr", "aes128-ctr",
+    "aes256-gcm@openssh.com", "aes128-gcm@openssh.com", "aes256-ctr", "aes192-ctr", "aes128-ctr",
 ]
 MAC_ALGS = ["hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com"]
 SIG_ALGS = ["ssh-ed25519"]
