@@ -11,7 +11,7 @@ import dataclasses
 import typing
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
 
 R = TypeVar("R")
 MAX_DEPTH = 12  # nesting allowed inside free-form (Any) payloads
@@ -124,22 +124,67 @@ def made(cls: type[R], values: dict[str, Any]) -> R:
 
 def to_plain(value: Any) -> Any:
     """A record (or a value inside one) as msgpack-ready data."""
+    kind = type(value)
+    plain = _PLAIN.get(kind)
+    if plain is not None:
+        return plain(value)
+    if kind is tuple or kind is list:
+        return [to_plain(v) for v in value]
+    if kind in _AS_IS:
+        return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        # A table update's view is hundreds of plain values: walking it only to copy it
-        # was a measurable part of the server's CPU per action.
-        cls = type(value)
-        tag = tag_of(cls)
-        if tag is not None:
-            return {TAG: tag, **{spec.name: to_plain(getattr(value, spec.name)) for spec in record_fields(cls)}}
-        if _has_sparse(cls):
-            return {spec.name: to_plain(item) if spec.holds_records else item
-                    for spec in record_fields(cls)
-                    for item in (getattr(value, spec.name),)
-                    if not (spec.sparse and item == spec.default)}
-        return {spec.name: to_plain(getattr(value, spec.name)) if spec.holds_records
-                else getattr(value, spec.name) for spec in record_fields(cls)}
+        plain = _PLAIN[kind] = _plain_of(kind)
+        return plain(value)
     if isinstance(value, (tuple, list)):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):
         return {k: to_plain(v) for k, v in value.items()}
     return value
+
+
+_AS_IS = frozenset((str, int, float, bool, type(None), bytes))
+# Record type -> its function to plain data, made once per type (``_plain_of``): a table
+# update is encoded for every viewer of every move, and working out again for each record
+# which of its fields may hold records, are sparse, or what their defaults are, was most
+# of encoding it.
+_PLAIN: dict[type, Callable[[Any], dict[str, Any]]] = {}
+
+
+def _plain_of(cls: type) -> Callable[[Any], dict[str, Any]]:
+    """The function from a ``cls`` record to plain data. A tagged record converts every field
+    (tuples become lists) and carries its tag; a record with sparse fields leaves out those
+    at their default and converts only the fields that may hold records; any other record
+    converts only those too."""
+    specs = record_fields(cls)
+    tag = tag_of(cls)
+    if tag is not None:
+        names = tuple(spec.name for spec in specs)
+
+        def tagged(value: Any) -> dict[str, Any]:
+            out: dict[str, Any] = {TAG: tag}
+            for name in names:
+                out[name] = to_plain(getattr(value, name))
+            return out
+
+        return tagged
+    fields = tuple((spec.name, spec.holds_records, spec.sparse, spec.default) for spec in specs)
+    if _has_sparse(cls):
+        def sparse(value: Any) -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            for name, records, leave_out, default in fields:
+                item = getattr(value, name)
+                if leave_out and item == default:
+                    continue
+                out[name] = to_plain(item) if records else item
+            return out
+
+        return sparse
+
+    def whole(value: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, records, _, _ in fields:
+            item = getattr(value, name)
+            out[name] = to_plain(item) if records else item
+        return out
+
+    return whole
