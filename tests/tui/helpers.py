@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual._compositor import ChopsUpdate, Compositor
 from textual.app import App
 from textual.strip import Strip
 from textual.widgets import OptionList, Select
@@ -33,3 +34,20 @@ def select_prompts(select: Select[Any]) -> list[str]:
     """What a drop-down offers: the prompts of the option list it opens."""
     options = select.query_one(OptionList)
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+def keep_partial_updates(monkeypatch: Any) -> list[ChopsUpdate]:
+    """From now on (until ``monkeypatch`` is undone), every partial screen update the
+    compositor makes is also put in the list returned (to write them to a terminal later,
+    or compare them)."""
+    updates: list[ChopsUpdate] = []
+    textual_partial = Compositor.render_partial_update
+
+    def partial(compositor: Compositor) -> ChopsUpdate | None:
+        update = textual_partial(compositor)
+        if update is not None:
+            updates.append(update)
+        return update
+
+    monkeypatch.setattr(Compositor, "render_partial_update", partial)
+    return updates

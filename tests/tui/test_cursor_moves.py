@@ -6,9 +6,10 @@ import random
 from typing import Any
 
 from rich.control import Control
-from textual._compositor import ChopsUpdate, Compositor
+from textual._compositor import ChopsUpdate
 
 import engine
+from tests.tui.helpers import keep_partial_updates
 from tests.tui.kit import FakeLink, seated_app, table_shown, update_for
 from tui.textual_patches import cursor_moves
 
@@ -24,16 +25,7 @@ async def test_every_update_of_a_game_is_written_as_textual_writes_it(monkeypatc
     state, events = engine.new_match(engine.get_ruleset("argentino", flor=True), 2, rng)
     link = FakeLink()
     app = await seated_app(link, 0)
-    updates: list[ChopsUpdate] = []
-    partial = Compositor.render_partial_update
-
-    def kept(compositor: Compositor) -> ChopsUpdate | None:
-        update = partial(compositor)
-        if update is not None:
-            updates.append(update)
-        return update
-
-    monkeypatch.setattr(Compositor, "render_partial_update", kept)
+    updates = keep_partial_updates(monkeypatch)
     async with table_shown(app, link, update_for(state, 0, 3, events), size=(80, 24)) as pilot:
         for seq in range(4, 30):
             actions = engine.all_legal_actions(state)

@@ -7,11 +7,11 @@ from typing import Any, Callable
 
 import pyte
 from rich.text import Text
-from textual._compositor import ChopsUpdate, Compositor
+from textual._compositor import Compositor
 from textual.widget import Widget
 
 import engine
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import keep_partial_updates, screen_text
 from tests.tui.kit import FakeLink, seated_app, table_shown, update_for
 from tui.textual_patches import partial_rows
 from tui.widgets.panels import Panel
@@ -45,20 +45,11 @@ async def test_partial_updates_draw_what_a_full_render_shows(monkeypatch: Any) -
     state, events = engine.new_match(rules, 2, rng)
     link = FakeLink()
     app = await seated_app(link, 0)
-    updates: list[ChopsUpdate] = []
     asked: set[Widget] = set()
-    textual_partial = Compositor.render_partial_update
-
-    def partial(compositor: Compositor) -> ChopsUpdate | None:
-        update = textual_partial(compositor)
-        if update is not None:
-            updates.append(update)
-        return update
-
     async with table_shown(app, link, update_for(state, 0, 3, events), size=(COLS, ROWS)) as pilot:
         await pilot.pause(0.2)
         terminal, stream = _terminal_showing(screen_text(app))
-        monkeypatch.setattr(Compositor, "render_partial_update", partial)
+        updates = keep_partial_updates(monkeypatch)
         _spy_on_rendering(monkeypatch, asked.add)
         for seq in range(4, 16):  # a dozen moves: cards, calls, answers, a new hand
             actions = engine.all_legal_actions(state)
@@ -88,17 +79,8 @@ async def test_a_pane_is_not_rendered_for_the_changes_of_the_pane_beside_it(monk
     async with table_shown(app, link, update_for(state, 0, 3, events), size=(COLS, ROWS)) as pilot:
         await pilot.pause(0.2)
         terminal, stream = _terminal_showing(screen_text(app))
-        updates: list[ChopsUpdate] = []
-        textual_partial = Compositor.render_partial_update
-
-        def partial(compositor: Compositor) -> ChopsUpdate | None:
-            update = textual_partial(compositor)
-            if update is not None:
-                updates.append(update)
-            return update
-
         _spy_on_rendering(monkeypatch, lambda widget: asked.append(widget.id or type(widget).__name__))
-        monkeypatch.setattr(Compositor, "render_partial_update", partial)
+        updates = keep_partial_updates(monkeypatch)
         chat = app.screen.query_one("#t-chat-log")
         assert chat.display and chat.region.width  # side by side with the log at 80x24
         app.screen.query_one("#t-log").write(Text("una línea más en el registro"))

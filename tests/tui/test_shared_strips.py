@@ -199,6 +199,15 @@ async def test_rows_made_from_a_frames_caps_are_the_rows_textual_draws(css: str)
     """A content row no session styled yet is put together from its frame's borders and
     padding (``shared_rows.Caps``), or, for a frame with a tint, an opacity, an outline or a
     hatch, styled by Textual: either way as Textual draws it alone."""
+    frame = await _one_panel_painted(css, "bold")
+    kind = shared_rows._CAPS.get(frame.id)
+    simple = not any(word in css for word in ("tint", "opacity", "outline", "hatch"))
+    assert isinstance(kind, shared_rows.Caps) if simple else kind is False
+
+
+async def _one_panel_painted(css: str, odd_style: str, filters: tuple[Any, ...] = ()) -> Any:
+    """A panel styled by ``css`` (with ``filters`` added to the app's line filters) painted
+    three times, its rows checked against Textual's own each time: its frame."""
     from textual.app import App, ComposeResult
 
     class OnePanel(App[None]):
@@ -208,18 +217,17 @@ async def test_rows_made_from_a_frames_caps_are_the_rows_textual_draws(css: str)
             yield Panel(id="one")
 
     app = OnePanel()
+    app._filters.extend(filters)
     async with app.run_test(size=(40, 10)) as pilot:
         panel = app.query_one("#one", Panel)
         for n in range(3):  # the first paint, then rows changed one by one (their frame known)
-            lines = [Text(f"fila {n}.{i}", style="bold" if i % 2 else "") for i in range(4)]
+            lines = [Text(f"fila {n}.{i}", style=odd_style if i % 2 else "") for i in range(4)]
             lines[1].stylize("green", 0, 4)
             panel.show_lines(lines)
             await pilot.pause()
             shared, frame = _rows_shared(panel), panel._styles_cache.frame
             assert frame is not None and shared == _rows_drawn_alone(panel), n
-        kind = shared_rows._CAPS.get(frame.id)
-        simple = not any(word in css for word in ("tint", "opacity", "outline", "hatch"))
-        assert isinstance(kind, shared_rows.Caps) if simple else kind is False
+    return frame
 
 
 class _Reversed(LineFilter):
@@ -234,25 +242,7 @@ async def test_rows_made_from_caps_go_through_the_line_filters_as_textual_filter
     """Where every line filter maps segment by segment (Textual's do), a new row is the caps
     filtered once around its content filtered on its own; with any other filter, the row is
     filtered whole. Either way the row Textual draws."""
-    from textual.app import App, ComposeResult
-
-    class OnePanel(App[None]):
-        CSS = "Panel { width: 30; height: 6; border: round red; padding: 0 1; }"
-
-        def compose(self) -> ComposeResult:
-            yield Panel(id="one")
-
-    app = OnePanel()
-    app._filters.extend(extra)
-    async with app.run_test(size=(40, 10)) as pilot:
-        panel = app.query_one("#one", Panel)
-        for n in range(3):
-            lines = [Text(f"fila {n}.{i}", style="dim" if i % 2 else "") for i in range(4)]
-            lines[1].stylize("green", 0, 4)
-            panel.show_lines(lines)
-            await pilot.pause()
-            shared, frame = _rows_shared(panel), panel._styles_cache.frame
-            assert frame is not None and shared == _rows_drawn_alone(panel), n
-        caps = shared_rows._CAPS.get(frame.id)
-        assert isinstance(caps, shared_rows.Caps)
-        assert (caps.filtered is None) == any(isinstance(f, _Reversed) for f in extra)
+    frame = await _one_panel_painted("border: round red; padding: 0 1;", "dim", extra)
+    caps = shared_rows._CAPS.get(frame.id)
+    assert isinstance(caps, shared_rows.Caps)
+    assert (caps.filtered is None) == any(isinstance(f, _Reversed) for f in extra)
