@@ -10,11 +10,12 @@ import pytest
 
 from server.cluster.natsd import NatsServer
 from tests.cluster.procs import Proc, start
+from tests.ports import free_port
 
 
 @pytest.fixture
 async def nats_server(tmp_path: Path) -> AsyncIterator[NatsServer]:
-    server = NatsServer(tmp_path / "jetstream")
+    server = NatsServer(tmp_path / "jetstream", port=free_port())
     await server.start()
     try:
         yield server

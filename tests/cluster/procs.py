@@ -16,7 +16,7 @@ import engine
 from server.cluster.bus import Bus
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.names import NameMirror
-from server.cluster.natsd import free_port
+from tests.ports import free_port
 from server.table import state_digest
 
 LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+) \(cluster process (\S+), (.*)\)")

@@ -15,7 +15,8 @@ import pytest
 
 import protocol as p
 from protocol.client import Client
-from server.cluster.natsd import NatsServer, free_port
+from server.cluster.natsd import NatsServer
+from tests.ports import free_port
 from tests.cluster.procs import Proc, start
 from tests.e2e import programs
 

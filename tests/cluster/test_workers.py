@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cluster.natsd import free_port
+from tests.ports import free_port
 from server.cluster.workers import worker_argv, worker_count
 from tests.cluster.procs import children, established
 from protocol.client import Client

@@ -25,11 +25,10 @@ class RunningServer:
 @contextlib.asynccontextmanager
 async def running_server(tmp_path: Path, **overrides: object) -> AsyncIterator[RunningServer]:
     """The whole server (hub, store, SSH) on 127.0.0.1 and a free port."""
-    import socket
+    # Here, not at the top: the bench scripts import this module as `harness`, without `tests`.
+    from tests.ports import free_port
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     config = dataclasses.replace(
         ServerConfig(), host="127.0.0.1", port=port, data_dir=tmp_path / "data",
         host_key=tmp_path / "hostkeys" / "key", **overrides,
@@ -41,7 +40,7 @@ async def running_server(tmp_path: Path, **overrides: object) -> AsyncIterator[R
         from server.cluster.natsd import NatsServer
         from server.cluster.serve import serve_cluster
 
-        nats = NatsServer(tmp_path / "jetstream")
+        nats = NatsServer(tmp_path / "jetstream", port=free_port())
         await nats.start()
         task = asyncio.create_task(serve_cluster(
             config, [nats.url], BusOptions(lease_ttl=1.5, renew_every=0.5), lambda _: None,

@@ -12,7 +12,6 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ import pytest
 import engine
 from server.store import Store, check_database, unpack_event
 from server.table import state_digest
+from tests.ports import free_port  # noqa: F401 (other tests import it from here)
 
 pytestmark = pytest.mark.e2e
 
@@ -31,12 +31,6 @@ KILLS = 20
 BUDGET = 75.0  # seconds for the whole test, start-ups included
 RESTORED = re.compile(r"restored table (\S+) match (\d+) seq (\d+) digest (\w+)")
 ALL_RESTORED = re.compile(r"all (\d+) open tables restored")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def start(tmp: Path, port: int, *options: str
@@ -129,6 +123,7 @@ def expected_from_log(db: Path) -> dict[str, tuple[int, int, str]]:
     return out
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_loses_nothing_and_restores_the_replayed_state(tmp_path: Path) -> None:
     seed = int(os.environ.get("TRUCO_CRASH_SEED", "0")) or random.randrange(1, 10**6)
     rng = random.Random(seed)

@@ -5,7 +5,6 @@ import os
 import shlex
 import shutil
 import signal
-import socket
 import stat
 import subprocess
 import sys
@@ -16,6 +15,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from tests.ports import free_port
+
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(shutil.which("ssh") is None, reason="the OpenSSH client (ssh) is not installed"),
@@ -25,10 +26,7 @@ pytestmark = [
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+_free_port = free_port
 
 
 def _serve_command() -> list[str]:
