@@ -20,14 +20,38 @@ RESERVADA_VALUE = PERICO_VALUE + PERICA_VALUE  # the literal formula for both (R
 _BY_RANK_SUIT = {(c.rank, c.suit): c for c in SPANISH_DECK}
 
 
+def _pericos_of(vira: Card) -> tuple[Card, Card]:
+    suit = vira.suit
+    return (_BY_RANK_SUIT[(12 if vira.rank == 11 else 11, suit)],
+            _BY_RANK_SUIT[(12 if vira.rank == 10 else 10, suit)])
+
+
+# Per vira (by code): (perico, perica), and every card's absolute envite value. The bots value
+# every possible hand against a vira, so these are looked up, not worked out, each time.
+_PERICOS: dict[int, tuple[Card, Card]] = {v.code: _pericos_of(v) for v in SPANISH_DECK}
+_PLAIN_VALUES = tuple(rank if rank <= 7 else 0 for rank in (code % 13 + 1 for code in range(104)))
+
+
+def _values_for(vira: Card) -> tuple[int, ...]:
+    perico, perica = _PERICOS[vira.code]
+    values = list(_PLAIN_VALUES)
+    values[perico.code], values[perica.code] = PERICO_VALUE, PERICA_VALUE
+    return tuple(values)
+
+
+_VALUES: dict[int, tuple[int, ...]] = {v.code: _values_for(v) for v in SPANISH_DECK}
+
+
 def pericos(vira: Card | None) -> tuple[Card | None, Card | None]:
     """(perico, perica) for this vira under the vira_11_10 rule; (None, None) without a vira."""
     if vira is None:
         return None, None
-    suit = vira.suit
-    perico = _BY_RANK_SUIT[(12 if vira.rank == 11 else 11, suit)]
-    perica = _BY_RANK_SUIT[(12 if vira.rank == 10 else 10, suit)]
-    return perico, perica
+    return _PERICOS[vira.code]
+
+
+def _values(face_up: Card | None) -> tuple[int, ...]:
+    """Every card's absolute envite value (by code) under this vira."""
+    return _PLAIN_VALUES if face_up is None else _VALUES[face_up.code]
 
 
 # RULES.md 4.3 below the perico and perica: the Argentine classes (highest first; one class ties).
@@ -60,12 +84,7 @@ def ve_strength(card: Card, face_up: Card | None = None) -> int:
 
 def absolute_value(card: Card, face_up: Card | None = None) -> int:
     """Absolute envite value (VE-01): perico 30, perica 29, 1-7 face value, figures 0."""
-    perico, perica = pericos(face_up)
-    if card == perico:
-        return PERICO_VALUE
-    if card == perica:
-        return PERICA_VALUE
-    return card.rank if card.rank <= 7 else 0
+    return _values(face_up)[card.code]
 
 
 def _relative(cards: tuple[Card, ...], face_up: Card | None, count: int) -> tuple[int, tuple[Card, ...]]:
@@ -76,30 +95,30 @@ def _relative(cards: tuple[Card, ...], face_up: Card | None, count: int) -> tupl
     20 + the best cards of one suit (two for envite, three for flor), else the best single
     card (OP-VE-4).
     """
-    perico, perica = pericos(face_up)
-    specials = [c for c in cards if c == perico or c == perica]
+    values = _values(face_up)
+    special_codes = () if face_up is None else tuple(c.code for c in _PERICOS[face_up.code])
+    specials = [c for c in cards if c.code in special_codes]
     if len(specials) == 2:
         return RESERVADA_VALUE, tuple(specials)
     if specials:
         special = specials[0]
-        rest = sorted((c for c in cards if c != special),
-                      key=lambda c: absolute_value(c, face_up), reverse=True)[: count - 1]
-        return (absolute_value(special, face_up) + sum(absolute_value(c, face_up) for c in rest),
-                (special, *rest))
+        rest = sorted((c for c in cards if c.code != special.code),
+                      key=lambda c: values[c.code], reverse=True)[: count - 1]
+        return values[special.code] + sum(values[c.code] for c in rest), (special, *rest)
     best_value = -1
     best: tuple[Card, ...] = ()
     for card in cards:
-        value = absolute_value(card, face_up)
+        value = values[card.code]
         if value > best_value:
             best_value, best = value, (card,)
-    by_suit: dict[Suit, list[Card]] = {}
+    by_suit: dict[int, list[Card]] = {}  # by suit index (code // 13): enum hashing is slow here
     for card in cards:
-        by_suit.setdefault(card.suit, []).append(card)
+        by_suit.setdefault(card.code // 13, []).append(card)
     for suited in by_suit.values():
         if len(suited) >= 2:
-            suited.sort(key=lambda c: absolute_value(c, face_up), reverse=True)
+            suited.sort(key=lambda c: values[c.code], reverse=True)
             used = tuple(suited[:count])
-            value = 20 + sum(absolute_value(c, face_up) for c in used)
+            value = 20 + sum(values[c.code] for c in used)
             if value > best_value:
                 best_value, best = value, used
     return best_value, best
