@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import os
+from typing import Iterator
 
 import pytest
 
+from tests import alone
 from tui import textual_patches
 
 
@@ -18,3 +20,18 @@ def pytest_configure(config: pytest.Config) -> None:
     for var in ("LC_ALL", "LC_MESSAGES"):
         os.environ.pop(var, None)
     os.environ["LANG"] = "C.UTF-8"
+    config.addinivalue_line("markers", f"{alone.MARK}: measures time, so runs with no other test "
+                                       "running on any worker (tests/alone.py)")
+    config.addinivalue_line("markers", "slow: runs for many seconds; started first, so that the "
+                                       "suite's end does not wait for it (left out of `make check`)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The workers take tests in this order: the longest first, so that none starts last.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    with alone.running(alone.lock_folder(item.config), item.get_closest_marker(alone.MARK) is not None):
+        yield

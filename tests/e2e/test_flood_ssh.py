@@ -18,6 +18,8 @@ from tests.e2e.helpers import close_all, focus_chat, lobby_client
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.slow
+@pytest.mark.alone  # it compares latencies: other tests' load would be measured too
 def test_a_flooder_does_not_slow_the_other_players() -> None:
     figures = flood_bench.run(seconds=8.0)
     assert figures["flooder_lines"] > 500 and figures["flooder_resizes"] > 500, figures  # it flooded

@@ -107,6 +107,7 @@ async def test_a_client_that_stops_reading_is_dropped(tmp_path):
     await check_a_stalled_client_is_dropped(tmp_path, window=16 * 1024)
 
 
+@pytest.mark.slow
 async def test_a_client_that_grants_a_huge_window_and_stops_reading_is_dropped(tmp_path):
     """Its window never fills (2 GB): what piles up is the TCP connection's, in the kernel
     and then in the server's transport. That too holds the session's output and hangs up on

@@ -22,6 +22,7 @@ def test_the_share_of_screen_tables_leaves_one_of_each_kind_when_it_can() -> Non
     assert load_bench.screen_tables_for(3, 0.9) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_a_screen_table_and_a_protocol_table_play_on_a_running_server_and_report() -> None:
     with tempfile.TemporaryDirectory() as tmp:
@@ -109,6 +110,7 @@ def test_the_cluster_ramp_says_when_the_budget_stopped_it() -> None:
     assert workers_bench.summarise(ramp, 1)["stopped_on"] == "budget"
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_part_of_the_seated_protocol_tables_act_spread_over_the_second_at_the_rate_asked() -> None:
     with tempfile.TemporaryDirectory() as tmp:

@@ -90,6 +90,7 @@ async def test_a_dropped_player_comes_back_to_the_same_cards_and_turn(tmp_path) 
             await ana.close()
 
 
+@pytest.mark.slow
 async def test_a_restart_mid_hand_and_all_four_players_finish_the_game(tmp_path) -> None:
     """Programs through the `truco` subsystem (the screens are not the point here): each
     player comes back after the restart to the cards it held, and the four finish the match."""

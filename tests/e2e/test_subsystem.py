@@ -47,6 +47,7 @@ async def _frames(reader: asyncssh.SSHReader[bytes], until: type[p.Message], tim
     return got
 
 
+@pytest.mark.slow
 async def test_a_client_plays_a_whole_match_against_a_bot(tmp_path):
     async with running_server(tmp_path, **FAST) as srv:
         async with await Client.connect("127.0.0.1", srv.port, "ana") as client:
@@ -62,6 +63,7 @@ async def test_a_client_plays_a_whole_match_against_a_bot(tmp_path):
             assert final is not None and final.match_over and max(final.scores) >= 15
 
 
+@pytest.mark.slow
 async def test_the_openssh_client_and_a_short_script_play_a_whole_game(tmp_path):
     """docs/ssh_player.py (shown in the README) with the real `ssh -s`."""
     if shutil.which("ssh") is None:
@@ -92,6 +94,7 @@ async def test_the_openssh_client_and_a_short_script_play_a_whole_game(tmp_path)
     assert "error" not in text, text
 
 
+@pytest.mark.slow
 async def test_truco_ssh_bot_joins_a_table_from_another_process(tmp_path):
     async with running_server(tmp_path, **FAST) as srv:
         async with await Client.connect("127.0.0.1", srv.port, "ana") as client:

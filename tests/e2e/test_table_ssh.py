@@ -109,6 +109,7 @@ async def play_like_a_person(client: ScreenClient, deadline: float,
     raise AssertionError(f"not done in time; screen:\n{client.text()}")
 
 
+@pytest.mark.slow
 async def test_four_players_play_a_whole_game_through_keystrokes(tmp_path) -> None:
     async with running_server(tmp_path, **FAST) as server:
         names = ["ana", "beto", "carla", "dani"]

@@ -64,6 +64,7 @@ def test_nobody_found_is_said() -> None:
 @pytest.mark.parametrize("lang, key_word, player", [("en_US.UTF-8", "host key", "NAME"),
                                                     ("es_AR.UTF-8", "clave del servidor", "NOMBRE"),
                                                     ("pt_BR.UTF-8", "chave do servidor", "NOME")])
+@pytest.mark.slow
 async def test_truco_ssh_find_prints_the_server_and_its_ssh_line(lang: str, key_word: str, player: str) -> None:
     import asyncio
     import subprocess

@@ -74,6 +74,7 @@ def implemented() -> list[engine.VariantSpec]:
     return [v for v in engine.variant_catalog() if v.implemented]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", implemented(), ids=lambda v: v.name)
 async def test_bot_only_tables_finish_200_games(variant: engine.VariantSpec) -> None:
     """200 complete games per variant, player counts in turn, bots only, without an error.

@@ -346,6 +346,7 @@ def _reverse_rows(app: TrucoApp) -> set[int]:
     return {y for y in rows if dialog.y <= y < dialog.bottom} - {keybar, bar_row}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 @pytest.mark.parametrize("lite", [False, True])
 async def test_new_table_tab_stops_are_visible_controls_each_marked_in_reverse(size, lite) -> None:
