@@ -300,12 +300,12 @@ def test_a_refused_raise_is_named_in_the_points_not_called_truco() -> None:
     state, dealt = scenario({}, flor=False)
     state, said = act(state, (N, "truco"), (W, "quiero"), (W, "retruco"), (N, "no_quiero"))
     assert log_text(ES, state, N, [*dealt, *said])[-2:] == [
-        "Ellos +2 (retruco no querido)", "Fin de la mano: 2 para Ellos (retruco no querido)."]
+        "Ellos +2 (retruco no querido)", "Fin de la mano: Ellos 2 (retruco no querido)."]
     assert log_text(EN, state, N, [*dealt, *said])[-2] == "Them +2 (retruco not wanted)"
     state, dealt = scenario({}, variant="paulista", face_up="Qh", n=2)
     state, said = act(state, (0, "truco"), (1, "seis"), (0, "no_quiero"))
     assert log_text(PT, state, 0, [*dealt, *said])[-2:] == ["Eles +3 (seis recusado)",
-                                                            "Fim da mão: 3 para Eles (seis recusado)."]
+                                                            "Fim da mão: Eles 3 (seis recusado)."]
     state, dealt = scenario({}, flor=False)
     state, said = act(state, (N, "truco"), (W, "no_quiero"))  # the truco itself: as before
     assert log_text(ES, state, N, [*dealt, *said])[-2] == "Nosotros +1 (truco no querido)"
