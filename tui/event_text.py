@@ -211,6 +211,10 @@ def event_line(tr, model: TableModel, event: p.LogEvent, french: bool, ascii_onl
         if len(players) == 2 and len(model.view.teams) > 2:
             # A pica-pica duel: two of the six play this hand.
             return Text(tr("log.duel", n=event.duel + 1, a=name(players[0]), b=name(players[1])), style="dim")
+        if len(players) == 3 and solo:
+            # The Uruguayan three-player game: who plays with whom changes every hand.
+            a, b = (name(s) for s in players if s != event.mano)
+            return Text(tr("log.solo", mano=name(event.mano), a=a, b=b), style="dim")
         return None
     if isinstance(event, p.TrickEnded):
         winner = event.winner_team

@@ -174,9 +174,14 @@ def _play_random_match(variant: str, n: int, seed: int, options: dict[str, Any],
                 # exactly the team the event names
                 assert len(event.scores) == len(scores)
                 gains = [b - a for a, b in zip(scores, event.scores)]
-                assert set(gains) <= {0, event.points} and event.points in gains
+                # (where scores stop at the target, a score may gain less: up to the target)
+                credited = {min(event.points, rules.target - a) if rules.score_cap else event.points
+                            for a, gain in zip(scores, gains) if gain}
+                assert set(gains) - {0} <= credited and credited
+                if rules.score_cap:
+                    assert max(event.scores) <= rules.target
                 if len(scores) == 2:
-                    assert gains[event.team] == event.points and gains[1 - event.team] == 0
+                    assert gains[event.team] in credited and gains[1 - event.team] == 0
                 scores = event.scores
             if isinstance(event, GameEnded):
                 assert event.scores == scores

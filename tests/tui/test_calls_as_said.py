@@ -2,12 +2,14 @@
 a closing line that adds the hand up, and a refused bet named the same everywhere."""
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+import engine
 import protocol as p
 from engine.testing import E, N, W, act, scenario
 from tests.tui.helpers import screen_text
@@ -111,3 +113,62 @@ async def test_a_refused_bet_has_one_name_when_the_log_comes_update_by_update(
         await until(pilot, lambda: screen_text(pilot.app).count(refused) >= 3, "the bets line")
         text = screen_text(pilot.app)
         assert Translator(lang)("reason.truco_declined") not in text
+
+
+# ---------------------------------------------------------------- scores and sides
+
+
+def _uy_three(seed: int = 4) -> tuple[Any, list[Any]]:
+    return engine.new_match(engine.get_ruleset("uruguayo", senas="fair"), 3, random.Random(seed))
+
+
+@pytest.mark.parametrize("lang, alone", [("en", "{m} plays alone against {a} and {b}."),
+                                         ("es", "{m} juega solo contra {a} y {b}."),
+                                         ("pt", "{m} joga sozinho contra {a} e {b}.")])
+async def test_three_players_the_screen_says_who_plays_with_whom(lang: str, alone: str) -> None:
+    """The Uruguayan three-player game: the mano alone against the other two, new sides every
+    hand. The log says so at the deal, each seat row says its side, and only the pair has
+    a partner to signal to and talk with (S, C)."""
+    state, events = _uy_three()
+    started = next(e for e in events if isinstance(e, engine.HandStarted))
+    mano = started.mano
+    a, b = (s for s in started.players if s != mano)
+    names = ("ana", "beto", "carla")
+    tr = Translator(lang)
+    us, them = tr("table.us"), tr("table.them")
+    for seat in (mano, a):
+        link = FakeLink()
+        app = await seated_app(link, seat, table=p.TableInfo(
+            table_id="t1", title="mesa", variant="uruguayo", owner="ana", seats=names,
+            options={"senas": "fair"}, status="playing"))
+        app.tr = tr
+        async with table_shown(app, link, update_for(state, seat, 3, events, names=names),
+                               size=(80, 24)) as pilot:
+            said = alone.format(m=names[mano], a=names[a], b=names[b])
+            await until(pilot, lambda: said in _log(pilot.app), "the hand's sides in the log")
+            rows = screen_text(pilot.app).splitlines()
+            side = {s: next(line for line in rows if line[2:].startswith(names[s] + " ")) for s in range(3)}
+            for s in range(3):  # each seat row: Us with me this hand, Them against me
+                together = (s == mano) == (seat == mano)
+                assert (us if together else them) in side[s], side[s]
+            bar = "\n".join(rows[-2:])
+            partner_keys = (f"S {tr('key.sena')}", f"C {tr('key.partner_chat')}")
+            if seat == mano:  # nobody to signal to or talk with in private
+                assert not any(key in bar for key in partner_keys), bar
+            else:
+                assert all(key in bar for key in partner_keys), bar
+
+
+@pytest.mark.parametrize("variant, scores, shown", [
+    ("uruguayo", (31, 12), ("31/30", "12/30")),  # past the target: still "/30"
+    ("paulista", (12, 4), ("12/12", "4/12")),
+])
+async def test_scores_past_the_target_keep_it(variant: str, scores: tuple[int, int],
+                                              shown: tuple[str, str]) -> None:
+    state, events = scenario({}, n=2, variant=variant, scores=scores)
+    link = FakeLink()
+    app = await seated_app(link, 0, table=p.TableInfo(table_id="t1", title="mesa", variant=variant, owner="ana",
+                                                      seats=("ana", "beto"), options={}, status="playing"))
+    async with table_shown(app, link, update_for(state, 0, 3, events), size=(80, 24)) as pilot:
+        score_line = next(line for line in screen_text(pilot.app).splitlines() if " Us " in line)
+        assert shown[0] in score_line and shown[1] in score_line, score_line
