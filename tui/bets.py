@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol import TableView
-from tui.calls import call_label
+from tui.calls import bet_label, call_label
 from tui.table_model import TableModel
 
 PENDING_ENVIDO = ("betting", "declaring")
@@ -80,7 +80,7 @@ def pending_bets(tr, model: TableModel) -> list[Pending]:  # type: ignore[no-unt
 
 def _said_by(tr, model: TableModel, view: TableView, kind: str, bet: str, seat: int,  # type: ignore[no-untyped-def]
              style: str, frame: str | None = None) -> Pending:
-    """`bet` said by `seat`: "Quiero retruco from Beto", and ": answer!" for the players
+    """`bet` said by `seat`: "Retruco from Beto", and ": answer!" for the players
     whose side must answer it (not for the bettor's side, nor for a spectator)."""
     teams = view.teams
     mine = model.my_team()
@@ -100,7 +100,7 @@ def _truco(tr, model: TableModel, view: TableView) -> Pending | None:  # type: i
     variant = view.variant
     seat = view.truco_pending_seat
     if seat is not None:
-        return _said_by(tr, model, view, "truco", call_label(tr, variant, pending), seat, "bold red")
+        return _said_by(tr, model, view, "truco", bet_label(tr, variant, pending), seat, "bold red")
     by = view.truco_pending_by
     if view.deal_kind == "eleven" and by is not None:
         # Nobody called it: the team on 11 looked at its cards and decides (RULES.md 3.11).
@@ -112,7 +112,7 @@ def _truco(tr, model: TableModel, view: TableView) -> Pending | None:  # type: i
         # Estar cantando: the opponents "privaron", the truco is on the cantando team (4.12.1).
         key = "table.pending_privo" + _single(model, cantando)
         return Pending("truco", tr(key, names=team_seats(model, cantando)), "bold red")
-    return Pending("truco", tr("table.pending_plain", call=call_label(tr, variant, pending)), "bold red")
+    return Pending("truco", tr("table.pending_plain", call=bet_label(tr, variant, pending)), "bold red")
 
 
 def _envido(tr, model: TableModel, view: TableView) -> Pending | None:  # type: ignore[no-untyped-def]

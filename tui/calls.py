@@ -67,3 +67,13 @@ def call_label(tr, variant: str, call: str, value: object = None,  # type: ignor
         if tr.has(key) or tr.has_default(key):
             return tr(key, value=value) if value is not None else tr(key)
     return call.replace("_", " ")
+
+
+def bet_label(tr, variant: str, call: str) -> str:  # type: ignore[no-untyped-def]
+    """The name of a bet, where it differs from the words that make it: a retruco is said
+    "Quiero retruco" but the bet is the retruco ("Retruco from beto", "retruco not
+    wanted", the ladder's "Retruco: 3 if wanted"). Else the call's own words."""
+    for key in (f"bet.{variant}.{call}", f"bet.{call}"):
+        if tr.has(key) or tr.has_default(key):
+            return str(tr(key))
+    return call_label(tr, variant, call)

@@ -10,6 +10,7 @@ import protocol as p
 
 from tui.calls import call_label
 from tui.cards import card_text
+from tui.hand_points import TRUCO_CALLS, Scored, hand_scored, hand_totals, points_reason, reason_text
 from tui.table_model import TableModel
 
 
@@ -57,50 +58,21 @@ def score_text(tr, score: int, malas: int) -> str:  # type: ignore[no-untyped-de
     return str(tr("score.buena" if buenas == 1 else "score.buenas", n=buenas))
 
 
-def reason_text(tr, reason: str) -> str:  # type: ignore[no-untyped-def]
-    key = f"reason.{reason}"
-    return tr(key) if tr.has(key) or tr.has_default(key) else reason.replace("_", " ")
-
-
-# The truco family's raises, above the truco itself: a refused one is named in the points
-# line ("retruco no querido"), as the table says it (seis, nueve and doce are the Brazilian
-# game's, named in Portuguese: "nove recusado").
-RAISES = frozenset(("retruco", "vale_cuatro", "seis", "nueve", "doce", "vale_nueve", "vale_el_juego"))
-TRUCO_CALLS = RAISES | {"truco"}
-
-
-def points_reason(tr, event: p.PointsScored | p.HandEnded,  # type: ignore[no-untyped-def]
-                  raised: str | None = None) -> str:
-    """Why points were scored (or a hand was won). The engine books a hand won at cards as
-    its truco stake; a hand nobody raised (worth 1) was won by the tricks, and says so, not
-    "truco". A refused raise (``raised``: the hand's last truco call) is named: "retruco no
-    querido", not "truco no querido"."""
-    reason = event.reason
-    if reason == "truco" and event.points == 1:
-        reason = "tricks"
-    if reason == "truco_declined" and raised in RAISES:
-        return str(tr(f"reason.declined.{raised}"))
-    return reason_text(tr, reason)
-
-
-def last_raise(events: Iterable[p.LogEvent]) -> str | None:
-    """The last truco call among a hand's events (None: none was made)."""
-    raised = None
-    for event in events:
-        if isinstance(event, p.HandDealt):
-            raised = None
-        elif isinstance(event, p.Acted) and event.call in TRUCO_CALLS:
-            raised = event.call
-    return raised
-
-
 def log_lines(tr, model: TableModel, events: Iterable[p.LogEvent], french: bool,
               ascii_only: bool = False) -> list[Text]:  # type: ignore[no-untyped-def]
     """The log lines of a run of events. A move the bot made for a seat (its timer ran out,
     or its player is away) is one line that says so: "Time's up: the bot played 7e for ana"."""
+    return log_lines_after(tr, model, events, french, ascii_only)[0]
+
+
+def log_lines_after(tr, model: TableModel, events: Iterable[p.LogEvent], french: bool,  # type: ignore[no-untyped-def]
+                    ascii_only: bool = False, hand: HandContext | None = None) -> tuple[list[Text], HandContext]:
+    """``log_lines`` of events that follow others of their hand (``hand``: what those told,
+    as this returned it for them), and what the hand has told after these: a log written
+    update by update names a refused bet and adds up a hand as one written at once."""
     out: list[Text] = []
     covered: p.SeatCovered | None = None
-    hand = HandContext()
+    hand = hand or HandContext()
     for event in events:
         hand = _hand_of(model, event, hand)
         if isinstance(event, p.SeatCovered):
@@ -120,7 +92,7 @@ def log_lines(tr, model: TableModel, events: Iterable[p.LogEvent], french: bool,
             out.append(line)
     if covered is not None:
         out.append(_covered_alone(tr, model, covered))
-    return out
+    return out, hand
 
 
 @dataclass(frozen=True)
@@ -132,6 +104,7 @@ class HandContext:
     teams: tuple[int, ...] | None = None  # the team of each seat in that hand
     deal_no: int | None = None  # that hand's deal number
     raised: str | None = None  # the hand's last truco call so far (a refused one is named)
+    scored: tuple[Scored, ...] = ()  # the hand's points so far (its closing line adds them up)
 
     def is_current(self, model: TableModel) -> bool:
         """The event belongs to the hand the view shows (so the view may tell more of it)."""
@@ -143,9 +116,11 @@ def _hand_of(model: TableModel, event: p.LogEvent, hand: HandContext) -> HandCon
     where the mano plays alone against the other two (RULES.md 2.12.2): "Us" in an
     earlier hand's line must be who was "us" then, not in the hand now."""
     if isinstance(event, p.HandDealt):
-        return replace(hand, deal_kind=event.deal_kind, deal_no=event.deal_no, raised=None)
+        return replace(hand, deal_kind=event.deal_kind, deal_no=event.deal_no, raised=None, scored=())
     if isinstance(event, p.Acted) and event.call in TRUCO_CALLS:
         return replace(hand, raised=event.call)
+    if isinstance(event, p.PointsScored):
+        return replace(hand, scored=(*hand.scored, Scored(event.team, event.points, event.reason, hand.raised)))
     n = len(model.view.teams)
     if n == 3 and isinstance(event, p.HandStarted):
         return replace(hand, teams=tuple(0 if seat == event.mano else 1 for seat in range(n)))
@@ -236,6 +211,10 @@ def event_line(tr, model: TableModel, event: p.LogEvent, french: bool, ascii_onl
         if len(players) == 2 and len(model.view.teams) > 2:
             # A pica-pica duel: two of the six play this hand.
             return Text(tr("log.duel", n=event.duel + 1, a=name(players[0]), b=name(players[1])), style="dim")
+        if len(players) == 3 and solo:
+            # The Uruguayan three-player game: who plays with whom changes every hand.
+            a, b = (name(s) for s in players if s != event.mano)
+            return Text(tr("log.solo", mano=name(event.mano), a=a, b=b), style="dim")
         return None
     if isinstance(event, p.TrickEnded):
         winner = event.winner_team
@@ -252,7 +231,7 @@ def event_line(tr, model: TableModel, event: p.LogEvent, french: bool, ascii_onl
         return line
     if isinstance(event, p.PointsScored):
         return Text(tr("log.points", team=side(event.team), points=event.points,
-                       reason=points_reason(tr, event, hand.raised)), style="bold yellow")
+                       reason=points_reason(tr, event.reason, event.points, hand.raised)), style="bold yellow")
     if isinstance(event, p.PointsWithheld):
         return Text(withheld_text(tr, model, event, teams), style="bold red")
     if isinstance(event, p.FlorAnswered):
@@ -265,10 +244,9 @@ def event_line(tr, model: TableModel, event: p.LogEvent, french: bool, ascii_onl
             line.append(" ")
         return line
     if isinstance(event, p.HandEnded):
-        if event.winner_team is None:
-            return Text(tr("log.hand_over_plain"), style="bold")
-        return Text(tr("log.hand_over", team=side(event.winner_team), points=event.points,
-                       reason=points_reason(tr, event, hand.raised)), style="bold")
+        # Each side's total for the hand and its parts (envido, flor, truco), the winner first.
+        totals = hand_totals(tr, hand.scored, side, event.winner_team)
+        return Text(tr("log.hand_over", totals=totals) if totals else tr("log.hand_over_plain"), style="bold")
     if isinstance(event, p.GameEnded):
         names = _solo_winners(model, event.scores, model.view.target)
         return Text(tr("log.game_over", team=names or side(event.winner_team)), style="bold green")
@@ -301,17 +279,15 @@ def withheld_text(tr, model: TableModel, event: p.PointsWithheld,
 
 
 def hand_summary(tr, model: TableModel, french: bool, ascii_only: bool = False) -> Text:  # type: ignore[no-untyped-def]
-    """After a hand: who scored what, and why (from the events of that hand)."""
-    parts = Text()
-    raised = last_raise(model.last_hand_events)
-    for event in model.last_hand_events:
-        if not isinstance(event, (p.PointsScored, p.PointsWithheld)):
-            continue
-        if parts:
-            parts.append(" · ")
+    """After a hand: each side's total and its parts, as the log's closing line says them
+    (from the events of that hand), then the points won but withheld."""
+    events = model.last_hand_events
+    ended = next((e for e in reversed(events) if isinstance(e, p.HandEnded)), None)
+    parts = Text(hand_totals(tr, hand_scored(events), lambda team: side_name(tr, model, team),
+                             ended.winner_team if ended is not None else None))
+    for event in events:
         if isinstance(event, p.PointsWithheld):
+            if parts:
+                parts.append(" · ")
             parts.append(withheld_text(tr, model, event), style="red")
-            continue
-        parts.append(tr("log.points", team=side_name(tr, model, event.team), points=event.points,
-                        reason=points_reason(tr, event, raised)))
     return parts

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import TableView
-from tui.calls import call_label
+from tui.calls import bet_label
 from tui.table_model import NO_VIEW, TableModel
 
 
@@ -31,7 +31,7 @@ def refusal_text(tr, code: str, model: TableModel | None = None) -> str:  # type
     elif code in ("raise_is", "next_bet"):
         call = _next_call(view)
         if call:
-            values["call"] = call_label(tr, variant, call)
+            values["call"] = bet_label(tr, variant, call)
         else:
             code = "not_now"
     key = f"refusal.{code}"

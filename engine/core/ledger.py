@@ -23,9 +23,13 @@ def team_score(w: HandState, team: int) -> int:
 
 
 def add_points(w: Work, team: int, points: int) -> None:
+    """Credit `team`; where the rules cap scores at the target (Brazil), a score stops there."""
     scores = list(w.scores)
+    cap = w.rules.target if w.rules.score_cap else None
     for h in holders(w, team):
         scores[h] += points
+        if cap is not None and scores[h] > cap:
+            scores[h] = cap
     w.scores = tuple(scores)
 
 

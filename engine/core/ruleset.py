@@ -156,6 +156,7 @@ class RuleSet:
     first_tie_highest: bool = False  # after a tied trick 1, everyone plays his highest card
     eleven_rule: bool = False  # Brazilian mão de onze and double-eleven blind hand
     solo_mano_three: bool = False  # 3 players: the mano alone with 4 cards (RULES.md 2.12.2)
+    score_cap: bool = False  # a score stops at the target (Brazil: a game is 12 points)
     # ---- added with venezolano; the defaults are the Argentine game ----
     envite: Envite = Envite.LADDER  # "ladder": the envido_ladder calls; "piedras": the Venezuelan envite
     specials: SpecialsFn = _no_specials  # cards named by the face-up card (perico, perica)

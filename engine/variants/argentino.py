@@ -90,6 +90,7 @@ def argentino(opts: dict[str, OptionValue]) -> RuleSet:
         flor_optional=b("flor_optional"),
         maldon=Maldon(s("maldon")),
         envido_proof=_argentine_proof,
+        counter_raise=True,  # "Quiero, retruco" answers a pending truco (RULES.md 1.7.1, 1.8.1)
         hooks=ARGENTINE_HOOKS,
         count_rule="argentine",
     )

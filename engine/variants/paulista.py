@@ -115,6 +115,7 @@ def paulista(opts: dict[str, OptionValue]) -> RuleSet:
         counter_raise=True,
         first_tie_highest=True,
         eleven_rule=True,
+        score_cap=True,  # OP-BR-11: past 12 is a win, and the score is written 12
         count_rule="none",
         marks=_marks,
     )

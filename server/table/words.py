@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 
 import engine
+from engine.core.calls import TRUCO_CALLS
 
 # Words players say for a call besides its own name ("real envido" is read from the call
 # real_envido). Per variant: the Brazilian game's ladder is truco, seis, nove, doze.
@@ -28,8 +29,15 @@ _BY_VARIANT: dict[str, dict[str, str]] = {
         "corro": "no_quiero", "nao quero": "no_quiero", "fugi": "no_quiero",
         "6": "seis", "nove": "nueve", "9": "nueve", "doze": "doce", "12": "doce",
     },
-    "venezolano": {"quiero vale nueve": "vale_nueve", "vale juego": "vale_el_juego"},
+    "venezolano": {"quiero vale nueve": "vale_nueve", "vale juego": "vale_el_juego",
+                   "quiero y retruco": "retruco", "quiero y vale nueve": "vale_nueve",
+                   "quiero y vale el juego": "vale_el_juego"},
 }
+# A raise said in reply to a pending bet is the raise only with its "quiero" ("Quiero,
+# retruco"): a bare "Retruco" then is no call (RULES.md AR-22). The Brazilian counter-raise
+# is the bare word ("seis!", RULES.md 3.7).
+_BARE_COUNTER_RAISE = frozenset({"paulista"})
+_RAISES = frozenset(c.value for c in TRUCO_CALLS) - {"truco"}
 _NOT_BY_WORDS = frozenset({"play", "play_blind", "discard", "declare_envido", "piedras", "las_que_pintan",
                            "envido_puntos", "maldon"})
 
@@ -59,6 +67,9 @@ def reserved_action(text: str, state: engine.State, seat: int, variant: str) -> 
     """The legal action the line makes for ``seat``, or None (just chat)."""
     call = said_call(text, variant)
     if call is None:
+        return None
+    if (call in _RAISES and state.truco_pending and variant not in _BARE_COUNTER_RAISE
+            and not normalise(text).startswith("quiero")):
         return None
     return next((a for a in engine.legal_actions(state, seat)
                  if a.call.value == call and a.card is None and a.amount is None), None)

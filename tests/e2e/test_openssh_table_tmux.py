@@ -57,7 +57,7 @@ def test_openssh_plays_a_whole_hand_against_a_bot(tmp_path):
         else:
             raise AssertionError(f"the hand did not end:\n{tmux.screen()}")
         # The hand's points are on the score line, the log says who took them and why.
-        assert re.search(r"Hand over: \d+ to (Us|Them)", screen), screen
+        assert re.search(r"Hand over: (Us|Them) \d+", screen), screen
         score = screen.splitlines()[1]
         assert re.search(r"(Us|Them)\s+[1-9]", score), score
         tmux.keys("l")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -128,7 +129,8 @@ def test_random_venezuelan_games_keep_every_invariant(
 
 
 def _play_random_match(variant: str, n: int, seed: int, options: dict[str, Any],
-                       views_every: int = 7) -> None:
+                       views_every: int = 7,
+                       choose: Callable[[list[Action], random.Random], Action] = _choose) -> None:
     """Play one random legal match and check every invariant along the way.
 
     Shared by every variant: scores may be per team or per player (the three-player
@@ -162,7 +164,7 @@ def _play_random_match(variant: str, n: int, seed: int, options: dict[str, Any],
                     raise AssertionError(f"{probe} accepted but not listed as legal")
         if steps % views_every == 0:
             _check_views(state)
-        state, events = advance(state, _choose(legal, rng), rng)
+        state, events = advance(state, choose(legal, rng), rng)
         log += events
         for event in events:
             if isinstance(event, HandDealt) and game_ended:
@@ -172,9 +174,14 @@ def _play_random_match(variant: str, n: int, seed: int, options: dict[str, Any],
                 # exactly the team the event names
                 assert len(event.scores) == len(scores)
                 gains = [b - a for a, b in zip(scores, event.scores)]
-                assert set(gains) <= {0, event.points} and event.points in gains
+                # (where scores stop at the target, a score may gain less: up to the target)
+                credited = {min(event.points, rules.target - a) if rules.score_cap else event.points
+                            for a, gain in zip(scores, gains) if gain}
+                assert set(gains) - {0} <= credited and credited
+                if rules.score_cap:
+                    assert max(event.scores) <= rules.target
                 if len(scores) == 2:
-                    assert gains[event.team] == event.points and gains[1 - event.team] == 0
+                    assert gains[event.team] in credited and gains[1 - event.team] == 0
                 scores = event.scores
             if isinstance(event, GameEnded):
                 assert event.scores == scores

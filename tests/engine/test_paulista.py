@@ -170,6 +170,27 @@ def test_BR09_eleven_rule_play_for_three() -> None:
     assert [e for e in ev if isinstance(e, GameEnded)]
 
 
+@pytest.mark.parametrize("scores, answer, want", [
+    ((10, 4), "quiero", (12, 4)),  # 10 + six 6: a win, written 12 (not 16)
+    ((11, 4), None, (12, 4)),  # the mão de onze: 11 + 3
+])
+def test_OP_BR_11_a_score_past_12_is_a_win_written_12(scores: tuple[int, int], answer: str | None,
+                                                       want: tuple[int, int]) -> None:
+    state, _ = _br(HANDS, scores=scores)
+    if answer is None:
+        state, _ = act(state, (W, "quiero"))
+    else:
+        state, _ = act(state, (E, "truco"), (N, "seis"), (E, answer))
+    state, ev = act(state, (E, "play", "3c"), (N, "play", "7h"), (W, "play", "As"),
+                    (S, "play", "7d"), (E, "play", "Ac"), (N, "play", "Ah"), (W, "play", "3s"),
+                    (S, "play", "Ad"))
+    scored = [e for e in ev if hasattr(e, "scores") and not isinstance(e, HandDealt)]
+    assert scored and all(max(e.scores) <= 12 for e in scored)  # type: ignore[attr-defined]
+    ended = [e for e in ev if isinstance(e, GameEnded)]
+    assert ended and ended[0].scores == want and ended[0].winner_team == 0
+    assert points(ev)[0][1] == (6 if answer else 3)  # the hand's points are told as they were
+
+
 def test_BR09_eleven_rule_concede_one() -> None:
     state, _ = _br(HANDS, scores=(5, 11))
     state, ev = act(state, (S, "no_quiero"))

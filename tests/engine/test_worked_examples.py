@@ -211,10 +211,14 @@ def test_AR21_truco_ladder_values(calls: tuple[str, ...], answer: str | None, te
     assert points(ev) == [(0, value, "truco")]
 
 
-def test_AR22_raise_without_quiero_is_invalid() -> None:
+def test_AR22_a_raise_answering_a_truco_is_quiero_retruco() -> None:
+    """The engine's RETRUCO said to a pending truco is "Quiero, retruco": it accepts the truco
+    and raises (RULES.md 1.7.1 step 2). The bare "Retruco" of AR-22 is a spoken form that has
+    no action: the reserved words refuse it (tests/server/test_words.py)."""
     state, _ = scenario({}, n=2, flor=False)
-    state, _ = act(state, (0, "truco"))
-    assert "quiero" in illegal(state, 1, "retruco")
+    state, _ = act(state, (0, "truco"), (1, "retruco"))
+    assert (state.truco_level, state.truco_pending, state.truco_by) == (1, 2, 1)
+    assert "waiting" in illegal(state, 1, "vale_cuatro")  # his own raise waits for its answer
 
 
 def test_AR23_only_the_accepting_team_may_raise() -> None:

@@ -9,7 +9,7 @@ import engine
 import protocol as p
 from server.table import Occupant, TableActor
 from server.table import messages as tm
-from server.table.words import said_call
+from server.table.words import reserved_action, said_call
 from tests.server.test_table import FAST, Viewers, until
 
 
@@ -23,6 +23,25 @@ from tests.server.test_table import FAST, Viewers, until
 ])
 def test_whole_lines_name_calls(text: str, variant: str, call: str | None) -> None:
     assert said_call(text, variant) == call
+
+
+@pytest.mark.parametrize("text, variant, seat, call", [
+    ("quiero retruco", "argentino", 1, "retruco"),  # "Quiero, retruco": the raise (AR-21)
+    ("¡Quiero, retruco!", "uruguayo", 1, "retruco"),
+    ("retruco", "argentino", 1, None),  # a bare "Retruco" to a pending truco (AR-22)
+    ("Retruco!", "uruguayo", 1, None),
+    ("quiero y retruco", "venezolano", 1, "retruco"),
+    ("retruco", "venezolano", 1, None),
+    ("seis", "paulista", 1, "seis"),  # the Brazilian counter-raise is the bare word
+    ("quiero retruco", "argentino", 0, None),  # the caller's own team has nothing to answer
+])
+def test_a_raise_answers_a_pending_truco_only_with_its_quiero(text: str, variant: str, seat: int,
+                                                               call: str | None) -> None:
+    from engine.testing import act, scenario
+    state, _ = scenario({}, n=2, variant=variant, **({"flor": False} if variant != "paulista" else {}))
+    state, _ = act(state, (state.turn, "truco"))
+    said = reserved_action(text, state, (state.truco_seat + seat) % 2, variant)
+    assert (said and said.call.value) == call
 
 
 def acted(viewers: Viewers, conn: int) -> list[str]:

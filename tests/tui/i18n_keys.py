@@ -15,7 +15,7 @@ from typing import Any
 
 import engine
 from engine.variants.senas import SENAS
-from tui.event_text import RAISES
+from tui.hand_points import RAISES
 from tui.i18n import LOCALES
 
 ROOT = Path(__file__).resolve().parents[2]

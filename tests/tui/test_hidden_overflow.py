@@ -90,7 +90,7 @@ async def test_a_hand_end_says_who_scored_without_a_layout(monkeypatch: Any, siz
     assert layouts == 0 and rows == 2
     lines = shown.splitlines()
     # The bets line (under the seats) says what the hand gave, in place of what it was worth.
-    assert any(line.startswith("Us +1 (tricks)") for line in lines[:9]), shown
+    assert any(line.startswith("Us 1 (tricks)") for line in lines[:9]), shown
     assert not any("worth" in line for line in lines), shown
 
 

@@ -180,8 +180,11 @@ async def test_match_over_keeps_the_last_trick_in_view_and_tells_the_last_hand()
             assert card_text(str(card), french=False).plain in text  # the final trick, still readable
         points = last_hand_points(events)
         assert points and "Last hand:" in text
+        totals: dict[int, int] = {}
         for scored in points:
-            assert f"+{scored.points}" in text
+            totals[scored.team] = totals.get(scored.team, 0) + scored.points
+        for team, total in totals.items():  # each side's total for the hand (seat 0 is Us)
+            assert f"{'Them' if team else 'Us'} {total} (" in text
 
 
 async def test_rematch_tells_the_asker_whom_it_waits_for_and_the_others_who_asked() -> None:

@@ -24,13 +24,14 @@ def test_the_seat_that_raised_is_named_not_a_player_of_its_team() -> None:
     state, _ = scenario({}, flor=False)
     state, _ = act(state, (N, "truco"), (W, "quiero"), (W, "retruco"))
     # W (seat 2, "Beto") raised; seat 0 ("Ana", his partner) is the one RULES call team 0.
-    assert bets_text(EN, state, N) == "Quiero retruco from Beto: answer!"
-    assert bets_text(ES, state, N) == "Quiero retruco de Beto: ¡a responder!"
+    # The bet is named as the points line names it refused ("retruco not wanted").
+    assert bets_text(EN, state, N) == "Retruco from Beto: answer!"
+    assert bets_text(ES, state, N) == "Retruco de Beto: ¡a responder!"
     # Beto's side waits for the answer (nobody tells Ana to answer her partner), and so
     # does a spectator.
-    assert bets_text(EN, state, E) == bets_text(EN, state, None) == "Quiero retruco from Beto"
+    assert bets_text(EN, state, E) == bets_text(EN, state, None) == "Retruco from Beto"
     state, _ = act(state, (N, "quiero"), (S, "vale_cuatro"))
-    assert "Quiero vale cuatro from Bot 3" in bets_text(EN, state, None)
+    assert "Vale cuatro from Bot 3" in bets_text(EN, state, None)
 
 
 def test_envido_line_names_the_bettor_and_the_answer_waits() -> None:
@@ -136,7 +137,7 @@ async def test_the_table_screen_names_the_seat_that_raised() -> None:
     async with table_shown(app, link, update_for(state, E, 9, [*events, *more], names=NAMES)):
         bets = app.screen.query_one("#t-bets")
         text = screen_text(app)
-        assert "Quiero retruco from Beto" in text and "answer!" not in text  # Ana is Beto's partner
+        assert "Retruco from Beto" in text and "answer!" not in text  # Ana is Beto's partner
         assert bets.region.height > 0
 
 
@@ -300,12 +301,12 @@ def test_a_refused_raise_is_named_in_the_points_not_called_truco() -> None:
     state, dealt = scenario({}, flor=False)
     state, said = act(state, (N, "truco"), (W, "quiero"), (W, "retruco"), (N, "no_quiero"))
     assert log_text(ES, state, N, [*dealt, *said])[-2:] == [
-        "Ellos +2 (retruco no querido)", "Fin de la mano: 2 para Ellos (retruco no querido)."]
+        "Ellos +2 (retruco no querido)", "Fin de la mano: Ellos 2 (retruco no querido)."]
     assert log_text(EN, state, N, [*dealt, *said])[-2] == "Them +2 (retruco not wanted)"
     state, dealt = scenario({}, variant="paulista", face_up="Qh", n=2)
     state, said = act(state, (0, "truco"), (1, "seis"), (0, "no_quiero"))
     assert log_text(PT, state, 0, [*dealt, *said])[-2:] == ["Eles +3 (seis recusado)",
-                                                            "Fim da mão: 3 para Eles (seis recusado)."]
+                                                            "Fim da mão: Eles 3 (seis recusado)."]
     state, dealt = scenario({}, flor=False)
     state, said = act(state, (N, "truco"), (W, "no_quiero"))  # the truco itself: as before
     assert log_text(ES, state, N, [*dealt, *said])[-2] == "Nosotros +1 (truco no querido)"

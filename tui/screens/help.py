@@ -10,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 import protocol as p
-from tui.calls import call_label
+from tui.calls import bet_label, call_label
 from tui.cards import card_face, card_roles, mark_text
 from tui.i18n import option_value
 from tui.table_model import TableModel
@@ -48,7 +48,7 @@ def _card(card: str, roles: dict[str, str], french: bool, ascii_only: bool) -> s
 
 
 def _calls(tr, variant: str, calls: list[Any]) -> str:  # type: ignore[no-untyped-def]
-    return " + ".join(call_label(tr, variant, str(c)) for c in calls)
+    return " + ".join(bet_label(tr, variant, str(c)) for c in calls)
 
 
 def _worth(tr, wanted: Any, refused: Any, wins_game: bool) -> str:  # type: ignore[no-untyped-def]
@@ -135,7 +135,7 @@ def hand_help(tr, view: p.TableView, *, french: bool, ascii_only: bool) -> str: 
         out.append(tr("guide.ladder"))
         for step in steps:
             worth = _worth(tr, step.wanted, step.refused, step.wins_game)
-            out.append(f"  {call_label(tr, variant, step.call)}: {worth}")
+            out.append(f"  {bet_label(tr, variant, step.call)}: {worth}")
     malas = view.malas
     out.append("")
     if malas > 0:

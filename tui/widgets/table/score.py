@@ -54,10 +54,8 @@ class ScoreLine(Panel, TablePart):
             line.append(f" {label} ", style="reverse bold green" if mine else "reverse bold")
             if view.malas:
                 line.append(f" {score} ({score_text(self.tr, score, view.malas)})  ")
-            elif isinstance(target, int) and score >= target:
-                line.append(f" {score}  ", style="bold")  # past the target: "14/12" reads wrong
-            else:
-                line.append(f" {score}/{target}  ")
+            else:  # past the target too: "31/30" says what the game was played to
+                line.append(f" {score}/{target}  ", style="bold" if score >= target else "")
         games = view.games_won or (0, 0)
         if view.match_games > 1 and len(games) == 2:
             line.append(self.tr("table.games", a=games[order[0]], b=games[order[1]]), style="dim")

@@ -52,9 +52,12 @@ class SeatsPanel(DrawnPanel, TablePart):
         me = model.seat
         names = [s.name + (" *" if i == me else "") for i, s in enumerate(update.seats)]
         name_width = max(len(n) for n in names)
-        # Two or three players: each seat is its own side, the score line names them.
+        # Two players: each seat is its own side, the score line names them. Three (the
+        # Uruguayan mano alone against the other two): the sides change every hand, so each
+        # row says whose side it is in this one, as with four or six.
         team_of = [model.team_of(i) for i in seats]
-        names_of_teams = {team: team_name(tr, model, team) for team in set(team_of)} if len(seats) > 3 else {}
+        sides = len(seats) > 3 or (len(seats) == 3 and len(set(team_of)) == 2)
+        names_of_teams = {team: team_name(tr, model, team) for team in set(team_of)} if sides else {}
         teams = [names_of_teams[team] for team in team_of] if names_of_teams else []
         team_width = max(len(t) for t in teams) if teams else 0
         columns = _Columns(names, name_width, teams, team_width, team_of,

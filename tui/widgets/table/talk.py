@@ -6,7 +6,7 @@ from typing import Iterable
 from rich.text import Text
 
 import protocol as p
-from tui.event_text import log_lines
+from tui.event_text import HandContext, log_lines_after
 from tui.table_model import TableModel
 from tui.widgets.log_panel import LogPanel
 from tui.widgets.table.part import TablePart, french
@@ -23,8 +23,17 @@ def chat_text(line: p.ChatLine) -> Text:
 class TableLog(LogPanel, TablePart):
     """``#t-log`` (and ``#t-chat-log``, which only shows the chat lines)."""
 
+    _hand = HandContext()  # what the hand of the last event written has told
+
     def write_events(self, model: TableModel, entries: Iterable[p.LogEvent]) -> None:
-        self.write_lines(log_lines(self.tr, model, entries, french(model), self.lite))
+        """Each update's events after the last's: their hand's earlier events (a bet refused
+        since, the points so far) are kept, so its closing line adds them all up."""
+        lines, self._hand = log_lines_after(self.tr, model, entries, french(model), self.lite, self._hand)
+        self.write_lines(lines)
+
+    def clear(self) -> None:
+        super().clear()
+        self._hand = HandContext()
 
     def write_chat(self, line: p.ChatLine) -> None:
         self.write(chat_text(line), chat=True)
