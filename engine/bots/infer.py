@@ -17,15 +17,14 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
-from itertools import combinations
 
 from engine.bots.seat import ACCEPT, ENVIDO_BET, Beliefs, Seat, call_family, card_tables
+from engine.bots.hand_index import HAND, HandIndex, hand_index
 from engine.bots.style import DEFAULT
 from engine.core.cards import Card
 from engine.core.ruleset import FlorDeclaration, RuleSet
 from engine.core.views import View
 
-HAND = 3  # cards per hand in every variant's envido and flor
 OPP_SAMPLES = 16  # drawn hands behind the normal level's card beliefs
 MAX_TRIES = 30  # redraws before a clue that cannot be met is dropped
 CALLER_DRAWS = 40  # drawn hands behind the reading of a truco caller's cards
@@ -48,91 +47,6 @@ class Clue:
     @property
     def narrowing(self) -> bool:
         return self.envido is not None or self.flor is True
-
-
-Hand = tuple[tuple[int, ...], int, bool]  # (card codes, envido, is a flor)
-
-
-class _Index:
-    """The three-card hands of a rule set and face-up card with their envido and flor,
-    built lazily: the hands holding one card (a few hundred, when a seat has shown it), and
-    every hand (thousands) only for a game without a face-up card, where one table serves
-    the whole process. Each is an engine evaluation per hand, so neither is built unless a
-    decision needs it."""
-
-    __slots__ = ("rules", "face_up", "deck", "_by_card", "_all", "_some")
-
-    def __init__(self, rules: RuleSet, face_up: Card | None) -> None:
-        self.rules = rules
-        self.face_up = face_up
-        self.deck = [c for c in rules.deck if c != face_up]
-        self._by_card: dict[int, list[Hand]] = {}
-        self._all: dict[int | None, list[Hand]] | None = None
-        self._some: dict[tuple[int | None, bool | None], list[Hand]] = {}
-
-    def _hand(self, cards: tuple[Card, ...]) -> Hand:
-        rules = self.rules
-        flor = rules.flor and rules.flor_fn(cards, self.face_up) is not None
-        codes = tuple(sorted(c.code for c in cards))
-        return codes, int(rules.envido(cards, self.face_up)), flor
-
-    def with_card(self, code: int) -> list[Hand]:
-        found = self._by_card.get(code)
-        if found is None:
-            card = next(c for c in self.deck if c.code == code)
-            others = [c for c in self.deck if c.code != code]
-            found = self._by_card[code] = [self._hand((card, a, b))
-                                           for a, b in combinations(others, 2)]
-        return found
-
-    def every_hand(self, envido: int | None = None,
-                   flor: bool | None = None) -> list[Hand] | None:
-        """Every hand (with that envido value; with a face-up card, also only flores or
-        only non-flores as `flor` says). Without a face-up card one table of every hand
-        serves the whole process. With one (a muestra, a vira) there would be a table per
-        face-up card, too many to keep: only the lists a clue asks for are kept, each made
-        in one pass over the deck (a few tens of ms) and a few hundred hands long. Not
-        listing them cost the Uruguayan hard level most of what a declared envido or a sung
-        flor tells before the seat shows a card (its draws ignored the value, or failed on
-        the flor). None: a face-up game and nothing to narrow by (any hand will do)."""
-        if self.face_up is not None:
-            if envido is None and flor is not True:
-                return None
-            key = (envido, flor)
-            found = self._some.get(key)
-            if found is None:
-                found = self._some[key] = [
-                    h for h in map(self._hand, combinations(self.deck, HAND))
-                    if (envido is None or h[1] == envido) and (flor is None or h[2] == flor)]
-            return found
-        if self._all is None:
-            self._all = {}
-            for h in combinations(self.deck, HAND):
-                hand = self._hand(h)
-                self._all.setdefault(hand[1], []).append(hand)
-                self._all.setdefault(None, []).append(hand)
-        return self._all.get(envido, [])
-
-    def is_flor(self, codes: tuple[int, ...]) -> bool:
-        rules = self.rules
-        if not rules.flor:
-            return False
-        cards = tuple(c for c in self.deck if c.code in codes)
-        return rules.flor_fn(cards, self.face_up) is not None
-
-
-_INDEX: dict[tuple[object, ...], _Index] = {}
-
-
-def _index(rules: RuleSet, face_up: Card | None) -> _Index:
-    # By the rules' content, not identity: every table of a variant shares the tables.
-    key = (rules.variant, rules.options, -1 if face_up is None else face_up.code)
-    found = _INDEX.get(key)
-    if found is None:
-        if len(_INDEX) > 64:
-            _INDEX.clear()
-        found = _INDEX[key] = _Index(rules, face_up)
-    return found
 
 
 def clues(view: View, rules: RuleSet) -> list[Clue]:
@@ -181,7 +95,7 @@ def hidden_pool(view: View, rules: RuleSet) -> list[Card]:
     return [c for c in rules.deck if c.code not in seen]
 
 
-def _candidates(clue: Clue, index: _Index, pool: set[int]) -> list[tuple[int, ...]] | None:
+def _candidates(clue: Clue, index: HandIndex, pool: set[int]) -> list[tuple[int, ...]] | None:
     """The held cards (codes) a narrowed seat may have, given the cards still free; None
     when the index lists no narrower set (a face-up game, no card seen, nothing to narrow by)."""
     base = (index.with_card(clue.played[0]) if clue.played
@@ -217,7 +131,7 @@ class Sampler:
     def __init__(self, view: View, rules: RuleSet, found: list[Clue] | None = None) -> None:
         self.found = clues(view, rules) if found is None else found
         self.by_code = {c.code: c for c in hidden_pool(view, rules)}
-        self.index = _index(rules, view.face_up)
+        self.index = hand_index(rules, view.face_up)
         self._options: dict[tuple[Clue, ...], dict[int, list[tuple[int, ...]] | None]] = {}
 
     def _narrowed(self, active: list[Clue]) -> dict[int, list[tuple[int, ...]] | None]:
@@ -253,7 +167,7 @@ class Sampler:
 
 
 def _draw(active: list[Clue], narrowed: dict[int, list[tuple[int, ...]] | None],
-          index: _Index, by_code: dict[int, Card],
+          index: HandIndex, by_code: dict[int, Card],
           rng: random.Random) -> dict[int, tuple[int, ...]] | None:
     for _ in range(MAX_TRIES):
         free = set(by_code)
@@ -280,7 +194,7 @@ def _draw(active: list[Clue], narrowed: dict[int, list[tuple[int, ...]] | None],
     return None
 
 
-def _plain_pick(clue: Clue, index: _Index, free: set[int],
+def _plain_pick(clue: Clue, index: HandIndex, free: set[int],
                 rng: random.Random) -> tuple[int, ...] | None:
     ordered = sorted(free)
     if len(ordered) < clue.held:
@@ -324,7 +238,7 @@ def beliefs(view: View, rules: RuleSet, rng: random.Random,
         for c in opps:
             if not c.played or len(c.played) + c.held != HAND:
                 continue
-            index = _index(rules, view.face_up)
+            index = hand_index(rules, view.face_up)
             values = _envido_values(c, index, pool, _quiet_below(view, rules, c))
             if values:
                 envido[c.seat] = values
@@ -417,7 +331,7 @@ def _quiet_below(view: View, rules: RuleSet, clue: Clue) -> int | None:
     return table[min(int(DEFAULT.envido_call * len(table)), len(table) - 1)]
 
 
-def _envido_values(clue: Clue, index: _Index, pool: set[int],
+def _envido_values(clue: Clue, index: HandIndex, pool: set[int],
                    quiet_below: int | None = None) -> list[int]:
     """The envido values of the hands the seat may hold (a value listed once per hand; with
     `quiet_below`, the values under it QUIET_WEIGHT times: see `_quiet_below`)."""
