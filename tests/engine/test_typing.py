@@ -8,9 +8,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_engine_and_protocol_pass_mypy_strict() -> None:
+def test_engine_and_protocol_pass_mypy_strict(tmp_path: Path) -> None:
+    # A cache of its own: two mypy runs on one cache (two xdist workers) can read each
+    # other's half-written files.
     ran = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "engine", "protocol"],
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "engine", "protocol"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert ran.returncode == 0, ran.stdout + ran.stderr
@@ -53,7 +55,8 @@ def test_mypy_refuses_a_misspelt_field_of_the_working_state(tmp_path: Path) -> N
         "    w.turn = 'x'\n",
         encoding="utf-8",
     )
-    ran = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(probe)],
+    ran = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"),
+                          str(probe)],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert 'has no attribute "truco_levl"' in ran.stdout, ran.stdout + ran.stderr
     assert "probe.py:6: error: Incompatible types in assignment" in ran.stdout, ran.stdout
