@@ -45,11 +45,28 @@ def running(folder: Path | None, alone: bool) -> Iterator[None]:
         yield
 
 
+def _folder(controller_pid: int) -> Path:
+    return Path(os.environ.get("TMPDIR", "/tmp")) / f"truco-ssh-tests-{controller_pid}"
+
+
 def lock_folder(config: object) -> Path | None:
-    """The folder the workers of one xdist run share (None without xdist)."""
-    workerinput = getattr(config, "workerinput", None)
-    if workerinput is None:
+    """The folder the workers of one xdist run share (None without xdist): named after the
+    process that started them, which removes it at the end (``remove_folder``)."""
+    if getattr(config, "workerinput", None) is None:
         return None
-    folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"truco-ssh-tests-{workerinput['testrunuid']}"
+    folder = _folder(os.getppid())
     folder.mkdir(mode=0o700, exist_ok=True)
     return folder
+
+
+def remove_folder(config: object) -> None:
+    """In the process that ran the workers: their lock folder goes with the run."""
+    if getattr(config, "workerinput", None) is not None:
+        return
+    folder = _folder(os.getpid())
+    for name in ("turnstile.lock", "room.lock"):
+        (folder / name).unlink(missing_ok=True)
+    try:
+        folder.rmdir()
+    except OSError:
+        pass  # there was none (no xdist), or something else is in it: left as it is

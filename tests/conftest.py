@@ -35,3 +35,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     with alone.running(alone.lock_folder(item.config), item.get_closest_marker(alone.MARK) is not None):
         yield
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    alone.remove_folder(config)
