@@ -41,7 +41,10 @@ if _index >= MAX_WORKERS:
 _start = FIRST_PORT + _index * BLOCK
 if _start + BLOCK > _ephemeral_floor():
     raise RuntimeError("tests/ports.py: the ephemeral port range starts below the tests' port blocks")
-_turn = itertools.cycle(range(_start, _start + BLOCK))
+# From a place of its own in the block: a process a test starts (a bench script) inherits the
+# worker's block, and must not walk it in step with the worker.
+_offset = os.getpid() % BLOCK
+_turn = itertools.cycle([*range(_start + _offset, _start + BLOCK), *range(_start, _start + _offset)])
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -25,14 +24,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # load_bench also starts itself as a worker script, restart_bench can time another checkout):
 # Python puts only this folder on sys.path then, so the lines below add what it imports.
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+sys.path.insert(0, str(ROOT))
 
 from harness import ScreenClient  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.ports import free_port  # noqa: E402,F401 (the other benches import it from here)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -81,6 +76,9 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
+STARTUP_SECONDS = 30.0  # for each process of the server to say it listens
+
+
 class ServerProcess:
     """``truco-ssh serve`` on 127.0.0.1 (a free port, a temporary data dir). ``listeners``:
     how many processes say they listen before it counts as started (``--workers N``: N)."""
@@ -98,22 +96,33 @@ class ServerProcess:
              "--connections-per-minute-per-ip", "100000", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + 30 * listeners
-        started = 0
-        for line in self.proc.stdout:
-            started += "Press Ctrl-C" in line
-            if started >= listeners or time.monotonic() > deadline:
-                break
-        # Keep reading what it prints (warnings): a full pipe would stop the server mid-run.
+        # One thread reads everything it prints, from the start (a full pipe would stop the
+        # server mid-run); this waits for the "Press Ctrl-C" lines with a deadline of its own,
+        # which holds even when the server prints nothing at all.
         self.output: list[str] = []
+        self._listening = 0
+        self._news = threading.Condition()
         threading.Thread(target=self._drain, daemon=True).start()
+        budget = STARTUP_SECONDS * listeners
+        with self._news:
+            done = self._news.wait_for(lambda: self._listening >= listeners or self.proc.poll() is not None,
+                                       timeout=budget)
+        if not done or self._listening < listeners:
+            why = (f"exited with {self.proc.returncode}" if self.proc.poll() is not None
+                   else f"{self._listening} of {listeners} processes listening after {budget:.0f} s")
+            self.stop()
+            raise RuntimeError(f"the server did not start ({why}); its last lines:\n" + "".join(self.output[-20:]))
 
     def _drain(self) -> None:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
-            self.output.append(line)
-            del self.output[:-200]
+            with self._news:
+                self.output.append(line)
+                del self.output[:-200]
+                self._listening += "Press Ctrl-C" in line
+                self._news.notify_all()
+        with self._news:
+            self._news.notify_all()  # the pipe closed: it exited
 
     def stop(self) -> int:
         self.proc.send_signal(2)
