@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
+
 import engine
 import protocol as p
 from server.table import Occupant, Pace, TableActor
@@ -46,6 +48,7 @@ def test_a_bots_level_survives_a_restart_record() -> None:
     assert Occupant.from_record(odd).level == "normal"
 
 
+@pytest.mark.slow
 async def test_a_hard_bot_searches_in_a_worker_thread_and_its_table_finishes(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     threads: list[str] = []
     real = table_bots.bot_action
