@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import dataclasses
 import logging
+import os
 import socket
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from server.host import HostError, add_table_arguments, plan_from_args, play_hos
 from server.lobby import Hub
 from server.mdns import Advertiser, find_servers, found_lines, loopback_only
 from server.netinfo import connect_lines, lan_addresses
+from server.process_life import lock_data_dir
 from server.context import ServerContext
 from server.ssh import start_ssh_server
 from server.table import Pace
@@ -151,7 +153,17 @@ Hosting = Callable[[Hub, int, str], Awaitable[None]]
 
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
                 stop: asyncio.Event | None = None, hosting: Hosting | None = None) -> None:
-    """Run until ``stop`` is set (or SIGINT/SIGTERM, or ``hosting`` ends), then shut down cleanly."""
+    """Run until ``stop`` is set (or SIGINT/SIGTERM, or ``hosting`` ends), then shut down cleanly.
+    One server a data directory: another one there is refused (server/process_life.py)."""
+    lock = await lock_data_dir(config.data_dir)
+    try:
+        await _serve(config, ready, stop, hosting)
+    finally:
+        os.close(lock)
+
+
+async def _serve(config: ServerConfig, ready: asyncio.Event | None,
+                 stop: asyncio.Event | None, hosting: Hosting | None) -> None:
     textual_patches.install()  # before any session's App: refuses another Textual version
     input_gate.install()  # meters what each session's input costs (server/input_gate.py)
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)

@@ -18,6 +18,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.process_life import ending_with_this_process
+
 log = logging.getLogger(__name__)
 
 MIN_VERSION = (2, 10, 0)  # JetStream KV with per-bucket TTL and subject-filtered consumers
@@ -91,6 +93,10 @@ class NatsServer:
     port: int = 0  # 0: a free port is picked
     binary: Path | None = None
     args: tuple[str, ...] = ()  # more of its options (the tests' NATS cluster: its routes)
+    # ``--workers``: it ends when its supervisor dies, and holds the supervisor's data-dir
+    # lock until it has (server/process_life.py).
+    end_with_parent: bool = False
+    pass_fds: tuple[int, ...] = ()
     process: asyncio.subprocess.Process | None = None
     _name: str = ""
 
@@ -108,12 +114,15 @@ class NatsServer:
         self._name = f"truco-{secrets.token_hex(6)}"  # tells our server from another on the port
         log_fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
+            command = [str(binary), "--jetstream", "--store_dir", str(self.store_dir),
+                       "--addr", self.host, "--port", str(self.port), "--server_name", self._name, *self.args]
+            if self.end_with_parent:
+                command = ending_with_this_process(command)
             self.process = await asyncio.create_subprocess_exec(
-                str(binary), "--jetstream", "--store_dir", str(self.store_dir),
-                "--addr", self.host, "--port", str(self.port),
-                "--server_name", self._name, *self.args,
+                *command,
                 # a file, not a pipe: an unread pipe would stall the server
                 stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=log_fd,
+                pass_fds=self.pass_fds,
             )
         finally:
             os.close(log_fd)

@@ -20,6 +20,7 @@ from server.cluster.natsd import NatsServer, free_port
 from server.config import ServerConfig
 from server.hostkey import fingerprint, load_or_create_host_key
 from server.netinfo import connect_lines, lan_addresses
+from server.process_life import ending_with_this_process, lock_data_dir
 from server.say import terminal_tr
 from server.signals import catch_stop_signals, release_stop_signals
 
@@ -63,15 +64,27 @@ def worker_argv(argv: list[str], nats_url: str, port: int) -> list[str]:
 
 async def run_workers(config: ServerConfig, count: int, argv: list[str],
                       say: Callable[[str], None], stop: asyncio.Event | None = None) -> None:
-    loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
-    tr = terminal_tr()
+    # The data dir is ours, and stays ours until the workers and the bus have ended too: they
+    # hold the locked file (server/process_life.py), and end when this process dies.
+    lock = await lock_data_dir(Path(config.data_dir))
     owns_signals = catch_stop_signals(stop)
+    try:
+        await _run_workers(config, count, argv, say, stop, lock)
+    finally:
+        os.close(lock)
+        release_stop_signals(owns_signals)
+
+
+async def _run_workers(config: ServerConfig, count: int, argv: list[str], say: Callable[[str], None],
+                       stop: asyncio.Event, lock: int) -> None:
+    loop = asyncio.get_running_loop()
+    tr = terminal_tr()
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)  # before the workers race
     port = config.port or free_port(config.host or "127.0.0.1")
-    nats = NatsServer(Path(config.data_dir) / "nats", host="127.0.0.1")
+    nats = NatsServer(Path(config.data_dir) / "nats", host="127.0.0.1", end_with_parent=True, pass_fds=(lock,))
     await nats.start()
-    exe = [sys.executable, "-m", "server.cli"]
+    exe = ending_with_this_process([sys.executable, "-m", "server.cli"])
     args = worker_argv(argv, nats.url, port)
     workers: list[asyncio.Task[None]] = []
     try:
@@ -80,7 +93,7 @@ async def run_workers(config: ServerConfig, count: int, argv: list[str],
         for line in connect_lines(lan_addresses(config.host), port, tr):
             say(line)
         say(tr("cli.press_ctrl_c"))
-        workers = [loop.create_task(_keep_running(exe + args, n, stop), name=f"worker-{n}")
+        workers = [loop.create_task(_keep_running(exe + args, n, stop, lock), name=f"worker-{n}")
                    for n in range(count)]
         workers.append(loop.create_task(_keep_nats(nats, stop), name="nats"))
         await stop.wait()
@@ -89,7 +102,6 @@ async def run_workers(config: ServerConfig, count: int, argv: list[str],
         stop.set()
         await asyncio.gather(*workers, return_exceptions=True)
         await nats.stop()
-        release_stop_signals(owns_signals)
     say(tr("cli.stopped"))
 
 
@@ -117,12 +129,12 @@ async def _keep_nats(nats: NatsServer, stop: asyncio.Event) -> None:
             stop.set()
 
 
-async def _keep_running(command: list[str], number: int, stop: asyncio.Event) -> None:
+async def _keep_running(command: list[str], number: int, stop: asyncio.Event, lock: int) -> None:
     while not stop.is_set():
         started = asyncio.get_running_loop().time()
         # Its own process group: the operator's Ctrl-C reaches the supervisor, which stops
         # the workers in order (the lobby host last would be nicer; any order is safe).
-        process = await asyncio.create_subprocess_exec(*command, start_new_session=True)
+        process = await asyncio.create_subprocess_exec(*command, start_new_session=True, pass_fds=(lock,))
         waiting = asyncio.ensure_future(process.wait())
         stopping = asyncio.ensure_future(stop.wait())
         await asyncio.wait([waiting, stopping], return_when=asyncio.FIRST_COMPLETED)
