@@ -20,6 +20,7 @@ from server.store import ratings as rating_sql
 from server.store.records import (
     ChatRow, EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord, pack_event,
 )
+from server.store.group_commit import GroupCommit
 from server.store.schema import StoreError, open_database, quick_check
 
 T = TypeVar("T")
@@ -30,6 +31,7 @@ class Store:
         self.path = path
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="truco-store")
         self._db: sqlite3.Connection | None = None
+        self._group = GroupCommit(self._submit, self._conn)
 
     # -- lifecycle (the connection lives on the writer thread) ---------------
     async def open(self, check: bool = True) -> None:
@@ -53,6 +55,10 @@ class Store:
         Submitted at the call, not when awaited: writes run in the order they were asked
         for, also when synchronous code (the hub) fires them without waiting.
         """
+        self._group.close_batch()  # appends asked for after this are committed after it
+        return self._submit(fn, *args)
+
+    def _submit(self, fn: Callable[..., T], *args: Any) -> "asyncio.Future[T]":
         loop = asyncio.get_running_loop()
         return loop.run_in_executor(self._executor, fn, *args)
 
@@ -122,7 +128,8 @@ class Store:
         params: list[tuple[object, ...]] = [
             (table_id, r.seq, r.match_no, pack_event(r.data), r.seat, r.cid, now) for r in rows
         ]
-        await self._on_db(event_sql.append, table_id, params, list(games), snapshot, list(senas), list(chat))
+        # With the other tables' appends waiting meanwhile: one transaction, one sync for all.
+        await self._group.append((table_id, params, list(games), snapshot, list(senas), list(chat)))
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> "asyncio.Future[None]":
         return self._on_db(event_sql.update_seats, table_id, seats)

@@ -26,36 +26,44 @@ def append(db: sqlite3.Connection, table_id: str, params: list[tuple[object, ...
     latest ``CHAT_KEPT`` chat lines."""
     db.execute("BEGIN")
     try:
-        db.executemany(
-            "INSERT INTO events (table_id, seq, match_no, data, seat, cid, ts)"
-            " VALUES (?,?,?,?,?,?,?)", params,
-        )
-        if senas:
-            last = senas[-1]
-            db.execute("DELETE FROM senas WHERE table_id = ? AND NOT (match_no = ? AND deal_no = ?)",
-                       (table_id, last.match_no, last.deal_no))
-            db.executemany(
-                "INSERT OR REPLACE INTO senas (table_id, match_no, deal_no, n, seat, sena, seen)"
-                " VALUES (?,?,?,?,?,?,?)",
-                [(table_id, r.match_no, r.deal_no, r.n, r.seat, r.sena, json.dumps(list(r.seen)))
-                 for r in senas if (r.match_no, r.deal_no) == (last.match_no, last.deal_no)],
-            )
-        if chat:
-            db.executemany("INSERT OR REPLACE INTO table_chat (table_id, n, sender, text, ts) VALUES (?,?,?,?,?)",
-                           [(table_id, r.n, r.sender, r.text, r.ts) for r in chat])
-            db.execute("DELETE FROM table_chat WHERE table_id = ? AND n <= ?",
-                       (table_id, max(r.n for r in chat) - CHAT_KEPT))
-        for game, players in games:
-            write_game(db, game, players)
-        if snapshot is not None:
-            db.execute(
-                "INSERT OR REPLACE INTO snapshots (table_id, match_no, seq, state)"
-                " VALUES (?,?,?,?)", (table_id, snapshot.match_no, snapshot.seq, snapshot.state),
-            )
+        write_append(db, table_id, params, games, snapshot, senas, chat)
     except BaseException:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+def write_append(db: sqlite3.Connection, table_id: str, params: list[tuple[object, ...]],
+                 games: Iterable[tuple[GameRecord, list[tuple[int, str, str | None]]]],
+                 snapshot: Snapshot | None, senas: Sequence[SenaRow] = (), chat: Sequence[ChatRow] = ()) -> None:
+    """``append``'s writes, inside a transaction the caller opened (several tables' appends
+    share one commit: the writer's group commit, server/store/database.py)."""
+    db.executemany(
+        "INSERT INTO events (table_id, seq, match_no, data, seat, cid, ts)"
+        " VALUES (?,?,?,?,?,?,?)", params,
+    )
+    if senas:
+        last = senas[-1]
+        db.execute("DELETE FROM senas WHERE table_id = ? AND NOT (match_no = ? AND deal_no = ?)",
+                   (table_id, last.match_no, last.deal_no))
+        db.executemany(
+            "INSERT OR REPLACE INTO senas (table_id, match_no, deal_no, n, seat, sena, seen)"
+            " VALUES (?,?,?,?,?,?,?)",
+            [(table_id, r.match_no, r.deal_no, r.n, r.seat, r.sena, json.dumps(list(r.seen)))
+             for r in senas if (r.match_no, r.deal_no) == (last.match_no, last.deal_no)],
+        )
+    if chat:
+        db.executemany("INSERT OR REPLACE INTO table_chat (table_id, n, sender, text, ts) VALUES (?,?,?,?,?)",
+                       [(table_id, r.n, r.sender, r.text, r.ts) for r in chat])
+        db.execute("DELETE FROM table_chat WHERE table_id = ? AND n <= ?",
+                   (table_id, max(r.n for r in chat) - CHAT_KEPT))
+    for game, players in games:
+        write_game(db, game, players)
+    if snapshot is not None:
+        db.execute(
+            "INSERT OR REPLACE INTO snapshots (table_id, match_no, seq, state)"
+            " VALUES (?,?,?,?)", (table_id, snapshot.match_no, snapshot.seq, snapshot.state),
+        )
 
 
 def update_seats(db: sqlite3.Connection, table_id: str, seats: list[dict[str, object]]) -> None:
