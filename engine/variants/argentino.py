@@ -1,4 +1,4 @@
-"""The Argentine game (RULES.md section 1) as a RuleSet: its truco and envido ladders and
+"""The Argentine game (docs/RULES.md section 1) as a RuleSet: its truco and envido ladders and
 its options. The other variants start from it (`on_argentine`) and replace what differs."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Reserved words (table option ``reserved_words``): a table chat line that is exactly a
 call ("quiero", "¡Truco!", "quiero retruco", "vale cuatro", Brazilian "seis", "desce")
 counts as that call when it is legal for the speaker, as at a real table where saying
-the word is making the call (RULES.md 1.12.4's source: "reserved words are taken as
+the word is making the call (docs/RULES.md 1.12.4's source: "reserved words are taken as
 bets, when legal").
 
 Only a whole line counts (after case, accents and punctuation are set aside): "quiero
