@@ -11,11 +11,12 @@ RULES = ROOT / "docs" / "RULES.md"
 
 # A cited markdown file: "docs/RULES.md", "(PROTOCOL.md)", "engine/DECISIONS.md". A name in
 # quotes is a path component in code (ROOT / "docs" / "PROTOCOL.md"), not a citation.
-MD_FILE = re.compile(r"""(?<![\w"'/.-])([\w./-]*\w\.md)\b""")
+MD_FILE = re.compile(r"""(?<![\w"'/.:-])([\w./-]*\w\.md)\b""")
 RULE_ID = re.compile(r"\b(OP-[A-Z]{2}-\d+|(?:AR|UY|BR|VE)-\d{2}|OPT-[A-Z0-9]+(?:-[A-Z0-9]+)*|V-[A-Z]+\d+)\b")
 # "RULES.md 1.9.4", "RULES.md §5.2", "RULES.md section 4", "RULES.md 4.7.2, 4.8.2", "RULES.md 4.2-4.4"
 SECTION_REF = re.compile(r"RULES\.md,? (?:§|section )?(\d+(?:\.\d+)*(?:(?:, |-| / |/| and )\d+(?:\.\d+)*)*)")
 SECTION_SIGN = re.compile(r"§(\d+(?:\.\d+)*)")
+LINK = re.compile(r"\]\(([^)#\s]+)")  # a Markdown link's target, anchor aside
 HEADING = re.compile(r"^#+ (\d+(?:\.\d+)*)\.? ", re.MULTILINE)
 
 
@@ -52,6 +53,10 @@ def dangling(files: list[Path]) -> list[str]:
         for cited in MD_FILE.findall(text):
             if not md_target_exists(cited, path):
                 problems.append(f"{where}: cites {cited}, which is not in the repository")
+        if path.suffix == ".md":
+            for target in LINK.findall(text):
+                if "://" not in target and not (path.parent / target).exists():
+                    problems.append(f"{where}: links to {target}, which is not in the repository")
         for ident in set(RULE_ID.findall(text)):
             if not re.search(rf"(?<![\w-]){re.escape(ident)}(?![\w-]|\.\d)", rules_text):
                 problems.append(f"{where}: cites {ident}, not found in docs/RULES.md")
@@ -71,6 +76,9 @@ def test_every_citation_points_into_the_repository() -> None:
 def test_a_dangling_citation_is_reported(tmp_path: Path) -> None:
     bad = tmp_path / "probe.py"
     bad.write_text('"""See DESIGN.md, docs/RULES.md 9.9 and OP-AR-99; docs/RULES.md 1.9.4 is fine."""\n')
+    page = tmp_path / "page.md"
+    page.write_text("[the example](ssh_player.py), [rules](https://example.org/x.md)\n")
+    assert dangling([page]) == ["page.md: links to ssh_player.py, which is not in the repository"]
     assert dangling([bad]) == [
         "probe.py: cites DESIGN.md, which is not in the repository",
         "probe.py: cites OP-AR-99, not found in docs/RULES.md",
