@@ -1,4 +1,4 @@
-"""Pure rules engine for truco (DESIGN.md section 3). No I/O, no asyncio.
+"""Pure rules engine for truco (docs/ARCHITECTURE.md, "The engine"). No I/O, no asyncio.
 
 Start and drive a match::
 

@@ -4,7 +4,7 @@ scored and the reason a step is refused (seats in playing order; seat n-1 deals 
 For the engine's tests and for anyone testing on top of the engine (the TUI's scripted
 deals): they build states the way the engine does, so no test needs its internals.
 
-RULES.md section 5 uses compass seats with East as mano: with four players E=0, N=1, W=2,
+docs/RULES.md section 5 uses compass seats with East as mano: with four players E=0, N=1, W=2,
 S=3 (S deals), teams E-W = 0 and N-S = 1.
 """
 

@@ -1,4 +1,4 @@
-"""Everything an operator can tune, with the defaults the README documents."""
+"""Everything an operator can tune, with the defaults docs/OPERATING.md documents."""
 from __future__ import annotations
 
 from dataclasses import dataclass

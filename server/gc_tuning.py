@@ -7,7 +7,7 @@ counting, so the collector ran hundreds of times a second for nothing; and becau
 ran so often, objects that were still alive for a few milliseconds were promoted, which
 brought on full collections of the whole heap (every session's widgets): about 0.1 to
 0.3 s each, a pause every player felt, and a tenth of the server's CPU at 25 tables.
-Measured with tests/bench/load_bench.py and a ``gc.callbacks`` timer (README: Development).
+Measured with tests/bench/load_bench.py and a ``gc.callbacks`` timer (docs/DEVELOPMENT.md).
 
 Here the young generation is collected every :data:`YOUNG` allocations, and everything
 alive when the server starts (modules, classes, parsed stylesheets: never garbage) is

@@ -1,6 +1,6 @@
 """The table options of every variant as Markdown, from the engine's catalog.
 
-`truco-ssh options` prints it; the README carries the same text (a test keeps the two
+`truco-ssh options` prints it; docs/HOSTING.md carries the same text (a test keeps the two
 in step), so the documentation never drifts from what the New-table form offers.
 """
 from __future__ import annotations

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 LEVELS = engine.BOT_LEVELS
 ILLEGAL_RETRIES = 5  # refused moves in a row before the bot gives up a decision
 # At most one move per this many seconds: well under the server's command rate (20 a second,
-# bursts of 40, README "Limits"), which a bot on a table of bots without delays would pass.
+# bursts of 40, docs/OPERATING.md "Limits"), which a bot on a table of bots without delays would pass.
 MOVE_INTERVAL = 0.1
 RATE_PAUSE = 0.5  # seconds to wait after the server said "too many commands", then resend
 

@@ -103,7 +103,7 @@ def _truco(tr, model: TableModel, view: TableView) -> Pending | None:  # type: i
         return _said_by(tr, model, view, "truco", bet_label(tr, variant, pending), seat, "bold red")
     by = view.truco_pending_by
     if view.deal_kind == "eleven" and by is not None:
-        # Nobody called it: the team on 11 looked at its cards and decides (RULES.md 3.11).
+        # Nobody called it: the team on 11 looked at its cards and decides (docs/RULES.md 3.11).
         # The verb agrees with one player ("Bot 1 decide") or a pair ("ana, beto decidem").
         key = "table.pending_eleven" + _single(model, 1 - by)
         return Pending("truco", tr(key, names=team_seats(model, 1 - by)), "bold red")

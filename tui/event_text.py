@@ -113,7 +113,7 @@ class HandContext:
 
 def _hand_of(model: TableModel, event: p.LogEvent, hand: HandContext) -> HandContext:
     """The context after `event`. Teams change only in the Uruguayan three-player game,
-    where the mano plays alone against the other two (RULES.md 2.12.2): "Us" in an
+    where the mano plays alone against the other two (docs/RULES.md 2.12.2): "Us" in an
     earlier hand's line must be who was "us" then, not in the hand now."""
     if isinstance(event, p.HandDealt):
         return replace(hand, deal_kind=event.deal_kind, deal_no=event.deal_no, raised=None, scored=())

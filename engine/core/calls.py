@@ -2,7 +2,7 @@
 
 The values are the wire names. Envido and truco answers share QUIERO / NO_QUIERO: the
 answer always goes to the open envido or flor bet first, because those suspend a pending
-truco (RULES.md 1.8.1).
+truco (docs/RULES.md 1.8.1).
 """
 
 from __future__ import annotations
@@ -31,17 +31,17 @@ class Call(Enum):
     CON_FLOR_ME_ACHICO = "con_flor_me_achico"
     PASS_FLOR = "pass_flor"
     MAZO = "mazo"
-    # OPT-MALDON: a misdeal claim that throws the hand in (RULES.md 1.13, OP-AR-26).
+    # OPT-MALDON: a misdeal claim that throws the hand in (docs/RULES.md 1.13, OP-AR-26).
     MALDON = "maldon"
-    # Brazilian truco ladder after TRUCO (RULES.md 3.7); the UI names them per variant.
+    # Brazilian truco ladder after TRUCO (docs/RULES.md 3.7); the UI names them per variant.
     SEIS = "seis"
     NUEVE = "nueve"
     DOCE = "doce"
     # A card played blind (Brazilian double eleven): the engine plays the seat's next card.
     PLAY_BLIND = "play_blind"
-    # Uruguayan 3 players: the mano lays one of his four cards face down (RULES.md 2.12.2).
+    # Uruguayan 3 players: the mano lays one of his four cards face down (docs/RULES.md 2.12.2).
     DISCARD = "discard"
-    # ---- Venezuelan truco (RULES.md section 4) ----
+    # ---- Venezuelan truco (docs/RULES.md section 4) ----
     VALE_NUEVE = "vale_nueve"
     VALE_EL_JUEGO = "vale_el_juego"
     ENVIDO_PUNTOS = "envido_puntos"  # "envido N puntos": opens at N (Action.amount)

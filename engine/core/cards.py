@@ -1,4 +1,4 @@
-"""Cards, suits, decks and the text notation of DESIGN.md section 3.
+"""Cards, suits, decks and the text notation of docs/ARCHITECTURE.md, "The engine".
 
 Spanish deck: `<rank><suit>`, ranks 1-7, 10, 11, 12, suits e b o c (`1e`, `7o`, `12c`).
 French 28-card deck (Brazilian): ranks A K Q J 7 3 2, suits c h s d (`Ac`, `7h`); the
@@ -37,7 +37,7 @@ FRENCH_SUITS = (Suit.CLUBS, Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS)
 SPANISH_RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 # French ranks as numbers so one Card type serves both decks: A=1, J=11, Q=12, K=13.
 FRENCH_RANKS = (1, 2, 3, 4, 5, 6, 7, 11, 12, 13)
-FRENCH_RANKS_28 = (1, 2, 3, 7, 11, 12, 13)  # the seed's Brazilian deck (RULES.md 3.2)
+FRENCH_RANKS_28 = (1, 2, 3, 7, 11, 12, 13)  # the seed's Brazilian deck (docs/RULES.md 3.2)
 _FRENCH_RANK_TEXT = {
     1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 11: "J", 12: "Q", 13: "K"
 }

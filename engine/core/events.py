@@ -145,7 +145,7 @@ class PointsScored(Event):
 @dataclass(frozen=True, slots=True)
 class PointsWithheld(Event):
     """Points a team won but may not collect (Venezuelan hidden flor, V-F3 void envite):
-    `rule` names the rule of RULES.md 4.9 that applied (V-F3, V-F9, V-F10, V-R5, ...)."""
+    `rule` names the rule of docs/RULES.md 4.9 that applied (V-F3, V-F9, V-F10, V-R5, ...)."""
 
     kind: ClassVar[str] = "points_withheld"
     team: int

@@ -68,7 +68,7 @@ def deal(state: State, rng: random.Random) -> tuple[State, list[Event]]:
         hands[seat] = tuple(cards[i + k * n] for k in range(per))
     used = n * per
     if solo_mano(state.rules, n):
-        # RULES.md 2.12.2 / OP-UY-6: the mano's fourth card comes in the normal deal.
+        # docs/RULES.md 2.12.2 / OP-UY-6: the mano's fourth card comes in the normal deal.
         mano = (state.dealer + 1) % n
         hands[mano] = hands[mano] + (cards[used],)
         used += 1
@@ -76,7 +76,7 @@ def deal(state: State, rng: random.Random) -> tuple[State, list[Event]]:
     state, events = apply(state, Deal(tuple(hands), face_up))
     if state.phase is Phase.DEAL:
         # The deal itself ended the hand (Venezuelan estar cantando: the cantando team's
-        # envite was not beaten, RULES.md 4.12.1): chance acts again, so that a caller of
+        # envite was not beaten, docs/RULES.md 4.12.1): chance acts again, so that a caller of
         # `deal` always gets a state in which a player is to act (or the match is over).
         state, more = deal(state, rng)
         events = events + more

@@ -59,7 +59,7 @@ def solo_mano(rules: RuleSet, n: int) -> bool:
 
 
 def eleven_kind(scores: tuple[int, ...], target: int) -> DealKind:
-    """Brazilian eleven rules (RULES.md 3.11): one team on 11, or both (blind hand)."""
+    """Brazilian eleven rules (docs/RULES.md 3.11): one team on 11, or both (blind hand)."""
     on = [s == target - 1 for s in scores]
     if all(on):
         return DealKind.BLIND
@@ -109,7 +109,7 @@ def start_hand(w: Work, events: list[Event]) -> None:
     n, d = w.n, w.dealer
     if w.deal_kind is DealKind.PICA_PICA:
         # Duels of opposite seats: mano vs his opposite, then their right-hand neighbours,
-        # then the dealer vs his opposite (RULES.md 1.12.6; duel mano per OP-AR-21).
+        # then the dealer vs his opposite (docs/RULES.md 1.12.6; duel mano per OP-AR-21).
         first = (d + 1 + w.duel) % n
         w.players = (first, (first + 3) % n)
     else:
@@ -142,7 +142,7 @@ def start_hand(w: Work, events: list[Event]) -> None:
     w.raise_barred = w.deal_kind in (DealKind.ELEVEN, DealKind.BLIND)
     if w.deal_kind is DealKind.ELEVEN:
         # The eleven rule is an offer the team on 11 answers like a truco from the other
-        # team: quiero plays the hand for 3, no quiero gives the others 1 (RULES.md 3.11).
+        # team: quiero plays the hand for 3, no quiero gives the others 1 (docs/RULES.md 3.11).
         on_eleven = 0 if w.scores[0] == w.rules.target - 1 else 1
         w.truco_pending = 1
         w.truco_by = 1 - on_eleven
@@ -167,7 +167,7 @@ def discard(w: Work, events: list[Event], action: Action) -> None:
 
 
 # What the tricks of a hand score, by deal: the special Brazilian hands are named for what
-# they are (RULES.md 3.11): nobody called truco in a mão de onze (the team on 11 chose to
+# they are (docs/RULES.md 3.11): nobody called truco in a mão de onze (the team on 11 chose to
 # play it for 3) nor in the blind mão de ferro.
 HAND_POINTS = {DealKind.ELEVEN: Scoring.MAO_DE_ONZE, DealKind.BLIND: Scoring.MAO_DE_FERRO}
 

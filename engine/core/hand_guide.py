@@ -227,7 +227,7 @@ def card_refusals(state: State, seat: int | None, own: tuple[Card, ...],
 
 def malas_shown(rules: RuleSet) -> int:
     """The malas/buenas boundary players speak of, or 0 for plain points: malas and buenas
-    are the two halves of the Argentine game to 30 (RULES.md 1.11) and nothing else."""
+    are the two halves of the Argentine game to 30 (docs/RULES.md 1.11) and nothing else."""
     return rules.malas if rules.variant == "argentino" and rules.target == 2 * rules.malas == 30 else 0
 
 

@@ -19,7 +19,7 @@ OptionValue = bool | int | str
 
 
 # Table policies: the readings a RuleSet chooses (str enums: equal to the option values).
-class EnvidoReplies(StrEnum):  # OPT envido_max_replies (RULES.md 1.7.2 readings)
+class EnvidoReplies(StrEnum):  # OPT envido_max_replies (docs/RULES.md 1.7.2 readings)
     UNLIMITED = "unlimited"
     A = "a"  # at most three calls
     B = "b"  # at most two plain envidos
@@ -114,7 +114,7 @@ class TrucoStep:
 @dataclass(frozen=True, slots=True)
 class EnvidoStep:
     call: Call
-    level: int  # a call may not follow one of a higher level (RULES.md 1.7.2)
+    level: int  # a call may not follow one of a higher level (docs/RULES.md 1.7.2)
     points: int  # what it adds to the stake; falta envido replaces the stake (points 0)
 
 
@@ -147,7 +147,7 @@ class RuleSet:
     # Fields added after the Argentine core carry defaults, so every builder stays short.
     flor_optional: bool = False  # OPT-FLOR-OPTIONAL: a holder may keep quiet
     maldon: Maldon = Maldon.OFF  # OPT-MALDON: "off", "any" player or only the "mano" may claim
-    # ---- muestra / manilha variants (RULES.md 2 and 3) ----
+    # ---- muestra / manilha variants (docs/RULES.md 2 and 3) ----
     card_notation: str = "spanish"  # deck for card text: "spanish" or "french"
     envido_proof: ProofFn = _no_proof  # the cards that prove an envido value
     deal_step: int = 1  # +1: the deal passes on in playing order; -1: backwards (Brazil)
@@ -155,7 +155,7 @@ class RuleSet:
     counter_raise: bool = False  # a ladder raise may answer a pending one (accepting it)
     first_tie_highest: bool = False  # after a tied trick 1, everyone plays his highest card
     eleven_rule: bool = False  # Brazilian mão de onze and double-eleven blind hand
-    solo_mano_three: bool = False  # 3 players: the mano alone with 4 cards (RULES.md 2.12.2)
+    solo_mano_three: bool = False  # 3 players: the mano alone with 4 cards (docs/RULES.md 2.12.2)
     score_cap: bool = False  # a score stops at the target (Brazil: a game is 12 points)
     # ---- added with venezolano; the defaults are the Argentine game ----
     envite: Envite = Envite.LADDER  # "ladder": the envido_ladder calls; "piedras": the Venezuelan envite

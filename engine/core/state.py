@@ -90,7 +90,7 @@ class HandFields:
     n: int
     phase: Phase
     # One entry per score holder: the two teams, or each seat in the Uruguayan 3-player game
-    # (points won by the partners are credited to both, RULES.md 2.12.2).
+    # (points won by the partners are credited to both, docs/RULES.md 2.12.2).
     scores: tuple[int, ...]
     games_won: tuple[int, ...]
     game_no: int
@@ -197,7 +197,7 @@ class State(HandFields):
 class Work(HandFields):
     """The mutable working copy of a State that `apply` changes and freezes again: the
     fields of HandFields, as plain attributes. Not slotted on purpose: with a `__dict__`,
-    thaw and freeze are one dict copy each (DECISIONS.md, "Working state")."""
+    thaw and freeze are one dict copy each (engine/DECISIONS.md, "Working state")."""
 
 
 # Functions that only read take either form.

@@ -1,4 +1,4 @@
-"""Tricks (RULES.md 1.6): what may be played, a card played, a trick won or tied, and the
+"""Tricks (docs/RULES.md 1.6): what may be played, a card played, a trick won or tied, and the
 hand decided by its tricks."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from engine.core.state import PARDA, DealKind, EnvidoStatus, State, Work
 
 def playable(state: State, seat: int) -> tuple[Card, ...]:
     """The cards `seat` may play: all, except after a tied first trick in Brazil, where each
-    player must play his highest card (RULES.md 3.6)."""
+    player must play his highest card (docs/RULES.md 3.6)."""
     hand = state.hands[seat]
     if state.rules.first_tie_highest and state.trick_results == (PARDA,):
         strength, face_up = state.rules.strength, state.face_up
@@ -139,7 +139,7 @@ def finish_trick(w: Work, events: list[Event]) -> None:
 
 
 def hand_winner(results: tuple[int, ...], mano_team: int) -> int | None:
-    """RULES.md 1.6 table: the winning team once decided, else None."""
+    """docs/RULES.md 1.6 table: the winning team once decided, else None."""
     if len(results) < 2:
         return None
     r1, r2 = results[0], results[1]

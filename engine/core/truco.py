@@ -1,4 +1,4 @@
-"""The truco ladder: raising, accepting, declining and the mazo (RULES.md 1.8)."""
+"""The truco ladder: raising, accepting, declining and the mazo (docs/RULES.md 1.8)."""
 
 from __future__ import annotations
 

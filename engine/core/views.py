@@ -23,7 +23,7 @@ from engine.core.state import (
 
 
 def malas_buenas(score: int, malas: int = 15) -> str:
-    """RULES.md 1.11: 12 -> "12 malas", 18 -> "3 buenas" (with the boundary at 15); one is
+    """docs/RULES.md 1.11: 12 -> "12 malas", 18 -> "3 buenas" (with the boundary at 15); one is
     "1 mala", "1 buena"."""
     if score <= malas:
         return f"{score} mala" if score == 1 else f"{score} malas"

@@ -1,4 +1,4 @@
-"""The envido ladder (RULES.md 1.7.2, 1.8.2): openings, answers, and declaring values.
+"""The envido ladder (docs/RULES.md 1.7.2, 1.8.2): openings, answers, and declaring values.
 
 Values are declared in mano order; a player facing a better value may say "son buenas"
 instead of revealing his own, and a player whose partner holds the best value is skipped
@@ -171,7 +171,7 @@ def beats(state: HandState, seat: int) -> bool:
     value, best_value = _value(state, seat), _best_value(state)
     if value != best_value:
         return value > best_value
-    # Equal values: the player nearer the mano wins (RULES.md 1.7.2).
+    # Equal values: the player nearer the mano wins (docs/RULES.md 1.7.2).
     return state.players.index(seat) < state.players.index(best)
 
 

@@ -1,8 +1,8 @@
-"""Flor (RULES.md 1.9): announcements and the flor betting states of 1.9.4.
+"""Flor (docs/RULES.md 1.9): announcements and the flor betting states of 1.9.4.
 
 Flor is mandatory and the engine knows every hand, so the flor round comes first in a hand
 in which anyone holds a flor: "flor betting is settled at once, before anything else"
-(DECISIONS.md, flor). Holders speak in mano order (round one); a concession made before a
+(engine/DECISIONS.md, flor). Holders speak in mano order (round one); a concession made before a
 partner has spoken is cancelled if that partner announces (table row 5). If both teams
 announced plainly, each holder may then raise, concede or pass (round two). A pending
 contraflor is answered by any holder of the other team.
@@ -89,7 +89,7 @@ _ANNOUNCE = Reason("flor_announce", "you hold a flor: announce it before anythin
 
 def refusal(state: State, action: Action) -> Reason | None:
     """Every action of the flor phase: who speaks (holders in mano order, or any holder of
-    the other team answering a contraflor) and what each may say (RULES.md 1.9.4)."""
+    the other team answering a contraflor) and what each may say (docs/RULES.md 1.9.4)."""
     seat, call = action.seat, action.call
     status = state.flor_status
     holders = state.flor_holders

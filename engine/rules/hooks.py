@@ -13,7 +13,7 @@ from engine.rules import envido, flor, maldon
 
 
 class ArgentineHooks(Hooks):
-    """Envido (RULES.md 1.7), flor (1.9) and maldon (1.13)."""
+    """Envido (docs/RULES.md 1.7), flor (1.9) and maldon (1.13)."""
 
     def is_envido_call(self, state: State, call: Call) -> bool:
         return state.rules.envido_step(call) is not None

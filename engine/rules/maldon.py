@@ -1,4 +1,4 @@
-"""Maldon (OPT-MALDON, RULES.md 1.13, OP-AR-26): a misdeal claim that throws the hand in.
+"""Maldon (OPT-MALDON, docs/RULES.md 1.13, OP-AR-26): a misdeal claim that throws the hand in.
 Who may claim it and why a claim is refused, in one place."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from engine.rules.scoring import ARGENTINE_STRENGTH, MALDON_MAX_STRENGTH
 
 
 def is_maldon(cards: tuple[Card, ...]) -> bool:
-    """Two 4s and a card "without a signal": a 12 or lower, rank classes 8-14 of RULES.md
+    """Two 4s and a card "without a signal": a 12 or lower, rank classes 8-14 of docs/RULES.md
     1.3, a third 4 included (OP-AR-26). The signalled cards are the bravas, 3s, 2s, false
     aces."""
     fours = sum(1 for c in cards if c.rank == 4)

@@ -1,15 +1,16 @@
 """Card-level scoring for the Spanish deck: trick strength, envido and flor values.
 
-These are the small functions a RuleSet holds (DESIGN.md: behaviour as functions on the
-RuleSet, not subclasses). A later variant with a face-up card (muestra, vira) supplies its
-own functions with the same signatures; the Argentine ones ignore `face_up`.
+These are the small functions a RuleSet holds (docs/ARCHITECTURE.md, "The engine":
+behaviour as functions on the RuleSet, not subclasses). A later variant with a face-up card
+(muestra, vira) supplies its own functions with the same signatures; the Argentine ones
+ignore `face_up`.
 """
 
 from __future__ import annotations
 
 from engine.core.cards import Card, Suit, parse_card
 
-# RULES.md 1.3, highest class first; cards in one class are equal (parda).
+# docs/RULES.md 1.3, highest class first; cards in one class are equal (parda).
 ARGENTINE_TRICK_CLASSES: tuple[tuple[str, ...], ...] = (
     ("1e",),
     ("1b",),
@@ -51,7 +52,7 @@ def card_points(card: Card) -> int:
 
 
 def argentine_envido(cards: tuple[Card, ...], face_up: Card | None = None) -> int:
-    """RULES.md 1.4: best suited pair + 20, else the best single card; range 0..33.
+    """docs/RULES.md 1.4: best suited pair + 20, else the best single card; range 0..33.
 
     With three of a suit the best two count: that is the no-flor reading, and with flor in
     use the hand is a flor and has no envido at all (the game logic never asks).
@@ -79,7 +80,7 @@ def is_flor(cards: tuple[Card, ...]) -> bool:
 def argentine_flor(
     cards: tuple[Card, ...], face_up: Card | None = None, negras_30: bool = False
 ) -> int | None:
-    """RULES.md 1.4: 20 + the three card points (20..38); None when the hand is no flor.
+    """docs/RULES.md 1.4: 20 + the three card points (20..38); None when the hand is no flor.
 
     OPT-NEGRAS-30: three negras are worth 30 instead of 20.
     """

@@ -1,4 +1,4 @@
-"""The Argentine game (RULES.md section 1) as a RuleSet: its truco and envido ladders and
+"""The Argentine game (docs/RULES.md section 1) as a RuleSet: its truco and envido ladders and
 its options. The other variants start from it (`on_argentine`) and replace what differs."""
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def argentino(opts: dict[str, OptionValue]) -> RuleSet:
         flor_optional=b("flor_optional"),
         maldon=Maldon(s("maldon")),
         envido_proof=_argentine_proof,
-        counter_raise=True,  # "Quiero, retruco" answers a pending truco (RULES.md 1.7.1, 1.8.1)
+        counter_raise=True,  # "Quiero, retruco" answers a pending truco (docs/RULES.md 1.7.1, 1.8.1)
         hooks=ARGENTINE_HOOKS,
         count_rule="argentine",
     )

@@ -1,4 +1,4 @@
-"""The Brazilian game, truco paulista (RULES.md 3): the vira and its manilha, and its RuleSet.
+"""The Brazilian game, truco paulista (docs/RULES.md 3): the vira and its manilha, and its RuleSet.
 
 The manilha is the rank just above the face-up card (the vira) in the nominal order, which
 wraps around (a 3 face up makes the lowest rank the manilha). The four manilhas rank above
@@ -79,7 +79,7 @@ def _marks(deck: tuple[Card, ...], face_up: Card) -> tuple[CardMark, ...]:
     return tuple(CardMark(by_suit[s], "manilha", None) for s in MANILHA_SUITS if s in by_suit)
 
 
-# RULES.md 3.7 / OP-BR-3: accepted 3 / 6 / 9 / 12; a declined raise pays the step below.
+# docs/RULES.md 3.7 / OP-BR-3: accepted 3 / 6 / 9 / 12; a declined raise pays the step below.
 BRAZILIAN_TRUCO = (
     TrucoStep(Call.TRUCO, 3, 1),
     TrucoStep(Call.SEIS, 6, 3),
@@ -89,7 +89,7 @@ BRAZILIAN_TRUCO = (
 
 
 def paulista(opts: dict[str, OptionValue]) -> RuleSet:
-    """RULES.md 3: no envido or flor, the vira and manilha, truco 3-6-9-12, game to 12."""
+    """docs/RULES.md 3: no envido or flor, the vira and manilha, truco 3-6-9-12, game to 12."""
     forty = opts["deck"] == "french40"
     target = opts["target"]
     assert isinstance(target, int)

@@ -1,13 +1,13 @@
 """Señas: the signals partners make to each other about their cards, per variant.
 
-Señas are table etiquette, not rules of the hand (RULES.md 1.12.4, 2.12.1, 3.12, 4.13):
+Señas are table etiquette, not rules of the hand (docs/RULES.md 1.12.4, 2.12.1, 3.12, 4.13):
 nothing here changes what is legal. This module is the catalogue of each variant's usual
 set, in the order a player reads them (the strongest cards first), and what each one
 honestly describes, so that a bot can signal its own cards and read its partner's.
 
-Sources: the Argentine set is the one RULES.md 1.12.4 gives (the seed lists the 7 of
+Sources: the Argentine set is the one docs/RULES.md 1.12.4 gives (the seed lists the 7 of
 espadas and the 7 of oros under one gesture; the usual table tells them apart by the side
-the mouth moves to, and puffs the cheeks for a flor); the Uruguayan one is RULES.md 2.12.1.
+the mouth moves to, and puffs the cheeks for a flor); the Uruguayan one is docs/RULES.md 2.12.1.
 The Brazilian seed's list is empty and the Venezuelan seed only allows señas: their sets
 are the ones commonly played (zap, copas, espadilha, pica-fumo; perico, perica), and the
 help says that every table may agree its own.

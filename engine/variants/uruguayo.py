@@ -1,4 +1,4 @@
-"""The Uruguayan game (RULES.md 2): the muestra and its piezas, and its RuleSet.
+"""The Uruguayan game (docs/RULES.md 2): the muestra and its piezas, and its RuleSet.
 
 The face-up card's suit is the muestra. Its 2, 4, 5, 11 and 10 (the piezas; the seed calls
 them "muestras", OP-UY-1) rank above the matas and are wild in envido and flor, worth 10, 9,
@@ -17,7 +17,7 @@ from engine.core.ruleset import OptionValue, RuleSet
 from engine.rules.scoring import ARGENTINE_STRENGTH, card_points
 from engine.variants.argentino import on_argentine
 
-# Pieza ranks, highest first, with their envido/flor values (RULES.md 2.3 table).
+# Pieza ranks, highest first, with their envido/flor values (docs/RULES.md 2.3 table).
 PIEZA_RANKS = (2, 4, 5, 11, 10)
 PIEZA_VALUES = (10, 9, 8, 7, 7)
 _TOP_ARGENTINE = max(ARGENTINE_STRENGTH)
@@ -73,7 +73,7 @@ def pieza_value(card: Card, face_up: Card) -> int:
 
 
 def _best_envido(cards: tuple[Card, ...], face_up: Card | None) -> tuple[int, tuple[Card, ...]]:
-    """`envido_uy` of RULES.md 2.4: the best single card, or the best pair + 20 where a pair
+    """`envido_uy` of docs/RULES.md 2.4: the best single card, or the best pair + 20 where a pair
     counts if it is suited or contains a pieza (a pieza takes any suit)."""
     _, value, wild = _t(face_up)
     best = -1
@@ -99,7 +99,7 @@ def uruguayan_envido_cards(cards: tuple[Card, ...], face_up: Card | None = None)
 
 
 def uruguayan_flor(cards: tuple[Card, ...], face_up: Card | None = None) -> int | None:
-    """`has_flor_uy` / `flor_value_uy` of RULES.md 2.4 (OP-UY-2): three of a suit, two of a
+    """`has_flor_uy` / `flor_value_uy` of docs/RULES.md 2.4 (OP-UY-2): three of a suit, two of a
     suit plus a pieza, or two piezas; worth 20 + the three values (max 47)."""
     if len(cards) != 3:
         return None
@@ -117,7 +117,7 @@ def _marks(deck: tuple[Card, ...], face_up: Card) -> tuple[CardMark, ...]:
 
 
 def uruguayo(opts: dict[str, OptionValue]) -> RuleSet:
-    """RULES.md 2: the Argentine game with the muestra (face-up card) and its piezas."""
+    """docs/RULES.md 2: the Argentine game with the muestra (face-up card) and its piezas."""
     return replace(
         on_argentine(opts),
         variant="uruguayo",

@@ -1,1 +1,1 @@
-"""Cluster mode: server processes joined by NATS JetStream (see README "Development")."""
+"""Cluster mode: server processes joined by NATS JetStream (see docs/CLUSTER.md and docs/ARCHITECTURE.md)."""

@@ -353,7 +353,7 @@ class JetStreamStore:
 
     async def my_games(self, fingerprint: str | None, name_key: str, limit: int = 50) -> list[GameRecord]:
         """The asker's finished games, newest first (reads the whole bucket: fine for a club,
-        not for a site; see README "Development")."""
+        not for a site; see docs/CLUSTER.md)."""
         games = [g for g in await self._values(self._kv(self._games), GameEntry)
                  if _played(g, fingerprint, name_key)]
         games.sort(key=lambda g: g.finished_at, reverse=True)

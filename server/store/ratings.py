@@ -1,7 +1,7 @@
 """Ratings (openskill) and each key holder's match lines, as SQL on the writer thread.
 
 Written with a finished match's record, in the transaction of its last events (``games``).
-The policy, as the README says:
+The policy, as docs/PLAYING.md says ("Ratings and stats"):
 - Only two-team matches count (1v1, 2v2, 3v3): seat % 2 is the team (not the Uruguayan
   game of three, whose teams change every hand).
 - Every key holder at such a match gets a stats line (games against bots count in the stats).

@@ -6,7 +6,7 @@ from the table's own ``timers``); after every change each seat and each spectato
 Bots, turn timers and the pause between hands are timers that post back into the
 same inbox, so every change to the state happens in this one task.
 
-Persistence ("nothing seen is ever lost", DESIGN.md section 2): a step of the actor
+Persistence ("nothing seen is ever lost", docs/ARCHITECTURE.md, "Persistence"): a step of the actor
 handles the messages waiting in its inbox (at most ``BATCH``), which only queues the
 new events and the frames for the viewers; then the events are appended to the
 store in one transaction on the writer thread, and only after the commit are the

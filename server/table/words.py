@@ -1,7 +1,7 @@
 """Reserved words (table option ``reserved_words``): a table chat line that is exactly a
 call ("quiero", "¡Truco!", "quiero retruco", "vale cuatro", Brazilian "seis", "desce")
 counts as that call when it is legal for the speaker, as at a real table where saying
-the word is making the call (RULES.md 1.12.4's source: "reserved words are taken as
+the word is making the call (docs/RULES.md 1.12.4's source: "reserved words are taken as
 bets, when legal").
 
 Only a whole line counts (after case, accents and punctuation are set aside): "quiero
@@ -34,8 +34,8 @@ _BY_VARIANT: dict[str, dict[str, str]] = {
                    "quiero y vale el juego": "vale_el_juego"},
 }
 # A raise said in reply to a pending bet is the raise only with its "quiero" ("Quiero,
-# retruco"): a bare "Retruco" then is no call (RULES.md AR-22). The Brazilian counter-raise
-# is the bare word ("seis!", RULES.md 3.7).
+# retruco"): a bare "Retruco" then is no call (docs/RULES.md AR-22). The Brazilian counter-raise
+# is the bare word ("seis!", docs/RULES.md 3.7).
 _BARE_COUNTER_RAISE = frozenset({"paulista"})
 _RAISES = frozenset(c.value for c in TRUCO_CALLS) - {"truco"}
 _NOT_BY_WORDS = frozenset({"play", "play_blind", "discard", "declare_envido", "piedras", "las_que_pintan",

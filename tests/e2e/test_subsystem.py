@@ -65,7 +65,7 @@ async def test_a_client_plays_a_whole_match_against_a_bot(tmp_path):
 
 @pytest.mark.slow
 async def test_the_openssh_client_and_a_short_script_play_a_whole_game(tmp_path):
-    """docs/ssh_player.py (shown in the README) with the real `ssh -s`."""
+    """docs/ssh_player.py (shown in docs/PROGRAMS.md) with the real `ssh -s`."""
     if shutil.which("ssh") is None:
         pytest.skip("the OpenSSH client (ssh) is not installed")
     key = asyncssh.generate_private_key("ssh-ed25519")

@@ -1,4 +1,4 @@
-"""OPT-FLOR-OPTIONAL and OPT-MALDON (RULES.md 1.13; worked example AR-31; OP-AR-26)."""
+"""OPT-FLOR-OPTIONAL and OPT-MALDON (docs/RULES.md 1.13; worked example AR-31; OP-AR-26)."""
 
 from __future__ import annotations
 

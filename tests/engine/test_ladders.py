@@ -1,4 +1,4 @@
-"""Table-driven tests of the whole envido ladder (RULES.md 1.7.2 E01-E24, 1.13 D01-D34)."""
+"""Table-driven tests of the whole envido ladder (docs/RULES.md 1.7.2 E01-E24, 1.13 D01-D34)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Brazilian truco paulista (RULES.md section 3): worked examples BR-01..BR-12 by ID, the
+"""Brazilian truco paulista (docs/RULES.md section 3): worked examples BR-01..BR-12 by ID, the
 manilha ranking for every possible face-up card of both decks, ladder, ties, eleven rules."""
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def test_BR09_eleven_rule_play_for_three() -> None:
     state, ev = act(state, (E, "play", "3c"), (N, "play", "7h"), (W, "play", "As"),
                     (S, "play", "7d"), (E, "play", "Ac"), (N, "play", "Ah"), (W, "play", "3s"),
                     (S, "play", "Ad"))
-    # nobody called truco: the points are the mão de onze's (RULES.md 3.11)
+    # nobody called truco: the points are the mão de onze's (docs/RULES.md 3.11)
     assert points(ev) == [(0, 3, "mao_de_onze")]
     assert [e for e in ev if isinstance(e, GameEnded)]
 

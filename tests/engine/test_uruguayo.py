@@ -1,4 +1,4 @@
-"""Uruguayan truco (RULES.md section 2): worked examples UY-01..UY-07 by ID, the muestra
+"""Uruguayan truco (docs/RULES.md section 2): worked examples UY-01..UY-07 by ID, the muestra
 ranking for every possible face-up card, and the 3-player game of 2.12.2."""
 
 from __future__ import annotations

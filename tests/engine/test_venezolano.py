@@ -1,4 +1,4 @@
-"""Venezuelan truco (RULES.md section 4): the worked examples of 5.4 as named tests, the
+"""Venezuelan truco (docs/RULES.md section 4): the worked examples of 5.4 as named tests, the
 truco and envite ladders as tables, and the rules of 4.6, 4.8 and 4.12.1.
 
 The vira is 4c unless a test says otherwise: perico 11c, perica 10c. With 2 players seat 0

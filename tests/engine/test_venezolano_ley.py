@@ -1,4 +1,4 @@
-"""Venezuelan flor declared by the players (RULES.md 4.9; option flor_declaration="a_ley",
+"""Venezuelan flor declared by the players (docs/RULES.md 4.9; option flor_declaration="a_ley",
 the default): one named test per engine rule, through new_match / legal_actions / apply.
 
 The vira is 4c: perico 11c, perica 10c, La Reservada = 11c + 10c. With 2 players seat 0 is

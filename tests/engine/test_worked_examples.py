@@ -1,4 +1,4 @@
-"""RULES.md section 5.1: every engine-relevant Argentine worked example, by its ID."""
+"""docs/RULES.md section 5.1: every engine-relevant Argentine worked example, by its ID."""
 
 from __future__ import annotations
 

@@ -99,7 +99,7 @@ def test_english_words_of_the_help_as_they_were(monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     _, serve, _ = run(["serve", "--help"], "C.UTF-8", monkeypatch, capsys)
     assert "address to listen on (default 0.0.0.0)" in serve
-    assert "cluster (README: Cluster):" in serve
+    assert "cluster (docs/CLUSTER.md):" in serve
     _, bot, _ = run(["bot", "--help"], "C.UTF-8", monkeypatch, capsys)
     assert "positional arguments:\n  name" in bot and "the bot's name at the table (its SSH username)" in bot
 

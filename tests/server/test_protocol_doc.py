@@ -49,8 +49,8 @@ def test_the_readme_lists_every_option_of_truco_ssh_bot() -> None:
         build_parser().parse_args(["bot", "--help"])
     flags = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", shown.getvalue())) - {"--help", "--log-level"}
     assert {"--host", "--port", "--level", "--seed"} <= flags
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme.split("`truco-ssh bot` is a bot", 1)[1].split("\n## ", 1)[0]
+    guide = (ROOT / "docs" / "PROGRAMS.md").read_text(encoding="utf-8")
+    table = guide.split("`truco-ssh bot` is a bot", 1)[1].split("\n## ", 1)[0]
     documented = set(re.findall(r"`(--[a-z-]+)`", table))
     assert documented == flags
 

@@ -200,7 +200,7 @@ def test_a_pica_pica_duel_says_who_plays_it() -> None:
 
 
 def test_a_carta_pasada_is_told_with_its_trick() -> None:
-    """Venezuelan, two ties: a third card above one's second has no value (RULES.md 4.6)."""
+    """Venezuelan, two ties: a third card above one's second has no value (docs/RULES.md 4.6)."""
     hands = {0: "3e 4o 2e", 1: "3b 4e 4b"}
     state, _ = scenario(hands, n=2, variant="venezolano", face_up="1c", flor_declaration="automatic")
     state, _ = act(state, (0, "play", "3e"), (1, "play", "3b"), (0, "play", "4o"), (1, "play", "4e"))
@@ -252,7 +252,7 @@ async def test_a_new_pica_pica_duel_clears_what_was_said_in_the_last() -> None:
 
 def test_estar_cantando_says_who_sings_and_who_must_answer_the_privo_y_truco() -> None:
     """Venezuelan: Ana's team needs one point; Bot 1's envite beats hers, so the hand starts
-    with his "privo y truco" pending, which nobody said out loud (RULES.md 4.12.1)."""
+    with his "privo y truco" pending, which nobody said out loud (docs/RULES.md 4.12.1)."""
     state, _ = scenario({0: "4o 5e 6b", 1: "7e 6e 1b"}, n=2, variant="venezolano", face_up="4c",
                         scores=(23, 10), flor_declaration="automatic")
     assert bets_text(EN, state, 1) == "Privo y truco: Ana must answer"

@@ -1,4 +1,4 @@
-"""The Venezuelan game (RULES.md section 4) as a RuleSet. Where each of its rules lives:
+"""The Venezuelan game (docs/RULES.md section 4) as a RuleSet. Where each of its rules lives:
 
 - cards.py: the vira, the perico and perica, trick strength, envite and flor values;
 - envite.py: the envite in piedras (instead of the envido ladder);
@@ -56,7 +56,7 @@ VENEZUELAN_TRUCO = (
 
 
 def venezolano(opts: dict[str, OptionValue]) -> RuleSet:
-    """RULES.md section 4; each option is an open point of 4.14 (see DECISIONS.md)."""
+    """docs/RULES.md section 4; each option is an open point of 4.14 (see engine/DECISIONS.md)."""
     target = opts["target"]
     assert isinstance(target, int)
     match_games = opts["match_games"]

@@ -1,9 +1,9 @@
-"""Venezuelan card functions (RULES.md 4.2-4.4): the vira, the perico and perica, trick
+"""Venezuelan card functions (docs/RULES.md 4.2-4.4): the vira, the perico and perica, trick
 strength and envite / flor values. These are the small behaviour functions a RuleSet holds.
 
 The seed (001) never says which cards the perico and perica are. The default reading is the
 usual Venezuelan rule, OUTSIDE SEEDS and therefore an option (`perico_rule="vira_11_10"`,
-RULES.md 4.2): after the deal a card is turned up (la vira); the perico is the caballo (11)
+docs/RULES.md 4.2): after the deal a card is turned up (la vira); the perico is the caballo (11)
 of its suit and the perica the sota (10); when the vira itself is that caballo or sota, the
 rey (12) of the suit takes its place.
 """
@@ -54,7 +54,7 @@ def _values(face_up: Card | None) -> tuple[int, ...]:
     return _PLAIN_VALUES if face_up is None else _VALUES[face_up.code]
 
 
-# RULES.md 4.3 below the perico and perica: the Argentine classes (highest first; one class ties).
+# docs/RULES.md 4.3 below the perico and perica: the Argentine classes (highest first; one class ties).
 _VE_CLASSES = ARGENTINE_TRICK_CLASSES
 PERICO_STRENGTH = len(_VE_CLASSES) + 2
 PERICA_STRENGTH = len(_VE_CLASSES) + 1
@@ -73,7 +73,7 @@ _STRENGTH = _build()
 
 
 def ve_strength(card: Card, face_up: Card | None = None) -> int:
-    """Trick strength: perico > perica > espadilla > ... > the 4s (RULES.md 4.3)."""
+    """Trick strength: perico > perica > espadilla > ... > the 4s (docs/RULES.md 4.3)."""
     perico, perica = pericos(face_up)
     if card == perico:
         return PERICO_STRENGTH

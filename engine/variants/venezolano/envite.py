@@ -1,4 +1,4 @@
-"""The Venezuelan envite (RULES.md 4.7.2, 4.8.2): stakes in piedras instead of a ladder.
+"""The Venezuelan envite (docs/RULES.md 4.7.2, 4.8.2): stakes in piedras instead of a ladder.
 
 Only the betting differs from the Argentine envido: once a stake is accepted, the values
 are declared in mano order by the shared machinery of engine/envido.py (El Mano first,

@@ -1,7 +1,7 @@
-"""Venezuelan flor (RULES.md 4.9) and estar cantando (4.12.1).
+"""Venezuelan flor (docs/RULES.md 4.9) and estar cantando (4.12.1).
 
 The engine knows every hand, so flor is compulsory and settled first, as in the Argentine
-game (DECISIONS.md, venezolano): each holder says "flor" in mano order (La Reservada, the
+game (engine/DECISIONS.md, venezolano): each holder says "flor" in mano order (La Reservada, the
 perico and perica together, always counts as a flor). If only one team has flores it
 collects 3 per flor (V-F4), plus 1 envite point for La Reservada unless the holder's partner
 also has a flor (V-R2, V-R7). With opposing flores comes the envite between flores: the

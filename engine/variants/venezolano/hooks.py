@@ -29,7 +29,7 @@ _PERICO = Reason("perico_lock", "the perico was played by a trick winner: no mor
 
 
 class VenezuelanHooks(ArgentineHooks):
-    """RULES.md section 4."""
+    """docs/RULES.md section 4."""
 
     own_calls = ley.OWN_CALLS
 

@@ -1,5 +1,5 @@
 """Venezuelan flor declared by the players: "a ley", "con ley / sin ley", La Reservada kept
-silent, and the hidden-flor penalties (RULES.md 4.9; option flor_declaration="a_ley").
+silent, and the hidden-flor penalties (docs/RULES.md 4.9; option flor_declaration="a_ley").
 
 The engine knows every hand, but a flor counts only when its holder declares it:
 

@@ -1,4 +1,4 @@
-"""The end of an a-ley hand (RULES.md 4.9): the envite and flor points kept for it, the
+"""The end of an a-ley hand (docs/RULES.md 4.9): the envite and flor points kept for it, the
 hidden flores shown, La Reservada kept quiet (V-R4..V-R9) and the penalties withheld."""
 
 from __future__ import annotations
