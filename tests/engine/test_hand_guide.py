@@ -288,7 +288,7 @@ def test_common_refusals_carry_their_codes() -> None:
     assert refused.value.code == "truco_waiting"
     calls = dict(view(state, 0).call_refusals)  # the keys a player reaches for, and why not
     assert calls["retruco"] == "truco_waiting" and calls["quiero"] == "no_bet"
-    # Argentina: "Quiero, retruco" answers the truco in one breath (RULES.md 1.7.1).
+    # Argentina: "Quiero, retruco" answers the truco in one breath (docs/RULES.md 1.7.1).
     assert dict(view(state, 1).call_refusals) == {}
     assert Action(1, Call.RETRUCO) in view(state, 1).legal
     state, _ = act(state, (1, "envido"))

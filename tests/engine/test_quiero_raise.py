@@ -1,5 +1,5 @@
 """"¡Quiero retruco!" in one breath: a truco-ladder raise said to a pending bet accepts it and
-raises (RULES.md 1.7.1, 1.8.1: "Quiero, retruco" / "Quiero, vale cuatro"; 2.7-2.8 the same in
+raises (docs/RULES.md 1.7.1, 1.8.1: "Quiero, retruco" / "Quiero, vale cuatro"; 2.7-2.8 the same in
 Uruguay; 3.7 the Brazilian counter-raise; 4.8.1 the Venezuelan "quiero y retruco")."""
 
 from __future__ import annotations

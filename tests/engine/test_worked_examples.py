@@ -213,7 +213,7 @@ def test_AR21_truco_ladder_values(calls: tuple[str, ...], answer: str | None, te
 
 def test_AR22_a_raise_answering_a_truco_is_quiero_retruco() -> None:
     """The engine's RETRUCO said to a pending truco is "Quiero, retruco": it accepts the truco
-    and raises (RULES.md 1.7.1 step 2). The bare "Retruco" of AR-22 is a spoken form that has
+    and raises (docs/RULES.md 1.7.1 step 2). The bare "Retruco" of AR-22 is a spoken form that has
     no action: the reserved words refuse it (tests/server/test_words.py)."""
     state, _ = scenario({}, n=2, flor=False)
     state, _ = act(state, (0, "truco"), (1, "retruco"))
