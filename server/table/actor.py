@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import random
 import secrets
 from collections import deque
@@ -34,6 +35,7 @@ from typing import Callable
 
 import engine
 import protocol as p
+from server import metrics
 from server.store import ChatRow, EventRow, GameRecord, SenaRow, Snapshot, Store
 from server.table import bots, frames, moves, rematch
 from server.table import messages as m
@@ -257,6 +259,7 @@ class TableActor:
         assert self.state is not None
         self.state, events = engine.apply(self.state, action)
         self._publish(events if note is None else [note, *events], cause)
+        metrics.ACTIONS.labels(self.variant).inc()
 
     def _advance_chance(self) -> None:
         assert self.state is not None
@@ -278,7 +281,9 @@ class TableActor:
         wire = moves.command_wire(cmd, seat)
         try:
             action = engine.action_from_wire(wire, deck=self.rules.card_notation)
+            pressed = time.perf_counter()
             self._apply(action, (seat, cmd.cid) if cmd.cid else None)
+            metrics.PRESS_TO_UPDATE.observe(time.perf_counter() - pressed)
         except (engine.IllegalAction, ValueError) as exc:
             reason = getattr(exc, "reason", None) or str(exc)
             log.debug("table %s seat %s: %s refused: %s", self.table_id, seat, wire, reason)
