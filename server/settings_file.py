@@ -49,8 +49,8 @@ def settable(parser: SettingsParser) -> dict[str, argparse.Action]:
 
 
 def _line(text: str, key: str) -> int | None:
-    found = re.search(rf'^[ \t]*(?:{re.escape(key)}|"{re.escape(key)}"|\'{re.escape(key)}\')[ \t]*=',
-                      text, re.M)
+    name = rf'(?:{re.escape(key)}|"{re.escape(key)}"|\'{re.escape(key)}\')'
+    found = re.search(rf'^[ \t]*(?:{name}[ \t]*[.=]|\[\[?[ \t]*{name}[ \t]*[].])', text, re.M)
     return text.count("\n", 0, found.start()) + 1 if found else None
 
 
