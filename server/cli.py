@@ -27,7 +27,7 @@ from server.variants import validate_options, variant_infos
 from server.say import ENGLISH, Said, speaking, terminal_tr
 from tui.i18n import Translator
 from server.signals import catch_stop_signals, release_stop_signals
-from server import gc_tuning, logs
+from server import gc_tuning, logs, metrics
 from server.paths import default_paths, version
 from server.settings_file import SettingsError, SettingsParser, example, load_settings
 from tui import textual_patches
@@ -190,7 +190,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     hub.restore_tables()
     owns_signals = catch_stop_signals(stop)
     tr = terminal_tr()
-    watching = start_metrics(config.metrics, ctx, hub, tr)
+    watching = metrics.start(config.metrics, lambda: ctx.sessions, lambda: hub.tables.values(), _say, tr)
     _say(tr("cli.listening", address=f"{config.host}:{port}"))
     _say(tr("cli.fingerprint", fingerprint=fingerprint(host_key)))
     host_task: asyncio.Task[None] | None = None
@@ -233,37 +233,13 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
         check.cancel()
         await asyncio.gather(check, return_exceptions=True)
         await store.close()
-        await stop_metrics(watching)
+        await metrics.stop(watching)
         release_stop_signals(owns_signals)
         _say(tr("cli.stopped"))
     if checked.done() and not checked.cancelled() and checked.exception() is not None:
         raise checked.exception()  # type: ignore[misc]  # main() reports it (exit status 2)
     if host_task is not None and not host_task.cancelled() and host_task.exception() is not None:
         raise host_task.exception()  # type: ignore[misc]  # main() reports it
-
-
-def start_metrics(address: str, ctx: ServerContext, hub: Hub, tr: Translator
-                  ) -> "tuple[object, asyncio.Task[None]] | None":
-    """/metrics on ``address`` (none if empty) and the task that samples the gauges."""
-    if not address:
-        return None
-    from server import metrics
-
-    server, port = metrics.serve_metrics(address)
-    _say(tr("cli.metrics", address=f"{metrics.parse_address(address)[0]}:{port}"))
-    task = asyncio.get_running_loop().create_task(
-        metrics.watch(lambda: ctx.sessions, lambda: hub.tables.values()), name="metrics")
-    return server, task
-
-
-async def stop_metrics(watching: "tuple[object, asyncio.Task[None]] | None") -> None:
-    if watching is None:
-        return
-    server, task = watching
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
-    await asyncio.to_thread(server.shutdown)  # type: ignore[attr-defined]  # waits for its thread
-    server.server_close()  # type: ignore[attr-defined]
 
 
 def _settle(checked: "asyncio.Future[None]", check: "asyncio.Task[None]", stop: asyncio.Event) -> None:

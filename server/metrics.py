@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable
 from prometheus_client import Counter, Gauge, Histogram, Info, start_http_server
 
 from server.logs import process_name
+from tui.i18n import Translator
 
 log = logging.getLogger("truco-ssh")
 SAMPLE_EVERY = 1.0
@@ -64,7 +65,8 @@ def sample_tables(tables: Iterable[Any]) -> None:
         TABLES.labels(variant=variant, status=status).set(n)
 
 
-async def watch(sessions: Callable[[], Iterable[Any]], tables: Callable[[], Iterable[Any]]) -> None:
+async def watch(sessions: Callable[[], Iterable[Any]], tables: Callable[[], Iterable[Any]],
+                bus_connected: Callable[[], bool] | None = None) -> None:
     """Sample the gauges and the loop's lag until cancelled."""
     loop = asyncio.get_running_loop()
     while True:
@@ -75,3 +77,36 @@ async def watch(sessions: Callable[[], Iterable[Any]], tables: Callable[[], Iter
         SESSIONS.set(len(open_sessions))
         PLAYERS.set(len({getattr(s, "username", id(s)) for s in open_sessions}))
         sample_tables(tables())
+        if bus_connected is not None:
+            BUS_CONNECTED.set(1 if bus_connected() else 0)
+
+
+Watching = tuple[Any, "asyncio.Task[None]"]
+
+
+def start(address: str, sessions: Callable[[], Iterable[Any]], tables: Callable[[], Iterable[Any]],
+          say: Callable[[str], None], tr: Translator,
+          bus_connected: Callable[[], bool] | None = None) -> Watching | None:
+    """/metrics on ``address`` (none if empty) and the task that samples the gauges."""
+    if not address:
+        return None
+    server, port = serve_metrics(address)
+    say(tr("cli.metrics", address=f"{parse_address(address)[0]}:{port}"))
+    task = asyncio.get_running_loop().create_task(watch(sessions, tables, bus_connected), name="metrics")
+    return server, task
+
+
+async def stop(watching: Watching | None) -> None:
+    if watching is None:
+        return
+    server, task = watching
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    await asyncio.to_thread(server.shutdown)  # waits for its thread to leave serve_forever
+    server.server_close()
+
+
+def worker_address(address: str, number: int) -> str:
+    """``--workers``: worker ``number`` serves its own /metrics on the given port + number."""
+    host, port = parse_address(address)
+    return f"[{host}]:{port + number}" if ":" in host else f"{host}:{port + number}"

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import random
 import secrets
 from collections import deque
@@ -202,7 +201,8 @@ class TableActor:
     def _handle(self, message: m.TableMessage) -> None:
         match message:
             case m.Act(conn_id, command):
-                self._on_act(conn_id, command)
+                with metrics.PRESS_TO_UPDATE.time():  # applied, logged, each viewer's update queued
+                    self._on_act(conn_id, command)
             case m.BotMove(seat, seq):
                 if seq == self.seq and self.state is not None:  # else the table moved on
                     self._play_for(seat)
@@ -281,9 +281,7 @@ class TableActor:
         wire = moves.command_wire(cmd, seat)
         try:
             action = engine.action_from_wire(wire, deck=self.rules.card_notation)
-            pressed = time.perf_counter()
             self._apply(action, (seat, cmd.cid) if cmd.cid else None)
-            metrics.PRESS_TO_UPDATE.observe(time.perf_counter() - pressed)
         except (engine.IllegalAction, ValueError) as exc:
             reason = getattr(exc, "reason", None) or str(exc)
             log.debug("table %s seat %s: %s refused: %s", self.table_id, seat, wire, reason)
@@ -423,9 +421,6 @@ class TableActor:
 
     def _rematch_agreed(self) -> bool:
         return rematch.agreed(self.state, self.seats, self.rematch_votes)
-
-    def human_seats(self) -> list[int]:
-        return rematch.human_seats(self.seats)
 
     # -- publishing: logged first (``_flush``), then sent ----------------------------------
     def _publish(self, events: list[engine.Event], cause: tuple[int, int] | None = None) -> None:
