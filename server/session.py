@@ -137,8 +137,8 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         env = {str(k): str(v) for k, v in self._chan.get_environment().items()}
         lang = language_from_env(env)
         link = self._ctx.hub.connect(self._ip, self._username, self._fingerprint)
-        log.info("session %s from %s: connected (%s)", self._username, self._ip,
-                 "key " + self._fingerprint if self._fingerprint else "guest", extra={"session": self._username})
+        log.info("conn %s: %r from %s connected (%s)", link.conn_id, self._username, self._ip,
+                 "key " + self._fingerprint if self._fingerprint else "guest", extra={"session": link.conn_id})
         app = TrucoApp(link, self._username, lang, driver_class=ChannelDriver)
         app.terminal_link = self  # type: ignore[attr-defined]
         self._env = env
@@ -161,6 +161,8 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             if self._watchdog is not None:
                 self._watchdog.cancel()
             link.close()
+            log.info("conn %s: %r hung up (%s)", link.conn_id, self._username, app.return_value or "connection lost",
+                     extra={"session": link.conn_id})
             self._flush()
             if not self._closed:
                 reason = FAREWELL.get(str(app.return_value or ""), "")

@@ -51,7 +51,8 @@ async def test_sigterm_tells_a_connected_player_and_the_journal_gets_plain_lines
         if ana is not None:
             await close_all(ana)
     log = err.decode()
-    assert re.search(r"^INFO \S+:\d+ server\.session: session ana from 127\.0\.0\.1: connected \(guest\)$", log, re.M), log
+    assert re.search(r"^INFO \S+:\d+ server\.session: conn \d+: 'ana' from 127\.0\.0\.1 connected \(guest\)$", log, re.M), log
     assert re.search(r"server\.lobby\.names: conn \d+: plays as .ana. \(guest\)$", log, re.M), log
+    assert re.search(r"server\.session: conn \d+: 'ana' hung up \(shutdown\)$", log, re.M), log
     assert not re.search(r"^\d{4}-\d\d-\d\d", log, re.M)  # the journal stamps the lines itself
     assert not (tmp_path / "data" / "truco-ssh.log").exists()
