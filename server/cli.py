@@ -113,7 +113,8 @@ def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
                        help=tr("cli.help.log_level"))
     serve.add_argument("--log-format", default="text", choices=["text", "json"],
                        help=tr("cli.help.log_format"))
-    serve.add_argument("--metrics", metavar="ADDR:PORT", help=tr("cli.help.serve.metrics"))
+    serve.add_argument("--metrics", metavar="ADDR:PORT", type=metrics.checked_address,
+                       help=tr("cli.help.serve.metrics"))
     from server.remote_bot import add_bot_parser  # `truco-ssh bot`: a program at a table
 
     add_bot_parser(sub, defaults.port, tr)

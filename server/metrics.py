@@ -6,6 +6,7 @@ the gauges (sessions, tables by variant and status) and the event loop's lag are
 prometheus_client only reads numbers and never walks the hub's tables."""
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 from typing import Any, Callable, Iterable
@@ -41,8 +42,17 @@ def parse_address(text: str) -> tuple[str, int]:
     """``ADDR:PORT`` (``[v6]:PORT`` too) or ValueError."""
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ValueError(f"--metrics wants ADDR:PORT, not {text!r}")
+        raise ValueError(f"ADDR:PORT wanted, not {text!r}")
     return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def checked_address(text: str) -> str:
+    """``--metrics``'s value, refused unless ``ADDR:PORT`` (argparse says why)."""
+    try:
+        parse_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def serve_metrics(address: str) -> tuple[Any, int]:

@@ -70,7 +70,7 @@ def _value(action: argparse.Action, value: object) -> object:
         raise ValueError(f"must be a whole number, not {value!r}")
     if kind is float and not isinstance(value, (int, float)):
         raise ValueError(f"must be a number, not {value!r}")
-    if kind in (None, Path) and not isinstance(value, (str, int)):
+    if kind not in (int, float) and not isinstance(value, (str, int)):
         raise ValueError(f"must be a string, not {value!r}")
     converted = kind(value) if callable(kind) else str(value)
     if action.choices is not None and converted not in action.choices:
@@ -98,7 +98,7 @@ def load_settings(path: Path, parser: SettingsParser) -> dict[str, object]:
             raise SettingsError(f"{where}: unknown setting {key!r} (`truco-ssh config example` lists them)")
         try:
             values[key] = _value(action, value)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, argparse.ArgumentTypeError) as exc:
             raise SettingsError(f"{where}: {key}: {exc}") from None
     return values
 

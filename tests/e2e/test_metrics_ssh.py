@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 import urllib.request
 
 import pytest
@@ -10,16 +9,11 @@ from prometheus_client.parser import text_string_to_metric_families
 
 import protocol as p
 from protocol.client import Client
+from server.cluster.natsd import free_port
 from tests.e2e.harness import running_server
 from tests.e2e.programs import close_all, connect, play, table_of
 
 pytestmark = pytest.mark.e2e
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

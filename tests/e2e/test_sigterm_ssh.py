@@ -6,21 +6,15 @@ import asyncio
 import os
 import re
 import signal
-import socket
 import sys
 
 import pytest
 
+from server.cluster.natsd import free_port
 from tests.e2e.helpers import close_all, lobby_client
 
 pytestmark = pytest.mark.e2e
 NOTICE = "The server is shutting down"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def test_sigterm_tells_a_connected_player_and_the_journal_gets_plain_lines(tmp_path):

@@ -63,6 +63,7 @@ def test_settings_from_the_file_and_flags_over_them(tmp_path: Path) -> None:
     ('bot_delay = "slow"\n', ":1: bot_delay: must be a number"),
     ('log_level = "LOUD"\n', ":1: log_level: must be one of DEBUG, INFO, WARNING, ERROR, not 'LOUD'"),
     ('[serve]\nport = 1\n', ":1: unknown setting 'serve'"),
+    ('metrics = "9100"\n', ":1: metrics: ADDR:PORT wanted, not '9100'"),
     ('port = \n', ": not TOML: "),
 ])
 def test_a_bad_file_is_refused_with_its_line_and_why(tmp_path: Path, text: str, reason: str) -> None:
