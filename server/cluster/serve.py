@@ -32,10 +32,10 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
     tr = terminal_tr()
     owns_signals = catch_stop_signals(stop)
     node = await Node.join(config, servers, options, stop)
+    set_process_name(node.bus.owner)  # the log and the metrics call it as the cluster does
     try:
         await node.start()
         ctx = ServerContext(config, node.front)
-        set_process_name(node.bus.owner)
         watching = metrics.start(  # the tables: the lobby host's (it changes on a failover)
             config.metrics, lambda: ctx.sessions,
             lambda: node.hosting.hub.tables.values() if node.hosting is not None else (), say, tr,
