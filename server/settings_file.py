@@ -8,7 +8,7 @@ import json
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 # Not settings: the file itself, help, and what only ``--workers`` gives its workers.
 NOT_SETTINGS = {"help", "config", "reuse_port"}
@@ -72,7 +72,8 @@ def _value(action: argparse.Action, value: object) -> object:
         raise ValueError(f"must be a number, not {value!r}")
     if kind not in (int, float) and not isinstance(value, (str, int)):
         raise ValueError(f"must be a string, not {value!r}")
-    converted = kind(value) if callable(kind) else str(value)
+    plain = value if kind in (int, float) else str(value)  # a number for `workers` is its text
+    converted = cast(Any, kind)(plain) if callable(kind) else plain
     if action.choices is not None and converted not in action.choices:
         raise ValueError(f"must be one of {', '.join(map(str, action.choices))}, not {value!r}")
     return converted
