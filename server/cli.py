@@ -29,7 +29,9 @@ from server.variants import validate_options, variant_infos
 from server.say import ENGLISH, Said, speaking, terminal_tr
 from tui.i18n import Translator
 from server.signals import catch_stop_signals, release_stop_signals
-from server import gc_tuning
+from server import gc_tuning, logs, metrics
+from server.paths import default_paths, version
+from server.settings_file import SettingsError, SettingsParser, example, load_settings
 from tui import textual_patches
 
 log = logging.getLogger("truco-ssh")
@@ -64,10 +66,14 @@ def _server_arguments(serve: argparse.ArgumentParser, defaults: ServerConfig, tr
 
 def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
     """The command line, its help in ``tr``'s language (argparse's own words: ``speaking``)."""
-    defaults = ServerConfig()
-    parser = argparse.ArgumentParser(prog="truco-ssh", description=tr("cli.help.description"))
-    sub = parser.add_subparsers(dest="command", required=True)
+    data_dir, host_key = default_paths()
+    defaults = ServerConfig(data_dir=data_dir, host_key=host_key)
+    parser = SettingsParser(prog="truco-ssh", description=tr("cli.help.description"))
+    parser.add_argument("--version", action="version", version=f"truco-ssh {version()}",
+                        help=tr("cli.help.version"))
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=SettingsParser)
     serve = sub.add_parser("serve", help=tr("cli.help.serve"))
+    serve.add_argument("--config", type=Path, metavar="PATH", help=tr("cli.help.serve.config"))
     _server_arguments(serve, defaults, tr)
     serve.add_argument("--max-connections-per-ip", type=int, default=defaults.max_connections_per_ip,
                        help=tr("cli.help.serve.max_connections_per_ip"))
@@ -107,6 +113,10 @@ def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
                          help=tr("cli.help.cluster.replicas"))
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
                        help=tr("cli.help.log_level"))
+    serve.add_argument("--log-format", default="text", choices=["text", "json"],
+                       help=tr("cli.help.log_format"))
+    serve.add_argument("--metrics", metavar="ADDR:PORT", type=metrics.checked_address,
+                       help=tr("cli.help.serve.metrics"))
     from server.remote_bot import add_bot_parser  # `truco-ssh bot`: a program at a table
 
     add_bot_parser(sub, defaults.port, tr)
@@ -122,7 +132,11 @@ def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
                       help=tr("cli.help.host.log_file"))
     # Errors name the commands, not the English word "command" (the dest): the help is the same,
     # argparse shows {serve,...} there anyway.
+    config = sub.add_parser("config", help=tr("cli.help.config"))
+    config.add_subparsers(dest="config_command", required=True).add_parser(
+        "example", help=tr("cli.help.config.example"))
     sub.metavar = "{" + ",".join(sub.choices) + "}"
+    parser.commands = sub.choices
     return parser
 
 
@@ -131,7 +145,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     more = {name: getattr(args, name, getattr(d, name)) for name in (
         "max_connections_per_ip", "max_sessions", "chat_per_second", "chat_max_len", "lite",
         "compression", "connections_per_minute_per_ip", "seat_hold", "away_grace",
-        "quick_fill_wait", "demo_bot_tables", "log_digests")}
+        "quick_fill_wait", "demo_bot_tables", "log_digests", "metrics")}
     return dataclasses.replace(
         d,
         host=args.host, port=args.port, data_dir=args.data_dir, host_key=args.host_key,
@@ -143,6 +157,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         seat_hold=max(0.0, more["seat_hold"]), away_grace=max(0.0, more["away_grace"]),
         quick_fill_wait=max(0.0, more["quick_fill_wait"]),
         demo_bot_tables=max(0, min(50, more["demo_bot_tables"])), log_digests=more["log_digests"],
+        metrics=more["metrics"] or "",
     )
 
 
@@ -188,6 +203,7 @@ async def _serve(config: ServerConfig, ready: asyncio.Event | None,
     hub.restore_tables()
     owns_signals = catch_stop_signals(stop)
     tr = terminal_tr()
+    watching = metrics.start(config.metrics, lambda: ctx.sessions, lambda: hub.tables.values(), _say, tr)
     _say(tr("cli.listening", address=f"{config.host}:{port}"))
     _say(tr("cli.fingerprint", fingerprint=fingerprint(host_key)))
     host_task: asyncio.Task[None] | None = None
@@ -230,6 +246,7 @@ async def _serve(config: ServerConfig, ready: asyncio.Event | None,
         check.cancel()
         await asyncio.gather(check, return_exceptions=True)
         await store.close()
+        await metrics.stop(watching)
         release_stop_signals(owns_signals)
         _say(tr("cli.stopped"))
     if checked.done() and not checked.cancelled() and checked.exception() is not None:
@@ -270,9 +287,20 @@ def main(argv: list[str] | None = None) -> int:
     # The terminal's language, chosen before the parser is built: --help, usage and errors.
     tr = terminal_tr()
     with speaking(tr):
-        args = build_parser(tr).parse_args(argv)
+        parser = build_parser(tr)
+        args = parser.parse_args(argv)
+        if args.command == "serve" and args.config is not None:
+            try:  # the file's settings become the defaults: flags given still win
+                parser.commands["serve"].set_defaults(**load_settings(args.config, parser.commands["serve"]))
+            except SettingsError as exc:
+                sys.__stderr__.write(f"truco-ssh: {exc}\n")
+                return 2
+            args = parser.parse_args(argv)
     if args.command == "bot":
         return bot_main(args)
+    if args.command == "config":
+        _say(example(parser.commands["serve"]).rstrip())
+        return 0
     if args.command == "options":
         from server.options_doc import options_markdown
 
@@ -285,7 +313,6 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     config = config_from_args(args)
     hosting: Hosting | None = None
-    log_format = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     if args.command == "host":
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             sys.__stderr__.write(terminal_tr()("cli.host.needs_terminal") + "\n")
@@ -299,13 +326,13 @@ def main(argv: list[str] | None = None) -> int:
         log_file = args.log_file or config.data_dir / "truco-ssh.log"
         log_file.parent.mkdir(parents=True, exist_ok=True)
         config = dataclasses.replace(config, mdns_name=plan.title or f"{plan.name}'s table")
-        logging.basicConfig(level=logging.WARNING, filename=str(log_file), format=log_format)
+        logs.setup(logging.WARNING, filename=log_file)
 
         async def play(hub: Hub, port: int, server_fingerprint: str) -> None:
             await play_host(hub, port, config.host, plan, _say, server_fingerprint)
         hosting = play
     else:
-        logging.basicConfig(level=args.log_level, stream=sys.__stderr__, format=log_format)
+        logs.setup(args.log_level, args.log_format)
     workers, nats = 1, None
     if args.command == "serve":
         try:

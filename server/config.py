@@ -54,6 +54,7 @@ class ServerConfig:
     demo_bot_tables: int = 0  # bot-only tables that play on for ever (operators, tests)
     quick_fill_wait: float = 20.0  # seconds a quick-play table waits for people before bots sit
     log_digests: bool = False  # log a digest of each restored table's state (tests compare it)
+    metrics: str = ""  # ADDR:PORT of /metrics for Prometheus ("": none; server/metrics.py)
 
     def clamp_size(self, cols: int, rows: int) -> tuple[int, int]:
         """A terminal size any client may claim, brought into the supported range."""

@@ -35,6 +35,7 @@ import time
 from collections import deque
 from typing import Any, Callable, Protocol
 
+from server import metrics
 from server.config import ServerConfig
 from server.ratelimit import TokenBucket
 
@@ -280,6 +281,7 @@ class InputGate:
         now = self._clock()
         if why:
             log.info("session input dropped (%s): %d bytes", why, count)
+            metrics.INPUT_DROPS.labels(why).inc()
         if now - self._noticed_at >= NOTICE_EVERY:
             self._noticed_at = now
             self._sink.dropped()

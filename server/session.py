@@ -14,6 +14,7 @@ from typing import Any, Callable
 import asyncssh
 from rich.console import Console
 
+from server import metrics
 from server import subsystem as program
 from server.ascii_out import PLAIN_TERMS, to_ascii, wants_ascii
 from server.context import ServerContext
@@ -62,6 +63,10 @@ def make_console(colors: str | None, term: str) -> Console:
 
 
 class TrucoSession(asyncssh.SSHServerSession[bytes]):
+    @property
+    def username(self) -> str:
+        return self._username
+
     def __init__(self, ctx: ServerContext, username: str, fingerprint: str | None, ip: str):
         self._ctx = ctx
         self._username = username
@@ -132,6 +137,8 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         env = {str(k): str(v) for k, v in self._chan.get_environment().items()}
         lang = language_from_env(env)
         link = self._ctx.hub.connect(self._ip, self._username, self._fingerprint)
+        log.info("conn %s: %r from %s connected (%s)", link.conn_id, self._username, self._ip,
+                 "key " + self._fingerprint if self._fingerprint else "guest", extra={"session": link.conn_id})
         app = TrucoApp(link, self._username, lang, driver_class=ChannelDriver)
         app.terminal_link = self  # type: ignore[attr-defined]
         self._env = env
@@ -154,6 +161,8 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             if self._watchdog is not None:
                 self._watchdog.cancel()
             link.close()
+            log.info("conn %s: %r hung up (%s)", link.conn_id, self._username, app.return_value or "connection lost",
+                     extra={"session": link.conn_id})
             self._flush()
             if not self._closed:
                 reason = FAREWELL.get(str(app.return_value or ""), "")
@@ -208,6 +217,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
 
     def dropped(self) -> None:
         log.warning("session %s: input over its budget, dropped", self._username)
+        metrics.INPUT_DROPS.labels("over_budget").inc()
         app = self._app
         if app is not None and app.is_running:
             app.call_later(app.notify_text, app.tr("notice.input_dropped"), severity="warning", timeout=6)

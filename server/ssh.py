@@ -16,6 +16,7 @@ from typing import Any
 import asyncssh
 
 from protocol.text import name_key
+from server import metrics
 from server import compression, ssh_ignore, write_flow
 from server.context import ServerContext
 from server.input_gate import InputGate
@@ -68,20 +69,26 @@ class TrucoSSHServer(asyncssh.SSHServer):
         cfg = self._ctx.config
         ctx = self._ctx
         if not ctx.connection_allowed(self._ip):
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "connecting too often, wait a minute")
+            self._refuse("rate", "connecting too often, wait a minute")
             return
         if ctx.per_ip[self._ip] >= cfg.max_connections_per_ip:
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections from your address")
+            self._refuse("per_ip", "too many connections from your address")
             return
         if ctx.unauthenticated >= cfg.max_unauthenticated:
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "server busy, try again shortly")
+            self._refuse("unauthenticated", "server busy, try again shortly")
             return
         if len(ctx.sessions) >= cfg.max_sessions:
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "the server is full, try again later")
+            self._refuse("full", "the server is full, try again later")
             return
         ctx.per_ip[self._ip] += 1
         ctx.unauthenticated += 1
         self._counted = True
+
+    def _refuse(self, reason: str, told: str) -> None:
+        metrics.REFUSED.labels(reason).inc()
+        log.info("connection from %s refused (%s): %s", self._ip, reason, told)
+        assert self._conn is not None
+        self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, told)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self._counted:

@@ -26,6 +26,7 @@ from typing import Any, Awaitable, Callable
 import engine
 import protocol as p
 from protocol.bus import TableOwn, TableStatus, Viewer
+from server import metrics
 from server.cluster.bus import TABLE_NEWS, Bus, owner_subject, table_lease, table_subject
 from server.cluster.lease import Leases
 from server.cluster.tablewire import LobbyCall, follow, seat_record, to_call
@@ -274,6 +275,7 @@ class TableRegistry:
                 known[owner] = await self._alive(owner)
             if not known[owner]:
                 log.warning("table %s: its owner %s is gone; another process takes it", proxy.table_id, owner)
+                metrics.FAILOVERS.inc()
                 proxy.owner_lost()
 
     async def choose(self, proxy: TableProxy) -> tuple[str, bool]:

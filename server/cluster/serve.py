@@ -5,6 +5,7 @@ import asyncio
 import logging
 from typing import Callable
 
+from server import metrics
 from server.cluster.bus import BusOptions
 from server.cluster.node import Node
 from server.config import ServerConfig
@@ -13,6 +14,7 @@ from server.hostkey import fingerprint, load_or_create_host_key
 from server.netinfo import connect_lines, lan_addresses
 from server.ssh import start_ssh_server
 from server.say import terminal_tr
+from server.logs import set_process_name
 from server.signals import catch_stop_signals, release_stop_signals
 from tui import textual_patches
 
@@ -30,9 +32,14 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
     tr = terminal_tr()
     owns_signals = catch_stop_signals(stop)
     node = await Node.join(config, servers, options, stop)
+    set_process_name(node.bus.owner)  # the log and the metrics call it as the cluster does
     try:
         await node.start()
         ctx = ServerContext(config, node.front)
+        watching = metrics.start(  # the tables: the lobby host's (it changes on a failover)
+            config.metrics, lambda: ctx.sessions,
+            lambda: node.hosting.hub.tables.values() if node.hosting is not None else (), say, tr,
+            lambda: node.bus.nc.is_connected)
         acceptor = await start_ssh_server(ctx, host_key, reuse_port=reuse_port)
         role = (tr("cli.cluster.lobby_host") if node.hosting is not None
                 else tr("cli.cluster.front_end", host=node.front.host))
@@ -57,6 +64,7 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
             for session in list(ctx.sessions):
                 session.close()
             await acceptor.wait_closed()
+            await metrics.stop(watching)
     finally:
         if not node.bus.nc.is_closed:
             await node.bus.nc.close()

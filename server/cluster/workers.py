@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from server import metrics
 from server.cluster.natsd import NatsServer, free_port
 from server.config import ServerConfig
 from server.hostkey import fingerprint, load_or_create_host_key
@@ -53,13 +54,18 @@ def worker_argv(argv: list[str], nats_url: str, port: int) -> list[str]:
         if skip:
             skip = False
             continue
-        if arg in ("--workers", "--port", "--nats"):
+        if arg in ("--workers", "--port", "--nats", "--metrics"):
             skip = True
             continue
-        if arg.startswith(("--workers=", "--port=", "--nats=")):
+        if arg.startswith(("--workers=", "--port=", "--nats=", "--metrics=")):
             continue
         out.append(arg)
-    return [*out, "--port", str(port), "--nats", nats_url, "--reuse-port"]
+    # --workers 1 over a settings file's `workers`; --metrics per worker (``worker_metrics``)
+    return [*out, "--port", str(port), "--nats", nats_url, "--reuse-port", "--workers", "1"]
+
+
+def worker_metrics(address: str, number: int) -> list[str]:
+    return ["--metrics", metrics.worker_address(address, number)] if address else []
 
 
 async def run_workers(config: ServerConfig, count: int, argv: list[str],
@@ -93,7 +99,8 @@ async def _run_workers(config: ServerConfig, count: int, argv: list[str], say: C
         for line in connect_lines(lan_addresses(config.host), port, tr):
             say(line)
         say(tr("cli.press_ctrl_c"))
-        workers = [loop.create_task(_keep_running(exe + args, n, stop, lock), name=f"worker-{n}")
+        workers = [loop.create_task(_keep_running([*exe, *args, *worker_metrics(config.metrics, n)], n, stop, lock),
+                                    name=f"worker-{n}")
                    for n in range(count)]
         workers.append(loop.create_task(_keep_nats(nats, stop), name="nats"))
         await stop.wait()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import secrets
 from typing import Callable
 
@@ -21,6 +22,8 @@ from server.lobby.sessions import Sessions
 from server.lobby.state import Conn, LobbyState, Table
 from server.table import Occupant
 from server.table import messages as tm
+
+log = logging.getLogger(__name__)
 
 
 def as_code(text: str) -> str:
@@ -59,11 +62,15 @@ class Names:
         refusal = self.refusal(name, fp)
         if refusal:
             state.send(conn, p.NameRefused(name=name[:64], reason=refusal, suggestion=self.suggest(name, fp)))
+            log.info("conn %s: name %r refused (%s)", conn.peer.conn_id, name[:64], refusal,
+                     extra={"session": conn.peer.conn_id})
             return
         key = name_key(name)
         self._sessions.replace(state.online.get(key), conn.peer.conn_id)  # same key-holder again
         conn.name = name
         state.online[key] = conn.peer.conn_id
+        log.info("conn %s: plays as %r (%s)", conn.peer.conn_id, name, "key" if fp else "guest",
+                 extra={"session": conn.peer.conn_id})
         if fp is not None and key not in state.reservations:
             state.reservations[key] = fp
             state.reserved_names[key] = name

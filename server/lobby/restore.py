@@ -12,6 +12,7 @@ import logging
 import time
 
 import protocol as p
+from server import metrics
 from server.lobby.messages import RestoreDone, Restored
 from server.lobby.quick import wait_for_people
 from server.lobby.seats import Seats
@@ -176,6 +177,7 @@ class Restorer:
                      actor.seq, state_digest(actor.state, len(table.seats)))
         else:
             log.info("restored table %s match %s seq %s", table_id, actor.match_no, actor.seq)
+        metrics.RESTORES.inc()
         back = {id(o) for _, o in waiting}
         for index, seated in enumerate(table.seats):
             assert seated is not None

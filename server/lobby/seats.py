@@ -62,6 +62,8 @@ class Seats:
             occupant.resume = self._new_resume_code()
         table.seats[seat] = occupant
         conn.table_id, conn.seat = table.table_id, seat
+        log.info("table %s seat %s: %s sits", table.table_id, seat, occupant.name,
+                 extra={"session": conn.peer.conn_id, "table": table.table_id})
         self._state.send(conn, p.Seated(table_id=table.table_id, seat=seat, code=table.code))
         self._state.table_changed(table)
         self._state.player_moved(conn)
@@ -87,6 +89,8 @@ class Seats:
                         self._state.presence(conn)  # cluster mode: its front end learns the code
         actor = self.new_actor(table, seed=table.seed or None)
         table.actor = actor
+        log.info("table %s: %s for %d starts", table.table_id, table.variant, len(table.seats),
+                 extra={"table": table.table_id})
         store = self._state.store
         if store is not None and table.seed:  # a waiting room, in the store since it opened
             self._state.persist(store.update_seats(table.table_id, [o.to_record() for o in seats]))

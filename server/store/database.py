@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
+from server import metrics
 from server.store import events as event_sql
 from server.store import games as game_sql
 from server.store import ratings as rating_sql
@@ -129,7 +130,8 @@ class Store:
             (table_id, r.seq, r.match_no, pack_event(r.data), r.seat, r.cid, now) for r in rows
         ]
         # With the other tables' appends waiting meanwhile: one transaction, one sync for all.
-        await self._group.append((table_id, params, list(games), snapshot, list(senas), list(chat)))
+        with metrics.EVENT_WRITE.time():
+            await self._group.append((table_id, params, list(games), snapshot, list(senas), list(chat)))
 
     def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> "asyncio.Future[None]":
         return self._on_db(event_sql.update_seats, table_id, seats)

@@ -34,6 +34,7 @@ from typing import Callable
 
 import engine
 import protocol as p
+from server import metrics
 from server.store import ChatRow, EventRow, GameRecord, SenaRow, Snapshot, Store
 from server.table import bots, frames, moves, rematch
 from server.table import messages as m
@@ -200,7 +201,8 @@ class TableActor:
     def _handle(self, message: m.TableMessage) -> None:
         match message:
             case m.Act(conn_id, command):
-                self._on_act(conn_id, command)
+                with metrics.PRESS_TO_UPDATE.time():  # applied, logged, each viewer's update queued
+                    self._on_act(conn_id, command)
             case m.BotMove(seat, seq):
                 if seq == self.seq and self.state is not None:  # else the table moved on
                     self._play_for(seat)
@@ -257,6 +259,7 @@ class TableActor:
         assert self.state is not None
         self.state, events = engine.apply(self.state, action)
         self._publish(events if note is None else [note, *events], cause)
+        metrics.ACTIONS.labels(self.variant).inc()
 
     def _advance_chance(self) -> None:
         assert self.state is not None
@@ -418,9 +421,6 @@ class TableActor:
 
     def _rematch_agreed(self) -> bool:
         return rematch.agreed(self.state, self.seats, self.rematch_votes)
-
-    def human_seats(self) -> list[int]:
-        return rematch.human_seats(self.seats)
 
     # -- publishing: logged first (``_flush``), then sent ----------------------------------
     def _publish(self, events: list[engine.Event], cause: tuple[int, int] | None = None) -> None:

@@ -5,6 +5,7 @@ Pure functions of the table's data; the actor applies and logs what they return.
 """
 from __future__ import annotations
 
+import logging
 import random
 import time
 from typing import Any
@@ -15,6 +16,8 @@ from engine.bots.senas import choose_with_senas
 from protocol.text import name_key
 from server.store import GameRecord
 from server.table.occupant import Occupant
+
+log = logging.getLogger(__name__)
 
 
 def command_wire(command: p.TableAction, seat: int) -> dict[str, Any]:
@@ -71,4 +74,5 @@ def game_record(table_id: str, match_no: int, variant: str, title: str, seats: l
         # left for good before the end (a bot finished for them): a rated loss for them
         abandoned=tuple(i for i, o in enumerate(seats) if o.was_human and o.bot),
     )
+    log.info("table %s: match %s over, scores %s", table_id, match_no, game.scores, extra={"table": table_id})
     return game, [(i, name_key(o.name), o.fingerprint) for i, o in enumerate(seats) if o.was_human]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.ports import free_port
-from server.cluster.workers import worker_argv, worker_count
+from server.cluster.workers import worker_argv, worker_count, worker_metrics
 from tests.cluster.procs import children, established
 from protocol.client import Client
 from tests.e2e import programs
@@ -27,9 +27,16 @@ def test_worker_count_and_command_line() -> None:
     for bad in ("0", "x", "65"):
         with pytest.raises(ValueError):
             worker_count(bad)
-    argv = ["serve", "--workers", "2", "--port=2222", "--host", "0.0.0.0", "--nats", "x", "--lite"]
+    argv = ["serve", "--workers", "2", "--port=2222", "--host", "0.0.0.0", "--nats", "x", "--lite",
+            "--metrics", "127.0.0.1:9100"]
+    # --workers 1: a settings file's `workers` must not make each worker start workers
     assert worker_argv(argv, "nats://127.0.0.1:9", 2022) == [
-        "serve", "--host", "0.0.0.0", "--lite", "--port", "2022", "--nats", "nats://127.0.0.1:9", "--reuse-port"]
+        "serve", "--host", "0.0.0.0", "--lite", "--port", "2022", "--nats", "nats://127.0.0.1:9", "--reuse-port",
+        "--workers", "1"]
+    # each worker its own /metrics port
+    assert worker_metrics("127.0.0.1:9100", 0) == ["--metrics", "127.0.0.1:9100"]
+    assert worker_metrics("[::1]:9100", 2) == ["--metrics", "[::1]:9102"]
+    assert worker_metrics("", 1) == []
 
 
 async def test_connections_land_on_both_workers_and_see_one_lobby(tmp_path: Path) -> None:

@@ -15,12 +15,12 @@ import pytest
 from server.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMANDS = [[], ["serve"], ["host"], ["find"], ["bot"], ["options"]]
+COMMANDS = [[], ["serve"], ["host"], ["find"], ["bot"], ["options"], ["config"], ["config", "example"]]
 LOCALES = {"es": "es_AR.UTF-8", "pt": "pt_BR.UTF-8"}
 
 # What is literal in a help text, in every language: option strings, metavars (upper case),
 # NAME=VALUE examples, choice sets, the program and its commands, paths, numbers, quoted values.
-LITERAL = re.compile(r"truco-ssh(?: (?:serve|host|find|bot|options)\b)?|(?<!\w)-{1,2}[\w-]+|[\w.]+=\S+|\{[^}]*\}|\b[A-Z][A-Z0-9_]+\b"
+LITERAL = re.compile(r"truco-ssh(?: (?:serve|host|find|bot|options|config(?: example)?)\b)?|(?<!\w)-{1,2}[\w-]+|[\w.]+=\S+|\{[^}]*\}|\b[A-Z][A-Z0-9_]+\b"
                      r"|\S*/\S*|\d+(\.\d+)*|'[^']*'")
 
 
@@ -110,9 +110,9 @@ def test_english_words_of_the_help_as_they_were(monkeypatch: pytest.MonkeyPatch,
     (["serve", "--frob"], "es", "truco-ssh: error: argumentos desconocidos: --frob"),
     (["bot"], "es", "truco-ssh bot: error: faltan estos argumentos: name"),
     (["bot"], "pt", "truco-ssh bot: erro: faltam estes argumentos: name"),
-    (["nope"], "pt", "truco-ssh: erro: argumento {serve,bot,options,find,host}: opção inválida: 'nope' "
-                     "(escolha entre 'serve', 'bot', 'options', 'find', 'host')"),
-    ([], "es", "truco-ssh: error: faltan estos argumentos: {serve,bot,options,find,host}"),
+    (["nope"], "pt", "truco-ssh: erro: argumento {serve,bot,options,find,host,config}: opção inválida: 'nope' "
+                     "(escolha entre 'serve', 'bot', 'options', 'find', 'host', 'config')"),
+    ([], "es", "truco-ssh: error: faltan estos argumentos: {serve,bot,options,find,host,config}"),
     (["host", "--variant", "chinchon"], "es", "argumento --variant: opción inválida: 'chinchon' (elegí entre"),
     (["serve", "--port"], "pt", "argumento --port: falta um valor"),
 ])
