@@ -10,6 +10,7 @@ person who did not leave stays theirs for the whole run; the bot covers at once
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import tempfile
 from pathlib import Path
@@ -64,11 +65,13 @@ class SeatLifeCycle(RuleBasedStateMachine):
         return self.hub.tables[self.table_id]
 
     # -- the table ---------------------------------------------------------------------
-    @initialize(seats=st.sampled_from([2, 4, 6]), guest_first=st.booleans())
-    def open_table(self, seats: int, guest_first: bool) -> None:
-        self.run(self._open(seats, guest_first))
+    @initialize(seats=st.sampled_from([2, 4, 6]), guest_first=st.booleans(), timer=st.sampled_from([0, 1, 60]))
+    def open_table(self, seats: int, guest_first: bool, timer: int) -> None:
+        """A table of a key holder, a guest and bots; a turn timer of none, one that runs out
+        while the test goes on (the bot plays for whoever it runs for), or a long one."""
+        self.run(self._open(seats, guest_first, timer))
 
-    async def _open(self, seats: int, guest_first: bool) -> None:
+    async def _open(self, seats: int, guest_first: bool, timer: int) -> None:
         self.hub_parts = await start_hub(self.path, seat_hold=HOLD)
         self.hub.pace = FAST
         key, guest = Person("ana", "SHA256:ana"), Person("beto", None)
@@ -77,7 +80,7 @@ class SeatLifeCycle(RuleBasedStateMachine):
         owner.client = await join(self.hub, owner.name, owner.fp)
         other.client = await join(self.hub, other.name, other.fp)
         owner.client.send(p.CreateTable(variant="argentino", players=seats, options={"flor": False},
-                                        turn_timer=0, owner_starts=seats > 2))
+                                        turn_timer=timer, owner_starts=seats > 2))
         await _settle_until(owner.client, lambda: bool(owner.client.of(p.TableCreated)))
         self.table_id = owner.client.of(p.TableCreated)[0].table_id
         other.client.send(p.JoinTable(table_id=self.table_id))
@@ -185,12 +188,14 @@ class SeatLifeCycle(RuleBasedStateMachine):
             person = present[0]
             view = engine.view(state, person.seat)
             action = engine.choose_action(view, actor.rules, self.rng) or view.legal[0]
-            seq = actor.seq
-            assert person.client is not None
-            person.client.send(p.TableAction(table_id=self.table_id, call=action.call.value,
+            seq, client = actor.seq, person.client
+            assert client is not None
+            errors = len(client.of(p.Error))
+            client.send(p.TableAction(table_id=self.table_id, call=action.call.value,
                                              amount=action.amount,
                                              card=None if action.card is None else str(action.card)))
-            await until(lambda: actor.seq > seq or actor.state is not state)
+            # Taken, or refused: the bots may have moved meanwhile (then it is not legal now)
+            await _settle_until(client, lambda: actor.seq > seq or len(client.of(p.Error)) > errors)
 
     @precondition(lambda self: bool(self.connected()))
     @rule()
@@ -275,7 +280,7 @@ def _settled_into(client: Client, seated: p.Seated) -> bool:
 
 
 SeatLifeCycle.TestCase.settings = settings(
-    max_examples=25, stateful_step_count=25, deadline=None,
+    max_examples=int(os.environ.get("SEAT_EXAMPLES", "25")), stateful_step_count=25, deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 test_seat_life_cycle = SeatLifeCycle.TestCase
