@@ -2,6 +2,7 @@
 and the per-address counters (all on one event loop)."""
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -35,6 +36,8 @@ class ServerContext:
     sessions: set[OpenSession] = field(default_factory=set)
     per_ip: Counter[str] = field(default_factory=Counter)
     unauthenticated: int = 0
+    refusing: int = 0  # refused connections not yet told why (server/ssh.py)
+    released: asyncio.Event = field(default_factory=asyncio.Event)  # set when a connection's counts go
     connect_rate: dict[str, TokenBucket] = field(default_factory=dict)
 
     def connection_allowed(self, ip: str) -> bool:

@@ -50,6 +50,7 @@ class TrucoSSHServer(asyncssh.SSHServer):
         self._ip = ""
         self._authenticated = False
         self._counted = False
+        self._refusal = ""  # why this connection is refused (said at begin_auth)
         self._last_method = ""
         self._last_key_fp: str | None = None
         self._fingerprint: str | None = None
@@ -68,29 +69,40 @@ class TrucoSSHServer(asyncssh.SSHServer):
         self._ip = str(peer[0])
         cfg = self._ctx.config
         ctx = self._ctx
-        if not ctx.connection_allowed(self._ip):
-            self._refuse("rate", "connecting too often, wait a minute")
+        reason, refusal = self._refused(ctx)
+        if refusal:
+            metrics.REFUSED.labels(reason).inc()
+            log.info("connection from %s refused (%s): %s", self._ip, reason, refusal)
+        if refusal and ctx.refusing >= cfg.max_unauthenticated:  # a flood: no key exchange each
+            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
             return
-        if ctx.per_ip[self._ip] >= cfg.max_connections_per_ip:
-            self._refuse("per_ip", "too many connections from your address")
-            return
-        if ctx.unauthenticated >= cfg.max_unauthenticated:
-            self._refuse("unauthenticated", "server busy, try again shortly")
-            return
-        if len(ctx.sessions) >= cfg.max_sessions:
-            self._refuse("full", "the server is full, try again later")
+        if refusal:
+            self._refusal = refusal  # said once the client can read it (begin_auth)
+            ctx.refusing += 1
             return
         ctx.per_ip[self._ip] += 1
         ctx.unauthenticated += 1
         self._counted = True
 
-    def _refuse(self, reason: str, told: str) -> None:
-        metrics.REFUSED.labels(reason).inc()
-        log.info("connection from %s refused (%s): %s", self._ip, reason, told)
-        assert self._conn is not None
-        self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, told)
+    def _refused(self, ctx: ServerContext) -> tuple[str, str]:
+        """Why a new connection from ``self._ip`` is refused: (the metric's reason, what the
+        client is told); ("", "") if it is not."""
+        cfg = ctx.config
+        if not ctx.connection_allowed(self._ip):
+            return "rate", "connecting too often, wait a minute"
+        if ctx.per_ip[self._ip] >= cfg.max_connections_per_ip:
+            return "per_ip", f"too many connections from your address (at most {cfg.max_connections_per_ip})"
+        if ctx.unauthenticated >= cfg.max_unauthenticated:
+            return "unauthenticated", "server busy, try again shortly"
+        if len(ctx.sessions) >= cfg.max_sessions:
+            return "full", "the server is full, try again later"
+        return "", ""
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._ctx.released.set()  # (whoever waits on it runs after this, with the counts down)
+        if self._refusal:
+            self._refusal = ""
+            self._ctx.refusing -= 1
         if not self._counted:
             return
         self._counted = False
@@ -103,6 +115,13 @@ class TrucoSSHServer(asyncssh.SSHServer):
 
     # -- authentication ----------------------------------------------------------------
     def begin_auth(self, username: str) -> bool:
+        if self._refusal and self._conn is not None:
+            # A refusal sent before the version exchange reads as a garbled banner
+            # (OpenSSH: "banner line contains invalid characters"); now it is a disconnect
+            # the client shows: "Received disconnect ...: too many connections ..."
+            log.info("refused %s: %s", self._ip, self._refusal)
+            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self._refusal)
+            return True
         self._username = username
         return True  # ask for auth, so that clients offer their keys
 

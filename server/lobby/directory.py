@@ -146,8 +146,8 @@ class Directory:
         if table.private and conn.peer.conn_id not in table.invited:
             state.error(conn, "private", "this table is private: join it with its code")
             return
-        if conn.table_id == table.table_id and conn.seat is None:
-            return
+        if conn.table_id == table.table_id:
+            return  # watching it already, or seated there (which is no leaving: issue 32)
         self._seats.leave_table(conn)
         table.spectators.add(conn.peer.conn_id)
         conn.table_id, conn.seat = table.table_id, None

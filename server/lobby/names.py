@@ -117,8 +117,8 @@ class Names:
         """Put a returning player straight back into their seat."""
         state = self._state
         self._sessions.replace(occupant.conn_id, conn.peer.conn_id)
-        if conn.table_id is not None:
-            self._seats.leave_table(conn)
+        if conn.table_id is not None and (conn.table_id, conn.seat) != (table.table_id, seat):
+            self._seats.leave_table(conn)  # (in that seat already: nothing is left)
         occupant.back(conn.peer.conn_id)
         conn.table_id, conn.seat = table.table_id, seat
         room = table.actor is None and table.table_id in state.tables  # a waiting room, restored

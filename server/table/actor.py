@@ -324,8 +324,8 @@ class TableActor:
         seat = self.viewers.pop(conn_id, None)
         if seat is None:
             return
-        occupant = self.seats[seat]
-        occupant.leave()  # a bot finishes for them
+        if not self.seats[seat].left_from(conn_id):  # a bot finishes for them, unless theirs again
+            return log.warning("table %s seat %s is held again: conn %s's leave ignored", self.table_id, seat, conn_id)
         self.rematch_votes.discard(seat)
         if self._rematch_agreed():  # the others had all asked: they need not wait for this seat
             self._new_match()

@@ -29,6 +29,14 @@ class Occupant:
         """The person left for good: a bot plays the seat from now on."""
         self.conn_id, self.bot, self.away = None, True, False
 
+    def left_from(self, conn_id: int) -> bool:
+        """The person on ``conn_id`` left: a bot plays on (True), unless the seat is held for
+        them again on another connection since (False: it stays theirs)."""
+        if self.held and self.conn_id != conn_id:
+            return False
+        self.leave()
+        return True
+
     def replaced_by_bot(self, name: str) -> None:
         """A new match begins without the person who left: the bot that played on for them
         becomes a bot of its own, so the match is neither played nor rated in their name."""

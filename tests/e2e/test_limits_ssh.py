@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+import shutil
 import time
 
 import asyncssh
@@ -120,3 +121,24 @@ async def test_absurd_terminal_sizes_do_not_break_the_session(tmp_path):
             await beto.wait_for(lambda t: "ana: sigo vivo" in chat_area(t))
         finally:
             await close_all(ana, beto)
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="the OpenSSH client (ssh) is not installed")
+async def test_openssh_shows_why_a_connection_past_the_limit_is_refused(tmp_path):
+    """Issue 32: the refusal came before the version exchange, so OpenSSH printed
+    "banner line contains invalid characters"; now it prints the server's reason."""
+    async with running_server(tmp_path, max_connections_per_ip=1) as srv:
+        clients = await programs.connect(srv.port, "ana")
+        try:
+            ssh = await asyncio.create_subprocess_exec(
+                "ssh", "-p", str(srv.port), "-F", "/dev/null", "-o", "StrictHostKeyChecking=no",
+                "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
+                "-o", "IdentityAgent=none", "-T", "carla@127.0.0.1",
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            _, err = await asyncio.wait_for(ssh.communicate(), 30)
+            said = err.decode("utf-8", "replace")
+            assert ssh.returncode != 0
+            assert "too many connections from your address (at most 1)" in said, said
+            assert "invalid characters" not in said, said
+        finally:
+            await programs.close_all(clients)

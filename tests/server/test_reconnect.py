@@ -260,3 +260,26 @@ async def test_my_games_lists_a_finished_game_and_replays_it_hand_by_hand(tmp_pa
         assert stranger.of(p.Error)[-1].code == "no_game"
     finally:
         await stop_hub(hub, store, task)
+
+
+async def test_a_seated_player_watching_or_resuming_their_own_seat_keeps_it(hub: Hub) -> None:
+    """Issue 32: asking to watch one's own table, or typing one's own code while seated, is
+    no leaving: the seat stays the person's, in the lobby and in the store, and a drop after
+    it is held as ever (the same code brings them back)."""
+    ana, beto = await two_at_a_table(hub)
+    table_id = ana.of(p.Seated)[-1].table_id
+    code = last_update(beto).resume_code
+    beto.send(p.WatchTable(table_id=table_id))
+    beto.send(p.ResumeSeat(code=code))
+    await settle_all(ana, beto)
+    await hub.drain_writes()
+    assert hub.store is not None
+    stored = next(r for r in await hub.store.open_tables() if r.table_id == table_id)
+    assert not stored.seats[1]["bot"] and not hub.tables[table_id].seats[1].bot  # type: ignore[union-attr]
+    assert not last_update(ana).seats[1].bot
+    beto.link.close()
+    await settle_all(ana)
+    assert last_update(ana).seats[1].away
+    back = await join(hub, code, None)
+    await until_updates(back)
+    assert back.of(p.Welcome)[0].name == "beto" and back.of(p.Seated)[-1] == p.Seated(table_id=table_id, seat=1)
