@@ -37,7 +37,8 @@ class TrucoApp(App[None]):
     CSS_PATH = "truco.tcss"
     TITLE = "truco-ssh"
     ENABLE_COMMAND_PALETTE = False
-    # Keys are listed by each screen's own key bar; nothing here may quit by surprise.
+    # Keys are listed by each screen's own key bar; nothing here may quit by surprise:
+    # Ctrl+Q asks first (in the host's terminal it ends the table and the server).
     BINDINGS = [("ctrl+q", "quit", "")]
     draw_follows = False  # handling frames from the hub: draw_now draws after them
 
@@ -207,11 +208,34 @@ class TrucoApp(App[None]):
 
     def action_help_quit(self) -> None:
         """Ctrl+C: Textual's own "Press ctrl+q to quit" notice, in the player's language;
-        in the host's own terminal it ends the table, as in any command."""
+        in the host's own terminal it ends the table, as in any command, once confirmed."""
         if self.local:
-            self.exit()
+            self.ask_to_quit(again="ctrl+c")
             return
         self.notify_text(self.tr("help.ctrl_c"), severity="warning")
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: asked first, as the lobby's q."""
+        self.ask_to_quit(again="ctrl+q")
+
+    def ask_to_quit(self, again: str = "") -> None:
+        """Quit once the player says yes; ``again`` (the key that asked) pressed once more
+        says yes too. In the host's terminal quitting ends the table and the server for
+        everyone, and the question says so."""
+        from tui.screens.confirm import ConfirmScreen
+
+        if isinstance(self.screen, ConfirmScreen) and self.screen.id == "ask-quit":
+            self.screen.dismiss(True)  # asked again (Ctrl+Q twice)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        question = self.tr("app.confirm_end_host" if self.local else "app.confirm_quit")
+        screen = ConfirmScreen(question, again)
+        screen.id = "ask-quit"
+        self.push_screen(screen, answered)
 
     def toggle_lite(self) -> None:
         """Lite mode on/off for this session; the session changes colours and mouse."""
