@@ -59,6 +59,9 @@ class TrucoApp(App[None]):
         self.tables: dict[str, TableModel] = {}
         self.animation_level = "none"  # slow links: nothing repaints by itself
         self.lite = False  # 16 colours or none, ASCII cards, no mouse (set by the session)
+        # The host's terminal: its table's code -> the whole ssh lines that seat a friend
+        # there, as `truco-ssh host` printed them (a session knows no address to give).
+        self.join_commands: dict[str, tuple[str, ...]] = {}
 
     # Textual switches its filter on and off (ANSI colour) or makes a new one (theme) in
     # place: here a shared one is put in its place instead (tui/shared_filters.py).

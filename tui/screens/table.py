@@ -239,7 +239,8 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         free = self.query_one("#t-seats", SeatsPanel).show_waiting(info)
         code = self._join_code()
         self.query_one("#t-tricks", Panel).show(Text(""))
-        self.query_one("#t-bets", BetsLine).show_waiting(free, code, self.waiting_line(info, free))
+        self.query_one("#t-bets", BetsLine).show_waiting(
+            free, code, self.waiting_line(info, free), self.app.join_commands.get(code, ()))  # type: ignore[attr-defined]
         self.query_one("#t-score", Panel).show(Text(""))
         self.refresh_bindings()
         how = (self.tr("table.status.waiting_private", code=code) if code
