@@ -140,6 +140,8 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         """Where the chat pane is hidden (a small terminal) the log shows the chat too."""
         chat = self.query_one("#t-chat-log", TableLog)
         self.query_one("#t-log", TableLog).set_show_chat(not chat.display)
+        if self.table.update is not None:
+            self.refresh_keys()  # (a short terminal's bar leaves some keys off)
 
     def key_pageup(self) -> None:
         self.query_one("#t-log", TableLog).page(1)
