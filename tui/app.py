@@ -235,7 +235,7 @@ class TrucoApp(App[None]):
             if yes:
                 self.exit()
 
-        question = self.tr("app.confirm_end_host" if self.local else "app.confirm_quit")
+        question = self.tr("quit.confirm_host" if self.local else "quit.confirm")
         screen = ConfirmScreen(question, again)
         screen.id = "ask-quit"
         self.push_screen(screen, answered)

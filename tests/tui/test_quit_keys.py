@@ -63,7 +63,7 @@ async def test_q_in_the_lobby_asks_first(lang: str, size: tuple[int, int]) -> No
         await pilot.pause(0.1)
         assert app.is_running and isinstance(app.screen, ConfirmScreen)
         text = " ".join(screen_text(app).split())
-        assert " ".join(tr("app.confirm_quit").split()[:3]) in text
+        assert " ".join(tr("quit.confirm").split()[:3]) in text
         await pilot.press("n")
         await pilot.pause(0.1)
         assert app.is_running and isinstance(app.screen, LobbyScreen)

@@ -438,8 +438,7 @@ class LobbyScreen(Screen[None]):
         self.app.toggle_lite()  # type: ignore[attr-defined]
 
     def action_quit(self) -> None:
-        # The screen's own action, not app.quit: only the screen's check_action knows the chat.
-        # Asked first (q again says yes): a stray q must not end the session.
+        # The screen's own (its check_action knows the chat); asked first, q again says yes.
         self.app.ask_to_quit(again="q")  # type: ignore[attr-defined]
 
     def relabel(self) -> None:
