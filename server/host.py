@@ -194,22 +194,26 @@ def qr_text(link: str) -> str:
     return out.getvalue().rstrip("\n")
 
 
+def join_commands(code: str, addresses: list[str], port: int) -> tuple[str, ...]:
+    """The ssh lines that seat a friend at the table (at ``addresses``, else on this machine
+    alone), as the invitation prints them; the host's table screen shows them too."""
+    return tuple(ssh_command(address, port, code) for address in addresses or ["127.0.0.1"])
+
+
 def invitation(code: str, bind_host: str, port: int, plan: TablePlan, name: str,
                tr: Translator = ENGLISH) -> list[str]:
     """The lines printed for the host: a QR code first, then the links (last, so that they
     stay on a 24-line terminal under the code)."""
     addresses = lan_addresses(bind_host)
     local_only = not addresses
-    if local_only:
-        addresses = ["127.0.0.1"]
-    link = uri(code, addresses[0], port)
+    link = uri(code, addresses[0] if addresses else "127.0.0.1", port)
     variant = tr(f"variant.{plan.variant}") if tr.has_default(f"variant.{plan.variant}") else plan.variant
     lines = [qr_text(link), tr("cli.host.scan", link=link), "",
              tr("cli.host.table", variant=variant, n=plan.players, name=name, code=code),
              tr("cli.host.friends_join")]
     if local_only:  # a line of its own: beside the heading it wrapped mid-word at 80 columns
         lines.append(f"  {tr('cli.this_machine_only')}")
-    lines += [f"  {ssh_command(address, port, code)}" for address in addresses]
+    lines += [f"  {command}" for command in join_commands(code, addresses, port)]
     return lines
 
 
@@ -249,6 +253,7 @@ async def play_host(hub: Hub, port: int, bind_host: str, plan: TablePlan,
     say(tr("cli.host.press_enter"))
     await wait_for_enter()
     app = TrucoApp(link, name, lang, local=True)
+    app.join_commands = {code: join_commands(code, lan_addresses(bind_host), port)}
     try:
         await app.run_async()
     finally:

@@ -37,7 +37,8 @@ class TrucoApp(App[None]):
     CSS_PATH = "truco.tcss"
     TITLE = "truco-ssh"
     ENABLE_COMMAND_PALETTE = False
-    # Keys are listed by each screen's own key bar; nothing here may quit by surprise.
+    # Keys are listed by each screen's own key bar; nothing here may quit by surprise:
+    # Ctrl+Q asks first (in the host's terminal it ends the table and the server).
     BINDINGS = [("ctrl+q", "quit", "")]
     draw_follows = False  # handling frames from the hub: draw_now draws after them
 
@@ -58,6 +59,9 @@ class TrucoApp(App[None]):
         self.tables: dict[str, TableModel] = {}
         self.animation_level = "none"  # slow links: nothing repaints by itself
         self.lite = False  # 16 colours or none, ASCII cards, no mouse (set by the session)
+        # The host's terminal: its table's code -> the whole ssh lines that seat a friend
+        # there, as `truco-ssh host` printed them (a session knows no address to give).
+        self.join_commands: dict[str, tuple[str, ...]] = {}
 
     # Textual switches its filter on and off (ANSI colour) or makes a new one (theme) in
     # place: here a shared one is put in its place instead (tui/shared_filters.py).
@@ -207,11 +211,34 @@ class TrucoApp(App[None]):
 
     def action_help_quit(self) -> None:
         """Ctrl+C: Textual's own "Press ctrl+q to quit" notice, in the player's language;
-        in the host's own terminal it ends the table, as in any command."""
+        in the host's own terminal it ends the table, as in any command, once confirmed."""
         if self.local:
-            self.exit()
+            self.ask_to_quit(again="ctrl+c")
             return
         self.notify_text(self.tr("help.ctrl_c"), severity="warning")
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: asked first, as the lobby's q."""
+        self.ask_to_quit(again="ctrl+q")
+
+    def ask_to_quit(self, again: str = "") -> None:
+        """Quit once the player says yes; ``again`` (the key that asked) pressed once more
+        says yes too. In the host's terminal quitting ends the table and the server for
+        everyone, and the question says so."""
+        from tui.screens.confirm import ConfirmScreen
+
+        if isinstance(self.screen, ConfirmScreen) and self.screen.id == "ask-quit":
+            self.screen.dismiss(True)  # asked again (Ctrl+Q twice)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        question = self.tr("quit.confirm_host" if self.local else "quit.confirm")
+        screen = ConfirmScreen(question, again)
+        screen.id = "ask-quit"
+        self.push_screen(screen, answered)
 
     def toggle_lite(self) -> None:
         """Lite mode on/off for this session; the session changes colours and mouse."""

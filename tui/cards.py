@@ -68,31 +68,50 @@ def card_text(card: str, *, french: bool | None = None, ascii_only: bool = False
     return text
 
 
+CARD_SIZES = {"small": 8, "normal": 8, "large": 12}  # each size's width with the gap after it
+
+
 def card_box(card: str | None, label: str, *, french: bool | None = None, ascii_only: bool = False,
-             selected: bool = False, role: str | None = None) -> list[Text]:
+             selected: bool = False, role: str | None = None, size: str = "normal") -> list[Text]:
     """A card drawn in 4 lines of 7 columns, with its key label under it; a special card
-    (``role``) has its star in the top border: ``╭★★───╮``."""
+    (``role``) has its star in the top border: ``╭★★───╮``. ``size`` "small" (a short
+    terminal) is 3 lines, the label in the bottom border; "large" (a big one) 7 lines of 11
+    with the suit in the middle, and the label under it."""
+    inner = 9 if size == "large" else 5
     if ascii_only:
-        top, mid_l, mid_r, bottom = "+-----+", "|", "|", "+-----+"
+        top, side, bottom = "+" + "-" * inner + "+", "|", "+" + "-" * inner + "+"
     else:
-        top, mid_l, mid_r, bottom = "╭─────╮", "│", "│", "╰─────╯"
+        top, side, bottom = "╭" + "─" * inner + "╮", "│", "╰" + "─" * inner + "╯"
+    label_style = "reverse bold" if selected else "bold"
     top_line = Text(top)
     mark = mark_text(role, ascii_only)
     if mark:
         top_line = Text(top[0])
         top_line.append(mark, style="bold magenta")
         top_line.append(top[1:][len(mark):])
+
+    def row(content: str = "", style: str = "") -> Text:
+        line = Text(side)
+        line.append(f"{content:<{inner}}", style=style)
+        line.append(side)
+        return line
+
     if card is None:
-        lines = [top_line, Text(f"{mid_l}     {mid_r}"), Text(f"{mid_l}     {mid_r}"), Text(bottom)]
+        face_rows = [row() for _ in range({"small": 1, "large": 5}.get(size, 2))]
     else:
         face = card_face(card, french=french, ascii_only=ascii_only)
         style = f"bold {face.color}"
-        first = Text(mid_l)
-        first.append(f"{face.rank:<2}{face.suit_mark:>3}", style=style)
-        first.append(mid_r)
-        second = Text(mid_l)
-        second.append(f"{face.suit_mark:<3}{face.rank:>2}", style=style)
-        second.append(mid_r)
-        lines = [top_line, first, second, Text(bottom)]
-    lines.append(Text(f"{label:^7}", style="reverse bold" if selected else "bold"))
-    return lines
+        first = row(f"{face.rank:<2}{face.suit_mark:>{inner - 2}}", style)
+        second = row(f"{face.suit_mark:<{inner - 2}}{face.rank:>2}", style)
+        if size == "small":
+            face_rows = [first]
+        elif size == "large":
+            face_rows = [first, row(), row(f"{face.suit_mark:^{inner}}", style), row(), second]
+        else:
+            face_rows = [first, second]
+    if size == "small":  # the key in the bottom border: "╰──1──╯"
+        last = Text(bottom[0] + bottom[1] * 2)
+        last.append(f"{label:^{inner - 4}}", style=label_style)
+        last.append(bottom[1] * 2 + bottom[-1])
+        return [top_line, *face_rows, last]
+    return [top_line, *face_rows, Text(bottom), Text(f"{label:^{inner + 2}}", style=label_style)]

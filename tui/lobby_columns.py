@@ -1,8 +1,10 @@
 """How the lobby's table list shares its width among its columns.
 
 Every column but the title's is as wide as its widest cell (header included), so a game,
-a seat count or a status is never cut; the title takes what is left and ends in an
-ellipsis (the selected table's full line is shown above the lists). When that leaves the
+a seat count or a status is never cut; the title takes what is left, up to its own widest
+cell (on a wide terminal the columns stay together, the room left over after them), and
+where that is too little ends in an ellipsis (the selected table's full line is shown
+above the lists). When that leaves the
 title too little room, the padding around cells shrinks to a one-space gap, then the
 columns that matter least are dropped: the points first (the selected table's line names
 them).
@@ -38,7 +40,7 @@ def fit_columns(natural: dict[str, int], available: int, droppable: tuple[str, .
             rest = sum(natural[c] + gap for c in shown[:-1]) + natural[shown[-1]]
             room = available - rest - 2 * padding * (len(shown) + 1)
             if room >= TITLE_MIN + gap or (padding == 0 and not can_drop):
-                widths = {title: max(room, 1 + gap)}
+                widths = {title: max(min(room, natural[title] + gap), 1 + gap)}
                 widths.update({c: natural[c] + gap for c in shown[:-1]})
                 widths[shown[-1]] = natural[shown[-1]]
                 return ColumnFit(padding, widths)

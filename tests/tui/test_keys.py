@@ -62,14 +62,16 @@ async def test_after_the_table_chat_the_card_keys_play(
         assert "1" not in app.screen.query_one("#t-chat", Input).value
 
 
-@pytest.mark.parametrize("leave", ["enter", "escape"])
-async def test_after_the_lobby_chat_n_opens_a_table(leave: str, lobby: Lobby) -> None:
+async def test_after_the_lobby_chat_n_opens_a_table(lobby: Lobby) -> None:
+    """Enter sends and the chat stays open (the lobby is where people talk); Esc leaves it."""
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
-        await pilot.press("c", *"hola", leave)
+        await pilot.press("c", *"hola", "enter")
         await pilot.pause(0.1)
-        assert (link.sent[-1] == p.SendChat(text="hola")) == (leave == "enter")
+        assert link.sent[-1] == p.SendChat(text="hola")
+        assert isinstance(app.focused, Input)
+        await pilot.press("escape")
         assert isinstance(app.focused, DataTable)
         await pilot.press("n")
         await pilot.pause(0.1)
@@ -94,7 +96,10 @@ async def test_lobby_keys_typed_in_one_packet_keep_their_order(lobby: Lobby) -> 
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
-        one_packet(app, "cuno\rcdos\rn")  # two lines, then a table form
+        one_packet(app, "cuno\rdos\r")  # two lines: the chat stays open after each
+        await pilot.pause(0.3)
+        await pilot.press("escape")
+        one_packet(app, "n")  # then a table form
         await pilot.pause(0.3)
         assert [m for m in link.sent if isinstance(m, p.SendChat)] == [p.SendChat(text="uno"),
                                                                          p.SendChat(text="dos")]

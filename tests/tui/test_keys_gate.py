@@ -63,7 +63,7 @@ async def test_the_key_bar_is_redrawn_only_when_its_keys_change(monkeypatch: Any
             mine = any(a.card is not None for a in engine.legal_actions(state, seat))  # to play
             turns.append(mine)
             # The bar says what Textual's bindings say now, whether it was redrawn or not.
-            pairs = binding_pairs(screen.active_bindings, screen._binding_label)
+            pairs = binding_pairs(screen.active_bindings, screen._binding_label, screen.key_order)
             assert key_bar(app) == "  ".join(f"{k} {label}" for k, label in pairs)
             assert ("1-" in key_bar(app)) == mine
             drawn_now = len(drawn) > before

@@ -187,6 +187,22 @@ async def test_match_over_keeps_the_last_trick_in_view_and_tells_the_last_hand()
             assert f"{'Them' if team else 'Us'} {total} (" in text
 
 
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (200, 50)])
+async def test_match_over_covers_the_width_so_no_chat_shows_beside_it(size: tuple[int, int]) -> None:
+    state, events = finished_match()
+    link = FakeLink()
+    app = await seated_app(link)
+    link.push(p.Chat(line=p.ChatLine(sender="beto", text="zz " * 60, ts=0, table_id="t1")))
+    update = update_for(state, 0, len(events), events[-60:], waiting=())
+    async with table_shown(app, link, update, size) as pilot:
+        assert isinstance(app.screen, MatchOverScreen)
+        box = app.screen.query_one("#match-over").region
+        assert (box.x, box.width) == (0, size[0])
+        rows = screen_text(app).splitlines()[box.y:box.bottom]
+        assert not any("zz" in row for row in rows)  # the chat pane is wholly under the dialog
+        await pilot.pause()
+
+
 async def test_rematch_tells_the_asker_whom_it_waits_for_and_the_others_who_asked() -> None:
     state, events = finished_match()
     base = update_for(state, 0, len(events), [], waiting=())

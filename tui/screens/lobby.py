@@ -64,7 +64,7 @@ class LobbyScreen(Screen[None]):
             with Vertical(id="tables-pane"):
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
         yield RichLog(id="chat-log", markup=False, wrap=True, max_lines=200, auto_scroll=True)
-        yield ChatInput(id="chat-input", max_length=self.model.chat_max, home="#tables")
+        yield ChatInput(id="chat-input", max_length=self.model.chat_max, home="#tables", stay=True)
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
@@ -438,8 +438,8 @@ class LobbyScreen(Screen[None]):
         self.app.toggle_lite()  # type: ignore[attr-defined]
 
     def action_quit(self) -> None:
-        # The screen's own action, not app.quit: only the screen's check_action knows the chat.
-        self.app.exit()
+        # The screen's own (its check_action knows the chat); asked first, q again says yes.
+        self.app.ask_to_quit(again="q")  # type: ignore[attr-defined]
 
     def relabel(self) -> None:
         self.app.switch_screen(LobbyScreen())

@@ -20,7 +20,7 @@ from textual.widgets import Input
 import protocol as p
 from tui.calls import PREFERRED_KEYS, RESERVED, SPARE_KEYS, CallChoice, call_label
 from tui.refusals import card_refusal, no_card_reason, refusal_text
-from tui.screens.table_keys import KeyBarGate
+from tui.screens.table_keys import CALL_DESCRIPTION, KeyBarGate
 from tui.screens.table_dialogs import BotLevelScreen, ConfirmLeaveScreen, MatchOverScreen, over_table
 from tui.screens.table_seats import SeatChoice
 from tui.table_model import TableModel
@@ -46,12 +46,12 @@ CALL_KEYS = "".join(dict.fromkeys(
 def _table_bindings() -> list[Binding]:
     """Every key of the table, each enabled or hidden by ``TableScreen.check_action``.
 
-    The key bar lists the enabled ones with a description (a locale key); the calls have
-    none: the actions pane shows them with their keys. All are priority bindings, run when
+    The key bar lists the enabled ones with a description (a locale key; the calls only while
+    they answer or declare: KeyBarGate.call_key_label). All are priority bindings, run when
     the app reads the key: in the order typed, and a key after "c" in the same packet finds
     the chat already focused (``check_action`` then turns every table key off).
     """
-    calls = [Binding(k, f"call({k!r})", "", show=False, priority=True) for k in CALL_KEYS]
+    calls = [Binding(k, f"call({k!r})", CALL_DESCRIPTION, priority=True) for k in CALL_KEYS]
     return [
         # b and r come first: when enabled (the waiting room, the match over) they lead the bar.
         Binding("enter", "start", "key.start", key_display="Enter", priority=True),  # the waiting room's
@@ -126,7 +126,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         chat.set_title(" " + self.tr("table.chat_title") + " ")
         self._fill_log()
         self.redraw()
-        self.query_one("#t-keys", KeyBar).follow_bindings(self._binding_label)
+        self.query_one("#t-keys", KeyBar).follow_bindings(self._binding_label, self.key_order)
 
     def on_resize(self, event: events.Resize) -> None:
         # The size classes are set by now; the panes know their sizes after the layout.
@@ -140,6 +140,8 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         """Where the chat pane is hidden (a small terminal) the log shows the chat too."""
         chat = self.query_one("#t-chat-log", TableLog)
         self.query_one("#t-log", TableLog).set_show_chat(not chat.display)
+        if self.table.update is not None:
+            self.refresh_keys()  # (a short terminal's bar leaves some keys off)
 
     def key_pageup(self) -> None:
         self.query_one("#t-log", TableLog).page(1)
@@ -239,7 +241,8 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         free = self.query_one("#t-seats", SeatsPanel).show_waiting(info)
         code = self._join_code()
         self.query_one("#t-tricks", Panel).show(Text(""))
-        self.query_one("#t-bets", BetsLine).show_waiting(free, code, self.waiting_line(info, free))
+        self.query_one("#t-bets", BetsLine).show_waiting(
+            free, code, self.waiting_line(info, free), self.app.join_commands.get(code, ()))  # type: ignore[attr-defined]
         self.query_one("#t-score", Panel).show(Text(""))
         self.refresh_bindings()
         how = (self.tr("table.status.waiting_private", code=code) if code
@@ -352,11 +355,6 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         if self.table.update is not None:
             return self.table.seat is None
         return self.app.model.seat is None  # type: ignore[attr-defined,no-any-return]
-
-    def _binding_label(self, binding: Binding) -> str:
-        if binding.description == "key.leave_table" and self._watching():
-            return str(self.tr("key.stop_watching"))  # nobody's seat to hand to a bot
-        return str(self.tr(binding.description))
 
     def on_key(self, event: events.Key) -> None:
         """A key that is off now says why: a card out of turn or with a bet to answer first,

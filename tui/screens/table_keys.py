@@ -7,8 +7,12 @@ from textual.actions import parse as parse_action
 from textual.binding import Binding
 from textual.widgets import Input
 
+from tui.calls import call_label
 from tui.widgets.keybar import KeyBar
 
+CALL_DESCRIPTION = "call"  # the call keys' (tui/screens/table.py): named by call_key_label
+# Keys left off a short terminal's bar while answering (they still work; the help lists them).
+SHORT_HIDDEN = frozenset({"key.chat", "key.partner_chat", "key.sena", "key.leave_table"})
 Asked = tuple[tuple[str, tuple[Any, ...]], ...]
 
 
@@ -51,6 +55,8 @@ class KeyBarGate:
     usable_card_keys: Any
     refresh_bindings: Any
     query_one: Any
+    table: Any
+    has_class: Any
     KEY_BAR = "#t-keys"
 
     def key_answers(self, asked: Asked) -> tuple[object, ...]:
@@ -65,6 +71,40 @@ class KeyBarGate:
         return tuple(params[0] in cards if name == "card" else usable(name, params, False)
                      for name, params in asked)
 
+    def _binding_label(self, binding: Binding) -> str:
+        """A key's words in the bar (the table's bar follows its bindings with this)."""
+        if binding.description == CALL_DESCRIPTION:
+            return self.call_key_label(binding)
+        if binding.description in SHORT_HIDDEN and self.has_class("-short") and self.answering():
+            return ""  # a short terminal: the answers and ? fill the bar, the log keeps its lines
+        if binding.description == "key.leave_table" and self._watching():
+            return str(self.tr("key.stop_watching"))  # nobody's seat to hand to a bot
+        return str(self.tr(binding.description))
+
+    def key_order(self, binding: Binding) -> int:
+        """The calls listed first in the bar, in the calls pane's order; the rest after."""
+        if binding.description != CALL_DESCRIPTION:
+            return len(self._choices)
+        key = parse_action(binding.action)[2][0]
+        return next((i for i, c in enumerate(self._choices) if c.key == key), len(self._choices))
+
+    def answering(self) -> bool:
+        """A bet or a declaration waits for this player: calls to make, no card key works."""
+        return bool(self._choices) and not self.usable_card_keys()
+
+    def call_key_label(self, binding: Binding) -> str:
+        """A call's words in the key bar while it answers a bet or declares (no card key
+        works now: the player's move is one of the calls); "" (not listed) otherwise, when
+        the calls pane beside the cards is enough."""
+        if not self.answering():
+            return ""
+        key = parse_action(binding.action)[2][0]
+        view = self.table.view
+        for choice in self._choices:
+            if choice.key == key:
+                return call_label(self.tr, view.variant, choice.call, deal_kind=view.deal_kind)
+        return ""
+
     def key_bar(self) -> KeyBar:
         return self.query_one(self.KEY_BAR, KeyBar)  # type: ignore[no-any-return]
 
@@ -74,8 +114,8 @@ class KeyBarGate:
         if asked is None:
             asked = key_state_actions(cls.BINDINGS)
             cls._keys_asked = asked
-        state = (self.focused, self.tr.lang, self._watching(), tuple(c.key for c in self._choices),
-                 self.key_answers(asked))
+        state = (self.focused, self.tr.lang, self._watching(), tuple((c.key, c.call) for c in self._choices),
+                 self.table.view.deal_kind, self.has_class("-short"), self.key_answers(asked))
         if state == self._keys_state:
             return
         self._keys_state = state

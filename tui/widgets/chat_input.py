@@ -12,7 +12,9 @@ ROUTED = "_chat_routed"  # marks a key this input sent back to the app
 
 
 class ChatInput(Input):
-    """Enter sends the line, Esc leaves it in the field; both give the keys back to the screen.
+    """Enter sends the line, Esc leaves it in the field; both give the keys back to the screen,
+    or with ``stay`` (the lobby, where people talk) Enter keeps the chat open for the next
+    line and only Esc gives the keys back.
 
     ``home`` is the widget that gets the focus back (the lobby's list of tables), or
     None for a screen that takes the keys itself (the table: ``1`` plays a card).
@@ -32,9 +34,10 @@ class ChatInput(Input):
             super().__init__()
             self.text = text
 
-    def __init__(self, *, home: str | None = None, **kwargs: Any) -> None:
+    def __init__(self, *, home: str | None = None, stay: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._home = home
+        self._stay = stay
         # Keys handed back to the app and not yet routed again by it. Textual gives every
         # key of a packet to the widget focused when the packet is read, so keys typed
         # after Enter ("hola⏎1") reach this input after it gave up the focus: it sends
@@ -68,7 +71,8 @@ class ChatInput(Input):
         text, self.value = self.value, ""
         if text.strip():
             self.post_message(self.Send(text.strip()))
-        self.action_leave()
+        if not self._stay:
+            self.action_leave()
 
     def action_leave(self) -> None:
         """Back to the screen's keys (set_focus, not focus(): at once, not after a refresh)."""

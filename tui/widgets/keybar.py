@@ -16,6 +16,7 @@ from tui.widgets.panels import Panel, line_key, style_as_span
 from tui.widgets.shared_rows import SharedLRU
 
 Labeller = Callable[[Binding], str]
+Orderer = Callable[[Binding], int]  # a key's place in the bar (lowest first; ties: binding order)
 
 
 # The bars drawn, shared by every session: the seats of a table show the same few bars
@@ -72,30 +73,40 @@ def _keys_text(keys: list[str]) -> str:
     return ",".join(keys)
 
 
-def binding_pairs(active: Mapping[str, ActiveBinding], label: Labeller) -> list[tuple[str, str]]:
+def binding_pairs(active: Mapping[str, ActiveBinding], label: Labeller,
+                  order: Orderer | None = None) -> list[tuple[str, str]]:
     """The (key, label) pairs of the enabled, shown bindings, in binding order.
 
-    Consecutive bindings of one action (the card keys: ``card(0)``, ``card(1)``...) make
-    one entry, so three cards read "1-3 Card" and a single one "1 Card".
+    Consecutive bindings of one action and label (the card keys: ``card(0)``, ``card(1)``...)
+    make one entry, so three cards read "1-3 Card" and a single one "1 Card". A binding
+    whose label is "" now is left off (the table's calls, listed only while answering).
+    ``order`` puts some keys first (the answers to a bet, before the table's keys).
     """
-    groups: list[tuple[tuple[str, str], list[str], Binding]] = []
-    for key, entry in active.items():
+    groups: list[tuple[tuple[str, str], list[str]]] = []
+    entries = list(active.items())
+    if order is not None:
+        entries.sort(key=lambda item: order(item[1].binding))
+    for key, entry in entries:
         binding = entry.binding
         if not entry.enabled or not binding.show or not binding.description:
             continue
+        words = label(binding)
+        if not words:
+            continue
         shown = binding.key_display or key
-        name = (_action_name(binding), binding.description)
+        name = (_action_name(binding), words)
         if groups and groups[-1][0] == name:
             groups[-1][1].append(shown)
         else:
-            groups.append((name, [shown], binding))
-    return [(_keys_text(keys), label(binding)) for _name, keys, binding in groups]
+            groups.append((name, [shown]))
+    return [(_keys_text(keys), name[1]) for name, keys in groups]
 
 
 class KeyBar(Panel):
     DEFAULT_CSS = "KeyBar { height: 1; dock: bottom; }"
 
     _label: Labeller | None = None
+    _order: Orderer | None = None
 
     _pairs: list[tuple[str, str]] = []
 
@@ -120,11 +131,13 @@ class KeyBar(Panel):
         """Whether the bar follows its screen's bindings (``follow_bindings`` was called)."""
         return self._label is not None
 
-    def follow_bindings(self, label: Labeller) -> None:
+    def follow_bindings(self, label: Labeller, order: Orderer | None = None) -> None:
         """Show the screen's active bindings from now on, redrawn whenever Textual (a focus
         change) or the screen (``refresh_bindings`` after a change of state) says they
-        changed. ``label`` turns a binding into its words in the player's language."""
+        changed. ``label`` turns a binding into its words in the player's language; ``order``
+        (if given) says which keys come first."""
         self._label = label
+        self._order = order
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self._bindings_changed(self.screen)
 
@@ -135,4 +148,4 @@ class KeyBar(Panel):
 
     def _bindings_changed(self, screen: Screen[object]) -> None:
         if self._label is not None and self.is_attached:
-            self.show(binding_pairs(screen.active_bindings, self._label))
+            self.show(binding_pairs(screen.active_bindings, self._label, self._order))

@@ -43,12 +43,19 @@ class BetsLine(WrapPanel, TablePart):
             line.append_text(card_text(view.face_up, french=french(model), ascii_only=self.lite))
         self.show(line)
 
-    def show_waiting(self, free: int, code: str, line: str = "") -> None:
-        """``line``: what the table waits for (else: for the free seats to be taken)."""
+    def show_waiting(self, free: int, code: str, line: str = "", commands: tuple[str, ...] = ()) -> None:
+        """``line``: what the table waits for (else: for the free seats to be taken);
+        ``commands``: the whole ssh lines that join it (the host's table), each on a line of
+        its own so that none breaks at a narrow terminal."""
         # The bets line spans the screen: the code is never split from its label there.
         waiting = Text(line or self.tr("table.waiting_for", n=free), style="bold")
         if code:  # for as long as the table waits: friends need it to sit down
             waiting.append("\n" + self.tr("table.code_title", code=code), style="bold yellow")
             # No toast besides: it covered the bot-level dialog at 60x20 (the screen says it all).
-            waiting.append("\n" + self.tr("table.code_how", code=code), style="")
+            if commands:
+                waiting.append("\n" + self.tr("table.code_how_commands", code=code), style="")
+                for command in commands:
+                    waiting.append("\n  " + command, style="bold")
+            else:
+                waiting.append("\n" + self.tr("table.code_how", code=code), style="")
         self.show(waiting)

@@ -77,3 +77,27 @@ class CallsPanel(GridPanel, TablePart):
                 label.append("…")
             cells.append(label)
         self.set_cells(cells)
+        self._fit_height()
+
+    SHORT_ROWS = (3, 5)  # a short terminal's hand row: the small cards' height, the usual
+
+    def on_resize(self, event: Any) -> None:
+        super().on_resize(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """On a short terminal the hand row is the small cards' 3 lines, or as many as the
+        calls need whole (up to the usual 5); elsewhere truco.tcss sizes it."""
+        hand = self.parent
+        if hand is None or not self.is_mounted:
+            return
+        want: int | None = None
+        width = self._inner_size().width
+        if self.screen.has_class("-short") and width:
+            low, high = self.SHORT_ROWS
+            want = min(high, max(low, len(self._layout(width, high))))
+        for node in (hand, self):
+            now = node.styles.inline.height if node.styles.inline.has_rule("height") else None
+            if (now.value if now is not None else None) != want:
+                node.styles.inline.height = want  # (None: the stylesheet's again)
+                node.refresh(layout=True)

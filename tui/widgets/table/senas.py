@@ -17,12 +17,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 import protocol as p
+from tui.cards import card_text
 from tui.table_model import TableModel
 from tui.widgets.keybar import KeyBar
 from tui.widgets.table.talk import TableLog
 
 PICK_KEYS = "123456789abcdefgh"  # the picker's keys, one per seña of the variant
-TALL = 30  # terminal rows from which the picker lists each seña with its gesture
+TALL = 30  # terminal rows from which the picker adds its hint under the señas
 
 
 def sena_name(tr: Any, code: str) -> str:
@@ -82,55 +83,44 @@ def senas_help(tr: Any, variant: str, codes: tuple[str, ...], mode: str) -> list
 
 
 class SenasScreen(ModalScreen[str | None]):
-    """The seña picker: one key per seña of the variant; Esc makes none."""
+    """The seña picker: one key per seña of the variant, each with its gesture, under the
+    player's own cards (the list may cover the table's on a small terminal); Esc makes none."""
 
-    def __init__(self, variant: str, codes: tuple[str, ...], mode: str) -> None:
+    def __init__(self, variant: str, codes: tuple[str, ...], mode: str, cards: Text | None = None) -> None:
         super().__init__(classes="-over-table")
         self._variant, self._codes, self._mode = variant, codes[:len(PICK_KEYS)], mode
+        self._cards = cards
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
         box = Vertical(classes="dialog", id="senas")
         box.border_title = Text(tr("senas.title"), style="bold")  # Text: never markup
         with box:
-            # A tall terminal lists each seña with its gesture; a short one packs the names
-            # into a few lines, so the cards you are signalling stay in view above.
-            tall = self.app.size.height >= TALL
-            rows = self._one_per_line(tr) if tall else self._packed(tr)
-            if tall:  # (the help says it too)
-                rows.append(tr("senas.hint") + " " + tr(f"senas.mode.{self._mode}"), style="dim")
-            else:
-                rows.rstrip()
+            # Each seña with its gesture, a long one wrapped under its own words (never under
+            # the keys); a tall terminal adds the hint (a short one keeps the cards in view).
+            rows = self._one_per_line(tr)
+            if self._cards is not None and self._cards.plain:
+                yield Static(Text(tr("senas.your_cards"), style="dim") + self._cards, id="senas-cards")
+            if self.app.size.height >= TALL:  # (the help says it too)
+                rows.append("\n" + tr("senas.hint") + " " + tr(f"senas.mode.{self._mode}"), style="dim")
             yield VerticalScroll(Static(rows))
             bar = KeyBar()
             bar.show([(f"1-{PICK_KEYS[len(self._codes) - 1]}", tr("key.sena")), ("Esc", tr("key.cancel"))])
             yield bar
 
     def _one_per_line(self, tr: Any) -> Text:
-        rows = Text()
+        # inside the dialog's frame and padding, and a scrollbar's column where it scrolls
+        width = max(20, min(76, self.app.size.width) - 5)
+        rows: list[Text] = []
         for key, code in zip(PICK_KEYS, self._codes):
-            rows.append(f"{key} ", style="bold")
-            rows.append(sena_name(tr, code), style="bold")
-            rows.append(f" · {sena_gesture(tr, self._variant, code)}\n")
-        return rows
-
-    def _packed(self, tr: Any) -> Text:
-        width = max(20, min(76, self.app.size.width) - 4)  # inside the dialog's frame
-        rows, used = Text(), 0
-        for key, code in zip(PICK_KEYS, self._codes):
-            name = sena_name(tr, code)
-            size = len(key) + 1 + len(name)
-            if used and used + 2 + size > width:
-                rows.append("\n")
-                used = 0
-            elif used:
-                rows.append("  ")
-                used += 2
-            rows.append(f"{key} ", style="bold")
-            rows.append(name)
-            used += size
-        rows.append("\n")
-        return rows
+            entry = Text()
+            entry.append(sena_name(tr, code), style="bold")
+            entry.append(f" · {sena_gesture(tr, self._variant, code)}")
+            for n, line in enumerate(entry.wrap(self.app.console, width - 2)):
+                rows.append(Text(f"{key} " if n == 0 else "  ", style="bold") + line)
+        text = Text("\n").join(rows)
+        text.no_wrap = True
+        return text
 
     def on_key(self, event: events.Key) -> None:
         key = event.character or ""
@@ -216,4 +206,7 @@ class PartnerTalk:
             if code:
                 self.app.send(p.MakeSena(table_id=self.table_id, sena=code))
 
-        self.app.push_screen(SenasScreen(variant, codes, senas_mode(self.table)), picked)
+        view = self.table.view
+        lite = bool(getattr(self.app, "lite", False))
+        cards = Text(" ").join(card_text(c, french=view.french, ascii_only=lite) for c in view.own_cards)
+        self.app.push_screen(SenasScreen(variant, codes, senas_mode(self.table), cards), picked)

@@ -47,8 +47,14 @@ class StatusLine(WrapPanel, TablePart):
             text = Text(self.tr("table.status.waiting_on", names=names))
         else:
             text = Text(self.tr("table.status.next_hand"), style="dim")
-        if update.resume_code:
-            text.append("  ·  " + self.tr("table.resume_code", code=update.resume_code), style="dim")
+        if update.resume_code:  # on the same row, or left for a turn with room (never half of it)
+            code = Text("  ·  " + self.tr("table.resume_code", code=update.resume_code), style="dim")
+            short = Text("  ·  " + update.resume_code, style="dim")
+            room = self.size.width or 80
+            for tail in (code, short):
+                if text.cell_len + tail.cell_len <= room:
+                    text.append_text(tail)
+                    break
         self.show(text)
 
     def say(self, text: Text) -> None:

@@ -1,0 +1,106 @@
+"""Keys that must not surprise (issue 32): the lobby chat stays open until Esc, and quitting
+(q in the lobby, Ctrl+Q anywhere, Ctrl+C in the host's own terminal) asks first."""
+from __future__ import annotations
+
+import pytest
+from textual.widgets import DataTable, Input
+
+import protocol as p
+from tui.app import TrucoApp
+from tui.i18n import Translator
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.lobby import LobbyScreen
+
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink, lobby_with, welcome
+from tests.tui.test_keys import one_packet
+
+SIZES = [(60, 20), (80, 24), (200, 50)]
+
+
+def chat_sent(link: FakeLink) -> list[str]:
+    return [m.text for m in link.sent if isinstance(m, p.SendChat)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_lobby_chat_stays_open_line_after_line(size: tuple[int, int]) -> None:
+    """"que tal" twice: two lines reach the others, its q quits nothing, no screen opens."""
+    app, link = lobby_with()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("c", *"que tal", "enter", *"que tal", "enter")
+        await pilot.pause(0.1)
+        assert chat_sent(link) == ["que tal", "que tal"]
+        assert app.is_running and isinstance(app.screen, LobbyScreen)
+        assert isinstance(app.focused, Input) and app.focused.value == ""
+        await pilot.press("escape")
+        assert isinstance(app.focused, DataTable)
+
+
+async def test_lobby_chat_lines_in_one_packet_stay_in_the_chat() -> None:
+    """A slow link: both lines and their Enters arrive together."""
+    app, link = lobby_with()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        one_packet(app, "cque tal\rque tal\r")
+        for _ in range(100):
+            if len(chat_sent(link)) == 2:
+                break
+            await pilot.pause(0.02)
+        assert chat_sent(link) == ["que tal", "que tal"]
+        assert app.is_running and isinstance(app.screen, LobbyScreen)
+        assert isinstance(app.focused, Input)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+@pytest.mark.parametrize("size", SIZES)
+async def test_q_in_the_lobby_asks_first(lang: str, size: tuple[int, int]) -> None:
+    app, link = lobby_with(lang=lang)
+    tr = Translator(lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("q")
+        await pilot.pause(0.1)
+        assert app.is_running and isinstance(app.screen, ConfirmScreen)
+        text = " ".join(screen_text(app).split())
+        assert " ".join(tr("quit.confirm").split()[:3]) in text
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        assert app.is_running and isinstance(app.screen, LobbyScreen)
+        await pilot.press("q", "q")  # q twice quits
+        await pilot.pause(0.1)
+        assert not app.is_running
+
+
+async def test_ctrl_q_asks_first_and_twice_quits() -> None:
+    app, link = lobby_with()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("ctrl+q")
+        await pilot.pause(0.1)
+        assert app.is_running and isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert app.is_running and isinstance(app.screen, LobbyScreen)
+        await pilot.press("ctrl+q", "ctrl+q")
+        await pilot.pause(0.1)
+        assert not app.is_running
+
+
+@pytest.mark.parametrize("key", ["ctrl+q", "ctrl+c"])
+async def test_the_host_is_asked_before_ending_the_table_for_everyone(key: str) -> None:
+    link = FakeLink()
+    link.push(*welcome())
+    app = TrucoApp(link, "ana", "en", local=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press(key)
+        await pilot.pause(0.1)
+        assert app.is_running and isinstance(app.screen, ConfirmScreen)
+        assert "server" in " ".join(screen_text(app).split())
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        assert app.is_running
+        await pilot.press(key, "y")
+        await pilot.pause(0.1)
+        assert not app.is_running

@@ -1,0 +1,44 @@
+"""A yes/no question before something that cannot be taken back (quitting, ending the
+host's table for everyone)."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tui.widgets.keybar import KeyBar
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """``question`` with y (s: sí/sim) for yes, n or Esc for no. ``again`` is the key that
+    asked (q in the lobby): pressed a second time it says yes, so "q q" quits."""
+
+    BINDINGS = [("y", "yes", ""), ("s", "yes", ""), ("n", "no", ""), ("escape", "no", "")]
+
+    def __init__(self, question: str, again: str = "") -> None:
+        super().__init__()
+        self._question = question
+        self._again = again
+
+    def compose(self) -> ComposeResult:
+        tr = self.app.tr  # type: ignore[attr-defined]
+        with Vertical(classes="dialog small", id="confirm"):
+            yield Static(Text(self._question))  # Text: never markup
+            bar = KeyBar()
+            yes = "y" + (f" {self._again}" if self._again and self._again != "y" else "")
+            bar.show([(yes, tr("form.yes")), ("n Esc", tr("form.no"))])
+            yield bar
+
+    def on_key(self, event: events.Key) -> None:
+        if self._again and event.key == self._again:
+            event.stop()
+            self.dismiss(True)
+
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    def action_no(self) -> None:
+        self.dismiss(False)
