@@ -138,6 +138,15 @@ class ScreenClient:
         assert self.process is not None
         self.process.stdin.write(data.encode() if isinstance(data, str) else data)
 
+    async def press(self, key: str | bytes, timeout: float = 15.0) -> None:
+        """Send a key and wait until the screen changes after it: the key's own redraw (for a
+        key that always shows something: focus moving, a list opening, a row highlighted)."""
+        changed = self._changed
+        self.send(key)
+        await asyncio.wait_for(changed.wait(), timeout)
+        if self.closed.is_set():
+            raise AssertionError(f"the session ended after {key!r}")
+
     async def wait_for(self, predicate: Callable[[str], bool] | str, timeout: float = 10.0) -> str:
         """The screen's text once it satisfies predicate; checked each time the screen changes."""
         check = (lambda s: predicate in s) if isinstance(predicate, str) else predicate

@@ -130,13 +130,14 @@ def table_seats(text: str, title: str) -> str | None:
 
 
 async def press_escape(client: ScreenClient) -> None:
-    """Esc: from the chat back to the tables. A lone ESC only becomes the Escape key after a
-    pause (ESC + the next key would be Alt+key), so wait for its effect or the pause."""
-    was_in_chat = chat_focused(client)
+    """Esc: from the chat back to the tables, seen on the screen. A lone ESC only becomes the
+    Escape key after the parser's escape delay (ESC + the next key would be Alt+key), so its
+    effect is awaited. With the tables focused Esc shows nothing: c gives the chat the focus
+    first. Either way, the server has handled everything sent before once this returns."""
+    if not chat_focused(client):
+        await focus_chat(client)
     client.send(KEY_ESC)
-    await asyncio.sleep(0.2)
-    if was_in_chat:
-        await client.wait_for(lambda _: not chat_focused(client), 10)
+    await client.wait_for(lambda _: not chat_focused(client), 15)
 
 
 def refused(text: str) -> bool:

@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e import programs
 from tests.e2e.harness import ScreenClient, running_server
-from tests.e2e.helpers import chat_area, close_all, lobby_client, say
+from tests.e2e.helpers import chat_area, close_all, focus_chat, lobby_client, say
 
 pytestmark = pytest.mark.e2e
 
@@ -49,10 +49,10 @@ async def test_paste_flood_is_dropped_without_stalling_anyone(tmp_path):
         beto = await lobby_client(srv.port, "beto")
         flooder = await lobby_client(srv.port, "flood")
         try:
-            flooder.send("c")
-            await asyncio.sleep(0.2)
-            flooder.send(b"\x1b[200~" + b"A" * (1024 * 1024) + b"\x1b[201~")  # a 1 MB paste
-            await asyncio.sleep(0.1)
+            await focus_chat(flooder)
+            # A 1 MB paste: SSH flow control holds most of it, so the round trip below runs
+            # while the server is still receiving it.
+            flooder.send(b"\x1b[200~" + b"A" * (1024 * 1024) + b"\x1b[201~")
             assert await round_trip(ana, beto, "durante") < ROUND_TRIP
             # The flooder's session survives and a long line never reaches the others.
             assert await round_trip(beto, ana, "despues") < ROUND_TRIP
@@ -143,14 +143,17 @@ async def test_logins_that_never_finish_are_capped_and_timed_out(tmp_path):
     async with running_server(tmp_path, max_unauthenticated=2, login_timeout=2.0) as srv:
         ana = await lobby_client(srv.port, "ana")
         beto = await lobby_client(srv.port, "beto")
-        silent = []
+        silent, readers = [], []
         try:
             for _ in range(4):  # TCP connections that never speak SSH
                 reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
                 silent.append(writer)
+                readers.append(reader)
             assert await round_trip(ana, beto, "con mudos") < ROUND_TRIP
-            # The login timeout closes them.
-            await asyncio.sleep(3.0)
+            # The login timeout closes them: each reads to its end (a banner at most, then EOF).
+            for reader in readers:
+                while await asyncio.wait_for(reader.read(4096), 30):
+                    pass
             for writer in silent:
                 assert writer.transport.is_closing() or writer.is_closing() or await _eof(writer)
         finally:

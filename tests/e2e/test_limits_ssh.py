@@ -65,17 +65,18 @@ async def test_chat_flood_is_cut_and_the_viewer_keeps_updating(tmp_path):
             elapsed = time.monotonic() - started
             await ana.wait_for("chatting too fast")
             await beto.wait_for(lambda t: "ana: flood" in chat_area(t))
-            await asyncio.sleep(0.5)  # everything the hub let through has arrived
+            # Time must pass here: the flood spent ana's chat tokens (1 line/s), and her next
+            # line is the proof that everything the hub let through before it has arrived.
+            await asyncio.sleep(1.1)  # one chat token back
+            await say(ana, "calm now")
+            # beto's screen still follows the lobby.
+            await beto.wait_for(lambda t: "ana: calm now" in chat_area(t))
             seen = _flood_lines_seen(beto)
             # The burst of 5, plus one line per second the flood lasted (~1-2 s here: at most
             # 6 or 7 of the 20 lines).
             assert 1 <= len(seen) <= 5 + math.ceil(elapsed), (sorted(seen), elapsed)
             assert len(seen) < 20 - elapsed, (sorted(seen), elapsed)
             assert {"00", "01", "02", "03", "04"} <= seen, sorted(seen)  # the burst passes
-            # beto's screen still follows the lobby.
-            await asyncio.sleep(1.1)  # one chat token back
-            await say(ana, "calm now")
-            await beto.wait_for(lambda t: "ana: calm now" in chat_area(t))
         finally:
             await close_all(ana, beto)
 
@@ -90,9 +91,11 @@ async def test_lines_typed_ahead_are_sent_one_by_one(tmp_path):
             await focus_chat(ana)
             ana.send(f"uno{KEY_ENTER}cdos{KEY_ENTER}")  # one packet
             await beto.wait_for(lambda t: "ana: " in chat_area(t))
-            await asyncio.sleep(0.5)
-            chat = chat_area(beto.text())
-            lines = [line.strip() for line in chat.splitlines() if line.startswith("ana:")]
+            # Everything the packet caused has reached beto once a later line has.
+            await say(ana, "fin")
+            chat = chat_area(await beto.wait_for(lambda t: "ana: fin" in chat_area(t), 15))
+            lines = [line.strip() for line in chat.splitlines()
+                     if line.startswith("ana:") and line.strip() != "ana: fin"]
             assert lines == ["ana: uno", "ana: dos"], chat
         finally:
             await close_all(ana, beto)

@@ -40,10 +40,8 @@ async def table_against_a_bot(client: ScreenClient) -> None:
     """A 2-player table with the turn timer off, the other seat a bot; waits for the deal."""
     client.send("n")
     await client.wait_for("New table")
-    await asyncio.sleep(0.2)
     for key in (TAB, TAB, TAB, TAB, ENTER, DOWN, ENTER, CTRL_S):  # turn timer: off
-        client.send(key)
-        await asyncio.sleep(0.15)
+        await client.press(key)  # each key's redraw before the next (a list opens, closes)
     await client.wait_for("Waiting for")
     await add_bot(client)
     await client.wait_for("Hand 1", 10)
@@ -126,10 +124,8 @@ async def test_a_card_played_costs_the_other_player_little(tmp_path):
         try:
             ana.send("n")
             await ana.wait_for("New table")
-            await asyncio.sleep(0.2)
             for key in (TAB, TAB, TAB, TAB, ENTER, DOWN, ENTER, CTRL_S):  # turn timer: off
-                ana.send(key)
-                await asyncio.sleep(0.15)
+                await ana.press(key)  # each key's redraw before the next (a list opens, closes)
             await ana.wait_for("Waiting for")
             await beto.wait_for("waiting")
             beto.send("j")

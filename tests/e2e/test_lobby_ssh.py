@@ -77,7 +77,12 @@ async def test_markup_username_gets_choose_name_screen_and_is_shown_literally(tm
             where = _find(client, MARKUP_NAME)
             assert where is not None
             _click(client, where[0] + MARKUP_NAME.index("x"), where[1])
-            await asyncio.sleep(0.5)
+            # A key typed after the click and its echo: the click has been handled by then.
+            client.send("\x1b[F")  # End: the suggestion is selected, a letter would replace it
+            client.send("z")
+            await client.wait_for("clickapp.quitxz", 15)
+            client.send("\x7f")
+            await client.wait_for(lambda t: "clickapp.quitxz" not in t, 15)
             assert not client.closed.is_set(), "clicking the shown name ended the session"
             # The suggestion (the name without its bad characters) is in the input: Enter takes it.
             assert "clickapp.quitx" in client.text()
@@ -104,7 +109,7 @@ async def test_markup_in_chat_is_shown_literally_to_others(tmp_path):
             # Clicking the would-be link does nothing either.
             x, y = _find(beto, f"ana: {MARKUP_NAME}")
             _click(beto, x + len("ana: [@click=app.quit]"), y)
-            await asyncio.sleep(0.5)
+            await press_escape(beto)  # the click has been handled by then
             assert not beto.closed.is_set(), "clicking a chat line ended the session"
             await say(ana, "still here?")
             await beto.wait_for(lambda t: "ana: still here?" in chat_area(t))
@@ -143,7 +148,9 @@ async def test_escape_sequences_in_chat_never_reach_other_terminals(tmp_path, ho
                 await say(ana, "\x1b[200~" + line + "\x1b[201~")
             # Whatever the sender's terminal parser kept, the line starts and ends visibly.
             shown = await beto.wait_for(lambda t: "ana: " in chat_area(t) and "pqr" in chat_area(t))
-            await asyncio.sleep(0.3)  # let any trailing output arrive
+            # Everything the line caused has reached beto once a later line has.
+            await say(ana, "marker")
+            await beto.wait_for(lambda t: "ana: marker" in chat_area(t), 15)
             received = bytes(beto.raw[raw_before:]).decode("utf-8", "replace")
             for name, piece in HOSTILE_PIECES.items():
                 assert piece not in received, f"{name} reached the other terminal"
@@ -206,8 +213,8 @@ async def test_name_online_as_guest_is_refused_to_another_guest(tmp_path):
             text = await second.wait_for("Choose your name")
             assert "already online" in text
             assert "carla2" in text
-            # The first session is untouched.
-            await asyncio.sleep(0.3)
+            # The first session is untouched (and answers keys after the refusal).
+            await press_escape(first)
             assert not first.closed.is_set()
             assert in_lobby_as("carla")(first.text())
         finally:
@@ -245,7 +252,7 @@ async def test_same_key_again_replaces_the_old_session(tmp_path):
         try:
             await asyncio.wait_for(old.closed.wait(), 10)
             assert old.process.exit_status == 0
-            await asyncio.sleep(0.3)
+            await press_escape(new)
             assert not new.closed.is_set()
             assert "1 online" in title_of(new.text())
         finally:

@@ -25,11 +25,11 @@ ANSWER_ORDER = ["Quiero", "Con flor quiero", "Say my points", "Son buenas", "Flo
 AVOID = {"Me voy al mazo"}
 
 
-async def keys(client: ScreenClient, *sequence: str, pause: float = 0.15) -> None:
-    """Type keys one by one, as a person does (each may move the focus or open a list)."""
+async def keys(client: ScreenClient, *sequence: str) -> None:
+    """Type keys one by one, as a person does: each moves the focus, opens or closes a list,
+    and the next goes once its redraw has arrived."""
     for key in sequence:
-        client.send(key)
-        await asyncio.sleep(pause)
+        await client.press(key)
 
 
 TAB, ENTER, UP, DOWN = "\t", "\r", "\x1b[A", "\x1b[B"
@@ -39,7 +39,6 @@ async def open_table(owner: ScreenClient, players: int, *, short: bool = False) 
     """n, then the form by keyboard: player count, and with ``short`` a single game to 15."""
     owner.send("n")
     await owner.wait_for("New table")
-    await asyncio.sleep(0.2)
     await keys(owner, TAB)  # focus: players
     if players != 2:
         await keys(owner, ENTER, *[DOWN] * {4: 1, 6: 2}[players], ENTER)
