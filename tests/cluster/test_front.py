@@ -31,7 +31,8 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
         await front.start()
         link = front.connect("10.0.0.1", "ana", None)  # no host yet: it waits
         link.send(p.encode(p.ClaimName(name="ana")))
-        await asyncio.sleep(0.2)
+        # Nothing goes to a host meanwhile: proved below, where the opening comes first of all
+        # and the claim after it, once a host is known.
         assert got == []
         front.host_changed("host-1")
         for _ in range(1500):  # up to 15 s on a loaded machine
@@ -66,7 +67,7 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
         for link in (beto, cris):
             assert p.decode(await asyncio.wait_for(link.receive(), 5) or b"") == p.Notice(code="reattaching")
         beto.send(p.encode(p.SendChat(text="sigo aca")))
-        await asyncio.sleep(0.2)
+        # It waits: proved below, where it reaches the next host after beto's attachment.
         assert got == [] and not beto.closed
         front.host_changed("host-2")
         for _ in range(1500):
@@ -81,6 +82,9 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
         assert messages[(None, "ConnOpened")].conn_id == cris.conn_id  # never named: opened again
         assert [m for (header, _), m in messages.items() if header == str(beto.conn_id)] == [p.SendChat(text="sigo aca")]
         assert [h for h, _ in got].index(str(beto.conn_id)) > 0  # after its attachment
+        attached = next(i for i, (header, data) in enumerate(got)
+                        if header is None and isinstance(decode_bus(data), ConnAttach))
+        assert [h for h, _ in got].index(str(beto.conn_id)) > attached
     finally:
         await front.stop()
         await names.close()

@@ -4,7 +4,6 @@ drops malformed entries; a front end killed outright has its entries dropped onc
 is gone, and a new lobby host after a kill -9 finds the survivors' entries there."""
 from __future__ import annotations
 
-import asyncio
 import signal
 import time
 
@@ -37,8 +36,9 @@ async def test_the_copy_keeps_valid_entries_and_drops_malformed_ones(nats_server
         await kv.put("front-b.9", p.encode(ana))  # an entry under another session's key
         await kv.put("front-a.6", p.encode(ana).replace(b"ana", b"a\x00a"))  # a bad name
         await kv.put(presence_key("front-a", 5), p.encode(ana))
-        await until(lambda: bool(mirror.entries()))
-        await asyncio.sleep(0.2)  # everything put before it is applied by now
+        # The watch applies the puts in order, one after the other: once the last (the valid
+        # one) is in the copy, every malformed one before it has been seen and dropped.
+        await until(lambda: bool(mirror.entries()), timeout=30)
         assert mirror.entries() == [ana]
         assert bus.dropped >= 3
         assert mirror.fronts() == {"front-a"}
@@ -70,13 +70,15 @@ async def test_a_front_end_writes_its_own_sessions_and_deletes_them_when_they_en
                       PresenceEntry(conn_id=ana.conn_id + 1000, front="front-1", name="ghost"),
                       PresenceEntry(conn_id=ana.conn_id, front="front-2", name="other")):
             await host.nc.publish(subject, p.encode(entry))
-        await until(lambda: len(seen.entries()) == 2)
-        await asyncio.sleep(0.2)
+        await until(lambda: len(seen.entries()) == 2, timeout=30)
         assert _where(seen) == {"ana": (None, None), "beto": ("t000001", 1)}
-        # ana sits down somewhere: her entry is replaced
+        # ana sits down somewhere: her entry is replaced. It comes after the ghost's and the
+        # other front end's on the same subject, and is written after them: once it is in the
+        # copy, those two would be as well had they been taken.
         await host.nc.publish(subject, p.encode(PresenceEntry(conn_id=ana.conn_id, front="front-1",
                                                               name="ana", table_id="t000002")))
-        await until(lambda: _where(seen).get("ana") == ("t000002", None))
+        await until(lambda: _where(seen).get("ana") == ("t000002", None), timeout=30)
+        assert _where(seen) == {"ana": ("t000002", None), "beto": ("t000001", 1)}
         ana.close()  # her session ends: her entry goes
         await until(lambda: set(_where(seen)) == {"beto"})
         # The host hangs up on beto: his goes too
