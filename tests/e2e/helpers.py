@@ -81,13 +81,14 @@ async def focus_chat(client: ScreenClient) -> None:
 
 
 async def say(client: ScreenClient, text: str | bytes) -> None:
-    """Chat one line the way a person does: c (unless already in the chat), the text, Enter.
-    Enter sends the line and gives the keys back to the lobby: wait until it visibly has."""
+    """Chat one line the way a person does: c (unless already in the chat), the text, Enter,
+    then Esc to give the keys back to the lobby (the lobby's chat stays open after Enter, so
+    that a second line can follow). Once the chat has visibly let go, the line was sent."""
     if not chat_focused(client):
         await focus_chat(client)
     client.send(text)
     client.send(KEY_ENTER)
-    await client.wait_for(lambda _: not chat_focused(client), 10)
+    await press_escape(client)
 
 
 def chat_area(text: str) -> str:

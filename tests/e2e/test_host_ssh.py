@@ -125,7 +125,9 @@ async def test_host_prints_link_and_qr_a_friend_joins_and_ctrl_c_ends_it(tmp_pat
         host.send(b"\r")  # Enter: the host starts the game
         await host.wait_for(lambda: "Hand 1" in host.screen_text())
         await friend.wait_for("Hand 1")
-        host.send(b"\x03")  # Ctrl-C ends the table and the server
+        host.send(b"\x03")  # Ctrl-C ends the table and the server for everyone: it asks first
+        await host.wait_for(lambda: "End your table and the server?" in host.screen_text())
+        host.send(b"y")
         await host.wait_for(lambda: host.proc.poll() is not None, timeout=15)
         assert host.proc.returncode == 0
         assert "Stopped." in host.text()

@@ -82,14 +82,14 @@ async def test_chat_flood_is_cut_and_the_viewer_keeps_updating(tmp_path):
 
 
 async def test_lines_typed_ahead_are_sent_one_by_one(tmp_path):
-    """On a slow link the keys typed while waiting arrive together: "uno⏎cdos⏎" is two
-    lines (Enter leaves the chat, c comes back to it)."""
+    """On a slow link the keys typed while waiting arrive together: "uno⏎dos⏎" is two
+    lines (the lobby's chat stays open after Enter)."""
     async with running_server(tmp_path) as srv:
         ana = await lobby_client(srv.port, "ana")
         beto = await lobby_client(srv.port, "beto")
         try:
             await focus_chat(ana)
-            ana.send(f"uno{KEY_ENTER}cdos{KEY_ENTER}")  # one packet
+            ana.send(f"uno{KEY_ENTER}dos{KEY_ENTER}")  # one packet
             await beto.wait_for(lambda t: "ana: " in chat_area(t))
             # Everything the packet caused has reached beto once a later line has.
             await say(ana, "fin")
