@@ -51,7 +51,7 @@ async def flood(port: int, seconds: float) -> dict[str, float]:
     async def chat() -> None:
         n = 0
         while time.monotonic() < stop:
-            line = f"c flood {n} " + "x" * 40 + "\r"  # c: to the chat; Enter sends, back to the lobby
+            line = f"c flood {n} " + "x" * 40 + "\r"  # the first c opens the chat (it stays open)
             process.stdin.write(line.encode())
             sent["bytes_written"] += len(line)
             sent["lines"] += 1
@@ -83,9 +83,10 @@ async def chat_round_trips(sender: ScreenClient, other: ScreenClient, until: flo
     n = 0
     while time.monotonic() < until:
         token = f"{prefix}{n}q"
+        if n == 0:  # the lobby's chat stays open after Enter: c once
+            sender.send("c")
+            await asyncio.sleep(0.15)
         n += 1
-        sender.send("c")
-        await asyncio.sleep(0.15)
         pressed = time.perf_counter()
         sender.send(f"{token}\r")
         try:

@@ -42,7 +42,7 @@ async def test_a_flooder_is_paused_then_told_its_keys_were_dropped(tmp_path) -> 
             await focus_chat(ana)
             assert ana.process is not None
             for n in range(400):  # chat lines typed as fast as the link takes them
-                ana.send(f"linea {n} " + "x" * 30 + "\rc")
+                ana.send(f"linea {n} " + "x" * 30 + "\r")  # (the chat stays open after Enter)
             await ana.process.stdin.drain()
             await ana.wait_for(lambda t: "mandando teclas" in t, 30)
             assert not ana.closed.is_set()
