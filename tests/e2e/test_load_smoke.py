@@ -42,7 +42,10 @@ def test_a_screen_table_and_a_protocol_table_play_on_a_running_server_and_report
                  "setup_seconds", "bytes_per_screen_seat_per_action", "bytes_per_protocol_seat_per_action",
                  "server_cpu_per_action_per_watching_seat_ms", "server_cpu_per_action_per_protocol_seat_ms",
                  "clients_cpu_per_screen_action_ms", "clients_cpu_per_protocol_action_ms"):
-        assert math.isfinite(float(figures[name])) and float(figures[name]) > 0, (name, figures)
+        assert math.isfinite(float(figures[name])) and float(figures[name]) > 0 or (
+            # A kind's own window is 3 s of one table: its server CPU, read from /proc in 10 ms
+            # clock ticks, may be under one tick (seen 0 with a CPU hog beside the run).
+            name.startswith("server_cpu_per_action_per_") and float(figures[name]) == 0), (name, figures)
     assert figures["screens_not_redrawn_in_5s"] == 0 and figures["updates_not_received_in_5s"] == 0
 
 
