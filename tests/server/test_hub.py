@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable
 
 import pytest
 
@@ -33,6 +33,17 @@ class Client:
 
     def of(self, kind: type) -> list:
         return [m for m in self.inbox if isinstance(m, kind)]
+
+    async def until(self, check: Callable[["Client"], bool], timeout: float = 15.0) -> None:
+        """Settle until ``check`` holds: for what the hub does after awaiting the store's
+        writer (a synced commit takes milliseconds), which a few loop turns do not cover."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        await self.settle()
+        while not check(self):
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError(f"not reached in {timeout} s; last messages: {self.inbox[-5:]}")
+            await asyncio.sleep(0.01)
+            await self.settle()
 
 
 @pytest.fixture

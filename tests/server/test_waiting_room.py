@@ -113,20 +113,18 @@ async def test_the_creator_leaving_hands_the_waiting_room_to_the_next_person(hub
     await beto.settle()
     ana.send(p.LeaveTable(table_id=table_id))
     await ana.settle()
-    await beto.settle()
+    await beto.until(lambda c: c.of(p.TableUpdated)[-1].table.owner == "beto")
     table = beto.of(p.TableUpdated)[-1].table
     assert table.owner == "beto" and table.seats == (None, "Bot 1", "beto", None, "carla", None)
     assert table.owner_starts
     beto.link.close()  # the new owner's connection drops: carla is next
-    await carla.settle()
+    await carla.until(lambda c: c.of(p.TableUpdated)[-1].table.owner == "carla")
     table = carla.of(p.TableUpdated)[-1].table
     assert table.owner == "carla" and table.seats == (None, "Bot 1", None, None, "carla", None)
     for seat in (0, 2, 3, 5):
         carla.send(p.AddBot(table_id=table_id, seat=seat))  # hers to fill now
     carla.send(p.StartTable(table_id=table_id))
-    await carla.settle()
-    await asyncio.sleep(0.05)
-    await carla.settle()
+    await carla.until(lambda c: c.of(p.TableUpdated)[-1].table.status == "playing" and bool(c.of(p.TableUpdate)))
     assert carla.of(p.TableUpdated)[-1].table.status == "playing"
     assert carla.of(p.TableUpdate)[-1].seat == 4
 
