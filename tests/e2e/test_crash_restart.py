@@ -28,7 +28,8 @@ from tests.ports import free_port  # noqa: F401 (other tests import it from here
 pytestmark = pytest.mark.e2e
 
 KILLS = 20
-BUDGET = 75.0  # seconds for the whole test, start-ups included
+BUDGET = 240.0  # seconds for the whole test, start-ups included: a guard against a stall, not a
+# speed target (53 s with a CPU hog beside the whole suite; 26 s alone)
 RESTORED = re.compile(r"restored table (\S+) match (\d+) seq (\d+) digest (\w+)")
 ALL_RESTORED = re.compile(r"all (\d+) open tables restored")
 
