@@ -6,7 +6,7 @@ from typing import Iterator
 
 import pytest
 
-from tests import alone
+from tests import alone, schedule
 from tui import textual_patches
 
 
@@ -26,9 +26,9 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "suite's end does not wait for it (left out of `make check`)")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # The workers take tests in this order: the longest first, so that none starts last.
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items[:] = schedule.ordered(items, schedule.worker_count(config), schedule.marked("slow"),
+                                schedule.marked(alone.MARK))
 
 
 @pytest.hookimpl(hookwrapper=True)

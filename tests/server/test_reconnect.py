@@ -169,9 +169,7 @@ async def test_the_seat_goes_to_a_bot_when_the_hold_runs_out(tmp_path: Path) -> 
         ana.link.close()
         await settle_all(beto)
         assert last_update(beto).seats[0].away
-        await asyncio.sleep(0.4)
-        await settle_all(beto)
-        assert last_update(beto).seats[0].bot
+        await beto.until(lambda c: last_update(c).seats[0].bot)  # the hold ran out
         again = await join(hub, "ana", "SHA256:ana")
         await again.settle()
         assert not again.of(p.Seated)  # too late: the seat is the bot's now

@@ -114,8 +114,8 @@ async def test_quick_play_opens_a_table_that_bots_fill_after_the_wait(tmp_path) 
         assert ana.of(p.Seated)[-1] == p.Seated(table_id=created.table_id, seat=0)
         table = ana.of(p.TableUpdated)[-1].table
         assert table.variant == "paulista" and not table.private and table.status == "waiting"
-        await asyncio.sleep(0.2)
-        await ana.settle()
+        # The wait is over: a bot takes the seat left, and it starts.
+        await ana.until(lambda c: c.of(p.TableUpdated)[-1].table.status == "playing")
         table = ana.of(p.TableUpdated)[-1].table
         assert table.seats == ("ana", "Bot 1") and table.status == "playing"
         ana.send(p.QuickPlay(variant="no_such_game"))
@@ -164,8 +164,8 @@ async def test_quick_play_for_four_finds_a_table_of_four_and_a_table_it_opens_fi
         carla.send(p.QuickPlay(variant="uruguayo", players=4))  # beto's table: the one of four
         await carla.settle()
         assert carla.of(p.Seated)[-1] == p.Seated(table_id=created.table_id, seat=1)
-        await asyncio.sleep(0.6)  # the wait is over: bots take the two seats left, and it starts
-        await beto.settle()
+        # The wait is over: bots take the two seats left, and it starts.
+        await beto.until(lambda c: c.of(p.TableUpdated)[-1].table.status == "playing")
         table = beto.of(p.TableUpdated)[-1].table
         assert table.seats == ("beto", "carla", "Bot 1", "Bot 2") and table.status == "playing"
         carla.send(p.QuickPlay(variant="paulista", players=6))  # not a size of that game

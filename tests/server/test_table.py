@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import time
 from typing import Any
@@ -16,6 +17,7 @@ from server.table import rematch
 from server.table.log_events import log_events
 
 FAST = Pace(bot_delay=0, hand_pause=0)
+LEVELS_IN_TURN = ("easy", "normal")
 
 
 class Viewers:
@@ -81,7 +83,9 @@ async def test_bot_only_tables_finish_200_games(variant: engine.VariantSpec) -> 
     """200 complete games per variant, player counts in turn, bots only, without an error.
 
     Nobody watches (so no frames are built): this is about the actor and the rules;
-    what viewers receive is covered below.
+    what viewers receive is covered below. Every game seats both the easy and the normal
+    level, in turns: easy's careless cards and answers reach positions normal avoids, and
+    its decisions cost a fraction of normal's (whose beliefs are most of this test's CPU).
     """
     games = 0
     # Only a guard against a table that never ends: how fast is for the benchmarks (on this
@@ -89,7 +93,9 @@ async def test_bot_only_tables_finish_200_games(variant: engine.VariantSpec) -> 
     deadline = time.monotonic() + 400
     while games < 200 and time.monotonic() < deadline:
         players = variant.player_counts[games % len(variant.player_counts)]
-        actor = TableActor("t", variant.name, short_options(variant.name), bots(players),
+        seats = [dataclasses.replace(bot, level=LEVELS_IN_TURN[(i + games) % 2])
+                 for i, bot in enumerate(bots(players))]
+        actor = TableActor("t", variant.name, short_options(variant.name), seats,
                            Viewers().send, pace=FAST, seed=games)
         actor.start()
         await until(lambda: actor.finished)
