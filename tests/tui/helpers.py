@@ -7,7 +7,8 @@ Textual is pinned exactly, see tui/textual_patches/).
 """
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, Callable
 
 from textual._compositor import ChopsUpdate, Compositor
 from textual.app import App
@@ -51,3 +52,12 @@ def keep_partial_updates(monkeypatch: Any) -> list[ChopsUpdate]:
 
     monkeypatch.setattr(Compositor, "render_partial_update", partial)
     return updates
+
+
+async def until(pilot: Any, ready: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+    """Let the app run until ``ready()``, within a generous deadline (no fixed sleep: a loaded
+    machine draws later, and a check made after a fixed pause would miss it)."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        assert time.monotonic() < deadline, f"never happened: {what}"
+        await pilot.pause()

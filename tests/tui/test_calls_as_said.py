@@ -3,8 +3,6 @@ a closing line that adds the hand up, and a refused bet named the same everywher
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,18 +10,10 @@ import pytest
 import engine
 import protocol as p
 from engine.testing import E, N, W, act, scenario
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, until
 from tests.tui.kit import EN, ES, PT, FakeLink, ShowTable, TrucoCalled, log_text, seated_app, table_shown, update_for
 from tui.i18n import Translator
 from tui.widgets.table.talk import TableLog
-
-
-async def until(pilot: Any, ready: Callable[[], bool], what: str) -> None:
-    """Let the app run until ``ready()`` (a generous deadline; no fixed sleep)."""
-    deadline = time.monotonic() + 15
-    while not ready():
-        assert time.monotonic() < deadline, f"never happened: {what}"
-        await pilot.pause()
 
 
 def _log(app: Any) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 from textual._xterm_parser import XTermParser
@@ -19,7 +20,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
-from tests.tui.helpers import screen_strips, screen_text
+from tests.tui.helpers import screen_strips, screen_text, until
 from tests.tui.kit import (
     TABLE, FakeLink, Lobby, OwnTurn, ShowTable, TrucoCalled, lobby_with,
     seated_app, table_shown, two_player_state, update_for, welcome,
@@ -351,6 +352,14 @@ def _reverse_rows(app: TrucoApp) -> set[int]:
     return {y for y in rows if dialog.y <= y < dialog.bottom} - {keybar, bar_row}
 
 
+def _shown_and_marked(app: Any, options: Any, widget: Any) -> bool:
+    """``widget`` is on screen, scrolled into its options list if it is in it, and marked."""
+    region = widget.region
+    if region.width == 0 or (widget in options.walk_children() and not options.region.contains_region(region)):
+        return False
+    return region.y in _reverse_rows(app)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 @pytest.mark.parametrize("lite", [False, True])
@@ -373,13 +382,14 @@ async def test_new_table_tab_stops_are_visible_controls_each_marked_in_reverse(s
             seen = []
             for _ in range(len(chain)):
                 widget = form.focused
-                await pilot.pause(0.05)
+                options = form.query_one("#options")
+                await until(pilot, lambda w=widget: _shown_and_marked(app, options, w),
+                            f"{widget} scrolled into view and marked")
                 region = widget.region
                 # A real control, whole and on screen: no container, nothing cut or scrolled away.
                 assert type(widget).__name__ in ("Select", "Input", "TickBox", "Button"), widget
                 assert region.width > 0 and region.height > 0, widget
                 assert dialog.contains_region(region), (widget, region, dialog)
-                options = form.query_one("#options")
                 if widget in options.walk_children():
                     assert options.region.contains_region(region), (widget, region, options.region)
                 # Its mark, in reverse video (not colour alone), on its own row and no other.
@@ -393,7 +403,7 @@ async def test_new_table_tab_stops_are_visible_controls_each_marked_in_reverse(s
             for box in form.query("TickBox"):  # a long label wraps, never loses its end
                 assert box.region.height == box.render().get_height(box.styles, box.region.width)
             one_packet(app, "\t\t\t")  # quick Tabs: still one mark, on the focused row
-            await pilot.pause(0.3)
+            await until(pilot, lambda: form.focused is chain[3], "three Tabs taken")
             assert form.focused is chain[3] and _reverse_rows(app) == {chain[3].region.y}  # one line: private
             await pilot.press("escape")
             await pilot.pause(0.1)
