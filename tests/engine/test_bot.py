@@ -110,6 +110,7 @@ def test_every_implemented_variant_is_covered() -> None:
     assert any(spec.name == "argentino" for spec in IMPLEMENTED)
 
 
+@pytest.mark.slow  # 2,400 matches in all: a third of make check's CPU time
 @pytest.mark.parametrize(("variant", "n"), VARIANT_COUNTS)
 def test_200_bot_games_per_variant_and_player_count(variant: str, n: int) -> None:
     """200 complete bot-only matches (one game to the smallest target) without an illegal

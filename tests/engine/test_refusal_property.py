@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -66,6 +67,7 @@ def check_position(state: State) -> None:
                 raise AssertionError(f"{action} refused ({reason}) but applied")
 
 
+@pytest.mark.slow  # every action of 30 whole matches asked twice: 12 s of CPU
 @settings(max_examples=30, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=GAMES, seed=st.integers(0, 2**32))
 def test_listed_exactly_when_not_refused(game: tuple[str, int, dict[str, Any]], seed: int) -> None:

@@ -286,4 +286,4 @@ SeatLifeCycle.TestCase.settings = settings(
     max_examples=int(os.environ.get("SEAT_EXAMPLES", "25")), stateful_step_count=25, deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-test_seat_life_cycle = SeatLifeCycle.TestCase
+test_seat_life_cycle = pytest.mark.slow(SeatLifeCycle.TestCase)  # 25 runs of 25 steps: 11 s of CPU
