@@ -25,9 +25,9 @@ serve: $(STAMP)
 
 # The suite spreads over the cores with pytest-xdist. Most of a test's time is spent waiting
 # (for a server, an SSH round trip, a screen), so four workers a core keep the cores busy
-# (measured on 2 cores: 6 workers 251 s, 8 workers 222 s, 10 workers 219 s);
-# tests/ports.py has port blocks for up to 30 workers. Python writes its bytecode here even
-# where the environment says not to (PYTHONDONTWRITEBYTECODE): every worker and every server
+# (measured on 2 cores: 6 workers 251 s, 8 workers 222 s, 10 workers 219 s); each takes the
+# ports of its servers from a block of its own (tests/ports.py). Python writes its bytecode
+# here even where the environment says not to (PYTHONDONTWRITEBYTECODE): every worker and every server
 # a test starts would compile the whole project again (measured: collection 6.9 -> 2.9 s of
 # CPU per worker, a server's start 1.3 -> 0.6 s).
 TEST_WORKERS ?= $(shell n=$$(( $$(nproc) * 4 )); [ $$n -gt 24 ] && n=24; echo $$n)

@@ -16,6 +16,7 @@ from server.cluster.bus import BusOptions
 from server.config import ServerConfig
 from server import input_gate
 from server.hostkey import fingerprint, load_or_create_host_key
+from server.table.search_pool import POOL as SEARCH_POOL
 from server.host import HostError, add_table_arguments, plan_from_args, play_host
 from server.lobby import Hub
 from server.mdns import Advertiser, find_servers, found_lines, loopback_only
@@ -174,6 +175,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     try:
         await _serve(config, ready, stop, hosting)
     finally:
+        SEARCH_POOL.shutdown()
         os.close(lock)
 
 

@@ -14,7 +14,6 @@ from typing import Callable, Sequence, TypeVar
 
 import pytest
 
-from tests import alone
 
 T = TypeVar("T")
 

@@ -16,6 +16,7 @@ from server.ssh import start_ssh_server
 from server.say import terminal_tr
 from server.logs import set_process_name
 from server.signals import catch_stop_signals, release_stop_signals
+from server.table.search_pool import POOL as SEARCH_POOL
 from tui import textual_patches
 
 log = logging.getLogger("truco-ssh")
@@ -66,6 +67,7 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
             await acceptor.wait_closed()
             await metrics.stop(watching)
     finally:
+        SEARCH_POOL.shutdown()
         if not node.bus.nc.is_closed:
             await node.bus.nc.close()
         release_stop_signals(owns_signals)

@@ -1,36 +1,27 @@
 """Where a table's bots think: the quick levels in the table's own task (tens of
-microseconds to a few milliseconds), the hard level's search (0.4 s of CPU time, 1 s of
-wall time at most) on a small thread pool, so it never blocks the event loop; its move
-comes back through the table's inbox.
+microseconds to a few milliseconds), the hard level's search (0.2-0.4 s of CPU time, 1 s of
+wall time at most) in another process (server/table/search_pool.py), so it never holds the
+event loop; its move comes back through the table's inbox.
 
-The pool is bounded (SEARCH_THREADS); searches beyond it queue. The search is pure
-Python on immutable engine values (a frozen State, its View), so a thread needs no lock.
+The pool has a process per core; searches beyond it queue. The search is pure Python on
+immutable engine values (a frozen State, its View), pickled to the worker and back.
 """
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import random
-from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 import engine
 from server.table import messages as m
 from server.table.moves import bot_action
+from server.table.search_pool import POOL
 
 log = logging.getLogger(__name__)
 
-SEARCH_THREADS = 2
 SEARCHING_LEVELS = frozenset({"hard"})
-_pool: ThreadPoolExecutor | None = None
-
-
-def _executor() -> ThreadPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="bot-search")
-    return _pool
+_searches: set[asyncio.Task[None]] = set()  # kept until done (the loop holds tasks weakly)
 
 
 class Thinker:
@@ -72,19 +63,19 @@ class Thinker:
 def search(state: engine.State, seat: int, seq: int, rules: engine.RuleSet,
            rng: random.Random, level: str, post: Callable[[m.TableMessage], None],
            senas: tuple[tuple[int, str], ...] = ()) -> None:
-    """Start the level's decision for `seat` in a thread; post BotChosen when it is done
-    (with None if it failed: the table then moves for the bot at once)."""
+    """Start the level's decision for `seat` in a search process; post BotChosen when it is
+    done (with None if it failed: the table then moves for the bot at once)."""
     seat_view = engine.view(state, seat)
     worlds = engine.Worlds(state, seat)
-    future = asyncio.get_running_loop().run_in_executor(
-        _executor(), functools.partial(bot_action, seat_view, rules, rng, senas, level=level, worlds=worlds))
 
-    def done(f: asyncio.Future[engine.Action]) -> None:
-        if f.cancelled():
-            return
-        exc = f.exception()
-        if exc is not None:
+    async def searching() -> None:
+        try:
+            action = await POOL.run(bot_action, seat_view, rules, rng, senas, level=level, worlds=worlds)
+        except Exception as exc:  # the search's own failure: logged, the table moves on
             log.warning("bot search for seat %s failed: %r", seat, exc)
-        post(m.BotChosen(seat, seq, None if exc is not None else f.result()))
+            action = None
+        post(m.BotChosen(seat, seq, action))
 
-    future.add_done_callback(done)
+    task = asyncio.get_running_loop().create_task(searching())
+    _searches.add(task)
+    task.add_done_callback(_searches.discard)

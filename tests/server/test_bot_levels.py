@@ -2,15 +2,13 @@
 listing and every viewer; the hard level thinks off the event loop."""
 from __future__ import annotations
 
-import threading
-from typing import Any
+import os
 
 import pytest
 
-import engine
 import protocol as p
 from server.table import Occupant, Pace, TableActor
-from server.table import bots as table_bots
+from server.table.search_pool import POOL, SearchPool
 from tests.server.test_hub import hub, join  # noqa: F401  (the hub fixture)
 from tests.server.test_table import Viewers, until
 
@@ -49,16 +47,8 @@ def test_a_bots_level_survives_a_restart_record() -> None:
 
 
 @pytest.mark.slow
-async def test_a_hard_bot_searches_in_a_worker_thread_and_its_table_finishes(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    threads: list[str] = []
-    real = table_bots.bot_action
-
-    def spy(*args: Any, **kwargs: Any) -> engine.Action:
-        if kwargs.get("level") == "hard":  # (view, rules, rng, senas, level=, worlds=)
-            threads.append(threading.current_thread().name)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(table_bots, "bot_action", spy)
+async def test_a_hard_bot_searches_in_another_process_and_its_table_finishes() -> None:
+    POOL.pids.clear()
     seats = [Occupant("Bot 1", None, bot=True, level="hard"), Occupant("Bot 2", None, bot=True, level="easy")]
     actor = TableActor("t", "argentino", {"target": 15, "match_games": 1}, seats, Viewers().send,
                        pace=FAST, seed=7)
@@ -68,5 +58,16 @@ async def test_a_hard_bot_searches_in_a_worker_thread_and_its_table_finishes(mon
     finally:
         await actor.stop()
     assert actor.state is not None and actor.state.match_over
-    assert threads and all(name.startswith("bot-search") for name in threads)
-    assert threading.main_thread().name not in threads
+    assert POOL.pids and os.getpid() not in POOL.pids  # it searched, never in this process
+
+
+async def test_a_search_process_that_dies_answers_none_and_the_next_search_runs() -> None:
+    pool = SearchPool(workers=1)
+    try:
+        assert await pool.run(os._exit, 3) is None  # the worker dies under the search
+        assert await pool.run(abs, -4) == 4  # a new pool took over
+        assert pool.pids and os.getpid() not in pool.pids
+        with pytest.raises(ZeroDivisionError):  # the search's own failure reaches the caller
+            await pool.run(divmod, 1, 0)
+    finally:
+        pool.shutdown()

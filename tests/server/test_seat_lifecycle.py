@@ -23,7 +23,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 import engine
 import protocol as p
 from server.table import Pace
-from server.table import messages as tm
 from tests.server.test_hub import Client, join
 from tests.server.test_reconnect import start_hub, stop_hub
 from tests.server.test_table import until
