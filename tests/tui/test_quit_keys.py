@@ -64,6 +64,9 @@ async def test_q_in_the_lobby_asks_first(lang: str, size: tuple[int, int]) -> No
         assert app.is_running and isinstance(app.screen, ConfirmScreen)
         text = " ".join(screen_text(app).split())
         assert " ".join(tr("quit.confirm").split()[:3]) in text
+        # The yes key as the language says yes: y (yes), s (sí, sim); q again says it too.
+        yes_key = {"en": "y", "es": "s", "pt": "s"}[lang]
+        assert f"{yes_key} q {tr('form.yes')}" in text, text
         await pilot.press("n")
         await pilot.pause(0.1)
         assert app.is_running and isinstance(app.screen, LobbyScreen)

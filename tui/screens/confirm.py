@@ -28,7 +28,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(classes="dialog small", id="confirm"):
             yield Static(Text(self._question))  # Text: never markup
             bar = KeyBar()
-            yes = "y" + (f" {self._again}" if self._again and self._again != "y" else "")
+            key = tr("confirm.yes_key")  # the letter of the language's "yes" (y and s both work)
+            yes = key + (f" {self._again}" if self._again and self._again != key else "")
             bar.show([(yes, tr("form.yes")), ("n Esc", tr("form.no"))])
             yield bar
 
