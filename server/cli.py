@@ -16,6 +16,7 @@ from server.cluster.bus import BusOptions
 from server.config import ServerConfig
 from server import input_gate
 from server.hostkey import fingerprint, load_or_create_host_key
+from server.loop_lag import LagWatch
 from server.table.search_pool import POOL as SEARCH_POOL
 from server.host import HostError, add_table_arguments, plan_from_args, play_host
 from server.lobby import Hub
@@ -172,9 +173,11 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     """Run until ``stop`` is set (or SIGINT/SIGTERM, or ``hosting`` ends), then shut down cleanly.
     One server a data directory: another one there is refused (server/process_life.py)."""
     lock = await lock_data_dir(config.data_dir)
+    lag = LagWatch().start()
     try:
         await _serve(config, ready, stop, hosting)
     finally:
+        await lag.stop()
         SEARCH_POOL.shutdown()
         os.close(lock)
 

@@ -1,9 +1,9 @@
 """``--metrics ADDR:PORT``: what an operator watches, for Prometheus at /metrics.
 
 Counters and histograms are bumped where things happen (the table actors, the SSH front end);
-the gauges (sessions, tables by variant and status) and the event loop's lag are sampled by
-``watch`` on the event loop every ``SAMPLE_EVERY`` seconds, so the HTTP thread of
-prometheus_client only reads numbers and never walks the hub's tables."""
+the gauges (sessions, tables by variant and status) are sampled by ``watch`` on the event
+loop every ``SAMPLE_EVERY`` seconds, so the HTTP thread of prometheus_client only reads
+numbers and never walks the hub's tables. The loop's lag is sampled by server/loop_lag.py."""
 from __future__ import annotations
 
 import argparse
@@ -77,12 +77,9 @@ def sample_tables(tables: Iterable[Any]) -> None:
 
 async def watch(sessions: Callable[[], Iterable[Any]], tables: Callable[[], Iterable[Any]],
                 bus_connected: Callable[[], bool] | None = None) -> None:
-    """Sample the gauges and the loop's lag until cancelled."""
-    loop = asyncio.get_running_loop()
+    """Sample the gauges until cancelled."""
     while True:
-        due = loop.time() + SAMPLE_EVERY
         await asyncio.sleep(SAMPLE_EVERY)
-        LOOP_LAG.observe(max(0.0, loop.time() - due))
         open_sessions = list(sessions())
         SESSIONS.set(len(open_sessions))
         PLAYERS.set(len({getattr(s, "username", id(s)) for s in open_sessions}))

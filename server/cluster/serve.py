@@ -15,6 +15,7 @@ from server.netinfo import connect_lines, lan_addresses
 from server.ssh import start_ssh_server
 from server.say import terminal_tr
 from server.logs import set_process_name
+from server.loop_lag import LagWatch
 from server.signals import catch_stop_signals, release_stop_signals
 from server.table.search_pool import POOL as SEARCH_POOL
 from tui import textual_patches
@@ -34,6 +35,7 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
     owns_signals = catch_stop_signals(stop)
     node = await Node.join(config, servers, options, stop)
     set_process_name(node.bus.owner)  # the log and the metrics call it as the cluster does
+    lag = LagWatch().start()
     try:
         await node.start()
         ctx = ServerContext(config, node.front)
@@ -67,6 +69,7 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
             await acceptor.wait_closed()
             await metrics.stop(watching)
     finally:
+        await lag.stop()
         SEARCH_POOL.shutdown()
         if not node.bus.nc.is_closed:
             await node.bus.nc.close()

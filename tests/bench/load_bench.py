@@ -71,7 +71,8 @@ DRAW_TIMEOUT = 5.0  # a watcher's screen not changed by then counts as not redra
 TABLES_AT_ONCE = 8  # tables being set up at the same time, over all workers
 CONNECTS_AT_ONCE = 8  # SSH handshakes in flight at the same time, over all workers
 CODE = re.compile(r"code\W+([%s]{%d})\b" % ("A-Z2-9", p.CODE_LEN))
-SERVER_FLAGS = ("--hand-pause", "1.0")
+SERVER_FLAGS = ("--hand-pause", "1.0", "--log-level", "INFO")  # INFO: the loop lag's lines
+LAG_WINDOW = 2.0  # seconds each loop-lag line of the server covers (server/loop_lag.py)
 SCREEN_SHARE = 0.25  # of the tables, played by terminal sessions (the rest by programs)
 BOT_LEVEL = PROTO_LEVEL  # the bot that decides for a protocol seat, unless told otherwise
 
@@ -477,7 +478,8 @@ class LoadRun:
         try:
             if self.port is None:
                 self.server = ServerProcess(Path(self._tmp.name), *SERVER_FLAGS, *self.server_flags,
-                                            listeners=self.listeners)
+                                            listeners=self.listeners,
+                                            env={"TRUCO_LOOP_LAG_WINDOW": str(LAG_WINDOW)})
                 self.host, self.port, self.server_pids = "127.0.0.1", self.server.port, [self.server.proc.pid]
             self._runner.run(self._start())
         except BaseException:
@@ -639,9 +641,12 @@ class LoadRun:
         # The tables finish their last action after `until`; the next window starts clean.
         # Spread tables act up to a second later, in the same number: the rate is steady.
         busy, total = (b - a for a, b in zip(machine0, machine1))
+        # The server's loop-lag lines for its windows inside this one (a server it started).
+        lags = [(p99, worst) for at, p99, worst in (self.server.lags if self.server else [])
+                if start + LAG_WINDOW <= at <= until + 0.5]
         return {"seconds": seconds, "server_cpu": sum(by_process.values()), "by_process": by_process,
                 "machine_busy": busy / total if total > 0 else float("nan"),
-                "reports": reports}
+                "reports": reports, "lags": lags}
 
     def _figures(self, tables: int, added: int, readies: list[dict[str, Any]],
                  windows: dict[str, dict[str, Any]], setup_seconds: float,
@@ -678,6 +683,9 @@ class LoadRun:
             "machine_busy_percent": everything["machine_busy"] * 100,
             "machine_cores": float(os.cpu_count() or 1),
         }
+        if everything.get("lags"):  # the worst of the server's loop-lag windows in this one
+            figures["event_loop_lag_p99_ms"] = max(p99 for p99, _ in everything["lags"]) * 1000
+            figures["event_loop_lag_max_ms"] = max(worst for _, worst in everything["lags"]) * 1000
         if measured:
             figures["setup_server_busy_percent"] = setup_cpu / max(setup_seconds, 1e-9) * 100
             figures["server_cpu_per_action_ms"] = everything["server_cpu"] / max(1.0, actions) * 1000

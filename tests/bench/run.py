@@ -42,6 +42,8 @@ TARGETS = {
     "load_*.server_cpu_per_action_per_watching_seat_ms": "<= 3 ms",
     "connect.server_cpu_total_ms_per_player": "<= 150 ms",
     "load_100.press_to_draw_p99_ms": "<= 100 ms",
+    "load_25.press_to_draw_p99_ms": "< 50 ms",
+    "load_100.event_loop_lag_p99_ms": "<= 10 ms",
     "bytes.hand_bytes_per_client_zlib": "<= 6 KB",
     "bytes.first_table_paint_bytes_zlib": "<= 4 KB",
     "slow_link.opponent_action_fully_drawn_median_ms": "<= 1000 ms",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -79,11 +80,14 @@ def rss_kib(pid: int) -> int:
 STARTUP_SECONDS = 30.0  # for each process of the server to say it listens
 
 
+LAG_LINE = re.compile(r"event loop lag over .* p99 ([0-9.]+) ms, max ([0-9.]+) ms")
+
+
 class ServerProcess:
     """``truco-ssh serve`` on 127.0.0.1 (a free port, a temporary data dir). ``listeners``:
     how many processes say they listen before it counts as started (``--workers N``: N)."""
 
-    def __init__(self, tmp: Path, *extra: str, listeners: int = 1) -> None:
+    def __init__(self, tmp: Path, *extra: str, listeners: int = 1, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         exe = [str(Path(sys.executable).parent / "truco-ssh")]
         profile = os.environ.get("TRUCO_BENCH_PROFILE")
@@ -95,11 +99,13 @@ class ServerProcess:
              "--max-connections-per-ip", "1000", "--max-sessions", "1000",
              "--connections-per-minute-per-ip", "100000", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, **(env or {})},
         )
         # One thread reads everything it prints, from the start (a full pipe would stop the
         # server mid-run); this waits for the "Press Ctrl-C" lines with a deadline of its own,
         # which holds even when the server prints nothing at all.
         self.output: list[str] = []
+        self.lags: list[tuple[float, float, float]] = []  # (monotonic time read, p99 s, max s)
         self._listening = 0
         self._news = threading.Condition()
         threading.Thread(target=self._drain, daemon=True).start()
@@ -120,6 +126,8 @@ class ServerProcess:
                 self.output.append(line)
                 del self.output[:-200]
                 self._listening += "Press Ctrl-C" in line
+                if (lag := LAG_LINE.search(line)) is not None:  # server/loop_lag.py, at INFO
+                    self.lags.append((time.monotonic(), float(lag[1]) / 1000, float(lag[2]) / 1000))
                 self._news.notify_all()
         with self._news:
             self._news.notify_all()  # the pipe closed: it exited
