@@ -86,7 +86,7 @@ __all__ = [
 ]
 __all__ += ["choose_action", "resolve_options"]  # the bot of issue 6 (engine/bots/); the option check
 # The bot levels of issue 17 and the worlds the hard level searches (engine/bots/levels.py).
-from engine.bots.levels import DEFAULT_LEVEL as BOT_DEFAULT_LEVEL, LEVELS as BOT_LEVELS, choose_for_level
-from engine.core.worlds import NoWorld, Worlds
+from engine.bots.levels import DEFAULT_LEVEL as BOT_DEFAULT_LEVEL, LEVELS as BOT_LEVELS, choose_for_level  # noqa: E402
+from engine.core.worlds import NoWorld, Worlds  # noqa: E402
 
 __all__ += ["BOT_DEFAULT_LEVEL", "BOT_LEVELS", "NoWorld", "Worlds", "choose_for_level"]

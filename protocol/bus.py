@@ -15,7 +15,7 @@ from protocol.messages import (
     CHAT_MAX, NAME_MAX, SENA_MAX, TABLE_ID_MAX, TITLE_MAX, ChatLine, Message, OptionValue, TableInfo,
 )
 from protocol.bus_base import BusMessage
-from protocol.bus_ratings import RatedMatch, RatingEntry, StatLine
+from protocol.bus_ratings import RatingEntry, StatLine
 from protocol.schema import limited
 
 OWNER_MAX = 64  # a process id: host name, pid and a random part

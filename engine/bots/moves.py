@@ -288,7 +288,7 @@ def play(seat: Seat, plays: list[Action], rng: random.Random) -> Action:
     ordered = sorted(plays, key=lambda a: s(a.card) if a.card is not None else 0)  # low first
     if len(ordered) == 1:
         return ordered[0]
-    low, high = ordered[0], ordered[-1]
+    low = ordered[0]
     view = seat.view
     ours, theirs, opps_after, mates_after = seat.table()
     # Losing this trick loses the hand (or a parda already happened): it must be fought.

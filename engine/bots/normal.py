@@ -18,6 +18,9 @@ from engine.bots import infer
 from engine.bots.bot import choose_action
 from engine.bots.signals import Signals
 from engine.bots.style import DEFAULT, Style
+from engine.core.actions import Action
+from engine.core.ruleset import RuleSet
+from engine.core.views import View
 
 # The other side's envido bets read as the rule-based bot makes them: it opens only with a
 # value in the top ~40% of hands and raises with the top ~20%, bluffing rarely (the issue 6
@@ -31,9 +34,6 @@ BLUFFED = 0.5  # share of hands won by our refusals (see _bluffed)
 LEFT, LEFT_MIN = 0.25, 2  # share and number of hands the other side left by the mazo (_bluffed)
 NORMAL = dataclasses.replace(DEFAULT, caller_weight=0.9, caller_shift=0.17, read_discount=0.6,
                              falta_to_win=True)
-from engine.core.actions import Action
-from engine.core.ruleset import RuleSet
-from engine.core.views import View
 
 
 def choose(view: View, rules: RuleSet, rng: random.Random, *,

@@ -8,7 +8,6 @@ machine meanwhile (the watch's marker comes early only then). Not part of `make 
 """
 from __future__ import annotations
 
-import asyncio
 import sys
 import tempfile
 from pathlib import Path

@@ -27,7 +27,6 @@ import argparse
 import inspect
 import json
 import os
-import pickle
 import random
 import re
 import shutil

@@ -129,7 +129,7 @@ def main() -> None:
     section(results, "flood", "flood: a client on 127.0.0.2 floods chat and resizes; others chat and play, "
             "15 s without it, 15 s with it", flood_bench.run, 15.0)
     results["total_seconds"] = time.monotonic() - started
-    print(f"== targets ==")
+    print("== targets ==")
     for key, target in TARGETS.items():
         print(f"  {key:58s} {target}")
     out = HERE.parents[1] / "bench-results"

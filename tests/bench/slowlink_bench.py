@@ -19,7 +19,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "tests" / "e2e"))
 
-from harness import ScreenClient  # noqa: E402
 from load_bench import Recorder, keys  # noqa: E402
 from session_bench import ServerProcess, connect_to_lobby  # noqa: E402
 from table_bench import choose_key  # noqa: E402

@@ -76,7 +76,7 @@ async def measure(actions: int) -> dict[str, float]:
                     continue
                 other = beto if mover is ana else ana
                 for key in choose_key(mover.text()):
-                    before, bytes_before = other.text(), len(other.raw)
+                    before = other.text()
                     start = time.perf_counter()
                     mover.send(key)
                     try:

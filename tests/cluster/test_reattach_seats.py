@@ -71,7 +71,6 @@ async def test_waiting_room_seats_come_back_and_the_others_are_never_shown_away(
         await wait_for_host(p2, p3)
         # The game: ana and beto are seated again and each sees dora away (she is not
         # coming back), but never the other one
-        dora_away = asyncio.Event()
         shown: dict[str, list[p.TableUpdate]] = {"ana": [], "beto": []}
 
         async def watch(name: str, client: Client, seat: int) -> None:

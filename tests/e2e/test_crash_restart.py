@@ -21,7 +21,7 @@ from typing import Callable
 import pytest
 
 import engine
-from server.store import Store, check_database, unpack_event
+from server.store import check_database, unpack_event
 from server.table import state_digest
 from tests.ports import free_port  # noqa: F401 (other tests import it from here)
 

@@ -13,7 +13,7 @@ import pytest
 import protocol as p
 from tests.e2e import programs
 from tests.e2e.harness import ScreenClient, running_server
-from tests.e2e.helpers import add_bot, KEY_CTRL_S, close_all, lobby_client, offered_actions, refused, start_game
+from tests.e2e.helpers import KEY_CTRL_S, close_all, lobby_client, offered_actions, refused, start_game
 
 pytestmark = pytest.mark.e2e
 

@@ -23,7 +23,9 @@ def test_trick_ranking_classes() -> None:
     strengths = [trick_strength(parse_cards(c)[0], R) for c in order]
     assert strengths == sorted(strengths, reverse=True)
     assert len(set(strengths)) == len(strengths)
-    same = lambda a, b: trick_strength(parse_cards(a)[0], R) == trick_strength(parse_cards(b)[0], R)
+    def same(a: str, b: str) -> bool:
+        return trick_strength(parse_cards(a)[0], R) == trick_strength(parse_cards(b)[0], R)
+
     assert same("3e", "3c") and same("1o", "1c") and same("7c", "7b")
     assert not same("7e", "7o") and not same("1e", "1b")
 
@@ -62,7 +64,7 @@ def test_flor_values() -> None:
 
 import pytest  # noqa: E402
 
-from engine import envido_value, flor_value, get_ruleset, parse_cards, trick_strength  # noqa: E402
+from engine import get_ruleset  # noqa: E402
 
 
 def test_a_card_of_another_deck_is_a_value_error() -> None:

@@ -4,7 +4,7 @@ ranking for every possible face-up card, and the 3-player game of 2.12.2."""
 from __future__ import annotations
 
 import pytest
-from engine.testing import E, N, S, W, act, points, scenario
+from engine.testing import E, N, act, points, scenario
 
 from engine import (
     Acted,

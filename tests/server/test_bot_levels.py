@@ -9,7 +9,7 @@ import pytest
 import protocol as p
 from server.table import Occupant, Pace, TableActor
 from server.table.search_pool import POOL, SearchPool
-from tests.server.test_hub import hub, join  # noqa: F401  (the hub fixture)
+from tests.server.test_hub import join
 from tests.server.test_table import Viewers, until
 
 FAST = Pace(bot_delay=0, hand_pause=0)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncIterator, Callable
+from typing import Callable
 
 import pytest
 
@@ -10,7 +10,6 @@ import protocol as p
 from server.config import ServerConfig
 from server.lobby import Hub
 from server.link import HubLink
-from server.store import Store
 from server.variants import validate_options, variant_infos
 
 
@@ -44,19 +43,6 @@ class Client:
                 raise AssertionError(f"not reached in {timeout} s; last messages: {self.inbox[-5:]}")
             await asyncio.sleep(0.01)
             await self.settle()
-
-
-@pytest.fixture
-async def hub(tmp_path) -> AsyncIterator[Hub]:
-    store = Store(tmp_path / "db.sqlite3")
-    await store.open()
-    hub = Hub(ServerConfig(), variant_infos(), validate_options, store)
-    await hub.load()
-    task = asyncio.create_task(hub.run())
-    yield hub
-    task.cancel()
-    await hub.drain_writes()
-    await store.close()
 
 
 async def join(hub: Hub, name: str, fp: str | None = None) -> Client:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import protocol as p
 from server.lobby import Hub
-from tests.server.test_hub import Client, hub, join  # noqa: F401  (the fixture)
+from tests.server.test_hub import Client, join
 
 
 async def _private_table(hub: Hub, players: int = 2) -> tuple[Client, str, str]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import protocol as p
 from server.lobby import Hub
-from tests.server.test_hub import hub, join  # noqa: F401  (the fixture)
+from tests.server.test_hub import join
 
 
 async def four_player_table(hub: Hub) -> tuple[object, str]:  # noqa: F811

@@ -242,7 +242,7 @@ async def test_table_chat_reaches_players_and_spectators_cleaned() -> None:
     await asyncio.sleep(0.02)
     for conn in (1, 2, 3):
         lines = [m.line for m in viewers.frames[conn] if isinstance(m, p.Chat)]
-        assert [(l.sender, l.text, l.table_id) for l in lines] == [("ana", "buena [2J[b]x[/b]", "t")]
+        assert [(line.sender, line.text, line.table_id) for line in lines] == [("ana", "buena [2J[b]x[/b]", "t")]
     await actor.stop()
 
 

@@ -7,7 +7,7 @@ import asyncio
 
 import protocol as p
 from server.lobby import Hub
-from tests.server.test_hub import hub, join  # noqa: F401  (the fixture)
+from tests.server.test_hub import join
 
 
 async def table_of(hub: Hub, players: int = 4) -> tuple[object, str]:  # noqa: F811

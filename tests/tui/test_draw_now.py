@@ -96,7 +96,7 @@ async def test_an_update_wakes_no_message_loop_of_the_screen(monkeypatch: pytest
     moves = _moves(3)
     link = FakeLink()
     app = await seated_app(link, seat=0)
-    async with table_shown(app, link, update_for(moves[0][0], 0, 1, moves[0][1])) as pilot:
+    async with table_shown(app, link, update_for(moves[0][0], 0, 1, moves[0][1])):
         screen = app.screen
         assert isinstance(screen, TableScreen)
         posted: list[str] = []

@@ -35,7 +35,6 @@ from tui.calls import assign_keys
 from tui.i18n import LOCALES
 from tui.screens.choose_name import ChooseNameScreen
 from tui.screens.history import HistoryScreen, ReplayScreen
-from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 from tui.screens.table import MatchOverScreen, TableScreen
 

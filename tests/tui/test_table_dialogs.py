@@ -171,7 +171,7 @@ async def test_match_over_keeps_the_last_trick_in_view_and_tells_the_last_hand()
     link = FakeLink()
     app = await seated_app(link)
     update = update_for(state, 0, len(events), events[-60:], waiting=())
-    async with table_shown(app, link, update) as pilot:
+    async with table_shown(app, link, update):
         assert isinstance(app.screen, MatchOverScreen)
         text = screen_text(app)
         assert_table_in_view(app, "#t-tricks", "#t-seats", "#t-score")
@@ -308,7 +308,7 @@ async def test_the_three_player_match_over_names_players_not_teams() -> None:
     info = dataclasses.replace(TABLE, variant="uruguayo", seats=names)
     link = FakeLink()
     app = await seated_app(link, table=info)
-    async with table_shown(app, link, update_for(state, 0, len(events), [], waiting=())) as pilot:
+    async with table_shown(app, link, update_for(state, 0, len(events), [], waiting=())):
         assert isinstance(app.screen, MatchOverScreen)
         text = screen_text(app)
         winners = engine.view(state, 0).to_wire()["winners"]  # the seats that reached the target

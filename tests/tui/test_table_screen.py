@@ -50,7 +50,6 @@ async def test_keys_send_the_legal_action_with_a_fresh_command_id(
 ) -> None:
     state, events, seat, view = own_turn
     async with show_table(state, seat, events) as pilot:
-        app = pilot.app
         calls = [a.call.value for a in view.legal if a.call is not engine.Call.PLAY]
         assert "envido" in calls
         await pilot.press("e")

@@ -93,7 +93,7 @@ async def test_the_countdown_runs_by_itself_and_stops_at_zero() -> None:
     state, events = engine.new_match(rules, 2, random.Random(3))
     link = FakeLink()
     app = await seated_app(link, 0)
-    async with table_shown(app, link, update_for(state, 0, 1, events)) as pilot:
+    async with table_shown(app, link, update_for(state, 0, 1, events)):
         timer = app.screen.query_one("#t-timer", TurnTimer)
         assert timer._wake is None  # no timer at this table: nothing wakes it
         link.push(dataclasses.replace(update_for(state, 0, 2, ()), timer=2.0))

@@ -10,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 import protocol as p
-from tui.calls import bet_label, call_label
+from tui.calls import bet_label
 from tui.cards import card_face, card_roles, mark_text
 from tui.i18n import option_value
 from tui.table_model import TableModel

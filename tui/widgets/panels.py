@@ -7,7 +7,6 @@ layout, so a card played repaints just the lines it changes.
 """
 from __future__ import annotations
 
-from rich.cells import cell_len
 from rich.text import Span, Text
 from textual import events
 from textual.dom import NoScreen

@@ -11,7 +11,7 @@ rey (12) of the suit takes its place.
 from __future__ import annotations
 
 from engine.rules.scoring import ARGENTINE_TRICK_CLASSES
-from engine.core.cards import SPANISH_DECK, Card, Suit, parse_card
+from engine.core.cards import SPANISH_DECK, Card, parse_card
 
 PERICO_VALUE = 30  # absolute envite values, 001 L2
 PERICA_VALUE = 29
