@@ -6,10 +6,11 @@ import random
 
 import pytest
 from textual.containers import VerticalScroll
-from textual.widgets import RichLog, Static
+from textual.widgets import RichLog
 
 import engine
 import protocol as p
+from tui.widgets.hanging import HangingText
 from tui.screens.table import MatchOverScreen, TableScreen
 
 from tests.tui.helpers import screen_text
@@ -217,7 +218,7 @@ async def test_a_ley_is_offered_on_a_venezolano_table() -> None:
         assert sent.call == "a_ley"
         await pilot.press("question_mark")
         await pilot.pause(0.2)
-        help_text = app.screen.query_one(VerticalScroll).query_one(Static).content
+        help_text = app.screen.query_one(VerticalScroll).query_one(HangingText).text
         assert "tengo flor" in str(help_text)
 
 

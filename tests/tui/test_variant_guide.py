@@ -7,6 +7,7 @@ from pathlib import Path
 
 import engine
 import protocol as p
+from tui.widgets.hanging import HangingText
 from tui.app import TrucoApp
 from tui.screens.help import HelpScreen
 from tui.screens.table import TableScreen
@@ -19,8 +20,8 @@ from tests.tui.kit import table_shown, update_for, variant_app
 def help_text(app: TrucoApp) -> str:
     """The help dialog's text, with its line breaks and indents as single spaces."""
     assert isinstance(app.screen, HelpScreen)
-    body = app.screen.query_one("VerticalScroll").query_one("Static")
-    return " ".join(str(body.render()).split())
+    body = app.screen.query_one("VerticalScroll").query_one(HangingText)
+    return " ".join(body.text.split())
 
 
 def uruguayan_state() -> engine.State:

@@ -4,18 +4,23 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
 
 import protocol as p
 from tui.calls import bet_label
 from tui.cards import card_face, card_roles, mark_text
 from tui.i18n import option_value
 from tui.table_model import TableModel
+from tui.widgets.hanging import HangingText
 from tui.widgets.keybar import KeyBar
 from tui.widgets.table.senas import senas_help
+
+
+HELP_SHARE = 0.7  # of the terminal's height: with the title, the key bar and the frame the help
+# fits a 20-line terminal whole, and a tall one shows more at once
 
 
 class HelpScreen(ModalScreen[None]):
@@ -30,10 +35,23 @@ class HelpScreen(ModalScreen[None]):
         box = Vertical(classes="dialog", id="help")
         box.border_title = Text(tr("help.title"), style="bold")  # in the border: one more line of help
         with box:
-            yield VerticalScroll(Static(Text(self.body or f"{tr('help.body')}\n\n{tr('help.links')}\n\n{tr('help.stats')}")))
+            body = self.body or f"{tr('help.body')}\n\n{tr('help.links')}\n\n{tr('help.stats')}"
+            yield VerticalScroll(HangingText(body))  # long lines go on under their description
             bar = KeyBar()
             bar.show([("Esc", tr("key.close"))])
             yield bar
+
+    def on_mount(self) -> None:
+        self._fit()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """The text's part of the screen, in rows: a ``max-height`` in ``vh`` is not counted
+        when Textual sizes the dialog around it (the dialog took the whole screen, its lower
+        part empty)."""
+        self.query_one(VerticalScroll).styles.max_height = max(3, int(self.size.height * HELP_SHARE))
 
     def action_close(self) -> None:
         self.dismiss(None)
