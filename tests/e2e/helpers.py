@@ -141,6 +141,20 @@ async def press_escape(client: ScreenClient) -> None:
     await client.wait_for(lambda _: not chat_focused(client), 15)
 
 
+async def everything_drawn(client: ScreenClient) -> None:
+    """Every paint the server had to send has arrived: the help (?) opens and closes, and
+    those paints come after whatever the keys sent before caused (one ordered stream, one
+    app handling its messages in order). For checks that something was never sent; not
+    for byte counts: the last paint seen may still be arriving (no end-of-frame mark)."""
+    def open_(text: str) -> bool:  # its title: "truco-ssh — help" ("-" in lite mode)
+        return "truco-ssh — help" in text or "truco-ssh - help" in text
+
+    client.send("?")
+    await client.wait_for(open_, 15)
+    client.send(KEY_ESC)
+    await client.wait_for(lambda t: not open_(t), 15)
+
+
 def refused(text: str) -> bool:
     """The status line says a card key was refused: any of the English refusal sentences."""
     return any(start in text for start in _REFUSAL_STARTS)

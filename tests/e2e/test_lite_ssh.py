@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.e2e.harness import ScreenClient, running_server
-from tests.e2e.helpers import add_bot, close_all, in_lobby_as, lobby_client
+from tests.e2e.helpers import add_bot, close_all, everything_drawn, in_lobby_as, lobby_client
 
 pytestmark = pytest.mark.e2e
 
@@ -54,11 +54,12 @@ async def test_no_colour_when_the_client_asks_for_none(tmp_path, term, env):
         client = ScreenClient()
         await asyncio.wait_for(client.connect(srv.port, "ana", term_type=term, env=env), 10)
         await client.wait_for(in_lobby_as("ana"), 10)
-        await asyncio.sleep(0.3)
         try:
             if term != "xterm-256color":  # a terminal without colour starts in lite mode
                 await table_against_a_bot(client)
-                await asyncio.sleep(0.5)
+                await client.wait_for("+-----+")
+            await everything_drawn(client)
+            if term != "xterm-256color":
                 assert "+-----+" in client.text() and "╭" not in client.text()
                 assert MOUSE_ON not in client.raw
             assert colour_params(bytes(client.raw)) == set()
@@ -83,7 +84,8 @@ async def test_server_lite_default_and_ascii_cards(tmp_path):
         client = await lobby_client(srv.port, "ana", env={"COLORTERM": "truecolor"})
         try:
             await table_against_a_bot(client)
-            await asyncio.sleep(0.5)
+            await client.wait_for("+-----+")
+            await everything_drawn(client)
             text = client.text()
             assert "+-----+" in text and "╭" not in text and "╰" not in text
             assert MOUSE_ON not in client.raw
@@ -98,6 +100,9 @@ async def test_lite_toggle_in_the_lobby(tmp_path):
         client = await lobby_client(srv.port, "ana")
         try:
             assert MOUSE_ON in client.raw
+            # Byte marks: fixed waits here. A paint seen on the screen may still be arriving
+            # (a frame is written in more than one packet, with no end-of-frame mark to wait
+            # for), so everything_drawn() cannot say where one paint's bytes end.
             await asyncio.sleep(0.5)  # the lobby's first paints have all arrived
             mark = len(client.raw)
             client.send("L")
