@@ -35,29 +35,50 @@ from session_bench import ServerProcess, connect_to_lobby, cpu_seconds  # noqa: 
 FLOOD_ADDRESS = "127.0.0.2"  # the flooder: another address, as on the internet
 CHAT_EVERY = 1.2  # seconds between two lines of the measured chatters (the chat limit is 1/s)
 CHAT_TIMEOUT = 10.0
+AFTER_SECONDS = 3.0  # the chat measured right after the flood stops
 
 
 # -- the flooder (its own process) -------------------------------------------------------------
-async def flood(port: int, seconds: float) -> dict[str, float]:
+KINDS = ("chat", "keys", "resize", "paste")
+# What a key flood types: moves over the lobby's tables and players, Tab, a help opened and
+# closed (screens pushed and popped): keys that cost the server work but change nothing.
+KEY_STORM = "\x1b[B\x1b[A\t?\x1b[B\x1b[A\x1b"
+PASTE = ("x" * 60 + " ") * 60  # a paste of 3,660 characters into the chat, over and over
+
+
+async def flood_one(port: int, seconds: float, kinds: tuple[str, ...], number: int) -> dict[str, float]:
     client = ScreenClient()
-    await client.connect(port, "flooder", local_addr=FLOOD_ADDRESS)
-    await client.wait_for(lambda t: "Lobby" in t and "flooder" in t, 30)
+    name = f"flooder{number}"
+    await client.connect(port, name, local_addr=FLOOD_ADDRESS)
+    await client.wait_for(lambda t: "Lobby" in t and name in t, 30)
     client.muted = True  # its screen is not read: the flooder spends nothing on it
     process = client.process
     assert process is not None
     stop = time.monotonic() + seconds
-    sent = {"bytes_written": 0.0, "lines": 0.0, "resizes": 0.0}
+    sent = {"bytes_written": 0.0, "lines": 0.0, "keys": 0.0, "resizes": 0.0, "pastes": 0.0}
+
+    async def write(data: str) -> None:
+        process.stdin.write(data.encode())
+        sent["bytes_written"] += len(data)
+        with contextlib.suppress(asyncio.TimeoutError):  # the window stays shut: time is up
+            await asyncio.wait_for(process.stdin.drain(), max(0.01, stop - time.monotonic()))
 
     async def chat() -> None:
         n = 0
         while time.monotonic() < stop:
-            line = f"c flood {n} " + "x" * 40 + "\r"  # the first c opens the chat (it stays open)
-            process.stdin.write(line.encode())
-            sent["bytes_written"] += len(line)
+            await write(f"c flood {n} " + "x" * 40 + "\r")  # the first c opens the chat (it stays open)
             sent["lines"] += 1
             n += 1
-            with contextlib.suppress(asyncio.TimeoutError):  # the window stays shut: time is up
-                await asyncio.wait_for(process.stdin.drain(), max(0.01, stop - time.monotonic()))
+
+    async def keys() -> None:
+        while time.monotonic() < stop:
+            await write(KEY_STORM)
+            sent["keys"] += KEY_STORM.count("\x1b") + 2
+
+    async def paste() -> None:
+        while time.monotonic() < stop:
+            await write("c\x1b[200~" + PASTE + "\x1b[201~\r")  # bracketed paste, then Enter
+            sent["pastes"] += 1
 
     async def storm() -> None:
         n = 0
@@ -67,11 +88,20 @@ async def flood(port: int, seconds: float) -> dict[str, float]:
             n += 1
             await asyncio.sleep(0.001)
 
-    cpu0 = time.process_time()
-    results = await asyncio.gather(chat(), storm(), return_exceptions=True)
-    sent["flooder_cpu_seconds"] = time.process_time() - cpu0
+    jobs = {"chat": chat, "keys": keys, "resize": storm, "paste": paste}
+    results = await asyncio.gather(*(jobs[kind]() for kind in kinds), return_exceptions=True)
     sent["errors"] = float(sum(isinstance(r, BaseException) for r in results))
     await client.close()
+    return sent
+
+
+async def flood(port: int, seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
+                connections: int = 1) -> dict[str, float]:
+    """``connections`` sessions from one address, each flooding with every one of ``kinds``."""
+    cpu0 = time.process_time()
+    each = await asyncio.gather(*(flood_one(port, seconds, kinds, n) for n in range(connections)))
+    sent = {key: sum(s[key] for s in each) for key in each[0]}
+    sent["flooder_cpu_seconds"] = time.process_time() - cpu0
     return sent
 
 
@@ -121,7 +151,8 @@ async def measure_window(chatters: list[ScreenClient], table: list[ScreenClient]
     }
 
 
-async def measure(seconds: float) -> dict[str, float]:
+async def measure(seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
+                  connections: int = 1) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(Path(tmp), "--hand-pause", "1.0")
         clients: list[ScreenClient] = []
@@ -138,7 +169,8 @@ async def measure(seconds: float) -> dict[str, float]:
                        (await measure_window(chatters, table, seconds, server.proc.pid, "calm")).items()}
             flooder = await asyncio.create_subprocess_exec(
                 sys.executable, __file__, "--flood", "--port", str(server.port),
-                "--seconds", str(seconds + 3.0), stdout=asyncio.subprocess.PIPE)
+                "--seconds", str(seconds + 3.0), "--kinds", ",".join(kinds),
+                "--connections", str(connections), stdout=asyncio.subprocess.PIPE)
             await asyncio.sleep(3.0)  # connected and flooding (its budget's burst spent)
             figures.update({f"flood_{k}": v for k, v in
                             (await measure_window(chatters, table, seconds, server.proc.pid, "busy")).items()})
@@ -147,6 +179,10 @@ async def measure(seconds: float) -> dict[str, float]:
             for key, value in json.loads(line or b"{}").items():
                 figures[f"flooder_{key}"] = float(value)
             figures["flooder_bytes_written_per_second"] = figures.get("flooder_bytes_written", 0.0) / (seconds + 3.0)
+            # Back to normal once it stops: the chat round trips of the next few seconds.
+            after = await chat_round_trips(chatters[0], chatters[1], time.monotonic() + AFTER_SECONDS, "after")
+            figures["after_first_chat_round_trip_ms"] = after[0] * 1000
+            figures["after_chat_round_trip_max_ms"] = max(after) * 1000
             return figures
         finally:
             if flooder is not None and flooder.returncode is None:
@@ -159,21 +195,42 @@ async def measure(seconds: float) -> dict[str, float]:
             server.stop()
 
 
-def run(seconds: float = 15.0) -> dict[str, float]:
-    return asyncio.run(measure(seconds))
+def run(seconds: float = 15.0, kinds: tuple[str, ...] = ("chat", "resize"), connections: int = 1) -> dict[str, float]:
+    return asyncio.run(measure(seconds, kinds, connections))
+
+
+# make bench's flood stage: each kind alone from one connection, then all of them from as many
+# connections as one address may open (the server's default per-address limit).
+SCENARIOS = {"chat": (("chat",), 1), "keys": (("keys",), 1), "resize": (("resize",), 1),
+             "paste": (("paste",), 1), "all_x8": (KINDS, 8)}
+
+
+def run_all(seconds: float = 8.0) -> dict[str, dict[str, float]]:
+    return {name: run(seconds, kinds, connections) for name, (kinds, connections) in SCENARIOS.items()}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--flood", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--kinds", default="chat,resize", help=f"what the flooder sends: of {','.join(KINDS)}")
+    parser.add_argument("--connections", type=int, default=1, help="flooding sessions from one address")
+    parser.add_argument("--all", action="store_true", help="every scenario of make bench's flood stage")
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.flood:
-        sys.stdout.write(json.dumps(asyncio.run(flood(args.port, args.seconds))) + "\n")
+        kinds = tuple(k for k in args.kinds.split(",") if k)
+        sys.stdout.write(json.dumps(asyncio.run(flood(args.port, args.seconds, kinds, args.connections))) + "\n")
         sys.stdout.flush()
         return
-    for key, value in run(args.seconds).items():
+    if args.all:
+        for name, figures in run_all(args.seconds).items():
+            print(f"-- {name}")
+            for key, value in figures.items():
+                print(f"{key:44s} {value:10.2f}")
+        return
+    kinds = tuple(k for k in args.kinds.split(",") if k)
+    for key, value in run(args.seconds, kinds, args.connections).items():
         print(f"{key:44s} {value:10.2f}")
 
 
