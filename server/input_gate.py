@@ -53,6 +53,37 @@ DROPPING_ENDS = 0.2  # dropping ends once this share of the burst is saved up ag
 BUSY_POLL = 0.003  # seconds between two looks at whether the App has handled the last chunk
 BUSY_WAIT = 0.05  # at most this long: an App kept busy by others' news must still take keys
 
+def editing_key_end(data: bytes) -> int:
+    """Where ``data``'s first chunk ends: after its first key when that is a control key or
+    an escape sequence (CSI, SS3, a string such as OSC, or Alt+key), else before its first
+    such key (a run of text, handled in order). A bracketed paste is a run of its own."""
+    if not data:
+        return 0
+    first = data[0]
+    if first == 0x1B:
+        if data.startswith(PASTE_START):
+            end = data.find(PASTE_END)
+            return len(data) if end < 0 else end + len(PASTE_END)
+        if len(data) >= 2 and data[1] in b"]P_^X":  # a string (OSC, DCS...): up to BEL or ST
+            ends = [i + 1 for i in (data.find(b"\x07", 2),) if i >= 0]
+            ends += [i + 2 for i in (data.find(b"\x1b\\", 2),) if i >= 0]
+            return min(ends, default=len(data))
+        if len(data) >= 2 and data[1] in b"[O":  # CSI or SS3: up to its final byte
+            for i in range(2, len(data)):
+                if 0x40 <= data[i] <= 0x7E:
+                    return i + 1
+            return len(data)  # cut short: the parser waits for the rest
+        return min(len(data), 2)  # Alt+key, or a lone ESC
+    if first < 0x20 or first == 0x7F:
+        return 1
+    for i in range(1, len(data)):
+        if data[i] < 0x20 or data[i] == 0x7F:
+            return i
+    return len(data)
+
+
+PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
+
 # The input gate whose session's App this code runs for, if any.
 current_gate: contextvars.ContextVar["InputGate | None"] = contextvars.ContextVar(
     "truco_input_gate", default=None)
@@ -205,15 +236,20 @@ class InputGate:
             self._pause(0.0)  # more is waiting: read nothing new until it is taken
 
     def _next_chunk(self) -> bytes:
-        """The next packet, as the client sent it: the terminal parser needs a sequence in one
-        piece (one cut short, a lone ESC above all, becomes keys once the rest is late). Only a
-        packet longer than FEED_CHUNK (a paste) is cut, before an ESC where it has one."""
+        """The next packet, as the client sent it, up to the end of its first editing key:
+        the terminal parser needs a sequence in one piece (one cut short, a lone ESC above
+        all, becomes keys once the rest is late), and a key that runs an action (Backspace,
+        Home, Ctrl+U...) must be handled before the letters typed after it: Textual runs a
+        binding's action after the letters queued with it, so "Backspace, V" in one packet
+        (a slow link sends a few keys at once) deleted the V. A packet longer than
+        FEED_CHUNK (a paste) is cut too, before an ESC where it has one."""
         packet = self._queue.popleft()
-        if len(packet) > FEED_CHUNK:
-            size = FEED_CHUNK
+        size = min(editing_key_end(packet), FEED_CHUNK)
+        if size < len(packet) and size == FEED_CHUNK:
             esc = packet.rfind(b"\x1b", 1, size)
             if esc > 0:
                 size = esc
+        if size < len(packet):
             packet, rest = packet[:size], packet[size:]
             self._queue.appendleft(rest)
         self._queued -= len(packet)

@@ -8,9 +8,11 @@ import contextvars
 import dataclasses
 from typing import Callable
 
+from hypothesis import given
+from hypothesis import strategies as st
 from server import input_gate
 from server.config import ServerConfig
-from server.input_gate import BUSY_WAIT, DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, InputGate
+from server.input_gate import BUSY_WAIT, DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, InputGate, editing_key_end
 
 CONFIG = dataclasses.replace(ServerConfig(), input_cpu_per_second=0.01, input_cpu_burst=0.05)
 
@@ -255,18 +257,48 @@ def test_an_app_kept_busy_by_others_still_takes_keys() -> None:
     assert bytes(sink.fed) == b"ab"
 
 
-def test_a_packet_is_fed_whole_and_a_long_paste_is_cut_before_an_escape() -> None:
+def test_a_packet_is_fed_key_by_key_each_sequence_whole_and_a_long_paste_cut_before_an_escape() -> None:
     gate, sink, loop, clock = make(cost=0.0)
     chunks: list[bytes] = []
     feed = sink.feed
     sink.feed = lambda data: (chunks.append(data), feed(data))  # type: ignore[method-assign]
-    typed = b"abc\x1b]52;c;SGVsbG8=\x07def\x1b[2Jghi"  # one packet: one piece, as it came
+    typed = b"abc\x1b]52;c;SGVsbG8=\x07def\x1b[2Jghi\x7fV\x1bOPx\x15"  # one packet
     gate.received(typed)
     loop.run_for(0.1)
-    assert chunks == [typed]
+    # Each editing key (and each sequence, whole) alone, the text between it in runs: the
+    # App handles one before it is given the next.
+    assert chunks == [b"abc", b"\x1b]52;c;SGVsbG8=\x07", b"def", b"\x1b[2J", b"ghi", b"\x7f", b"V",
+                      b"\x1bOP", b"x", b"\x15"]
     paste = b"\x1b[200~" + b"p" * (FEED_CHUNK - 10) + b"\x1b[201~" + b"q" * 300
+    del chunks[:]
     gate.received(paste)
     loop.run_for(0.1)
-    assert b"".join(chunks[1:]) == paste
-    assert chunks[1] == paste[:FEED_CHUNK - 4]  # before the ESC of the paste's end, not inside it
-    assert all(len(chunk) <= FEED_CHUNK for chunk in chunks[1:])
+    assert b"".join(chunks) == paste
+    assert chunks[0] == paste[:FEED_CHUNK - 4]  # before the ESC of the paste's end, not inside it
+    assert all(len(chunk) <= FEED_CHUNK for chunk in chunks)
+
+
+KEYS = st.sampled_from([b"a", "ñ".encode(), b"xyz", b"\r", b"\t", b"\x7f", b"\x15", b"\x1b[A", b"\x1b[1;5C",
+                        b"\x1bOP", b"\x1b[<0;3;4M", b"\x1b[200~pasted\r\ntext\x1b[201~", b"\x1b]52;c;aGk=\x07",
+                        b"\x1bx"])
+
+
+@given(st.lists(KEYS, min_size=1, max_size=30))
+def test_a_packet_cut_at_its_editing_keys_is_whole_and_every_key_in_one_piece(keys: list[bytes]) -> None:
+    packet = b"".join(keys)
+    chunks, rest = [], packet
+    while rest:
+        end = editing_key_end(rest)
+        assert 0 < end <= len(rest)
+        chunks.append(rest[:end])
+        rest = rest[end:]
+    assert b"".join(chunks) == packet
+    # Every key's bytes lie inside one chunk (a run of text may hold several).
+    bounds, at = set(), 0
+    for chunk in chunks:
+        at += len(chunk)
+        bounds.add(at)
+    at = 0
+    for key in keys:
+        assert not any(at < b < at + len(key) for b in bounds), (key, chunks)
+        at += len(key)
