@@ -24,6 +24,7 @@ import codec_bench  # noqa: E402
 import connect_bench  # noqa: E402
 import engine_bench  # noqa: E402
 import flood_bench  # noqa: E402
+import hardbot_bench  # noqa: E402
 import load_bench  # noqa: E402
 import log_bench  # noqa: E402
 import restart_bench  # noqa: E402
@@ -44,6 +45,7 @@ TARGETS = {
     "load_100.press_to_draw_p99_ms": "<= 100 ms",
     "load_25.press_to_draw_p99_ms": "< 50 ms",
     "load_100.event_loop_lag_p99_ms": "<= 10 ms",
+    "hard_bots.with_hard_bots_send_to_update_p99_ms": "about alone_send_to_update_p99_ms (hard bots cost nobody)",
     "bytes.hand_bytes_per_client_zlib": "<= 6 KB",
     "bytes.first_table_paint_bytes_zlib": "<= 4 KB",
     "slow_link.opponent_action_fully_drawn_median_ms": "<= 1000 ms",
@@ -117,6 +119,9 @@ def main() -> None:
     except Exception as exc:  # the server or the workers would not start (or stop): go on
         traceback.print_exc()
         results["load"] = {"error": f"{type(exc).__name__}: {exc}"}
+    section(results, "hard_bots", f"hard bots beside players: {hardbot_bench.MEASURED} tables of programs, "
+            f"send to update, alone then with {hardbot_bench.HARD} tables of 3 hard bots (their searches in "
+            f"the server's search processes), 20 s each", hardbot_bench.run, 20.0)
     section(results, "bots", f"bots: each level against the level below and random, duplicate deals, "
             f"2 players, {BOT_SECONDS:.0f} s budget", bot_bench.run, BOT_SECONDS)
     section(results, "cluster_failover", "cluster: kill -9 the lobby host of 3 serve --nats processes "
