@@ -16,7 +16,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.prompt import PromptScreen
 from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, until
 from tests.tui.kit import (
     TABLE, FakeLink, PuntosOffered, ShowTable, seated_app, table_shown, two_player_state, update_for, venezolano_shown,
     welcome,
@@ -196,7 +196,9 @@ async def test_match_over_covers_the_width_so_no_chat_shows_beside_it(size: tupl
     update = update_for(state, 0, len(events), events[-60:], waiting=())
     async with table_shown(app, link, update, size) as pilot:
         assert isinstance(app.screen, MatchOverScreen)
-        box = app.screen.query_one("#match-over").region
+        dialog = app.screen.query_one("#match-over")
+        await until(pilot, lambda: dialog.region.width > 0, "the dialog laid out")  # later on a busy machine
+        box = dialog.region
         assert (box.x, box.width) == (0, size[0])
         rows = screen_text(app).splitlines()[box.y:box.bottom]
         assert not any("zz" in row for row in rows)  # the chat pane is wholly under the dialog
