@@ -3,11 +3,14 @@ and the per-address counters (all on one event loop)."""
 from __future__ import annotations
 
 import asyncio
+import time
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from server.config import ServerConfig
+from server.input_gate import CpuBudget
 from server.link import HubLink
 from server.ratelimit import TokenBucket
 
@@ -39,6 +42,17 @@ class ServerContext:
     refusing: int = 0  # refused connections not yet told why (server/ssh.py)
     released: asyncio.Event = field(default_factory=asyncio.Event)  # set when a connection's counts go
     connect_rate: dict[str, TokenBucket] = field(default_factory=dict)
+    # Each address's input CPU budget, shared by its sessions' input gates while one lives.
+    address_cpu: weakref.WeakValueDictionary[str, CpuBudget] = field(default_factory=weakref.WeakValueDictionary)
+
+    def address_budget(self, ip: str) -> CpuBudget:
+        """The input CPU budget the sessions from ``ip`` share (server/input_gate.py)."""
+        budget = self.address_cpu.get(ip)
+        if budget is None:
+            cfg = self.config
+            budget = self.address_cpu[ip] = CpuBudget(cfg.input_cpu_per_address_per_second, cfg.input_cpu_burst,
+                                                      time.perf_counter)
+        return budget
 
     def connection_allowed(self, ip: str) -> bool:
         """The per-address connection rate (a token bucket per address)."""

@@ -11,7 +11,9 @@ player slow round trips. So each session's input handling has a CPU budget:
   last input fed to the App. Repaints caused by other players' moves, later, are not
   charged: a player at a busy table is not throttled for watching it.
 * the budget is a bucket of CPU seconds (``input_cpu_per_second``, at most
-  ``input_cpu_burst`` saved up) that may run into debt by what the last input cost.
+  ``input_cpu_burst`` saved up) that may run into debt by what the last input cost. Every
+  session from one address also spends from that address's budget
+  (``input_cpu_per_address_per_second``): more connections buy a flooder nothing.
 * past it, input is paused: keys already received wait in a small queue and the channel
   is not read, so SSH flow control (a small window) holds the client back and nothing of
   its flood is even decrypted. When the debt is paid the queue is fed again.
@@ -127,6 +129,29 @@ class CpuBudget:
         """Seconds until the debt is paid (0 when there is none)."""
         return max(0.0, -self.left() / self.rate) if self.rate > 0 else 1.0
 
+    def saved_share(self) -> float:
+        return self.left() / self.burst if self.burst > 0 else 1.0
+
+
+class Budgets:
+    """A session's own budget and its address's, which every session from that address
+    shares: eight connections flooding from one address took a whole core with a budget
+    each (8 % of a core apiece, and the SSH layer's work on top). Spending charges both;
+    input waits for the later of the two."""
+
+    def __init__(self, *budgets: CpuBudget) -> None:
+        self.budgets = budgets
+
+    def spend(self, seconds: float) -> None:
+        for budget in self.budgets:
+            budget.spend(seconds)
+
+    def wait(self) -> float:
+        return max(budget.wait() for budget in self.budgets)
+
+    def saved_share(self) -> float:
+        return min(budget.saved_share() for budget in self.budgets)
+
 
 class InputGate:
     """One session's input: bytes in, keys to the App within the session's CPU budget.
@@ -137,12 +162,15 @@ class InputGate:
 
     def __init__(self, config: ServerConfig, sink: GateSink,
                  schedule: Callable[[float, Callable[[], None]], Any],
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 address: CpuBudget | None = None) -> None:
+        """``address``: the budget every session from this one's address shares (same clock)."""
         self._sink = sink
         self._schedule = schedule
         self._clock = clock
         self._bytes = TokenBucket(config.input_bytes_per_second, config.input_burst, clock)
-        self.cpu = CpuBudget(config.input_cpu_per_second, config.input_cpu_burst, clock)
+        own = CpuBudget(config.input_cpu_per_second, config.input_cpu_burst, clock)
+        self.cpu = Budgets(own, address) if address is not None else Budgets(own)
         self._queue: deque[bytes] = deque()  # packets as they came: a packet is never cut
         self._queued = 0  # bytes in the queue
         self._fed_at = -1e9  # when input last reached the App (the meter's window)
@@ -183,7 +211,7 @@ class InputGate:
             self._pause(BYTES_PAUSE)
             return
         if self.dropping:
-            if self.cpu.left() < DROPPING_ENDS * self.cpu.burst:
+            if self.cpu.saved_share() < DROPPING_ENDS:
                 self._drop(len(data), "")
                 return
             self.dropping = False

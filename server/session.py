@@ -86,7 +86,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self.bytes_out = 0
         cfg = ctx.config
         # Keys, pastes and resizes reach the App through the gate, within a CPU budget.
-        self.gate = InputGate(cfg, self, self._schedule)
+        self.gate = InputGate(cfg, self, self._schedule, address=ctx.address_budget(ip))
         self._gate_context: contextvars.Context | None = None  # the App's: its work is metered
         self.transport: asyncio.BaseTransport | None = None  # the TCP connection (set by ssh.py)
         self._last_input = 0.0  # loop time of the last key; set when the app starts

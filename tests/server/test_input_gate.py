@@ -12,7 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from server import input_gate
 from server.config import ServerConfig
-from server.input_gate import BUSY_WAIT, DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, InputGate, editing_key_end
+from server.input_gate import (
+    BUSY_WAIT, DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, CpuBudget, InputGate, editing_key_end,
+)
 
 CONFIG = dataclasses.replace(ServerConfig(), input_cpu_per_second=0.01, input_cpu_burst=0.05)
 
@@ -112,7 +114,7 @@ def test_a_burst_over_budget_is_paused_then_fed_in_order_as_the_budget_refills()
     assert not sink.reading  # the rest waits, and the channel is not read meanwhile
     loop.run_for(DROP_AFTER * 0.9)
     assert len(sink.fed) == 50  # the debt (50 ms at 10 ms/s) is not paid yet
-    gate.cpu.rate = 1.0  # a generous budget from now on: what waits is fed, none dropped
+    gate.cpu.budgets[0].rate = 1.0  # a generous budget from now on: what waits is fed, none dropped
     loop.run_for(0.5)
     assert bytes(sink.fed) == data and sink.notices == 0 and sink.reading
 
@@ -302,3 +304,32 @@ def test_a_packet_cut_at_its_editing_keys_is_whole_and_every_key_in_one_piece(ke
     for key in keys:
         assert not any(at < b < at + len(key) for b in bounds), (key, chunks)
         at += len(key)
+
+
+def test_sessions_from_one_address_share_its_budget_and_others_keep_theirs() -> None:
+    """Two sessions of one address: what the first spends, the second cannot; a session from
+    another address is not held back by them. (Here the address may spend what one session
+    may: the flooder alone empties it.)"""
+    clock = Clock()
+    loop = Loop(clock)
+    shared = CpuBudget(CONFIG.input_cpu_per_second, CONFIG.input_cpu_burst, clock)
+    gates = []
+    for cost, address in ((0.002, shared), (0.002, shared), (0.002, None)):
+        sink = Sink(clock, cost)
+        gate = InputGate(CONFIG, sink, loop.schedule, clock, address=address)
+        sink.gate = gate
+        gates.append((gate, sink))
+    (flooder, flooder_sink), (housemate, housemate_sink), (stranger, stranger_sink) = gates
+    for _ in range(40):  # the flooder spends the address's whole burst and more
+        flooder.received(b"x" * 50)
+        loop.run_for(0.01)
+    assert shared.wait() > 0  # in debt
+    housemate.received(b"hola")
+    stranger.received(b"hola")
+    loop.run_due()
+    assert bytes(stranger_sink.fed) == b"hola"  # another address: straight through
+    assert bytes(housemate_sink.fed) == b""  # the address's budget is spent: it waits
+    loop.run_for(60)  # the flooder has stopped: the address pays its debt
+    housemate.received(b"chau")
+    loop.run_due()
+    assert bytes(housemate_sink.fed).endswith(b"chau")
