@@ -40,7 +40,7 @@ async def test_a_quick_table_restored_by_a_new_host_is_filled_with_bots(nats_ser
     await ana.settle()
     table_id = ana.of(p.TableCreated)[0].table_id
     assert old[0].tables[table_id].quick and ana.of(p.Seated)[-1].seat == 0
-    await asyncio.sleep(0.3)  # the room reaches the store
+    await old[0].drain_writes()  # the room reaches the store
     await _stop(*old)
 
     new = await _host(nats_server.url, "host-2", fill_wait=0.3)

@@ -18,7 +18,7 @@ from server.cluster.bus import settle
 from server.cluster.natsd import NatsServer
 from server.cluster.tablewire import from_call, to_call
 from server.table import messages as tm
-from tests.cluster.procs import RESTORED, Proc, logged_state
+from tests.cluster.procs import RESTORED, Proc, logged_state, until
 from tests.e2e.helpers import close_all, lobby_client, offered_actions
 from tests.e2e.test_reconnect_ssh import back, cards, status
 from tests.e2e.test_table_ssh import join_first_table, open_table, play_like_a_person
@@ -65,7 +65,9 @@ async def _junk_on_the_table_subjects(url: str, table_id: str, procs: list[Proc]
         # A status from a process that does not run the table changes nothing
         await hostile.publish(TABLE_NEWS, p.encode(TableStatus(table_id=table_id, owner="nobody", finished=True)))
         await settle(hostile)
-        await asyncio.sleep(0.5)
+        # Every piece of junk was read and dropped by someone (each says so in its log).
+        await until(lambda: sum(len([line for line in proc.lines if "dropped" in line]) for proc in procs)
+                    >= len(junk))
     finally:
         await hostile.close()
     assert all(proc.process.returncode is None for proc in procs)

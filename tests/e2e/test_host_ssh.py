@@ -111,7 +111,7 @@ async def test_host_prints_link_and_qr_a_friend_joins_and_ctrl_c_ends_it(tmp_pat
         host.send(b"\r")  # the host's seat, in the same terminal
         await host.wait_for(lambda: "1. hostess" in host.screen_text() and "3. carla" in host.screen_text())
         host.send(b"b")  # the host owns the table: a bot takes the last seat
-        await asyncio.sleep(0.5)
+        await host.wait_for(lambda: "Which bot?" in host.screen_text())
         host.send(b"\r")  # the level dialog: Enter is normal
         await host.wait_for(lambda: "4. Bot 1" in host.screen_text() and "Enter Start" in host.screen_text())
         assert "Hand 1" not in host.screen_text()  # a waiting room: nobody deals before the host starts
