@@ -250,8 +250,9 @@ class InputGate:
             self._pause(wait)
             self._later(min(wait, DROP_AFTER), self._pump)
             return
-        self._held_since = None
-        chunk = self._next_chunk()
+        chunk, whole = self._next_chunk()
+        if whole:  # held back is counted per packet: a packet fed key by key may still be a flood
+            self._held_since = None
         self._fed_at = now
         # One chunk at a time: the next only once the App has taken this one. Bytes arrive
         # many packets per read; feeding them all at once would queue thousands of keys in
@@ -263,25 +264,27 @@ class InputGate:
         if self._queue:
             self._pause(0.0)  # more is waiting: read nothing new until it is taken
 
-    def _next_chunk(self) -> bytes:
+    def _next_chunk(self) -> tuple[bytes, bool]:
         """The next packet, as the client sent it, up to the end of its first editing key:
         the terminal parser needs a sequence in one piece (one cut short, a lone ESC above
         all, becomes keys once the rest is late), and a key that runs an action (Backspace,
         Home, Ctrl+U...) must be handled before the letters typed after it: Textual runs a
         binding's action after the letters queued with it, so "Backspace, V" in one packet
         (a slow link sends a few keys at once) deleted the V. A packet longer than
-        FEED_CHUNK (a paste) is cut too, before an ESC where it has one."""
+        FEED_CHUNK (a paste) is cut too, before an ESC where it has one. True: the chunk ends
+        its packet."""
         packet = self._queue.popleft()
         size = min(editing_key_end(packet), FEED_CHUNK)
         if size < len(packet) and size == FEED_CHUNK:
             esc = packet.rfind(b"\x1b", 1, size)
             if esc > 0:
                 size = esc
-        if size < len(packet):
+        whole = size >= len(packet)
+        if not whole:
             packet, rest = packet[:size], packet[size:]
             self._queue.appendleft(rest)
         self._queued -= len(packet)
-        return packet
+        return packet, whole
 
     def _clear(self) -> None:
         self._queue.clear()

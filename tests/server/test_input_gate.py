@@ -333,3 +333,15 @@ def test_sessions_from_one_address_share_its_budget_and_others_keep_theirs() -> 
     housemate.received(b"chau")
     loop.run_due()
     assert bytes(housemate_sink.fed).endswith(b"chau")
+
+
+def test_a_packet_over_budget_fed_key_by_key_is_still_dropped_after_the_hold() -> None:
+    """One packet of forty chat lines (a flood in one write): fed an editing key at a time,
+    each chunk costs little and waits a little, but the packet as a whole is held back longer
+    than DROP_AFTER: the rest is dropped and the player told, not typed for seconds."""
+    gate, sink, loop, clock = make(cost=0.0001)  # 2 ms a line: a wait of 0.2 s after each
+    packet = b"".join(b"linea %02d xxxxxxxx\r" % n for n in range(40))
+    gate.received(packet)
+    loop.run_for(DROP_AFTER * 3)
+    assert sink.notices == 1 and gate.dropped_bytes > 0
+    assert len(sink.fed) < len(packet)
