@@ -60,4 +60,4 @@ async def until(pilot: Any, ready: Callable[[], bool], what: str, timeout: float
     deadline = time.monotonic() + timeout
     while not ready():
         assert time.monotonic() < deadline, f"never happened: {what}"
-        await pilot.pause()
+        await pilot.pause(0.01)  # time passes too: scrolling and timers move on

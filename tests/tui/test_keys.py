@@ -403,7 +403,8 @@ async def test_new_table_tab_stops_are_visible_controls_each_marked_in_reverse(s
             for box in form.query("TickBox"):  # a long label wraps, never loses its end
                 assert box.region.height == box.render().get_height(box.styles, box.region.width)
             one_packet(app, "\t\t\t")  # quick Tabs: still one mark, on the focused row
-            await until(pilot, lambda: form.focused is chain[3], "three Tabs taken")
+            await until(pilot, lambda: form.focused is chain[3] and _reverse_rows(app) == {chain[3].region.y},
+                        "three Tabs taken, the fourth control marked alone")
             assert form.focused is chain[3] and _reverse_rows(app) == {chain[3].region.y}  # one line: private
             await pilot.press("escape")
             await pilot.pause(0.1)

@@ -11,7 +11,7 @@ from tui.screens.choose_name import ChooseNameScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, until
 from tests.tui.kit import FakeLink, Lobby, lobby_app, welcome
 
 HOSTILE = "[@click=app.quit]x[/]"
@@ -166,9 +166,8 @@ async def test_server_hang_up_ends_the_app(lobby: Lobby) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         link.push(p.Notice(code="shutdown"))
-        await pilot.pause(0.2)
         # Said on the screen first (issue 13: the notice was never seen), then the app ends.
-        assert "The server is shutting down" in screen_text(app)
+        await until(pilot, lambda: "The server is shutting down" in screen_text(app), "the notice shown")
         assert app.return_value is None
         await pilot.pause(1.6)
     assert app.return_value == "shutdown"
