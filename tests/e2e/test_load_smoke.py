@@ -23,6 +23,7 @@ def test_the_share_of_screen_tables_leaves_one_of_each_kind_when_it_can() -> Non
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # each kind's own 3 s window needs its table to act: a loaded machine starved it
 @pytest.mark.e2e
 def test_a_screen_table_and_a_protocol_table_play_on_a_running_server_and_report() -> None:
     with tempfile.TemporaryDirectory() as tmp:
