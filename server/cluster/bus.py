@@ -6,13 +6,15 @@ fails is logged: neither ever reaches the event loop as an exception.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import time
 import re
 import secrets
 import socket
 from dataclasses import dataclass
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, TypeVar
 
 import nats
 from nats.aio.client import Client
@@ -20,14 +22,61 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
+from nats import errors as nats_errors
+from nats.js import errors as js_errors
 from nats.js.errors import BucketNotFoundError, NotFoundError
 from nats.js.kv import KeyValue
 
 from protocol import ProtocolError
 from protocol.bus import CONN_ID_MAX, decode_bus
 from protocol.bus_base import BusMessage
+from server.cluster.reach import Reach
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# What the bus answers while a NATS node is down or a stream elects its leader: the request
+# may or may not have been done, and the same request a moment later will be answered.
+TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
+    nats_errors.TimeoutError, nats_errors.NoRespondersError, nats_errors.ConnectionReconnectingError,
+    nats_errors.OutboundBufferLimitError, nats_errors.StaleConnectionError, js_errors.NoStreamResponseError,
+    js_errors.ServiceUnavailableError, asyncio.TimeoutError,
+)
+WRONG_LAST_SEQUENCE = (10071, 10164)  # JetStream's error codes for a failed expected sequence
+PING_EVERY, PINGS_UNANSWERED = 1.0, 3  # seconds; pings without a pong before a reconnect
+RETRY_FIRST, RETRY_MOST = 0.1, 1.0  # seconds between tries: doubling from the first to the most
+
+
+def transient(exc: BaseException) -> bool:
+    """An error that a retry may cure (a NATS node down, a leader being elected)."""
+    return isinstance(exc, TRANSIENT_ERRORS)
+
+
+async def retrying(attempt: Callable[[], Awaitable[T]], what: str, within: float) -> T:
+    """``attempt()`` again while the bus answers with a transient error, for ``within``
+    seconds at most (then that error is raised); said once in the log when it waits, and
+    again when it got through."""
+    deadline = time.monotonic() + within
+    pause, waited_since = RETRY_FIRST, 0.0
+    while True:
+        try:
+            result = await attempt()
+        except TRANSIENT_ERRORS as exc:
+            now = time.monotonic()
+            if now + pause > deadline:
+                log.error("bus: %s failed for %.1f s: %r", what, now - (waited_since or now), exc)
+                raise
+            if not waited_since:
+                waited_since = now
+                log.info("bus: %s waits for JetStream (%r)", what, exc)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_MOST)
+            continue
+        if waited_since:
+            waited = time.monotonic() - waited_since
+            log.log(logging.WARNING if waited >= RETRY_MOST else logging.INFO,
+                    "bus: %s got through after %.1f s", what, waited)
+        return result
 
 EVENTS_STREAM = "TRUCO_EVENTS"
 EVENTS_SUBJECT = "truco.events"  # truco.events.<table id>
@@ -43,6 +92,7 @@ LOBBY_CHAT_SUBJECT = "truco.lobby.chat"  # the lobby host -> every front end: a 
 HOST_NEWS = "truco.host.news"  # a new lobby host is ready: processes read the lease at once
 TABLE_SUBJECT = "truco.table"  # truco.table.<table id>: the lobby host -> the table's owner
 OWNER_SUBJECT = "truco.owner"  # truco.owner.<process>: "run this table" (request/reply)
+RESEND_SUBJECT = "truco.resend"  # a process reconnected to NATS: table owners send views again
 TABLE_NEWS = "truco.tables.news"  # table owners -> the lobby host: TableStatus
 MAX_BUS_MESSAGE = 64 * 1024  # as protocol.MAX_FRAME: nothing bigger is read
 
@@ -126,8 +176,10 @@ Handler = Callable[[BusMessage, Msg], Awaitable[None]]
 class Bus:
     """One NATS connection of one server process."""
 
-    def __init__(self, nc: Client, options: BusOptions, owner: str | None = None) -> None:
+    def __init__(self, nc: Client, options: BusOptions, owner: str | None = None,
+                 reach: Reach | None = None) -> None:
         self.nc = nc
+        self.reach = reach or Reach()  # outages of this process (server/cluster/reach.py)
         self.js: JetStreamContext = nc.jetstream()
         self.options = options
         self.owner = owner or process_id()
@@ -136,15 +188,20 @@ class Bus:
     @classmethod
     async def connect(cls, servers: str | list[str], options: BusOptions = BusOptions(),
                       owner: str | None = None) -> "Bus":
+        reach = Reach()
         try:
             # A few tries at start (a wrong URL is reported, not retried for ever), then,
             # once connected, reconnect for ever: a NATS restart must not end the process.
             nc = await nats.connect(servers, name=owner or "truco-ssh", max_reconnect_attempts=3,
-                                    reconnect_time_wait=0.5, error_cb=_log_error, connect_timeout=5)
+                                    reconnect_time_wait=0.5, error_cb=_log_error, connect_timeout=5,
+                                    disconnected_cb=reach.disconnected, reconnected_cb=reach.reconnected,
+                                    # a NATS node that hangs (paused, cut off) is left for another
+                                    # within about 3 s, not after nats-py's default 4 minutes
+                                    ping_interval=PING_EVERY, max_outstanding_pings=PINGS_UNANSWERED)
         except Exception as exc:  # nats-py raises its own types; main() reports OSErrors
             raise ConnectionError(f"cannot reach NATS at {servers}: {exc}") from exc
         nc.options["max_reconnect_attempts"] = -1  # read by nats-py at each reconnect
-        return cls(nc, options, owner)
+        return cls(nc, options, owner, reach)
 
     async def close(self) -> None:
         if not self.nc.is_closed:
@@ -186,6 +243,24 @@ async def bucket(bus: Bus, name: str) -> KeyValue:
         pass
     return await bus.js.create_key_value(config=KeyValueConfig(
         bucket=name, history=1, storage=StorageType.FILE, replicas=bus.options.replicas))
+
+
+class SteadyKV:
+    """A bucket whose idempotent calls (put, delete, get) wait out a NATS failover
+    (``retrying``, for ``within`` seconds) instead of failing at the first timeout."""
+
+    def __init__(self, kv: KeyValue, within: float = 15.0) -> None:
+        self.kv = kv
+        self._within = within
+
+    async def put(self, key: str, value: bytes) -> int:
+        return await retrying(lambda: self.kv.put(key, value), f"writing {key!r:.60}", self._within)
+
+    async def delete(self, key: str) -> bool:
+        return await retrying(lambda: self.kv.delete(key), f"deleting {key!r:.60}", self._within)
+
+    async def get(self, key: str) -> KeyValue.Entry:
+        return await retrying(lambda: self.kv.get(key), f"reading {key!r:.60}", self._within)
 
 
 async def _log_error(exc: Exception) -> None:

@@ -13,19 +13,20 @@ import logging
 import time
 from typing import Any, Iterable
 
-from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, Header, StorageType, StreamConfig
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, Header, PubAck, StorageType, StreamConfig
 from nats.js.errors import APIError, NotFoundError
 
 import protocol as p
 from protocol.bus import EVENTS_PER_MESSAGE, EventRecord, GameEntry, LoggedEvents
 from server import metrics
-from server.cluster.bus import EVENTS_STREAM, EVENTS_SUBJECT, Bus
+from server.cluster.bus import EVENTS_STREAM, EVENTS_SUBJECT, WRONG_LAST_SEQUENCE, Bus, retrying
 from server.store import EventRow
 
 log = logging.getLogger(__name__)
 
-WRONG_LAST_SEQUENCE = (10071, 10164)  # JetStream's error codes for a failed expected sequence
 READ_BATCH = 256
+READ_WITHIN = 30.0  # seconds a restore keeps reading a log through a NATS failover
+WRITE_WITHIN = 15.0  # seconds an append keeps trying (the table waits meanwhile; then it stops)
 
 
 class Fenced(RuntimeError):
@@ -62,7 +63,12 @@ class TableLog:
         """Every logged event of the table, oldest first. A message that is not one of its
         appends (foreign or malformed) is logged and skipped, and so are the first parts of
         an append its writer did not finish (it died): nobody saw those events. Sets
-        ``last`` for the appends that follow."""
+        ``last`` for the appends that follow. A read cut short by the bus (a NATS node failing
+        over) starts again, for ``READ_WITHIN`` seconds: a table whose events exist is never
+        given up for an outage."""
+        return await retrying(self._read, f"reading the log of table {self.table_id}", READ_WITHIN)
+
+    async def _read(self) -> list[EventRow]:
         js = self._bus.js
         try:
             newest = await js.get_last_msg(EVENTS_STREAM, subject(self.table_id))
@@ -132,11 +138,17 @@ class TableLog:
             return
         parts = self._encode(records, time.time(), games=games)
         with metrics.EVENT_WRITE.time():  # acknowledged: written
-            for data in parts:
-                headers = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last)}
+            for n, data in enumerate(parts):
+                # The message id makes a retry after a lost acknowledgement (a NATS node failing
+                # over) land once: JetStream answers the repeat with the first one's sequence
+                headers = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last),
+                           Header.MSG_ID: f"{self._bus.owner}:{self.table_id}:{self.last}:{n}"}
+
+                async def publish(data: bytes = data, headers: dict[str, str] = headers) -> PubAck:
+                    return await self._bus.js.publish(subject(self.table_id), data, stream=EVENTS_STREAM,
+                                                      headers=headers)
                 try:
-                    ack = await self._bus.js.publish(subject(self.table_id), data, stream=EVENTS_STREAM,
-                                                     headers=headers)
+                    ack = await retrying(publish, f"the log of table {self.table_id}", WRITE_WITHIN)
                 except APIError as exc:
                     if exc.err_code in WRONG_LAST_SEQUENCE:
                         raise Fenced(f"table {self.table_id}: another process wrote to its log") from exc

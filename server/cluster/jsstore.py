@@ -36,8 +36,8 @@ import protocol as p
 from protocol.bus import (
     SENAS_PER_HAND, AliveAt, BusMessage, GameEntry, HandSenas, SenaRecord, TableEntry, decode_bus,
 )
-from server.cluster.bus import Bus, bucket
-from server.cluster.eventlog import Fenced, TableLog, events_stream
+from server.cluster.bus import Bus, SteadyKV, bucket, retrying
+from server.cluster.eventlog import READ_WITHIN, Fenced, TableLog, events_stream
 from server.cluster.kvscan import current_values
 from server.cluster.names import NameMirror
 from server.cluster.ratings import RatingBook
@@ -129,15 +129,17 @@ class JetStreamStore:
             found = self._logs[table_id] = TableLog(self._bus, table_id)
         return found
 
-    def _kv(self, kv: KeyValue | None) -> KeyValue:
+    def _kv(self, kv: KeyValue | None) -> SteadyKV:
+        """The bucket, its writes and reads waiting out a NATS failover."""
         if kv is None:
             raise RuntimeError("the store is not open")
-        return kv
+        return SteadyKV(kv)
 
-    async def _values(self, kv: KeyValue, kind: type[T]) -> list[T]:
+    async def _values(self, kv: SteadyKV, kind: type[T]) -> list[T]:
         """Every value of a bucket that is a valid ``kind`` (others are logged and skipped)."""
         found: list[T] = []
-        for entry in await current_values(kv):  # not kv.keys(): its watch can end early (kvscan.py)
+        entries = await retrying(lambda: current_values(kv.kv), "reading a bucket", READ_WITHIN)
+        for entry in entries:  # not kv.keys(): its watch can end early (kvscan.py)
             message = self._decode(entry.value, entry.key)
             if isinstance(message, kind):
                 found.append(message)
@@ -182,7 +184,7 @@ class JetStreamStore:
         return _future(self._put(self._kv(self._tables), table_id, p.encode(entry)))
 
     @staticmethod
-    async def _put(kv: KeyValue, key: str, value: bytes) -> None:
+    async def _put(kv: SteadyKV, key: str, value: bytes) -> None:
         await kv.put(key, value)
 
     def close_table(self, table_id: str) -> "asyncio.Future[None]":

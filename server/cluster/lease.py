@@ -21,12 +21,12 @@ from nats.js.kv import KeyValue
 
 import protocol as p
 from protocol.bus import LeaseValue
-from server.cluster.bus import LEASE_BUCKET, Bus
+from server.cluster.bus import LEASE_BUCKET, WRONG_LAST_SEQUENCE, Bus
+from server.cluster.reach import OUTAGE
 
 log = logging.getLogger(__name__)
 
-WRONG_LAST_SEQUENCE = (10071, 10164)
-FRESH_SHARE = 0.8  # of the TTL: a lease renewed longer ago than this is not relied on  # JetStream's error codes for a failed expected revision
+FRESH_SHARE = 0.8  # of the TTL: a lease renewed longer ago than this is not relied on
 
 
 async def lease_bucket(bus: Bus) -> KeyValue:
@@ -61,6 +61,7 @@ class Lease:
     lost: bool = False
     ready: bool = False  # written with the next renewal
     renewed_at: float = field(default_factory=time.monotonic)  # the last write that succeeded
+    lapsed: int = 0  # times it ran out in a bus outage and was claimed again (``Leases.renew``)
 
     def fresh(self, ttl: float) -> bool:
         """Held for sure: renewed well within the TTL (a process that stalled longer may
@@ -95,21 +96,58 @@ class Leases:
         return lease
 
     async def renew(self, lease: Lease) -> bool:
-        """Write the lease again (its TTL starts over); False: it was lost (expired and
-        claimed by another process, or deleted): this process must stop what it guarded."""
+        """Write the lease again (its TTL starts over); False: it was lost (claimed by another
+        process, or deleted): this process must stop what it guarded. A bus that does not
+        answer (a NATS node down, a leader election) raises: the caller tries again soon.
+
+        A renewal whose answer was lost in such an outage leaves the key one write ahead of
+        ``revision``: it is still this process's, and is kept. A lease that ran out while the
+        bus could not be written, that nobody claimed meanwhile, and whose holder could have
+        been asked whether it lived all along, is claimed again (``lapsed`` counts it): nobody
+        else guarded anything in between."""
         if lease.lost:
             return False
+        asked = time.monotonic()
+        value = self._value(lease.key, lease.since, lease.ready)
         try:
-            asked = time.monotonic()
-            lease.revision = await self._kv.update(lease.key, self._value(lease.key, lease.since, lease.ready),
-                                                   last=lease.revision)
-            lease.renewed_at = asked
-            return True
+            lease.revision = await self._kv.update(lease.key, value, last=lease.revision)
         except KeyWrongLastSequenceError:
-            lease.lost = True
-            self.held.pop(lease.key, None)
-            log.warning("lease: %s lost lease %s", self._bus.owner, lease.key)
+            if not await self._take_back(lease, value):
+                lease.lost = True
+                self.held.pop(lease.key, None)
+                log.warning("lease: %s lost lease %s", self._bus.owner, lease.key)
+                return False
+        lease.renewed_at = asked
+        return True
+
+    async def _take_back(self, lease: Lease, value: bytes) -> bool:
+        """The key is not at ``revision``: still this process's (a write whose answer was
+        lost), or nobody's (it ran out); either way written again. False: another's."""
+        try:
+            entry = await self._kv.get(lease.key)
+        except NotFoundError:
+            entry = None
+        if entry is not None and entry.value is not None and entry.revision is not None:
+            holder = self._decode(lease.key, entry.value)
+            if holder is None or (holder.owner, holder.since) != (self._bus.owner, lease.since):
+                return False
+            try:
+                lease.revision = await self._kv.update(lease.key, value, last=entry.revision)
+            except KeyWrongLastSequenceError:
+                return False
+            return True
+        # Nobody asks whether this process lives before its lease ran out: an outage before
+        # then (its own NATS node failing over) cannot have had it judged dead
+        if not self._bus.reach.reachable_since(lease.renewed_at + self._bus.options.lease_ttl - OUTAGE):
+            return False  # it may have been judged dead meanwhile (server/cluster/reach.py)
+        try:
+            lease.revision = await self._kv.create(lease.key, value)
+        except KeyWrongLastSequenceError:
             return False
+        lease.lapsed += 1
+        log.warning("lease: %s's lease %s ran out while the bus could not be written; nobody "
+                    "took it: held again", self._bus.owner, lease.key)
+        return True
 
     async def renew_all(self) -> list[str]:
         """Renew every lease held; the keys lost."""
@@ -147,8 +185,11 @@ class Leases:
             return None
         if entry.value is None:
             return None
+        return self._decode(key, entry.value)
+
+    def _decode(self, key: str, value: bytes) -> LeaseValue | None:
         try:
-            message = p.decode(entry.value, {LeaseValue.TYPE: LeaseValue})
+            message = p.decode(value, {LeaseValue.TYPE: LeaseValue})
         except p.ProtocolError as exc:
             self._bus.dropped += 1
             log.warning("lease: bad value for %.80s: %s", key, exc)

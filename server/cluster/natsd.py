@@ -101,6 +101,11 @@ class NatsServer:
     _name: str = ""
 
     @property
+    def name(self) -> str:
+        """Its server name (as a stream's cluster info names its leader)."""
+        return self._name
+
+    @property
     def url(self) -> str:
         return f"nats://{self.host}:{self.port}"
 
@@ -111,7 +116,8 @@ class NatsServer:
         if not self.port:
             self.port = free_port(self.host)
         await asyncio.to_thread(self.store_dir.mkdir, parents=True, exist_ok=True)
-        self._name = f"truco-{secrets.token_hex(6)}"  # tells our server from another on the port
+        if not self._name:  # kept across restarts: a JetStream cluster knows its peers by name
+            self._name = f"truco-{secrets.token_hex(6)}"  # tells our server from another on the port
         log_fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             command = [str(binary), "--jetstream", "--store_dir", str(self.store_dir),

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
 
-from server.cluster.bus import HOST_LEASE, HOST_NEWS, Bus, BusOptions, front_lease
+from server.cluster.bus import HOST_LEASE, HOST_NEWS, TRANSIENT_ERRORS, Bus, BusOptions, front_lease
 from server.cluster.chat import ChatLog
 from server.cluster.directory import DirectoryMirror, HostLists
 from server.cluster.front import FrontEnd
@@ -38,6 +38,7 @@ from server.cluster.presence import PresenceMirror, PresenceWriter
 from server.cluster.natsd import MIN_VERSION, NatsServerError
 from server.cluster.owner import TableOwner
 from server.cluster.proxy import TableRegistry
+from server.cluster.reach import Silence, answers
 from server.cluster.reattach import REATTACH_GRACE
 from server.config import ServerConfig
 from server.lobby import Hub
@@ -81,6 +82,11 @@ class Node:
     # One look at the leases at a time: the regular check's and one a new host's news asks for
     _stepping: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     _looked_at: float = 0.0  # when a new host's news last made this process look
+    _host_missing_since: float | None = None  # when the host lease was first seen gone
+    _silence: Silence = field(init=False, repr=False)  # front ends that did not answer
+
+    def __post_init__(self) -> None:
+        self._silence = Silence(self.bus.reach)
 
     @classmethod
     async def join(cls, config: ServerConfig, servers: str | list[str], options: BusOptions,
@@ -112,6 +118,7 @@ class Node:
 
     async def start(self) -> None:
         """Until a host is known (this process, if nobody else is)."""
+        await self.bus.reach.serve(self.bus.nc, self.bus.owner)
         await self._keep_front_lease()
         await self._step()
         await self.bus.nc.subscribe(HOST_NEWS, cb=self._on_host_news)
@@ -163,7 +170,11 @@ class Node:
         self.front_lease = await self.leases.claim(front_lease(self.bus.owner))
 
     async def _front_alive(self, front: str) -> bool:
-        return front == self.bus.owner or await self.leases.owner(front_lease(front)) is not None
+        """A front end is alive while its lease holds, or, if the lease ran out (a NATS node
+        failing over can outlast it), while it answers when asked (server/cluster/reach.py)."""
+        if front == self.bus.owner or await self.leases.owner(front_lease(front)) is not None:
+            return True
+        return not await self._silence.dead(self.bus.nc, front)
 
     async def _drop_dead_presence(self) -> None:
         """Forget who was online through front ends whose lease is gone (killed outright, they
@@ -183,6 +194,8 @@ class Node:
             await self._renew(self.hosting)
             return
         current = await self.leases.owner(HOST_LEASE)
+        if current is None and await self._host_takes_it_back():
+            return
         if current is None:
             lease = await self.leases.claim(HOST_LEASE)
             if lease is not None:
@@ -191,22 +204,50 @@ class Node:
                     self.front.host_changed(self.bus.owner)
                 return
             current = await self.leases.owner(HOST_LEASE)
+        self._host_missing_since = None
         # A host that claimed the lease but is still loading gets no connections yet
         self.front.host_changed(current.owner if current is not None and current.ready else None)
 
+    async def _host_takes_it_back(self) -> bool:
+        """The host lease is gone: the host that held it may be alive (its lease ran out in
+        a NATS failover) and about to take it back; while it answers, for twice the TTL at
+        most, nobody else claims it (two lobbies would fight for the sessions)."""
+        host = self.front.host
+        if host is None or host == self.bus.owner:
+            return False
+        now = asyncio.get_running_loop().time()
+        if self._host_missing_since is None:
+            self._host_missing_since = now
+        elif now - self._host_missing_since > 2 * self.bus.options.lease_ttl:
+            return False
+        if await answers(self.bus.nc, host):
+            log.info("cluster: the host lease is gone but its host %s answers: it may take it back", host)
+            return True
+        return False
+
     async def _renew(self, hosting: Hosting) -> None:
+        """Renew the host lease. A bus that does not answer (a NATS node failing over) is
+        waited out: the lease holds meanwhile, or ran out with nobody to take it (then it is
+        taken back: ``Leases.renew``). Only a lease another process holds now ends hosting,
+        and then this process steps down and follows the new host: it never stops."""
         try:
             ok = await self.leases.renew(hosting.lease)
-        except Exception:  # the bus is unreachable: the lease may run out meanwhile
-            log.exception("cluster: cannot renew the host lease")
+        except TRANSIENT_ERRORS as exc:
             hosting.failed_renewals += 1
-            ttl, every = self.bus.options.lease_ttl, self.bus.options.renew_every
-            ok = hosting.failed_renewals * every < ttl / 2
-        else:
-            hosting.failed_renewals = 0
-        if not ok:  # another process may be the host now: never run the lobby twice
-            log.error("cluster: this process lost the host lease; it stops")
-            self.stop.set()
+            if hosting.failed_renewals == 1:
+                log.warning("cluster: cannot renew the host lease yet (%r); trying again", exc)
+            return
+        if hosting.failed_renewals:
+            log.warning("cluster: the host lease is renewed again after %d tries", hosting.failed_renewals)
+        hosting.failed_renewals = 0
+        if not ok:  # another process is the host now: never run the lobby twice
+            log.error("cluster: this process lost the host lease; it steps down and follows the new host")
+            await self._step_down(hosting)
+
+    async def _step_down(self, hosting: Hosting) -> None:
+        self.hosting = None
+        await self._stop_hosting(hosting, grace=1.0)
+        self.front.host_changed(None)  # its sessions wait for the new host, then attach to it
 
     async def _become_host(self, lease: Lease) -> None:
         config = self.config
@@ -231,8 +272,10 @@ class Node:
             keeping.cancel()
             await asyncio.gather(keeping, return_exceptions=True)
         if lease.lost:
-            log.error("cluster: the host lease ran out while the lobby loaded; this process stops")
-            self.stop.set()
+            log.error("cluster: the host lease ran out while the lobby loaded; this process follows "
+                      "the new host")
+            await hub.stop_tables()
+            await store.close()
             return
         gateway = HostGateway(self.bus, hub)
         lists.gateway = gateway
@@ -267,21 +310,7 @@ class Node:
             await asyncio.gather(self._watch, return_exceptions=True)
         hosting, self.hosting = self.hosting, None
         if hosting is not None:
-            await hosting.gateway.stop()
-            hosting.gateway.release_sessions()  # the other front ends attach them to the next host
-            hosting.hub.request_shutdown("shutdown")
-            try:
-                await asyncio.wait_for(hosting.task, timeout=grace)
-            except asyncio.TimeoutError:
-                hosting.task.cancel()
-            await hosting.hub.stop_tables()  # proxies: the tables run on (another host adopts them)
-            await hosting.registry.stop()
-            await hosting.gateway.flush()
-            await hosting.hub.drain_writes()
-            if hosting.lists is not None:
-                await hosting.lists.stop()
-            await hosting.store.close()
-            await self._release(hosting.lease)
+            await self._stop_hosting(hosting, grace)
         await self.tables.stop()  # this process's tables: logged, released, taken by others
         await self.front.stop()
         if self.front_lease is not None:
@@ -290,7 +319,27 @@ class Node:
         await self.presence.close()
         if self.directory is not None:
             await self.directory.close()
+        await self.bus.reach.stop()
         await self.bus.close()
+
+    async def _stop_hosting(self, hosting: Hosting, grace: float) -> None:
+        """The lobby stops here (its tables' last events logged, the lease released); the
+        sessions of every front end go to the next host."""
+        await hosting.gateway.stop()
+        hosting.gateway.release_sessions()  # the other front ends attach them to the next host
+        hosting.hub.request_shutdown("shutdown")
+        try:
+            await asyncio.wait_for(hosting.task, timeout=grace)
+        except asyncio.TimeoutError:
+            hosting.task.cancel()
+        await hosting.hub.stop_tables()  # proxies: the tables run on (another host adopts them)
+        await hosting.registry.stop()
+        await hosting.gateway.flush()
+        await hosting.hub.drain_writes()
+        if hosting.lists is not None:
+            await hosting.lists.stop()
+        await hosting.store.close()
+        await self._release(hosting.lease)
 
 
     async def _release(self, lease: Lease) -> None:

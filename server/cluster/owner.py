@@ -27,7 +27,8 @@ from nats.aio.subscription import Subscription
 import protocol as p
 from protocol.bus import TableCall, TableOwn, TableStatus
 from server.cluster.bus import (
-    TABLE_NEWS, Bus, conn_header, front_lease, front_subject, owner_subject, settle, table_lease, table_subject,
+    RESEND_SUBJECT, TABLE_NEWS, TRANSIENT_ERRORS, Bus, conn_header, front_lease, front_subject, owner_subject, retrying, settle,
+    table_lease, table_subject,
 )
 from server.cluster.host import Outgoing
 from server.cluster.jsstore import JetStreamStore
@@ -45,6 +46,7 @@ log = logging.getLogger(__name__)
 
 FRONTS_KEPT = 4096  # connections a table remembers the front end of (pruned to its viewers past it)
 CLAIM_EVERY = 0.2  # seconds between tries at a lease a dead owner still holds
+RESEND_EVERY = 1.0  # seconds: views sent again at most this often (server/cluster/reach.py)
 CHECK_OPEN_EVERY = 10  # lease renewals between checks that the lobby did not close a table
 SAID_KEPT = 256  # a table's last chat lines and señas known by their origin
 
@@ -85,13 +87,30 @@ class TableOwner:
         self._sub: Subscription | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
+        self._resent_at = -RESEND_EVERY
+        self._resend_sub: Subscription | None = None
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         self._spawn(loop.create_task(self._out.run(), name="owner-out"))
         self._spawn(loop.create_task(self._keep(), name="owner-leases"))
         self._sub = await self._bus.nc.subscribe(owner_subject(self._bus.owner), cb=self._on_request)
+        self._resend_sub = await self._bus.nc.subscribe(RESEND_SUBJECT, cb=self._on_resend)
+        self._bus.reach.on_reconnect.append(self._ask_resend)
         await settle(self._bus.nc)
+
+    async def _ask_resend(self) -> None:
+        """This process reconnected to NATS: what it sent or was sent meanwhile may be lost,
+        so every table owner (this one too) sends its viewers their views again."""
+        await self._bus.nc.publish(RESEND_SUBJECT, b"")
+
+    async def _on_resend(self, msg: Msg) -> None:
+        now = asyncio.get_running_loop().time()
+        if now - self._resent_at < RESEND_EVERY:  # a burst of reconnections: once is enough
+            return
+        self._resent_at = now
+        for owned in self.tables.values():
+            owned.actor.post(tm.Resend())
 
     def _spawn(self, task: "asyncio.Task[Any]") -> None:
         self._tasks.add(task)
@@ -101,8 +120,9 @@ class TableOwner:
         """A clean stop: each table's last events logged, its lease released, the lobby host
         told (another process takes the tables at once)."""
         self._closing = True
-        if self._sub is not None:
-            await self._sub.unsubscribe()
+        for sub in (self._sub, self._resend_sub):
+            if sub is not None:
+                await sub.unsubscribe()
         for table_id in list(self.tables):
             await self._drop(table_id, "shutdown", stop=True)
         for _ in range(100):  # what is queued reaches the bus
@@ -121,8 +141,9 @@ class TableOwner:
             return False
         if lease.fresh(self._bus.options.lease_ttl):
             return True
-        try:
-            return await self._leases.renew(lease)
+        try:  # the table waits through a NATS failover (the lease cannot be lost meanwhile)
+            return await retrying(lambda: self._leases.renew(lease), f"the lease of table {table_id}",
+                                  2 * self._bus.options.lease_ttl)
         except Exception:
             log.exception("owner: cannot renew the lease of table %s before a write", table_id)
             return False
@@ -382,5 +403,7 @@ class TableOwner:
                     elif (rounds % CHECK_OPEN_EVERY == 0 and self.store is not None
                           and not await self.store.is_open(table_id)):
                         await self._drop(table_id, "closed", stop=True)
+                except TRANSIENT_ERRORS as exc:  # a NATS failover: the next round tries again
+                    log.warning("owner: cannot renew the lease of table %s yet: %r", table_id, exc)
                 except Exception:
                     log.exception("owner: cannot renew the lease of table %s", table_id)

@@ -239,6 +239,9 @@ class TableActor:
                 self._on_release(seat)
             case m.Cover(seat, seq):
                 self._on_cover(seat, seq)
+            case m.Resend():
+                for conn_id in list(self.viewers):
+                    self._viewers.update_one(conn_id, [])
 
     # -- the game ----------------------------------------------------------------------
     def _new_match(self) -> None:

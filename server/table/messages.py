@@ -81,6 +81,12 @@ class Release:
 
 
 @dataclass(frozen=True)
+class Resend:
+    """Every viewer's current view again: frames to them may have been lost (a NATS node
+    failing over drops the messages it held), and an update repeated changes nothing."""
+
+
+@dataclass(frozen=True)
 class Stop:
     """Append what is queued, then end the actor's task."""
 
@@ -137,6 +143,6 @@ class CoverRematch:
 
 
 TableMessage = (
-    Act | Chat | Sena | Watch | Leave | Rematch | Away | Rejoin | Release | Stop
+    Act | Chat | Sena | Watch | Leave | Rematch | Away | Rejoin | Release | Resend | Stop
     | BotMove | BotChosen | Deal | NewMatch | Timeout | Cover | CoverRematch
 )

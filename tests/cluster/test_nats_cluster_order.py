@@ -6,54 +6,17 @@ stamps agree: server/cluster/order.py). The players are programs on the subsyste
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
-from typing import AsyncIterator
 
-import nats
 import pytest
 
 import protocol as p
 from protocol.client import Client
 from server.cluster.natsd import NatsServer
-from tests.ports import free_port
 from tests.cluster.procs import Proc, start
 from tests.e2e import programs
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-async def nats_cluster(tmp_path: Path) -> AsyncIterator[list[NatsServer]]:
-    ports: list[int] = []
-    while len(ports) < 6:  # three for the clients, three for the routes, all different
-        port = free_port()
-        if port not in ports:
-            ports.append(port)
-    every = ",".join(f"nats://127.0.0.1:{port}" for port in ports[3:])
-    servers = [NatsServer(tmp_path / f"js{i}", port=ports[i],
-                          args=("--cluster", f"nats://127.0.0.1:{ports[3 + i]}", "--cluster_name", "truco-test",
-                                "--routes", every))
-               for i in range(3)]
-    try:
-        await asyncio.gather(*(server.start() for server in servers))
-        for n, server in enumerate(servers):  # JetStream works once the three elected its leader
-            nc = await nats.connect(server.url)
-            try:
-                deadline = time.monotonic() + 30
-                while True:
-                    try:
-                        await nc.jetstream().create_key_value(bucket=f"ready{n}")
-                        break
-                    except Exception:
-                        if time.monotonic() > deadline:
-                            raise
-                        await asyncio.sleep(0.2)
-            finally:
-                await nc.close()
-        yield servers
-    finally:
-        await asyncio.gather(*(server.stop() for server in servers))
 
 
 async def _until_seated(client: Client, table_id: str | None) -> None:

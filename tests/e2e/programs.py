@@ -95,10 +95,11 @@ async def play_until_over(client: Client, table_id: str, seed: int = 0,
 
 
 async def play(client: Client, table_id: str, until: Callable[[p.TableUpdate], bool], seed: int = 0,
-               timeout: float = 120.0) -> p.TableUpdate:
+               timeout: float = 120.0, resend_after: float | None = None) -> p.TableUpdate:
     """Play this client's seat with the engine's bot (from the seat's view only) until an
     update satisfies ``until`` (or the match is over); that update. Only this client's events
-    are read."""
+    are read. With ``resend_after``, a player who hears nothing for that long sends the last
+    move again, as a person presses again (its command id makes it act once at most)."""
     rng = random.Random(seed)
     acted = -1
     rules: engine.RuleSet | None = None
@@ -106,7 +107,12 @@ async def play(client: Client, table_id: str, until: Callable[[p.TableUpdate], b
     seat_view: engine.View | None = None
     async with asyncio.timeout(timeout):
         while True:
-            event = await client.receive()
+            try:
+                event = await client.receive(resend_after)
+            except TimeoutError:
+                if last is not None:
+                    await client.send(last)
+                continue
             if isinstance(event, p.Error) and last is not None:
                 if event.code == "rate_limited":  # dropped before the table saw it: again
                     await asyncio.sleep(0.5)  # (its command id acts once at most)

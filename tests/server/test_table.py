@@ -404,3 +404,23 @@ async def test_a_rematch_asked_by_everyone_left_starts_when_the_last_other_playe
     # The rematch is not played (nor rated) in the name of beto, who left: a bot of its own.
     assert actor.seats[1].name == "Bot 1" and not actor.seats[1].was_human
     assert viewers.updates(1)[-1].seats[1].name == "Bot 1"
+
+
+async def test_a_resend_gives_every_viewer_its_current_view_again_and_changes_nothing() -> None:
+    viewers = Viewers()
+    seats = [Occupant("ana", 1), Occupant("beto", 2)]
+    actor = TableActor("t", "argentino", {"flor": False}, seats, viewers.send, pace=FAST, seed=1)
+    actor.start()
+    actor.post(tm.Watch(3))
+    await until(lambda: viewers.updates(1) and viewers.updates(2) and viewers.updates(3))
+    before = {conn: viewers.updates(conn)[-1] for conn in (1, 2, 3)}
+    counts = {conn: len(viewers.updates(conn)) for conn in (1, 2, 3)}
+    seq = actor.seq
+    actor.post(tm.Resend())  # frames to them may have been lost in a NATS failover
+    await until(lambda: all(len(viewers.updates(conn)) == counts[conn] + 1 for conn in (1, 2, 3)))
+    for conn, last in before.items():
+        again = viewers.updates(conn)[-1]
+        assert (again.seq, again.seat, again.view) == (last.seq, last.seat, last.view)
+        assert not again.events  # nothing happened: no event is shown twice
+    assert actor.seq == seq
+    await actor.stop()

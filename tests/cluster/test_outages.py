@@ -1,0 +1,148 @@
+"""What a process does when NATS fails over under it (server/cluster/reach.py, lease.py, bus.py):
+a lease that ran out while nobody could write it is taken back unless its holder may have been
+judged dead meanwhile; a renewal whose answer was lost keeps the lease; a process is judged
+dead only after it stayed silent; the bus's transient errors are retried, others are not."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from nats.errors import NoRespondersError, TimeoutError as NatsTimeout
+
+from server.cluster.bus import Bus, BusOptions, retrying
+from server.cluster.lease import Leases
+from server.cluster.natsd import NatsServer
+from server.cluster.reach import CONFIRM, Reach, Silence
+
+FAST = BusOptions(lease_ttl=1.0, renew_every=0.3)
+
+
+class Clock:
+    """A monotonic clock the test moves on (from the real one)."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.offset
+
+
+async def _until_gone(leases: Leases, key: str) -> None:
+    """Until the bucket's TTL has removed ``key`` (its holder renewed nothing)."""
+    async with asyncio.timeout(15):
+        while await leases.owner(key) is not None:
+            await asyncio.sleep(0.05)
+
+
+async def test_a_lease_that_ran_out_unclaimed_is_taken_back_by_a_holder_that_stayed_reachable(
+        nats_server: NatsServer) -> None:
+    bus = await Bus.connect(nats_server.url, FAST, owner="proc-a")
+    try:
+        leases = await Leases.open(bus)
+        lease = await leases.claim("t1")
+        assert lease is not None
+        await _until_gone(leases, "t1")  # a NATS failover outlasted the TTL
+        assert await leases.renew(lease)
+        assert lease.lapsed == 1 and not lease.lost
+        holder = await leases.owner("t1")
+        assert holder is not None and holder.owner == "proc-a" and holder.since == lease.since
+        assert await leases.renew(lease) and lease.lapsed == 1  # and renewed as usual from then on
+    finally:
+        await bus.close()
+
+
+async def test_a_holder_that_was_unreachable_long_enough_to_be_judged_dead_gives_the_lease_up(
+        nats_server: NatsServer) -> None:
+    clock = Clock()
+    bus = await Bus.connect(nats_server.url, FAST, owner="proc-a")
+    bus.reach = Reach(clock)
+    try:
+        leases = await Leases.open(bus)
+        lease = await leases.claim("t1")
+        assert lease is not None
+        await _until_gone(leases, "t1")
+        await bus.reach.disconnected()
+        clock.offset += CONFIRM  # its NATS connection was down this long since the lease ran out
+        await bus.reach.reconnected()
+        assert not await leases.renew(lease)
+        assert lease.lost and await leases.owner("t1") is None
+    finally:
+        await bus.close()
+
+
+async def test_a_lease_another_process_took_is_lost_and_a_renewal_whose_answer_was_lost_is_not(
+        nats_server: NatsServer) -> None:
+    a = await Bus.connect(nats_server.url, FAST, owner="proc-a")
+    b = await Bus.connect(nats_server.url, FAST, owner="proc-b")
+    try:
+        la, lb = await Leases.open(a), await Leases.open(b)
+        lease = await la.claim("t1")
+        assert lease is not None
+        # A renewal that was written but whose answer never came: the key is one write ahead
+        await la._kv.update("t1", la._value("t1", lease.since), last=lease.revision)
+        assert await la.renew(lease) and not lease.lost and lease.lapsed == 0
+        await _until_gone(la, "t1")
+        assert await lb.claim("t1") is not None  # another process claimed it when it ran out
+        assert not await la.renew(lease)
+        assert lease.lost
+        holder = await la.owner("t1")
+        assert holder is not None and holder.owner == "proc-b"
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_process_is_judged_dead_only_after_it_stayed_silent(nats_server: NatsServer) -> None:
+    clock = Clock()
+    asker = await Bus.connect(nats_server.url, FAST, owner="asker")
+    live = await Bus.connect(nats_server.url, FAST, owner="live")
+    asker.reach = Reach(clock)
+    silence = Silence(asker.reach)
+    try:
+        await live.reach.serve(live.nc, "live")
+        assert not await silence.dead(asker.nc, "live")
+        assert not await silence.dead(asker.nc, "gone")  # silent once: not yet
+        clock.offset += CONFIRM / 2
+        asker.reach.beat()  # its own event loop ran meanwhile (the asker did not stall)
+        assert not await silence.dead(asker.nc, "gone")
+        clock.offset += CONFIRM / 2
+        asker.reach.beat()
+        assert await silence.dead(asker.nc, "gone")  # silent for CONFIRM seconds: dead
+        assert not await silence.dead(asker.nc, "live")
+        # An asker that was itself cut off judges nobody
+        await asker.reach.disconnected()
+        clock.offset += CONFIRM
+        assert not await silence.dead(asker.nc, "gone")
+    finally:
+        await live.reach.stop()
+        await asker.close()
+        await live.close()
+
+
+async def test_transient_bus_errors_are_retried_within_the_time_given_and_others_are_not() -> None:
+    failures = [NatsTimeout(), NoRespondersError()]
+
+    async def flaky() -> str:
+        if failures:
+            raise failures.pop(0)
+        return "done"
+
+    assert await retrying(flaky, "a test write", within=5.0) == "done"
+
+    async def down() -> str:
+        raise NatsTimeout()
+
+    with pytest.raises(NatsTimeout):  # it gives up once its time is over
+        await retrying(down, "a test write", within=0.3)
+
+    calls = 0
+
+    async def broken() -> str:
+        nonlocal calls
+        calls += 1
+        raise ValueError("not the bus")
+
+    with pytest.raises(ValueError):
+        await retrying(broken, "a test write", within=5.0)
+    assert calls == 1
