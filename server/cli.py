@@ -356,9 +356,13 @@ def main(argv: list[str] | None = None) -> int:
         if hosting is not None:
             asyncio.run(serve(config, hosting=hosting))
         elif workers > 1:
-            from server.cluster.workers import run_workers
+            from server.cluster.workers import WorkersFailed, run_workers
 
-            asyncio.run(run_workers(config, workers, list(sys.argv[1:] if argv is None else argv), _say))
+            try:
+                asyncio.run(run_workers(config, workers, list(sys.argv[1:] if argv is None else argv), _say))
+            except WorkersFailed as exc:  # a failure status: a supervisor above starts it again
+                log.error("stopped: %s", exc)
+                return 1
         elif nats:
             asyncio.run(_serve_cluster(config, args))
         else:
@@ -370,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as exc:
         log.error("%s", exc)
         return 2
+
     except OSError as exc:
         log.error("cannot start: %s", exc)
         return 1

@@ -84,6 +84,9 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(sock.getsockname()[1])
 
 
+SYNC_ALWAYS_CONFIG = "# written by truco-ssh: sync every write before acknowledging it\njetstream {\n  sync_interval: always\n}\n"
+
+
 @dataclass
 class NatsServer:
     """One running nats-server process with JetStream under ``store_dir``."""
@@ -97,6 +100,9 @@ class NatsServer:
     # lock until it has (server/process_life.py).
     end_with_parent: bool = False
     pass_fds: tuple[int, ...] = ()
+    # Every write synced to the disk before it is acknowledged (``sync_interval: always``);
+    # nats-server's default syncs every two minutes, so a power cut loses what players saw.
+    sync_always: bool = False
     process: asyncio.subprocess.Process | None = None
     _name: str = ""
 
@@ -122,6 +128,10 @@ class NatsServer:
         try:
             command = [str(binary), "--jetstream", "--store_dir", str(self.store_dir),
                        "--addr", self.host, "--port", str(self.port), "--server_name", self._name, *self.args]
+            if self.sync_always:
+                config = self.store_dir / "truco-nats.conf"
+                await asyncio.to_thread(config.write_text, SYNC_ALWAYS_CONFIG)
+                command += ["--config", str(config)]
             if self.end_with_parent:
                 command = ending_with_this_process(command)
             self.process = await asyncio.create_subprocess_exec(

@@ -35,6 +35,11 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
     owns_signals = catch_stop_signals(stop)
     node = await Node.join(config, servers, options, stop)
     set_process_name(node.bus.owner)  # the log and the metrics call it as the cluster does
+    if not reuse_port:  # the operator's NATS, not the one `--workers` starts (it syncs every write)
+        log.warning("cluster: truco-ssh cannot see whether these NATS servers write each event to "
+                    "the disk before acknowledging it; unless every one runs with `jetstream { "
+                    "sync_interval: always }`, a power cut can lose moves players saw "
+                    "(docs/CLUSTER.md, \"What survives what\")")
     lag = LagWatch().start()
     try:
         await node.start()

@@ -68,6 +68,11 @@ def worker_metrics(address: str, number: int) -> list[str]:
     return ["--metrics", metrics.worker_address(address, number)] if address else []
 
 
+class WorkersFailed(RuntimeError):
+    """The supervisor stopped by itself (a worker or the bus could not be started): its
+    exit status says so, so that a supervisor above it (systemd) starts it again."""
+
+
 async def run_workers(config: ServerConfig, count: int, argv: list[str],
                       say: Callable[[str], None], stop: asyncio.Event | None = None) -> None:
     stop = stop or asyncio.Event()
@@ -88,21 +93,23 @@ async def _run_workers(config: ServerConfig, count: int, argv: list[str], say: C
     tr = terminal_tr()
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)  # before the workers race
     port = config.port or free_port(config.host or "127.0.0.1")
-    nats = NatsServer(Path(config.data_dir) / "nats", host="127.0.0.1", end_with_parent=True, pass_fds=(lock,))
+    nats = NatsServer(Path(config.data_dir) / "nats", host="127.0.0.1", end_with_parent=True, pass_fds=(lock,),
+                      sync_always=True)
     await nats.start()
     exe = ending_with_this_process([sys.executable, "-m", "server.cli"])
     args = worker_argv(argv, nats.url, port)
     workers: list[asyncio.Task[None]] = []
+    failures: list[str] = []  # why it stopped by itself, if it did
     try:
         say(tr("cli.cluster.workers", n=count, address=f"{config.host}:{port}", bus=nats.url))
         say(tr("cli.fingerprint", fingerprint=fingerprint(host_key)))
         for line in connect_lines(lan_addresses(config.host), port, tr):
             say(line)
         say(tr("cli.press_ctrl_c"))
-        workers = [loop.create_task(_keep_running([*exe, *args, *worker_metrics(config.metrics, n)], n, stop, lock),
-                                    name=f"worker-{n}")
+        workers = [loop.create_task(_keep_running([*exe, *args, *worker_metrics(config.metrics, n)], n, stop, lock,
+                                                  failures), name=f"worker-{n}")
                    for n in range(count)]
-        workers.append(loop.create_task(_keep_nats(nats, stop), name="nats"))
+        workers.append(loop.create_task(_keep_nats(nats, stop, failures), name="nats"))
         await stop.wait()
         say(tr("cli.cluster.stopping_workers"))
     finally:
@@ -110,9 +117,11 @@ async def _run_workers(config: ServerConfig, count: int, argv: list[str], say: C
         await asyncio.gather(*workers, return_exceptions=True)
         await nats.stop()
     say(tr("cli.stopped"))
+    if failures:
+        raise WorkersFailed("; ".join(failures))
 
 
-async def _keep_nats(nats: NatsServer, stop: asyncio.Event) -> None:
+async def _keep_nats(nats: NatsServer, stop: asyncio.Event, failures: list[str]) -> None:
     """The bus: started again (same port, same JetStream files) if it dies; the workers
     reconnect by themselves."""
     while not stop.is_set():
@@ -131,12 +140,14 @@ async def _keep_nats(nats: NatsServer, stop: asyncio.Event) -> None:
         await asyncio.sleep(RESTART_PAUSE)
         try:
             await nats.start()
-        except OSError:
+        except OSError as exc:
             log.exception("the nats-server cannot be started again: stopping")
+            failures.append(f"the nats-server cannot be started again: {exc}")
             stop.set()
 
 
-async def _keep_running(command: list[str], number: int, stop: asyncio.Event, lock: int) -> None:
+async def _keep_running(command: list[str], number: int, stop: asyncio.Event, lock: int,
+                        failures: list[str]) -> None:
     while not stop.is_set():
         started = asyncio.get_running_loop().time()
         # Its own process group: the operator's Ctrl-C reaches the supervisor, which stops
@@ -158,6 +169,7 @@ async def _keep_running(command: list[str], number: int, stop: asyncio.Event, lo
         stopping.cancel()
         if process.returncode != 0 and asyncio.get_running_loop().time() - started < EARLY_EXIT:
             log.error("worker %d failed at start (exit status %s): stopping", number, process.returncode)
+            failures.append(f"worker {number} failed at start (exit status {process.returncode})")
             stop.set()
             return
         log.error("worker %d exited with %s; starting it again", number, process.returncode)

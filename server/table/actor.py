@@ -2,9 +2,9 @@
 
 Commands arrive in the inbox (``messages``: from the hub, on behalf of a connection, or
 from the table's own ``timers``); after every change each seat and each spectator gets a
-``TableUpdate`` holding exactly what it may see (``frames``).
-Bots, turn timers and the pause between hands are timers that post back into the
-same inbox, so every change to the state happens in this one task.
+``TableUpdate`` holding exactly what it may see (``frames``). Bots, turn timers and the
+pause between hands are timers that post back into the same inbox, so every change to
+the state happens in this one task.
 
 Persistence ("nothing seen is ever lost", docs/ARCHITECTURE.md, "Persistence"): a step of the actor
 handles the messages waiting in its inbox (at most ``BATCH``), which only queues the
@@ -20,8 +20,8 @@ matters for what comes next, and because it is keyed by ``seq`` a table restored
 after a crash deals exactly what it would have dealt without one. No rng state has
 to be saved, and a restore never depends on how many numbers were drawn before.
 
-Restarts (``snapshot``): only the current match is rebuilt, from the latest snapshot and
-the hand after it; a running turn timer resumes with the time it had left (``Timers.resume``).
+Restarts (``snapshot``): only the current match is rebuilt, from the latest snapshot and the
+hand after it; a running turn timer resumes with the time it had left (``Timers.resume``).
 """
 from __future__ import annotations
 
@@ -69,9 +69,7 @@ class TableActor:
         title: str = "",
         auto_rematch: bool = False,
     ) -> None:
-        self.table_id = table_id
-        self.variant = variant
-        self.title = title
+        self.table_id, self.variant, self.title = table_id, variant, title
         self.rules = engine.get_ruleset(variant, **options)
         self.seats = seats
         self.turn_timer = turn_timer
@@ -225,8 +223,7 @@ class TableActor:
             case m.Sena(conn_id, code):
                 self.talk.sena(conn_id, self.viewers.get(conn_id), code, self.state, self.seq)
             case m.Watch(conn_id):
-                self.viewers[conn_id] = None
-                self._viewers.update_one(conn_id, [], history=True)
+                self._viewers.watch(conn_id)
             case m.Leave(conn_id):
                 self._on_leave(conn_id)
             case m.Rematch(conn_id):
@@ -240,8 +237,7 @@ class TableActor:
             case m.Cover(seat, seq):
                 self._on_cover(seat, seq)
             case m.Resend():
-                for conn_id in list(self.viewers):
-                    self._viewers.update_one(conn_id, [])
+                self._viewers.resend()
 
     # -- the game ----------------------------------------------------------------------
     def _new_match(self) -> None:

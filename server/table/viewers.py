@@ -62,6 +62,16 @@ class Viewers:
             else:
                 self.emit(conn_id, self._render(seat, events, []))
 
+    def watch(self, conn_id: int) -> None:
+        """A new spectator: the match so far, then updates."""
+        self.seats[conn_id] = None
+        self.update_one(conn_id, [], history=True)
+
+    def resend(self) -> None:
+        """Every viewer's current view again (frames to them may have been lost)."""
+        for conn_id in list(self.seats):
+            self.update_one(conn_id, [])
+
     def update_one(self, conn_id: int, events: list[engine.Event], *, history: bool = False) -> None:
         """One viewer's update; ``history``: it has just (re)joined, so it also gets the
         match so far (its log would otherwise start empty)."""

@@ -1,13 +1,18 @@
 """The local nats-server: version check, start with JetStream, clean stop."""
 from __future__ import annotations
 
+import asyncio
+import json
 import stat
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import nats
 import pytest
 
 from server.cluster.natsd import NatsServer, NatsServerError, check_version, find_binary, parse_version
+from tests.ports import free_port
 
 
 async def test_the_pinned_binary_is_found_and_new_enough() -> None:
@@ -58,3 +63,21 @@ async def test_a_port_in_use_is_reported(tmp_path: Path, nats_server: NatsServer
     second = NatsServer(tmp_path / "other", port=nats_server.port)
     with pytest.raises(NatsServerError, match="did not start"):
         await second.start()
+
+
+@pytest.mark.parametrize("sync_always", [True, False])
+async def test_a_server_asked_to_sync_every_write_does_so(tmp_path: Path, sync_always: bool) -> None:
+    """``--workers`` starts its nats-server with ``sync_interval: always``: what its monitoring
+    page says (nats-server's default is a sync every two minutes)."""
+    monitor = free_port()
+    server = NatsServer(tmp_path / "js", port=free_port(), args=("-m", str(monitor)), sync_always=sync_always)
+    await server.start()
+    try:
+        def varz() -> dict[str, Any]:
+            with urllib.request.urlopen(f"http://127.0.0.1:{monitor}/varz", timeout=10) as answer:
+                return json.load(answer)
+
+        config = (await asyncio.to_thread(varz))["jetstream"]["config"]
+        assert bool(config.get("sync_always")) is sync_always
+    finally:
+        await server.stop()

@@ -110,3 +110,23 @@ async def test_connections_land_on_both_workers_and_see_one_lobby(tmp_path: Path
     # The only error: the bus we killed (and its restart)
     errors = [line for line in lines if re.search(r"Traceback|ERROR", line)]
     assert all("nats-server exited" in line for line in errors), errors
+
+
+async def test_a_supervisor_that_stops_by_itself_exits_with_a_failure_status(tmp_path: Path) -> None:
+    """Its workers cannot start (three copies of each stream asked of its one nats-server):
+    it stops, and says so with its exit status, so that systemd starts it again."""
+    exe = Path(sys.executable).parent / "truco-ssh"
+    supervisor = await asyncio.create_subprocess_exec(
+        str(exe), "serve", "--workers", "2", "--replicas", "3", "--host", "127.0.0.1", "--port", str(free_port()),
+        "--data-dir", str(tmp_path / "data"), "--host-key", str(tmp_path / "key"),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        output, _ = await asyncio.wait_for(supervisor.communicate(), 120)
+    finally:
+        if supervisor.returncode is None:
+            supervisor.kill()
+            await supervisor.wait()
+    text = output.decode(errors="replace")
+    assert supervisor.returncode == 1, text[-2000:]
+    assert "failed at start" in text and "stopped:" in text, text[-2000:]
