@@ -30,6 +30,7 @@ import log_bench  # noqa: E402
 import restart_bench  # noqa: E402
 import session_bench  # noqa: E402
 import slowlink_bench  # noqa: E402
+import sync_bench  # noqa: E402
 import workers_bench  # noqa: E402
 
 # (tables, seconds to set up the tables this stage adds): the setup is bounded so the whole
@@ -99,6 +100,9 @@ def main() -> None:
             codec_bench.run)
     section(results, "event_log", "event log: SQLite writer, and the latency it adds per action",
             log_bench.run)
+    section(results, "jetstream_sync", f"event log on JetStream: appends of {sync_bench.EVENTS} events by "
+            f"{sync_bench.TABLES} tables, nats-server's default against sync_interval: always, 1 node R1 and "
+            f"3 nodes R3, 5 s each", sync_bench.run, 5.0)
     section(results, "restart", "restart: 10, 100, 1,000 open tables with long histories, to listening "
             "and to every table back", restart_bench.run)
     section(results, "sessions", "sessions: 100 SSH sessions in the lobby (RSS, connect to drawn lobby)",
