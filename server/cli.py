@@ -109,9 +109,9 @@ def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
                          help=tr("cli.help.cluster.workers"))
     # Set by --workers for its workers: several processes listen on the one port.
     cluster.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
-    cluster.add_argument("--lease-ttl", type=float, default=BusOptions().lease_ttl,
+    cluster.add_argument("--lease-ttl", type=float, default=None,
                          help=tr("cli.help.cluster.lease_ttl"))
-    cluster.add_argument("--replicas", type=int, default=BusOptions().replicas,
+    cluster.add_argument("--replicas", type=int, default=None,
                          help=tr("cli.help.cluster.replicas"))
     serve.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
                        help=tr("cli.help.log_level"))
@@ -274,8 +274,11 @@ def _settle(checked: "asyncio.Future[None]", check: "asyncio.Task[None]", stop: 
 
 
 def bus_options(args: argparse.Namespace) -> BusOptions:
-    ttl = min(max(0.5, args.lease_ttl), 600.0)
-    return BusOptions(lease_ttl=ttl, renew_every=ttl / 3, replicas=min(max(1, args.replicas), 5))
+    default = BusOptions()
+    ttl = min(max(0.5, args.lease_ttl), 600.0) if args.lease_ttl is not None else default.lease_ttl
+    replicas = min(max(1, args.replicas), 5) if args.replicas is not None else default.replicas
+    asked = frozenset(name for name in ("lease_ttl", "replicas") if getattr(args, name) is not None)
+    return BusOptions(lease_ttl=ttl, renew_every=ttl / 3, replicas=replicas, asked=asked)
 
 
 async def _serve_cluster(config: ServerConfig, args: argparse.Namespace) -> None:

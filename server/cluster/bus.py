@@ -104,6 +104,9 @@ class BusOptions:
     lease_ttl: float = 6.0  # seconds a table's owner may be silent before another claims it
     renew_every: float = 2.0  # the owner renews its leases this often
     replicas: int = 1  # JetStream copies of the streams and buckets (3 on a 3-server cluster)
+    # The settings the operator gave this process ("replicas", "lease_ttl"): those change the
+    # cluster's (server/cluster/copies.py, lease.py); the others adopt what the cluster has
+    asked: frozenset[str] = frozenset()
 
 
 async def settle(nc: Client) -> None:

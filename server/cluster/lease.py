@@ -32,8 +32,10 @@ FRESH_SHARE = 0.8  # of the TTL: a lease renewed longer ago than this is not rel
 async def lease_bucket(bus: Bus) -> KeyValue:
     """The lease bucket, created on first use with the cluster's TTL and replicas.
 
-    The TTL is the bucket's: a process started with another ``--lease-ttl`` than the
-    cluster's first one adopts the bucket's (and renews at a third of it), with a warning.
+    The TTL is the bucket's: a process started with another ``--lease-ttl`` on its command
+    line changes the cluster's (for every process: each renews at a third of the TTL it reads
+    at start, so the others should be restarted after a shorter one); a process started
+    without it adopts the bucket's (and renews at a third of it).
     """
     try:
         kv = await bus.js.key_value(LEASE_BUCKET)
@@ -42,9 +44,17 @@ async def lease_bucket(bus: Bus) -> KeyValue:
     else:
         ttl = (await kv.status()).ttl
         if ttl and abs(ttl - bus.options.lease_ttl) > 1e-3:
-            log.warning("lease: the cluster's lease TTL is %.1f s (not %.1f s): using it",
-                        ttl, bus.options.lease_ttl)
-            bus.options = dataclasses.replace(bus.options, lease_ttl=ttl, renew_every=ttl / 3)
+            if "lease_ttl" in bus.options.asked:
+                info = await bus.js.stream_info(f"KV_{LEASE_BUCKET}")
+                ttl_now = bus.options.lease_ttl
+                window = min(info.config.duplicate_window or ttl_now, ttl_now)  # JetStream's rule
+                await bus.js.update_stream(dataclasses.replace(info.config, max_age=ttl_now, duplicate_window=window))
+                log.warning("lease: the cluster's lease TTL is now %.1f s (it was %.1f s): restart the "
+                            "other processes if it is shorter", bus.options.lease_ttl, ttl)
+            else:
+                log.warning("lease: the cluster's lease TTL is %.1f s (not %.1f s): using it",
+                            ttl, bus.options.lease_ttl)
+                bus.options = dataclasses.replace(bus.options, lease_ttl=ttl, renew_every=ttl / 3)
         return kv
     config = KeyValueConfig(bucket=LEASE_BUCKET, history=1, ttl=bus.options.lease_ttl,
                             storage=StorageType.FILE, replicas=bus.options.replicas)

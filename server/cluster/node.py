@@ -27,6 +27,7 @@ from nats.errors import Error as NatsError
 
 from server.cluster.bus import HOST_LEASE, HOST_NEWS, TRANSIENT_ERRORS, Bus, BusOptions, front_lease
 from server.cluster.chat import ChatLog
+from server.cluster.copies import keep_copies
 from server.cluster.directory import DirectoryMirror, HostLists
 from server.cluster.front import FrontEnd
 from server.cluster.host import HostGateway
@@ -106,6 +107,7 @@ class Node:
             tables = TableOwner(bus, leases, config.log_digests)
             tables.store = JetStreamStore(bus, names, tables.still_owns)
             await tables.store.open()
+            await keep_copies(bus)
         except (NatsError, asyncio.TimeoutError) as exc:
             await bus.close()
             raise NatsServerError(f"JetStream refused the cluster's buckets ({exc!r:.200}): is "
