@@ -7,7 +7,7 @@ PORT   ?= 2222
 HOST   ?= 0.0.0.0
 SERVE_ARGS ?=
 
-.PHONY: serve test check bench install clean
+.PHONY: serve test check bench chaos install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,11 @@ check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/run.py
+
+# Faults injected into a playing 3-node NATS cluster, the history checked (tests/chaos/harness.py):
+# 100 faults, at most 10 minutes. `make test` runs a short one (tests/chaos/test_chaos.py).
+chaos: $(STAMP)
+	$(BIN)/python -m tests.chaos.harness --faults 100 --budget 600
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -107,6 +107,8 @@ def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
                          help=tr("cli.help.cluster.nats"))
     cluster.add_argument("--workers", default="1", metavar="N",
                          help=tr("cli.help.cluster.workers"))
+    cluster.add_argument("--bus-port", type=int, default=None, metavar="PORT",
+                         help=tr("cli.help.cluster.bus_port"))
     # Set by --workers for its workers: several processes listen on the one port.
     cluster.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     cluster.add_argument("--lease-ttl", type=float, default=None,
@@ -147,7 +149,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     more = {name: getattr(args, name, getattr(d, name)) for name in (
         "max_connections_per_ip", "max_sessions", "chat_per_second", "chat_max_len", "lite",
         "compression", "connections_per_minute_per_ip", "seat_hold", "away_grace",
-        "quick_fill_wait", "demo_bot_tables", "log_digests", "metrics")}
+        "quick_fill_wait", "demo_bot_tables", "log_digests", "metrics", "bus_port")}
     return dataclasses.replace(
         d,
         host=args.host, port=args.port, data_dir=args.data_dir, host_key=args.host_key,
@@ -157,7 +159,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         lite=more["lite"], compression=more["compression"],
         connections_per_minute_per_ip=max(1.0, more["connections_per_minute_per_ip"]),
         seat_hold=max(0.0, more["seat_hold"]), away_grace=max(0.0, more["away_grace"]),
-        quick_fill_wait=max(0.0, more["quick_fill_wait"]),
+        quick_fill_wait=max(0.0, more["quick_fill_wait"]), bus_port=more["bus_port"] or 0,
         demo_bot_tables=max(0, min(50, more["demo_bot_tables"])), log_digests=more["log_digests"],
         metrics=more["metrics"] or "",
     )

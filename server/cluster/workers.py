@@ -93,8 +93,8 @@ async def _run_workers(config: ServerConfig, count: int, argv: list[str], say: C
     tr = terminal_tr()
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)  # before the workers race
     port = config.port or free_port(config.host or "127.0.0.1")
-    nats = NatsServer(Path(config.data_dir) / "nats", host="127.0.0.1", end_with_parent=True, pass_fds=(lock,),
-                      sync_always=True)
+    nats = NatsServer(Path(config.data_dir) / "nats", host="127.0.0.1", port=config.bus_port,
+                      end_with_parent=True, pass_fds=(lock,), sync_always=True)
     await nats.start()
     exe = ending_with_this_process([sys.executable, "-m", "server.cli"])
     args = worker_argv(argv, nats.url, port)

@@ -12,10 +12,13 @@ from dataclasses import dataclass, field
 from typing import Callable
 from pathlib import Path
 
+import nats
+
 import engine
 from server.cluster.bus import Bus
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.names import NameMirror
+from server.cluster.natsd import NatsServer
 from tests.ports import free_port
 from server.table import state_digest
 
@@ -143,6 +146,46 @@ async def logged_state(url: str) -> dict[str, tuple[int, int, str]]:
         state = engine.replay(rules, n, [engine.event_from_wire(e.data, rules.card_notation) for e in r.events])
         out[r.table_id] = (r.events[-1].match_no, r.events[-1].seq, state_digest(state, n))
     return out
+
+
+async def start_nats_cluster(root: Path, nodes: int = 3) -> list[NatsServer]:
+    """``nodes`` nats-servers routed to each other on loopback, JetStream on each, once
+    JetStream works on every one (the cluster has elected its meta leader)."""
+    ports: list[int] = []
+    while len(ports) < 2 * nodes:  # for the clients, then for the routes, all different
+        port = free_port()
+        if port not in ports:
+            ports.append(port)
+    every = ",".join(f"nats://127.0.0.1:{port}" for port in ports[nodes:])
+    servers = [NatsServer(root / f"js{i}", port=ports[i],
+                          args=("--cluster", f"nats://127.0.0.1:{ports[nodes + i]}", "--cluster_name", "truco-test",
+                                "--routes", every))
+               for i in range(nodes)]
+    try:
+        await asyncio.gather(*(server.start() for server in servers))
+        for n, server in enumerate(servers):
+            await jetstream_ready(server.url, f"ready{n}")
+    except BaseException:
+        await asyncio.gather(*(server.stop() for server in servers))
+        raise
+    return servers
+
+
+async def jetstream_ready(url: str, bucket: str, timeout: float = 30.0) -> None:
+    """Until the server at ``url`` can create a bucket (its cluster elected JetStream's leader)."""
+    nc = await nats.connect(url)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                await nc.jetstream().create_key_value(bucket=bucket)
+                return
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.2)
+    finally:
+        await nc.close()
 
 
 async def wait_for_host(*procs: Proc, timeout: float = 15.0) -> Proc:

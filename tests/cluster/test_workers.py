@@ -40,14 +40,14 @@ def test_worker_count_and_command_line() -> None:
 
 
 async def test_connections_land_on_both_workers_and_see_one_lobby(tmp_path: Path) -> None:
-    port = free_port()
+    port, bus_port = free_port(), free_port()
     exe = Path(sys.executable).parent / "truco-ssh"
     supervisor = await asyncio.create_subprocess_exec(
         str(exe), "serve", "--workers", "2", "--host", "127.0.0.1", "--port", str(port),
         "--data-dir", str(tmp_path / "data"), "--host-key", str(tmp_path / "key"),
         # Up to MAX_CLIENTS from this address may land on one worker (the kernel spreads them
         # at random), past its default per-address limit of 8.
-        "--max-connections-per-ip", str(MAX_CLIENTS),
+        "--max-connections-per-ip", str(MAX_CLIENTS), "--bus-port", str(bus_port),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )
     lines: list[str] = []
@@ -68,6 +68,7 @@ async def test_connections_land_on_both_workers_and_see_one_lobby(tmp_path: Path
             raise AssertionError("the workers did not start:\n" + "".join(lines))
         # How to connect is said once, by the supervisor, not by each worker.
         assert sum("Press Ctrl-C" in line for line in lines) == 1, lines
+        assert any(f"nats://127.0.0.1:{bus_port}" in line for line in lines), lines  # the bus where asked
         assert sum("ssh -p" in line for line in lines) >= 1, lines
         workers = [pid for pid in children(supervisor.pid)
                    if "--reuse-port" in Path(f"/proc/{pid}/cmdline").read_text()]
