@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 
 FRONTS_KEPT = 4096  # connections a table remembers the front end of (pruned to its viewers past it)
 CLAIM_EVERY = 0.2  # seconds between tries at a lease a dead owner still holds
-RESEND_EVERY = 1.0  # seconds: views sent again at most this often (server/cluster/reach.py)
+RESEND_AFTER = 0.2  # seconds: asks to send the views again within this are answered once
 CHECK_OPEN_EVERY = 10  # lease renewals between checks that the lobby did not close a table
 SAID_KEPT = 256  # a table's last chat lines and señas known by their origin
 
@@ -87,7 +87,7 @@ class TableOwner:
         self._sub: Subscription | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
-        self._resent_at = -RESEND_EVERY
+        self._resend_due: asyncio.TimerHandle | None = None
         self._resend_sub: Subscription | None = None
 
     async def start(self) -> None:
@@ -105,10 +105,13 @@ class TableOwner:
         await self._bus.nc.publish(RESEND_SUBJECT, b"")
 
     async def _on_resend(self, msg: Msg) -> None:
-        now = asyncio.get_running_loop().time()
-        if now - self._resent_at < RESEND_EVERY:  # a burst of reconnections: once is enough
-            return
-        self._resent_at = now
+        """Asked to send the views again: once for a burst of asks (several processes
+        reconnecting), but always after the last ask (one dropped could lose a needed one)."""
+        if self._resend_due is None:
+            self._resend_due = asyncio.get_running_loop().call_later(RESEND_AFTER, self._resend)
+
+    def _resend(self) -> None:
+        self._resend_due = None
         for owned in self.tables.values():
             owned.actor.post(tm.Resend())
 
@@ -120,6 +123,8 @@ class TableOwner:
         """A clean stop: each table's last events logged, its lease released, the lobby host
         told (another process takes the tables at once)."""
         self._closing = True
+        if self._resend_due is not None:
+            self._resend_due.cancel()
         for sub in (self._sub, self._resend_sub):
             if sub is not None:
                 await sub.unsubscribe()

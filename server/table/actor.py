@@ -274,9 +274,9 @@ class TableActor:
             self._viewers.error(conn_id, "not_seated", "you do not play at this table")
             return
         seen = self._cids.setdefault(seat, deque(maxlen=RECENT_CIDS))
-        if cmd.cid and cmd.cid in seen:
-            log.debug("table %s seat %s: command %s already applied", self.table_id, seat, cmd.cid)
-            return  # a retried command: it already acted
+        if cmd.cid and cmd.cid in seen:  # a retry: it acted, but the update may have been lost
+            self._viewers.update_one(conn_id, [])
+            return
         wire = moves.command_wire(cmd, seat)
         try:
             action = engine.action_from_wire(wire, deck=self.rules.card_notation)

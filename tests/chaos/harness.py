@@ -41,7 +41,7 @@ import nats
 
 import protocol as p
 from protocol.client import Client, Closed
-from server.cluster.bus import EVENTS_STREAM, LEASE_BUCKET
+from server.cluster.bus import EVENTS_STREAM, LEASE_BUCKET, retrying
 from server.cluster.natsd import NatsServer
 from tests.cluster.procs import Proc, logged_state, start, start_nats_cluster
 from tests.e2e import programs
@@ -102,6 +102,8 @@ class Report:
         if recoveries:
             out.append(f"seconds until every table played again: median {statistics.median(recoveries):.1f}, "
                        f"max {max(recoveries):.1f}")
+        slowest = sorted(self.faults, key=lambda f: -f[1])[:3]
+        out += [f"  slowest: {what}: {seconds:.1f} s" for what, seconds in slowest if seconds > 10]
         for name in ("lost", "backwards", "ended", "exited", "stopped_itself", "stuck"):
             out += [f"  {name}: {item}" for item in getattr(self, name)[:10]]
         return out
@@ -229,7 +231,7 @@ async def run(faults: int, budget: float, seed: int, root: Path) -> Report:
             report.faults.append((what, recovered))
         done.set()
         await asyncio.wait_for(asyncio.gather(*players, return_exceptions=True), 60)
-        logged = await logged_state(servers[0].url)
+        logged = await retrying(lambda: logged_state(servers[0].url), "reading the logs", CAUGHT_UP_LIMIT)
         for table in tables:
             last = logged.get(table, (0, -1, ""))[1]
             if history.seen.get(table, -1) > last:

@@ -160,11 +160,13 @@ async def test_a_repeated_command_id_acts_once() -> None:
     mine = viewers.updates(conn)[-1].view
     card = mine.own_cards[0]
     command = p.TableAction(table_id="t", call="play", card=card, cid=7)
+    before = len(viewers.updates(conn))
     actor.post(tm.Act(conn, command))
     actor.post(tm.Act(conn, command))  # the retry of a command whose answer was lost
-    await asyncio.sleep(0.05)
+    await until(lambda: len(viewers.updates(conn)) >= before + 2)  # the retry is answered with the view again
     played = [e for u in viewers.updates(conn) for e in u.events if isinstance(e, p.Acted) and e.call == "play"]
     assert len(played) == 1
+    assert not viewers.updates(conn)[-1].events  # the answer to the retry shows nothing twice
     assert not viewers.errors(conn)
     await actor.stop()
 
