@@ -30,7 +30,7 @@ from nats.js.kv import KeyValue
 from protocol import ProtocolError
 from protocol.bus import CONN_ID_MAX, decode_bus
 from protocol.bus_base import BusMessage
-from server.cluster.reach import Reach
+from server.cluster.reach import PING_EVERY, PINGS_UNANSWERED, Reach
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -43,13 +43,18 @@ TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
     js_errors.ServiceUnavailableError, asyncio.TimeoutError,
 )
 WRONG_LAST_SEQUENCE = (10071, 10164)  # JetStream's error codes for a failed expected sequence
-PING_EVERY, PINGS_UNANSWERED = 1.0, 3  # seconds; pings without a pong before a reconnect
+RECONNECT_TIMEOUT = 1.0  # seconds a reconnection waits on one NATS node (a hung one accepts, then says nothing)
 RETRY_FIRST, RETRY_MOST = 0.1, 1.0  # seconds between tries: doubling from the first to the most
 
 
+DUPLICATE_IN_PROCESS = 10158  # JetStream: a message with this id is still being stored (a retry)
+
+
 def transient(exc: BaseException) -> bool:
-    """An error that a retry may cure (a NATS node down, a leader being elected)."""
-    return isinstance(exc, TRANSIENT_ERRORS)
+    """An error that a retry may cure (a NATS node down, a leader being elected, the first
+    try of a retried message still being stored)."""
+    return isinstance(exc, TRANSIENT_ERRORS) or (
+        isinstance(exc, js_errors.APIError) and getattr(exc, "err_code", None) == DUPLICATE_IN_PROCESS)
 
 
 async def retrying(attempt: Callable[[], Awaitable[T]], what: str, within: float) -> T:
@@ -61,7 +66,9 @@ async def retrying(attempt: Callable[[], Awaitable[T]], what: str, within: float
     while True:
         try:
             result = await attempt()
-        except TRANSIENT_ERRORS as exc:
+        except Exception as exc:
+            if not transient(exc):
+                raise
             now = time.monotonic()
             if now + pause > deadline:
                 log.error("bus: %s failed for %.1f s: %r", what, now - (waited_since or now), exc)
@@ -199,11 +206,12 @@ class Bus:
                                     reconnect_time_wait=0.5, error_cb=_log_error, connect_timeout=5,
                                     disconnected_cb=reach.disconnected, reconnected_cb=reach.reconnected,
                                     # a NATS node that hangs (paused, cut off) is left for another
-                                    # within about 3 s, not after nats-py's default 4 minutes
+                                    # within about 2 s, not after nats-py's default 4 minutes
                                     ping_interval=PING_EVERY, max_outstanding_pings=PINGS_UNANSWERED)
         except Exception as exc:  # nats-py raises its own types; main() reports OSErrors
             raise ConnectionError(f"cannot reach NATS at {servers}: {exc}") from exc
         nc.options["max_reconnect_attempts"] = -1  # read by nats-py at each reconnect
+        nc.options["connect_timeout"] = RECONNECT_TIMEOUT  # a hung node is not waited on for long
         return cls(nc, options, owner, reach)
 
     async def close(self) -> None:

@@ -15,6 +15,7 @@ moment, and only a process that stayed reachable takes back a lease that ran out
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import re
 import time
@@ -23,48 +24,74 @@ from typing import Awaitable, Callable
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
+from nats.errors import NoRespondersError
 
 log = logging.getLogger(__name__)
 
 ALIVE_SUBJECT = "truco.alive"  # truco.alive.<process>: "are you there?" (request/reply)
 ANSWER_WITHIN = 1.0  # seconds a live process has to answer
 TICK = 0.25  # seconds between the event loop's heartbeats
-# A process is judged dead only when it did not answer for this long (asked at least twice):
-# a live one that reconnects to another NATS node, or stalls for less, is never judged dead
-CONFIRM = 2.0
+# A process nobody on the bus listens for any more is dead once that lasted this long (asked
+# twice): a live one moving off a NATS node that died is listened for again well within it
+ABSENT_CONFIRM = 2.0
+# One that is listened for but does not answer (its NATS node hung, or it did) is dead once
+# that lasted this long: a live one leaves a hung node (HANG_NOTICED_AFTER, then a reconnect)
+# well within it
+CONFIRM = 6.0
 OUTAGE = 0.5  # an outage shorter than this is not even noted
+PING_EVERY, PINGS_UNANSWERED = 0.5, 4  # nats-py's pings to its server (seconds; before a reconnect)
+HANG_NOTICED_AFTER = PING_EVERY * PINGS_UNANSWERED  # seconds a hung NATS node goes unnoticed
+
+
+DOWN, STALL = "disconnected", "stalled"  # the kinds of outage
+
+
+class Answer(enum.Enum):
+    YES = "yes"
+    ABSENT = "absent"  # nobody on the bus listens for it (NATS said so at once)
+    SILENT = "silent"  # the request went unanswered
 
 
 def alive_subject(owner: str) -> str:
     return f"{ALIVE_SUBJECT}.{re.sub(r'[^A-Za-z0-9_-]', '_', owner)}"
 
 
-async def answers(nc: Client, owner: str) -> bool:
-    """Whether process ``owner`` answers on the bus now."""
+async def ask(nc: Client, owner: str) -> Answer:
+    """Whether process ``owner`` answers on the bus now, and if not, how."""
     try:
         await nc.request(alive_subject(owner), b"", timeout=ANSWER_WITHIN)
-    except Exception:  # no responders, a timeout, a bus that is down: no answer
-        return False
-    return True
+    except NoRespondersError:
+        return Answer.ABSENT
+    except Exception:  # a timeout, a bus that is down
+        return Answer.SILENT
+    return Answer.YES
+
+
+async def answers(nc: Client, owner: str) -> bool:
+    return await ask(nc, owner) is Answer.YES
 
 
 class Silence:
-    """The processes that did not answer, since when; dead once silent for ``CONFIRM``
-    seconds (asked at least twice), judged only while the asker itself could be reached."""
+    """The processes that did not answer, since when; dead once absent for ``ABSENT_CONFIRM``
+    seconds, or silent for ``CONFIRM`` (asked at least twice), judged only while the asker
+    itself could be reached all that time."""
 
     def __init__(self, reach: "Reach") -> None:
         self._reach = reach
-        self._since: dict[str, float] = {}
+        self._since: dict[str, tuple[float, bool]] = {}  # owner -> (first unanswered, only ever absent)
 
     async def dead(self, nc: Client, owner: str) -> bool:
         now = self._reach.clock()
-        if await answers(nc, owner) or not self._reach.reachable_since(now - CONFIRM):
+        answer = await ask(nc, owner)
+        if answer is Answer.YES or not self._reach.reachable_since(now - CONFIRM):
             self._since.pop(owner, None)
             return False
-        first = self._since.setdefault(owner, now)
+        first, absent = self._since.get(owner, (now, True))
+        absent = absent and answer is Answer.ABSENT
+        self._since[owner] = (first, absent)
         if len(self._since) > 4096:  # bounded: the oldest forgotten
             self._since.pop(next(iter(self._since)))
-        return now - first >= CONFIRM
+        return now - first >= (ABSENT_CONFIRM if absent else CONFIRM)
 
 
 class Reach:
@@ -74,7 +101,7 @@ class Reach:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self._down_since: float | None = None
-        self._outages: list[tuple[float, float]] = []  # (start, end), on ``clock``, the recent ones
+        self._outages: list[tuple[float, float, str]] = []  # (start, end, kind), on ``clock``, the recent ones
         self._beat = clock()
         self._task: asyncio.Task[None] | None = None
         self._sub: Subscription | None = None
@@ -86,7 +113,7 @@ class Reach:
 
     async def reconnected(self) -> None:
         if self._down_since is not None:
-            self._note(self._down_since, self.clock())
+            self._note(self._down_since, self.clock(), DOWN)
             self._down_since = None
         for callback in self.on_reconnect:
             try:
@@ -94,21 +121,30 @@ class Reach:
             except Exception:
                 log.exception("bus: a reconnection callback failed")
 
-    def _note(self, start: float, end: float) -> None:
+    def _note(self, start: float, end: float, kind: str) -> None:
         if end - start >= OUTAGE:
-            log.warning("bus: this process could not be reached for %.1f s", end - start)
-            self._outages = [o for o in self._outages if end - o[1] < 600][-32:] + [(start, end)]
+            log.warning("bus: this process could not be reached for %.1f s (%s)", end - start, kind)
+            self._outages = [o for o in self._outages if end - o[1] < 600][-32:] + [(start, end, kind)]
 
     def reachable_since(self, moment: float) -> bool:
-        """No outage (of the bus, or of this process's event loop) since ``moment``
-        (on ``clock``) long enough for another process to judge it dead (``Silence``)."""
+        """No outage since ``moment`` (on ``clock``) long enough for another process to have
+        judged it dead (``Silence``): disconnected from NATS (absent) for ``ABSENT_CONFIRM``,
+        or unanswering for ``CONFIRM`` (a NATS node that hung is noticed only after
+        ``HANG_NOTICED_AFTER``: counted from then; an event loop that stalled). Only the part
+        of an outage after ``moment`` counts: nobody asked before it."""
         now = self.clock()
-        longest = CONFIRM - TICK
-        if self._down_since is not None and now - self._down_since >= longest:
-            return False
-        if now - self._beat >= longest:
-            return False
-        return all(end <= moment or end - start < longest for start, end in self._outages)
+        outages = list(self._outages)
+        if self._down_since is not None:
+            outages.append((self._down_since, now, DOWN))
+        outages.append((self._beat, now, STALL))
+        for start, end, kind in outages:
+            if kind == DOWN:
+                if end - max(start, moment) >= ABSENT_CONFIRM - TICK:
+                    return False
+                start -= HANG_NOTICED_AFTER
+            if end - max(start, moment) >= CONFIRM - TICK:
+                return False
+        return True
 
     async def serve(self, nc: Client, owner: str) -> None:
         """Answer ``answers`` for this process, and keep the heartbeat."""
@@ -128,7 +164,7 @@ class Reach:
     def beat(self) -> None:
         """The event loop runs: a stall since the last beat is noted as an outage."""
         now = self.clock()
-        self._note(self._beat, now - TICK)
+        self._note(self._beat, now - TICK, STALL)
         self._beat = now
 
     async def stop(self) -> None:

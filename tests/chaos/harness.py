@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import signal
 import statistics
 import sys
@@ -91,7 +92,7 @@ class Report:
 
     def lines(self) -> list[str]:
         recoveries = [s for _, s in self.faults]
-        kinds = {k: sum(1 for what, _ in self.faults if what.startswith(k)) for k in ("kill", "pause")}
+        kinds = {k: sum(1 for what, _ in self.faults if f" {k} " in what) for k in ("kill", "pause")}
         out = [f"chaos: {len(self.faults)} faults in {self.seconds:.0f} s (NATS node killed {kinds['kill']}, "
                f"paused {kinds['pause']}); 3 NATS nodes, 3 serve processes, {TABLES} tables",
                f"acknowledged events lost: {len(self.lost)}",
@@ -225,12 +226,15 @@ async def run(faults: int, budget: float, seed: int, root: Path) -> Report:
             await asyncio.sleep(rng.uniform(0.5, 2.0))  # a random moment in play
             started = time.monotonic()
             what, ending = await _fault(rng, servers)
+            what = f"{time.strftime('%H:%M:%S')} {what}"
             recovered = await _until_all_played(history, tables, started, report, what)
             await ending
             await _caught_up(servers)
             report.faults.append((what, recovered))
-        done.set()
-        await asyncio.wait_for(asyncio.gather(*players, return_exceptions=True), 60)
+        done.set()  # each player stops at its next update; one that gets none is at a stuck table
+        _, waiting = await asyncio.wait(players, timeout=RECOVERY_LIMIT)
+        if waiting:
+            report.stuck.append(f"{len(waiting)} players heard nothing for {RECOVERY_LIMIT:.0f} s at the end")
         logged = await retrying(lambda: logged_state(servers[0].url), "reading the logs", CAUGHT_UP_LIMIT)
         for table in tables:
             last = logged.get(table, (0, -1, ""))[1]
@@ -246,6 +250,8 @@ async def run(faults: int, budget: float, seed: int, root: Path) -> Report:
         done.set()
         for task in players:
             task.cancel()
+        for n, proc in enumerate(procs):  # for the operator to read after a failed run
+            (root / f"process-{n}.log").write_text("".join(proc.lines))
         await programs.close_all(clients)
         await asyncio.gather(*(proc.stop() for proc in procs))
         for server in servers:  # a paused node would not stop
@@ -276,10 +282,14 @@ def main() -> int:
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(2**32)
     print(f"chaos: seed {seed}", flush=True)
-    with tempfile.TemporaryDirectory(prefix="truco-chaos-") as tmp:
-        report = asyncio.run(run(args.faults, args.budget, seed, Path(tmp)))
+    root = Path(tempfile.mkdtemp(prefix="truco-chaos-"))
+    report = asyncio.run(run(args.faults, args.budget, seed, root))
     print("\n".join(report.lines()))
-    return 0 if report.ok else 1
+    if report.ok:
+        shutil.rmtree(root, ignore_errors=True)
+        return 0
+    print(f"the processes' logs and the NATS nodes' files are in {root}")
+    return 1
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from nats.errors import NoRespondersError, TimeoutError as NatsTimeout
 from server.cluster.bus import Bus, BusOptions, retrying
 from server.cluster.lease import Leases
 from server.cluster.natsd import NatsServer
-from server.cluster.reach import CONFIRM, Reach, Silence
+from server.cluster.reach import ABSENT_CONFIRM, CONFIRM, DOWN, STALL, TICK, Reach, Silence, alive_subject
 
 FAST = BusOptions(lease_ttl=1.0, renew_every=0.3)
 
@@ -93,28 +93,43 @@ async def test_a_lease_another_process_took_is_lost_and_a_renewal_whose_answer_w
         await b.close()
 
 
-async def test_a_process_is_judged_dead_only_after_it_stayed_silent(nats_server: NatsServer) -> None:
+async def test_a_process_is_judged_dead_only_after_it_stayed_absent_or_silent(nats_server: NatsServer) -> None:
     clock = Clock()
     asker = await Bus.connect(nats_server.url, FAST, owner="asker")
     live = await Bus.connect(nats_server.url, FAST, owner="live")
     asker.reach = Reach(clock)
     silence = Silence(asker.reach)
+
+    async def hung(msg: object) -> None:  # listened for, never answers (its NATS node hung)
+        pass
+
+    hung_sub = await live.nc.subscribe(alive_subject("hung"), cb=hung)
     try:
         await live.reach.serve(live.nc, "live")
+
+        def after(seconds: float) -> None:
+            for _ in range(int(seconds / TICK)):  # the asker's own event loop runs meanwhile
+                clock.offset += TICK
+                asker.reach.beat()
+
         assert not await silence.dead(asker.nc, "live")
-        assert not await silence.dead(asker.nc, "gone")  # silent once: not yet
-        clock.offset += CONFIRM / 2
-        asker.reach.beat()  # its own event loop ran meanwhile (the asker did not stall)
+        assert not await silence.dead(asker.nc, "gone")  # nobody listens for it: absent once, not yet
+        after(ABSENT_CONFIRM / 2)
         assert not await silence.dead(asker.nc, "gone")
-        clock.offset += CONFIRM / 2
-        asker.reach.beat()
-        assert await silence.dead(asker.nc, "gone")  # silent for CONFIRM seconds: dead
+        after(ABSENT_CONFIRM / 2)
+        assert await silence.dead(asker.nc, "gone")  # absent for ABSENT_CONFIRM seconds: dead
+        assert not await silence.dead(asker.nc, "hung")  # silent (each ask waits a second) is given longer
+        after(ABSENT_CONFIRM)
+        assert not await silence.dead(asker.nc, "hung")
+        after(CONFIRM - ABSENT_CONFIRM)
+        assert await silence.dead(asker.nc, "hung")
         assert not await silence.dead(asker.nc, "live")
         # An asker that was itself cut off judges nobody
         await asker.reach.disconnected()
-        clock.offset += CONFIRM
+        after(CONFIRM)
         assert not await silence.dead(asker.nc, "gone")
     finally:
+        await hung_sub.unsubscribe()
         await live.reach.stop()
         await asker.close()
         await live.close()
@@ -146,3 +161,25 @@ async def test_transient_bus_errors_are_retried_within_the_time_given_and_others
     with pytest.raises(ValueError):
         await retrying(broken, "a test write", within=5.0)
     assert calls == 1
+
+
+def test_only_the_part_of_an_outage_after_the_moment_asked_about_counts() -> None:
+    clock = Clock()
+    reach = Reach(clock)
+    start = clock()
+    reach._note(start, start + CONFIRM + 1, STALL)  # its event loop did not run for this long
+    clock.offset += CONFIRM + 1
+    reach.beat()
+    assert reach.reachable_since(start + CONFIRM + 1 - (CONFIRM - 0.5))  # too little of it after to be judged dead
+    assert not reach.reachable_since(start + 0.5)  # long enough after
+    assert reach.reachable_since(start + CONFIRM + 1)
+
+
+def test_a_short_disconnection_is_harmless_and_a_long_one_is_not() -> None:
+    clock = Clock()
+    reach = Reach(clock)
+    start = clock()
+    reach._note(start, start + 1.0, DOWN)  # moved to another NATS node in a second: never absent long
+    assert reach.reachable_since(start - 10)
+    reach._note(start + 2, start + 2 + ABSENT_CONFIRM, DOWN)  # absent long enough to be judged dead
+    assert not reach.reachable_since(start - 10)
