@@ -16,12 +16,12 @@ import nats
 import pytest
 
 import protocol as p
-from protocol.bus import ConnAttach
+from protocol.bus import ConnAttach, LeaseValue
 from protocol.client import Client, Closed
-from server.cluster.bus import HUB_SUBJECT, Bus, BusOptions, settle
+from server.cluster.bus import HOST_LEASE, HUB_SUBJECT, LEASE_BUCKET, Bus, BusOptions, settle
 from server.cluster.natsd import NatsServer
 from server.cluster.presence import PresenceMirror
-from tests.cluster.procs import Proc, wait_for_host
+from tests.cluster.procs import HOST, Proc, wait_for_host
 from tests.e2e import programs
 from tests.e2e.helpers import lobby_client
 
@@ -183,3 +183,34 @@ async def test_a_players_screen_says_the_lobby_is_coming_back_and_goes_on(cluste
     finally:
         await ana.close()
         await programs.close_all([beto])
+
+
+async def test_a_host_whose_lease_another_took_steps_down_and_the_cluster_goes_on(
+        nats_server: NatsServer, cluster: list[Proc]) -> None:
+    """The host lease is written by someone else under the host (as a process that claimed it
+    while the host was cut off would): the host steps down instead of stopping, the cluster
+    elects a host again, and every session, the old host's own included, goes on."""
+    p1, p2, p3 = cluster
+    ana, = await programs.connect(p2.port, "ana")
+    beto, = await programs.connect(p3.port, "beto")
+    dora, = await programs.connect(p1.port, "dora")
+    clients = [ana, beto, dora]
+    try:
+        await programs.Online(beto).until(lambda names: {"ana", "beto", "dora"} <= names)
+        nc = await nats.connect(nats_server.url)
+        try:
+            kv = await nc.jetstream().key_value(LEASE_BUCKET)
+            await kv.put(HOST_LEASE, p.encode(LeaseValue(key=HOST_LEASE, owner="elsewhere", since=time.time())))
+        finally:
+            await nc.close()
+        await p1.wait_line(re.compile(r"lost the host lease; it steps down"))
+        for client in (ana, beto, dora):
+            assert await _notice(client) == "reattaching"
+        await programs.Online(beto).until(lambda names: {"ana", "beto", "dora"} <= names, 30)
+        for sender, viewer in ((ana, beto), (dora, ana), (beto, dora)):
+            await programs.round_trip(sender, viewer, f"seguimos {sender.welcome.name if sender.welcome else ''}",
+                                      timeout=20)
+        assert p1.process.returncode is None  # it did not stop
+        assert sum(len(proc.saw(HOST)) for proc in cluster) >= 2  # a host was elected again
+    finally:
+        await programs.close_all(clients)
