@@ -140,16 +140,26 @@ async def test_the_host_killed_the_other_processes_sessions_stay_where_they_were
         await programs.close_all(clients)
 
 
+async def _one_on_each(cluster: list[Proc]) -> list[Client]:
+    """ana on the second process, beto on the third, dora on the host's; once all are online."""
+    p1, p2, p3 = cluster
+    clients: list[Client] = []
+    try:
+        for proc, name in ((p2, "ana"), (p3, "beto"), (p1, "dora")):
+            clients += await programs.connect(proc.port, name)
+        await programs.Online(clients[1]).until(lambda names: {"ana", "beto", "dora"} <= names)
+    except BaseException:
+        await programs.close_all(clients)
+        raise
+    return clients
+
+
 async def test_the_host_stopped_cleanly_only_its_own_sessions_end(cluster: list[Proc]) -> None:
     """Ctrl-C on the lobby host: its own players are told the server is shutting down; those
     of the other processes are told the lobby is coming back, and it does."""
     p1, p2, p3 = cluster
-    ana, = await programs.connect(p2.port, "ana")
-    beto, = await programs.connect(p3.port, "beto")
-    dora, = await programs.connect(p1.port, "dora")
-    clients = [ana, beto, dora]
+    clients = ana, beto, dora = await _one_on_each(cluster)
     try:
-        await programs.Online(beto).until(lambda names: {"ana", "beto", "dora"} <= names)
         await p1.stop(signal.SIGINT)
         assert await _notice(dora) == "shutdown"
         for client in (ana, beto):
@@ -191,12 +201,8 @@ async def test_a_host_whose_lease_another_took_steps_down_and_the_cluster_goes_o
     while the host was cut off would): the host steps down instead of stopping, the cluster
     elects a host again, and every session, the old host's own included, goes on."""
     p1, p2, p3 = cluster
-    ana, = await programs.connect(p2.port, "ana")
-    beto, = await programs.connect(p3.port, "beto")
-    dora, = await programs.connect(p1.port, "dora")
-    clients = [ana, beto, dora]
+    clients = ana, beto, dora = await _one_on_each(cluster)
     try:
-        await programs.Online(beto).until(lambda names: {"ana", "beto", "dora"} <= names)
         nc = await nats.connect(nats_server.url)
         try:
             kv = await nc.jetstream().key_value(LEASE_BUCKET)
