@@ -44,10 +44,8 @@ TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
 )
 WRONG_LAST_SEQUENCE = (10071, 10164)  # JetStream's error codes for a failed expected sequence
 RECONNECT_TIMEOUT = 1.0  # seconds a reconnection waits on one NATS node (a hung one accepts, then says nothing)
-RETRY_FIRST, RETRY_MOST = 0.1, 1.0  # seconds between tries: doubling from the first to the most
-
-
 DUPLICATE_IN_PROCESS = 10158  # JetStream: a message with this id is still being stored (a retry)
+RETRY_FIRST, RETRY_MOST = 0.1, 1.0  # seconds between tries: doubling from the first to the most
 
 
 def transient(exc: BaseException) -> bool:

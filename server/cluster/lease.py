@@ -137,17 +137,15 @@ class Leases:
             entry = await self._kv.get(lease.key)
         except NotFoundError:
             entry = None
-        if entry is not None and entry.value is not None and entry.revision is not None:
-            holder = self._decode(lease.key, entry.value)
-            if holder is None or (holder.owner, holder.since) != (self._bus.owner, lease.since):
+        if entry is not None:
+            revision = self._mine(lease, entry)
+            if revision is None:
                 return False
             try:
-                lease.revision = await self._kv.update(lease.key, value, last=entry.revision)
+                lease.revision = await self._kv.update(lease.key, value, last=revision)
             except KeyWrongLastSequenceError:
                 return False
             return True
-        # Nobody asks whether this process lives before its lease ran out: an outage before
-        # then (its own NATS node failing over) cannot have had it judged dead
         if not self._bus.reach.reachable_since(lease.renewed_at + self._bus.options.lease_ttl - OUTAGE):
             return False  # it may have been judged dead meanwhile (server/cluster/reach.py)
         try:
@@ -180,12 +178,20 @@ class Leases:
         # A renewal cut short (its task cancelled at shutdown) may have been written without
         # its revision being kept: delete the key if it still names this process.
         try:
-            entry = await self._kv.get(lease.key)
-            holder = await self.owner(lease.key)
-            if holder is not None and holder.owner == self._bus.owner and entry.revision is not None:
-                await self._kv.delete(lease.key, last=entry.revision)
+            revision = self._mine(lease, await self._kv.get(lease.key))
+            if revision is not None:
+                await self._kv.delete(lease.key, last=revision)
         except (NotFoundError, APIError):
             pass  # somebody else's by now, or gone: the TTL removes it anyway
+
+    def _mine(self, lease: Lease, entry: KeyValue.Entry) -> int | None:
+        """The revision of ``entry`` if it still holds ``lease`` as this process wrote it."""
+        if entry.value is None or entry.revision is None:
+            return None
+        holder = self._decode(lease.key, entry.value)
+        if holder is None or (holder.owner, holder.since) != (self._bus.owner, lease.since):
+            return None
+        return entry.revision
 
     async def owner(self, key: str) -> LeaseValue | None:
         """Who holds a key now (None: nobody; a bad value counts as nobody, logged)."""
