@@ -54,10 +54,12 @@ def keep_partial_updates(monkeypatch: Any) -> list[ChopsUpdate]:
     return updates
 
 
-async def until(pilot: Any, ready: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+async def until(pilot: Any, ready: Callable[[], bool], what: str, timeout: float = 15.0,
+                seen: Callable[[], str] | None = None) -> None:
     """Let the app run until ``ready()``, within a generous deadline (no fixed sleep: a loaded
-    machine draws later, and a check made after a fixed pause would miss it)."""
+    machine draws later, and a check made after a fixed pause would miss it). ``seen`` says
+    what there was instead, for the failure's message."""
     deadline = time.monotonic() + timeout
     while not ready():
-        assert time.monotonic() < deadline, f"never happened: {what}"
+        assert time.monotonic() < deadline, f"never happened: {what}" + (f"; seen: {seen()}" if seen else "")
         await pilot.pause(0.01)  # time passes too: scrolling and timers move on

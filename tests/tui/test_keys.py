@@ -20,7 +20,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
 from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
-from tests.tui.helpers import screen_strips, screen_text, until
+from tests.tui.helpers import screen_strips, screen_text, toasts, until
 from tests.tui.kit import (
     TABLE, FakeLink, Lobby, OwnTurn, ShowTable, TrucoCalled, lobby_with,
     seated_app, table_shown, two_player_state, update_for, welcome,
@@ -384,7 +384,10 @@ async def test_new_table_tab_stops_are_visible_controls_each_marked_in_reverse(s
                 widget = form.focused
                 options = form.query_one("#options")
                 await until(pilot, lambda w=widget: _shown_and_marked(app, options, w),
-                            f"{widget} scrolled into view and marked")
+                            f"{widget} scrolled into view and marked",
+                            seen=lambda w=widget: f"at {w.region} in {options.region} scrolled "
+                            f"{options.scroll_y}/{options.max_scroll_y}, marked rows {_reverse_rows(app)}, "
+                            f"toasts {toasts(app)}\n{screen_text(app)}")
                 region = widget.region
                 # A real control, whole and on screen: no container, nothing cut or scrolled away.
                 assert type(widget).__name__ in ("Select", "Input", "TickBox", "Button"), widget

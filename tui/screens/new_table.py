@@ -21,6 +21,19 @@ from tui.widgets.tickbox import TickBox
 TIMER_CHOICES = (15, 30, 60, 120)
 
 
+class OptionRows(VerticalScroll):
+    """The variant's options, scrolled so that the focused one is always in view.
+
+    Its height changes after the focus has moved (the help line under it takes one to
+    three lines, a variant's rows are mounted again), and a scroll made for the focus
+    before that layout can leave the focused control cut or out of sight."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        focused = self.screen.focused
+        if focused is not None and self in focused.ancestors:
+            self.scroll_to_widget(focused, animate=False, immediate=True)
+
+
 class NewTableScreen(ModalScreen[p.CreateTable | None]):
     BINDINGS = [("escape", "cancel", ""), ("ctrl+s", "create", "")]
     # What the option in focus means: the same words as its tooltip, for keyboard players.
@@ -64,7 +77,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
                 )
             # Not a Tab stop itself (an invisible one): its controls are, and it scrolls
             # to show the focused one.
-            yield VerticalScroll(*self._option_rows(), id="options", can_focus=False)
+            yield OptionRows(*self._option_rows(), id="options", can_focus=False)
             # Under the options: the same words as the focused option's tooltip, for keyboard
             # (and lite, mouseless) players. Composed, not mounted later: a focus event can
             # arrive before a later mount lands (a CI run crashed the screen on it).
@@ -132,7 +145,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
             choices = self._player_choices()
             players.set_options(choices)
             players.value = choices[0][1]
-            options = self.query_one("#options", VerticalScroll)
+            options = self.query_one("#options", OptionRows)
             await options.remove_children()
             await options.mount_all(self._option_rows())
 
