@@ -56,13 +56,26 @@ def assign_keys(calls: list[str]) -> list[CallChoice]:
     return out
 
 
+# The answers to a bet: a raise offered beside them is said as an answer ("Quiero retruco").
+ANSWERS = frozenset(("quiero", "no_quiero", "con_ley_quiero", "sin_ley_no_quiero"))
+
+
+def answers_a_bet(calls: list[str]) -> bool:
+    """The legal ``calls`` answer a bet: a raise among them accepts it too."""
+    return any(call in ANSWERS for call in calls)
+
+
 def call_label(tr, variant: str, call: str, value: object = None,  # type: ignore[no-untyped-def]
-               deal_kind: str | None = None) -> str:
+               deal_kind: str | None = None, answering: bool = False) -> str:
     """The words a player says: per kind of hand (in a mão de onze, quiero is "play the
-    hand"), per variant (Portuguese for the Brazilian game), then general."""
-    keys = (f"call.{variant}.{call}", f"call.{call}")
+    hand"), per variant (Portuguese for the Brazilian game), then general. ``answering``:
+    the call answers a bet that waits for the speaker, so a raise accepts it first
+    ("Quiero retruco"; later in the hand, with nothing to accept, it is "Retruco")."""
+    keys: tuple[str, ...] = (f"call.{variant}.{call}", f"call.{call}")
     if deal_kind:
         keys = (f"call.{deal_kind}.{call}", *keys)
+    if answering:
+        keys = (f"call.{variant}.answer.{call}", f"call.answer.{call}", *keys)
     for key in keys:
         if tr.has(key) or tr.has_default(key):
             return tr(key, value=value) if value is not None else tr(key)
@@ -70,8 +83,8 @@ def call_label(tr, variant: str, call: str, value: object = None,  # type: ignor
 
 
 def bet_label(tr, variant: str, call: str) -> str:  # type: ignore[no-untyped-def]
-    """The name of a bet, where it differs from the words that make it: a retruco is said
-    "Quiero retruco" but the bet is the retruco ("Retruco from beto", "retruco not
+    """The name of a bet, where it differs from the words that make it: a retruco may be
+    said "Quiero retruco" but the bet is the retruco ("Retruco from beto", "retruco not
     wanted", the ladder's "Retruco: 3 if wanted"). Else the call's own words."""
     for key in (f"bet.{variant}.{call}", f"bet.{call}"):
         if tr.has(key) or tr.has_default(key):

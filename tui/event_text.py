@@ -8,9 +8,9 @@ from rich.text import Text
 
 import protocol as p
 
-from tui.calls import call_label
+from tui.calls import ANSWERS, call_label
 from tui.cards import card_text
-from tui.hand_points import TRUCO_CALLS, Scored, hand_scored, hand_totals, points_reason, reason_text
+from tui.hand_points import RAISES, TRUCO_CALLS, Scored, hand_scored, hand_totals, points_reason, reason_text
 from tui.table_model import TableModel
 
 
@@ -104,6 +104,9 @@ class HandContext:
     teams: tuple[int, ...] | None = None  # the team of each seat in that hand
     deal_no: int | None = None  # that hand's deal number
     raised: str | None = None  # the hand's last truco call so far (a refused one is named)
+    truco_waits: bool = False  # that call still waits for its answer
+    envido_waits: bool = False  # an envido (or envite) waits for its answer: a quiero is its
+    raise_answers: bool = False  # the last truco call raised one that waited: "Quiero retruco"
     scored: tuple[Scored, ...] = ()  # the hand's points so far (its closing line adds them up)
 
     def is_current(self, model: TableModel) -> bool:
@@ -116,15 +119,55 @@ def _hand_of(model: TableModel, event: p.LogEvent, hand: HandContext) -> HandCon
     where the mano plays alone against the other two (docs/RULES.md 2.12.2): "Us" in an
     earlier hand's line must be who was "us" then, not in the hand now."""
     if isinstance(event, p.HandDealt):
-        return replace(hand, deal_kind=event.deal_kind, deal_no=event.deal_no, raised=None, scored=())
-    if isinstance(event, p.Acted) and event.call in TRUCO_CALLS:
-        return replace(hand, raised=event.call)
+        # A mão de onze starts with its truco waiting for the team on eleven (docs/RULES.md OP-BR-11)
+        return replace(hand, deal_kind=event.deal_kind, deal_no=event.deal_no, raised=None, scored=(),
+                       truco_waits=event.deal_kind == "eleven", envido_waits=False, raise_answers=False)
+    if isinstance(event, p.Acted):
+        return _said(hand, event.call)
     if isinstance(event, p.PointsScored):
-        return replace(hand, scored=(*hand.scored, Scored(event.team, event.points, event.reason, hand.raised)))
+        scored = (*hand.scored, Scored(event.team, event.points, event.reason, hand.raised))
+        # Estar cantando, "privado": the hand goes on with the privo's truco waiting for the
+        # cantando team (docs/RULES.md 4.12.1); had the cantando team won, the hand is over.
+        privo = event.reason in ("cantando_envite", "cantando_flor")
+        return replace(hand, scored=scored, truco_waits=hand.truco_waits or privo)
     n = len(model.view.teams)
     if n == 3 and isinstance(event, p.HandStarted):
         return replace(hand, teams=tuple(0 if seat == event.mano else 1 for seat in range(n)))
     return hand
+
+
+# What opens an envido (or the Venezuelan envite) and what closes it unanswered: an envido
+# or flor suspends a pending truco, and the quiero said next answers it, not the truco
+# (docs/RULES.md 1.8.1).
+ENVIDO_OPENERS = frozenset(("envido", "real_envido", "dos_reales_envido", "tres_reales_envido", "falta_envido",
+                            "envido_puntos", "hasta_igualar", "las_que_pintan"))
+ENVIDO_CLOSERS = frozenset(("flor", "tengo_flor", "declare_envido", "son_buenas"))
+
+
+def _said(hand: HandContext, call: str) -> HandContext:
+    if call in TRUCO_CALLS:
+        return replace(hand, raised=call, truco_waits=True, raise_answers=hand.truco_waits)
+    if call in ENVIDO_OPENERS:
+        return replace(hand, envido_waits=True)
+    if call in ANSWERS:
+        return replace(hand, envido_waits=False) if hand.envido_waits else replace(hand, truco_waits=False)
+    if call in ENVIDO_CLOSERS:
+        return replace(hand, envido_waits=False)
+    return hand
+
+
+def said_in_hand(tr, model: TableModel, events: Iterable[p.LogEvent]) -> dict[int, str]:  # type: ignore[no-untyped-def]
+    """What each seat said last in a run of a hand's events ("Quiero retruco", "Envido 5
+    piedras"), in the words the log uses; a new pica-pica duel starts afresh."""
+    said: dict[int, str] = {}
+    hand = HandContext()
+    for event in events:
+        hand = _hand_of(model, event, hand)
+        if isinstance(event, p.HandStarted):
+            said.clear()  # what was said in the last duel is over
+        elif isinstance(event, p.Acted) and event.call not in ("play", "play_blind", "discard"):
+            said[event.seat] = act_words(tr, model, event, hand)
+    return said
 
 
 def _covered_alone(tr, model: TableModel, event: p.SeatCovered) -> Text:  # type: ignore[no-untyped-def]
@@ -139,7 +182,7 @@ def _covered_act(tr, model: TableModel, covered: p.SeatCovered, event: p.Acted, 
     if event.card and event.call in ("play", "play_blind"):
         card = card_text(event.card, french=french, ascii_only=ascii_only)
         return _with(tr(f"log.covered_play.{why}", who=who, card="\0"), card, "bold yellow")
-    said = act_words(tr, model, event, hand.deal_kind)
+    said = act_words(tr, model, event, hand)
     return Text(tr(f"log.covered_call.{why}", who=who, call=said), style="bold yellow")
 
 
@@ -153,19 +196,20 @@ def _with(template: str, inner: Text, style: str) -> Text:
 
 
 def act_words(tr, model: TableModel, event: p.Acted,  # type: ignore[no-untyped-def]
-              deal_kind: str | None = None) -> str:
+              hand: HandContext | None = None) -> str:
     """What a player said, with its number where the call has one (the Venezuelan envite's
-    piedras: "Envido 5 piedras"; a declared envido: "27"). `deal_kind` is the kind of the
-    event's hand when it is not the current one (a mão de onze's quiero is "play for 3")."""
+    piedras: "Envido 5 piedras"; a declared envido: "27"). `hand`: the event's hand up to
+    and with it (its kind when it is not the current one: a mão de onze's quiero is "play
+    for 3"; whether a raise answered a bet: "Quiero retruco", else "Retruco")."""
     variant = model.view.variant
-    if deal_kind is None:
-        deal_kind = model.view.deal_kind
+    hand = hand or HandContext()
+    deal_kind = hand.deal_kind if hand.deal_kind is not None else model.view.deal_kind
     call, value = event.call, event.value
     if call == "declare_envido":
         return str(value)
     if call in ("envido_puntos", "piedras") and value is not None:
         return str(tr(f"log.{call}", n=value))
-    return call_label(tr, variant, call, deal_kind=deal_kind)
+    return call_label(tr, variant, call, deal_kind=deal_kind, answering=call in RAISES and hand.raise_answers)
 
 
 def event_line(tr, model: TableModel, event: p.LogEvent, french: bool, ascii_only: bool = False,
@@ -192,7 +236,7 @@ def event_line(tr, model: TableModel, event: p.LogEvent, french: bool, ascii_onl
             line.append(tr("log.discard"))  # the laid-away card stays face down
         else:
             quiet = event.call in ("declare_envido", "son_buenas", "pass_flor", "pasar")
-            words = act_words(tr, model, event, hand.deal_kind)
+            words = act_words(tr, model, event, hand)
             line.append(words if quiet else tr("log.exclaim", words=words))  # es: ¡Truco!
         return line
     if isinstance(event, p.SeatCovered):

@@ -146,6 +146,10 @@ def dynamic_keys() -> dict[str, set[str]]:
         # Families of other parts of the TUI, checked where the code builds them.
         "log.": {"envido_puntos", "piedras"},  # a Venezuelan envite with its piedras
         "reason.declined.": set(RAISES),  # a refused raise, named in the points line
+        # A raise said as the answer to the bet it raises ("Quiero retruco"); the others are
+        # said alike either way (Brazilian "Seis"), and the Venezuelan "quiero y" forms are
+        # its own (call.venezolano.answer.*).
+        "call.answer.": {"retruco", "vale_cuatro"},
         "log.covered.": {"time", "away"},  # the bot moved for a player (timer, away)
         "log.covered_play.": {"time", "away"},
         "log.covered_call.": {"time", "away"},

@@ -13,7 +13,7 @@ from typing import Any
 
 import engine
 import protocol as p
-from tui.calls import call_label
+from tui.calls import answers_a_bet, call_label
 from tui.i18n import Translator
 
 from tests.tui.kit import update_for
@@ -55,7 +55,8 @@ class Shown:
 
 def _label_room(variant: str, calls: list[str], lang: str) -> int:
     tr = Translator(lang)
-    return sum(len(call_label(tr, variant, c)) + 3 for c in calls)
+    answering = answers_a_bet(calls)
+    return sum(len(call_label(tr, variant, c, answering=answering)) + 3 for c in calls)
 
 
 def longest_calls(variant: str, players: int, lang: str = "en", seed: int = 7, steps: int = 160) -> Shown:

@@ -29,7 +29,7 @@ async def test_the_bar_lists_the_answers_to_a_truco(lang: str, size: tuple[int, 
         bar = key_bar(app)
         assert bar.startswith(f"{choices[0].key} ")  # the answers lead, in the pane's order
         for choice in choices:  # every answer that works now, with its key, none cut
-            assert f"{choice.key} {call_label(app.tr, 'argentino', choice.call)}" in bar
+            assert f"{choice.key} {call_label(app.tr, 'argentino', choice.call, answering=True)}" in bar
         await pilot.press("q")
         assert link.sent[-1].call == "quiero"
 

@@ -7,7 +7,7 @@ from textual.actions import parse as parse_action
 from textual.binding import Binding
 from textual.widgets import Input
 
-from tui.calls import call_label
+from tui.calls import answers_a_bet, call_label
 from tui.widgets.keybar import KeyBar
 
 CALL_DESCRIPTION = "call"  # the call keys' (tui/screens/table.py): named by call_key_label
@@ -102,7 +102,8 @@ class KeyBarGate:
         view = self.table.view
         for choice in self._choices:
             if choice.key == key:
-                return call_label(self.tr, view.variant, choice.call, deal_kind=view.deal_kind)
+                return call_label(self.tr, view.variant, choice.call, deal_kind=view.deal_kind,
+                                  answering=answers_a_bet([c.call for c in self._choices]))
         return ""
 
     def key_bar(self) -> KeyBar:

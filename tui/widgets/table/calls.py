@@ -6,7 +6,7 @@ from typing import Any
 from rich.text import Text
 
 from protocol import TableView
-from tui.calls import CallChoice, assign_keys, call_label
+from tui.calls import CallChoice, answers_a_bet, assign_keys, call_label
 from tui.table_model import TableModel
 from tui.widgets.panels import GridPanel
 from tui.widgets.table.part import TablePart
@@ -67,12 +67,13 @@ class CallsPanel(GridPanel, TablePart):
             return  # unchanged: nothing to repaint
         self._actions_key = key
         self.choices = assign_keys(calls)
+        answering = answers_a_bet(calls)
         variant = view.variant
         cells = []
         for choice in self.choices:
             label = Text()
             label.append(choice.key, style="reverse bold")
-            label.append(" " + call_label(self.tr, variant, choice.call, deal_kind=deal_kind))
+            label.append(" " + call_label(self.tr, variant, choice.call, deal_kind=deal_kind, answering=answering))
             if amounts(view, choice.call) or is_card_call(view, choice.call):
                 label.append("…")
             cells.append(label)

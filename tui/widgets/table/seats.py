@@ -7,7 +7,7 @@ from rich.text import Text
 
 import protocol as p
 from tui.cards import card_roles, card_text
-from tui.event_text import act_words, team_name
+from tui.event_text import said_in_hand, team_name
 from tui.table_model import TableModel
 from tui.widgets.panels import DrawnPanel
 from tui.widgets.shared_rows import SharedLRU
@@ -143,13 +143,7 @@ class SeatsPanel(DrawnPanel, TablePart):
         return self.tr("table.bot_with_level", level=self.tr(key)) if key else "bot"
 
     def _last_said(self, model: TableModel) -> dict[int, str]:
-        said: dict[int, str] = {}
-        for event in model.last_hand_events:
-            if isinstance(event, p.HandStarted):
-                said.clear()  # a new pica-pica duel: what was said in the last one is over
-            elif isinstance(event, p.Acted) and event.call not in ("play", "play_blind", "discard"):
-                said[event.seat] = act_words(self.tr, model, event)  # with its piedras, if any
-        return said
+        return said_in_hand(self.tr, model, model.last_hand_events)
 
 
 class TricksPanel(DrawnPanel, TablePart):
