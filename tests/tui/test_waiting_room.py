@@ -12,7 +12,7 @@ from tui.app import TrucoApp
 from tui.screens.lobby import LobbyScreen
 from tui.screens.seat_picker import SeatPickerScreen
 
-from tests.tui.helpers import screen_text, toasts
+from tests.tui.helpers import screen_text, toasts, until
 from tests.tui.kit import FakeLink, lobby_with
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
@@ -127,6 +127,30 @@ async def test_j_at_a_table_with_partners_chooses_the_seat_and_so_the_partner(si
         await pilot.press("down", "enter")  # from seat 2 to seat 4: beto's, carla's and the bot's partner
         await pilot.pause(0.1)
         assert joins(link) == [p.JoinTable(table_id="t1", seat=3)]
+
+
+async def test_the_seat_list_follows_the_table_while_it_is_open() -> None:
+    """Someone sits (or a bot is added) while the list is open: the list shows them and the
+    seat is no longer offered; the last free seat taken, the list closes and says why."""
+    table = room(("beto", None, None, None), owner="beto")
+    app, link = lobby_app(table)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("j")
+        await until(pilot, lambda: isinstance(app.screen, SeatPickerScreen), "the seat list")
+        link.push(p.TableUpdated(table=dataclasses.replace(table, seats=("beto", "Bot 1", None, None),
+                                                           bots=(False, True, False, False))))
+        await until(pilot, lambda: "2. Bot 1 (bot)  Team 2" in screen_text(app), "the bot in the list")
+        await pilot.press("2")  # taken meanwhile: not offered any more
+        await pilot.press("4")
+        await until(pilot, lambda: joins(link) == [p.JoinTable(table_id="t1", seat=3)], "seat 4 chosen")
+        await pilot.press("j")
+        await until(pilot, lambda: isinstance(app.screen, SeatPickerScreen), "the seat list again")
+        link.push(p.TableUpdated(table=dataclasses.replace(table, seats=("beto", "Bot 1", "carla", "dani"),
+                                                           status="full")))
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the list closed")
+        await until(pilot, lambda: any("seats at los jueves were taken" in " ".join(t.split()) for t in toasts(app)),
+                    "the reason", seen=lambda: str(toasts(app)))
 
 
 async def test_j_sits_at_once_where_there_is_nothing_to_choose() -> None:

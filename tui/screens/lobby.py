@@ -347,6 +347,8 @@ class LobbyScreen(Screen[None]):
     def action_join(self) -> None:
         """A table with partners and a choice of free seats: choose the seat (and so the
         partner) from its list; otherwise sit at the free seat straight away."""
+        from tui.screens.seat_picker import SeatPickerScreen, free_seats
+
         table_id = self._selected_table_id()
         if table_id is None:
             self.app.notify_text(self.tr("lobby.no_table_selected"))  # type: ignore[attr-defined]
@@ -354,18 +356,16 @@ class LobbyScreen(Screen[None]):
         if table_id == self.model.table_id and self.model.seat is not None:
             return
         info = self.model.tables.get(table_id)
-        free = [i for i, name in enumerate(info.seats) if name is None] if info is not None else []
-        if info is None or len(info.seats) < 4 or len(free) < 2 or info.status != "waiting":
+        free = free_seats(info) if info is not None else []
+        if info is None or len(info.seats) < 4 or len(free) < 2:
             self.app.send(p.JoinTable(table_id=table_id))  # type: ignore[attr-defined]
             return
-        from tui.screens.seat_picker import SeatPickerScreen
-
         def chosen(seat: int | None) -> None:
             if seat is not None:
                 self.app.send(p.JoinTable(table_id=table_id, seat=seat))  # type: ignore[attr-defined]
 
         title = self.tr("table.seat_picker.join", title=info.title)
-        self.app.push_screen(SeatPickerScreen(title, info, free), chosen)
+        self.app.push_screen(SeatPickerScreen(title, info, free, follow=free_seats), chosen)
 
     def action_quick_play(self) -> None:
         """A seat at the public table of a game and size closest to starting (or a new one that

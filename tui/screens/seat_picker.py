@@ -38,6 +38,11 @@ def seat_row(tr: Callable[..., str], info: p.TableInfo, index: int, mine: int | 
     return row
 
 
+def free_seats(info: p.TableInfo) -> list[int]:
+    """The seats one may sit down in: the free ones, while the table waits for players."""
+    return [i for i, name in enumerate(info.seats) if name is None] if info.status == "waiting" else []
+
+
 class SeatPickerScreen(ModalScreen[int | None]):
     """The seats of ``info``, ``allowed`` ones choosable; dismissed with the 0-based seat."""
 
@@ -46,24 +51,30 @@ class SeatPickerScreen(ModalScreen[int | None]):
     DEFAULT_CSS = "SeatPickerScreen OptionList { height: auto; max-height: 8; }"
 
     def __init__(self, title: str, info: p.TableInfo, allowed: Iterable[int], mine: int | None = None,
-                 classes: str | None = None) -> None:
+                 classes: str | None = None, follow: Callable[[p.TableInfo], Iterable[int]] | None = None) -> None:
+        """``follow``: the list follows the table while it is open (others sit, bots are added):
+        given its new state it says which seats may be chosen now; none, or the table
+        gone, closes the list with a word why."""
         super().__init__(classes=classes)
         self._title = title
         self._info = info
         self._allowed = set(allowed)
         self._mine = mine
+        self._follow = follow
 
     @property
     def tr(self) -> Any:
         return self.app.tr  # type: ignore[attr-defined]
 
+    def _options(self) -> list[Option]:
+        return [Option(seat_row(self.tr, self._info, i, self._mine), id=str(i), disabled=i not in self._allowed)
+                for i in range(len(self._info.seats))]
+
     def compose(self) -> ComposeResult:
         tr = self.tr
-        options = [Option(seat_row(tr, self._info, i, self._mine), id=str(i), disabled=i not in self._allowed)
-                   for i in range(len(self._info.seats))]
         with Vertical(classes="dialog small"):
             yield Static(Text(self._title, style="bold"))
-            yield OptionList(*options, id="seat-choices")
+            yield OptionList(*self._options(), id="seat-choices")
             bar = KeyBar()
             bar.show([("↑↓ Enter", tr("key.pick")), (f"1-{len(self._info.seats)}", tr("key.pick")),
                       ("Esc", tr("key.cancel"))])
@@ -75,6 +86,29 @@ class SeatPickerScreen(ModalScreen[int | None]):
         if first is not None:
             choices.highlighted = first
         choices.focus()
+
+    def lobby_changed(self, msg: p.Message) -> None:
+        """The table changed under the list: who sits where now, and what may be chosen."""
+        if self._follow is None or not self.is_mounted:
+            return
+        if isinstance(msg, p.TableUpdated) and msg.table.table_id == self._info.table_id:
+            info: p.TableInfo | None = msg.table
+        elif isinstance(msg, p.TableRemoved) and msg.table_id == self._info.table_id:
+            info = None
+        else:
+            return
+        allowed = set(self._follow(info)) if info is not None else set()
+        if not allowed:
+            self.app.notify_text(self.tr("table.seat_picker.taken", title=self._info.title))  # type: ignore[attr-defined]
+            self.dismiss(None)
+            return
+        assert info is not None
+        choices = self.query_one("#seat-choices", OptionList)
+        was = choices.highlighted
+        self._info, self._allowed = info, allowed
+        choices.clear_options()
+        choices.add_options(self._options())
+        choices.highlighted = was if was in allowed else min(allowed)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
