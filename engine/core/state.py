@@ -64,6 +64,20 @@ class VariantHand:
     has none) instead of fields of the shared State: the variant subclasses it (frozen) and
     replaces it as the hand goes on; only its own hooks read it."""
 
+    def seen_by(self, seat: int) -> VariantHand:
+        """The record as `seat` may know it: what it holds of the other seats' hidden
+        cards left out (engine/core/worlds.py builds a seat's worlds from it)."""
+        return self
+
+    def unsettled(self) -> str:
+        """Why no world can be dealt again now, in words ("": it can): a round of this hand
+        whose hidden part depends on what was done with hidden cards."""
+        return ""
+
+    def dealt_again(self, flor_seats: tuple[int, ...]) -> VariantHand:
+        """The record of the same hand dealt other cards, in which `flor_seats` hold a flor."""
+        return self
+
 
 @dataclass(frozen=True, slots=True)
 class HandSummary:

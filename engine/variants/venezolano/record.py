@@ -5,7 +5,7 @@ yet reads as EMPTY; the shared State has none of these fields."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.core.events import Scoring
 from engine.core.state import NO_TEAM, HandState, VariantHand
@@ -35,6 +35,20 @@ class VenezuelanHand(VariantHand):
     passed: tuple[tuple[int, int], ...] = ()  # (trick number, seat): a carta pasada, face up
     passed_seats: tuple[int, ...] = ()  # seats that passed all three cards (face down)
     penalties: tuple[tuple[int, str, int], ...] = ()  # (team, rule, points withheld)
+
+    def seen_by(self, seat: int) -> VenezuelanHand:
+        """Who holds a flor and who lost one in silence are hidden, but for one's own."""
+        return replace(self, flor_seats=tuple(s for s in self.flor_seats if s == seat),
+                       flor_lost=tuple((s, rule) for s, rule in self.flor_lost if s == seat))
+
+    def unsettled(self) -> str:
+        # Until the a-ley flor is settled, who lost a flor by what he did is hidden
+        return "a flor a ley not settled yet" if self.ley_mode and not self.ley_closed else ""
+
+    def dealt_again(self, flor_seats: tuple[int, ...]) -> VenezuelanHand:
+        # An a-ley hand keeps who holds a flor from the deal: else a seat would sing a flor
+        # it no longer holds
+        return replace(self, flor_seats=flor_seats) if self.ley_mode else self
 
 
 EMPTY = VenezuelanHand()
