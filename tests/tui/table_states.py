@@ -92,3 +92,25 @@ def longest_calls(variant: str, players: int, lang: str = "en", seed: int = 7, s
 
 def spectator(shown: Shown) -> Shown:
     return Shown(shown.variant, shown.players, None, shown.state, shown.events, shown.names)
+
+
+def to_play(variant: str, players: int, seed: int = 3, steps: int = 400) -> Shown:
+    """A seeded game at the moment seat 0 is to play its second card with no bet waiting
+    for an answer: what a player sees most of a hand (the calls beside the cards are few)."""
+    rules = engine.get_ruleset(variant)
+    rng = random.Random(seed)
+    state, events = engine.new_match(rules, players, rng)
+    history: list[Any] = list(events)
+    for _ in range(steps):
+        if state.needs_deal:
+            state, more = engine.deal(state, rng)
+            history = list(more)
+            continue
+        if (state.turn == 0 and len(state.hands[0]) == 2 and not state.truco_pending
+                and engine.view(state, 0).envido_status != "betting"):
+            return Shown(variant, players, 0, state, tuple(history), LONG_NAMES[:players])
+        mover = next(s for s in range(players) if engine.legal_actions(state, s))
+        action = engine.choose_action(engine.view(state, mover), rules, rng) or engine.legal_actions(state, mover)[0]
+        state, more = engine.apply(state, action)
+        history += more
+    raise AssertionError(f"seat 0 never came to play its second card ({variant}, {players})")

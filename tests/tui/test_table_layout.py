@@ -20,7 +20,7 @@ from tui.i18n import Translator
 from tui.widgets.log_panel import LogPanel
 from tui.screens.table import TableScreen
 
-from tests.tui.table_states import LONG_NAMES, RESUME, Shown, longest_calls, spectator
+from tests.tui.table_states import LONG_NAMES, RESUME, Shown, longest_calls, spectator, to_play
 from tests.tui.helpers import screen_text
 from tests.tui.kit import FakeLink, welcome
 
@@ -167,6 +167,27 @@ async def test_a_trick_header_names_the_player_who_won_it_where_it_fits() -> Non
     async with shown_at(shown, (60, 20), "es") as (app, pilot):
         header = region_text(app, "#t-tricks")[0]
         assert "1ª" in header and not any(name[:5] in header for name in LONG_NAMES)
+
+
+@pytest.mark.parametrize("lite", [False, True])
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("players", [4, 6])
+async def test_the_log_keeps_six_lines_at_60x20(players: int, lang: str, lite: bool) -> None:
+    """The smallest terminal, the most seats: while a hand is played the log shows at least
+    six lines; read back with PgUp, it says how far back it is."""
+    shown = to_play("argentino", players)
+    async with shown_at(shown, (60, 20), lang) as (app, pilot):
+        if lite:
+            app.toggle_lite()
+            await pilot.pause(0.1)
+        log = app.screen.query_one("#t-log", LogPanel)
+        rule = log.styles.border_top[0] not in ("", "none")
+        assert log.region.height - rule >= 6, (log.region, screen_text(app))
+        for i in range(20):
+            log.write(Text(f"old line {i:02d}"))
+        await pilot.press("pageup")
+        await pilot.pause(0.1)
+        assert "↓" in "\n".join(region_text(app, "#t-log")), screen_text(app)
 
 
 async def test_the_log_scrolls_back_through_the_hands_the_client_keeps() -> None:

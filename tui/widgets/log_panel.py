@@ -111,6 +111,7 @@ class LogPanel(Panel):
         title = self.pane_title + (f" ↓{self.scrolled}" if self.scrolled else "")
         if title != self.border_title:
             self.border_title = title
+        self.set_class(bool(self.scrolled), "-scrolled")  # (where the rule hides, it shows then)
 
     def page(self, pages: float) -> None:
         """Scroll by ``pages`` screens (positive: back in time)."""

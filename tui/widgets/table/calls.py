@@ -96,7 +96,9 @@ class CallsPanel(GridPanel, TablePart):
         width = self._inner_size().width
         if self.screen.has_class("-short") and width:
             low, high = self.SHORT_ROWS
-            want = min(high, max(low, len(self._layout(width, high))))
+            rows = self._layout(width, low)  # each label at its own width, if that fits the cards'
+            whole = all(given >= self._cells[i].cell_len for row in rows for i, given in row)
+            want = low if len(rows) <= low and whole else min(high, max(low, len(self._layout(width, high))))
         for node in (hand, self):
             now = node.styles.inline.height if node.styles.inline.has_rule("height") else None
             if (now.value if now is not None else None) != want:
