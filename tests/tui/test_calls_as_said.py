@@ -11,6 +11,7 @@ import engine
 import protocol as p
 from engine.testing import E, N, W, act, scenario
 from tests.tui.helpers import screen_text, until
+from tests.tui.test_keys import key_bar
 from tests.tui.kit import EN, ES, PT, FakeLink, ShowTable, TrucoCalled, log_text, seated_app, table_shown, update_for
 from tui.i18n import Translator
 from tui.widgets.table.talk import TableLog
@@ -162,3 +163,34 @@ async def test_scores_past_the_target_keep_it(variant: str, scores: tuple[int, i
     async with table_shown(app, link, update_for(state, 0, 3, events), size=(80, 24)) as pilot:
         score_line = next(line for line in screen_text(pilot.app).splitlines() if " Us " in line)
         assert shown[0] in score_line and shown[1] in score_line, score_line
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+async def test_the_solo_manos_card_keys_say_lay_away_before_he_plays(lang: str) -> None:
+    """Holding four cards, the Uruguayan mano's card keys lay one away ("1-4 Lay away"), not
+    play it; once it is laid away they play ("1-3 Card")."""
+    state, events = _uy_three()
+    mano = next(e for e in events if isinstance(e, engine.HandStarted)).mano
+    names = ("ana", "beto", "carla")
+    tr = Translator(lang)
+    link = FakeLink()
+    app = await seated_app(link, mano, table=p.TableInfo(
+        table_id="t1", title="mesa", variant="uruguayo", owner="ana", seats=names,
+        options={"senas": "fair"}, status="playing"))
+    app.tr = tr
+    async with table_shown(app, link, update_for(state, mano, 3, events, names=names), size=(80, 24)) as pilot:
+        lay_away = f"1-4 {tr('call.discard')}"
+        await until(pilot, lambda: lay_away in key_bar(pilot.app), "the lay-away keys",
+                    seen=lambda: key_bar(pilot.app))
+        discard = next(a for a in engine.legal_actions(state, mano) if a.call.value == "discard")
+        state, more = engine.apply(state, discard)
+        rng = random.Random(1)
+        while not any(a.call.value == "play" for a in engine.legal_actions(state, mano)):  # the others first
+            seat = next(s for s in range(3) if engine.legal_actions(state, s))
+            plays = [a for a in engine.legal_actions(state, seat) if a.call.value == "play"]
+            state, after = engine.apply(state, rng.choice(plays or engine.legal_actions(state, seat)))
+            more += after
+        link.push(update_for(state, mano, 4, more, names=names))
+        play = f"1-3 {tr('key.play')}"
+        await until(pilot, lambda: play in key_bar(pilot.app), "the card keys play again",
+                    seen=lambda: key_bar(pilot.app))

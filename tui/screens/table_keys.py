@@ -77,9 +77,14 @@ class KeyBarGate:
             return self.call_key_label(binding)
         if binding.description in SHORT_HIDDEN and self.has_class("-short") and self.answering():
             return ""  # a short terminal: the answers and ? fill the bar, the log keeps its lines
+        if binding.description == "key.play" and self._laying_away():
+            return str(self.tr("call.discard"))  # the Uruguayan mano's fourth card: "1-4 Lay away"
         if binding.description == "key.leave_table" and self._watching():
             return str(self.tr("key.stop_watching"))  # nobody's seat to hand to a bot
         return str(self.tr(binding.description))
+
+    def _laying_away(self) -> bool:
+        return any(a.call == "discard" for a in self.table.view.legal)
 
     def key_order(self, binding: Binding) -> int:
         """The calls listed first in the bar, in the calls pane's order; the rest after."""
@@ -116,7 +121,7 @@ class KeyBarGate:
             asked = key_state_actions(cls.BINDINGS)
             cls._keys_asked = asked
         state = (self.focused, self.tr.lang, self._watching(), tuple((c.key, c.call) for c in self._choices),
-                 self.table.view.deal_kind, self.has_class("-short"), self.key_answers(asked))
+                 self.table.view.deal_kind, self.has_class("-short"), self.key_answers(asked), self._laying_away())
         if state == self._keys_state:
             return
         self._keys_state = state
