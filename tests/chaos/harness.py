@@ -6,20 +6,22 @@ the players programs on the ``truco`` subsystem spread over the processes, playi
 match (resending a move after 3 s of silence, as a person presses again).
 
 The faults, one at a time at random moments: a NATS node killed with SIGKILL (and started
-again on its store 1-3 s later), or stopped with SIGSTOP for 2-6 s; the node leading the lease
-bucket's stream half of the time. After each, the harness waits until every table has played
-again (the seconds from the fault's start are the recovery time) and until the restarted node
-has caught up, then injects the next.
+again on its store 1-3 s later), or stopped with SIGSTOP for 2-6 s, the node leading the lease
+bucket's stream half of the time; or a serve process killed with SIGKILL and started again on
+its port 1-3 s later, as its supervisor would (its players, who sign with their own keys,
+connect again to any process, as a person does, and are given their seats back), or stopped
+with SIGSTOP for 2-5 s. After each,
+the harness waits until every table has played again (the seconds from the fault's start are
+the recovery time) and until the NATS cluster has caught up, then injects the next.
 
 The checks, on the whole history: every table update any player saw is in the table's log
 afterwards (no acknowledged event lost: the highest sequence seen is logged, and the log
-replays); no player saw a table go backwards (an older update after a newer one); no player's
-session ended; no serve process exited or stopped itself; every table played again after
-every fault (and how fast).
+replays); no player saw a table go backwards (an older update after a newer one); no session
+ended on a process that was not killed; no serve process exited or stopped itself unless the
+harness killed it; every table played again after every fault (and how fast).
 
-Not covered yet (issue 33): faults of the serve processes here (the cluster tests kill them:
-tests/cluster), partitions between machines (network namespaces), power cuts (a filesystem
-that loses unsynced writes), SQLite mode.
+Not covered yet (issue 33): partitions between machines (network namespaces), power cuts (a
+filesystem that loses unsynced writes), SQLite mode.
 
 Run: ``python -m tests.chaos.harness --faults 100 --budget 600`` (``make chaos``).
 """
@@ -37,7 +39,9 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Awaitable, Callable
 
+import asyncssh
 import nats
 
 import protocol as p
@@ -62,7 +66,9 @@ class History:
     progress: dict[str, float] = field(default_factory=dict)  # table -> when its sequence last rose
     backwards: list[str] = field(default_factory=list)  # a player saw an older update after a newer one
     last: dict[tuple[str, str], int] = field(default_factory=dict)  # (player, table) -> its last sequence
-    ended: list[str] = field(default_factory=list)  # players whose session ended
+    ended: list[str] = field(default_factory=list)  # players whose session ended on a live process
+    killed: dict[int, float] = field(default_factory=dict)  # port -> when its process was last killed
+    reconnects: int = 0  # sessions made again after their process was killed
 
     def saw(self, player: str, update: p.TableUpdate) -> None:
         table = update.table_id
@@ -85,6 +91,7 @@ class Report:
     exited: list[str] = field(default_factory=list)
     stopped_itself: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    reconnects: int = 0
 
     @property
     def ok(self) -> bool:
@@ -92,9 +99,13 @@ class Report:
 
     def lines(self) -> list[str]:
         recoveries = [s for _, s in self.faults]
-        kinds = {k: sum(1 for what, _ in self.faults if f" {k} " in what) for k in ("kill", "pause")}
-        out = [f"chaos: {len(self.faults)} faults in {self.seconds:.0f} s (NATS node killed {kinds['kill']}, "
-               f"paused {kinds['pause']}); 3 NATS nodes, 3 serve processes, {TABLES} tables",
+        kinds = {k: sum(1 for what, _ in self.faults if f" {k} " in what) for k in ("kill node", "pause node",
+                                                                                   "kill process", "pause process")}
+        out = [f"chaos: {len(self.faults)} faults in {self.seconds:.0f} s (NATS node killed {kinds['kill node']}, "
+               f"paused {kinds['pause node']}; serve process killed {kinds['kill process']}, "
+               f"paused {kinds['pause process']}); "
+               f"3 NATS nodes, 3 serve processes, {TABLES} tables",
+               f"sessions made again after their process was killed: {self.reconnects}",
                f"acknowledged events lost: {len(self.lost)}",
                f"tables seen going backwards: {len(self.backwards)}",
                f"sessions ended on live processes: {len(self.ended)}",
@@ -155,29 +166,92 @@ async def _caught_up(servers: list[NatsServer]) -> None:
     raise AssertionError(f"the NATS cluster did not catch up: {last}")
 
 
-async def _player(client: Client, name: str, table: str, seed: int, history: History, done: asyncio.Event) -> None:
-    """Match after match until ``done``; a session that ends is noted."""
+@dataclass
+class Player:
+    name: str
+    key: asyncssh.SSHKey
+    table: str
+    seed: int
+    client: Client
+    port: int
+    since: float = field(default_factory=time.monotonic)  # when this session was made
+
+
+async def _player(player: Player, ports: list[int], history: History, done: asyncio.Event) -> None:
+    """Match after match until ``done``. A session that ends because the harness killed its
+    process connects again (to the next process that answers, with the same key); any other
+    that ends is noted."""
     def heard(update: p.TableUpdate) -> bool:
-        history.saw(name, update)
+        history.saw(player.name, update)
         return done.is_set()
 
-    try:
-        while not done.is_set():
-            update = await programs.play(client, table, heard, seed=seed, timeout=3600, resend_after=RESEND_AFTER)
+    while not done.is_set():
+        try:
+            update = await programs.play(player.client, player.table, heard, seed=player.seed, timeout=3600,
+                                         resend_after=RESEND_AFTER)
             if update.view.match_over and not done.is_set():
-                await client.send(p.Rematch(table_id=table))
-                await programs.update(client, lambda u: heard(u) or not u.view.match_over, timeout=3600)
-    except Closed as exc:
-        history.ended.append(f"{name}: {exc}")
+                await player.client.send(p.Rematch(table_id=player.table))
+                await programs.update(player.client, lambda u: heard(u) or not u.view.match_over, timeout=3600)
+        except (Closed, ConnectionError, asyncssh.Error) as exc:
+            if history.killed.get(player.port, 0) < player.since:
+                history.ended.append(f"{player.name} on port {player.port}: {exc}")
+                return
+            await _again(player, ports, done)
+            history.reconnects += 1
 
 
-async def _fault(rng: random.Random, servers: list[NatsServer]) -> tuple[str, "asyncio.Future[None]"]:
-    """Inject one fault; what it was, and a task that ends it (restart, SIGCONT)."""
+async def _again(player: Player, ports: list[int], done: asyncio.Event) -> None:
+    """Connect again, as a person whose server went away does: to the processes in turn."""
+    deadline = time.monotonic() + RECOVERY_LIMIT
+    turn = ports.index(player.port)
+    while not done.is_set():
+        turn = (turn + 1) % len(ports)
+        try:
+            player.client = await Client.connect("127.0.0.1", ports[turn], player.name, client_keys=[player.key],
+                                                 timeout=5)
+        except (OSError, asyncssh.Error, TimeoutError, Closed):
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+            continue
+        player.port, player.since = ports[turn], time.monotonic()
+        return
+
+
+async def _kill_process(rng: random.Random, procs: list[Proc], restart: "Callable[[int], Awaitable[Proc]]",
+                        killed: list[Proc], history: History) -> tuple[str, "asyncio.Future[None]"]:
+    """A serve process killed with SIGKILL, and started again on its port 1-3 s later."""
+    n = rng.randrange(len(procs))
+    proc = procs[n]
+    history.killed[proc.port] = time.monotonic()
+    await proc.stop(signal.SIGKILL)
+    killed.append(proc)
+
+    async def again() -> None:
+        await asyncio.sleep(rng.uniform(1.0, 3.0))  # down this long: the fault itself
+        procs[n] = await restart(n)
+    return f"kill process {n}", asyncio.ensure_future(again())
+
+
+async def _pause_process(rng: random.Random, procs: list[Proc]) -> tuple[str, "asyncio.Future[None]"]:
+    """A serve process stopped with SIGSTOP for 2-5 s (a stall: its sessions must survive it)."""
+    n = rng.randrange(len(procs))
+    pid, pause = procs[n].process.pid, rng.uniform(2.0, 5.0)
+    os.kill(pid, signal.SIGSTOP)
+
+    async def resume() -> None:
+        await asyncio.sleep(pause)
+        os.kill(pid, signal.SIGCONT)
+    return f"pause process {n} {pause:.1f} s", asyncio.ensure_future(resume())
+
+
+async def _fault(rng: random.Random, servers: list[NatsServer], kill: bool) -> tuple[str, "asyncio.Future[None]"]:
+    """Kill (``kill``) or pause a NATS node; what it was, and a task that ends it (restart, SIGCONT)."""
     target = await _leader(servers, f"KV_{LEASE_BUCKET}") if rng.random() < 0.5 else None
     target = target or rng.choice(servers)
     assert target.process is not None
-    name = f"node {servers.index(target)}"
-    if rng.random() < 0.5:
+    name = f"node {servers.index(target)}"  # (the report counts "kill node", "pause node")
+    if kill:
         target.process.kill()
         await target.process.wait()
         target.process = None
@@ -195,37 +269,60 @@ async def _fault(rng: random.Random, servers: list[NatsServer]) -> tuple[str, "a
     return f"pause {name} {pause:.1f} s", asyncio.ensure_future(resume())
 
 
-async def run(faults: int, budget: float, seed: int, root: Path) -> Report:
+# The kinds of fault, and how often each comes (weights).
+WEIGHTS = {"kill-node": 0.3, "pause-node": 0.3, "kill-process": 0.25, "pause-process": 0.15}
+KINDS = list(WEIGHTS)
+
+
+async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[str, ...] = tuple(KINDS)) -> Report:
+    """``kinds``: the faults to inject (of ``KINDS``), each as often as ``WEIGHTS`` says."""
     rng = random.Random(seed)
     report = Report()
     began = time.monotonic()
     servers = await start_nats_cluster(root)
     procs: list[Proc] = []
-    clients: list[Client] = []
+    killed: list[Proc] = []  # processes the harness killed (their logs are kept)
+    seated: list[Player] = []
     history = History()
     done = asyncio.Event()
     players: list[asyncio.Task[None]] = []
     try:
         urls = [s.url for s in servers]
+
+        async def start_process(n: int, port: int | None = None) -> Proc:
+            return await start(root, ",".join(urls[n:] + urls[:n]), "--replicas", "3", "--lease-ttl", "6",
+                               port=port)
+
         for n in range(3):
-            procs.append(await start(root, ",".join(urls[n:] + urls[:n]), "--replicas", "3", "--lease-ttl", "6"))
+            procs.append(await start_process(n))
+        ports = [proc.port for proc in procs]
         tables: list[str] = []
         for t in range(TABLES):  # each table's two players on two different processes
-            first, = await programs.connect(procs[t % 3].port, f"p{t}a")
-            second, = await programs.connect(procs[(t + 1) % 3].port, f"p{t}b")
-            clients += [first, second]
-            table = await programs.table_of(first, 2, options=OPTIONS)
-            await second.send(p.JoinTable(table_id=table))
+            pair = []
+            for name, n in ((f"p{t}a", t % 3), (f"p{t}b", (t + 1) % 3)):
+                key = asyncssh.generate_private_key("ssh-ed25519")
+                client, = await programs.connect(ports[n], name, client_keys=[key])
+                pair.append(Player(name, key, "", 2 * t + len(pair), client, ports[n]))
+            table = await programs.table_of(pair[0].client, 2, options=OPTIONS)
+            await pair[1].client.send(p.JoinTable(table_id=table))
             tables.append(table)
-            players += [asyncio.create_task(_player(first, f"p{t}a", table, 2 * t, history, done)),
-                        asyncio.create_task(_player(second, f"p{t}b", table, 2 * t + 1, history, done))]
+            for player in pair:
+                player.table = table
+                seated.append(player)
+                players.append(asyncio.create_task(_player(player, ports, history, done)))
         await _until_all_played(history, tables, time.monotonic() - 1, report, "start")
         for _ in range(faults):
             if time.monotonic() - began > budget - RECOVERY_LIMIT:
                 break
             await asyncio.sleep(rng.uniform(0.5, 2.0))  # a random moment in play
             started = time.monotonic()
-            what, ending = await _fault(rng, servers)
+            kind = rng.choices(KINDS, weights=[WEIGHTS[k] if k in kinds else 0 for k in KINDS])[0]
+            if kind == "kill-process":
+                what, ending = await _kill_process(rng, procs, lambda n: start_process(n, ports[n]), killed, history)
+            elif kind == "pause-process":
+                what, ending = await _pause_process(rng, procs)
+            else:
+                what, ending = await _fault(rng, servers, kill=kind == "kill-node")
             what = f"{time.strftime('%H:%M:%S')} {what}"
             recovered = await _until_all_played(history, tables, started, report, what)
             await ending
@@ -240,7 +337,7 @@ async def run(faults: int, budget: float, seed: int, root: Path) -> Report:
             last = logged.get(table, (0, -1, ""))[1]
             if history.seen.get(table, -1) > last:
                 report.lost.append(f"{table}: players saw event {history.seen[table]}, the log ends at {last}")
-        report.backwards, report.ended = history.backwards, history.ended
+        report.backwards, report.ended, report.reconnects = history.backwards, history.ended, history.reconnects
         for n, proc in enumerate(procs):
             if proc.process.returncode is not None:
                 report.exited.append(f"process {n} exited with {proc.process.returncode}")
@@ -252,7 +349,9 @@ async def run(faults: int, budget: float, seed: int, root: Path) -> Report:
             task.cancel()
         for n, proc in enumerate(procs):  # for the operator to read after a failed run
             (root / f"process-{n}.log").write_text("".join(proc.lines))
-        await programs.close_all(clients)
+        for n, proc in enumerate(killed):
+            (root / f"killed-{n}-port-{proc.port}.log").write_text("".join(proc.lines))
+        await programs.close_all([player.client for player in seated])
         await asyncio.gather(*(proc.stop() for proc in procs))
         for server in servers:  # a paused node would not stop
             if server.process is not None and server.process.returncode is None:
@@ -279,13 +378,18 @@ def main() -> int:
     parser.add_argument("--faults", type=int, default=100)
     parser.add_argument("--budget", type=float, default=600.0, help="seconds for the whole run")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--kinds", default=",".join(KINDS), help=f"faults to inject, of {','.join(KINDS)}")
+    parser.add_argument("--keep", action="store_true", help="keep the logs and data even when every check holds")
     args = parser.parse_args()
+    kinds = tuple(args.kinds.split(","))
+    if not set(kinds) <= set(KINDS):
+        parser.error(f"--kinds: each of {', '.join(KINDS)}")
     seed = args.seed if args.seed is not None else random.randrange(2**32)
     print(f"chaos: seed {seed}", flush=True)
     root = Path(tempfile.mkdtemp(prefix="truco-chaos-"))
-    report = asyncio.run(run(args.faults, args.budget, seed, root))
+    report = asyncio.run(run(args.faults, args.budget, seed, root, kinds))
     print("\n".join(report.lines()))
-    if report.ok:
+    if report.ok and not args.keep:
         shutil.rmtree(root, ignore_errors=True)
         return 0
     print(f"the processes' logs and the NATS nodes' files are in {root}")
