@@ -69,6 +69,7 @@ class History:
     ended: list[str] = field(default_factory=list)  # players whose session ended on a live process
     killed: dict[int, float] = field(default_factory=dict)  # port -> when its process was last killed
     reconnects: int = 0  # sessions made again after their process was killed
+    trace: list[str] = field(default_factory=list)  # what each player heard and did, for a failed run
 
     def saw(self, player: str, update: p.TableUpdate) -> None:
         table = update.table_id
@@ -183,6 +184,9 @@ async def _player(player: Player, ports: list[int], history: History, done: asyn
     that ends is noted."""
     def heard(update: p.TableUpdate) -> bool:
         history.saw(player.name, update)
+        history.trace.append(f"{time.strftime('%H:%M:%S')} {player.name} port {player.port} seat {update.seat} seq {update.seq} "
+                             f"over {update.view.match_over} waiting {update.waiting} votes {update.rematch_votes} "
+                             f"history {bool(update.history)}")
         return done.is_set()
 
     while not done.is_set():
@@ -190,14 +194,35 @@ async def _player(player: Player, ports: list[int], history: History, done: asyn
             update = await programs.play(player.client, player.table, heard, seed=player.seed, timeout=3600,
                                          resend_after=RESEND_AFTER)
             if update.view.match_over and not done.is_set():
-                await player.client.send(p.Rematch(table_id=player.table))
-                await programs.update(player.client, lambda u: heard(u) or not u.view.match_over, timeout=3600)
+                await _rematch(player, update, heard, history)
         except (Closed, ConnectionError, asyncssh.Error) as exc:
             if history.killed.get(player.port, 0) < player.since:
                 history.ended.append(f"{player.name} on port {player.port}: {exc}")
                 return
             await _again(player, ports, done)
             history.reconnects += 1
+
+
+async def _rematch(player: Player, over: p.TableUpdate, heard: Callable[[p.TableUpdate], bool],
+                   history: History) -> None:
+    """Ask for the rematch until the next match starts, again while the table does not show
+    this seat's vote (as a person presses the key again): a vote can be refused, e.g. by the
+    command allowance after a burst of resent moves."""
+    seat = over.seat
+    while True:
+        await player.client.send(p.Rematch(table_id=player.table))
+        history.trace.append(f"{time.strftime('%H:%M:%S')} {player.name} sends Rematch")
+        try:
+            # (the new match's first update is left for ``play``: it may be this seat's turn)
+            update = await programs.update(player.client, lambda u: heard(u) or not u.view.match_over
+                                           or seat in u.rematch_votes, timeout=RESEND_AFTER, peek=True)
+        except TimeoutError:
+            continue
+        if update.view.match_over:  # voted: until the match starts
+            await player.client.receive()  # (the update peeked at)
+            await programs.update(player.client, lambda u: heard(u) or not u.view.match_over, timeout=3600,
+                                  peek=True)
+        return
 
 
 async def _again(player: Player, ports: list[int], done: asyncio.Event) -> None:
@@ -332,7 +357,11 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
         _, waiting = await asyncio.wait(players, timeout=RECOVERY_LIMIT)
         if waiting:
             report.stuck.append(f"{len(waiting)} players heard nothing for {RECOVERY_LIMIT:.0f} s at the end")
-        logged = await retrying(lambda: logged_state(servers[0].url), "reading the logs", CAUGHT_UP_LIMIT)
+        try:
+            logged = await retrying(lambda: logged_state(servers[0].url), "reading the logs", CAUGHT_UP_LIMIT)
+        except Exception as exc:  # the check cannot be made: a failure of the run, said as such
+            report.lost.append(f"the tables' logs could not be read within {CAUGHT_UP_LIMIT:.0f} s: {exc!r}")
+            logged = {}
         for table in tables:
             last = logged.get(table, (0, -1, ""))[1]
             if history.seen.get(table, -1) > last:
@@ -349,6 +378,7 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
             task.cancel()
         for n, proc in enumerate(procs):  # for the operator to read after a failed run
             (root / f"process-{n}.log").write_text("".join(proc.lines))
+        (root / "players.log").write_text("\n".join(history.trace) + "\n")
         for n, proc in enumerate(killed):
             (root / f"killed-{n}-port-{proc.port}.log").write_text("".join(proc.lines))
         await programs.close_all([player.client for player in seated])
