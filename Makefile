@@ -48,7 +48,8 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tests/bench/run.py
 
-# Faults injected into a playing 3-node NATS cluster, the history checked (tests/chaos/harness.py):
+# Faults (NATS nodes and serve processes killed or paused) injected into a playing 3-node
+# cluster, the history checked (tests/chaos/harness.py):
 # 100 faults, at most 10 minutes. `make test` runs a short one (tests/chaos/test_chaos.py).
 chaos: $(STAMP)
 	$(BIN)/python -m tests.chaos.harness --faults 100 --budget 600
