@@ -21,7 +21,7 @@ from tui.widgets.log_panel import LogPanel
 from tui.screens.table import TableScreen
 
 from tests.tui.table_states import LONG_NAMES, RESUME, Shown, longest_calls, spectator, to_play
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, until
 from tests.tui.kit import FakeLink, welcome
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
@@ -179,15 +179,17 @@ async def test_the_log_keeps_six_lines_at_60x20(players: int, lang: str, lite: b
     async with shown_at(shown, (60, 20), lang) as (app, pilot):
         if lite:
             app.toggle_lite()
-            await pilot.pause(0.1)
+            await pilot.pause()  # (no delay: until the app is idle again, laid out in lite)
         log = app.screen.query_one("#t-log", LogPanel)
-        rule = log.styles.border_top[0] not in ("", "none")
-        assert log.region.height - rule >= 6, (log.region, screen_text(app))
+
+        def lines() -> int:
+            return log.region.height - (log.styles.border_top[0] not in ("", "none"))
+        await until(pilot, lambda: lines() >= 6, "six log lines", seen=lambda: screen_text(app))
         for i in range(20):
             log.write(Text(f"old line {i:02d}"))
         await pilot.press("pageup")
-        await pilot.pause(0.1)
-        assert "↓" in "\n".join(region_text(app, "#t-log")), screen_text(app)
+        await until(pilot, lambda: "↓" in "\n".join(region_text(app, "#t-log")), "the rule saying how far back",
+                    seen=lambda: screen_text(app))
 
 
 async def test_the_log_scrolls_back_through_the_hands_the_client_keeps() -> None:
