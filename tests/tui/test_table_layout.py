@@ -192,6 +192,21 @@ async def test_the_log_keeps_six_lines_at_60x20(players: int, lang: str, lite: b
                     seen=lambda: screen_text(app))
 
 
+async def test_a_long_log_line_goes_on_under_an_indent() -> None:
+    """A line wider than the log wraps at a space, and what does not fit goes on two columns
+    in, so it is not read as a line of its own (a seña, a hand's closing line at 60 columns)."""
+    said = ("Bot 2 te hace una seña: abre apenas la boca (un ancho falso, de oro o de copa) "
+            "y después se toca la oreja")
+    async with shown_at(to_play("argentino", 6), (60, 20), "es") as (app, pilot):
+        app.screen.query_one("#t-log", LogPanel).write(Text(said))
+        await until(pilot, lambda: "la oreja" in "\n".join(region_text(app, "#t-log")), "the line written")
+        rows = [row.rstrip() for row in region_text(app, "#t-log")]
+        start = next(i for i, row in enumerate(rows) if row.startswith("Bot 2 te hace"))
+        shown = rows[start:]
+        assert len(shown) >= 2 and all(row.startswith("  ") and not row.startswith("   ") for row in shown[1:])
+        assert " ".join(row.strip() for row in shown) == said
+
+
 async def test_the_log_scrolls_back_through_the_hands_the_client_keeps() -> None:
     shown = longest_calls("argentino", 2, "en")
     async with shown_at(shown, (80, 24), "en") as (app, pilot):

@@ -15,6 +15,7 @@ Row = tuple[Text, tuple[object, ...]]  # a row of a wrapped line (no base style)
 # Log lines wrapped to a width, by the line's content and the width: the players of a table
 # log the same lines.
 WRAPPED_ROWS: SharedLRU[tuple[object, ...], list[Row]] = SharedLRU(5_000)
+HANG = 2  # columns a wrapped line's continuation is indented by
 
 
 class LogPanel(Panel):
@@ -78,14 +79,29 @@ class LogPanel(Panel):
         key = (line_key(line), line.justify, width)
         rows = WRAPPED_ROWS.get(key)
         if rows is None:
-            rows = []
-            for row in line.wrap(self.app.console, width, overflow="fold"):
-                row.no_wrap = True
-                row = style_as_span(row)
-                rows.append((row, line_key(row)))
+            rows = [(row, line_key(row)) for row in self._hanging(line, width)]
             WRAPPED_ROWS.put(key, rows)
         self._wrapped[id(line)] = (width, rows)
         return rows
+
+    def _hanging(self, line: Text, width: int) -> list[Text]:
+        """``line`` in rows of ``width``: what does not fit goes on under an indent of
+        ``HANG`` columns, so a continuation is not read as a line of its own."""
+        console = self.app.console
+        first, *more = line.wrap(console, width, overflow="fold")
+        rows = [first]
+        if more and width > 2 * HANG:
+            rest = line[len(first.plain):]
+            rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")):]  # (the space it broke at)
+            for row in rest.wrap(console, width - HANG, overflow="fold"):
+                rows.append(Text(" " * HANG) + row)
+        else:
+            rows += more
+        out = []
+        for row in rows:
+            row.no_wrap = True
+            out.append(style_as_span(row))
+        return out
 
     def clear(self) -> None:
         self._lines.clear()
