@@ -105,7 +105,7 @@ class HandContext:
     deal_no: int | None = None  # that hand's deal number
     raised: str | None = None  # the hand's last truco call so far (a refused one is named)
     truco_waits: bool = False  # that call still waits for its answer
-    envido_waits: bool = False  # an envido (or envite) waits for its answer: a quiero is its
+    envido_waits: bool = False  # an envido (or envite) waits for its answer: the next quiero is its
     raise_answers: bool = False  # the last truco call raised one that waited: "Quiero retruco"
     scored: tuple[Scored, ...] = ()  # the hand's points so far (its closing line adds them up)
 

@@ -87,11 +87,17 @@ def _refusal(state: State, seat: int) -> str:
     return state.variant_hand.unsettled() if state.variant_hand is not None else ""
 
 
-def _unseen(state: State, seat: int, played: Mapping[int, Sequence[Card]]) -> list[Card]:
-    """The cards ``seat`` has not seen, in the deck's order."""
+def _seen(state: State, seat: int, played: Mapping[int, Sequence[Card]]) -> set[Card]:
+    """The cards ``seat`` has seen: its own, those played face up, the face-up card."""
     seen = set(state.dealt[seat]) | {c for cards in played.values() for c in cards}
     if state.face_up is not None:
         seen.add(state.face_up)
+    return seen
+
+
+def _unseen(state: State, seat: int, played: Mapping[int, Sequence[Card]]) -> list[Card]:
+    """The cards ``seat`` has not seen, in the deck's order."""
+    seen = _seen(state, seat, played)
     return [c for c in state.rules.deck if c not in seen]
 
 
@@ -118,9 +124,7 @@ def _canonical(state: State, seat: int, played: Mapping[int, Sequence[Card]]) ->
 def _rebuild(public: State, me: int, hands: Mapping[int, Sequence[Card]],
              proofs: tuple[tuple[int, int | tuple[Card, ...]], ...]) -> State:
     played = _played(public)
-    seen = set(public.hands[me]) | {c for cards in played.values() for c in cards}
-    if public.face_up is not None:
-        seen.add(public.face_up)
+    seen = _seen(public, me, played)
     new_hands = list(public.hands)
     new_dealt = list(public.dealt)
     used: set[Card] = set()
