@@ -138,7 +138,7 @@ class JetStreamStore:
     async def _values(self, kv: SteadyKV, kind: type[T]) -> list[T]:
         """Every value of a bucket that is a valid ``kind`` (others are logged and skipped)."""
         found: list[T] = []
-        entries = await retrying(lambda: current_values(kv.kv), "reading a bucket", READ_WITHIN)
+        entries = await retrying(lambda: current_values(kv.kv, whole=True), "reading a bucket", READ_WITHIN)
         for entry in entries:  # not kv.keys(): its watch can end early (kvscan.py)
             message = self._decode(entry.value, entry.key)
             if isinstance(message, kind):

@@ -24,9 +24,12 @@ FETCH_WAIT = 5.0  # seconds for a batch the consumer has pending
 IDLE_GONE = 60.0  # seconds after which the server drops a consumer left behind
 
 
-async def current_values(kv: KeyValue, keys: str = ">") -> list[KeyValue.Entry]:
+async def current_values(kv: KeyValue, keys: str = ">", whole: bool = False) -> list[KeyValue.Entry]:
     """The current value of every key ``keys`` matches (a NATS subject filter), deleted and
-    purged keys left out; in stream order."""
+    purged keys left out; in stream order. With ``whole``, values that do not come (the
+    stream's leader changing under the scan, e.g. after the NATS nodes lost their power) raise
+    nats' TimeoutError, for the caller to scan again (``bus.retrying``), instead of a part:
+    a table index read in part would leave tables whose logs exist unrestored."""
     js = kv._js
     info = await js.add_consumer(kv._stream, config=ConsumerConfig(
         filter_subject=f"{kv._pre}{keys}", deliver_policy=DeliverPolicy.LAST_PER_SUBJECT,
@@ -41,8 +44,11 @@ async def current_values(kv: KeyValue, keys: str = ">") -> list[KeyValue.Entry]:
         while left > 0:
             try:
                 msgs = await sub.fetch(min(left, BATCH), timeout=FETCH_WAIT)
-            except NatsTimeout:  # the rest expired or was purged meanwhile
-                log.warning("kv scan of %s: %d values did not come", kv._stream, left)
+            except NatsTimeout:  # the rest expired or was purged meanwhile, or the leader changed
+                log.warning("kv scan of %s: %d values did not come%s", kv._stream, left,
+                            "; it is read again" if whole else "")
+                if whole:
+                    raise
                 break
             left -= len(msgs)
             for msg in msgs:

@@ -1,5 +1,7 @@
-"""A short chaos run inside `make test` (`make chaos` runs 100 faults): four faults, of NATS
-nodes and of serve processes, under three playing tables, every check of the harness holding."""
+"""Short chaos runs inside `make test` (`make chaos` runs 100 faults): a few faults of each
+kind a system has, under three playing tables, every check of the harness holding (nothing
+acknowledged lost, every view a replay of the log, no session dropped on a live process,
+every table playing again)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,13 +9,34 @@ from pathlib import Path
 import pytest
 
 from tests.chaos.harness import run
+from tests.chaos.lazyfs import fuse_missing
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow,
+              pytest.mark.skipif(bool(fuse_missing()), reason=fuse_missing() or "")]
 
 
-async def test_four_faults_of_nats_nodes_and_serve_processes_lose_nothing_and_drop_no_one(tmp_path: Path) -> None:
-    report = await run(faults=4, budget=240.0, seed=33, root=tmp_path)
-    print("\n".join(report.lines()))
+def _holds(report_lines: list[str], ok: bool) -> None:
+    print("\n".join(report_lines))
+    assert ok, "\n".join(report_lines)
+
+
+async def test_faults_of_nats_nodes_and_serve_processes_lose_nothing_and_drop_no_one(tmp_path: Path) -> None:
+    kinds = ("kill-node", "pause-node", "power-node", "kill-process", "pause-process")
+    report = await run(faults=4, budget=240.0, seed=33, root=tmp_path, kinds=kinds, mode="cluster")
+    _holds(report.lines(), report.ok)
     assert len(report.faults) == 4
-    assert report.ok, "\n".join(report.lines())
+    assert report.views > 100  # the replay check had views to check
     assert report.reconnects or not any("kill process" in what for what, _ in report.faults)
+
+
+async def test_power_cuts_of_every_nats_node_at_once_lose_no_event_players_saw(tmp_path: Path) -> None:
+    report = await run(faults=2, budget=240.0, seed=5, root=tmp_path, kinds=("power-all",), mode="cluster")
+    _holds(report.lines(), report.ok)
+    assert [what.split(" ", 1)[1] for what, _ in report.faults] == ["power every node"] * 2
+
+
+async def test_power_cuts_and_kills_of_a_server_on_sqlite_lose_no_event_players_saw(tmp_path: Path) -> None:
+    report = await run(faults=6, budget=200.0, seed=1, root=tmp_path, mode="sqlite")
+    _holds(report.lines(), report.ok)
+    assert sum("power cut" in what for what, _ in report.faults) >= 1
+    assert report.views > 100

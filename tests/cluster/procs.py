@@ -23,6 +23,7 @@ from tests.ports import free_port
 from server.table import state_digest
 
 LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+) \(cluster process (\S+), (.*)\)")
+SINGLE_LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
 HOST = re.compile(r"cluster: this process \((\S+)\) is the lobby host")
 RESTORED = re.compile(r"restored table (\S+) match (\d+) seq (\d+) digest (\w+)")
 LEASE_TTL = 1.5  # seconds: a dead host is replaced within about this
@@ -71,13 +72,15 @@ class Proc:
             await asyncio.gather(self.reader, return_exceptions=True)
 
 
-async def start(tmp: Path, nats_url: str, *options: str, port: int | None = None) -> Proc:
-    """One process of the cluster, once it listens; all of them share ``tmp`` (data dir, key)."""
+async def start(tmp: Path, nats_url: str | None, *options: str, port: int | None = None) -> Proc:
+    """One process of the cluster, once it listens; all of them share ``tmp`` (data dir, key).
+    Without ``nats_url``, a process on its own, its store SQLite in the data dir."""
     exe = Path(sys.executable).parent / "truco-ssh"
     port = port or free_port()
+    cluster = ("--nats", nats_url, "--lease-ttl", str(LEASE_TTL)) if nats_url is not None else ()
     process = await asyncio.create_subprocess_exec(
         str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(tmp / "data"),
-        "--host-key", str(tmp / "key"), "--nats", nats_url, "--lease-ttl", str(LEASE_TTL),
+        "--host-key", str(tmp / "key"), *cluster,
         "--log-level", "INFO", "--log-digests", "--bot-delay", "0.05", "--hand-pause", "0.1",
         "--away-grace", "120", *options,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
@@ -85,11 +88,11 @@ async def start(tmp: Path, nats_url: str, *options: str, port: int | None = None
     proc = Proc(process, port)
     proc.reader = asyncio.get_running_loop().create_task(proc._read())
     try:
-        listening = await proc.wait_line(LISTENING)
+        listening = await proc.wait_line(LISTENING if nats_url is not None else SINGLE_LISTENING)
     except BaseException:
         await proc.stop(signal.SIGKILL)
         raise
-    proc.owner = listening.group(2)
+    proc.owner = listening.group(2) if nats_url is not None else "single"
     return proc
 
 
@@ -148,9 +151,10 @@ async def logged_state(url: str) -> dict[str, tuple[int, int, str]]:
     return out
 
 
-async def start_nats_cluster(root: Path, nodes: int = 3) -> list[NatsServer]:
+async def start_nats_cluster(root: Path, nodes: int = 3, sync_always: bool = False) -> list[NatsServer]:
     """``nodes`` nats-servers routed to each other on loopback, JetStream on each, once
-    JetStream works on every one (the cluster has elected its meta leader)."""
+    JetStream works on every one (the cluster has elected its meta leader); ``sync_always``:
+    each syncs every write before acknowledging it, as ``--workers`` starts them."""
     ports: list[int] = []
     while len(ports) < 2 * nodes:  # for the clients, then for the routes, all different
         port = free_port()
@@ -159,7 +163,7 @@ async def start_nats_cluster(root: Path, nodes: int = 3) -> list[NatsServer]:
     every = ",".join(f"nats://127.0.0.1:{port}" for port in ports[nodes:])
     servers = [NatsServer(root / f"js{i}", port=ports[i],
                           args=("--cluster", f"nats://127.0.0.1:{ports[nodes + i]}", "--cluster_name", "truco-test",
-                                "--routes", every))
+                                "--routes", every), sync_always=sync_always)
                for i in range(nodes)]
     try:
         await asyncio.gather(*(server.start() for server in servers))

@@ -1,0 +1,291 @@
+"""The systems the chaos harness plays on, and the faults each can suffer (issue 33).
+
+``Cluster``: three nats-servers routed on loopback (JetStream, ``--replicas 3``, every write
+synced before it is acknowledged, each node's store on its own power-cut filesystem) and three
+``truco-ssh serve --nats`` processes, each first on its own node.
+
+``Single``: one ``truco-ssh serve`` process, its SQLite store in a data directory on a
+power-cut filesystem.
+
+A fault returns what it was and a task that ends it (a restart, a SIGCONT). The power cut of
+the SQLite machine also checks, at the moment the power is back and before the server starts
+again, that every event a player saw before the cut is on the disk (``cut_losses``); in the
+cluster, where the serve processes write again as soon as the nodes are back, an event lost
+and its number used again is caught by the replay check at the end (tests/chaos/replay_check.py).
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import sqlite3
+import time
+from pathlib import Path
+from typing import Awaitable, Callable
+
+import nats
+
+from server.cluster.bus import EVENTS_STREAM, LEASE_BUCKET, retrying
+from server.cluster.natsd import NatsServer
+from tests.chaos.lazyfs import LazyMount
+from tests.chaos.replay_check import Log, jetstream_logs, sqlite_logs
+from tests.cluster.procs import Proc, start, start_nats_cluster
+
+CAUGHT_UP_LIMIT = 60.0
+Ending = "asyncio.Future[None]"
+Logged = dict[str, int]  # table -> the last sequence number in its log
+
+
+def _later(seconds: float, then: Callable[[], Awaitable[None]]) -> "asyncio.Future[None]":
+    async def run() -> None:
+        await asyncio.sleep(seconds)  # the fault lasts this long: the fault itself, not a wait
+        await then()
+    return asyncio.ensure_future(run())
+
+
+async def _continue(pid: int) -> None:
+    os.kill(pid, signal.SIGCONT)
+
+
+class Faults:
+    """What every system has: serve processes, the players' ports, the cuts' findings."""
+
+    name = ""
+    weights: dict[str, float] = {}
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.procs: list[Proc] = []
+        self.killed: list[Proc] = []  # processes killed by a fault (their logs are kept)
+        self.killed_at: dict[int, float] = {}  # port -> when its process was last killed
+        self.cut_losses: list[str] = []  # events players saw before a power cut and not on the store after it
+        self.outages: list[float] = []  # when every NATS node lost its power (sessions may end)
+        self.ports: list[int] = []
+
+    async def start_process(self, n: int, port: int | None = None) -> Proc:
+        raise NotImplementedError
+
+    async def kill_process(self, rng: random.Random) -> tuple[str, Ending]:
+        """A serve process killed with SIGKILL, and started again on its port 1-3 s later, as
+        its supervisor would."""
+        n = rng.randrange(len(self.procs))
+        proc = self.procs[n]
+        self.killed_at[proc.port] = time.monotonic()
+        await proc.stop(signal.SIGKILL)
+        self.killed.append(proc)
+
+        async def again() -> None:
+            self.procs[n] = await self.start_process(n, proc.port)
+        return f"kill process {n}", _later(rng.uniform(1.0, 3.0), again)
+
+    async def pause_process(self, rng: random.Random) -> tuple[str, Ending]:
+        """A serve process stopped with SIGSTOP for 2-5 s (a stall: its sessions must survive it)."""
+        n = rng.randrange(len(self.procs))
+        pid, pause = self.procs[n].process.pid, rng.uniform(2.0, 5.0)
+        os.kill(pid, signal.SIGSTOP)
+        return f"pause process {n} {pause:.1f} s", _later(pause, lambda: _continue(pid))
+
+    def check_cut(self, what: str, seen: dict[str, int], logged: Logged) -> None:
+        self.cut_losses += [f"{what}: {table}: players saw event {seq}, the store ends at {logged.get(table, -1)}"
+                            for table, seq in seen.items() if seq > logged.get(table, -1)]
+
+    async def caught_up(self) -> None:
+        """Until the store is whole again after a fault (the cluster: every replica current)."""
+
+    async def logs(self) -> dict[str, Log]:
+        raise NotImplementedError
+
+    async def logged(self) -> Logged:
+        return {table: log.rows[-1][0] for table, log in (await self.logs()).items() if log.rows}
+
+    async def stop(self) -> None:
+        await asyncio.gather(*(proc.stop() for proc in self.procs))
+
+    def keep_logs(self) -> None:
+        for n, proc in enumerate(self.procs):  # for the operator to read after a failed run
+            (self.root / f"process-{n}.log").write_text("".join(proc.lines))
+        for n, proc in enumerate(self.killed):
+            (self.root / f"killed-{n}-port-{proc.port}.log").write_text("".join(proc.lines))
+
+
+class Single(Faults):
+    """One serve process on SQLite, its data directory on a power-cut filesystem."""
+
+    name = "sqlite"
+    weights = {"kill-process": 0.35, "pause-process": 0.25, "power-cut": 0.4}
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.disk = LazyMount(root / "disk", root / "data")
+
+    async def start(self) -> None:
+        await self.disk.start()
+        self.procs.append(await self.start_process(0))
+        self.ports = [self.procs[0].port]
+
+    async def start_process(self, n: int, port: int | None = None) -> Proc:
+        return await start(self.root, None, port=port)
+
+    async def inject(self, kind: str, rng: random.Random, seen: Callable[[], dict[str, int]]) -> tuple[str, Ending]:
+        if kind == "kill-process":
+            return await self.kill_process(rng)
+        if kind == "pause-process":
+            return await self.pause_process(rng)
+        assert kind == "power-cut"
+        proc = self.procs[0]
+        self.killed_at[proc.port] = time.monotonic()
+        proc.process.kill()  # the machine loses its power: the program and the disk's cache at once
+        await self.disk.cut()
+        await proc.stop()
+        self.killed.append(proc)
+        saw = seen()  # nothing more can be seen: the server is gone
+        await self.disk.start()
+        try:
+            self.check_cut("power cut", saw, await self.logged())
+        except sqlite3.DatabaseError as exc:  # (what a store that did not sync can come back as)
+            self.cut_losses.append(f"power cut: the store cannot be read after it: {exc}")
+
+        async def again() -> None:
+            self.procs[0] = await self.start_process(0, proc.port)
+        return "power cut", _later(rng.uniform(1.0, 3.0), again)
+
+    async def logs(self) -> dict[str, Log]:
+        return await asyncio.to_thread(sqlite_logs, self.root / "data" / "truco.sqlite3")
+
+    async def stop(self) -> None:
+        await super().stop()
+        await self.disk.cut()
+
+
+class Cluster(Faults):
+    """Three NATS nodes (each store on a power-cut filesystem) and three serve processes."""
+
+    name = "cluster"
+    weights = {"kill-node": 0.2, "pause-node": 0.2, "power-node": 0.1, "power-all": 0.05,
+               "kill-process": 0.3, "pause-process": 0.15}
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        # (the JetStream store on the power-cut filesystem; the node's log beside it, kept)
+        self.disks = [LazyMount(root / f"disk{i}", root / f"js{i}" / "jetstream") for i in range(3)]
+        self.servers: list[NatsServer] = []
+
+    async def start(self) -> None:
+        await asyncio.gather(*(disk.start() for disk in self.disks))
+        self.servers = await start_nats_cluster(self.root, sync_always=True)
+        for n in range(3):
+            self.procs.append(await self.start_process(n))
+        self.ports = [proc.port for proc in self.procs]
+
+    async def start_process(self, n: int, port: int | None = None) -> Proc:
+        urls = [s.url for s in self.servers]
+        return await start(self.root, ",".join(urls[n:] + urls[:n]), "--replicas", "3", "--lease-ttl", "6",
+                           port=port)
+
+    async def inject(self, kind: str, rng: random.Random, seen: Callable[[], dict[str, int]]) -> tuple[str, Ending]:
+        if kind == "kill-process":
+            return await self.kill_process(rng)
+        if kind == "pause-process":
+            return await self.pause_process(rng)
+        if kind == "power-all":
+            return await self._power_all(rng)
+        target = await self._leader(f"KV_{LEASE_BUCKET}") if rng.random() < 0.5 else None
+        target = target or rng.choice(self.servers)
+        assert target.process is not None
+        n = self.servers.index(target)
+        name = f"node {n}"  # (the report counts "kill node", "pause node", "power node")
+        if kind == "pause-node":
+            pid, pause = target.process.pid, rng.uniform(2.0, 6.0)
+            os.kill(pid, signal.SIGSTOP)
+            return f"pause {name} {pause:.1f} s", _later(pause, lambda: _continue(pid))
+        target.process.kill()
+        if kind == "power-node":
+            await self.disks[n].cut()
+        await target.process.wait()
+        target.process = None
+
+        async def again() -> None:
+            if kind == "power-node":
+                await self.disks[n].start()
+            await target.start()
+        return f"{'kill' if kind == 'kill-node' else 'power'} {name}", _later(rng.uniform(1.0, 3.0), again)
+
+    async def _power_all(self, rng: random.Random) -> tuple[str, Ending]:
+        """The three nodes lose their power at once (Jepsen's coordinated power failure) and
+        come back 1-3 s later. (An event lost and its number used again by the next move is
+        caught by the replay check at the end.)"""
+        for server in self.servers:
+            assert server.process is not None
+            server.process.kill()
+        self.outages.append(time.monotonic())
+        await asyncio.gather(*(disk.cut() for disk in self.disks))
+        for server in self.servers:
+            assert server.process is not None
+            await server.process.wait()
+            server.process = None
+
+        async def again() -> None:
+            await asyncio.gather(*(disk.start() for disk in self.disks))
+            await asyncio.gather(*(server.start() for server in self.servers))
+        return "power every node", _later(rng.uniform(1.0, 3.0), again)
+
+    async def _leader(self, stream: str) -> NatsServer | None:
+        for server in [s for s in self.servers if s.process is not None and s.process.returncode is None]:
+            try:
+                nc = await nats.connect(server.url, connect_timeout=2, max_reconnect_attempts=0)
+            except Exception:
+                continue
+            try:
+                info = await nc.jetstream().stream_info(stream)
+                if info.cluster is not None and info.cluster.leader:
+                    return next((s for s in self.servers if s.name == info.cluster.leader), None)
+            except Exception:
+                pass
+            finally:
+                await nc.close()
+        return None
+
+    async def caught_up(self) -> None:
+        """Until the lease and event streams have a leader and every replica is current."""
+        deadline = time.monotonic() + CAUGHT_UP_LIMIT
+        last = ""
+        while time.monotonic() < deadline:
+            try:
+                nc = await nats.connect(self.servers[0].url, connect_timeout=2, max_reconnect_attempts=0)
+                try:
+                    current = True
+                    for stream in (f"KV_{LEASE_BUCKET}", EVENTS_STREAM):
+                        info = await nc.jetstream().stream_info(stream)
+                        cluster = info.cluster
+                        if cluster is None or not cluster.leader or any(
+                                not r.current or r.offline for r in cluster.replicas or []):
+                            current = False
+                    if current:
+                        return
+                finally:
+                    await nc.close()
+            except Exception as exc:
+                last = repr(exc)
+            else:
+                last = repr(cluster)
+            await asyncio.sleep(0.25)
+        raise AssertionError(f"the NATS cluster did not catch up: {last}")
+
+    async def logs(self) -> dict[str, Log]:
+        return await retrying(lambda: jetstream_logs(self.servers[0].url), "reading the logs", CAUGHT_UP_LIMIT)
+
+    async def stop(self) -> None:
+        await super().stop()
+        for server in self.servers:  # a paused node would not stop
+            if server.process is not None and server.process.returncode is None:
+                os.kill(server.process.pid, signal.SIGCONT)
+        await asyncio.gather(*(server.stop() for server in self.servers))
+        await asyncio.gather(*(disk.cut() for disk in self.disks))
+
+
+async def _nothing() -> None:
+    pass
+
+
+SYSTEMS: dict[str, type[Single] | type[Cluster]] = {"sqlite": Single, "cluster": Cluster}
