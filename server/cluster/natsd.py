@@ -100,9 +100,13 @@ class NatsServer:
     # lock until it has (server/process_life.py).
     end_with_parent: bool = False
     pass_fds: tuple[int, ...] = ()
+    # A command it runs under (e.g. ``ip netns exec M``: the chaos harness's machines).
+    prefix: tuple[str, ...] = ()
     # Every write synced to the disk before it is acknowledged (``sync_interval: always``);
     # nats-server's default syncs every two minutes, so a power cut loses what players saw.
     sync_always: bool = False
+    # More of its configuration file (e.g. a cluster block: how soon a silent route is noticed).
+    extra_config: str = ""
     process: asyncio.subprocess.Process | None = None
     _name: str = ""
 
@@ -128,12 +132,14 @@ class NatsServer:
         try:
             command = [str(binary), "--jetstream", "--store_dir", str(self.store_dir),
                        "--addr", self.host, "--port", str(self.port), "--server_name", self._name, *self.args]
-            if self.sync_always:
+            if self.sync_always or self.extra_config:
                 config = self.store_dir / "truco-nats.conf"
-                await asyncio.to_thread(config.write_text, SYNC_ALWAYS_CONFIG)
+                text = (SYNC_ALWAYS_CONFIG if self.sync_always else "") + self.extra_config
+                await asyncio.to_thread(config.write_text, text)
                 command += ["--config", str(config)]
             if self.end_with_parent:
                 command = ending_with_this_process(command)
+            command = [*self.prefix, *command]
             self.process = await asyncio.create_subprocess_exec(
                 *command,
                 # a file, not a pipe: an unread pipe would stall the server

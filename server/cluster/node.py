@@ -166,7 +166,15 @@ class Node:
         lease = self.front_lease
         if lease is not None and await self.leases.renew(lease):
             return
-        if lease is not None:  # it ran out (a long pause): the host may have closed our sessions
+        if lease is not None and self.hosting is not None and not self.hosting.lease.lost:
+            # Only the lobby host closes a silent front end's sessions, and it never judges its
+            # own front end (``_front_alive``): while this process has been the host, nobody
+            # closed them. (Had another process taken the host lease meanwhile, this one steps
+            # down at its next renewal and its sessions attach to the new host, as after any
+            # host change.) A NATS node hanging for about the lease's time did this.
+            log.warning("cluster: this front end's lease ran out while the bus could not be written; "
+                        "this process is the lobby host, so its sessions go on")
+        elif lease is not None:  # it ran out (a long pause): the host may have closed our sessions
             log.warning("cluster: this front end's lease ran out; its sessions end")
             self.front.hang_up_all()
         self.front_lease = await self.leases.claim(front_lease(self.bus.owner))

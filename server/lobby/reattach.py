@@ -112,8 +112,11 @@ class Reattach:
             held = self._seats.held_seat(fingerprint=fp)
         else:
             held = self._seats.held_seat(code=message.resume) if message.resume else None
-        if held is not None and held[2].conn_id is not None and held[2].conn_id in state.conns:
+        sitting = held[2].conn_id if held is not None else None
+        if sitting is not None and sitting != conn.peer.conn_id and sitting in state.conns:
             held = None  # another live session (of the same key) sits there
+        # (the seat may name this very session: the table's owner, which kept running, told the
+        # new host who sits where; this session was just opened above, so it is in ``conns``)
         if held is not None:
             self._names.reclaim(conn, *held)
             return

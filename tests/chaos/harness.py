@@ -11,22 +11,28 @@ silence, as a person presses again).
 The faults, one at a time at random moments: a NATS node killed with SIGKILL (and started
 again on its store 1-3 s later), stopped with SIGSTOP for 2-6 s, or its power cut (its
 unsynced writes lost), the node leading the lease bucket's stream half of the time; the power
-of every NATS node cut at once; a serve process killed with SIGKILL and started again on its
-port 1-3 s later, as its supervisor would (its players, who sign with their own keys, connect
-again to any process, as a person does, and are given their seats back), or stopped with
-SIGSTOP for 2-5 s; in SQLite mode, the machine's power cut (the process and the disk's
-unsynced writes). After each, the harness waits until every table has played again (the
-seconds from the fault's start are the recovery time) and until the store has caught up, then
-injects the next.
+of every NATS node cut at once; a machine partitioned from the others; a serve process killed
+with SIGKILL and started again on its port 1-3 s later, as its supervisor would (its players,
+who sign with their own keys, connect again to any process, as a person does, and are given
+their seats back), or stopped with SIGSTOP for 2-5 s; in SQLite mode, the machine's power cut
+(the process and the disk's unsynced writes). After each, the harness waits until every table
+has played again (the seconds from the fault's start are the recovery time) and until the
+store has caught up, then injects the next.
+
+In the cluster each NATS node and serve process pair is a machine of its own, a Linux network
+namespace (tests/chaos/machines.py): a partition cuts one machine off from the other two,
+silently (packets dropped, no error), for 3-8 s, while its players still reach it.
 
 The checks, on the whole history: every table update any player saw is in the table's log
 afterwards (no acknowledged event lost: the highest sequence seen is logged, and the log
 replays), and after the SQLite machine's power cut, on the disk as the cut left it; what
-every player was shown is what the log replays to at that point; no player saw a table go backwards (an older update after a newer one); no session
-ended on a process that was not killed; no serve process exited or stopped itself unless the
-harness killed it; every table played again after every fault (and how fast).
-
-Not covered yet (issue 33): partitions between machines (network namespaces).
+every player was shown is what the log replays to at that point (tests/chaos/replay_check.py:
+this also catches a lost event whose number the next move used again, and a table written by
+two owners at once, whose players would be shown two different tables); no player saw a
+table go backwards (an older update after a newer one); no session ended on a process that
+was not killed, unless every NATS node lost its power or its machine was partitioned (those
+are counted apart); no serve process exited or stopped itself unless the harness killed it;
+every table played again after every fault (and how fast).
 
 Run: ``python -m tests.chaos.harness --faults 100 --budget 600`` (``make chaos``: both
 systems, the faults and the time shared between them).
@@ -71,7 +77,8 @@ class History:
     killed: dict[int, float] = field(default_factory=dict)  # port -> when its process was last killed
     reconnects: int = 0  # sessions made again after their process was killed
     outages: list[float] = field(default_factory=list)  # when every NATS node lost its power
-    outage_drops: int = 0  # sessions on live processes ended by such an outage (made again)
+    partitioned: list[tuple[int, float]] = field(default_factory=list)  # (port, when) a machine was cut off
+    outage_drops: int = 0  # sessions on live processes ended by such an outage or partition (made again)
     trace: list[str] = field(default_factory=list)  # what each player heard and did, for a failed run
     views: dict[str, Seen] = field(default_factory=dict)  # table -> (seq, seat) -> the view a player was sent
     conflicts: list[str] = field(default_factory=list)  # one (table, seq, seat) shown two different ways
@@ -120,13 +127,14 @@ class Report:
         for what, _ in self.faults:
             kind = " ".join(what.split()[1:3])  # "10:01:02 kill node 1" -> "kill node"
             kinds[kind] = kinds.get(kind, 0) + 1
-        system = ("3 NATS nodes (stores on power-cut filesystems), 3 serve processes" if self.mode == "cluster"
+        system = ("3 machines (network namespaces), each a NATS node (its store on a power-cut filesystem) "
+                  "and a serve process" if self.mode == "cluster"
                   else "1 serve process on SQLite (data on a power-cut filesystem)")
         out = [f"chaos ({self.mode}): {len(self.faults)} faults in {self.seconds:.0f} s "
                f"({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}); {system}, {TABLES} tables",
                f"sessions made again after their process was killed: {self.reconnects - self.outage_drops}",
-               f"sessions on live processes ended by a power cut of every NATS node (made again): "
-               f"{self.outage_drops}",
+               *([f"sessions on live processes ended by a power cut of every NATS node or by their machine's "
+                  f"partition (made again): {self.outage_drops}"] if self.mode == "cluster" else []),
                f"acknowledged events lost: {len(self.lost)}",
                f"tables seen going backwards: {len(self.backwards)}",
                f"views shown that the log does not replay to: {len(self.unreplayed)} "
@@ -153,6 +161,7 @@ class Player:
     client: Client
     port: int
     since: float = field(default_factory=time.monotonic)  # when this session was made
+    hosts: dict[int, str] = field(default_factory=dict)  # port -> the machine's address (else loopback)
 
 
 async def _player(player: Player, ports: list[int], history: History, done: asyncio.Event) -> None:
@@ -173,7 +182,8 @@ async def _player(player: Player, ports: list[int], history: History, done: asyn
             if update.view.match_over and not done.is_set():
                 await _rematch(player, update, heard, history)
         except (Closed, ConnectionError, asyncssh.Error) as exc:
-            outage = any(at > player.since for at in history.outages)
+            outage = any(at > player.since for at in history.outages) or any(
+                port == player.port and at > player.since for port, at in history.partitioned)
             if history.killed.get(player.port, 0) < player.since and not outage:
                 history.ended.append(f"{player.name} on port {player.port}: {exc}")
                 return
@@ -211,7 +221,8 @@ async def _again(player: Player, ports: list[int], done: asyncio.Event) -> None:
     while not done.is_set():
         turn = (turn + 1) % len(ports)
         try:
-            player.client = await Client.connect("127.0.0.1", ports[turn], player.name, client_keys=[player.key],
+            player.client = await Client.connect(player.hosts.get(ports[turn], "127.0.0.1"), ports[turn], player.name,
+                                                 client_keys=[player.key],
                                                  timeout=5)
         except (OSError, asyncssh.Error, TimeoutError, Closed):
             if time.monotonic() > deadline:
@@ -232,7 +243,7 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
     report = Report(mode=mode)
     began = time.monotonic()
     seated: list[Player] = []
-    history = History(killed=system.killed_at, outages=system.outages)
+    history = History(killed=system.killed_at, outages=system.outages, partitioned=system.partitioned)
     done = asyncio.Event()
     players: list[asyncio.Task[None]] = []
     try:
@@ -243,8 +254,9 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
             pair = []
             for name, n in ((f"p{t}a", t % len(ports)), (f"p{t}b", (t + 1) % len(ports))):
                 key = asyncssh.generate_private_key("ssh-ed25519")
-                client, = await programs.connect(ports[n], name, client_keys=[key])
-                pair.append(Player(name, key, "", 2 * t + len(pair), client, ports[n]))
+                client = await Client.connect(system.hosts.get(ports[n], "127.0.0.1"), ports[n], name,
+                                              client_keys=[key])
+                pair.append(Player(name, key, "", 2 * t + len(pair), client, ports[n], hosts=system.hosts))
             table = await programs.table_of(pair[0].client, 2, options=OPTIONS)
             await pair[1].client.send(p.JoinTable(table_id=table))
             tables.append(table)
@@ -262,6 +274,7 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
             kind = rng.choices(list(system.weights), weights=weights)[0]
             what, ending = await system.inject(kind, rng, lambda: dict(history.seen))
             what = f"{time.strftime('%H:%M:%S')} {what}"
+            history.trace.append(f"{what} (fault)")
             recovered = await _until_all_played(history, tables, started, report, what)
             try:
                 await ending
@@ -270,6 +283,7 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
                 break
             await system.caught_up()
             report.faults.append((what, recovered))
+            history.trace.append(f"{time.strftime('%H:%M:%S')} every table played again {recovered:.1f} s after it")
         done.set()  # each player stops at its next update; one that gets none is at a stuck table
         _, waiting = await asyncio.wait(players, timeout=RECOVERY_LIMIT)
         if waiting:

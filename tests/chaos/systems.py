@@ -1,8 +1,10 @@
 """The systems the chaos harness plays on, and the faults each can suffer (issue 33).
 
-``Cluster``: three nats-servers routed on loopback (JetStream, ``--replicas 3``, every write
-synced before it is acknowledged, each node's store on its own power-cut filesystem) and three
-``truco-ssh serve --nats`` processes, each first on its own node.
+``Cluster``: three machines (network namespaces on a bridge, tests/chaos/machines.py), each
+running a nats-server (JetStream, ``--replicas 3``, every write synced before it is
+acknowledged, its store on its own power-cut filesystem; routes pinged every second, so that a
+silent partition is noticed) and a ``truco-ssh serve --nats`` process that uses its own node
+first.
 
 ``Single``: one ``truco-ssh serve`` process, its SQLite store in a data directory on a
 power-cut filesystem.
@@ -29,6 +31,7 @@ import nats
 from server.cluster.bus import EVENTS_STREAM, LEASE_BUCKET, retrying
 from server.cluster.natsd import NatsServer
 from tests.chaos.lazyfs import LazyMount
+from tests.chaos.machines import Machines
 from tests.chaos.replay_check import Log, jetstream_logs, sqlite_logs
 from tests.cluster.procs import Proc, start, start_nats_cluster
 
@@ -61,7 +64,9 @@ class Faults:
         self.killed_at: dict[int, float] = {}  # port -> when its process was last killed
         self.cut_losses: list[str] = []  # events players saw before a power cut and not on the store after it
         self.outages: list[float] = []  # when every NATS node lost its power (sessions may end)
+        self.partitioned: list[tuple[int, float]] = []  # (port, when) its machine was cut off
         self.ports: list[int] = []
+        self.hosts: dict[int, str] = {}  # port -> the address of its process's machine (else loopback)
 
     async def start_process(self, n: int, port: int | None = None) -> Proc:
         raise NotImplementedError
@@ -162,26 +167,31 @@ class Cluster(Faults):
     """Three NATS nodes (each store on a power-cut filesystem) and three serve processes."""
 
     name = "cluster"
-    weights = {"kill-node": 0.2, "pause-node": 0.2, "power-node": 0.1, "power-all": 0.05,
-               "kill-process": 0.3, "pause-process": 0.15}
+    weights = {"kill-node": 0.15, "pause-node": 0.15, "power-node": 0.1, "power-all": 0.05, "partition": 0.15,
+               "kill-process": 0.25, "pause-process": 0.15}
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)
+        self.machines = Machines(3)  # machine i: NATS node i and serve process i
         # (the JetStream store on the power-cut filesystem; the node's log beside it, kept)
         self.disks = [LazyMount(root / f"disk{i}", root / f"js{i}" / "jetstream") for i in range(3)]
         self.servers: list[NatsServer] = []
 
     async def start(self) -> None:
+        await self.machines.create()
         await asyncio.gather(*(disk.start() for disk in self.disks))
-        self.servers = await start_nats_cluster(self.root, sync_always=True)
+        self.servers = await start_nats_cluster(self.root, sync_always=True, machines=[
+            (self.machines.address(i), self.machines.prefix(i)) for i in range(3)])
         for n in range(3):
             self.procs.append(await self.start_process(n))
         self.ports = [proc.port for proc in self.procs]
 
     async def start_process(self, n: int, port: int | None = None) -> Proc:
         urls = [s.url for s in self.servers]
-        return await start(self.root, ",".join(urls[n:] + urls[:n]), "--replicas", "3", "--lease-ttl", "6",
-                           port=port)
+        proc = await start(self.root, ",".join(urls[n:] + urls[:n]), "--replicas", "3", "--lease-ttl", "6",
+                           port=port, host=self.machines.address(n), prefix=self.machines.prefix(n))
+        self.hosts[proc.port] = self.machines.address(n)
+        return proc
 
     async def inject(self, kind: str, rng: random.Random, seen: Callable[[], dict[str, int]]) -> tuple[str, Ending]:
         if kind == "kill-process":
@@ -190,6 +200,8 @@ class Cluster(Faults):
             return await self.pause_process(rng)
         if kind == "power-all":
             return await self._power_all(rng)
+        if kind == "partition":
+            return await self._partition(rng)
         target = await self._leader(f"KV_{LEASE_BUCKET}") if rng.random() < 0.5 else None
         target = target or rng.choice(self.servers)
         assert target.process is not None
@@ -229,6 +241,17 @@ class Cluster(Faults):
             await asyncio.gather(*(disk.start() for disk in self.disks))
             await asyncio.gather(*(server.start() for server in self.servers))
         return "power every node", _later(rng.uniform(1.0, 3.0), again)
+
+    async def _partition(self, rng: random.Random) -> tuple[str, Ending]:
+        """A machine (its NATS node and serve process) cut off from the other two for 3-8 s,
+        silently, while its players still reach it; the machine of the node leading the
+        lease bucket's stream half of the time."""
+        leader = await self._leader(f"KV_{LEASE_BUCKET}") if rng.random() < 0.5 else None
+        n = self.servers.index(leader) if leader is not None else rng.randrange(3)
+        seconds = rng.uniform(3.0, 8.0)
+        self.partitioned.append((self.procs[n].port, time.monotonic()))
+        await self.machines.cut(n)
+        return f"partition machine {n} {seconds:.1f} s", _later(seconds, self.machines.heal)
 
     async def _leader(self, stream: str) -> NatsServer | None:
         for server in [s for s in self.servers if s.process is not None and s.process.returncode is None]:
@@ -282,6 +305,7 @@ class Cluster(Faults):
                 os.kill(server.process.pid, signal.SIGCONT)
         await asyncio.gather(*(server.stop() for server in self.servers))
         await asyncio.gather(*(disk.cut() for disk in self.disks))
+        await self.machines.destroy()
 
 
 async def _nothing() -> None:

@@ -10,9 +10,11 @@ import pytest
 
 from tests.chaos.harness import run
 from tests.chaos.lazyfs import fuse_missing
+from tests.chaos.machines import missing as machines_missing
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow,
               pytest.mark.skipif(bool(fuse_missing()), reason=fuse_missing() or "")]
+cluster = pytest.mark.skipif(bool(machines_missing()), reason=machines_missing() or "")
 
 
 def _holds(report_lines: list[str], ok: bool) -> None:
@@ -20,6 +22,7 @@ def _holds(report_lines: list[str], ok: bool) -> None:
     assert ok, "\n".join(report_lines)
 
 
+@cluster
 async def test_faults_of_nats_nodes_and_serve_processes_lose_nothing_and_drop_no_one(tmp_path: Path) -> None:
     kinds = ("kill-node", "pause-node", "power-node", "kill-process", "pause-process")
     report = await run(faults=4, budget=240.0, seed=33, root=tmp_path, kinds=kinds, mode="cluster")
@@ -29,6 +32,7 @@ async def test_faults_of_nats_nodes_and_serve_processes_lose_nothing_and_drop_no
     assert report.reconnects or not any("kill process" in what for what, _ in report.faults)
 
 
+@cluster
 async def test_power_cuts_of_every_nats_node_at_once_lose_no_event_players_saw(tmp_path: Path) -> None:
     report = await run(faults=2, budget=240.0, seed=5, root=tmp_path, kinds=("power-all",), mode="cluster")
     _holds(report.lines(), report.ok)
@@ -40,3 +44,10 @@ async def test_power_cuts_and_kills_of_a_server_on_sqlite_lose_no_event_players_
     _holds(report.lines(), report.ok)
     assert sum("power cut" in what for what, _ in report.faults) >= 1
     assert report.views > 100
+
+
+@cluster
+async def test_a_machine_partitioned_from_the_others_loses_nothing_and_its_tables_play_again(tmp_path: Path) -> None:
+    report = await run(faults=2, budget=240.0, seed=3, root=tmp_path, kinds=("partition",), mode="cluster")
+    _holds(report.lines(), report.ok)
+    assert [what.split(" ")[1] for what, _ in report.faults] == ["partition"] * 2

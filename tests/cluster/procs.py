@@ -22,10 +22,13 @@ from server.cluster.natsd import NatsServer
 from tests.ports import free_port
 from server.table import state_digest
 
-LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+) \(cluster process (\S+), (.*)\)")
-SINGLE_LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
+LISTENING = re.compile(r"listening on [\d.]+:(\d+) \(cluster process (\S+), (.*)\)")
+SINGLE_LISTENING = re.compile(r"listening on [\d.]+:(\d+)")
 HOST = re.compile(r"cluster: this process \((\S+)\) is the lobby host")
 RESTORED = re.compile(r"restored table (\S+) match (\d+) seq (\d+) digest (\w+)")
+# A route that went silent (a partition drops packets, no error) is noticed after about 3 s,
+# not nats-server's default of 2 minutes a ping times 2.
+ROUTE_PINGS = "cluster {\n  ping_interval: \"1s\"\n  ping_max: 3\n}\n"
 LEASE_TTL = 1.5  # seconds: a dead host is replaced within about this
 
 
@@ -72,14 +75,17 @@ class Proc:
             await asyncio.gather(self.reader, return_exceptions=True)
 
 
-async def start(tmp: Path, nats_url: str | None, *options: str, port: int | None = None) -> Proc:
+async def start(tmp: Path, nats_url: str | None, *options: str, port: int | None = None,
+                host: str = "127.0.0.1", prefix: tuple[str, ...] = ()) -> Proc:
     """One process of the cluster, once it listens; all of them share ``tmp`` (data dir, key).
-    Without ``nats_url``, a process on its own, its store SQLite in the data dir."""
+    Without ``nats_url``, a process on its own, its store SQLite in the data dir. ``prefix``:
+    a command it runs under (the chaos harness's machines: ``ip netns exec``), listening on
+    ``host`` there."""
     exe = Path(sys.executable).parent / "truco-ssh"
     port = port or free_port()
     cluster = ("--nats", nats_url, "--lease-ttl", str(LEASE_TTL)) if nats_url is not None else ()
     process = await asyncio.create_subprocess_exec(
-        str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(tmp / "data"),
+        *prefix, str(exe), "serve", "--host", host, "--port", str(port), "--data-dir", str(tmp / "data"),
         "--host-key", str(tmp / "key"), *cluster,
         "--log-level", "INFO", "--log-digests", "--bot-delay", "0.05", "--hand-pause", "0.1",
         "--away-grace", "120", *options,
@@ -151,19 +157,24 @@ async def logged_state(url: str) -> dict[str, tuple[int, int, str]]:
     return out
 
 
-async def start_nats_cluster(root: Path, nodes: int = 3, sync_always: bool = False) -> list[NatsServer]:
+async def start_nats_cluster(root: Path, nodes: int = 3, sync_always: bool = False,
+                             machines: "list[tuple[str, tuple[str, ...]]] | None" = None) -> list[NatsServer]:
     """``nodes`` nats-servers routed to each other on loopback, JetStream on each, once
     JetStream works on every one (the cluster has elected its meta leader); ``sync_always``:
-    each syncs every write before acknowledging it, as ``--workers`` starts them."""
+    each syncs every write before acknowledging it, as ``--workers`` starts them.
+    ``machines``: each node's address and the command it runs under (the chaos harness's
+    network namespaces), instead of loopback."""
     ports: list[int] = []
     while len(ports) < 2 * nodes:  # for the clients, then for the routes, all different
         port = free_port()
         if port not in ports:
             ports.append(port)
-    every = ",".join(f"nats://127.0.0.1:{port}" for port in ports[nodes:])
-    servers = [NatsServer(root / f"js{i}", port=ports[i],
-                          args=("--cluster", f"nats://127.0.0.1:{ports[nodes + i]}", "--cluster_name", "truco-test",
-                                "--routes", every), sync_always=sync_always)
+    places = machines or [("127.0.0.1", ())] * nodes
+    every = ",".join(f"nats://{places[i][0]}:{ports[nodes + i]}" for i in range(nodes))
+    servers = [NatsServer(root / f"js{i}", host=places[i][0], port=ports[i], prefix=places[i][1],
+                          args=("--cluster", f"nats://{places[i][0]}:{ports[nodes + i]}", "--cluster_name",
+                                "truco-test", "--routes", every), sync_always=sync_always,
+                          extra_config=ROUTE_PINGS if machines else "")
                for i in range(nodes)]
     try:
         await asyncio.gather(*(server.start() for server in servers))
