@@ -41,7 +41,11 @@ class BucketMirror(ABC):
     async def open(cls: type[Mirror], bus: Bus) -> Mirror:
         mirror = cls(bus, await bucket(bus, cls.BUCKET))
         mirror._task = asyncio.get_running_loop().create_task(mirror._watch(), name=f"{cls.LABEL}-watch")
-        await asyncio.wait_for(mirror.ready.wait(), 10.0)
+        try:
+            await asyncio.wait_for(mirror.ready.wait(), 10.0)
+        except BaseException:  # (its watch is not left running: the caller may open it again)
+            await mirror.close()
+            raise
         return mirror
 
     async def close(self) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
 
-from server.cluster.bus import HOST_LEASE, HOST_NEWS, TRANSIENT_ERRORS, Bus, BusOptions, front_lease
+from server.cluster.bus import HOST_LEASE, HOST_NEWS, TRANSIENT_ERRORS, Bus, BusOptions, front_lease, retrying
 from server.cluster.chat import ChatLog
 from server.cluster.copies import keep_copies
 from server.cluster.directory import DirectoryMirror, HostLists
@@ -48,6 +48,7 @@ from server.variants import validate_options, variant_infos
 
 log = logging.getLogger(__name__)
 
+START_WITHIN = 60.0  # seconds a starting process waits for JetStream to answer
 NEWS_EVERY = 0.2  # seconds between looks at the host lease that a new host's news asks for
 
 
@@ -63,6 +64,30 @@ class Hosting:
     task: "asyncio.Task[None]"
     failed_renewals: int = 0
     lists: HostLists | None = None  # the table directory this host writes
+
+
+async def _open_buckets(bus: Bus, config: ServerConfig
+                        ) -> "tuple[Leases, NameMirror, PresenceMirror, DirectoryMirror, TableOwner]":
+    """The cluster's buckets and their copies in this process (those opened are closed again
+    if a later one fails: the whole is tried again)."""
+    opened: list[NameMirror | PresenceMirror | DirectoryMirror] = []
+    try:
+        leases = await Leases.open(bus)
+        names = await NameMirror.open(bus)
+        opened.append(names)
+        presence = await PresenceMirror.open(bus)
+        opened.append(presence)
+        directory = await DirectoryMirror.open(bus)
+        opened.append(directory)
+        tables = TableOwner(bus, leases, config.log_digests)
+        tables.store = JetStreamStore(bus, names, tables.still_owns)
+        await tables.store.open()
+        await keep_copies(bus)
+    except BaseException:
+        for mirror in opened:
+            await mirror.close()
+        raise
+    return leases, names, presence, directory, tables
 
 
 @dataclass
@@ -100,14 +125,11 @@ class Node:
             raise NatsServerError(f"the NATS server at {bus.nc.connected_url} is {version}; "
                                   f"truco-ssh needs {wanted} or later with JetStream")
         try:
-            leases = await Leases.open(bus)
-            names = await NameMirror.open(bus)
-            presence = await PresenceMirror.open(bus)
-            directory = await DirectoryMirror.open(bus)
-            tables = TableOwner(bus, leases, config.log_digests)
-            tables.store = JetStreamStore(bus, names, tables.still_owns)
-            await tables.store.open()
-            await keep_copies(bus)
+            # A NATS node failing over, or a cluster whose power just came back, answers
+            # "unavailable" for a while: a process started meanwhile (by its supervisor) waits
+            # for it rather than exiting.
+            leases, names, presence, directory, tables = await retrying(
+                lambda: _open_buckets(bus, config), "opening the cluster's buckets", START_WITHIN)
         except (NatsError, asyncio.TimeoutError) as exc:
             await bus.close()
             raise NatsServerError(f"JetStream refused the cluster's buckets ({exc!r:.200}): is "
