@@ -277,21 +277,21 @@ class Cluster(Faults):
             try:
                 nc = await nats.connect(self.servers[0].url, connect_timeout=2, max_reconnect_attempts=0)
                 try:
-                    current = True
+                    behind = []
                     for stream in (f"KV_{LEASE_BUCKET}", EVENTS_STREAM):
                         info = await nc.jetstream().stream_info(stream)
                         cluster = info.cluster
                         if cluster is None or not cluster.leader or any(
                                 not r.current or r.offline for r in cluster.replicas or []):
-                            current = False
-                    if current:
+                            behind.append(f"{stream}: {cluster!r}")
+                    if not behind:
                         return
                 finally:
                     await nc.close()
             except Exception as exc:
                 last = repr(exc)
             else:
-                last = repr(cluster)
+                last = "; ".join(behind)
             await asyncio.sleep(0.25)
         raise AssertionError(f"the NATS cluster did not catch up: {last}")
 
