@@ -79,8 +79,8 @@ async def test_the_new_host_gives_back_what_its_state_confirms_and_nothing_else(
         mover = next(c for c in (ana, beto) if last_update(c).seat in last_update(c).waiting)
         card = next(a.card for a in last_update(mover).view.legal if a.call == "play")
         mover.send(p.TableAction(table_id=table_id, call="play", card=card, cid=1))
-        await settle_all(ana, beto)
-        await settle_all(ana, beto)
+        for client in (ana, beto):  # (the move waits for its synced commit: not a few loop turns)
+            await client.until(lambda c: bool(c.of(p.TableUpdate)) and bool(last_update(c).view.current_trick))
         for client in (ana, beto):
             assert not client.link.closed and not client.of(p.Error)
             assert [c for _, c in last_update(client).view.current_trick] == [card]
