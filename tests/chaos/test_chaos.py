@@ -30,15 +30,16 @@ def _holds(report_lines: list[str], ok: bool) -> None:
 @cluster
 async def test_faults_of_nats_nodes_and_serve_processes_lose_nothing_and_drop_no_one(tmp_path: Path) -> None:
     kinds = ("kill-node", "pause-node", "power-node", "kill-process", "pause-process")
-    report = await run(faults=4, budget=240.0, seed=33, root=tmp_path, kinds=kinds, mode="cluster")
+    report = await run(faults=3, budget=240.0, seed=33, root=tmp_path, kinds=kinds, mode="cluster")
     _holds(report.lines(), report.ok)
-    assert len(report.faults) == 4
+    assert len(report.faults) == 3
     assert report.views > 100  # the replay check had views to check
     assert report.reconnects or not any("kill process" in what for what, _ in report.faults)
 
 
 async def test_power_cuts_and_kills_of_a_server_on_sqlite_lose_no_event_players_saw(tmp_path: Path) -> None:
-    report = await run(faults=6, budget=200.0, seed=1, root=tmp_path, mode="sqlite")
+    report = await run(faults=3, budget=200.0, seed=1, root=tmp_path, kinds=("power-cut", "kill-process"),
+                       mode="sqlite")
     _holds(report.lines(), report.ok)
     assert sum("power cut" in what for what, _ in report.faults) >= 1
     assert report.views > 100
@@ -46,6 +47,6 @@ async def test_power_cuts_and_kills_of_a_server_on_sqlite_lose_no_event_players_
 
 @cluster
 async def test_a_machine_partitioned_from_the_others_loses_nothing_and_its_tables_play_again(tmp_path: Path) -> None:
-    report = await run(faults=2, budget=240.0, seed=3, root=tmp_path, kinds=("partition",), mode="cluster")
+    report = await run(faults=1, budget=240.0, seed=3, root=tmp_path, kinds=("partition",), mode="cluster")
     _holds(report.lines(), report.ok)
-    assert [what.split(" ")[1] for what, _ in report.faults] == ["partition"] * 2
+    assert [what.split(" ")[1] for what, _ in report.faults] == ["partition"]
