@@ -1,5 +1,6 @@
-"""Short chaos runs inside `make test` (`make chaos` runs 100 faults): a few faults of each
-kind a system has, under three playing tables, every check of the harness holding (nothing
+"""Short chaos runs inside `make test` (`make chaos` runs 100 faults): in the cluster, a NATS
+node's power cut, a machine's partition and a serve process's kill; on SQLite, power cuts and
+kills; each under three playing tables, every check of the harness holding (nothing
 acknowledged lost, every view a replay of the log, no session dropped on a live process,
 every table playing again).
 
@@ -28,11 +29,14 @@ def _holds(report_lines: list[str], ok: bool) -> None:
 
 
 @cluster
-async def test_faults_of_nats_nodes_and_serve_processes_lose_nothing_and_drop_no_one(tmp_path: Path) -> None:
-    kinds = ("kill-node", "pause-node", "power-node", "kill-process", "pause-process")
-    report = await run(faults=3, budget=240.0, seed=33, root=tmp_path, kinds=kinds, mode="cluster")
+async def test_power_cuts_partitions_and_serve_process_faults_lose_nothing_and_drop_no_one(tmp_path: Path) -> None:
+    # (NATS nodes killed and paused alone: tests/cluster/test_nats_node_faults.py)
+    kinds = ("power-node", "partition", "kill-process", "pause-process")
+    report = await run(faults=3, budget=240.0, seed=4, root=tmp_path, kinds=kinds, mode="cluster")
     _holds(report.lines(), report.ok)
-    assert len(report.faults) == 3
+    # (seed 4 draws one of each, whichever node leads the lease bucket)
+    assert sorted(" ".join(what.split()[1:3]) for what, _ in report.faults) == [
+        "kill process", "partition machine", "power node"]
     assert report.views > 100  # the replay check had views to check
     assert report.reconnects or not any("kill process" in what for what, _ in report.faults)
 
@@ -43,10 +47,3 @@ async def test_power_cuts_and_kills_of_a_server_on_sqlite_lose_no_event_players_
     _holds(report.lines(), report.ok)
     assert sum("power cut" in what for what, _ in report.faults) >= 1
     assert report.views > 100
-
-
-@cluster
-async def test_a_machine_partitioned_from_the_others_loses_nothing_and_its_tables_play_again(tmp_path: Path) -> None:
-    report = await run(faults=1, budget=240.0, seed=3, root=tmp_path, kinds=("partition",), mode="cluster")
-    _holds(report.lines(), report.ok)
-    assert [what.split(" ")[1] for what, _ in report.faults] == ["partition"]
