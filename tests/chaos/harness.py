@@ -103,6 +103,7 @@ class History:
 @dataclass
 class Report:
     mode: str = "cluster"
+    power: bool = True  # the stores on power-cut filesystems
     faults: list[tuple[str, float]] = field(default_factory=list)  # (what, seconds until every table played)
     stuck: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
@@ -127,9 +128,10 @@ class Report:
         for what, _ in self.faults:
             kind = " ".join(what.split()[1:3])  # "10:01:02 kill node 1" -> "kill node"
             kinds[kind] = kinds.get(kind, 0) + 1
-        system = ("3 machines (network namespaces), each a NATS node (its store on a power-cut filesystem) "
+        disk = "a power-cut filesystem" if self.power else "the disk"
+        system = (f"3 machines (network namespaces), each a NATS node (its store on {disk}) "
                   "and a serve process" if self.mode == "cluster"
-                  else "1 serve process on SQLite (data on a power-cut filesystem)")
+                  else f"1 serve process on SQLite (data on {disk})")
         out = [f"chaos ({self.mode}): {len(self.faults)} faults in {self.seconds:.0f} s "
                f"({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}); {system}, {TABLES} tables",
                f"sessions made again after their process was killed: {self.reconnects - self.outage_drops}",
@@ -238,9 +240,9 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
     """``mode``: the system (``SYSTEMS``); ``kinds``: the faults to inject (of its ``weights``,
     all of them by default), each as often as its weight says."""
     rng = random.Random(seed)
-    system = SYSTEMS[mode](root)
-    kinds = kinds or tuple(system.weights)
-    report = Report(mode=mode)
+    kinds = kinds or tuple(SYSTEMS[mode].weights)
+    system = SYSTEMS[mode](root, power=any(kind.startswith("power") for kind in kinds))
+    report = Report(mode=mode, power=system.power)
     began = time.monotonic()
     seated: list[Player] = []
     history = History(killed=system.killed_at, outages=system.outages, partitioned=system.partitioned)
