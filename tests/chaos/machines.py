@@ -16,6 +16,7 @@ and iproute2's ``ip``; ``missing()`` says why it cannot run.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import random
 import shutil
@@ -23,12 +24,19 @@ import subprocess
 from dataclasses import dataclass, field
 
 
+@functools.cache
 def missing() -> str:
-    """Why network namespaces cannot be made here ("" if they can)."""
+    """Why network namespaces cannot be made here ("" if they can): tried once, with a
+    namespace made and deleted (root in a container may still lack the right)."""
     if os.geteuid() != 0:
         return "network namespaces need root"
     if shutil.which("ip") is None:
         return "no ip command (iproute2)"
+    probe = f"truco-probe-{os.getpid()}"
+    made = subprocess.run(["ip", "netns", "add", probe], capture_output=True, text=True, check=False)
+    subprocess.run(["ip", "netns", "del", probe], capture_output=True, check=False)
+    if made.returncode != 0:
+        return f"cannot make a network namespace here: {made.stderr.strip()}"
     return ""
 
 
