@@ -301,7 +301,7 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
             report.lost.append(f"the tables' logs could not be read: {exc!r}")
             logs = {}
         for table in tables:
-            last = logs[table].rows[-1][0] if table in logs and logs[table].rows else -1
+            last = logs[table].last if table in logs else -1
             if history.seen.get(table, -1) > last:
                 report.lost.append(f"{table}: players saw event {history.seen[table]}, the log ends at {last}")
             if table in logs:

@@ -136,10 +136,10 @@ class LazyFS:
         return 0
 
     def fsync(self, path: str | None, datasync: int, fh: int) -> int:
-        state = self.unsynced.pop(os.fstat(fh).st_ino, None)
+        st = os.fstat(fh)
+        state = self.unsynced.pop(st.st_ino, None)
         if state is not None:
-            below = os.fstat(fh).st_size
-            if state.floor < below:
+            if state.floor < st.st_size:
                 os.ftruncate(fh, state.floor)
             for page in sorted(state.pages):
                 data = state.pages[page][:max(0, min(PAGE, state.size - page * PAGE))]

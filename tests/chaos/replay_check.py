@@ -36,6 +36,11 @@ class Log:
     n_players: int
     rows: list[tuple[int, dict[str, Any]]]  # (seq, the event's wire form), every match, in order
 
+    @property
+    def last(self) -> int:
+        """The last sequence number logged (-1: none)."""
+        return self.rows[-1][0] if self.rows else -1
+
 
 def sqlite_logs(db: Path) -> dict[str, Log]:
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -89,7 +94,7 @@ def differences(table_id: str, log: Log, seen: Seen) -> list[str]:
             view = seen.get((end, seat))
             if view is not None and view != table_view(engine.view(state, seat)):
                 found.append(f"{table_id} seq {end}: seat {seat} was shown a table the log does not replay to")
-    last = log.rows[-1][0] if log.rows else 0
+    last = log.last
     found += [f"{table_id} seq {seq}: seat {seat} was shown a state "
               + ("past the end of the log" if seq > last else "the log has only in the middle of a step")
               for seq, seat in seen if seq not in ends]

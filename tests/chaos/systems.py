@@ -23,6 +23,7 @@ import random
 import signal
 import sqlite3
 import time
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Awaitable, Callable
 
@@ -51,7 +52,7 @@ async def _continue(pid: int) -> None:
     os.kill(pid, signal.SIGCONT)
 
 
-class Faults:
+class Faults(ABC):
     """What every system has: serve processes, the players' ports, the cuts' findings. Built
     with ``power`` False (no power cut among the faults to come), the stores are on the disk
     itself: the power-cut filesystem costs CPU a short run in ``make test`` can spare."""
@@ -70,8 +71,22 @@ class Faults:
         self.ports: list[int] = []
         self.hosts: dict[int, str] = {}  # port -> the address of its process's machine (else loopback)
 
+    @abstractmethod
     async def start_process(self, n: int, port: int | None = None) -> Proc:
-        raise NotImplementedError
+        """Serve process ``n``, once it listens (on ``port``, when it is started again)."""
+
+    async def inject(self, kind: str, rng: random.Random, seen: Callable[[], dict[str, int]]) -> tuple[str, Ending]:
+        """The fault ``kind`` (of ``weights``); ``seen``: the highest sequence players saw, per table."""
+        if kind == "kill-process":
+            return await self.kill_process(rng)
+        if kind == "pause-process":
+            return await self.pause_process(rng)
+        return await self._inject(kind, rng, seen)
+
+    @abstractmethod
+    async def _inject(self, kind: str, rng: random.Random, seen: Callable[[], dict[str, int]]
+                      ) -> tuple[str, Ending]:
+        """A fault only this system has."""
 
     async def kill_process(self, rng: random.Random) -> tuple[str, Ending]:
         """A serve process killed with SIGKILL, and started again on its port 1-3 s later, as
@@ -100,11 +115,12 @@ class Faults:
     async def caught_up(self) -> None:
         """Until the store is whole again after a fault (the cluster: every replica current)."""
 
+    @abstractmethod
     async def logs(self) -> dict[str, Log]:
-        raise NotImplementedError
+        """Every table's log as the store holds it now."""
 
     async def logged(self) -> Logged:
-        return {table: log.rows[-1][0] for table, log in (await self.logs()).items() if log.rows}
+        return {table: log.last for table, log in (await self.logs()).items()}
 
     async def stop(self) -> None:
         await asyncio.gather(*(proc.stop() for proc in self.procs))
@@ -136,11 +152,8 @@ class Single(Faults):
     async def start_process(self, n: int, port: int | None = None) -> Proc:
         return await start(self.root, None, port=port)
 
-    async def inject(self, kind: str, rng: random.Random, seen: Callable[[], dict[str, int]]) -> tuple[str, Ending]:
-        if kind == "kill-process":
-            return await self.kill_process(rng)
-        if kind == "pause-process":
-            return await self.pause_process(rng)
+    async def _inject(self, kind: str, rng: random.Random, seen: Callable[[], dict[str, int]]
+                      ) -> tuple[str, Ending]:
         assert kind == "power-cut" and self.disk is not None
         proc = self.procs[0]
         self.killed_at[proc.port] = time.monotonic()
@@ -199,11 +212,8 @@ class Cluster(Faults):
         self.hosts[proc.port] = self.machines.address(n)
         return proc
 
-    async def inject(self, kind: str, rng: random.Random, seen: Callable[[], dict[str, int]]) -> tuple[str, Ending]:
-        if kind == "kill-process":
-            return await self.kill_process(rng)
-        if kind == "pause-process":
-            return await self.pause_process(rng)
+    async def _inject(self, kind: str, rng: random.Random, seen: Callable[[], dict[str, int]]
+                      ) -> tuple[str, Ending]:
         if kind == "power-all":
             return await self._power_all(rng)
         if kind == "partition":
@@ -312,10 +322,6 @@ class Cluster(Faults):
         await asyncio.gather(*(server.stop() for server in self.servers))
         await asyncio.gather(*(disk.cut() for disk in self.disks))
         await self.machines.destroy()
-
-
-async def _nothing() -> None:
-    pass
 
 
 SYSTEMS: dict[str, type[Single] | type[Cluster]] = {"sqlite": Single, "cluster": Cluster}
