@@ -32,6 +32,7 @@ from server.cluster.directory import DirectoryMirror, HostLists
 from server.cluster.front import FrontEnd
 from server.cluster.host import HostGateway
 from server.cluster.lease import Lease, Leases
+from server.cluster.lease_repair import LeaseRepair
 from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.names import NameMirror
@@ -104,6 +105,7 @@ class Node:
     hosting: Hosting | None = None
     front_lease: Lease | None = None
     _watch: "asyncio.Task[None] | None" = field(default=None, repr=False)
+    _repairing: "asyncio.Task[None] | None" = field(default=None, repr=False)
     _closing: bool = False
     # One look at the leases at a time: the regular check's and one a new host's news asks for
     _stepping: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
@@ -147,6 +149,7 @@ class Node:
         await self._step()
         await self.bus.nc.subscribe(HOST_NEWS, cb=self._on_host_news)
         self._watch = asyncio.get_running_loop().create_task(self._watch_loop(), name="host-watch")
+        self._repairing = asyncio.get_running_loop().create_task(self._repair_loop(), name="lease-repair")
         while self.front.host is None and not self.stop.is_set():
             await asyncio.sleep(0.05)
 
@@ -165,6 +168,17 @@ class Node:
                     await self.hosting.registry.check()
             except Exception:
                 log.exception("cluster: host check failed")
+
+    async def _repair_loop(self) -> None:
+        """The lease bucket made again if its stream is stuck without a leader (``lease_repair``):
+        apart from the host watch, whose every step waits on that stream."""
+        repair = LeaseRepair(self.bus)
+        while not self._closing:
+            await asyncio.sleep(self.bus.options.renew_every)
+            try:
+                await repair.check()
+            except Exception:
+                log.exception("cluster: the lease repair's check failed")
 
     async def _on_host_news(self, msg: Msg) -> None:
         """A process says it is the new lobby host: read the lease now rather than at the next
@@ -337,9 +351,10 @@ class Node:
         """Stop hosting (tables' last events logged, the lease released at once), stop the
         front end, leave the bus."""
         self._closing = True
-        if self._watch is not None:
-            self._watch.cancel()
-            await asyncio.gather(self._watch, return_exceptions=True)
+        for task in (self._watch, self._repairing):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         hosting, self.hosting = self.hosting, None
         if hosting is not None:
             await self._stop_hosting(hosting, grace)
