@@ -22,7 +22,7 @@ from nats.js.kv import KeyValue
 import protocol as p
 from protocol.bus import LeaseValue
 from server.cluster.bus import LEASE_BUCKET, WRONG_LAST_SEQUENCE, Bus
-from server.cluster.reach import OUTAGE
+from server.cluster.kvscan import current_values
 
 log = logging.getLogger(__name__)
 
@@ -146,8 +146,9 @@ class Leases:
             except KeyWrongLastSequenceError:
                 return False
             return True
-        if not self._bus.reach.reachable_since(lease.renewed_at + self._bus.options.lease_ttl - OUTAGE):
-            return False  # it may have been judged dead meanwhile (server/cluster/reach.py)
+        if not self._bus.reach.reachable_since(lease.renewed_at):
+            # it may have been judged dead meanwhile, and its leases voided (server/cluster/reach.py)
+            return False
         try:
             lease.revision = await self._kv.create(lease.key, value)
         except KeyWrongLastSequenceError:
@@ -192,6 +193,35 @@ class Leases:
         if holder is None or (holder.owner, holder.since) != (self._bus.owner, lease.since):
             return None
         return entry.revision
+
+    async def void(self, key: str, holder: str) -> bool:
+        """``holder``, judged dead while its lease still ran (nobody on the bus listens for it:
+        ``reach.Silence``), loses ``key`` at once rather than after the TTL; the delete names the
+        revision read, so a lease written since (renewed, or claimed by another) stays."""
+        try:
+            entry = await self._kv.get(key)
+        except NotFoundError:
+            return False
+        held = self._decode(key, entry.value) if entry.value else None
+        if held is None or held.owner != holder or entry.revision is None:
+            return False
+        try:
+            await self._kv.delete(key, last=entry.revision)
+        except APIError as exc:
+            if exc.err_code not in WRONG_LAST_SEQUENCE:
+                raise
+            return False
+        log.warning("lease: %s's lease %s voided: nobody on the bus listens for %s", holder, key, holder)
+        return True
+
+    async def void_all(self, holder: str) -> list[str]:
+        """Every lease ``holder`` holds, voided (``void``); the keys."""
+        voided = []
+        for entry in await current_values(self._kv):
+            held = self._decode(entry.key, entry.value) if entry.value else None
+            if held is not None and held.owner == holder and await self.void(entry.key, holder):
+                voided.append(entry.key)
+        return voided
 
     async def owner(self, key: str) -> LeaseValue | None:
         """Who holds a key now (None: nobody; a bad value counts as nobody, logged)."""

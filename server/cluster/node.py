@@ -217,10 +217,20 @@ class Node:
 
     async def _front_alive(self, front: str) -> bool:
         """A front end is alive while its lease holds, or, if the lease ran out (a NATS node
-        failing over can outlast it), while it answers when asked (server/cluster/reach.py)."""
-        if front == self.bus.owner or await self.leases.owner(front_lease(front)) is not None:
+        failing over can outlast it), while it answers when asked (server/cluster/reach.py).
+        One killed outright is gone from the bus at once: once nobody has listened for it for
+        ``ABSENT_CONFIRM`` seconds it is dead and its leases are voided, its players' tables
+        moving in 2-4 s rather than after the lease's TTL."""
+        if front == self.bus.owner:
             return True
-        return not await self._silence.dead(self.bus.nc, front)
+        if await self.leases.owner(front_lease(front)) is None:
+            return not await self._silence.dead(self.bus.nc, front)
+        if not await self._silence.dead(self.bus.nc, front, absent_only=True):
+            return True
+        voided = await self.leases.void_all(front)
+        log.warning("cluster: process %s is gone from the bus: dead; its leases voided (%s)", front,
+                    ", ".join(voided) or "none left")
+        return False
 
     async def _drop_dead_presence(self) -> None:
         """Forget who was online through front ends whose lease is gone (killed outright, they
@@ -240,6 +250,12 @@ class Node:
             await self._renew(self.hosting)
             return
         current = await self.leases.owner(HOST_LEASE)
+        if current is not None and await self._silence.dead(self.bus.nc, current.owner, absent_only=True):
+            # a host killed outright: its lease is voided, and the claim below may follow it
+            voided = await self.leases.void_all(current.owner)
+            log.warning("cluster: the lobby host %s is gone from the bus: dead; its leases voided (%s)",
+                        current.owner, ", ".join(voided) or "none left")
+            current = await self.leases.owner(HOST_LEASE)
         if current is None and await self._host_takes_it_back():
             return
         if current is None:

@@ -80,7 +80,10 @@ class Silence:
         self._reach = reach
         self._since: dict[str, tuple[float, bool]] = {}  # owner -> (first unanswered, only ever absent)
 
-    async def dead(self, nc: Client, owner: str) -> bool:
+    async def dead(self, nc: Client, owner: str, absent_only: bool = False) -> bool:
+        """Asked once more: judged dead now. With ``absent_only``, only a process nobody on
+        the bus has listened for during ``ABSENT_CONFIRM`` (killed: its connection closed) is;
+        one that is listened for but silent (paused, or its NATS node hung) is not, yet."""
         now = self._reach.clock()
         answer = await ask(nc, owner)
         if answer is Answer.YES or not self._reach.reachable_since(now - CONFIRM):
@@ -91,6 +94,8 @@ class Silence:
         self._since[owner] = (first, absent)
         if len(self._since) > 4096:  # bounded: the oldest forgotten
             self._since.pop(next(iter(self._since)))
+        if absent_only and not absent:
+            return False
         return now - first >= (ABSENT_CONFIRM if absent else CONFIRM)
 
 

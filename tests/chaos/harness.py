@@ -56,12 +56,17 @@ import asyncssh
 import protocol as p
 from protocol.client import Client, Closed
 from tests.chaos.replay_check import Seen, differences
-from tests.chaos.systems import SYSTEMS
+from tests.chaos.systems import SYSTEMS, Faults
 from tests.e2e import programs
+from tests.e2e.harness import ScreenClient
+from tests.e2e.helpers import in_lobby_as
 
 TABLES = 3
 RECOVERY_LIMIT = 60.0  # seconds a table may take to play again before the run counts it as stuck
 RESEND_AFTER = 3.0
+TERMINALS = 3  # terminal sessions watching tables, spread over the processes
+TERMINAL_SIZE = (100, 30)
+REDRAW_LIMIT = 10.0  # seconds a watching terminal may take to draw the table again after a fault
 OPTIONS = {"target": 30, "match_games": 2}
 
 
@@ -83,6 +88,11 @@ class History:
     views: dict[str, Seen] = field(default_factory=dict)  # table -> (seq, seat) -> the view a player was sent
     conflicts: list[str] = field(default_factory=list)  # one (table, seq, seat) shown two different ways
 
+    def outage_since(self, port: int, since: float) -> bool:
+        """Every NATS node lost its power, or the machine of ``port`` was cut off, after ``since``."""
+        return any(at > since for at in self.outages) or any(
+            cut == port and at > since for cut, at in self.partitioned)
+
     def saw(self, player: str, update: p.TableUpdate) -> None:
         table = update.table_id
         if update.seat is not None:
@@ -100,11 +110,26 @@ class History:
             self.progress[table] = time.monotonic()
 
 
+@dataclass(frozen=True)
+class Fault:
+    """One fault: what it was, the seconds until every table played again, and of those the
+    seconds after the store answered again (``store``: None if no fault stops it): the part of
+    the recovery this project's code takes, the rest being JetStream's leader elections."""
+
+    what: str
+    seconds: float
+    after_store: float
+
+    @property
+    def kind(self) -> str:
+        return " ".join(self.what.split()[1:3])  # "10:01:02 kill node 1" -> "kill node"
+
+
 @dataclass
 class Report:
     mode: str = "cluster"
     power: bool = True  # the stores on power-cut filesystems
-    faults: list[tuple[str, float]] = field(default_factory=list)  # (what, seconds until every table played)
+    faults: list[Fault] = field(default_factory=list)
     stuck: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     backwards: list[str] = field(default_factory=list)
@@ -116,18 +141,19 @@ class Report:
     reconnects: int = 0
     outage_drops: int = 0
     views: int = 0  # (table, seq, seat) views checked against the replay
+    terminals: int = 0  # terminal sessions watching tables
+    stale: list[str] = field(default_factory=list)  # a terminal not redrawn after the tables played again
 
     @property
     def ok(self) -> bool:
         return not (self.stuck or self.lost or self.backwards or self.ended or self.exited or self.stopped_itself
-                    or self.unreplayed)
+                    or self.unreplayed or self.stale)
 
     def lines(self) -> list[str]:
-        recoveries = [s for _, s in self.faults]
+        recoveries = [f.seconds for f in self.faults]
         kinds: dict[str, int] = {}
-        for what, _ in self.faults:
-            kind = " ".join(what.split()[1:3])  # "10:01:02 kill node 1" -> "kill node"
-            kinds[kind] = kinds.get(kind, 0) + 1
+        for fault in self.faults:
+            kinds[fault.kind] = kinds.get(fault.kind, 0) + 1
         disk = "a power-cut filesystem" if self.power else "the disk"
         system = (f"3 machines (network namespaces), each a NATS node (its store on {disk}) "
                   "and a serve process" if self.mode == "cluster"
@@ -141,15 +167,25 @@ class Report:
                f"tables seen going backwards: {len(self.backwards)}",
                f"views shown that the log does not replay to: {len(self.unreplayed)} "
                f"(of {self.views} checked)",
-               f"sessions ended on live processes: {len(self.ended)}",
+               f"sessions ended on live processes: {len(self.ended)} (programs and {self.terminals} terminals)",
+               f"terminals that drew nothing after the tables played again: {len(self.stale)}",
                f"serve processes that exited or stopped themselves: {len(self.exited) + len(self.stopped_itself)}",
                f"tables not playing again within {RECOVERY_LIMIT:.0f} s: {len(self.stuck)}"]
         if recoveries:
-            out.append(f"seconds until every table played again: median {statistics.median(recoveries):.1f}, "
-                       f"max {max(recoveries):.1f}")
-        slowest = sorted(self.faults, key=lambda f: -f[1])[:3]
-        out += [f"  slowest: {what}: {seconds:.1f} s" for what, seconds in slowest if seconds > 10]
-        for name in ("lost", "backwards", "unreplayed", "ended", "exited", "stopped_itself", "stuck"):
+            ours = [f.after_store for f in self.faults]
+            out += [f"seconds until every table played again: median {statistics.median(recoveries):.1f}, "
+                    f"max {max(recoveries):.1f}",
+                    f"  of which after the store answered again (JetStream's streams led again): median "
+                    f"{statistics.median(ours):.1f}, max {max(ours):.1f}"]
+            by_kind: dict[str, list[float]] = {}
+            for fault in self.faults:
+                by_kind.setdefault(fault.kind, []).append(fault.seconds)
+            out.append("  by fault: " + "; ".join(f"{kind} {statistics.median(v):.1f}/{max(v):.1f}"
+                                                 for kind, v in sorted(by_kind.items())) + " (median/max)")
+        slowest = sorted(self.faults, key=lambda f: -f.seconds)[:3]
+        out += [f"  slowest: {f.what}: {f.seconds:.1f} s ({f.after_store:.1f} s after the store answered)"
+                for f in slowest if f.seconds > 10]
+        for name in ("lost", "backwards", "unreplayed", "ended", "exited", "stopped_itself", "stuck", "stale"):
             out += [f"  {name}: {item}" for item in getattr(self, name)[:10]]
         return out
 
@@ -164,6 +200,18 @@ class Player:
     port: int
     since: float = field(default_factory=time.monotonic)  # when this session was made
     hosts: dict[int, str] = field(default_factory=dict)  # port -> the machine's address (else loopback)
+
+
+@dataclass
+class Watcher:
+    """A terminal session (a PTY, the TUI, its screen read with pyte) watching a table."""
+
+    name: str
+    key: asyncssh.SSHKey
+    client: ScreenClient
+    port: int
+    since: float = field(default_factory=time.monotonic)
+    hosts: dict[int, str] = field(default_factory=dict)
 
 
 async def _player(player: Player, ports: list[int], history: History, done: asyncio.Event) -> None:
@@ -184,14 +232,75 @@ async def _player(player: Player, ports: list[int], history: History, done: asyn
             if update.view.match_over and not done.is_set():
                 await _rematch(player, update, heard, history)
         except (Closed, ConnectionError, asyncssh.Error) as exc:
-            outage = any(at > player.since for at in history.outages) or any(
-                port == player.port and at > player.since for port, at in history.partitioned)
+            outage = history.outage_since(player.port, player.since)
             if history.killed.get(player.port, 0) < player.since and not outage:
                 history.ended.append(f"{player.name} on port {player.port}: {exc}")
                 return
             await _again(player, ports, done)
             history.reconnects += 1
             history.outage_drops += outage
+
+
+async def _open_terminal(name: str, key: asyncssh.SSHKey, host: str, port: int) -> ScreenClient:
+    """A terminal session in the lobby, watching the table played first in its list."""
+    client = ScreenClient(TERMINAL_SIZE[0], TERMINAL_SIZE[1])
+    try:
+        await asyncio.wait_for(client.connect(port, name, client_keys=[key], host=host), 10)
+        await client.wait_for(in_lobby_as(name), 15)
+        await client.wait_for("playing", 15)
+        client.send("w")
+        await client.wait_for("watching", 15)
+    except BaseException:
+        await client.close()
+        raise
+    return client
+
+
+async def _watcher(watcher: Watcher, ports: list[int], history: History, done: asyncio.Event) -> None:
+    """A person watching a table from a terminal: a session that ends because its process
+    was killed (or its machine cut off) connects again to the next process and watches again;
+    any other that ends is noted."""
+    while not done.is_set():
+        await watcher.client.closed.wait()
+        if done.is_set():
+            return
+        if history.killed.get(watcher.port, 0) < watcher.since and not history.outage_since(watcher.port,
+                                                                                              watcher.since):
+            history.ended.append(f"terminal {watcher.name} on port {watcher.port}")
+            return
+        outage = history.outage_since(watcher.port, watcher.since)
+        await watcher.client.close()
+        deadline, turn = time.monotonic() + RECOVERY_LIMIT, ports.index(watcher.port)
+        while not done.is_set():
+            turn = (turn + 1) % len(ports)
+            try:
+                watcher.client = await _open_terminal(watcher.name, watcher.key,
+                                                      watcher.hosts.get(ports[turn], "127.0.0.1"), ports[turn])
+            except (OSError, asyncssh.Error, asyncio.TimeoutError, AssertionError):
+                if time.monotonic() > deadline:
+                    history.ended.append(f"terminal {watcher.name} could not watch again within "
+                                         f"{RECOVERY_LIMIT:.0f} s")
+                    return
+                await asyncio.sleep(0.2)
+                continue
+            watcher.port, watcher.since = ports[turn], time.monotonic()
+            history.reconnects += 1
+            history.outage_drops += outage
+            break
+
+
+async def _terminals_drawn(watchers: list[Watcher], report: Report, what: str) -> None:
+    """Every terminal still connected draws the table again after the tables played again
+    (a session that stays up but is no longer sent anything is a fault too)."""
+    mark = time.perf_counter()
+    for watcher in watchers:
+        client = watcher.client
+        deadline = time.monotonic() + REDRAW_LIMIT
+        while client.changed_at <= mark and not client.closed.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        if client.changed_at <= mark and not client.closed.is_set():
+            report.stale.append(f"terminal {watcher.name} on port {watcher.port} drew nothing for "
+                                f"{REDRAW_LIMIT:.0f} s after the tables played again after {what}")
 
 
 async def _rematch(player: Player, over: p.TableUpdate, heard: Callable[[p.TableUpdate], bool],
@@ -248,6 +357,8 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
     history = History(killed=system.killed_at, outages=system.outages, partitioned=system.partitioned)
     done = asyncio.Event()
     players: list[asyncio.Task[None]] = []
+    watchers: list[Watcher] = []
+    watching: list[asyncio.Task[None]] = []  # (they end when their session does: cancelled at the end)
     try:
         await system.start()
         ports = system.ports
@@ -267,30 +378,41 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
                 seated.append(player)
                 players.append(asyncio.create_task(_player(player, ports, history, done)))
         await _until_all_played(history, tables, time.monotonic() - 1, report, "start")
+        for n in range(TERMINALS):
+            key, port = asyncssh.generate_private_key("ssh-ed25519"), ports[n % len(ports)]
+            host = system.hosts.get(port, "127.0.0.1")
+            watchers.append(Watcher(f"w{n}", key, await _open_terminal(f"w{n}", key, host, port), port,
+                                    hosts=system.hosts))
+            watching.append(asyncio.create_task(_watcher(watchers[-1], ports, history, done)))
+        report.terminals = len(watchers)
         weights = [system.weights[k] if k in kinds else 0 for k in system.weights]
         for _ in range(faults):
             if time.monotonic() - began > budget - RECOVERY_LIMIT:
                 break
-            await asyncio.sleep(rng.uniform(0.5, 2.0))  # a random moment in play
-            started = time.monotonic()
             kind = rng.choices(list(system.weights), weights=weights)[0]
+            if system.store_fault(kind) and not await _caught_up(system, report):
+                break
+            await asyncio.sleep(rng.uniform(0.2, 1.0))  # a random moment in play
+            started = time.monotonic()
             what, ending = await system.inject(kind, rng, lambda: dict(history.seen))
+            store_back = asyncio.ensure_future(system.store_back())
             what = f"{time.strftime('%H:%M:%S')} {what}"
             history.trace.append(f"{what} (fault)")
             recovered = await _until_all_played(history, tables, started, report, what)
+            try:
+                back = await asyncio.wait_for(store_back, RECOVERY_LIMIT)
+            except asyncio.TimeoutError:
+                back = None
+            after_store = recovered - max(0.0, (back or started) - started)
             try:
                 await ending
             except Exception as exc:  # e.g. a server that cannot start on what a power cut left
                 report.exited.append(f"{what}: could not be ended (a restart, a resume): {exc!r}")
                 break
-            try:
-                await system.caught_up()
-            except AssertionError as exc:  # the store never came back: the run ends here, said as such
-                report.stuck.append(f"after {what}: {exc}")
-                report.faults.append((what, recovered))
-                break
-            report.faults.append((what, recovered))
+            report.faults.append(Fault(what, recovered, max(0.0, after_store)))
             history.trace.append(f"{time.strftime('%H:%M:%S')} every table played again {recovered:.1f} s after it")
+            await _terminals_drawn(watchers, report, what)
+        await _caught_up(system, report)
         done.set()  # each player stops at its next update; one that gets none is at a stuck table
         _, waiting = await asyncio.wait(players, timeout=RECOVERY_LIMIT)
         if waiting:
@@ -320,14 +442,26 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
             report.stopped_itself += [f"process {n}: {line.strip()}" for line in proc.lines if "it stops" in line]
     finally:
         done.set()
-        for task in players:
+        for task in players + watching:
             task.cancel()
         system.keep_logs()
         (root / "players.log").write_text("\n".join(history.trace) + "\n")
         await programs.close_all([player.client for player in seated])
+        await asyncio.gather(*(watcher.client.close() for watcher in watchers))
         await system.stop()
         report.seconds = time.monotonic() - began
     return report
+
+
+async def _caught_up(system: Faults, report: Report) -> bool:
+    """Until the store is whole (every replica current), before a fault of the store and at
+    the end; False: it never came back, and the run ends here, said as such."""
+    try:
+        await system.caught_up()
+    except AssertionError as exc:
+        report.stuck.append(f"the store did not catch up: {exc}")
+        return False
+    return True
 
 
 async def _until_all_played(history: History, tables: list[str], since: float, report: Report, what: str) -> float:

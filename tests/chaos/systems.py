@@ -37,6 +37,9 @@ from tests.chaos.replay_check import Log, jetstream_logs, sqlite_logs
 from tests.cluster.procs import Proc, start, start_nats_cluster
 
 CAUGHT_UP_LIMIT = 60.0
+# Every player and terminal of the harness connects from one address (and again after each
+# kill): the server's allowances for one address, meant for a stranger's flood, are raised
+ONE_ADDRESS = ("--max-connections-per-ip", "64", "--connections-per-minute-per-ip", "6000")
 Ending = "asyncio.Future[None]"
 Logged = dict[str, int]  # table -> the last sequence number in its log
 
@@ -115,6 +118,16 @@ class Faults(ABC):
     async def caught_up(self) -> None:
         """Until the store is whole again after a fault (the cluster: every replica current)."""
 
+    def store_fault(self, kind: str) -> bool:
+        """A fault of the store (a NATS node, a machine): the store must be whole before it,
+        or it would be a second fault on top of the first one's catching up."""
+        return kind not in ("kill-process", "pause-process")
+
+    async def store_back(self) -> float | None:
+        """When the store answered again after a fault (the cluster: the lease and event
+        streams have a leader); None: a store that no fault stops (SQLite, in the process)."""
+        return None
+
     @abstractmethod
     async def logs(self) -> dict[str, Log]:
         """Every table's log as the store holds it now."""
@@ -150,7 +163,7 @@ class Single(Faults):
         self.ports = [self.procs[0].port]
 
     async def start_process(self, n: int, port: int | None = None) -> Proc:
-        return await start(self.root, None, port=port)
+        return await start(self.root, None, *ONE_ADDRESS, port=port)
 
     async def _inject(self, kind: str, rng: random.Random, seen: Callable[[], dict[str, int]]
                       ) -> tuple[str, Ending]:
@@ -195,6 +208,7 @@ class Cluster(Faults):
         self.disks = [LazyMount(root / f"disk{i}", root / f"js{i}" / "jetstream") for i in range(3)] if power else []
         self.power = power
         self.servers: list[NatsServer] = []
+        self.silent: set[int] = set()  # nodes that cannot answer now: killed, paused, cut off
 
     async def start(self) -> None:
         await self.machines.create()
@@ -207,7 +221,7 @@ class Cluster(Faults):
 
     async def start_process(self, n: int, port: int | None = None) -> Proc:
         urls = [s.url for s in self.servers]
-        proc = await start(self.root, ",".join(urls[n:] + urls[:n]), "--replicas", "3", "--lease-ttl", "6",
+        proc = await start(self.root, ",".join(urls[n:] + urls[:n]), "--replicas", "3", "--lease-ttl", "6", *ONE_ADDRESS,
                            port=port, host=self.machines.address(n), prefix=self.machines.prefix(n))
         self.hosts[proc.port] = self.machines.address(n)
         return proc
@@ -223,10 +237,15 @@ class Cluster(Faults):
         assert target.process is not None
         n = self.servers.index(target)
         name = f"node {n}"  # (the report counts "kill node", "pause node", "power node")
+        self.silent.add(n)
         if kind == "pause-node":
             pid, pause = target.process.pid, rng.uniform(2.0, 6.0)
             os.kill(pid, signal.SIGSTOP)
-            return f"pause {name} {pause:.1f} s", _later(pause, lambda: _continue(pid))
+
+            async def resume() -> None:
+                await _continue(pid)
+                self.silent.discard(n)
+            return f"pause {name} {pause:.1f} s", _later(pause, resume)
         target.process.kill()
         if kind == "power-node":
             await self.disks[n].cut()
@@ -237,6 +256,7 @@ class Cluster(Faults):
             if kind == "power-node":
                 await self.disks[n].start()
             await target.start()
+            self.silent.discard(n)
         return f"{'kill' if kind == 'kill-node' else 'power'} {name}", _later(rng.uniform(1.0, 3.0), again)
 
     async def _power_all(self, rng: random.Random) -> tuple[str, Ending]:
@@ -246,6 +266,7 @@ class Cluster(Faults):
         for server in self.servers:
             assert server.process is not None
             server.process.kill()
+        self.silent.update(range(3))
         self.outages.append(time.monotonic())
         await asyncio.gather(*(disk.cut() for disk in self.disks))
         for server in self.servers:
@@ -256,6 +277,7 @@ class Cluster(Faults):
         async def again() -> None:
             await asyncio.gather(*(disk.start() for disk in self.disks))
             await asyncio.gather(*(server.start() for server in self.servers))
+            self.silent.clear()
         return "power every node", _later(rng.uniform(1.0, 3.0), again)
 
     async def _partition(self, rng: random.Random) -> tuple[str, Ending]:
@@ -267,7 +289,12 @@ class Cluster(Faults):
         seconds = rng.uniform(3.0, 8.0)
         self.partitioned.append((self.procs[n].port, time.monotonic()))
         await self.machines.cut(n)
-        return f"partition machine {n} {seconds:.1f} s", _later(seconds, self.machines.heal)
+        self.silent.add(n)
+
+        async def heal() -> None:
+            await self.machines.heal()
+            self.silent.discard(n)
+        return f"partition machine {n} {seconds:.1f} s", _later(seconds, heal)
 
     async def _leader(self, stream: str) -> NatsServer | None:
         for server in [s for s in self.servers if s.process is not None and s.process.returncode is None]:
@@ -284,6 +311,27 @@ class Cluster(Faults):
             finally:
                 await nc.close()
         return None
+
+    async def store_back(self) -> float | None:
+        """When the lease and event streams had a leader again, as a node that can answer
+        (not the one the fault silenced) reports them: a stream's leader answers for it."""
+        streams = (f"KV_{LEASE_BUCKET}", EVENTS_STREAM)
+        while True:
+            answering = [s for n, s in enumerate(self.servers) if n not in self.silent and s.process is not None]
+            for server in answering[:1]:
+                try:
+                    nc = await nats.connect(server.url, connect_timeout=1, max_reconnect_attempts=0)
+                except Exception:
+                    continue
+                try:
+                    infos = [await nc.jetstream(timeout=0.5).stream_info(stream) for stream in streams]
+                    if all(info.cluster is not None and info.cluster.leader for info in infos):
+                        return time.monotonic()
+                except Exception:
+                    pass
+                finally:
+                    await nc.close()
+            await asyncio.sleep(0.1)
 
     async def caught_up(self) -> None:
         """Until the lease and event streams have a leader and every replica is current."""

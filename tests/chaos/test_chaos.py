@@ -32,10 +32,10 @@ async def test_a_partition_and_a_killed_serve_process_lose_nothing_and_drop_no_o
     # (NATS nodes killed and paused: tests/cluster/test_nats_node_faults.py; their power cuts
     # cost the power-cut filesystem's CPU: make chaos; power cuts here: the SQLite run below)
     kinds = ("partition", "kill-process", "pause-process")
-    report = await run(faults=2, budget=240.0, seed=37, root=tmp_path, kinds=kinds, mode="cluster")
+    report = await run(faults=2, budget=240.0, seed=3, root=tmp_path, kinds=kinds, mode="cluster")
     _holds(report.lines(), report.ok)
-    # (seed 37 draws a partition, then a kill, whichever node leads the lease bucket)
-    assert [" ".join(what.split()[1:3]) for what, _ in report.faults] == ["partition machine", "kill process"]
+    # (seed 3 draws a partition, then a kill, whichever node leads the lease bucket)
+    assert [fault.kind for fault in report.faults] == ["partition machine", "kill process"]
     assert report.views > 100  # the replay check had views to check
     assert report.reconnects
 
@@ -44,5 +44,5 @@ async def test_power_cuts_and_kills_of_a_server_on_sqlite_lose_no_event_players_
     report = await run(faults=3, budget=200.0, seed=1, root=tmp_path, kinds=("power-cut", "kill-process"),
                        mode="sqlite")
     _holds(report.lines(), report.ok)
-    assert sum("power cut" in what for what, _ in report.faults) >= 1
+    assert sum(fault.kind == "power cut" for fault in report.faults) >= 1
     assert report.views > 100
