@@ -50,6 +50,7 @@ from server.variants import validate_options, variant_infos
 log = logging.getLogger(__name__)
 
 START_WITHIN = 60.0  # seconds a starting process waits for JetStream to answer
+WATCH_EVERY = 1.0  # seconds between looks at the leases and at who is still on the bus, at most
 NEWS_EVERY = 0.2  # seconds between looks at the host lease that a new host's news asks for
 
 
@@ -157,7 +158,9 @@ class Node:
         # A flag, not only the cancellation: nats-py may turn a cancelled request into an
         # ordinary error, which this loop would otherwise log and carry on from.
         while not self._closing:
-            await asyncio.sleep(self.bus.options.renew_every)
+            # (at least every second, whatever the TTL: a process killed outright is found
+            # dead by its absence, which takes two looks ABSENT_CONFIRM apart)
+            await asyncio.sleep(min(self.bus.options.renew_every, WATCH_EVERY))
             try:
                 async with self._stepping:
                     await self._keep_front_lease()

@@ -173,10 +173,11 @@ class Report:
                f"tables not playing again within {RECOVERY_LIMIT:.0f} s: {len(self.stuck)}"]
         if recoveries:
             ours = [f.after_store for f in self.faults]
-            out += [f"seconds until every table played again: median {statistics.median(recoveries):.1f}, "
-                    f"max {max(recoveries):.1f}",
-                    f"  of which after the store answered again (JetStream's streams led again): median "
-                    f"{statistics.median(ours):.1f}, max {max(ours):.1f}"]
+            out.append(f"seconds until every table played again: median {statistics.median(recoveries):.1f}, "
+                       f"max {max(recoveries):.1f}")
+            if self.mode == "cluster":
+                out.append(f"  of which after the store answered again (JetStream's streams led again): "
+                           f"median {statistics.median(ours):.1f}, max {max(ours):.1f}")
             by_kind: dict[str, list[float]] = {}
             for fault in self.faults:
                 by_kind.setdefault(fault.kind, []).append(fault.seconds)
@@ -395,15 +396,10 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
             await asyncio.sleep(rng.uniform(0.2, 1.0))  # a random moment in play
             started = time.monotonic()
             what, ending = await system.inject(kind, rng, lambda: dict(history.seen))
-            store_back = asyncio.ensure_future(system.store_back())
             what = f"{time.strftime('%H:%M:%S')} {what}"
             history.trace.append(f"{what} (fault)")
             recovered = await _until_all_played(history, tables, started, report, what)
-            try:
-                back = await asyncio.wait_for(store_back, RECOVERY_LIMIT)
-            except asyncio.TimeoutError:
-                back = None
-            after_store = recovered - max(0.0, (back or started) - started)
+            after_store = recovered - (system.store_back_since(started) - started)
             try:
                 await ending
             except Exception as exc:  # e.g. a server that cannot start on what a power cut left

@@ -123,10 +123,11 @@ class Faults(ABC):
         or it would be a second fault on top of the first one's catching up."""
         return kind not in ("kill-process", "pause-process")
 
-    async def store_back(self) -> float | None:
-        """When the store answered again after a fault (the cluster: the lease and event
-        streams have a leader); None: a store that no fault stops (SQLite, in the process)."""
-        return None
+    def store_back_since(self, moment: float) -> float:
+        """When the store last came back (the cluster: the lease and event streams had leaders
+        again) after ``moment``, or ``moment`` if it did not go away (SQLite: it is in the
+        process, which a fault stops as a whole)."""
+        return moment
 
     @abstractmethod
     async def logs(self) -> dict[str, Log]:
@@ -209,6 +210,8 @@ class Cluster(Faults):
         self.power = power
         self.servers: list[NatsServer] = []
         self.silent: set[int] = set()  # nodes that cannot answer now: killed, paused, cut off
+        self._led_again = 0.0  # when the streams last had leaders again after a time without
+        self._watching: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         await self.machines.create()
@@ -218,6 +221,7 @@ class Cluster(Faults):
         for n in range(3):
             self.procs.append(await self.start_process(n))
         self.ports = [proc.port for proc in self.procs]
+        self._watching = asyncio.ensure_future(self._watch_store())
 
     async def start_process(self, n: int, port: int | None = None) -> Proc:
         urls = [s.url for s in self.servers]
@@ -312,26 +316,36 @@ class Cluster(Faults):
                 await nc.close()
         return None
 
-    async def store_back(self) -> float | None:
-        """When the lease and event streams had a leader again, as a node that can answer
-        (not the one the fault silenced) reports them: a stream's leader answers for it."""
+    def store_back_since(self, moment: float) -> float:
+        return max(moment, self._led_again)
+
+    async def _watch_store(self) -> None:
+        """Whether the lease and event streams have a leader, five times a second, as a node
+        that can answer reports them (a stream's leader answers for it; a partition's heal can
+        start an election again, long after the fault began): when they last had leaders again."""
         streams = (f"KV_{LEASE_BUCKET}", EVENTS_STREAM)
+        leaderless = False
         while True:
+            led = False
             answering = [s for n, s in enumerate(self.servers) if n not in self.silent and s.process is not None]
-            for server in answering[:1]:
+            if answering:
                 try:
-                    nc = await nats.connect(server.url, connect_timeout=1, max_reconnect_attempts=0)
+                    nc = await nats.connect(answering[0].url, connect_timeout=1, max_reconnect_attempts=0)
                 except Exception:
-                    continue
-                try:
-                    infos = [await nc.jetstream(timeout=0.5).stream_info(stream) for stream in streams]
-                    if all(info.cluster is not None and info.cluster.leader for info in infos):
-                        return time.monotonic()
-                except Exception:
-                    pass
-                finally:
-                    await nc.close()
-            await asyncio.sleep(0.1)
+                    nc = None
+                if nc is not None:
+                    try:
+                        js = nc.jetstream(timeout=0.5)
+                        infos = [await js.stream_info(stream) for stream in streams]
+                        led = all(info.cluster is not None and bool(info.cluster.leader) for info in infos)
+                    except Exception:
+                        led = False
+                    finally:
+                        await nc.close()
+            if led and leaderless:
+                self._led_again = time.monotonic()
+            leaderless = not led
+            await asyncio.sleep(0.2)
 
     async def caught_up(self) -> None:
         """Until the lease and event streams have a leader and every replica is current."""
@@ -363,6 +377,8 @@ class Cluster(Faults):
         return await retrying(lambda: jetstream_logs(self.servers[0].url), "reading the logs", CAUGHT_UP_LIMIT)
 
     async def stop(self) -> None:
+        if self._watching is not None:
+            self._watching.cancel()
         await super().stop()
         for server in self.servers:  # a paused node would not stop
             if server.process is not None and server.process.returncode is None:
