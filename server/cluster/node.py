@@ -146,8 +146,10 @@ class Node:
     async def start(self) -> None:
         """Until a host is known (this process, if nobody else is)."""
         await self.bus.reach.serve(self.bus.nc, self.bus.owner)
-        await self._keep_front_lease()
-        await self._step()
+        # (a process started while JetStream elects its leaders, as after a power cut of every
+        # node, waits for them: its supervisor would only start it again into the same wait)
+        await retrying(self._keep_front_lease, "claiming this process's lease", START_WITHIN)
+        await retrying(self._step, "finding the lobby host", START_WITHIN)
         await self.bus.nc.subscribe(HOST_NEWS, cb=self._on_host_news)
         self._watch = asyncio.get_running_loop().create_task(self._watch_loop(), name="host-watch")
         self._repairing = asyncio.get_running_loop().create_task(self._repair_loop(), name="lease-repair")

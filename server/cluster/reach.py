@@ -1,16 +1,22 @@
 """Telling a dead process from one whose lease ran out while NATS was failing over.
 
 A lease in JetStream can run out although its holder is alive and well: a NATS node dies or
-pauses, the lease bucket's stream elects a new leader (4-6 s), and no renewal gets through
-meanwhile. Judged by its lease alone, such a process would be declared dead, its players
+pauses, the lease bucket's stream elects a new leader (nats-server's Raft waits 4-9 s for a
+lost leader), and no renewal gets through meanwhile. Judged by its lease alone, such a process would be declared dead, its players
 dropped and its tables moved. So the lobby host asks a process whose lease is gone directly
 (``answers``: a request on its ``truco.alive.<process>`` subject, answered by ``Reach.serve``);
-only one that does not answer for ``CONFIRM`` seconds is dead (``Silence``).
+only one that does not answer for ``CONFIRM`` seconds is dead (``Silence``). One that nobody
+on the bus listens for any more (NATS answers "no responders" at once: its connection closed,
+as when it is killed) is dead after ``ABSENT_CONFIRM`` seconds, its lease running or not: its
+leases are then voided (``Leases.void_all``), so that its tables and the lobby move at once.
 
 The other side of that bargain: a process that could not have answered for a while (its NATS
 connection was down, or it was paused: its event loop did not run) may have been declared
 dead meanwhile; ``Reach.reachable_since`` says whether that can have happened since a given
-moment, and only a process that stayed reachable takes back a lease that ran out.
+moment, and only a process that stayed reachable since its last renewal takes back a lease
+that ran out. (A process on a machine cut off from the others keeps its NATS connection and
+does not know it was absent to them: it may take back a lease nobody claimed meanwhile; the
+event streams' expected-sequence check still keeps any table from two writers.)
 """
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ processes; or one ``truco-ssh serve`` on SQLite. Every store (each NATS node's, 
 data directory) is on a filesystem that loses what was not synced when its power is cut
 (tests/chaos/lazyfs.py). TABLES tables of two players, the players programs on the ``truco``
 subsystem spread over the processes, playing match after match (resending a move after 3 s of
-silence, as a person presses again).
+silence, as a person presses again); and TERMINALS terminal sessions (a PTY and the TUI, the
+screen read with pyte), one per process, each watching a table.
 
 The faults, one at a time at random moments: a NATS node killed with SIGKILL (and started
 again on its store 1-3 s later), stopped with SIGSTOP for 2-6 s, or its power cut (its
@@ -16,8 +17,12 @@ with SIGKILL and started again on its port 1-3 s later, as its supervisor would 
 who sign with their own keys, connect again to any process, as a person does, and are given
 their seats back), or stopped with SIGSTOP for 2-5 s; in SQLite mode, the machine's power cut
 (the process and the disk's unsynced writes). After each, the harness waits until every table
-has played again (the seconds from the fault's start are the recovery time) and until the
-store has caught up, then injects the next.
+has played again (the seconds from the fault's start are the recovery time; in the cluster,
+also the part of it after JetStream's streams had leaders again, which is this project's:
+before it, nats-server's Raft waits 4-9 s for a lost leader) and the fault has ended (a
+restart, a resume, a heal), then 0.2-1 s, then injects the next; before a fault of the store
+(a NATS node, a machine) it also waits until every replica is current, so that no fault
+lands on another's catching up.
 
 In the cluster each NATS node and serve process pair is a machine of its own, a Linux network
 namespace (tests/chaos/machines.py): a partition cuts one machine off from the other two,
@@ -31,8 +36,9 @@ this also catches a lost event whose number the next move used again, and a tabl
 two owners at once, whose players would be shown two different tables); no player saw a
 table go backwards (an older update after a newer one); no session ended on a process that
 was not killed, unless every NATS node lost its power or its machine was partitioned (those
-are counted apart); no serve process exited or stopped itself unless the harness killed it;
-every table played again after every fault (and how fast).
+are counted apart), terminals included; every watching terminal drew the table again after
+every fault; no serve process exited or stopped itself unless the harness killed it; every
+table played again after every fault (and how fast).
 
 Run: ``python -m tests.chaos.harness --faults 100 --budget 600`` (``make chaos``: both
 systems, the faults and the time shared between them).
