@@ -248,15 +248,18 @@ async def _player(player: Player, ports: list[int], history: History, done: asyn
             history.outage_drops += outage
 
 
-async def _open_terminal(name: str, key: asyncssh.SSHKey, host: str, port: int) -> ScreenClient:
-    """A terminal session in the lobby, watching the table played first in its list."""
+async def _open_terminal(name: str, key: asyncssh.SSHKey, host: str, port: int,
+                         patience: float = 15.0) -> ScreenClient:
+    """A terminal session in the lobby, watching the table played first in its list; once
+    connected, a person waits ``patience`` seconds for the lobby and the table (a lobby host
+    being replaced shows "Reconnecting to the lobby" meanwhile)."""
     client = ScreenClient(TERMINAL_SIZE[0], TERMINAL_SIZE[1])
     try:
         await asyncio.wait_for(client.connect(port, name, client_keys=[key], host=host), 10)
-        await client.wait_for(in_lobby_as(name), 15)
-        await client.wait_for("playing", 15)
+        await client.wait_for(in_lobby_as(name), patience)
+        await client.wait_for("playing", patience)
         client.send("w")
-        await client.wait_for("watching", 15)
+        await client.wait_for("watching", patience)
     except BaseException:
         await client.close()
         raise
@@ -282,7 +285,8 @@ async def _watcher(watcher: Watcher, ports: list[int], history: History, done: a
             turn = (turn + 1) % len(ports)
             try:
                 watcher.client = await _open_terminal(watcher.name, watcher.key,
-                                                      watcher.hosts.get(ports[turn], "127.0.0.1"), ports[turn])
+                                                      watcher.hosts.get(ports[turn], "127.0.0.1"), ports[turn],
+                                                      patience=RECOVERY_LIMIT / 2)
             except (OSError, asyncssh.Error, asyncio.TimeoutError, AssertionError):
                 if time.monotonic() > deadline:
                     history.ended.append(f"terminal {watcher.name} could not watch again within "
