@@ -17,7 +17,7 @@ from nats.js.kv import KeyValue
 
 import protocol as p
 from protocol.bus import ChatRecord, TableChatLog, decode_bus
-from server.cluster.bus import Bus, bucket
+from server.cluster.bus import Bus, SteadyKV, bucket
 from server.store import CHAT_KEPT, ChatRow
 
 log = logging.getLogger(__name__)
@@ -49,8 +49,8 @@ class ChatBook:
 
     async def load(self, table_id: str) -> list[ChatRow]:
         """The table's latest lines, oldest first (none: never written, or not readable)."""
-        try:
-            entry = await self._bucket().get(table_id)
+        try:  # (through a NATS failover: a restore that gave up here would lose the table)
+            entry = await SteadyKV(self._bucket()).get(table_id)
         except NotFoundError:
             return []
         message = None
