@@ -224,6 +224,9 @@ class TableProxy:
                      for c, s in seen if (front := front_of(c)))[:1000]
 
 
+LEASE_LOOK_EVERY = 5  # host checks between looks at the running tables' leases
+
+
 class TableRegistry:
     """The proxies of the lobby host's running tables, and who runs each."""
 
@@ -236,6 +239,8 @@ class TableRegistry:
         self.publish: Callable[[str, bytes], None] = lambda subject, data: None  # the same
         self.sent_to: Callable[[int], int] = lambda conn_id: 0  # the same
         self._sub: Any = None
+        self._checks = 0
+        self._unheld: set[str] = set()  # tables whose lease nobody held at the last look
 
     def stamp(self, message: LobbyCall) -> int:
         """The host's frame count to the connection a table message is about (0: none)."""
@@ -265,8 +270,14 @@ class TableRegistry:
             proxy.news(message)
 
     async def check(self) -> None:
-        """The tables of processes that died go to live ones (the lobby host's watch)."""
+        """The tables of processes that died go to live ones (the lobby host's watch); so do,
+        every ``LEASE_LOOK_EVERY`` checks, tables whose lease nobody has held at two looks in a
+        row (an owner gave the table up, and its news that it did was lost: it is sent once,
+        on core NATS, and a partition drops it)."""
         known: dict[str, bool] = {}
+        self._checks += 1
+        look_at_leases = self._checks % LEASE_LOOK_EVERY == 0
+        unheld = set()
         for proxy in list(self.proxies.values()):
             owner = proxy.owner
             if owner is None or not proxy.ready:
@@ -277,6 +288,15 @@ class TableRegistry:
                 log.warning("table %s: its owner %s is gone; another process takes it", proxy.table_id, owner)
                 metrics.FAILOVERS.inc()
                 proxy.owner_lost()
+            elif look_at_leases and await self._leases.owner(table_lease(proxy.table_id)) is None:
+                unheld.add(proxy.table_id)
+                if proxy.table_id in self._unheld:
+                    log.warning("table %s: nobody holds its lease (its owner %s gave it up unheard?); "
+                                "another process takes it", proxy.table_id, owner)
+                    metrics.FAILOVERS.inc()
+                    proxy.owner_lost()
+        if look_at_leases:
+            self._unheld = unheld
 
     async def choose(self, proxy: TableProxy) -> tuple[str, bool]:
         """Where a table goes, and whether that process runs it already (adopt)."""
