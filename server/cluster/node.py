@@ -232,14 +232,10 @@ class Node:
             return not await self._silence.dead(self.bus.nc, front)
         if not await self._silence.dead(self.bus.nc, front, absent_only=True):
             return True
-        await self._void_gone("process", front)
-        return False
-
-    async def _void_gone(self, what: str, process: str) -> None:
-        """A process nobody on the bus listens for any more is dead: its leases go at once."""
-        voided = await self.leases.void_all(process)
-        log.warning("cluster: %s %s is gone from the bus: dead; its leases voided (%s)", what, process,
+        voided = await self.leases.void_all(front)
+        log.warning("cluster: process %s is gone from the bus: dead; its leases voided (%s)", front,
                     ", ".join(voided) or "none left")
+        return False
 
     async def _drop_dead_presence(self) -> None:
         """Forget who was online through front ends whose lease is gone (killed outright, they
@@ -259,10 +255,6 @@ class Node:
             await self._renew(self.hosting)
             return
         current = await self.leases.owner(HOST_LEASE)
-        if current is not None and await self._silence.dead(self.bus.nc, current.owner, absent_only=True):
-            # a host killed outright: its lease is voided, and the claim below may follow it
-            await self._void_gone("the lobby host", current.owner)
-            current = await self.leases.owner(HOST_LEASE)
         if current is None and await self._host_takes_it_back():
             return
         if current is None:

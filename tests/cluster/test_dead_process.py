@@ -1,8 +1,9 @@
 """A process killed outright is known dead as soon as nobody on the bus listens for it, not
-when its leases run out: its leases are voided and its tables move at once.
+when its leases run out: its leases are voided and its tables move at once. (The lobby host
+itself is still replaced when its lease runs out.)
 
-The leases here last 60 s, far longer than the test waits: a table that moves, and a lobby
-that finds a new host, can only have done so by the voiding."""
+The leases here last 60 s, far longer than the test waits: a table that moves can only have
+done so by the voiding."""
 from __future__ import annotations
 
 import asyncio
@@ -34,7 +35,7 @@ async def _line(procs: list[Proc], pattern: re.Pattern[str]) -> tuple[Proc, re.M
 
 
 @pytest.mark.e2e
-async def test_a_killed_table_owner_and_a_killed_host_are_replaced_long_before_their_leases_end(
+async def test_a_killed_table_owner_is_replaced_long_before_its_leases_end(
         tmp_path: Path, nats_server: NatsServer) -> None:
     host = await start(tmp_path, nats_server.url, *LONG_LEASES)
     assert host.is_host
@@ -53,7 +54,7 @@ async def test_a_killed_table_owner_and_a_killed_host_are_replaced_long_before_t
         assert placed.group(2) == owner.owner  # on the process of its first player
 
         await owner.stop(signal.SIGKILL)
-        restorer, restored = await _line([host, third], RESTORED)
+        _, restored = await _line([host, third], RESTORED)
         assert restored.group(1) == table_id
         # (judged by the host, or first by the third process, which forgets dead front ends too)
         assert any(f"process {owner.owner} is gone from the bus" in line for proc in (host, third)
@@ -63,13 +64,6 @@ async def test_a_killed_table_owner_and_a_killed_host_are_replaced_long_before_t
         seated = await programs.update(ana, lambda u: u.table_id == table_id, timeout=15)
         assert seated.seat == 0  # her seat back
 
-        # The lobby host killed: another process hosts, its lease voided, not run out
-        for proc in (host, third, restorer):
-            proc.lines.clear()
-        await host.stop(signal.SIGKILL)
-        new_host, _ = await _line([third], re.compile(r"this process \((\S+)\) is the lobby host"))
-        assert any(f"the lobby host {host.owner} is gone from the bus" in line for line in new_host.lines)
-        assert third.process.returncode is None
     finally:
         await programs.close_all(clients)
         await asyncio.gather(*(proc.stop() for proc in procs))
