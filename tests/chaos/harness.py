@@ -55,7 +55,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Awaitable, Callable, TypeVar
 
 import asyncssh
 
@@ -67,6 +67,7 @@ from tests.e2e import programs
 from tests.e2e.harness import ScreenClient
 from tests.e2e.helpers import in_lobby_as
 
+T = TypeVar("T")
 TABLES = 3
 RECOVERY_LIMIT = 60.0  # seconds a table may take to play again before the run counts it as stuck
 RESEND_AFTER = 3.0
@@ -280,24 +281,20 @@ async def _watcher(watcher: Watcher, ports: list[int], history: History, done: a
             return
         outage = history.outage_since(watcher.port, watcher.since)
         await watcher.client.close()
-        deadline, turn = time.monotonic() + RECOVERY_LIMIT, ports.index(watcher.port)
-        while not done.is_set():
-            turn = (turn + 1) % len(ports)
-            try:
-                watcher.client = await _open_terminal(watcher.name, watcher.key,
-                                                      watcher.hosts.get(ports[turn], "127.0.0.1"), ports[turn],
-                                                      patience=RECOVERY_LIMIT / 2)
-            except (OSError, asyncssh.Error, asyncio.TimeoutError, AssertionError):
-                if time.monotonic() > deadline:
-                    history.ended.append(f"terminal {watcher.name} could not watch again within "
-                                         f"{RECOVERY_LIMIT:.0f} s")
-                    return
-                await asyncio.sleep(0.2)
-                continue
-            watcher.port, watcher.since = ports[turn], time.monotonic()
-            history.reconnects += 1
-            history.outage_drops += outage
-            break
+
+        async def watch(host: str, port: int) -> ScreenClient:
+            return await _open_terminal(watcher.name, watcher.key, host, port, patience=RECOVERY_LIMIT / 2)
+        try:
+            made = await _in_turn(watcher.port, watcher.hosts, ports, done, watch)
+        except (OSError, asyncssh.Error, TimeoutError, Closed, AssertionError):
+            history.ended.append(f"terminal {watcher.name} could not watch again within {RECOVERY_LIMIT:.0f} s")
+            return
+        if made is None:
+            return
+        watcher.client, watcher.port = made
+        watcher.since = time.monotonic()
+        history.reconnects += 1
+        history.outage_drops += outage
 
 
 async def _terminals_drawn(watchers: list[Watcher], report: Report, what: str) -> None:
@@ -338,21 +335,29 @@ async def _rematch(player: Player, over: p.TableUpdate, heard: Callable[[p.Table
 
 async def _again(player: Player, ports: list[int], done: asyncio.Event) -> None:
     """Connect again, as a person whose server went away does: to the processes in turn."""
+    async def connect(host: str, port: int) -> Client:
+        return await Client.connect(host, port, player.name, client_keys=[player.key], timeout=5)
+    made = await _in_turn(player.port, player.hosts, ports, done, connect)
+    if made is not None:
+        player.client, player.port = made
+        player.since = time.monotonic()
+
+
+async def _in_turn(port: int, hosts: dict[int, str], ports: list[int], done: asyncio.Event,
+                   connect: Callable[[str, int], Awaitable[T]]) -> tuple[T, int] | None:
+    """``connect`` to the processes after ``port`` in turn until one works (what it made, and
+    its port); None: the run ended meanwhile. Past ``RECOVERY_LIMIT`` the last failure is raised."""
     deadline = time.monotonic() + RECOVERY_LIMIT
-    turn = ports.index(player.port)
+    turn = ports.index(port)
     while not done.is_set():
         turn = (turn + 1) % len(ports)
         try:
-            player.client = await Client.connect(player.hosts.get(ports[turn], "127.0.0.1"), ports[turn], player.name,
-                                                 client_keys=[player.key],
-                                                 timeout=5)
-        except (OSError, asyncssh.Error, TimeoutError, Closed):
+            return await connect(hosts.get(ports[turn], "127.0.0.1"), ports[turn]), ports[turn]
+        except (OSError, asyncssh.Error, TimeoutError, Closed, AssertionError):
             if time.monotonic() > deadline:
                 raise
             await asyncio.sleep(0.2)
-            continue
-        player.port, player.since = ports[turn], time.monotonic()
-        return
+    return None
 
 
 async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[str, ...] | None = None,
