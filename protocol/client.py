@@ -87,8 +87,9 @@ class Client:
     @classmethod
     async def connect(cls, host: str, port: int, name: str, *, lang: str = "en",
                       client_keys: Sequence[asyncssh.SSHKey] | None = None,
-                      known_hosts: object = None, timeout: float = CONNECT_TIMEOUT) -> Client:
-        """Connect, start the subsystem and claim ``name``.
+                      known_hosts: object = None, timeout: float = CONNECT_TIMEOUT, claim: bool = True) -> Client:
+        """Connect, start the subsystem and claim ``name`` (``claim=False``: no name, as an
+        operator's tool does; only operators' commands and pings are then answered).
 
         ``known_hosts``: as asyncssh takes it (a file name, or () for ~/.ssh/known_hosts); the
         default None accepts any host key, fine for a bot on a LAN and for tests only.
@@ -102,8 +103,9 @@ class Client:
             writer, reader, _ = await asyncio.wait_for(
                 conn.open_session(subsystem=SUBSYSTEM, encoding=None), timeout)
             client = cls(conn, writer, reader)
-            await client.send(ClaimName(name=name, lang=lang))
-            client.welcome = await client._await_welcome(timeout)
+            if claim:
+                await client.send(ClaimName(name=name, lang=lang))
+                client.welcome = await client._await_welcome(timeout)
         except BaseException:
             conn.close()
             raise

@@ -20,6 +20,8 @@ from server.loop_lag import LagWatch
 from server.table.search_pool import POOL as SEARCH_POOL
 from server.host import HostError, add_table_arguments, plan_from_args, play_host
 from server.lobby import Hub
+from server.moderation.operators import OperatorKeyError, fingerprint_of_key
+from server.moderation.start import load_moderation
 from server.mdns import Advertiser, find_servers, found_lines, loopback_only
 from server.netinfo import connect_lines, lan_addresses
 from server.process_life import lock_data_dir
@@ -98,6 +100,8 @@ def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
                        help=tr("cli.help.serve.away_grace"))
     serve.add_argument("--quick-fill-wait", type=float, default=defaults.quick_fill_wait,
                        help=tr("cli.help.serve.quick_fill_wait"))
+    serve.add_argument("--operator-key", dest="operator_keys", action="append", default=[], metavar="KEY",
+                       help=tr("cli.help.serve.operator_key"))
     # Operators and tests: bot-only tables that play on for ever (e.g. the crash test).
     serve.add_argument("--demo-bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     # Tests: each restored table's state digest in the log, to compare with their own replay.
@@ -121,9 +125,11 @@ def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
                        help=tr("cli.help.log_format"))
     serve.add_argument("--metrics", metavar="ADDR:PORT", type=metrics.checked_address,
                        help=tr("cli.help.serve.metrics"))
+    from server.admin import add_admin_parser  # `truco-ssh admin`: an operator's commands
     from server.remote_bot import add_bot_parser  # `truco-ssh bot`: a program at a table
 
     add_bot_parser(sub, defaults.port, tr)
+    add_admin_parser(sub, defaults.port, tr)
     sub.add_parser("options", help=tr("cli.help.options"))
     find = sub.add_parser("find", help=tr("cli.help.find"))
     find.add_argument("--seconds", type=float, default=3.0, help=tr("cli.help.find.seconds"))
@@ -149,7 +155,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     more = {name: getattr(args, name, getattr(d, name)) for name in (
         "max_connections_per_ip", "max_sessions", "chat_per_second", "chat_max_len", "lite",
         "compression", "connections_per_minute_per_ip", "seat_hold", "away_grace",
-        "quick_fill_wait", "demo_bot_tables", "log_digests", "metrics", "bus_port")}
+        "quick_fill_wait", "demo_bot_tables", "log_digests", "metrics", "bus_port", "operator_keys")}
     return dataclasses.replace(
         d,
         host=args.host, port=args.port, data_dir=args.data_dir, host_key=args.host_key,
@@ -161,7 +167,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         seat_hold=max(0.0, more["seat_hold"]), away_grace=max(0.0, more["away_grace"]),
         quick_fill_wait=max(0.0, more["quick_fill_wait"]), bus_port=more["bus_port"] or 0,
         demo_bot_tables=max(0, min(50, more["demo_bot_tables"])), log_digests=more["log_digests"],
-        metrics=more["metrics"] or "",
+        metrics=more["metrics"] or "", operator_keys=tuple(more["operator_keys"] or ()),
     )
 
 
@@ -196,12 +202,13 @@ async def _serve(config: ServerConfig, ready: asyncio.Event | None,
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
     checked: asyncio.Future[None] = loop.create_future()
+    moderation = await load_moderation(config, store)
     hub = Hub(config, variant_infos(), validate_options, store,
               pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
-                        away_grace=config.away_grace))
+                        away_grace=config.away_grace), moderation=moderation)
     await hub.load(checked, restore=False)
     hub_task = loop.create_task(hub.run(), name="hub")
-    ctx = ServerContext(config, hub)
+    ctx = ServerContext(config, hub, moderation=moderation)
     acceptor = await start_ssh_server(ctx, host_key)
     port = acceptor.get_port()
     # Listening: now the check and the restore, which share the two cores with the sessions.
@@ -308,6 +315,10 @@ def main(argv: list[str] | None = None) -> int:
             args = parser.parse_args(argv)
     if args.command == "bot":
         return bot_main(args)
+    if args.command == "admin":
+        from server.admin import admin_main
+
+        return admin_main(args)
     if args.command == "config":
         _say(example(parser.commands["serve"]).rstrip())
         return 0
@@ -356,6 +367,12 @@ def main(argv: list[str] | None = None) -> int:
             log.error("--workers starts its own bus: it does not go with --nats")
             return 2
         nats = args.nats
+        try:
+            for key in config.operator_keys:
+                fingerprint_of_key(key)
+        except OperatorKeyError as exc:
+            log.error("--operator-key: %s", exc)
+            return 2
     gc_tuning.tune()  # a server process from here on (server/gc_tuning.py)
     try:
         if hosting is not None:

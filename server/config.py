@@ -58,6 +58,9 @@ class ServerConfig:
     quick_fill_wait: float = 20.0  # seconds a quick-play table waits for people before bots sit
     log_digests: bool = False  # log a digest of each restored table's state (tests compare it)
     metrics: str = ""  # ADDR:PORT of /metrics for Prometheus ("": none; server/metrics.py)
+    # Operators' keys besides those in DATA_DIR/operators: fingerprints, public keys or their
+    # files (server/moderation/operators.py)
+    operator_keys: tuple[str, ...] = ()
     bus_port: int = 0  # the port of the nats-server `--workers` starts on 127.0.0.1 (0: a free one)
 
     def clamp_size(self, cols: int, rows: int) -> tuple[int, int]:

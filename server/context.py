@@ -12,6 +12,7 @@ from typing import Protocol
 from server.config import ServerConfig
 from server.input_gate import CpuBudget
 from server.link import HubLink
+from server.moderation.book import Moderation
 from server.ratelimit import TokenBucket
 
 
@@ -44,6 +45,9 @@ class ServerContext:
     connect_rate: dict[str, TokenBucket] = field(default_factory=dict)
     # Each address's input CPU budget, shared by its sessions' input gates while one lives.
     address_cpu: weakref.WeakValueDictionary[str, CpuBudget] = field(default_factory=weakref.WeakValueDictionary)
+    # The operators and the bans in force: a banned key, name or address is refused at the
+    # handshake (server/ssh.py); the hub writes the same book (server/lobby/moderation.py).
+    moderation: Moderation = field(default_factory=Moderation)
 
     def address_budget(self, ip: str) -> CpuBudget:
         """The input CPU budget the sessions from ``ip`` share (server/input_gate.py)."""

@@ -27,7 +27,7 @@ from tui.i18n import Translator, language_from_env
 
 log = logging.getLogger(__name__)
 
-FAREWELL = {"shutdown": "notice.shutdown", "replaced": "notice.replaced", "idle": "notice.idle"}
+FAREWELL = {code: f"notice.{code}" for code in ("shutdown", "replaced", "idle", "kicked", "banned")}
 DRAIN_WAIT = 1.0  # seconds the farewell line may take to leave before the channel closes
 
 
@@ -167,7 +167,8 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             if not self._closed:
                 reason = FAREWELL.get(str(app.return_value or ""), "")
                 if reason:
-                    line = f"truco-ssh: {Translator(app.tr.lang)(reason)}\r\n"
+                    detail = f" ({app.farewell_detail})" if app.farewell_detail else ""
+                    line = f"truco-ssh: {Translator(app.tr.lang)(reason)}{detail}\r\n"
                     self._chan.write((to_ascii(line) if self._ascii else line).encode())
                     await self._drain()
                 self._chan.exit(0)

@@ -60,6 +60,10 @@ def _value(action: argparse.Action, value: object) -> object:
         if not isinstance(value, bool):
             raise ValueError(f"must be true or false, not {value!r}")
         return value
+    if isinstance(action.default, list):  # a flag given again for more (--operator-key): a list
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ValueError(f"must be a list of strings, not {value!r}")
+        return value
     if isinstance(value, bool) or isinstance(value, (dict, list)) and not (
             action.dest == "nats" and isinstance(value, list) and all(isinstance(v, str) for v in value)):
         raise ValueError(f"must be a single value, not {value!r}")
@@ -105,6 +109,8 @@ def load_settings(path: Path, parser: SettingsParser) -> dict[str, object]:
 
 
 def _toml(value: object) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):

@@ -125,11 +125,29 @@ class TrucoSSHServer(asyncssh.SSHServer):
         self._username = username
         return True  # ask for auth, so that clients offer their keys
 
+    def _banned(self, fingerprint: str | None) -> bool:
+        """A ban of this key, name or address: disconnected with the reason, which the client
+        shows. Decided at authentication, not at the connection: an operator's key passes
+        every ban (an operator banned by address could otherwise never lift it)."""
+        moderation = self._ctx.moderation
+        if moderation.is_operator(fingerprint):
+            return False
+        ban = moderation.book.banned(fingerprint, name_key(self._username), self._ip)
+        if ban is None:
+            return False
+        log.info("banned %s (%r): %s", self._ip, self._username, ban.told())
+        metrics.REFUSED.labels("banned").inc()
+        if self._conn is not None:
+            self._conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, ban.told())
+        return True
+
     def public_key_auth_supported(self) -> bool:
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         fp = str(key.get_fingerprint("sha256"))
+        if self._banned(fp):
+            return False
         owner = self._ctx.hub.reserved_fingerprint(name_key(username))
         if owner is not None and owner != fp:
             return False  # let the client try its next key, then fall back to guest auth
@@ -143,14 +161,14 @@ class TrucoSSHServer(asyncssh.SSHServer):
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         self._last_method, self._last_key_fp = "guest", None
-        return True  # no prompts: a guest
+        return not self._banned(None)  # no prompts: a guest
 
     def password_auth_supported(self) -> bool:
         return True
 
     def validate_password(self, username: str, password: str) -> bool:
         self._last_method, self._last_key_fp = "guest", None
-        return True
+        return not self._banned(None)
 
     def auth_completed(self) -> None:
         self._authenticated = True

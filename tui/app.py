@@ -17,7 +17,8 @@ from tui.shared_filters import share_filters, unshare_filters
 from tui.table_model import TableModel
 
 log = logging.getLogger(__name__)
-SESSION_ENDING = ("shutdown", "replaced")  # notices after which the server hangs up
+# Notices after which the server hangs up (a kick and a ban say the operator's words too)
+SESSION_ENDING = ("shutdown", "replaced", "kicked", "banned")
 
 
 class FrameLink(Protocol):
@@ -54,6 +55,7 @@ class TrucoApp(App[None]):
         self.link = link
         self.frames = p.Decoder()  # this session's frames, each decoded knowing the last
         self.username = username
+        self.farewell_detail = ""  # the words of the notice that ends the session, if any
         self.tr = Translator(lang)
         self.model = LobbyModel()
         self.tables: dict[str, TableModel] = {}
@@ -145,7 +147,12 @@ class TrucoApp(App[None]):
             self.notify_text(self._error_text(msg), severity="error")
         elif isinstance(msg, p.Notice):
             if msg.code in SESSION_ENDING:
-                self.farewell(msg.code)
+                self.farewell(msg.code, msg.text)
+            elif msg.code == "operators":  # an operator's words to everyone: shown as written
+                self.notify_text(self.tr("notice.operators", text=msg.text), severity="warning", timeout=20)
+            elif msg.code == "muted":  # with the operator's reason, as they wrote it
+                said = self.tr("notice.muted") + (f" ({msg.text})" if msg.text else "")
+                self.notify_text(said, severity="warning", timeout=20)
             else:
                 self.notify_text(self.tr(f"notice.{msg.code}"), severity="warning", timeout=10)
         # Every screen that shows server data redraws the parts this event touched
@@ -169,14 +176,16 @@ class TrucoApp(App[None]):
                 self.pop_screen()
             self.push_screen(TableScreen(table_id))
 
-    def farewell(self, code: str) -> None:
-        """The session ends (``notice.<code>`` says why): say it on the screen, for a moment,
-        then exit (the session then prints the same reason on the terminal the player
-        returns to)."""
+    def farewell(self, code: str, detail: str = "") -> None:
+        """The session ends (``notice.<code>`` says why, ``detail`` in the server's or an
+        operator's words): say it on the screen, for a moment, then exit (the session then
+        prints the same reason on the terminal the player returns to)."""
         from tui.screens.farewell import SHOWN_FOR, FarewellScreen
 
+        self.farewell_detail = detail
         self.clear_notifications()
-        self.push_screen(FarewellScreen(self.tr(f"notice.{code}"), self.tr("notice.closing")))
+        reason = self.tr(f"notice.{code}") + (f"\n{detail}" if detail else "")
+        self.push_screen(FarewellScreen(reason, self.tr("notice.closing")))
         self.set_timer(SHOWN_FOR, lambda: self.exit(result=code))
 
     def _enter_lobby(self) -> None:

@@ -8,7 +8,6 @@ from typing import Any
 
 import engine
 import protocol as p
-from server.lobby.messages import Result
 from server.lobby.state import Conn, LobbyState
 from server.store import GameRecord
 from server.table.log_events import log_event
@@ -57,21 +56,7 @@ class History:
         self._state = state
 
     def _later(self, conn: Conn, work: "asyncio.Future[p.Message | None]") -> None:
-        """Run a store query off the loop; its answer goes to ``conn`` through the inbox."""
-        conn_id = conn.peer.conn_id
-        inbox = self._state.inbox
-
-        async def run() -> None:
-            try:
-                message = await work
-            except Exception:
-                log.exception("store query failed")
-                message = p.Error(code="storage", message="the game history is not available")
-            if message is not None:
-                inbox.put_nowait(Result(conn_id, message))
-
-        task = asyncio.get_running_loop().create_task(run())
-        self._state.persist(task)
+        self._state.answer_later(conn, work, "the game history is not available")
 
     def on_my_games(self, conn: Conn, msg: p.MyGames) -> None:
         store = self._state.store

@@ -16,6 +16,7 @@ import time
 from typing import Any, Callable, Mapping, Protocol
 
 import protocol as p
+from protocol import moderation as m
 from protocol.text import clean_text
 from server.config import ServerConfig
 from server.link import Closed, Frame, HubLink, Peer
@@ -23,7 +24,8 @@ from server.lobby.directory import Directory, OptionsValidator
 from server.lobby.early import EarlyCommands
 from server.lobby.history import History
 from server.lobby.messages import (Attached, FillWithBots, HoldExpired, LobbyMessage, Opened, RestoreDone, Restored,
-                                   Result, Shutdown)
+                                   Restricted, Result, Shutdown)
+from server.lobby.moderation import OperatorDesk
 from server.lobby.quick import QuickPlay
 from server.lobby.names import Names
 from server.lobby.reattach import Reattach
@@ -31,6 +33,7 @@ from server.lobby.restore import Restorer
 from server.lobby.seats import ActorFactory, Seats
 from server.lobby.sessions import Sessions
 from server.lobby.state import CHAT_HISTORY, Conn, LobbyLists, LobbyState, Table
+from server.moderation.book import Moderation
 from server.origins import Origins
 from server.store import Store
 from server.table import Pace, TableActor
@@ -61,6 +64,7 @@ class Hub:
         pace: Pace = Pace(),
         actor_factory: ActorFactory = TableActor,  # cluster mode: proxies (server/cluster/proxy.py)
         chat_log: ChatLog | None = None,
+        moderation: Moderation | None = None,  # the operators and the bans and mutes in force
     ) -> None:
         self.config = config
         self._chat_log = chat_log
@@ -76,6 +80,7 @@ class Hub:
         self._restorer = Restorer(state, self._seats)
         self._reattach = Reattach(state, self._sessions, self._seats, self._names, self._directory.on_watch_table)
         self._early = EarlyCommands(state)  # for tables not back yet
+        self._desk = OperatorDesk(state, self._sessions, moderation or Moderation())
         self.restored = self._restorer.restored  # every table of the last run is back
         self.variants = self._directory.variants
         # Every protocol command and the one method that handles it
@@ -101,6 +106,7 @@ class Hub:
             p.ReplayHand: self._history.on_replay_hand,
             p.MyStats: self._history.on_my_stats,
             p.Leaderboard: self._history.on_leaderboard,
+            **self._desk.handlers,  # the operators' commands (protocol/moderation.py)
         }
 
     # -- wiring ----------------------------------------------------------------
@@ -218,6 +224,8 @@ class Hub:
                     self._state.send(conn, answer)
                     if isinstance(answer, p.StatsReport):
                         self._history.rating_known(conn, answer)
+            case Restricted():
+                self._desk.restricted(message)
             case Shutdown(notice):
                 self._sessions.shutdown(notice)
                 return True
@@ -275,8 +283,15 @@ class Hub:
                 conn.last_rate_error = now
                 state.error(conn, "rate_limited", "too many commands; slow down")
             return
-        if conn.name is None and not isinstance(message, (p.ClaimName, p.Ping)):
+        operating = isinstance(message, m.OPERATOR_COMMANDS)
+        if operating and not self._desk.allows(conn):
+            state.error(conn, "not_operator", "only the server's operators may do that")
+            return
+        if conn.name is None and not operating and not isinstance(message, (p.ClaimName, p.Ping)):
             state.error(conn, "no_name", "choose a name first")
+            return
+        if isinstance(message, (p.SendChat, p.TableChat, p.MakeSena)) and (muted := self._desk.muted(conn)):
+            state.error(conn, "muted", f"you are {muted.told()}")
             return
         handler = self.handlers.get(type(message))
         if handler is None:

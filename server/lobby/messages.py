@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import protocol as p
 from server.link import Closed, Frame, HubLink, Peer
+from server.moderation.restrictions import Restriction
 from server.table import Occupant, TableActor
 
 
@@ -78,5 +79,13 @@ class Shutdown:
     notice: str
 
 
+@dataclass(frozen=True)
+class Restricted:
+    """An operator's ban or mute is stored (server/lobby/moderation.py): now it holds."""
+
+    conn_id: int  # the operator's
+    restriction: Restriction
+
+
 LobbyMessage = (Frame | Closed | Opened | Attached | HoldExpired | FillWithBots | Restored | RestoreDone | Result
-                | Shutdown)
+                | Shutdown | Restricted)

@@ -9,13 +9,13 @@ import asyncio
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Awaitable, Callable, Protocol
 
 import protocol as p
 from protocol.text import name_key
 from server.config import ServerConfig
 from server.link import HubLink, Peer
-from server.lobby.messages import LobbyMessage
+from server.lobby.messages import LobbyMessage, Result
 from server.ratelimit import TokenBucket
 from server.store import Store
 from server.table import Occupant, TableActor
@@ -130,6 +130,26 @@ class LobbyState:
                 log.error("store write failed: %s", f.exception())
 
         future.add_done_callback(done)
+
+    def answer_later(self, conn: Conn, work: "Awaitable[p.Message | LobbyMessage | None]", failed: str) -> None:
+        """Await ``work`` (a store query) off the hub's step; what it gives comes back through
+        the inbox: a protocol message as the answer to ``conn``, a lobby message as itself.
+        ``failed``: what ``conn`` is told if the store fails."""
+        conn_id = conn.peer.conn_id
+        inbox = self.inbox
+
+        async def run() -> None:
+            try:
+                answer = await work
+            except Exception:
+                log.exception("store query failed")
+                answer = p.Error(code="storage", message=failed)
+            if isinstance(answer, p.Message):
+                inbox.put_nowait(Result(conn_id, answer))
+            elif answer is not None:
+                inbox.put_nowait(answer)
+
+        self.persist(asyncio.get_running_loop().create_task(run()))
 
     def close_in_store(self, table_id: str) -> None:
         if self.store is not None:

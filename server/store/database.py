@@ -17,11 +17,13 @@ from typing import Any, Callable, Iterable, TypeVar
 from server import metrics
 from server.store import events as event_sql
 from server.store import games as game_sql
+from server.store import moderation as moderation_sql
 from server.store import ratings as rating_sql
 from server.store.records import (
     ChatRow, EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord, pack_event,
 )
 from server.store.group_commit import GroupCommit
+from server.moderation.restrictions import Restriction
 from server.store.schema import StoreError, open_database, quick_check
 
 T = TypeVar("T")
@@ -99,6 +101,26 @@ class Store:
             )
 
         await self._on_db(write)
+
+    # -- the operators' bans, mutes and actions (server/moderation/) ---------------------------
+    async def restrictions(self) -> list[Restriction]:
+        return await self._read_at_start(moderation_sql.in_force)
+
+    async def restrict(self, what: str, on: str, target: str, until: float, reason: str, by: str) -> Restriction:
+        return await self._on_db(moderation_sql.restrict, what, on, target, until, reason, by, time.time())
+
+    async def lift(self, number: int, by: str) -> bool:
+        return await self._on_db(moderation_sql.lift, number, by, time.time())
+
+    async def note_action(self, by: str, action: str, target: str, reason: str) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            with moderation_sql.transaction(db):
+                moderation_sql.note(db, time.time(), by, action, target, reason)
+
+        await self._on_db(write)
+
+    async def moderation_log(self, limit: int) -> list[tuple[float, str, str, str, str]]:
+        return await self._on_db(moderation_sql.log_lines, limit)
 
     # -- tables and their event log --------------------------------------------------------
     def create_table(self, record: TableRecord) -> "asyncio.Future[None]":

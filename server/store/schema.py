@@ -150,6 +150,28 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, n)
     ) WITHOUT ROWID;
     """,
+    # 7: the operators' bans and mutes, and every action of theirs (server/moderation/)
+    """
+    CREATE TABLE restrictions (
+        number    INTEGER PRIMARY KEY AUTOINCREMENT,
+        what      TEXT NOT NULL,              -- ban | mute
+        on_what   TEXT NOT NULL,              -- key | name | address
+        target    TEXT NOT NULL,              -- a fingerprint, a name key, a network
+        until     REAL NOT NULL,              -- unix seconds; 0: for good
+        reason    TEXT NOT NULL,
+        by_key    TEXT NOT NULL,              -- the operator's fingerprint
+        at        REAL NOT NULL,
+        lifted_at REAL                        -- NULL unless lifted before its time
+    );
+    CREATE TABLE moderation_log (
+        n       INTEGER PRIMARY KEY AUTOINCREMENT,
+        at      REAL NOT NULL,
+        by_key  TEXT NOT NULL,
+        action  TEXT NOT NULL,                -- kick | ban | mute | lift | broadcast
+        target  TEXT NOT NULL,
+        reason  TEXT NOT NULL
+    );
+    """,
 )
 
 

@@ -107,6 +107,21 @@ EXAMPLES: list[p.Message] = [
     p.PlayerUpdated(player=p.PlayerInfo(name="ana", guest=False, rating=-3.5)),
     p.LeaderboardReport(variant="argentino", players=2,
                         lines=(p.BoardLine(name="ana", rating=7.5, games=10, wins=8),)),
+    # the operators' commands and their answers (protocol/moderation.py)
+    p.Online(),
+    p.Kick(name="ana", reason="insults"),
+    p.Restrict(what="ban", on="address", target="203.0.113.7", minutes=60, reason="flood", prefix=True),
+    p.Restrict(what="mute", on="key", target="SHA256:" + "A" * 43),
+    p.Lift(number=3),
+    p.ListRestrictions(),
+    p.Broadcast(text="restart at 10:00"),
+    p.ModerationLog(limit=20),
+    p.OnlineReport(lines=(p.OnlineLine(conn_id=4, name="ana", fingerprint="SHA256:x", address="::1",
+                                       table_id="t1", seat=0, muted=True, operator=False),)),
+    p.RestrictionsReport(lines=(p.RestrictionLine(number=1, what="ban", on="name", target="ana",
+                                                  until=1_700_000_000, reason="r", by="SHA256:op", at=1),)),
+    p.LogReport(lines=(p.LogLine(at=1, by="SHA256:op", action="kick", target="ana", reason="r"),)),
+    p.Done(action="kick", text="ana was disconnected"),
 ]
 
 

@@ -1,0 +1,167 @@
+"""What a server's operators send and are answered: who is online, kick, mute, ban, notices.
+
+Kept apart from ``messages`` (whose table of types they join on import), like ``stats``.
+Only a session whose SSH key is an operator's may send these commands (the hub refuses
+every other with the error ``not_operator``); they need no name, so ``truco-ssh admin``
+does its work without appearing in the lobby.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from protocol.messages import MESSAGE_TYPES, NAME_MAX, TABLE_ID_MAX, Command, Event
+from protocol.schema import limited
+
+REASON_MAX = 200
+NOTICE_MAX = 400
+FINGERPRINT_MAX = 64  # "SHA256:" and 43 characters of base64
+ADDRESS_MAX = 64  # an IPv6 address and its prefix length
+LIST_MAX = 10_000
+MINUTES_MAX = 10 * 365 * 24 * 60  # ten years; 0 means for good
+
+# What a ban or a mute holds to (``Restrict.on``)
+ON_KEY, ON_NAME, ON_ADDRESS = "key", "name", "address"
+# What it does (``Restrict.what``)
+BAN, MUTE = "ban", "mute"
+
+
+@dataclass(frozen=True)
+class Online(Command):
+    """Who is online, where, with which key and from which address."""
+
+    TYPE: ClassVar[str] = "op_online"
+
+
+@dataclass(frozen=True)
+class Kick(Command):
+    """End the sessions of the player named ``name``; they may come back (a ban keeps them out)."""
+
+    TYPE: ClassVar[str] = "op_kick"
+    name: str = limited(max_len=NAME_MAX * 4)
+    reason: str = limited("", max_len=REASON_MAX * 4)
+
+
+@dataclass(frozen=True)
+class Restrict(Command):
+    """A ban (no connection) or a mute (no chat and no señas) of a key, a name or an address.
+
+    ``on``: ``key`` (``target`` is a fingerprint, or the name of someone online whose key
+    it takes), ``name``, or ``address`` (an address, a network such as ``203.0.113.0/24``,
+    or the name of someone online whose address it takes; ``prefix`` widens an address to
+    its /24 for IPv4 or /64 for IPv6). ``minutes``: how long; 0 is for good.
+    """
+
+    TYPE: ClassVar[str] = "op_restrict"
+    what: str = limited(max_len=8)  # ban | mute
+    on: str = limited(max_len=8)  # key | name | address
+    target: str = limited(max_len=ADDRESS_MAX * 2)
+    minutes: int = limited(0, lo=0, hi=MINUTES_MAX)
+    reason: str = limited("", max_len=REASON_MAX * 4)
+    prefix: bool = False
+
+
+@dataclass(frozen=True)
+class Lift(Command):
+    """End a ban or a mute before its time (its number in ``Restrictions``)."""
+
+    TYPE: ClassVar[str] = "op_lift"
+    number: int = limited(lo=1, hi=2**53)
+
+
+@dataclass(frozen=True)
+class ListRestrictions(Command):
+    """The bans and mutes in force."""
+
+    TYPE: ClassVar[str] = "op_restrictions"
+
+
+@dataclass(frozen=True)
+class Broadcast(Command):
+    """A notice from the operators to everyone online."""
+
+    TYPE: ClassVar[str] = "op_broadcast"
+    text: str = limited(max_len=NOTICE_MAX * 4)
+
+
+@dataclass(frozen=True)
+class ModerationLog(Command):
+    """The operators' last actions, the latest first."""
+
+    TYPE: ClassVar[str] = "op_log"
+    limit: int = limited(50, lo=1, hi=1000)
+
+
+# -- what the operator is answered ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class OnlineLine:
+    conn_id: int = limited(lo=0, hi=2**53)
+    name: str = limited("", max_len=NAME_MAX)  # "" until named (a program, an operator)
+    fingerprint: str = limited("", max_len=FINGERPRINT_MAX)  # "" for a guest
+    address: str = limited("", max_len=ADDRESS_MAX)
+    table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
+    seat: int | None = limited(None, lo=0, hi=7)
+    muted: bool = False
+    operator: bool = False
+
+
+@dataclass(frozen=True)
+class OnlineReport(Event):
+    TYPE: ClassVar[str] = "op_online_report"
+    lines: tuple[OnlineLine, ...] = limited((), max_items=LIST_MAX)
+
+
+@dataclass(frozen=True)
+class RestrictionLine:
+    number: int = limited(lo=1, hi=2**53)
+    what: str = limited(max_len=8)
+    on: str = limited(max_len=8)
+    target: str = limited(max_len=ADDRESS_MAX)
+    until: int = limited(0, lo=0, hi=2**40)  # unix seconds; 0: for good
+    reason: str = limited("", max_len=REASON_MAX)
+    by: str = limited("", max_len=FINGERPRINT_MAX)  # the operator's key
+    at: int = limited(0, lo=0, hi=2**40)
+
+
+@dataclass(frozen=True)
+class RestrictionsReport(Event):
+    TYPE: ClassVar[str] = "op_restrictions_report"
+    lines: tuple[RestrictionLine, ...] = limited((), max_items=LIST_MAX)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    at: int = limited(0, lo=0, hi=2**40)
+    by: str = limited("", max_len=FINGERPRINT_MAX)
+    action: str = limited("", max_len=16)  # kick | ban | mute | lift | broadcast
+    target: str = limited("", max_len=ADDRESS_MAX)
+    reason: str = limited("", max_len=NOTICE_MAX)
+
+
+@dataclass(frozen=True)
+class LogReport(Event):
+    TYPE: ClassVar[str] = "op_log_report"
+    lines: tuple[LogLine, ...] = limited((), max_items=1000)
+
+
+@dataclass(frozen=True)
+class Done(Event):
+    """An operator's command was carried out: what was done, in words for the operator."""
+
+    TYPE: ClassVar[str] = "op_done"
+    action: str = limited(max_len=16)
+    text: str = limited("", max_len=NOTICE_MAX)
+
+
+MESSAGE_TYPES.update({cls.TYPE: cls for cls in (
+    Online, Kick, Restrict, Lift, ListRestrictions, Broadcast, ModerationLog,
+    OnlineReport, RestrictionsReport, LogReport, Done,
+)})
+
+OPERATOR_COMMANDS: tuple[type[Command], ...] = (Online, Kick, Restrict, Lift, ListRestrictions, Broadcast,
+                                                ModerationLog)
+
+__all__ = ["Online", "Kick", "Restrict", "Lift", "ListRestrictions", "Broadcast", "ModerationLog",
+           "OnlineLine", "OnlineReport", "RestrictionLine", "RestrictionsReport", "LogLine", "LogReport", "Done",
+           "OPERATOR_COMMANDS", "BAN", "MUTE", "ON_KEY", "ON_NAME", "ON_ADDRESS", "REASON_MAX", "NOTICE_MAX"]

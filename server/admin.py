@@ -1,0 +1,160 @@
+"""``truco-ssh admin``: an operator's commands to a running server, over SSH.
+
+It speaks the ``truco`` subsystem (docs/PROTOCOL.md) with the operator's key, so it works on
+a remote server as on this machine; the server checks the key against its operators
+(server/moderation/operators.py) and answers each command, or refuses it with the reason.
+Nothing is claimed as a name: the operator does not appear in the lobby.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+import protocol as p
+from protocol import moderation as m
+from protocol.client import Client, Closed
+from server.say import ENGLISH
+from tui.i18n import Translator
+
+log = logging.getLogger(__name__)
+
+ANSWER_WAIT = 15.0  # seconds for the server's answer
+DEFAULT_KEYS = ("~/.ssh/id_ed25519", "~/.ssh/id_ecdsa", "~/.ssh/id_rsa")
+ANSWERS = (m.Done, m.OnlineReport, m.RestrictionsReport, m.LogReport, p.Error)
+
+
+def add_admin_parser(sub: Any, default_port: int, tr: Translator = ENGLISH) -> None:
+    """The ``admin`` subcommand and its own commands (``sub``: the CLI's subparsers)."""
+    admin = sub.add_parser("admin", help=tr("cli.help.admin"))
+    admin.add_argument("--host", default="127.0.0.1", help=tr("cli.help.bot.host"))
+    admin.add_argument("--port", type=int, default=default_port, help=tr("cli.help.bot.port"))
+    admin.add_argument("--identity", type=Path, help=tr("cli.help.admin.identity"))
+    admin.add_argument("--known-hosts", default="~/.ssh/known_hosts", help=tr("cli.help.bot.known_hosts"))
+    does = admin.add_subparsers(dest="action", required=True)
+    does.add_parser("online", help=tr("cli.help.admin.online"))
+    kick = does.add_parser("kick", help=tr("cli.help.admin.kick"))
+    kick.add_argument("name")
+    kick.add_argument("--reason", default="", help=tr("cli.help.admin.reason"))
+    for what, told in ((m.BAN, tr("cli.help.admin.ban")), (m.MUTE, tr("cli.help.admin.mute"))):
+        restrict = does.add_parser(what, help=told)
+        on = restrict.add_mutually_exclusive_group(required=True)
+        on.add_argument("--key", help=tr("cli.help.admin.key"))
+        on.add_argument("--name", help=tr("cli.help.admin.name"))
+        on.add_argument("--address", help=tr("cli.help.admin.address"))
+        restrict.add_argument("--prefix", action="store_true", help=tr("cli.help.admin.prefix"))
+        restrict.add_argument("--minutes", type=int, default=0 if what == m.BAN else 60,
+                              help=tr("cli.help.admin.minutes"))
+        restrict.add_argument("--reason", default="", help=tr("cli.help.admin.reason"))
+    lift = does.add_parser("lift", help=tr("cli.help.admin.lift"))
+    lift.add_argument("number", type=int)
+    does.add_parser("bans", help=tr("cli.help.admin.bans"))
+    broadcast = does.add_parser("broadcast", help=tr("cli.help.admin.broadcast"))
+    broadcast.add_argument("text")
+    record = does.add_parser("log", help=tr("cli.help.admin.log"))
+    record.add_argument("--limit", type=int, default=50)
+
+
+def command_of(args: argparse.Namespace) -> p.Command:
+    """The protocol command an ``admin`` command line asks for."""
+    action = args.action
+    if action == "online":
+        return m.Online()
+    if action == "kick":
+        return m.Kick(name=args.name, reason=args.reason)
+    if action in (m.BAN, m.MUTE):
+        on = m.ON_KEY if args.key else m.ON_NAME if args.name else m.ON_ADDRESS
+        return m.Restrict(what=action, on=on, target=args.key or args.name or args.address,
+                          minutes=max(0, min(m.MINUTES_MAX, args.minutes)), reason=args.reason, prefix=args.prefix)
+    if action == "lift":
+        return m.Lift(number=args.number)
+    if action == "bans":
+        return m.ListRestrictions()
+    if action == "broadcast":
+        return m.Broadcast(text=args.text)
+    return m.ModerationLog(limit=max(1, min(1000, args.limit)))
+
+
+def answer_lines(answer: p.Event) -> list[str]:
+    """The server's answer as the operator reads it."""
+    if isinstance(answer, m.Done):
+        return [answer.text]
+    if isinstance(answer, m.OnlineReport):
+        rows = [("name", "key", "address", "where", "")]
+        rows += [(line.name or f"(conn {line.conn_id})", line.fingerprint or "guest", line.address,
+                  _where(line.table_id, line.seat), " ".join(flag for flag, on in (
+                      ("operator", line.operator), ("muted", line.muted)) if on)) for line in answer.lines]
+        return _columns(rows) + [f"{len(answer.lines)} online"]
+    if isinstance(answer, m.RestrictionsReport):
+        rows = [("no.", "what", "on", "target", "until", "reason")]
+        rows += [(str(line.number), line.what, line.on, line.target, _when(line.until) if line.until else "for good",
+                  line.reason) for line in answer.lines]
+        return _columns(rows) if answer.lines else ["no bans or mutes in force"]
+    if isinstance(answer, m.LogReport):
+        rows = [("when", "operator", "action", "target", "reason")]
+        rows += [(_when(line.at), line.by[:20], line.action, line.target, line.reason) for line in answer.lines]
+        return _columns(rows) if answer.lines else ["no operator has done anything yet"]
+    return [str(answer)]
+
+
+def _where(table_id: str | None, seat: int | None) -> str:
+    if table_id is None:
+        return "lobby"
+    return f"{table_id} seat {seat + 1}" if seat is not None else f"{table_id} watching"
+
+
+def _when(unix: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(unix))
+
+
+def _columns(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+
+
+async def run_admin(host: str, port: int, command: p.Command, keys: list[asyncssh.SSHKey],
+                    known_hosts: object) -> p.Event:
+    """Send one operator's command and return the server's answer (or its error)."""
+    client = await Client.connect(host, port, "admin", client_keys=keys, known_hosts=known_hosts, claim=False)
+    try:
+        await client.send(command)
+        while True:
+            event = await client.receive(ANSWER_WAIT)
+            if isinstance(event, ANSWERS):
+                return event
+    finally:
+        await client.close()
+
+
+def admin_main(args: argparse.Namespace) -> int:
+    """``truco-ssh admin``: print the answer; 1 with the reason when refused or failed."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.__stderr__, format="truco-ssh admin: %(message)s")
+    identity = args.identity or next((Path(k).expanduser() for k in DEFAULT_KEYS if Path(k).expanduser().is_file()),
+                                     None)
+    if identity is None:
+        log.error("no SSH key: give --identity FILE (an operator's private key)")
+        return 1
+    known_hosts = None if args.known_hosts == "none" else str(Path(args.known_hosts).expanduser())
+    if known_hosts is not None and not Path(known_hosts).is_file():
+        log.error("no known hosts file %s: give --known-hosts FILE with the server's key (or none to accept "
+                  "any key)", known_hosts)
+        return 1
+    try:
+        keys = [asyncssh.read_private_key(identity)]
+        answer = asyncio.run(run_admin(args.host, args.port, command_of(args), keys, known_hosts))
+    except (OSError, asyncssh.Error, asyncssh.KeyImportError, Closed, asyncio.TimeoutError) as exc:
+        log.error("%s", exc or type(exc).__name__)
+        return 1
+    out = sys.__stdout__
+    if isinstance(answer, p.Error):
+        log.error("refused: %s", answer.message)
+        return 1
+    if out is not None:
+        out.write("\n".join(answer_lines(answer)) + "\n")
+    return 0

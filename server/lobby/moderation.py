@@ -1,0 +1,200 @@
+"""The operators' desk in the lobby: who is online, kick, ban, mute, lift, broadcast, the
+record of what they did. Only a session signed with an operator's key gets here (the hub
+refuses everyone else); everything is recorded in the store before it holds, so a ban
+survives a restart."""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import re
+import time
+from typing import Any, Callable
+
+import protocol as p
+from protocol import moderation as m
+from protocol.text import clean_text, name_key
+from server.lobby.messages import LobbyMessage, Restricted
+from server.lobby.sessions import Sessions
+from server.lobby.state import Conn, LobbyState
+from server.moderation.book import Moderation
+from server.moderation.restrictions import BadTarget, Restriction, network
+
+log = logging.getLogger(__name__)
+
+FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+SECONDS_A_MINUTE = 60
+
+
+class OperatorDesk:
+    def __init__(self, state: LobbyState, sessions: Sessions, moderation: Moderation) -> None:
+        self._state = state
+        self._sessions = sessions
+        self.moderation = moderation
+        self._numbers = itertools.count(1)  # without a store (tests): numbers of this run only
+
+    @property
+    def handlers(self) -> dict[type[p.Command], Callable[[Conn, Any], None]]:
+        return {m.Online: self.on_online, m.Kick: self.on_kick, m.Restrict: self.on_restrict,
+                m.Lift: self.on_lift, m.ListRestrictions: self.on_list, m.Broadcast: self.on_broadcast,
+                m.ModerationLog: self.on_log}
+
+    def allows(self, conn: Conn) -> bool:
+        return self.moderation.is_operator(conn.peer.fingerprint)
+
+    def muted(self, conn: Conn) -> Restriction | None:
+        if self.allows(conn):
+            return None
+        return self.moderation.book.muted(conn.peer.fingerprint, conn.key, conn.peer.ip)
+
+    # -- looking --------------------------------------------------------------------------
+    def on_online(self, conn: Conn, msg: m.Online) -> None:
+        lines = [m.OnlineLine(conn_id=c.peer.conn_id, name=c.name or "", fingerprint=c.peer.fingerprint or "",
+                              address=c.peer.ip[:m.ADDRESS_MAX], table_id=c.table_id, seat=c.seat,
+                              muted=self.muted(c) is not None, operator=self.allows(c))
+                 for c in sorted(self._state.conns.values(), key=lambda c: (c.key or "", c.peer.conn_id))]
+        self._state.send(conn, m.OnlineReport(lines=tuple(lines)))
+
+    def on_list(self, conn: Conn, msg: m.ListRestrictions) -> None:
+        lines = tuple(r.line() for r in self.moderation.book.in_force())
+        self._state.send(conn, m.RestrictionsReport(lines=lines))
+
+    def on_log(self, conn: Conn, msg: m.ModerationLog) -> None:
+        store = self._state.store
+        if store is None:
+            self._state.send(conn, m.LogReport())
+            return
+
+        async def query() -> p.Message:
+            rows = await store.moderation_log(msg.limit)
+            return m.LogReport(lines=tuple(
+                m.LogLine(at=int(at), by=by, action=action[:16], target=target[:m.ADDRESS_MAX],
+                          reason=reason[:m.NOTICE_MAX]) for at, by, action, target, reason in rows))
+
+        self._state.answer_later(conn, query(), "the operators' record is not available")
+
+    # -- acting ---------------------------------------------------------------------------
+    def on_kick(self, conn: Conn, msg: m.Kick) -> None:
+        key = name_key(clean_text(msg.name, p.NAME_MAX * 4))
+        reason = clean_text(msg.reason, m.REASON_MAX)
+        targets = [c for c in self._state.conns.values() if key and c.key == key]
+        if not targets:
+            self._state.error(conn, "not_online", f"nobody named {msg.name[:p.NAME_MAX]!r} is online")
+            return
+        name = targets[0].name or key
+        for target in targets:
+            self._end(target, "kicked", reason)
+        log.warning("operator %s kicked %s (%s)", conn.peer.fingerprint, name, reason or "no reason given")
+        self._record(conn, "kick", name, reason, m.Done(action="kick", text=f"{name} was disconnected"))
+
+    def on_broadcast(self, conn: Conn, msg: m.Broadcast) -> None:
+        text = clean_text(msg.text, m.NOTICE_MAX)
+        if not text:
+            self._state.error(conn, "bad_text", "nothing to say")
+            return
+        frame = p.encode(p.Notice(code="operators", text=text))
+        reached = 0
+        for other in list(self._state.conns.values()):
+            if other.name is not None:
+                self._state.deliver(other, frame)
+                reached += 1
+        log.warning("operator %s told everyone: %s", conn.peer.fingerprint, text)
+        self._record(conn, "broadcast", "everyone", text, m.Done(action="broadcast", text=f"told {reached} players"))
+
+    def on_restrict(self, conn: Conn, msg: m.Restrict) -> None:
+        try:
+            if msg.what not in (m.BAN, m.MUTE):
+                raise BadTarget(f"{msg.what!r}: neither {m.BAN} nor {m.MUTE}")
+            target = self._target(msg.on, msg.target, msg.prefix)
+        except BadTarget as exc:
+            self._state.error(conn, "bad_target", str(exc))
+            return
+        reason = clean_text(msg.reason, m.REASON_MAX)
+        until = time.time() + msg.minutes * SECONDS_A_MINUTE if msg.minutes else 0.0
+        by = conn.peer.fingerprint or ""
+        store = self._state.store
+
+        async def record() -> LobbyMessage:
+            if store is None:
+                made = Restriction(next(self._numbers), msg.what, msg.on, target, until, reason, by, time.time())
+            else:
+                made = await store.restrict(msg.what, msg.on, target, until, reason, by)
+            return Restricted(conn.peer.conn_id, made)
+
+        self._state.answer_later(conn, record(), "the ban or mute could not be stored: it does not hold")
+
+    def restricted(self, message: Restricted) -> None:
+        """Stored: now it holds, here and at the SSH handshake; a ban ends the sessions it
+        holds to at once."""
+        restriction = message.restriction
+        self.moderation.book.add(restriction)
+        ended = 0
+        for other in list(self._state.conns.values()):
+            if self.allows(other) or not restriction.holds_to(other.peer.fingerprint, other.key, other.peer.ip):
+                continue  # (nothing holds to an operator)
+            if restriction.what == m.BAN:
+                self._end(other, "banned", restriction.told())
+                ended += 1
+            else:  # told at once, with the operator's reason
+                self._state.send(other, p.Notice(code="muted", text=restriction.reason))
+        log.warning("operator %s: %s %s %s (%s); %d sessions ended", restriction.by, restriction.what,
+                    restriction.on, restriction.target, restriction.reason or "no reason given", ended)
+        operator = self._state.conns.get(message.conn_id)
+        if operator is not None:
+            text = f"number {restriction.number}: {restriction.on} {restriction.target} {restriction.told()}"
+            if ended:
+                text += f"; {ended} sessions ended"
+            self._state.send(operator, m.Done(action=restriction.what, text=text[:m.NOTICE_MAX]))
+
+    def on_lift(self, conn: Conn, msg: m.Lift) -> None:
+        store, by = self._state.store, conn.peer.fingerprint or ""
+        if self.moderation.book.lift(msg.number) is None and store is None:
+            self._state.error(conn, "no_restriction", f"no ban or mute number {msg.number} is in force")
+            return
+
+        async def record() -> p.Message:
+            if store is not None and not await store.lift(msg.number, by):
+                return p.Error(code="no_restriction", message=f"no ban or mute number {msg.number} is in force")
+            return m.Done(action="lift", text=f"number {msg.number} is lifted")
+
+        self._state.answer_later(conn, record(), "the store could not record it")
+
+    # -- helpers --------------------------------------------------------------------------
+    def _target(self, on: str, target: str, prefix: bool) -> str:
+        """What a restriction holds to, as stored: a fingerprint, a name key, a network."""
+        target = target.strip()
+        online = self._online(target)
+        if on == m.ON_KEY:
+            if FINGERPRINT.fullmatch(target):
+                return target
+            fingerprint = online.peer.fingerprint if online is not None else self._state.reservations.get(
+                name_key(target))
+            if fingerprint is None:
+                raise BadTarget(f"{target[:64]!r}: not a key's fingerprint (SHA256:...), nor a player with a key "
+                                "(a guest has none: ban the name or the address)")
+            return fingerprint
+        if on == m.ON_NAME:
+            key = name_key(clean_text(target, p.NAME_MAX * 4))
+            if not key:
+                raise BadTarget("no name given")
+            return key
+        if on == m.ON_ADDRESS:
+            return network(online.peer.ip if online is not None else target, prefix)
+        raise BadTarget(f"{on!r}: neither {m.ON_KEY}, {m.ON_NAME} nor {m.ON_ADDRESS}")
+
+    def _online(self, name: str) -> Conn | None:
+        key = name_key(clean_text(name, p.NAME_MAX * 4))
+        conn_id = self._state.online.get(key) if key else None
+        return self._state.conns.get(conn_id) if conn_id is not None else None
+
+    def _end(self, conn: Conn, code: str, text: str) -> None:
+        self._state.send(conn, p.Notice(code=code, text=text[:400]))
+        self._sessions.close(conn.peer.conn_id)
+
+    def _record(self, conn: Conn, action: str, target: str, reason: str, done: p.Message) -> None:
+        store = self._state.store
+        if store is not None:
+            self._state.persist(asyncio.ensure_future(
+                store.note_action(conn.peer.fingerprint or "", action, target, reason)))
+        self._state.send(conn, done)
+

@@ -1,0 +1,63 @@
+"""The operators' bans and mutes, and the record of every action of theirs (SQL, run on
+the store's writer thread)."""
+from __future__ import annotations
+
+import sqlite3
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+from server.moderation.restrictions import Restriction
+
+@contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """The connection is in autocommit mode (server/store/schema.py): BEGIN and COMMIT by hand."""
+    db.execute("BEGIN")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+COLUMNS = "number, what, on_what, target, until, reason, by_key, at"
+
+
+def in_force(db: sqlite3.Connection) -> list[Restriction]:
+    rows = db.execute(f"SELECT {COLUMNS} FROM restrictions WHERE lifted_at IS NULL AND (until = 0 OR until > ?)"
+                      " ORDER BY number", (time.time(),))
+    return [Restriction(*row) for row in rows]
+
+
+def restrict(db: sqlite3.Connection, what: str, on: str, target: str, until: float, reason: str, by: str,
+             at: float) -> Restriction:
+    """Record a ban or a mute, and the action; the restriction with its number."""
+    with transaction(db):
+        cursor = db.execute("INSERT INTO restrictions (what, on_what, target, until, reason, by_key, at)"
+                            " VALUES (?, ?, ?, ?, ?, ?, ?)", (what, on, target, until, reason, by, at))
+        number = cursor.lastrowid
+        assert number is not None
+        note(db, at, by, what, f"{on} {target}", reason)
+    return Restriction(number, what, on, target, until, reason, by, at)
+
+
+def lift(db: sqlite3.Connection, number: int, by: str, at: float) -> bool:
+    """End restriction ``number`` now; False if there is none in force of that number."""
+    with transaction(db):
+        cursor = db.execute("UPDATE restrictions SET lifted_at = ? WHERE number = ? AND lifted_at IS NULL",
+                            (at, number))
+        if cursor.rowcount:
+            note(db, at, by, "lift", str(number), "")
+    return bool(cursor.rowcount)
+
+
+def note(db: sqlite3.Connection, at: float, by: str, action: str, target: str, reason: str) -> None:
+    db.execute("INSERT INTO moderation_log (at, by_key, action, target, reason) VALUES (?, ?, ?, ?, ?)",
+               (at, by, action, target, reason))
+
+
+def log_lines(db: sqlite3.Connection, limit: int) -> list[tuple[float, str, str, str, str]]:
+    rows = db.execute("SELECT at, by_key, action, target, reason FROM moderation_log ORDER BY n DESC LIMIT ?",
+                      (limit,))
+    return [tuple(row) for row in rows]  # type: ignore[misc]

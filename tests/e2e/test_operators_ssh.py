@@ -1,0 +1,123 @@
+"""Operators over real SSH (issue 34): an operator's key kicks, mutes, bans, lifts and tells
+everyone, with ``truco-ssh admin``'s own code; every other key is refused; a ban holds at the
+SSH handshake, with the reason the client shows, and across a restart."""
+from __future__ import annotations
+
+import asyncio
+
+import asyncssh
+import pytest
+
+import protocol as p
+from protocol import moderation as m
+from protocol.client import Client, Closed
+from server.admin import answer_lines, run_admin
+from tests.e2e.harness import running_server
+from tests.e2e.helpers import lobby_client
+
+pytestmark = pytest.mark.e2e
+
+
+def _key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+def _fingerprint(key: asyncssh.SSHKey) -> str:
+    return str(key.get_fingerprint("sha256"))
+
+
+async def _admin(port: int, operator: asyncssh.SSHKey, command: p.Command) -> p.Event:
+    return await run_admin("127.0.0.1", port, command, [operator], known_hosts=None)
+
+
+async def _ended_with(client: Client, code: str) -> p.Notice:
+    notice = await client.wait_for(p.Notice, 10)
+    assert notice.code == code
+    with pytest.raises(Closed):
+        await client.wait_for(p.Pong, 10)  # nothing more: the server hung up
+    return notice
+
+
+async def test_only_an_operators_key_is_answered_and_a_banned_key_is_refused_at_the_handshake_even_after_a_restart(
+        tmp_path):
+    operator, mallory = _key(), _key()
+    overrides = dict(operator_keys=(_fingerprint(operator),), bot_delay=0.0, hand_pause=0.0)
+    async with running_server(tmp_path, **overrides) as srv:
+        refused = await run_admin("127.0.0.1", srv.port, m.Online(), [mallory], known_hosts=None)
+        assert isinstance(refused, p.Error) and refused.code == "not_operator"
+        bad = await Client.connect("127.0.0.1", srv.port, "mallory", client_keys=[mallory])
+        await bad.send(m.Restrict(what=m.BAN, on=m.ON_NAME, target="anyone"))
+        assert (await bad.wait_for(p.Error)).code == "not_operator"
+        online = await _admin(srv.port, operator, m.Online())
+        assert isinstance(online, m.OnlineReport)
+        assert [(line.name, line.fingerprint, line.address) for line in online.lines if line.name] == [
+            ("mallory", _fingerprint(mallory), "127.0.0.1")]
+        done = await _admin(srv.port, operator, m.Restrict(what=m.BAN, on=m.ON_KEY, target="Mallory",
+                                                           reason="cheating"))
+        assert isinstance(done, m.Done) and "1 sessions ended" in done.text, done
+        notice = await _ended_with(bad, "banned")
+        assert "for good: cheating" in notice.text
+        with pytest.raises(asyncssh.DisconnectError, match="banned from this server for good: cheating"):
+            await Client.connect("127.0.0.1", srv.port, "another-name", client_keys=[mallory])
+    async with running_server(tmp_path, **overrides) as srv:  # the same data directory
+        with pytest.raises(asyncssh.DisconnectError, match="cheating"):
+            await Client.connect("127.0.0.1", srv.port, "mallory", client_keys=[mallory])
+        bans = await _admin(srv.port, operator, m.ListRestrictions())
+        assert isinstance(bans, m.RestrictionsReport)
+        assert [(b.number, b.what, b.on, b.target) for b in bans.lines] == [
+            (1, m.BAN, m.ON_KEY, _fingerprint(mallory))]
+        assert isinstance(await _admin(srv.port, operator, m.Lift(number=1)), m.Done)
+        again = await _admin(srv.port, operator, m.Lift(number=1))
+        assert isinstance(again, p.Error) and again.code == "no_restriction"
+        async with await Client.connect("127.0.0.1", srv.port, "mallory", client_keys=[mallory]) as back:
+            assert back.welcome is not None
+        record = await _admin(srv.port, operator, m.ModerationLog())
+        assert isinstance(record, m.LogReport)
+        assert [line.action for line in record.lines] == ["lift", m.BAN]
+        assert all(line.by == _fingerprint(operator) for line in record.lines)
+
+
+async def test_an_address_ban_keeps_guests_out_but_never_the_operator(tmp_path):
+    operator = _key()
+    async with running_server(tmp_path, operator_keys=(_fingerprint(operator),)) as srv:
+        done = await _admin(srv.port, operator, m.Restrict(what=m.BAN, on=m.ON_ADDRESS, target="127.0.0.9",
+                                                           prefix=True, minutes=5, reason="flooding"))
+        assert isinstance(done, m.Done) and "127.0.0.0/24" in done.text
+        with pytest.raises(asyncssh.DisconnectError, match=r"banned from this server until .* UTC: flooding"):
+            await Client.connect("127.0.0.1", srv.port, "carla")
+        assert isinstance(await _admin(srv.port, operator, m.ListRestrictions()), m.RestrictionsReport)
+        assert isinstance(await _admin(srv.port, operator, m.Lift(number=1)), m.Done)
+        async with await Client.connect("127.0.0.1", srv.port, "carla") as carla:
+            assert carla.welcome is not None
+
+
+async def test_a_muted_player_cannot_chat_the_others_hear_the_operators_and_a_kicked_terminal_is_told(tmp_path):
+    operator, bob_key = _key(), _key()
+    async with running_server(tmp_path, operator_keys=(_fingerprint(operator),)) as srv:
+        ana = await Client.connect("127.0.0.1", srv.port, "ana")
+        bob = await lobby_client(srv.port, "bob", client_keys=[bob_key])
+        try:
+            done = await _admin(srv.port, operator, m.Restrict(what=m.MUTE, on=m.ON_NAME, target="ANA",
+                                                               minutes=10, reason="insults"))
+            assert isinstance(done, m.Done), done
+            await ana.send(p.SendChat(text="still here"))
+            error = await ana.wait_for(p.Error)
+            assert error.code == "muted" and "insults" in error.message
+            online = await _admin(srv.port, operator, m.Online())
+            assert isinstance(online, m.OnlineReport)
+            assert {line.name: line.muted for line in online.lines if line.name} == {"ana": True, "bob": False}
+            assert any("muted" in line for line in answer_lines(online))
+            told = await _admin(srv.port, operator, m.Broadcast(text="restart at 10:00"))
+            assert isinstance(told, m.Done) and told.text == "told 2 players"
+            assert (await ana.wait_for(p.Notice)).text == "restart at 10:00"
+            await bob.wait_for("From the server's operators: restart")
+            kicked = await _admin(srv.port, operator, m.Kick(name="bob", reason="take a break"))
+            assert isinstance(kicked, m.Done)
+            await bob.wait_for("An operator of this server disconnected you.")
+            await asyncio.wait_for(bob.closed.wait(), 10)
+            assert "take a break" in bob.raw.decode(errors="replace")
+            missing = await _admin(srv.port, operator, m.Kick(name="bob"))
+            assert isinstance(missing, p.Error) and missing.code == "not_online"
+        finally:
+            await ana.close()
+            await bob.close()
