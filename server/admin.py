@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import logging
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from protocol import moderation as m
 from protocol.client import Client, Closed
 from server.say import ENGLISH
 from tui.i18n import Translator
+from tui.operator_report import report_lines
 
 log = logging.getLogger(__name__)
 
@@ -81,43 +81,6 @@ def command_of(args: argparse.Namespace) -> p.Command:
     return m.ModerationLog(limit=max(1, min(1000, args.limit)))
 
 
-def answer_lines(answer: p.Event) -> list[str]:
-    """The server's answer as the operator reads it."""
-    if isinstance(answer, m.Done):
-        return [answer.text]
-    if isinstance(answer, m.OnlineReport):
-        rows = [("name", "key", "address", "where", "")]
-        rows += [(line.name or f"(conn {line.conn_id})", line.fingerprint or "guest", line.address,
-                  _where(line.table_id, line.seat), " ".join(flag for flag, on in (
-                      ("operator", line.operator), ("muted", line.muted)) if on)) for line in answer.lines]
-        return _columns(rows) + [f"{len(answer.lines)} online"]
-    if isinstance(answer, m.RestrictionsReport):
-        rows = [("no.", "what", "on", "target", "until", "reason")]
-        rows += [(str(line.number), line.what, line.on, line.target, _when(line.until) if line.until else "for good",
-                  line.reason) for line in answer.lines]
-        return _columns(rows) if answer.lines else ["no bans or mutes in force"]
-    if isinstance(answer, m.LogReport):
-        rows = [("when", "operator", "action", "target", "reason")]
-        rows += [(_when(line.at), line.by[:20], line.action, line.target, line.reason) for line in answer.lines]
-        return _columns(rows) if answer.lines else ["no operator has done anything yet"]
-    return [str(answer)]
-
-
-def _where(table_id: str | None, seat: int | None) -> str:
-    if table_id is None:
-        return "lobby"
-    return f"{table_id} seat {seat + 1}" if seat is not None else f"{table_id} watching"
-
-
-def _when(unix: int) -> str:
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(unix))
-
-
-def _columns(rows: list[tuple[str, ...]]) -> list[str]:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
-
-
 async def run_admin(host: str, port: int, command: p.Command, keys: list[asyncssh.SSHKey],
                     known_hosts: object) -> p.Event:
     """Send one operator's command and return the server's answer (or its error)."""
@@ -156,5 +119,5 @@ def admin_main(args: argparse.Namespace) -> int:
         log.error("refused: %s", answer.message)
         return 1
     if out is not None:
-        out.write("\n".join(answer_lines(answer)) + "\n")
+        out.write("\n".join(report_lines(answer, ENGLISH)) + "\n")
     return 0

@@ -202,7 +202,7 @@ async def _serve(config: ServerConfig, ready: asyncio.Event | None,
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
     checked: asyncio.Future[None] = loop.create_future()
-    moderation = await load_moderation(config, store)
+    moderation = await load_moderation(config, await store.restrictions(), store)
     hub = Hub(config, variant_infos(), validate_options, store,
               pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
                         away_grace=config.away_grace), moderation=moderation)

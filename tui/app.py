@@ -9,6 +9,9 @@ from rich.text import Text
 from textual.app import App
 
 import protocol as p
+from protocol import moderation as m
+from tui.operator_line import Usage, operator_command
+from tui.operator_report import report_lines
 from protocol.text import usable_name
 from tui.draw_now import draw_now, drawn_later
 from tui.i18n import Translator, next_language
@@ -116,6 +119,15 @@ class TrucoApp(App[None]):
     def send(self, command: p.Command) -> None:
         self.link.send(p.encode(command))
 
+    def say_in_lobby(self, text: str) -> None:
+        """A lobby chat line, or an operator's slash command (tui/operator_line.py)."""
+        try:
+            command = operator_command(text)
+        except Usage as usage:
+            self.notify_text(self.tr("operator.usage", usage=str(usage)), severity="error", timeout=10)
+            return
+        self.send(command or p.SendChat(text=text))
+
     # -- events from the server ----------------------------------------------------
     def table_model(self, table_id: str) -> TableModel:
         model = self.tables.get(table_id)
@@ -145,6 +157,13 @@ class TrucoApp(App[None]):
                 self.push_screen(ChooseNameScreen(msg.name, msg.reason, msg.suggestion))
         elif isinstance(msg, p.Error):
             self.notify_text(self._error_text(msg), severity="error")
+        elif isinstance(msg, m.Done):  # an operator's command was carried out
+            self.notify_text(msg.text, timeout=10)
+        elif isinstance(msg, (m.OnlineReport, m.RestrictionsReport, m.LogReport)):
+            from tui.screens.help import HelpScreen
+
+            self.push_screen(HelpScreen("\n".join(report_lines(msg, self.tr, whole_keys=False)),
+                                        self.tr("operator.title")))
         elif isinstance(msg, p.Notice):
             if msg.code in SESSION_ENDING:
                 self.farewell(msg.code, msg.text)

@@ -35,6 +35,7 @@ from server.cluster.lease import Lease, Leases
 from server.cluster.lease_repair import LeaseRepair
 from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.jsstore import JetStreamStore
+from server.cluster.moderation import ModerationMirror
 from server.cluster.names import NameMirror
 from server.cluster.presence import PresenceMirror, PresenceWriter
 from server.cluster.natsd import MIN_VERSION, NatsServerError
@@ -44,6 +45,8 @@ from server.cluster.reach import Silence, answers
 from server.cluster.reattach import REATTACH_GRACE
 from server.config import ServerConfig
 from server.lobby import Hub
+from server.moderation.book import Moderation
+from server.moderation.operators import read_operators
 from server.table import Pace
 from server.variants import validate_options, variant_infos
 
@@ -69,10 +72,10 @@ class Hosting:
 
 
 async def _open_buckets(bus: Bus, config: ServerConfig
-                        ) -> "tuple[Leases, NameMirror, PresenceMirror, DirectoryMirror, TableOwner]":
+                        ) -> "tuple[Leases, NameMirror, PresenceMirror, DirectoryMirror, TableOwner, ModerationMirror]":
     """The cluster's buckets and their copies in this process (those opened are closed again
     if a later one fails: the whole is tried again)."""
-    opened: list[NameMirror | PresenceMirror | DirectoryMirror] = []
+    opened: list[NameMirror | PresenceMirror | DirectoryMirror | ModerationMirror] = []
     try:
         leases = await Leases.open(bus)
         names = await NameMirror.open(bus)
@@ -81,6 +84,8 @@ async def _open_buckets(bus: Bus, config: ServerConfig
         opened.append(presence)
         directory = await DirectoryMirror.open(bus)
         opened.append(directory)
+        moderation = await ModerationMirror.open(bus)
+        opened.append(moderation)
         tables = TableOwner(bus, leases, config.log_digests)
         tables.store = JetStreamStore(bus, names, tables.still_owns)
         await tables.store.open()
@@ -89,7 +94,7 @@ async def _open_buckets(bus: Bus, config: ServerConfig
         for mirror in opened:
             await mirror.close()
         raise
-    return leases, names, presence, directory, tables
+    return leases, names, presence, directory, tables, moderation
 
 
 @dataclass
@@ -103,6 +108,8 @@ class Node:
     tables: TableOwner
     stop: asyncio.Event
     directory: DirectoryMirror | None = None
+    # The operators (this process's settings) and the cluster's bans and mutes, kept by a watch
+    moderation: Moderation = field(default_factory=Moderation)
     hosting: Hosting | None = None
     front_lease: Lease | None = None
     _watch: "asyncio.Task[None] | None" = field(default=None, repr=False)
@@ -131,17 +138,19 @@ class Node:
             # A NATS node failing over, or a cluster whose power just came back, answers
             # "unavailable" for a while: a process started meanwhile (by its supervisor) waits
             # for it rather than exiting.
-            leases, names, presence, directory, tables = await retrying(
+            leases, names, presence, directory, tables, restrictions = await retrying(
                 lambda: _open_buckets(bus, config), "opening the cluster's buckets", START_WITHIN)
         except (NatsError, asyncio.TimeoutError) as exc:
             await bus.close()
             raise NatsServerError(f"JetStream refused the cluster's buckets ({exc!r:.200}): is "
                                   "JetStream on, and --replicas no more than the NATS servers?") from exc
+        operators = await asyncio.to_thread(read_operators, config.data_dir, config.operator_keys)
         front = FrontEnd(bus, names, PresenceWriter(presence.kv))
         front.feed = LobbyFeed(bus.owner, presence, directory, front.deliver)
         await front.start()
         await tables.start()
-        return cls(config, bus, leases, names, presence, front, tables, stop, directory)
+        return cls(config, bus, leases, names, presence, front, tables, stop, directory,
+                   moderation=Moderation(operators, restrictions.book, records=restrictions))
 
     async def start(self) -> None:
         """Until a host is known (this process, if nobody else is)."""
@@ -323,7 +332,8 @@ class Node:
             hub = Hub(config, variant_infos(), validate_options, store,  # type: ignore[arg-type]
                       pace=Pace(bot_delay=config.bot_delay, hand_pause=config.hand_pause,
                                 away_grace=config.away_grace),
-                      actor_factory=registry.new_proxy, chat_log=chat)  # type: ignore[arg-type]
+                      actor_factory=registry.new_proxy, chat_log=chat,  # type: ignore[arg-type]
+                      moderation=self.moderation)
             assert self.directory is not None
             lists = HostLists(self.directory.kv)
             hub.keep_lists_elsewhere(lists)  # each table as it is restored goes to the bucket
@@ -381,6 +391,8 @@ class Node:
         await self.presence.close()
         if self.directory is not None:
             await self.directory.close()
+        if isinstance(self.moderation.records, ModerationMirror):
+            await self.moderation.records.close()
         await self.bus.reach.stop()
         await self.bus.close()
 

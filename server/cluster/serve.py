@@ -43,7 +43,7 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
     lag = LagWatch().start()
     try:
         await node.start()
-        ctx = ServerContext(config, node.front)
+        ctx = ServerContext(config, node.front, moderation=node.moderation)
         watching = metrics.start(  # the tables: the lobby host's (it changes on a failover)
             config.metrics, lambda: ctx.sessions,
             lambda: node.hosting.hub.tables.values() if node.hosting is not None else (), say, tr,

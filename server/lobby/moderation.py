@@ -52,7 +52,8 @@ class OperatorDesk:
         lines = [m.OnlineLine(conn_id=c.peer.conn_id, name=c.name or "", fingerprint=c.peer.fingerprint or "",
                               address=c.peer.ip[:m.ADDRESS_MAX], table_id=c.table_id, seat=c.seat,
                               muted=self.muted(c) is not None, operator=self.allows(c))
-                 for c in sorted(self._state.conns.values(), key=lambda c: (c.key or "", c.peer.conn_id))]
+                 for c in sorted(self._state.conns.values(), key=lambda c: (c.key or "", c.peer.conn_id))
+                 if c is not conn or c.name is not None]  # (not the asking tool itself)
         self._state.send(conn, m.OnlineReport(lines=tuple(lines)))
 
     def on_list(self, conn: Conn, msg: m.ListRestrictions) -> None:
@@ -60,7 +61,7 @@ class OperatorDesk:
         self._state.send(conn, m.RestrictionsReport(lines=lines))
 
     def on_log(self, conn: Conn, msg: m.ModerationLog) -> None:
-        store = self._state.store
+        store = self.moderation.records
         if store is None:
             self._state.send(conn, m.LogReport())
             return
@@ -112,7 +113,7 @@ class OperatorDesk:
         reason = clean_text(msg.reason, m.REASON_MAX)
         until = time.time() + msg.minutes * SECONDS_A_MINUTE if msg.minutes else 0.0
         by = conn.peer.fingerprint or ""
-        store = self._state.store
+        store = self.moderation.records
 
         async def record() -> LobbyMessage:
             if store is None:
@@ -132,8 +133,8 @@ class OperatorDesk:
         for other in list(self._state.conns.values()):
             if self.allows(other) or not restriction.holds_to(other.peer.fingerprint, other.key, other.peer.ip):
                 continue  # (nothing holds to an operator)
-            if restriction.what == m.BAN:
-                self._end(other, "banned", restriction.told())
+            if restriction.what == m.BAN:  # (how long: said in English at the handshake, if they come back)
+                self._end(other, "banned", restriction.reason)
                 ended += 1
             else:  # told at once, with the operator's reason
                 self._state.send(other, p.Notice(code="muted", text=restriction.reason))
@@ -147,7 +148,7 @@ class OperatorDesk:
             self._state.send(operator, m.Done(action=restriction.what, text=text[:m.NOTICE_MAX]))
 
     def on_lift(self, conn: Conn, msg: m.Lift) -> None:
-        store, by = self._state.store, conn.peer.fingerprint or ""
+        store, by = self.moderation.records, conn.peer.fingerprint or ""
         if self.moderation.book.lift(msg.number) is None and store is None:
             self._state.error(conn, "no_restriction", f"no ban or mute number {msg.number} is in force")
             return
@@ -192,7 +193,7 @@ class OperatorDesk:
         self._sessions.close(conn.peer.conn_id)
 
     def _record(self, conn: Conn, action: str, target: str, reason: str, done: p.Message) -> None:
-        store = self._state.store
+        store = self.moderation.records
         if store is not None:
             self._state.persist(asyncio.ensure_future(
                 store.note_action(conn.peer.fingerprint or "", action, target, reason)))

@@ -3,7 +3,7 @@ handshake and by the hub at each chat line, written by the hub when an operator 
 from __future__ import annotations
 
 import time
-from typing import Iterable
+from typing import Iterable, Protocol
 
 from protocol import moderation as m
 from server.moderation.restrictions import Restriction
@@ -40,12 +40,30 @@ class RestrictionBook:
         return None
 
 
-class Moderation:
-    """The server's operators (their keys' fingerprints) and its book of restrictions."""
+class ModerationRecords(Protocol):
+    """Where restrictions and the operators' actions are kept: the SQLite store in one
+    process (server/store/database.py), a bucket and a stream in a cluster
+    (server/cluster/moderation.py), whose watch keeps every process's book."""
 
-    def __init__(self, operators: frozenset[str] = frozenset(), book: RestrictionBook | None = None) -> None:
+    async def restrict(self, what: str, on: str, target: str, until: float, reason: str, by: str
+                       ) -> Restriction: ...
+
+    async def lift(self, number: int, by: str) -> bool: ...
+
+    async def note_action(self, by: str, action: str, target: str, reason: str) -> None: ...
+
+    async def moderation_log(self, limit: int) -> list[tuple[float, str, str, str, str]]: ...
+
+
+class Moderation:
+    """The server's operators (their keys' fingerprints), its book of restrictions and where
+    they are kept (None: nowhere, as in tests of the lobby alone)."""
+
+    def __init__(self, operators: frozenset[str] = frozenset(), book: RestrictionBook | None = None,
+                 records: ModerationRecords | None = None) -> None:
         self.operators = operators
         self.book = book if book is not None else RestrictionBook()
+        self.records = records
 
     def is_operator(self, fingerprint: str | None) -> bool:
         return fingerprint is not None and fingerprint in self.operators

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e import test_lobby_ssh, test_reconnect_ssh
+from tests.e2e import test_lobby_ssh, test_operators_ssh, test_reconnect_ssh
 
 pytestmark = pytest.mark.e2e
 
@@ -21,3 +21,8 @@ test_a_key_reserves_its_name = test_lobby_ssh.test_key_reserves_name_and_guests_
 test_a_second_login_replaces_the_first = test_lobby_ssh.test_same_key_again_replaces_the_old_session
 test_stopping_ends_every_session_cleanly = test_lobby_ssh.test_server_stop_ends_every_session_cleanly
 test_a_dropped_player_comes_back = test_reconnect_ssh.test_a_dropped_player_comes_back_to_the_same_cards_and_turn
+test_an_operator_bans_a_key_for_good = (
+    test_operators_ssh
+    .test_only_an_operators_key_is_answered_and_a_banned_key_is_refused_at_the_handshake_even_after_a_restart)
+test_an_operator_mutes_tells_and_kicks = (
+    test_operators_ssh.test_a_muted_player_cannot_chat_the_others_hear_the_operators_and_a_kicked_terminal_is_told)

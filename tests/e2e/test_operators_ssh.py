@@ -11,9 +11,11 @@ import pytest
 import protocol as p
 from protocol import moderation as m
 from protocol.client import Client, Closed
-from server.admin import answer_lines, run_admin
+from server.admin import run_admin
+from server.say import ENGLISH
+from tui.operator_report import report_lines
 from tests.e2e.harness import running_server
-from tests.e2e.helpers import lobby_client
+from tests.e2e.helpers import KEY_ENTER, KEY_ESC, focus_chat, lobby_client, players_pane, say
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +58,7 @@ async def test_only_an_operators_key_is_answered_and_a_banned_key_is_refused_at_
                                                            reason="cheating"))
         assert isinstance(done, m.Done) and "1 sessions ended" in done.text, done
         notice = await _ended_with(bad, "banned")
-        assert "for good: cheating" in notice.text
+        assert notice.text == "cheating"  # the operator's words; how long: at the handshake
         with pytest.raises(asyncssh.DisconnectError, match="banned from this server for good: cheating"):
             await Client.connect("127.0.0.1", srv.port, "another-name", client_keys=[mallory])
     async with running_server(tmp_path, **overrides) as srv:  # the same data directory
@@ -106,7 +108,7 @@ async def test_a_muted_player_cannot_chat_the_others_hear_the_operators_and_a_ki
             online = await _admin(srv.port, operator, m.Online())
             assert isinstance(online, m.OnlineReport)
             assert {line.name: line.muted for line in online.lines if line.name} == {"ana": True, "bob": False}
-            assert any("muted" in line for line in answer_lines(online))
+            assert any("muted" in line for line in report_lines(online, ENGLISH))
             told = await _admin(srv.port, operator, m.Broadcast(text="restart at 10:00"))
             assert isinstance(told, m.Done) and told.text == "told 2 players"
             assert (await ana.wait_for(p.Notice)).text == "restart at 10:00"
@@ -121,3 +123,29 @@ async def test_a_muted_player_cannot_chat_the_others_hear_the_operators_and_a_ki
         finally:
             await ana.close()
             await bob.close()
+
+
+async def test_an_operator_at_a_terminal_sees_who_is_online_and_mutes_with_a_slash_command(tmp_path):
+    operator = _key()
+    async with running_server(tmp_path, operator_keys=(_fingerprint(operator),)) as srv:
+        ana = await Client.connect("127.0.0.1", srv.port, "ana")
+        op = await lobby_client(srv.port, "olga", client_keys=[operator])
+        try:
+            await focus_chat(op)
+            op.send("/who" + KEY_ENTER)
+            shown = await op.wait_for(lambda text: "Operators" in text and "ana" in text and "127.0.0.1" in text)
+            assert "2 online" in shown and "operator" in shown
+            op.send(KEY_ESC)  # the report closes; the chat keeps the keys
+            await op.wait_for(lambda text: "Operators" not in text and "ana" in players_pane(text))
+            await say(op, "/mute ana 10 insults")
+            notice = await ana.wait_for(p.Notice)
+            assert notice.code == "muted" and notice.text == "insults"
+            await op.wait_for("number 1: name ana muted until")
+            await say(op, "/kick")
+            await op.wait_for("Write it so: /kick NAME [REASON]")
+            await say(op, "hello everyone")  # chat as usual: the operator is never muted
+            line = await ana.wait_for(p.Chat)
+            assert (line.line.sender, line.line.text) == ("olga", "hello everyone")
+        finally:
+            await ana.close()
+            await op.close()

@@ -160,6 +160,10 @@ def dynamic_keys() -> dict[str, set[str]]:
         "guide.role.": {"pieza", "manilha", "perico", "perica"},
         "guide.count.": _count_rules() | {"none"},
         "guide.flor.": _count_rules() - {"none"},  # (no flor line where the envido is not counted)
+        # An operator's reports (tui/operator_report.py): their columns and flags.
+        "operator.col.": set(re.findall(r'"([a-z]+)"', "".join(re.findall(
+            r'tr\(f"operator\.col\.\{c\}"\) for c in \(([^)]*)\)', (ROOT / "tui/operator_report.py").read_text())))),
+        "operator.": {"operator", "muted"},
     }
     _, heads = key_constants()
     always = {"variant.", "option.", "option_help.", "value.", "call.", "reason.", "rule.", "error.",

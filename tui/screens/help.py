@@ -26,14 +26,15 @@ HELP_SHARE = 0.7  # of the terminal's height: with the title, the key bar and th
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [("escape", "close", ""), ("question_mark", "close", ""), ("q", "close", "")]
 
-    def __init__(self, body: str | None = None) -> None:
+    def __init__(self, body: str | None = None, title: str | None = None) -> None:
         super().__init__()
         self.body = body  # the text it shows (None: the general help)
+        self.title_text = title  # None: the help's
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
         box = Vertical(classes="dialog", id="help")
-        box.border_title = Text(tr("help.title"), style="bold")  # in the border: one more line of help
+        box.border_title = Text(self.title_text or tr("help.title"), style="bold")  # in the border: one more line of help
         with box:
             body = self.body or f"{tr('help.body')}\n\n{tr('help.links')}\n\n{tr('help.stats')}"
             yield VerticalScroll(HangingText(body))  # long lines go on under their description

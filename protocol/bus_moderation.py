@@ -1,0 +1,39 @@
+"""The operators' bans, mutes and record on the bus (server/cluster/moderation.py): the values
+of their bucket and stream, checked on receipt as every bus message (protocol/bus.py
+registers them)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from protocol.bus_base import BusMessage
+from protocol.moderation import ADDRESS_MAX, FINGERPRINT_MAX, NOTICE_MAX, REASON_MAX
+from protocol.schema import limited
+
+SECONDS_MAX = 2**40
+
+
+@dataclass(frozen=True)
+class RestrictionEntry(BusMessage):
+    """A ban or a mute in force (the value of its number's key in the moderation bucket)."""
+
+    TYPE: ClassVar[str] = "bus_restriction"
+    what: str = limited(max_len=8)
+    on: str = limited(max_len=8)
+    target: str = limited(max_len=ADDRESS_MAX)
+    until: float = limited(0.0, lo=0, hi=SECONDS_MAX)  # unix seconds; 0: for good
+    reason: str = limited("", max_len=REASON_MAX)
+    by: str = limited("", max_len=FINGERPRINT_MAX)
+    at: float = limited(0.0, lo=0, hi=SECONDS_MAX)
+
+
+@dataclass(frozen=True)
+class ModerationNote(BusMessage):
+    """One operator's action, in the record's stream."""
+
+    TYPE: ClassVar[str] = "bus_moderation_note"
+    at: float = limited(0.0, lo=0, hi=SECONDS_MAX)
+    by: str = limited("", max_len=FINGERPRINT_MAX)
+    action: str = limited("", max_len=16)
+    target: str = limited("", max_len=ADDRESS_MAX * 2)
+    reason: str = limited("", max_len=NOTICE_MAX)

@@ -1,0 +1,133 @@
+"""The operators' bans and mutes in a cluster: a key-value bucket (``n<number>`` -> its
+``RestrictionEntry``) that every process watches into its own book, so that every process's
+SSH layer refuses a banned key at the handshake; and their record, a stream.
+
+The lobby host writes (its operators' desk, server/lobby/moderation.py); a lifted
+restriction's key is deleted, and every copy forgets it.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from nats.js.api import DiscardPolicy, StorageType, StreamConfig
+from nats.js.errors import KeyDeletedError, KeyNotFoundError, KeyWrongLastSequenceError, NotFoundError
+
+import protocol as p
+from protocol.bus_moderation import ModerationNote, RestrictionEntry
+from protocol import moderation as m
+from server.cluster.bus import Bus
+from server.cluster.mirror import BucketMirror
+from server.moderation.book import RestrictionBook
+from server.moderation.restrictions import Restriction
+
+log = logging.getLogger(__name__)
+
+MODERATION_BUCKET = "truco_moderation"
+RECORD_STREAM = "TRUCO_MODERATION_LOG"
+RECORD_SUBJECT = "truco.moderation.log"
+RECORD_KEPT = 100_000  # operators' actions the stream keeps
+NUMBER_TRIES = 20  # another host writing the same number meanwhile: the next one
+
+
+def _key(number: int) -> str:
+    return f"n{number}"
+
+
+class ModerationMirror(BucketMirror):
+    """This process's book of the cluster's restrictions, and (for the lobby host) where
+    they and the operators' actions are written: ``ModerationRecords``."""
+
+    BUCKET = MODERATION_BUCKET
+    MESSAGE = RestrictionEntry
+    LABEL = "moderation"
+
+    def __init__(self, bus: Bus, kv: Any) -> None:
+        super().__init__(bus, kv)
+        self.book = RestrictionBook()
+        self._highest = 0  # the highest number seen: a new one is above it
+
+    @classmethod
+    async def open(cls, bus: Bus) -> "ModerationMirror":
+        mirror = await super().open(bus)
+        try:
+            await bus.js.stream_info(RECORD_STREAM)
+        except NotFoundError:
+            await bus.js.add_stream(StreamConfig(
+                name=RECORD_STREAM, subjects=[RECORD_SUBJECT], storage=StorageType.FILE,
+                num_replicas=bus.options.replicas, max_msgs=RECORD_KEPT, discard=DiscardPolicy.OLD))
+        return mirror
+
+    def _keep(self, key: str, message: Any) -> str | None:
+        assert isinstance(message, RestrictionEntry)
+        number = _number(key)
+        if number is None:
+            return "not a restriction's number"
+        if message.what not in (m.BAN, m.MUTE) or message.on not in (m.ON_KEY, m.ON_NAME, m.ON_ADDRESS):
+            return "neither a ban nor a mute of a key, a name or an address"
+        self._highest = max(self._highest, number)
+        self.book.add(Restriction(number, message.what, message.on, message.target, message.until,
+                                  message.reason, message.by, message.at))
+        return None
+
+    def _forget(self, key: str) -> None:
+        number = _number(key)
+        if number is not None:
+            self.book.lift(number)
+
+    # -- ModerationRecords (the lobby host's desk) ---------------------------------------
+    async def restrict(self, what: str, on: str, target: str, until: float, reason: str, by: str) -> Restriction:
+        at = time.time()
+        value = p.encode(RestrictionEntry(what=what, on=on, target=target[:m.ADDRESS_MAX], until=until,
+                                          reason=reason[:m.REASON_MAX], by=by, at=at))
+        for _ in range(NUMBER_TRIES):
+            number = self._highest + 1
+            try:
+                await self.kv.create(_key(number), value)
+            except KeyWrongLastSequenceError:  # taken meanwhile (its watch news not here yet)
+                self._highest = number
+                continue
+            self._highest = max(self._highest, number)
+            made = Restriction(number, what, on, target[:m.ADDRESS_MAX], until, reason[:m.REASON_MAX], by, at)
+            self.book.add(made)
+            await self.note_action(by, what, f"{on} {target}", reason)
+            return made
+        raise RuntimeError("no free restriction number")
+
+    async def lift(self, number: int, by: str) -> bool:
+        try:
+            await self.kv.get(_key(number))
+        except (KeyNotFoundError, KeyDeletedError):
+            return False
+        await self.kv.delete(_key(number))
+        self.book.lift(number)
+        await self.note_action(by, "lift", str(number), "")
+        return True
+
+    async def note_action(self, by: str, action: str, target: str, reason: str) -> None:
+        note = ModerationNote(at=time.time(), by=by, action=action[:16], target=target[:m.ADDRESS_MAX * 2],
+                              reason=reason[:m.NOTICE_MAX])
+        await self._bus.js.publish(RECORD_SUBJECT, p.encode(note), stream=RECORD_STREAM)
+
+    async def moderation_log(self, limit: int) -> list[tuple[float, str, str, str, str]]:
+        js = self._bus.js
+        state = (await js.stream_info(RECORD_STREAM)).state
+        lines: list[tuple[float, str, str, str, str]] = []
+        seq = state.last_seq
+        while seq >= max(1, state.first_seq) and len(lines) < limit:
+            try:
+                raw = await js.get_msg(RECORD_STREAM, seq)
+            except NotFoundError:  # (removed meanwhile, past the stream's limit)
+                seq -= 1
+                continue
+            note = self._bus.decode(raw)
+            if isinstance(note, ModerationNote):
+                lines.append((note.at, note.by, note.action, note.target, note.reason))
+            seq -= 1
+        return lines
+
+
+def _number(key: str) -> int | None:
+    digits = key[1:]
+    return int(digits) if key.startswith("n") and digits.isdigit() and len(digits) < 16 else None

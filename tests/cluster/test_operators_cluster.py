@@ -1,0 +1,56 @@
+"""Operators in a cluster (issue 34): a ban made through one process's front end holds at
+every process's SSH handshake (each keeps the bans from a watched bucket), and ends the
+banned player's session on another process."""
+from __future__ import annotations
+
+import asyncio
+
+import asyncssh
+import pytest
+
+import protocol as p
+from protocol import moderation as m
+from protocol.client import Client, Closed
+from server.admin import run_admin
+from server.cluster.natsd import NatsServer
+from tests.cluster.procs import start
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_a_ban_made_on_one_process_is_refused_by_another_and_ends_the_session_there(
+        tmp_path, nats_server: NatsServer) -> None:
+    operator, mallory = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
+    fingerprint = str(operator.get_fingerprint("sha256"))
+    host = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
+    front = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
+    try:
+        bad = await Client.connect("127.0.0.1", front.port, "mallory", client_keys=[mallory])
+        online = await run_admin("127.0.0.1", host.port, m.Online(), [operator], known_hosts=None)
+        assert isinstance(online, m.OnlineReport) and [line.name for line in online.lines if line.name] == ["mallory"]
+        done = await run_admin("127.0.0.1", host.port, m.Restrict(what=m.BAN, on=m.ON_KEY, target="mallory",
+                                                                  minutes=30, reason="cheating"),
+                               [operator], known_hosts=None)
+        assert isinstance(done, m.Done) and "1 sessions ended" in done.text, done
+        notice = await bad.wait_for(p.Notice, 10)
+        assert notice.code == "banned" and notice.text == "cheating"
+        with pytest.raises(Closed):
+            await bad.wait_for(p.Pong, 10)
+        with pytest.raises(asyncssh.DisconnectError, match="banned from this server until .*: cheating"):
+            await Client.connect("127.0.0.1", front.port, "mallory", client_keys=[mallory])
+        record = await run_admin("127.0.0.1", front.port, m.ModerationLog(), [operator], known_hosts=None)
+        assert isinstance(record, m.LogReport) and [line.action for line in record.lines] == [m.BAN]
+        lifted = await run_admin("127.0.0.1", front.port, m.Lift(number=1), [operator], known_hosts=None)
+        assert isinstance(lifted, m.Done), lifted
+        for _ in range(100):  # the front end's copy forgets it as soon as the bucket says so
+            try:
+                back = await Client.connect("127.0.0.1", front.port, "mallory", client_keys=[mallory])
+            except asyncssh.DisconnectError:
+                await asyncio.sleep(0.05)
+                continue
+            await back.close()
+            break
+        else:
+            raise AssertionError("the lifted ban still holds on the other process")
+    finally:
+        await asyncio.gather(host.stop(), front.stop())

@@ -1,0 +1,50 @@
+"""An operator's slash commands in the lobby chat (tui/operator_line.py)."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from protocol import moderation as m
+from tui.operator_line import USAGE, Usage, operator_command
+
+
+@pytest.mark.parametrize("line, command", [
+    ("/who", m.Online()),
+    ("/bans", m.ListRestrictions()),
+    ("/LOG", m.ModerationLog()),
+    ("/kick bob take a break", m.Kick(name="bob", reason="take a break")),
+    ("/ban mallory", m.Restrict(what=m.BAN, on=m.ON_NAME, target="mallory")),
+    ("/ban mallory 30 cheating again", m.Restrict(what=m.BAN, on=m.ON_NAME, target="mallory", minutes=30,
+                                                   reason="cheating again")),
+    ("/ban key mallory cheating", m.Restrict(what=m.BAN, on=m.ON_KEY, target="mallory", reason="cheating")),
+    ("/ban net mallory 60", m.Restrict(what=m.BAN, on=m.ON_ADDRESS, target="mallory", minutes=60, prefix=True)),
+    ("/ban 203.0.113.0/24", m.Restrict(what=m.BAN, on=m.ON_ADDRESS, target="203.0.113.0/24")),
+    ("/ban SHA256:abc", m.Restrict(what=m.BAN, on=m.ON_KEY, target="SHA256:abc")),
+    ("/mute ana", m.Restrict(what=m.MUTE, on=m.ON_NAME, target="ana", minutes=60)),
+    ("/mute ip ana 5 spam", m.Restrict(what=m.MUTE, on=m.ON_ADDRESS, target="ana", minutes=5, reason="spam")),
+    ("/lift 3", m.Lift(number=3)),
+    ("/say  restart at 10:00 ", m.Broadcast(text="restart at 10:00")),
+])
+def test_a_slash_line_is_the_operators_command(line, command):
+    assert operator_command(line) == command
+
+
+@pytest.mark.parametrize("line", ["hola", "/shrug", "/ whatever", "", "a /kick b"])
+def test_anything_else_is_chat(line):
+    assert operator_command(line) is None
+
+
+@pytest.mark.parametrize("line, usage", [("/kick", "kick"), ("/lift x", "lift"), ("/ban", "ban"),
+                                         ("/say", "say"), ("/mute net", "mute")])
+def test_a_command_written_wrong_says_how_to_write_it(line, usage):
+    with pytest.raises(Usage, match="^" + USAGE[usage].replace("[", r"\[").replace("|", r"\|") + "$"):
+        operator_command(line)
+
+
+@given(st.text(max_size=300))
+def test_no_line_breaks_the_parser(line):
+    try:
+        command = operator_command(line)
+    except Usage:
+        return
+    assert command is None or type(command) in m.OPERATOR_COMMANDS

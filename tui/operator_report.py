@@ -1,0 +1,62 @@
+"""An operator's answers as lines to read: in the TUI (a dialog) and in ``truco-ssh admin``."""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import protocol as p
+from protocol import moderation as m
+
+Tr = Callable[..., str]
+
+
+KEY_SHOWN = 16  # of a fingerprint in a terminal's columns: "SHA256:" and 9 more, then "…"
+
+
+def report_lines(answer: p.Event, tr: Tr, whole_keys: bool = True) -> list[str]:
+    """The server's answer to an operator's command, in columns (``whole_keys`` False: each
+    key's fingerprint cut, so that a row fits a terminal; enough to tell keys apart)."""
+
+    def key(text: str) -> str:
+        return text if whole_keys or len(text) <= KEY_SHOWN else text[:KEY_SHOWN] + "…"
+
+    if isinstance(answer, m.Done):
+        return [answer.text]
+    if isinstance(answer, m.OnlineReport):
+        rows = [tuple(tr(f"operator.col.{c}") for c in ("name", "key", "address", "where", "notes"))]
+        rows += [(line.name or f"({line.conn_id})", key(line.fingerprint) or tr("operator.guest"), line.address,
+                  _where(line.table_id, line.seat, tr),
+                  " ".join(tr(f"operator.{flag}") for flag, on in (("operator", line.operator), ("muted", line.muted))
+                           if on)) for line in answer.lines]
+        return _columns(rows) + [tr("operator.online", n=len(answer.lines))]
+    if isinstance(answer, m.RestrictionsReport):
+        if not answer.lines:
+            return [tr("operator.no_restrictions")]
+        rows = [tuple(tr(f"operator.col.{c}") for c in ("number", "what", "on", "target", "until", "reason"))]
+        rows += [(str(line.number), line.what, line.on, key(line.target),
+                  _when(line.until) if line.until else tr("operator.for_good"), line.reason) for line in answer.lines]
+        return _columns(rows)
+    if isinstance(answer, m.LogReport):
+        if not answer.lines:
+            return [tr("operator.no_actions")]
+        rows = [tuple(tr(f"operator.col.{c}") for c in ("when", "by", "action", "target", "reason"))]
+        rows += [(_when(line.at), key(line.by), line.action, key(line.target), line.reason) for line in answer.lines]
+        return _columns(rows)
+    return [str(answer)]
+
+
+def _where(table_id: str | None, seat: int | None, tr: Tr) -> str:
+    if table_id is None:
+        return tr("operator.in_lobby")
+    if seat is None:
+        return tr("operator.watching", table=table_id)
+    return tr("operator.seated", table=table_id, seat=seat + 1)
+
+
+def _when(unix: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(unix))
+
+
+def _columns(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
