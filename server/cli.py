@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Awaitable, Callable
 
 from server.cluster.bus import BusOptions
-from server.config import ServerConfig
+from server.config import NEW_PLAYER_MINUTES, ServerConfig
 from server import input_gate
 from server.hostkey import fingerprint, load_or_create_host_key
 from server.loop_lag import LagWatch
@@ -100,6 +100,8 @@ def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
                        help=tr("cli.help.serve.away_grace"))
     serve.add_argument("--quick-fill-wait", type=float, default=defaults.quick_fill_wait,
                        help=tr("cli.help.serve.quick_fill_wait"))
+    serve.add_argument("--new-player-minutes", type=float, default=NEW_PLAYER_MINUTES,
+                       help=tr("cli.help.serve.new_player_minutes"))
     serve.add_argument("--operator-key", dest="operator_keys", action="append", default=[], metavar="KEY",
                        help=tr("cli.help.serve.operator_key"))
     # Operators and tests: bot-only tables that play on for ever (e.g. the crash test).
@@ -155,7 +157,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     more = {name: getattr(args, name, getattr(d, name)) for name in (
         "max_connections_per_ip", "max_sessions", "chat_per_second", "chat_max_len", "lite",
         "compression", "connections_per_minute_per_ip", "seat_hold", "away_grace",
-        "quick_fill_wait", "demo_bot_tables", "log_digests", "metrics", "bus_port", "operator_keys")}
+        "quick_fill_wait", "demo_bot_tables", "log_digests", "metrics", "bus_port", "operator_keys",
+        "new_player_minutes")}
     return dataclasses.replace(
         d,
         host=args.host, port=args.port, data_dir=args.data_dir, host_key=args.host_key,
@@ -168,6 +171,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         quick_fill_wait=max(0.0, more["quick_fill_wait"]), bus_port=more["bus_port"] or 0,
         demo_bot_tables=max(0, min(50, more["demo_bot_tables"])), log_digests=more["log_digests"],
         metrics=more["metrics"] or "", operator_keys=tuple(more["operator_keys"] or ()),
+        new_player_minutes=max(0.0, more["new_player_minutes"]),
     )
 
 

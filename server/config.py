@@ -5,6 +5,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+NEW_PLAYER_MINUTES = 10.0  # `truco-ssh serve`'s default
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     host: str = "0.0.0.0"
@@ -27,6 +30,13 @@ class ServerConfig:
     chat_per_second: float = 1.0
     chat_burst: int = 5
     chat_max_len: int = 200
+    # Slow chat for new names (spam from throwaway names): for a guest's first minutes online
+    # and a key's first minutes after it first claimed a name (0: none), a chat line (lobby
+    # or table) every so many seconds, a few at once. `truco-ssh serve` has it on
+    # (NEW_PLAYER_MINUTES); a server built in code, as the tests build theirs, has it off.
+    new_player_minutes: float = 0.0
+    new_player_chat_every: float = 5.0
+    new_player_chat_burst: int = 3
     commands_per_second: float = 20.0
     commands_burst: int = 40
     min_cols: int = 20

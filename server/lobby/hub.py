@@ -293,6 +293,9 @@ class Hub:
         if isinstance(message, (p.SendChat, p.TableChat, p.MakeSena)) and (muted := self._desk.muted(conn)):
             state.error(conn, "muted", f"you are {muted.told()}")
             return
+        if isinstance(message, (p.SendChat, p.TableChat)) and self._desk.slowed(conn):
+            state.error(conn, "chat_slow", f"new here: a chat line every {self.config.new_player_chat_every:g} s at first")
+            return
         handler = self.handlers.get(type(message))
         if handler is None:
             state.error(conn, "bad_frame", f"{message.TYPE} is not handled here")

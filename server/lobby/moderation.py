@@ -42,6 +42,15 @@ class OperatorDesk:
     def allows(self, conn: Conn) -> bool:
         return self.moderation.is_operator(conn.peer.fingerprint)
 
+    def slowed(self, conn: Conn) -> bool:
+        """A new name's chat line too soon after its last one (``Conn.slow_chat``)."""
+        if conn.slow_chat is None or self.allows(conn):
+            return False
+        if time.monotonic() > conn.slow_until:
+            conn.slow_chat = None  # not new any more
+            return False
+        return not conn.slow_chat.take()
+
     def muted(self, conn: Conn) -> Restriction | None:
         if self.allows(conn):
             return None

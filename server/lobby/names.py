@@ -13,6 +13,7 @@ import asyncio
 import itertools
 import logging
 import secrets
+import time
 from typing import Callable
 
 import protocol as p
@@ -20,6 +21,7 @@ from protocol.text import RESERVED_KEYS, clean_text, name_key, name_stem, usable
 from server.lobby.seats import CODE_ALPHABET, Seats
 from server.lobby.sessions import Sessions
 from server.lobby.state import Conn, LobbyState, Table
+from server.ratelimit import TokenBucket
 from server.table import Occupant
 from server.table import messages as tm
 
@@ -71,6 +73,11 @@ class Names:
         state.online[key] = conn.peer.conn_id
         log.info("conn %s: plays as %r (%s)", conn.peer.conn_id, name, "key" if fp else "guest",
                  extra={"session": conn.peer.conn_id})
+        cfg = state.config
+        if cfg.new_player_minutes > 0 and (fp is None or fp not in state.reservations.values()):
+            # a guest, or a key first seen now: slow chat for a while
+            conn.slow_until = time.monotonic() + cfg.new_player_minutes * 60
+            conn.slow_chat = TokenBucket(1.0 / max(0.1, cfg.new_player_chat_every), cfg.new_player_chat_burst)
         if fp is not None and key not in state.reservations:
             state.reservations[key] = fp
             state.reserved_names[key] = name

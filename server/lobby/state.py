@@ -39,6 +39,9 @@ class Conn:
     join_code: str = ""  # a private table's code given as the SSH username, until named
     rating: float | None = None  # their most played rating, known once they asked their stats
     origin: str = ""  # the origin of the frame being handled (cluster mode: server/origins.py)
+    # A new name's slow chat (``ServerConfig.new_player_minutes``): its bucket, until when
+    slow_chat: TokenBucket | None = None
+    slow_until: float = 0.0  # time.monotonic()
 
     @property
     def key(self) -> str | None:

@@ -88,7 +88,7 @@ async def start(tmp: Path, nats_url: str | None, *options: str, port: int | None
         *prefix, str(exe), "serve", "--host", host, "--port", str(port), "--data-dir", str(tmp / "data"),
         "--host-key", str(tmp / "key"), *cluster,
         "--log-level", "INFO", "--log-digests", "--bot-delay", "0.05", "--hand-pause", "0.1",
-        "--away-grace", "120", *options,
+        "--away-grace", "120", "--new-player-minutes", "0", *options,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )
     proc = Proc(process, port)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Callable
 
 import pytest
@@ -10,6 +11,7 @@ import protocol as p
 from server.config import ServerConfig
 from server.lobby import Hub
 from server.link import HubLink
+from server.store import Store
 from server.variants import validate_options, variant_infos
 
 
@@ -132,6 +134,33 @@ async def test_chat_is_rate_limited(hub: Hub) -> None:
     await beto.settle()
     assert len(beto.of(p.Chat)) == hub.config.chat_burst
     assert any(e.code == "chat_rate" for e in ana.of(p.Error))
+
+
+async def test_a_new_name_chats_slowly_for_its_first_minutes_and_a_known_key_does_not(tmp_path) -> None:
+    store = Store(tmp_path / "slow.sqlite3")
+    await store.open()
+    config = dataclasses.replace(ServerConfig(), new_player_minutes=10.0, new_player_chat_burst=3)
+    hub = Hub(config, variant_infos(), validate_options, store)
+    await hub.load()
+    task = asyncio.create_task(hub.run())
+    try:
+        first = await join(hub, "dora", "SHA256:" + "d" * 43)  # the key's first name: new
+        first.link.close()
+        guest, keyed, again = (await join(hub, "ana"), await join(hub, "beto", "SHA256:" + "b" * 43),
+                               await join(hub, "dora", "SHA256:" + "d" * 43))  # dora's key: seen before
+        listener = await join(hub, "eve")
+        for client in (guest, keyed, again):
+            for i in range(5):
+                client.send(p.SendChat(text=f"{client.link.conn_id}-{i}"))
+            await client.settle()
+        await listener.settle()
+        said = [line.line.sender for line in listener.of(p.Chat)]
+        assert said.count("ana") == said.count("beto") == 3 and said.count("dora") == 5
+        assert [e.code for e in guest.of(p.Error)] == ["chat_slow", "chat_slow"]
+    finally:
+        task.cancel()
+        await hub.drain_writes()
+        await store.close()
 
 
 async def test_commands_before_a_name_are_refused(hub: Hub) -> None:
