@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from protocol.bus_base import BusMessage
-from protocol.moderation import ADDRESS_MAX, FINGERPRINT_MAX, NOTICE_MAX, REASON_MAX
+from protocol.messages import NAME_MAX, TABLE_ID_MAX
+from protocol.moderation import ADDRESS_MAX, EVIDENCE_LINES, FINGERPRINT_MAX, NOTICE_MAX, REASON_MAX
 from protocol.schema import limited
 
 SECONDS_MAX = 2**40
@@ -37,3 +38,22 @@ class ModerationNote(BusMessage):
     action: str = limited("", max_len=16)
     target: str = limited("", max_len=ADDRESS_MAX * 2)
     reason: str = limited("", max_len=NOTICE_MAX)
+
+
+@dataclass(frozen=True)
+class ReportEntry(BusMessage):
+    """A player's report of another, in the reports' stream (its number: its sequence)."""
+
+    TYPE: ClassVar[str] = "bus_report"
+    at: float = limited(0.0, lo=0, hi=SECONDS_MAX)
+    reported: str = limited("", max_len=NAME_MAX)
+    reported_key: str = limited("", max_len=FINGERPRINT_MAX)
+    reported_address: str = limited("", max_len=ADDRESS_MAX)
+    reason: str = limited("", max_len=16)
+    text: str = limited("", max_len=REASON_MAX)
+    by: str = limited("", max_len=NAME_MAX)
+    by_key: str = limited("", max_len=FINGERPRINT_MAX)
+    by_address: str = limited("", max_len=ADDRESS_MAX)
+    table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
+    seats: tuple[str, ...] = limited((), max_len=NAME_MAX + 8, max_items=8)
+    evidence: tuple[str, ...] = limited((), max_len=NAME_MAX + 202, max_items=EVIDENCE_LINES)

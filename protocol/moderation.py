@@ -20,6 +20,9 @@ ADDRESS_MAX = 64  # an IPv6 address and its prefix length
 LIST_MAX = 10_000
 MINUTES_MAX = 10 * 365 * 24 * 60  # ten years; 0 means for good
 
+EVIDENCE_LINES = 20  # the chat lines a report carries
+REPORT_REASONS = ("abuse", "cheating", "leaving", "name", "other")
+
 # What a ban or a mute holds to (``Restrict.on``)
 ON_KEY, ON_NAME, ON_ADDRESS = "key", "name", "address"
 # What it does (``Restrict.what``)
@@ -92,6 +95,26 @@ class ModerationLog(Command):
     limit: int = limited(50, lo=1, hi=1000)
 
 
+@dataclass(frozen=True)
+class ReportPlayer(Command):
+    """Any player's report of another (``reason``: one of ``REPORT_REASONS``), for the
+    operators; the server adds the evidence (the lobby chat lines of either of them, the table
+    they share and its seats), never another player's words or anyone's señas or cards."""
+
+    TYPE: ClassVar[str] = "report"
+    name: str = limited(max_len=NAME_MAX * 4)
+    reason: str = limited(max_len=16)
+    text: str = limited("", max_len=REASON_MAX * 4)
+
+
+@dataclass(frozen=True)
+class Reports(Command):
+    """The reports queue: the players reported by the most distinct people first."""
+
+    TYPE: ClassVar[str] = "op_reports"
+    limit: int = limited(50, lo=1, hi=500)
+
+
 # -- what the operator is answered ---------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -146,6 +169,31 @@ class LogReport(Event):
 
 
 @dataclass(frozen=True)
+class ReportLine:
+    """One report, and how many distinct people reported the same player."""
+
+    number: int = limited(lo=1, hi=2**53)
+    at: int = limited(0, lo=0, hi=2**40)
+    reported: str = limited("", max_len=NAME_MAX)
+    reported_key: str = limited("", max_len=FINGERPRINT_MAX)  # "" for a guest
+    reported_address: str = limited("", max_len=ADDRESS_MAX)
+    reason: str = limited("", max_len=16)
+    text: str = limited("", max_len=REASON_MAX)
+    by: str = limited("", max_len=NAME_MAX)  # who reported
+    by_key: str = limited("", max_len=FINGERPRINT_MAX)
+    reporters: int = limited(1, lo=1, hi=2**31)  # distinct people who reported this player
+    table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
+    seats: tuple[str, ...] = limited((), max_len=NAME_MAX + 8, max_items=8)
+    evidence: tuple[str, ...] = limited((), max_len=NAME_MAX + 2 + 200, max_items=EVIDENCE_LINES)
+
+
+@dataclass(frozen=True)
+class ReportsReport(Event):
+    TYPE: ClassVar[str] = "op_reports_report"
+    lines: tuple[ReportLine, ...] = limited((), max_items=500)
+
+
+@dataclass(frozen=True)
 class Done(Event):
     """An operator's command was carried out: what was done, in words for the operator."""
 
@@ -155,13 +203,14 @@ class Done(Event):
 
 
 MESSAGE_TYPES.update({cls.TYPE: cls for cls in (
-    Online, Kick, Restrict, Lift, ListRestrictions, Broadcast, ModerationLog,
-    OnlineReport, RestrictionsReport, LogReport, Done,
+    Online, Kick, Restrict, Lift, ListRestrictions, Broadcast, ModerationLog, Reports, ReportPlayer,
+    OnlineReport, RestrictionsReport, LogReport, ReportsReport, Done,
 )})
 
 OPERATOR_COMMANDS: tuple[type[Command], ...] = (Online, Kick, Restrict, Lift, ListRestrictions, Broadcast,
-                                                ModerationLog)
+                                                ModerationLog, Reports)
 
 __all__ = ["Online", "Kick", "Restrict", "Lift", "ListRestrictions", "Broadcast", "ModerationLog",
            "OnlineLine", "OnlineReport", "RestrictionLine", "RestrictionsReport", "LogLine", "LogReport", "Done",
+           "ReportPlayer", "Reports", "ReportLine", "ReportsReport", "REPORT_REASONS", "EVIDENCE_LINES",
            "OPERATOR_COMMANDS", "BAN", "MUTE", "ON_KEY", "ON_NAME", "ON_ADDRESS", "REASON_MAX", "NOTICE_MAX"]

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 ANSWER_WAIT = 15.0  # seconds for the server's answer
 DEFAULT_KEYS = ("~/.ssh/id_ed25519", "~/.ssh/id_ecdsa", "~/.ssh/id_rsa")
-ANSWERS = (m.Done, m.OnlineReport, m.RestrictionsReport, m.LogReport, p.Error)
+ANSWERS = (m.Done, m.OnlineReport, m.RestrictionsReport, m.LogReport, m.ReportsReport, p.Error)
 
 
 def add_admin_parser(sub: Any, default_port: int, tr: Translator = ENGLISH) -> None:
@@ -59,6 +59,8 @@ def add_admin_parser(sub: Any, default_port: int, tr: Translator = ENGLISH) -> N
     broadcast.add_argument("text")
     record = does.add_parser("log", help=tr("cli.help.admin.log"))
     record.add_argument("--limit", type=int, default=50)
+    reports = does.add_parser("reports", help=tr("cli.help.admin.reports"))
+    reports.add_argument("--limit", type=int, default=50)
 
 
 def command_of(args: argparse.Namespace) -> p.Command:
@@ -78,6 +80,8 @@ def command_of(args: argparse.Namespace) -> p.Command:
         return m.ListRestrictions()
     if action == "broadcast":
         return m.Broadcast(text=args.text)
+    if action == "reports":
+        return m.Reports(limit=max(1, min(500, args.limit)))
     return m.ModerationLog(limit=max(1, min(1000, args.limit)))
 
 

@@ -159,7 +159,7 @@ class TrucoApp(App[None]):
             self.notify_text(self._error_text(msg), severity="error")
         elif isinstance(msg, m.Done):  # an operator's command was carried out
             self.notify_text(msg.text, timeout=10)
-        elif isinstance(msg, (m.OnlineReport, m.RestrictionsReport, m.LogReport)):
+        elif isinstance(msg, (m.OnlineReport, m.RestrictionsReport, m.LogReport, m.ReportsReport)):
             from tui.screens.help import HelpScreen
 
             self.push_screen(HelpScreen("\n".join(report_lines(msg, self.tr, whole_keys=False)),

@@ -11,6 +11,13 @@ words is an operator's command, not chat (the server refuses it from anyone else
     /bans                                  the bans and mutes in force
     /say TEXT                              a notice to everyone online
     /log                                   the operators' last actions
+    /reports                               the reports, the most reported players first
+
+and, from anyone:
+
+    /report NAME REASON [TEXT]             a report for the operators; REASON: abuse, cheating,
+                                           leaving, name or other (or the word in Spanish or
+                                           Portuguese: insultos, trampa, abandono, nombre...)
 """
 from __future__ import annotations
 
@@ -25,7 +32,15 @@ ON_WORDS = {"key": (m.ON_KEY, False), "name": (m.ON_NAME, False), "ip": (m.ON_AD
 USAGE = {
     "who": "/who", "kick": "/kick NAME [REASON]", "ban": "/ban [key|name|ip|net] WHO [MINUTES] [REASON]",
     "mute": "/mute [key|name|ip|net] WHO [MINUTES] [REASON]", "lift": "/lift NUMBER", "bans": "/bans",
-    "say": "/say TEXT", "log": "/log",
+    "say": "/say TEXT", "log": "/log", "reports": "/reports", "report": "/report NAME REASON [TEXT]",
+}
+# A report's reason as a player may write it, in any of the three languages
+REASON_WORDS = {
+    **{reason: reason for reason in m.REPORT_REASONS},
+    "abuso": "abuse", "insulto": "abuse", "insultos": "abuse", "ofensa": "abuse", "ofensas": "abuse",
+    "trampa": "cheating", "trampas": "cheating", "trampo": "cheating", "trapaça": "cheating", "roubo": "cheating",
+    "abandono": "leaving", "abandonó": "leaving", "abandonou": "leaving",
+    "nombre": "name", "nome": "name", "otro": "other", "otra": "other", "outro": "other", "outra": "other",
 }
 
 
@@ -42,13 +57,16 @@ def operator_command(line: str) -> p.Command | None:
     verb, rest = words[0][1:].lower(), words[1:]
     try:
         return _command(verb, rest, line.strip().split(None, 1)[1] if rest else "")
-    except (IndexError, ValueError):
+    except (IndexError, KeyError, ValueError):
         raise Usage(USAGE[verb]) from None
 
 
 def _command(verb: str, rest: list[str], text: str) -> p.Command:
-    if verb in ("who", "bans", "log"):
-        return {"who": m.Online(), "bans": m.ListRestrictions(), "log": m.ModerationLog()}[verb]
+    if verb in ("who", "bans", "log", "reports"):
+        return {"who": m.Online(), "bans": m.ListRestrictions(), "log": m.ModerationLog(),
+                "reports": m.Reports()}[verb]
+    if verb == "report":
+        return m.ReportPlayer(name=rest[0], reason=REASON_WORDS[rest[1].lower()], text=" ".join(rest[2:]))
     if verb == "kick":
         return m.Kick(name=rest[0], reason=" ".join(rest[1:]))
     if verb == "lift":

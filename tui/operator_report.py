@@ -36,6 +36,19 @@ def report_lines(answer: p.Event, tr: Tr, whole_keys: bool = True) -> list[str]:
         rows += [(str(line.number), line.what, line.on, key(line.target),
                   _when(line.until) if line.until else tr("operator.for_good"), line.reason) for line in answer.lines]
         return _columns(rows)
+    if isinstance(answer, m.ReportsReport):
+        if not answer.lines:
+            return [tr("operator.no_reports")]
+        out: list[str] = []
+        for line in answer.lines:  # each report a block: who, by how many, why, and its evidence
+            where = f" · {line.table_id}: {', '.join(line.seats)}" if line.table_id else ""
+            out += [f"#{line.number} {_when(line.at)} {line.reported} ({key(line.reported_key) or tr('operator.guest')}, "
+                    f"{line.reported_address or '?'}) · {line.reason} · "
+                    + tr("operator.reported_by", n=line.reporters, name=line.by) + where]
+            if line.text:
+                out.append(f"  \u201c{line.text}\u201d")
+            out += [f"  | {said}" for said in line.evidence]
+        return out
     if isinstance(answer, m.LogReport):
         if not answer.lines:
             return [tr("operator.no_actions")]

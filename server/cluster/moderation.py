@@ -11,15 +11,16 @@ import logging
 import time
 from typing import Any
 
-from nats.js.api import DiscardPolicy, StorageType, StreamConfig
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, DiscardPolicy, StorageType, StreamConfig
 from nats.js.errors import KeyDeletedError, KeyNotFoundError, KeyWrongLastSequenceError, NotFoundError
 
 import protocol as p
-from protocol.bus_moderation import ModerationNote, RestrictionEntry
+from protocol.bus_moderation import ModerationNote, ReportEntry, RestrictionEntry
 from protocol import moderation as m
 from server.cluster.bus import Bus
 from server.cluster.mirror import BucketMirror
 from server.moderation.book import RestrictionBook
+from server.moderation.reports import Report
 from server.moderation.restrictions import Restriction
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,10 @@ MODERATION_BUCKET = "truco_moderation"
 RECORD_STREAM = "TRUCO_MODERATION_LOG"
 RECORD_SUBJECT = "truco.moderation.log"
 RECORD_KEPT = 100_000  # operators' actions the stream keeps
+REPORT_STREAM = "TRUCO_REPORTS"
+REPORT_SUBJECT = "truco.reports"
+REPORTS_KEPT = 100_000
+REPORTS_READ = 2000  # the latest reports the queue is made of (as with SQLite)
 NUMBER_TRIES = 20  # another host writing the same number meanwhile: the next one
 
 
@@ -51,12 +56,14 @@ class ModerationMirror(BucketMirror):
     @classmethod
     async def open(cls, bus: Bus) -> "ModerationMirror":
         mirror = await super().open(bus)
-        try:
-            await bus.js.stream_info(RECORD_STREAM)
-        except NotFoundError:
-            await bus.js.add_stream(StreamConfig(
-                name=RECORD_STREAM, subjects=[RECORD_SUBJECT], storage=StorageType.FILE,
-                num_replicas=bus.options.replicas, max_msgs=RECORD_KEPT, discard=DiscardPolicy.OLD))
+        for name, subject, kept in ((RECORD_STREAM, RECORD_SUBJECT, RECORD_KEPT),
+                                    (REPORT_STREAM, REPORT_SUBJECT, REPORTS_KEPT)):
+            try:
+                await bus.js.stream_info(name)
+            except NotFoundError:
+                await bus.js.add_stream(StreamConfig(
+                    name=name, subjects=[subject], storage=StorageType.FILE,
+                    num_replicas=bus.options.replicas, max_msgs=kept, discard=DiscardPolicy.OLD))
         return mirror
 
     def _keep(self, key: str, message: Any) -> str | None:
@@ -126,6 +133,39 @@ class ModerationMirror(BucketMirror):
                 lines.append((note.at, note.by, note.action, note.target, note.reason))
             seq -= 1
         return lines
+
+    async def add_report(self, report: Report) -> int:
+        entry = ReportEntry(at=report.at, reported=report.reported, reported_key=report.reported_key,
+                            reported_address=report.reported_address, reason=report.reason, text=report.text,
+                            by=report.by, by_key=report.by_key, by_address=report.by_address,
+                            table_id=report.table_id, seats=report.seats, evidence=report.evidence)
+        ack = await self._bus.js.publish(REPORT_SUBJECT, p.encode(entry), stream=REPORT_STREAM)
+        return int(ack.seq)
+
+    async def latest_reports(self) -> list[Report]:
+        js = self._bus.js
+        state = (await js.stream_info(REPORT_STREAM)).state
+        if not state.last_seq:
+            return []
+        start = max(state.first_seq, state.last_seq - REPORTS_READ + 1)
+        sub = await js.pull_subscribe(REPORT_SUBJECT, stream=REPORT_STREAM, config=ConsumerConfig(
+            ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=start,
+            inactive_threshold=30.0))
+        reports: list[Report] = []
+        try:
+            seen = start - 1
+            while seen < state.last_seq:
+                for msg in await sub.fetch(500, timeout=5.0):
+                    seen = msg.metadata.sequence.stream
+                    entry = self._bus.decode(msg)
+                    if isinstance(entry, ReportEntry):
+                        reports.append(Report(seen, entry.at, entry.reported, entry.reported_key,
+                                              entry.reported_address, entry.reason, entry.text, entry.by,
+                                              entry.by_key, entry.by_address, entry.table_id, entry.seats,
+                                              entry.evidence))
+        finally:
+            await sub.unsubscribe()
+        return reports
 
 
 def _number(key: str) -> int | None:

@@ -18,11 +18,13 @@ from server.lobby.messages import LobbyMessage, Restricted
 from server.lobby.sessions import Sessions
 from server.lobby.state import Conn, LobbyState
 from server.moderation.book import Moderation
+from server.moderation.reports import Report, evidence, queue
 from server.moderation.restrictions import BadTarget, Restriction, network
 
 log = logging.getLogger(__name__)
 
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+REPORTS_PER_SESSION = 10  # a session's reports of other players: past them, refused
 SECONDS_A_MINUTE = 60
 
 
@@ -37,7 +39,7 @@ class OperatorDesk:
     def handlers(self) -> dict[type[p.Command], Callable[[Conn, Any], None]]:
         return {m.Online: self.on_online, m.Kick: self.on_kick, m.Restrict: self.on_restrict,
                 m.Lift: self.on_lift, m.ListRestrictions: self.on_list, m.Broadcast: self.on_broadcast,
-                m.ModerationLog: self.on_log}
+                m.ModerationLog: self.on_log, m.ReportPlayer: self.on_report, m.Reports: self.on_reports}
 
     def allows(self, conn: Conn) -> bool:
         return self.moderation.is_operator(conn.peer.fingerprint)
@@ -168,6 +170,53 @@ class OperatorDesk:
             return m.Done(action="lift", text=f"number {msg.number} is lifted")
 
         self._state.answer_later(conn, record(), "the store could not record it")
+
+    # -- reports ----------------------------------------------------------------------------
+    def on_report(self, conn: Conn, msg: m.ReportPlayer) -> None:
+        """Any player's report of another, with the evidence (server/moderation/reports.py)."""
+        state, records = self._state, self.moderation.records
+        reason = msg.reason.lower()
+        named = clean_text(msg.name, p.NAME_MAX * 4)
+        key = name_key(named)
+        if reason not in m.REPORT_REASONS:
+            state.error(conn, "bad_reason", f"a report's reason is one of {', '.join(m.REPORT_REASONS)}")
+            return
+        if not key or key == conn.key:
+            state.error(conn, "bad_target", "report another player by their name")
+            return
+        if conn.reports >= REPORTS_PER_SESSION or records is None:
+            state.error(conn, "no_report", "no more reports can be taken from you now")
+            return
+        conn.reports += 1
+        target = self._online(named)
+        table = state.tables.get(target.table_id or "") if target is not None else None
+        reported = target.name if target is not None and target.name else named[:p.NAME_MAX]
+        report = Report(
+            0, time.time(), reported,
+            (target.peer.fingerprint if target is not None else state.reservations.get(key)) or "",
+            target.peer.ip if target is not None else "", reason, clean_text(msg.text, m.REASON_MAX),
+            conn.name or "", conn.peer.fingerprint or "", conn.peer.ip,
+            table.table_id if table is not None else None,
+            tuple(o.name for o in table.seats if o is not None) if table is not None else (),
+            evidence(state.chat, conn.name or "", reported))
+        log.warning("%s reported %s (%s)", conn.name, reported, reason)
+
+        async def keep() -> p.Message:
+            await records.add_report(report)
+            return p.Notice(code="reported")
+
+        state.answer_later(conn, keep(), "the report could not be kept")
+
+    def on_reports(self, conn: Conn, msg: m.Reports) -> None:
+        records = self.moderation.records
+        if records is None:
+            self._state.send(conn, m.ReportsReport())
+            return
+
+        async def query() -> p.Message:
+            return m.ReportsReport(lines=tuple(queue(await records.latest_reports(), msg.limit)))
+
+        self._state.answer_later(conn, query(), "the reports are not available")
 
     # -- helpers --------------------------------------------------------------------------
     def _target(self, on: str, target: str, prefix: bool) -> str:

@@ -42,6 +42,7 @@ class Conn:
     # A new name's slow chat (``ServerConfig.new_player_minutes``): its bucket, until when
     slow_chat: TokenBucket | None = None
     slow_until: float = 0.0  # time.monotonic()
+    reports: int = 0  # reports of other players this session made
 
     @property
     def key(self) -> str | None:

@@ -6,6 +6,7 @@ import time
 from typing import Iterable, Protocol
 
 from protocol import moderation as m
+from server.moderation.reports import Report
 from server.moderation.restrictions import Restriction
 
 
@@ -53,6 +54,11 @@ class ModerationRecords(Protocol):
     async def note_action(self, by: str, action: str, target: str, reason: str) -> None: ...
 
     async def moderation_log(self, limit: int) -> list[tuple[float, str, str, str, str]]: ...
+
+    async def add_report(self, report: Report) -> int:
+        """Keep a report; its number."""
+
+    async def latest_reports(self) -> list[Report]: ...
 
 
 class Moderation:

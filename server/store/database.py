@@ -23,6 +23,7 @@ from server.store.records import (
     ChatRow, EventRow, GameRecord, Reservation, SenaRow, Snapshot, TableRecord, pack_event,
 )
 from server.store.group_commit import GroupCommit
+from server.moderation.reports import Report
 from server.moderation.restrictions import Restriction
 from server.store.schema import StoreError, open_database, quick_check
 
@@ -121,6 +122,12 @@ class Store:
 
     async def moderation_log(self, limit: int) -> list[tuple[float, str, str, str, str]]:
         return await self._on_db(moderation_sql.log_lines, limit)
+
+    async def add_report(self, report: Report) -> int:
+        return await self._on_db(moderation_sql.add_report, report)
+
+    async def latest_reports(self) -> list[Report]:
+        return await self._on_db(moderation_sql.latest_reports)
 
     # -- tables and their event log --------------------------------------------------------
     def create_table(self, record: TableRecord) -> "asyncio.Future[None]":

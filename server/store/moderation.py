@@ -2,11 +2,13 @@
 the store's writer thread)."""
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from contextlib import contextmanager
 from typing import Iterator
 
+from server.moderation.reports import Report
 from server.moderation.restrictions import Restriction
 
 @contextmanager
@@ -61,3 +63,25 @@ def log_lines(db: sqlite3.Connection, limit: int) -> list[tuple[float, str, str,
     rows = db.execute("SELECT at, by_key, action, target, reason FROM moderation_log ORDER BY n DESC LIMIT ?",
                       (limit,))
     return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+REPORTS_READ = 2000  # the latest reports the queue is made of
+
+
+def add_report(db: sqlite3.Connection, report: Report) -> int:
+    with transaction(db):
+        cursor = db.execute(
+            "INSERT INTO reports (at, reported, reported_key, reported_address, reason, text, by_name, by_key,"
+            " by_address, table_id, seats, evidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (report.at, report.reported, report.reported_key, report.reported_address, report.reason, report.text,
+             report.by, report.by_key, report.by_address, report.table_id, json.dumps(list(report.seats)),
+             json.dumps(list(report.evidence))))
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def latest_reports(db: sqlite3.Connection) -> list[Report]:
+    rows = db.execute("SELECT number, at, reported, reported_key, reported_address, reason, text, by_name, by_key,"
+                      " by_address, table_id, seats, evidence FROM reports ORDER BY number DESC LIMIT ?",
+                      (REPORTS_READ,))
+    return [Report(*row[:11], tuple(json.loads(row[11])), tuple(json.loads(row[12]))) for row in rows]

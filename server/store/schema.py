@@ -172,6 +172,25 @@ MIGRATIONS: tuple[str, ...] = (
         reason  TEXT NOT NULL
     );
     """,
+    # 8: players' reports of each other, with their evidence (server/moderation/reports.py)
+    """
+    CREATE TABLE reports (
+        number           INTEGER PRIMARY KEY AUTOINCREMENT,
+        at               REAL NOT NULL,
+        reported         TEXT NOT NULL,       -- the name
+        reported_key     TEXT NOT NULL,       -- the fingerprint, '' for a guest
+        reported_address TEXT NOT NULL,
+        reason           TEXT NOT NULL,
+        text             TEXT NOT NULL,
+        by_name          TEXT NOT NULL,
+        by_key           TEXT NOT NULL,
+        by_address       TEXT NOT NULL,
+        table_id         TEXT,
+        seats            TEXT NOT NULL,       -- JSON list of names
+        evidence         TEXT NOT NULL        -- JSON list of chat lines
+    );
+    CREATE INDEX reports_at ON reports (at);
+    """,
 )
 
 

@@ -26,3 +26,5 @@ test_an_operator_bans_a_key_for_good = (
     .test_only_an_operators_key_is_answered_and_a_banned_key_is_refused_at_the_handshake_even_after_a_restart)
 test_an_operator_mutes_tells_and_kicks = (
     test_operators_ssh.test_a_muted_player_cannot_chat_the_others_hear_the_operators_and_a_kicked_terminal_is_told)
+test_players_report_and_the_operator_reads_the_queue = (
+    test_operators_ssh.test_players_report_with_the_evidence_and_the_operator_sees_the_most_reported_first)

@@ -149,3 +149,34 @@ async def test_an_operator_at_a_terminal_sees_who_is_online_and_mutes_with_a_sla
         finally:
             await ana.close()
             await op.close()
+
+
+async def test_players_report_with_the_evidence_and_the_operator_sees_the_most_reported_first(tmp_path):
+    operator, bob_key = _key(), _key()
+    async with running_server(tmp_path, operator_keys=(_fingerprint(operator),)) as srv:
+        mallory = await Client.connect("127.0.0.1", srv.port, "mallory")
+        ana = await Client.connect("127.0.0.1", srv.port, "ana")
+        bob = await lobby_client(srv.port, "bob", client_keys=[bob_key], env={"LANG": "es_AR.UTF-8"},
+                                 lobby_word="Salón")
+        try:
+            await mallory.send(p.SendChat(text="you are all idiots"))
+            await ana.wait_for(p.Chat)
+            await ana.send(p.SendChat(text="please stop"))
+            await mallory.wait_for(p.Chat)
+            await ana.send(m.ReportPlayer(name="Mallory", reason="abuse", text="insults"))
+            assert (await ana.wait_for(p.Notice)).code == "reported"
+            await say(bob, "/report mallory insultos siempre igual")  # the reason in Spanish
+            await bob.wait_for("tu denuncia les llegó")
+            await ana.send(m.ReportPlayer(name="ana", reason="abuse"))
+            assert (await ana.wait_for(p.Error)).code == "bad_target"  # not oneself
+            queue = await _admin(srv.port, operator, m.Reports())
+            assert isinstance(queue, m.ReportsReport) and len(queue.lines) == 1, queue
+            line = queue.lines[0]
+            assert (line.reported, line.reporters, line.by, line.reason, line.text) == (
+                "mallory", 2, "bob", "abuse", "siempre igual")
+            assert line.evidence == ("mallory: you are all idiots",)  # bob said nothing; ana's lines are hers
+            assert any("reported by 2" in text for text in report_lines(queue, ENGLISH))
+        finally:
+            await mallory.close()
+            await ana.close()
+            await bob.close()

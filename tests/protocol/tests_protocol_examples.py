@@ -122,6 +122,12 @@ EXAMPLES: list[p.Message] = [
                                                   until=1_700_000_000, reason="r", by="SHA256:op", at=1),)),
     p.LogReport(lines=(p.LogLine(at=1, by="SHA256:op", action="kick", target="ana", reason="r"),)),
     p.Done(action="kick", text="ana was disconnected"),
+    p.ReportPlayer(name="mallory", reason="abuse", text="insults all the time"),
+    p.Reports(limit=10),
+    p.ReportsReport(lines=(p.ReportLine(number=2, at=1, reported="mallory", reported_key="SHA256:m",
+                                        reported_address="203.0.113.9", reason="abuse", text="t", by="ana",
+                                        by_key="", reporters=2, table_id="t1", seats=("ana", "mallory"),
+                                        evidence=("mallory: idiot", "ana: please stop")),)),
 ]
 
 

@@ -8,8 +8,10 @@ import asyncssh
 import pytest
 from hypothesis import given, strategies as st
 
+import protocol as p
 from protocol import moderation as m
 from server.moderation.book import Moderation, RestrictionBook
+from server.moderation.reports import Report, evidence, queue
 from server.moderation.operators import OPERATORS_FILE, OperatorKeyError, fingerprint_of_key, read_operators
 from server.moderation.restrictions import BadTarget, Restriction, address_in, network
 
@@ -85,3 +87,33 @@ def test_operators_are_read_from_the_file_and_the_command_line_and_a_guest_is_ne
 def test_a_restriction_line_fits_the_protocol():
     line = _ban(m.ON_ADDRESS, str(ipaddress.ip_network("2001:db8::/64")), until=1e9).line()
     assert line.until == 1_000_000_000 and line.target == "2001:db8::/64"
+
+
+def _report(number: int, reported: str, by: str, at: float, by_key: str = "", reported_key: str = "") -> Report:
+    return Report(number, at, reported, reported_key, "203.0.113.9", "abuse", "", by, by_key, "198.51.100.1",
+                  None, (), ())
+
+
+def test_the_queue_puts_the_player_reported_by_the_most_distinct_people_first():
+    reports = [
+        _report(1, "eve", "ana", 10.0), _report(2, "eve", "ana", 11.0),  # one person twice: one reporter
+        _report(3, "Mallory", "ana", 5.0), _report(4, "mallory", "bob", 6.0, by_key="SHA256:bob"),
+        _report(5, "mallory", "carla", 7.0),
+    ]
+    lines = queue(reports, 10)
+    assert [(line.reported, line.reporters, line.number) for line in lines] == [("mallory", 3, 5), ("eve", 1, 2)]
+    assert [line.reported for line in queue(reports, 1)] == ["mallory"]
+
+
+LINE = st.builds(lambda sender, text, system: p.ChatLine(sender=sender, text=text, ts=0, system=system),
+                 st.sampled_from(["ana", "ANA", "bob", "mallory", "eve", "Mallory"]), st.text(max_size=20),
+                 st.booleans())
+
+
+@given(st.lists(LINE, max_size=60))
+def test_a_reports_evidence_holds_only_the_two_players_own_lobby_lines(chat):
+    said = evidence(chat, "ana", "mallory")
+    assert len(said) <= m.EVIDENCE_LINES
+    mine = [f"{line.sender}: {line.text}" for line in chat
+            if not line.system and line.sender.lower() in ("ana", "mallory")]
+    assert list(said) == mine[-m.EVIDENCE_LINES:]

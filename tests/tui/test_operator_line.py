@@ -24,6 +24,11 @@ from tui.operator_line import USAGE, Usage, operator_command
     ("/mute ip ana 5 spam", m.Restrict(what=m.MUTE, on=m.ON_ADDRESS, target="ana", minutes=5, reason="spam")),
     ("/lift 3", m.Lift(number=3)),
     ("/say  restart at 10:00 ", m.Broadcast(text="restart at 10:00")),
+    ("/reports", m.Reports()),
+    ("/report mallory cheating saw my cards", m.ReportPlayer(name="mallory", reason="cheating",
+                                                            text="saw my cards")),
+    ("/report mallory Trampa", m.ReportPlayer(name="mallory", reason="cheating")),
+    ("/report mallory ofensa", m.ReportPlayer(name="mallory", reason="abuse")),
 ])
 def test_a_slash_line_is_the_operators_command(line, command):
     assert operator_command(line) == command
@@ -35,7 +40,8 @@ def test_anything_else_is_chat(line):
 
 
 @pytest.mark.parametrize("line, usage", [("/kick", "kick"), ("/lift x", "lift"), ("/ban", "ban"),
-                                         ("/say", "say"), ("/mute net", "mute")])
+                                         ("/say", "say"), ("/mute net", "mute"), ("/report eve", "report"),
+                                         ("/report eve because", "report")])
 def test_a_command_written_wrong_says_how_to_write_it(line, usage):
     with pytest.raises(Usage, match="^" + USAGE[usage].replace("[", r"\[").replace("|", r"\|") + "$"):
         operator_command(line)
