@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from protocol.bus_base import BusMessage
 from protocol.messages import NAME_MAX, TABLE_ID_MAX
-from protocol.moderation import ADDRESS_MAX, EVIDENCE_LINES, FINGERPRINT_MAX, NOTICE_MAX, REASON_MAX
+from protocol.moderation import ADDRESS_MAX, EVIDENCE_LINES, FINGERPRINT_MAX, IGNORED_MAX, NOTICE_MAX, REASON_MAX
 from protocol.schema import limited
 
 SECONDS_MAX = 2**40
@@ -57,3 +57,12 @@ class ReportEntry(BusMessage):
     table_id: str | None = limited(None, max_len=TABLE_ID_MAX)
     seats: tuple[str, ...] = limited((), max_len=NAME_MAX + 8, max_items=8)
     evidence: tuple[str, ...] = limited((), max_len=NAME_MAX + 202, max_items=EVIDENCE_LINES)
+
+
+@dataclass(frozen=True)
+class IgnoreEntry(BusMessage):
+    """Whom one key ignores (the value of its key in the ignores bucket)."""
+
+    TYPE: ClassVar[str] = "bus_ignores"
+    fingerprint: str = limited(max_len=FINGERPRINT_MAX)
+    names: tuple[str, ...] = limited((), max_len=NAME_MAX, max_items=IGNORED_MAX)

@@ -21,6 +21,7 @@ LIST_MAX = 10_000
 MINUTES_MAX = 10 * 365 * 24 * 60  # ten years; 0 means for good
 
 EVIDENCE_LINES = 20  # the chat lines a report carries
+IGNORED_MAX = 200  # the players one may ignore
 REPORT_REASONS = ("abuse", "cheating", "leaving", "name", "other")
 
 # What a ban or a mute holds to (``Restrict.on``)
@@ -115,6 +116,26 @@ class Reports(Command):
     limit: int = limited(50, lo=1, hi=500)
 
 
+@dataclass(frozen=True)
+class Ignore(Command):
+    """Hide a player's chat and señas from me (``on`` False: show them again), and never seat
+    me with them by quick play; the player is not told. Kept for a key, for a session for a
+    guest; answered with ``IgnoreList``."""
+
+    TYPE: ClassVar[str] = "ignore"
+    name: str = limited(max_len=NAME_MAX * 4)
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class IgnoreList(Event):
+    """Whom this player ignores (after it named itself, and after each change): a client
+    hides their chat lines and señas."""
+
+    TYPE: ClassVar[str] = "ignored"
+    names: tuple[str, ...] = limited((), max_len=NAME_MAX, max_items=IGNORED_MAX)
+
+
 # -- what the operator is answered ---------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -203,7 +224,8 @@ class Done(Event):
 
 
 MESSAGE_TYPES.update({cls.TYPE: cls for cls in (
-    Online, Kick, Restrict, Lift, ListRestrictions, Broadcast, ModerationLog, Reports, ReportPlayer,
+    Online, Kick, Restrict, Lift, ListRestrictions, Broadcast, ModerationLog, Reports, ReportPlayer, Ignore,
+    IgnoreList,
     OnlineReport, RestrictionsReport, LogReport, ReportsReport, Done,
 )})
 
@@ -213,4 +235,5 @@ OPERATOR_COMMANDS: tuple[type[Command], ...] = (Online, Kick, Restrict, Lift, Li
 __all__ = ["Online", "Kick", "Restrict", "Lift", "ListRestrictions", "Broadcast", "ModerationLog",
            "OnlineLine", "OnlineReport", "RestrictionLine", "RestrictionsReport", "LogLine", "LogReport", "Done",
            "ReportPlayer", "Reports", "ReportLine", "ReportsReport", "REPORT_REASONS", "EVIDENCE_LINES",
+           "Ignore", "IgnoreList", "IGNORED_MAX",
            "OPERATOR_COMMANDS", "BAN", "MUTE", "ON_KEY", "ON_NAME", "ON_ADDRESS", "REASON_MAX", "NOTICE_MAX"]

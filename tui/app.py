@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Protocol
 
 from rich.terminal_theme import TerminalTheme
@@ -12,7 +13,7 @@ import protocol as p
 from protocol import moderation as m
 from tui.operator_line import Usage, operator_command
 from tui.operator_report import report_lines
-from protocol.text import usable_name
+from protocol.text import name_key, usable_name
 from tui.draw_now import draw_now, drawn_later
 from tui.i18n import Translator, next_language
 from tui.model import LobbyModel
@@ -59,6 +60,7 @@ class TrucoApp(App[None]):
         self.frames = p.Decoder()  # this session's frames, each decoded knowing the last
         self.username = username
         self.farewell_detail = ""  # the words of the notice that ends the session, if any
+        self.ignored: set[str] = set()  # name keys whose chat and señas are not shown (m.IgnoreList)
         self.tr = Translator(lang)
         self.model = LobbyModel()
         self.tables: dict[str, TableModel] = {}
@@ -119,14 +121,23 @@ class TrucoApp(App[None]):
     def send(self, command: p.Command) -> None:
         self.link.send(p.encode(command))
 
-    def say_in_lobby(self, text: str) -> None:
-        """A lobby chat line, or an operator's slash command (tui/operator_line.py)."""
+    def speak(self, text: str, chat: p.Command) -> None:
+        """A chat line (``chat``: the lobby's or a table's), or a slash command: a report, an
+        ignore, an operator's (tui/operator_line.py)."""
         try:
             command = operator_command(text)
         except Usage as usage:
             self.notify_text(self.tr("operator.usage", usage=str(usage)), severity="error", timeout=10)
             return
-        self.send(command or p.SendChat(text=text))
+        self.send(command or chat)
+
+    def _hidden(self, msg: p.Message) -> bool:
+        """A chat line or a seña of someone this player ignores: never shown."""
+        if isinstance(msg, p.Chat):
+            return not msg.line.system and name_key(msg.line.sender) in self.ignored
+        if isinstance(msg, p.SenaSeen) and msg.table_id in self.tables:
+            return name_key(self.tables[msg.table_id].name(msg.seat)) in self.ignored
+        return False
 
     # -- events from the server ----------------------------------------------------
     def table_model(self, table_id: str) -> TableModel:
@@ -136,6 +147,14 @@ class TrucoApp(App[None]):
         return model
 
     def on_server_message(self, msg: p.Message) -> None:
+        if self.ignored and self._hidden(msg):
+            return
+        if isinstance(msg, p.LobbySnapshot) and self.ignored:
+            msg = replace(msg, chat=tuple(line for line in msg.chat if name_key(line.sender) not in self.ignored))
+        if isinstance(msg, m.IgnoreList):
+            self.ignored = {name_key(name) for name in msg.names}
+            said = self.tr("ignore.list", names=", ".join(msg.names)) if msg.names else self.tr("ignore.nobody")
+            self.notify_text(said, timeout=6)
         was_at = self.model.table_id
         self.model.apply(msg)
         if isinstance(msg, p.TableUpdate):

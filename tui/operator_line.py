@@ -15,6 +15,8 @@ words is an operator's command, not chat (the server refuses it from anyone else
 
 and, from anyone:
 
+    /ignore NAME, /unignore NAME           hide (show again) a player's chat and señas
+
     /report NAME REASON [TEXT]             a report for the operators; REASON: abuse, cheating,
                                            leaving, name or other (or the word in Spanish or
                                            Portuguese: insultos, trampa, abandono, nombre...)
@@ -33,6 +35,7 @@ USAGE = {
     "who": "/who", "kick": "/kick NAME [REASON]", "ban": "/ban [key|name|ip|net] WHO [MINUTES] [REASON]",
     "mute": "/mute [key|name|ip|net] WHO [MINUTES] [REASON]", "lift": "/lift NUMBER", "bans": "/bans",
     "say": "/say TEXT", "log": "/log", "reports": "/reports", "report": "/report NAME REASON [TEXT]",
+    "ignore": "/ignore NAME", "unignore": "/unignore NAME",
 }
 # A report's reason as a player may write it, in any of the three languages
 REASON_WORDS = {
@@ -65,6 +68,8 @@ def _command(verb: str, rest: list[str], text: str) -> p.Command:
     if verb in ("who", "bans", "log", "reports"):
         return {"who": m.Online(), "bans": m.ListRestrictions(), "log": m.ModerationLog(),
                 "reports": m.Reports()}[verb]
+    if verb in ("ignore", "unignore"):
+        return m.Ignore(name=rest[0], on=verb == "ignore")
     if verb == "report":
         return m.ReportPlayer(name=rest[0], reason=REASON_WORDS[rest[1].lower()], text=" ".join(rest[2:]))
     if verb == "kick":

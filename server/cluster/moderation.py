@@ -15,9 +15,10 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, DiscardPolicy,
 from nats.js.errors import KeyDeletedError, KeyNotFoundError, KeyWrongLastSequenceError, NotFoundError
 
 import protocol as p
-from protocol.bus_moderation import ModerationNote, ReportEntry, RestrictionEntry
+from protocol.bus import decode_bus
+from protocol.bus_moderation import IgnoreEntry, ModerationNote, ReportEntry, RestrictionEntry
 from protocol import moderation as m
-from server.cluster.bus import Bus
+from server.cluster.bus import Bus, bucket
 from server.cluster.mirror import BucketMirror
 from server.moderation.book import RestrictionBook
 from server.moderation.reports import Report
@@ -33,6 +34,7 @@ REPORT_STREAM = "TRUCO_REPORTS"
 REPORT_SUBJECT = "truco.reports"
 REPORTS_KEPT = 100_000
 REPORTS_READ = 2000  # the latest reports the queue is made of (as with SQLite)
+IGNORES_BUCKET = "truco_ignores"  # a key's fingerprint (hex) -> IgnoreEntry
 NUMBER_TRIES = 20  # another host writing the same number meanwhile: the next one
 
 
@@ -166,6 +168,27 @@ class ModerationMirror(BucketMirror):
         finally:
             await sub.unsubscribe()
         return reports
+
+    async def ignores(self, fingerprint: str) -> list[str]:
+        kv = await bucket(self._bus, IGNORES_BUCKET)
+        try:
+            entry = await kv.get(fingerprint.encode().hex())
+        except (KeyNotFoundError, KeyDeletedError):
+            return []
+        try:
+            found = decode_bus(entry.value) if entry.value else None
+        except p.ProtocolError:
+            self._bus.dropped += 1
+            return []
+        return list(found.names) if isinstance(found, IgnoreEntry) and found.fingerprint == fingerprint else []
+
+    async def keep_ignores(self, fingerprint: str, names: list[str]) -> None:
+        kv = await bucket(self._bus, IGNORES_BUCKET)
+        key = fingerprint.encode().hex()
+        if names:
+            await kv.put(key, p.encode(IgnoreEntry(fingerprint=fingerprint, names=tuple(names))))
+        else:
+            await kv.delete(key)
 
 
 def _number(key: str) -> int | None:

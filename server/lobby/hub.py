@@ -24,7 +24,7 @@ from server.lobby.directory import Directory, OptionsValidator
 from server.lobby.early import EarlyCommands
 from server.lobby.history import History
 from server.lobby.messages import (Attached, FillWithBots, HoldExpired, LobbyMessage, Opened, RestoreDone, Restored,
-                                   Restricted, Result, Shutdown)
+                                   Ignoring, Restricted, Result, Shutdown)
 from server.lobby.moderation import OperatorDesk
 from server.lobby.quick import QuickPlay
 from server.lobby.names import Names
@@ -226,6 +226,8 @@ class Hub:
                         self._history.rating_known(conn, answer)
             case Restricted():
                 self._desk.restricted(message)
+            case Ignoring():
+                self._desk.ignoring(message)
             case Shutdown(notice):
                 self._sessions.shutdown(notice)
                 return True
@@ -302,7 +304,10 @@ class Hub:
             return
         if self._early.keep(conn, message):
             return
+        unnamed = conn.name is None
         handler(conn, message)
+        if unnamed and conn.name is not None:
+            self._desk.named(conn)  # (a key holder's ignore list follows the welcome)
 
     def _on_ping(self, conn: Conn, msg: p.Ping) -> None:
         self._state.send(conn, p.Pong(n=msg.n))

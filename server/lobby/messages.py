@@ -87,5 +87,13 @@ class Restricted:
     restriction: Restriction
 
 
+@dataclass(frozen=True)
+class Ignoring:
+    """Whom a key holder ignores, read from the store after they named themselves."""
+
+    conn_id: int
+    names: tuple[str, ...]
+
+
 LobbyMessage = (Frame | Closed | Opened | Attached | HoldExpired | FillWithBots | Restored | RestoreDone | Result
-                | Shutdown | Restricted)
+                | Shutdown | Restricted | Ignoring)

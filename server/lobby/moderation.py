@@ -14,7 +14,7 @@ from typing import Any, Callable
 import protocol as p
 from protocol import moderation as m
 from protocol.text import clean_text, name_key
-from server.lobby.messages import LobbyMessage, Restricted
+from server.lobby.messages import Ignoring, LobbyMessage, Restricted
 from server.lobby.sessions import Sessions
 from server.lobby.state import Conn, LobbyState
 from server.moderation.book import Moderation
@@ -39,7 +39,8 @@ class OperatorDesk:
     def handlers(self) -> dict[type[p.Command], Callable[[Conn, Any], None]]:
         return {m.Online: self.on_online, m.Kick: self.on_kick, m.Restrict: self.on_restrict,
                 m.Lift: self.on_lift, m.ListRestrictions: self.on_list, m.Broadcast: self.on_broadcast,
-                m.ModerationLog: self.on_log, m.ReportPlayer: self.on_report, m.Reports: self.on_reports}
+                m.ModerationLog: self.on_log, m.ReportPlayer: self.on_report, m.Reports: self.on_reports,
+                m.Ignore: self.on_ignore}
 
     def allows(self, conn: Conn) -> bool:
         return self.moderation.is_operator(conn.peer.fingerprint)
@@ -217,6 +218,45 @@ class OperatorDesk:
             return m.ReportsReport(lines=tuple(queue(await records.latest_reports(), msg.limit)))
 
         self._state.answer_later(conn, query(), "the reports are not available")
+
+    # -- ignoring ---------------------------------------------------------------------------
+    def named(self, conn: Conn) -> None:
+        """``conn`` just named itself: a key holder's ignore list is read (a guest's starts empty)."""
+        fingerprint, records = conn.peer.fingerprint, self.moderation.records
+        if fingerprint is None or records is None:
+            return
+
+        async def read() -> LobbyMessage:
+            return Ignoring(conn.peer.conn_id, tuple(await records.ignores(fingerprint)))
+
+        self._state.answer_later(conn, read(), "your ignore list could not be read")
+
+    def ignoring(self, message: Ignoring) -> None:
+        conn = self._state.conns.get(message.conn_id)
+        if conn is not None:
+            conn.ignoring = {name_key(name): name for name in message.names[:m.IGNORED_MAX] if name_key(name)}
+            if conn.ignoring:
+                self._state.send(conn, m.IgnoreList(names=tuple(conn.ignoring.values())))
+
+    def on_ignore(self, conn: Conn, msg: m.Ignore) -> None:
+        named = clean_text(msg.name, p.NAME_MAX * 4)[:p.NAME_MAX]
+        key = name_key(named)
+        if not key or key == conn.key:
+            self._state.error(conn, "bad_target", "name another player")
+            return
+        if msg.on and key not in conn.ignoring and len(conn.ignoring) >= m.IGNORED_MAX:
+            self._state.error(conn, "too_many_ignored", f"at most {m.IGNORED_MAX} players")
+            return
+        online = self._online(named)
+        if msg.on:
+            conn.ignoring[key] = online.name if online is not None and online.name else named
+        else:
+            conn.ignoring.pop(key, None)
+        names = list(conn.ignoring.values())
+        records, fingerprint = self.moderation.records, conn.peer.fingerprint
+        if records is not None and fingerprint is not None:
+            self._state.persist(asyncio.ensure_future(records.keep_ignores(fingerprint, names)))
+        self._state.send(conn, m.IgnoreList(names=tuple(names)))
 
     # -- helpers --------------------------------------------------------------------------
     def _target(self, on: str, target: str, prefix: bool) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 
 import protocol as p
+from protocol.text import name_key
 from server.lobby.directory import Directory
 from server.lobby.messages import FillWithBots
 from server.lobby.seats import Seats
@@ -42,8 +43,21 @@ class QuickPlay:
             t for t in self._state.tables.values()
             if t.variant == variant and not t.private and not t.demo and t.actor is None
             and None in t.seats and t.table_id != conn.table_id and players in (None, len(t.seats))
+            and not self._ignored_at(t, conn)
         ]
         return sorted(tables, key=lambda t: sum(1 for s in t.seats if s is None))  # (stable: oldest first)
+
+    def _ignored_at(self, table: Table, conn: Conn) -> bool:
+        """Someone at ``table`` whom ``conn`` ignores, or who ignores ``conn``: never seated
+        together by quick play."""
+        conns = self._state.conns
+        for occupant in table.people():
+            if name_key(occupant.name) in conn.ignoring:
+                return True
+            other = conns.get(occupant.conn_id) if occupant.conn_id is not None else None
+            if other is not None and conn.key in other.ignoring:
+                return True
+        return False
 
     def on_quick_play(self, conn: Conn, msg: p.QuickPlay) -> None:
         variant = self._directory.variants.get(msg.variant)

@@ -43,6 +43,7 @@ class Conn:
     slow_chat: TokenBucket | None = None
     slow_until: float = 0.0  # time.monotonic()
     reports: int = 0  # reports of other players this session made
+    ignoring: dict[str, str] = field(default_factory=dict)  # name key -> the name, as written
 
     @property
     def key(self) -> str | None:

@@ -60,6 +60,11 @@ class ModerationRecords(Protocol):
 
     async def latest_reports(self) -> list[Report]: ...
 
+    async def ignores(self, fingerprint: str) -> list[str]:
+        """Whom a key ignores, as the names were written."""
+
+    async def keep_ignores(self, fingerprint: str, names: list[str]) -> None: ...
+
 
 class Moderation:
     """The server's operators (their keys' fingerprints), its book of restrictions and where

@@ -129,6 +129,12 @@ class Store:
     async def latest_reports(self) -> list[Report]:
         return await self._on_db(moderation_sql.latest_reports)
 
+    async def ignores(self, fingerprint: str) -> list[str]:
+        return await self._on_db(moderation_sql.ignores, fingerprint)
+
+    async def keep_ignores(self, fingerprint: str, names: list[str]) -> None:
+        await self._on_db(moderation_sql.keep_ignores, fingerprint, names)
+
     # -- tables and their event log --------------------------------------------------------
     def create_table(self, record: TableRecord) -> "asyncio.Future[None]":
         def write(db: sqlite3.Connection) -> None:

@@ -85,3 +85,17 @@ def latest_reports(db: sqlite3.Connection) -> list[Report]:
                       " by_address, table_id, seats, evidence FROM reports ORDER BY number DESC LIMIT ?",
                       (REPORTS_READ,))
     return [Report(*row[:11], tuple(json.loads(row[11])), tuple(json.loads(row[12]))) for row in rows]
+
+
+def ignores(db: sqlite3.Connection, fingerprint: str) -> list[str]:
+    row = db.execute("SELECT names FROM ignores WHERE fingerprint = ?", (fingerprint,)).fetchone()
+    return [str(name) for name in json.loads(row[0])] if row else []
+
+
+def keep_ignores(db: sqlite3.Connection, fingerprint: str, names: list[str]) -> None:
+    with transaction(db):
+        if names:
+            db.execute("INSERT INTO ignores (fingerprint, names) VALUES (?, ?) ON CONFLICT(fingerprint)"
+                       " DO UPDATE SET names = excluded.names", (fingerprint, json.dumps(names)))
+        else:
+            db.execute("DELETE FROM ignores WHERE fingerprint = ?", (fingerprint,))

@@ -191,6 +191,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX reports_at ON reports (at);
     """,
+    # 9: whom each key ignores (server/lobby/moderation.py)
+    """
+    CREATE TABLE ignores (
+        fingerprint TEXT PRIMARY KEY,
+        names       TEXT NOT NULL             -- JSON list of names as written
+    ) WITHOUT ROWID;
+    """,
 )
 
 

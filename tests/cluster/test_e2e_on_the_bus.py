@@ -28,3 +28,6 @@ test_an_operator_mutes_tells_and_kicks = (
     test_operators_ssh.test_a_muted_player_cannot_chat_the_others_hear_the_operators_and_a_kicked_terminal_is_told)
 test_players_report_and_the_operator_reads_the_queue = (
     test_operators_ssh.test_players_report_with_the_evidence_and_the_operator_sees_the_most_reported_first)
+test_an_ignored_player_is_not_heard_and_the_list_is_kept = (
+    test_operators_ssh
+    .test_an_ignored_player_is_not_heard_nor_seated_with_by_quick_play_and_the_list_is_kept_for_a_key)

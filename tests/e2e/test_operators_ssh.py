@@ -180,3 +180,32 @@ async def test_players_report_with_the_evidence_and_the_operator_sees_the_most_r
             await mallory.close()
             await ana.close()
             await bob.close()
+
+
+async def test_an_ignored_player_is_not_heard_nor_seated_with_by_quick_play_and_the_list_is_kept_for_a_key(tmp_path):
+    ana_key = _key()
+    async with running_server(tmp_path) as srv:
+        mallory = await Client.connect("127.0.0.1", srv.port, "mallory")
+        carla = await Client.connect("127.0.0.1", srv.port, "carla")
+        ana = await lobby_client(srv.port, "ana", client_keys=[ana_key])
+        try:
+            await say(ana, "/ignore mallory")
+            await ana.wait_for("You ignore: mallory.")
+            await mallory.send(p.SendChat(text="spam spam spam"))
+            await carla.wait_for(p.Chat)  # said, and heard by the others
+            await carla.send(p.SendChat(text="hola a todos"))
+            await ana.wait_for("hola a todos")
+            assert "spam spam" not in ana.text()
+            await mallory.send(p.QuickPlay(variant="argentino"))
+            mallorys = (await mallory.wait_for(p.Seated)).table_id
+            await ana.close()
+            ana = await Client.connect("127.0.0.1", srv.port, "ana", client_keys=[ana_key])
+            assert (await ana.wait_for(p.IgnoreList)).names == ("mallory",)  # kept for her key
+            await ana.send(p.QuickPlay(variant="argentino"))
+            assert (await ana.wait_for(p.Seated)).table_id != mallorys  # a table of her own
+            await carla.send(p.QuickPlay(variant="argentino"))
+            assert (await carla.wait_for(p.Seated)).table_id == mallorys  # (the closest to starting)
+            await ana.send(p.Ignore(name="Mallory", on=False))
+            assert (await ana.wait_for(p.IgnoreList)).names == ()
+        finally:
+            await asyncio.gather(mallory.close(), carla.close(), ana.close())

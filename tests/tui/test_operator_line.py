@@ -25,6 +25,8 @@ from tui.operator_line import USAGE, Usage, operator_command
     ("/lift 3", m.Lift(number=3)),
     ("/say  restart at 10:00 ", m.Broadcast(text="restart at 10:00")),
     ("/reports", m.Reports()),
+    ("/ignore mallory", m.Ignore(name="mallory")),
+    ("/unignore mallory", m.Ignore(name="mallory", on=False)),
     ("/report mallory cheating saw my cards", m.ReportPlayer(name="mallory", reason="cheating",
                                                             text="saw my cards")),
     ("/report mallory Trampa", m.ReportPlayer(name="mallory", reason="cheating")),

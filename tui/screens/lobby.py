@@ -325,7 +325,7 @@ class LobbyScreen(Screen[None]):
         self.action_join()
 
     def on_chat_input_send(self, event: ChatInput.Send) -> None:
-        self.app.say_in_lobby(event.text)  # type: ignore[attr-defined]
+        self.app.speak(event.text, p.SendChat(text=event.text))  # type: ignore[attr-defined]
 
     # set_focus, not focus(): focus() is deferred, and keys typed right after
     # "c" (they arrive in one packet on a slow link) would go to the old widget.

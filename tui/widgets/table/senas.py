@@ -180,7 +180,8 @@ class PartnerTalk:
         self.set_focus(chat)
 
     def on_chat_input_send(self, event: Any) -> None:
-        self.app.send(p.TableChat(table_id=self.table_id, text=event.text, partners=self._partner_chat))
+        self.app.speak(event.text,  # type: ignore[attr-defined]
+                       p.TableChat(table_id=self.table_id, text=event.text, partners=self._partner_chat))
         if self._partner_chat:
             self._partner_chat = False
             self.query_one("#t-chat", Input).placeholder = self._placeholder()
