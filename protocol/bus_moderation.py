@@ -61,8 +61,9 @@ class ReportEntry(BusMessage):
 
 @dataclass(frozen=True)
 class IgnoreEntry(BusMessage):
-    """Whom one key ignores (the value of its key in the ignores bucket)."""
+    """Whom one key ignores and whose chat it hears (the value of its key in the ignores bucket)."""
 
     TYPE: ClassVar[str] = "bus_ignores"
     fingerprint: str = limited(max_len=FINGERPRINT_MAX)
     names: tuple[str, ...] = limited((), max_len=NAME_MAX, max_items=IGNORED_MAX)
+    hear: str = limited("everyone", max_len=16)

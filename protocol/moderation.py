@@ -22,6 +22,8 @@ MINUTES_MAX = 10 * 365 * 24 * 60  # ten years; 0 means for good
 
 EVIDENCE_LINES = 20  # the chat lines a report carries
 IGNORED_MAX = 200  # the players one may ignore
+HEAR_EVERYONE, HEAR_PARTNERS, HEAR_NOBODY = "everyone", "partners", "nobody"  # ChatSetting.hear
+HEAR = (HEAR_EVERYONE, HEAR_PARTNERS, HEAR_NOBODY)
 REPORT_REASONS = ("abuse", "cheating", "leaving", "name", "other")
 
 # What a ban or a mute holds to (``Restrict.on``)
@@ -120,7 +122,7 @@ class Reports(Command):
 class Ignore(Command):
     """Hide a player's chat and señas from me (``on`` False: show them again), and never seat
     me with them by quick play; the player is not told. Kept for a key, for a session for a
-    guest; answered with ``IgnoreList``."""
+    guest; answered with ``Listening``."""
 
     TYPE: ClassVar[str] = "ignore"
     name: str = limited(max_len=NAME_MAX * 4)
@@ -128,12 +130,23 @@ class Ignore(Command):
 
 
 @dataclass(frozen=True)
-class IgnoreList(Event):
-    """Whom this player ignores (after it named itself, and after each change): a client
-    hides their chat lines and señas."""
+class ChatSetting(Command):
+    """Whose chat this player hears (``HEAR``): everyone, only the partners at their table, or
+    nobody; kept for a key, for a session for a guest; answered with ``Listening``."""
 
-    TYPE: ClassVar[str] = "ignored"
-    names: tuple[str, ...] = limited((), max_len=NAME_MAX, max_items=IGNORED_MAX)
+    TYPE: ClassVar[str] = "chat_setting"
+    hear: str = limited(max_len=16)
+
+
+@dataclass(frozen=True)
+class Listening(Event):
+    """Whom this player ignores and whose chat they hear (after they named themselves, if
+    not the defaults, and after each change): a client hides the chat lines and señas of the
+    ignored, and the chat lines the setting leaves out."""
+
+    TYPE: ClassVar[str] = "listening"
+    ignored: tuple[str, ...] = limited((), max_len=NAME_MAX, max_items=IGNORED_MAX)
+    hear: str = limited(HEAR_EVERYONE, max_len=16)
 
 
 # -- what the operator is answered ---------------------------------------------------------
@@ -225,7 +238,7 @@ class Done(Event):
 
 MESSAGE_TYPES.update({cls.TYPE: cls for cls in (
     Online, Kick, Restrict, Lift, ListRestrictions, Broadcast, ModerationLog, Reports, ReportPlayer, Ignore,
-    IgnoreList,
+    ChatSetting, Listening,
     OnlineReport, RestrictionsReport, LogReport, ReportsReport, Done,
 )})
 
@@ -235,5 +248,6 @@ OPERATOR_COMMANDS: tuple[type[Command], ...] = (Online, Kick, Restrict, Lift, Li
 __all__ = ["Online", "Kick", "Restrict", "Lift", "ListRestrictions", "Broadcast", "ModerationLog",
            "OnlineLine", "OnlineReport", "RestrictionLine", "RestrictionsReport", "LogLine", "LogReport", "Done",
            "ReportPlayer", "Reports", "ReportLine", "ReportsReport", "REPORT_REASONS", "EVIDENCE_LINES",
-           "Ignore", "IgnoreList", "IGNORED_MAX",
+           "Ignore", "ChatSetting", "Listening", "IGNORED_MAX", "HEAR", "HEAR_EVERYONE", "HEAR_PARTNERS",
+           "HEAR_NOBODY",
            "OPERATOR_COMMANDS", "BAN", "MUTE", "ON_KEY", "ON_NAME", "ON_ADDRESS", "REASON_MAX", "NOTICE_MAX"]

@@ -60,7 +60,8 @@ class TrucoApp(App[None]):
         self.frames = p.Decoder()  # this session's frames, each decoded knowing the last
         self.username = username
         self.farewell_detail = ""  # the words of the notice that ends the session, if any
-        self.ignored: set[str] = set()  # name keys whose chat and señas are not shown (m.IgnoreList)
+        self.ignored: set[str] = set()  # name keys whose chat and señas are not shown (m.Listening)
+        self.hear = m.HEAR_EVERYONE  # whose chat is shown (m.Listening)
         self.tr = Translator(lang)
         self.model = LobbyModel()
         self.tables: dict[str, TableModel] = {}
@@ -132,12 +133,26 @@ class TrucoApp(App[None]):
         self.send(command or chat)
 
     def _hidden(self, msg: p.Message) -> bool:
-        """A chat line or a seña of someone this player ignores: never shown."""
+        """A chat line or a seña of someone this player ignores, or a chat line their chat
+        setting leaves out (``m.Listening``): never shown. Their own lines always are."""
         if isinstance(msg, p.Chat):
-            return not msg.line.system and name_key(msg.line.sender) in self.ignored
+            line = msg.line
+            if line.system or line.sender == self.model.me:
+                return False
+            if name_key(line.sender) in self.ignored or self.hear == m.HEAR_NOBODY:
+                return True
+            return self.hear == m.HEAR_PARTNERS and not self._partner(line.table_id, line.sender)
         if isinstance(msg, p.SenaSeen) and msg.table_id in self.tables:
             return name_key(self.tables[msg.table_id].name(msg.seat)) in self.ignored
         return False
+
+    def _partner(self, table_id: str | None, name: str) -> bool:
+        """``name`` plays on this player's team at ``table_id``."""
+        model = self.tables.get(table_id or "")
+        if model is None or model.update is None or model.update.seat is None:
+            return False
+        mine = model.team_of(model.update.seat)
+        return any(seat.name == name and model.team_of(n) == mine for n, seat in enumerate(model.update.seats))
 
     # -- events from the server ----------------------------------------------------
     def table_model(self, table_id: str) -> TableModel:
@@ -147,14 +162,19 @@ class TrucoApp(App[None]):
         return model
 
     def on_server_message(self, msg: p.Message) -> None:
-        if self.ignored and self._hidden(msg):
+        filtering = bool(self.ignored) or self.hear != m.HEAR_EVERYONE
+        if filtering and self._hidden(msg):
             return
-        if isinstance(msg, p.LobbySnapshot) and self.ignored:
-            msg = replace(msg, chat=tuple(line for line in msg.chat if name_key(line.sender) not in self.ignored))
-        if isinstance(msg, m.IgnoreList):
-            self.ignored = {name_key(name) for name in msg.names}
-            said = self.tr("ignore.list", names=", ".join(msg.names)) if msg.names else self.tr("ignore.nobody")
-            self.notify_text(said, timeout=6)
+        if isinstance(msg, p.LobbySnapshot) and filtering:
+            msg = replace(msg, chat=tuple(line for line in msg.chat if not self._hidden(p.Chat(line=line))))
+        if isinstance(msg, m.Listening):
+            self.ignored = {name_key(name) for name in msg.ignored}
+            self.hear = msg.hear if msg.hear in m.HEAR else m.HEAR_EVERYONE
+            kept = [line for line in self.model.chat if not self._hidden(p.Chat(line=line))]
+            self.model.chat.clear()  # (the lobby redraws its chat from it: LobbyScreen.lobby_changed)
+            self.model.chat.extend(kept)
+            said = self.tr("ignore.list", names=", ".join(msg.ignored)) if msg.ignored else self.tr("ignore.nobody")
+            self.notify_text(f"{said}\n{self.tr(f'hear.{self.hear}')}", timeout=6)
         was_at = self.model.table_id
         self.model.apply(msg)
         if isinstance(msg, p.TableUpdate):

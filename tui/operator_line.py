@@ -16,6 +16,8 @@ words is an operator's command, not chat (the server refuses it from anyone else
 and, from anyone:
 
     /ignore NAME, /unignore NAME           hide (show again) a player's chat and señas
+    /chat everyone|partners|nobody         whose chat to see (or todos, compañeros, nadie;
+                                           todos, parceiros, ninguém)
 
     /report NAME REASON [TEXT]             a report for the operators; REASON: abuse, cheating,
                                            leaving, name or other (or the word in Spanish or
@@ -35,7 +37,12 @@ USAGE = {
     "who": "/who", "kick": "/kick NAME [REASON]", "ban": "/ban [key|name|ip|net] WHO [MINUTES] [REASON]",
     "mute": "/mute [key|name|ip|net] WHO [MINUTES] [REASON]", "lift": "/lift NUMBER", "bans": "/bans",
     "say": "/say TEXT", "log": "/log", "reports": "/reports", "report": "/report NAME REASON [TEXT]",
-    "ignore": "/ignore NAME", "unignore": "/unignore NAME",
+    "ignore": "/ignore NAME", "unignore": "/unignore NAME", "chat": "/chat everyone|partners|nobody",
+}
+HEAR_WORDS = {
+    **{hear: hear for hear in m.HEAR}, "todos": m.HEAR_EVERYONE, "all": m.HEAR_EVERYONE,
+    "compañeros": m.HEAR_PARTNERS, "companeros": m.HEAR_PARTNERS, "parceiros": m.HEAR_PARTNERS,
+    "nadie": m.HEAR_NOBODY, "ninguém": m.HEAR_NOBODY, "ninguem": m.HEAR_NOBODY, "none": m.HEAR_NOBODY,
 }
 # A report's reason as a player may write it, in any of the three languages
 REASON_WORDS = {
@@ -68,6 +75,8 @@ def _command(verb: str, rest: list[str], text: str) -> p.Command:
     if verb in ("who", "bans", "log", "reports"):
         return {"who": m.Online(), "bans": m.ListRestrictions(), "log": m.ModerationLog(),
                 "reports": m.Reports()}[verb]
+    if verb == "chat":
+        return m.ChatSetting(hear=HEAR_WORDS[rest[0].lower()])
     if verb in ("ignore", "unignore"):
         return m.Ignore(name=rest[0], on=verb == "ignore")
     if verb == "report":

@@ -169,24 +169,26 @@ class ModerationMirror(BucketMirror):
             await sub.unsubscribe()
         return reports
 
-    async def ignores(self, fingerprint: str) -> list[str]:
+    async def listening(self, fingerprint: str) -> tuple[list[str], str]:
         kv = await bucket(self._bus, IGNORES_BUCKET)
         try:
             entry = await kv.get(fingerprint.encode().hex())
         except (KeyNotFoundError, KeyDeletedError):
-            return []
+            return [], m.HEAR_EVERYONE
         try:
             found = decode_bus(entry.value) if entry.value else None
         except p.ProtocolError:
             self._bus.dropped += 1
-            return []
-        return list(found.names) if isinstance(found, IgnoreEntry) and found.fingerprint == fingerprint else []
+            return [], m.HEAR_EVERYONE
+        if not isinstance(found, IgnoreEntry) or found.fingerprint != fingerprint:
+            return [], m.HEAR_EVERYONE
+        return list(found.names), found.hear if found.hear in m.HEAR else m.HEAR_EVERYONE
 
-    async def keep_ignores(self, fingerprint: str, names: list[str]) -> None:
+    async def keep_listening(self, fingerprint: str, names: list[str], hear: str) -> None:
         kv = await bucket(self._bus, IGNORES_BUCKET)
         key = fingerprint.encode().hex()
-        if names:
-            await kv.put(key, p.encode(IgnoreEntry(fingerprint=fingerprint, names=tuple(names))))
+        if names or hear != m.HEAR_EVERYONE:
+            await kv.put(key, p.encode(IgnoreEntry(fingerprint=fingerprint, names=tuple(names), hear=hear)))
         else:
             await kv.delete(key)
 

@@ -89,10 +89,12 @@ class Restricted:
 
 @dataclass(frozen=True)
 class Ignoring:
-    """Whom a key holder ignores, read from the store after they named themselves."""
+    """Whom a key holder ignores and whose chat they hear, read from the store after they
+    named themselves."""
 
     conn_id: int
     names: tuple[str, ...]
+    hear: str
 
 
 LobbyMessage = (Frame | Closed | Opened | Attached | HoldExpired | FillWithBots | Restored | RestoreDone | Result

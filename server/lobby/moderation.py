@@ -40,7 +40,7 @@ class OperatorDesk:
         return {m.Online: self.on_online, m.Kick: self.on_kick, m.Restrict: self.on_restrict,
                 m.Lift: self.on_lift, m.ListRestrictions: self.on_list, m.Broadcast: self.on_broadcast,
                 m.ModerationLog: self.on_log, m.ReportPlayer: self.on_report, m.Reports: self.on_reports,
-                m.Ignore: self.on_ignore}
+                m.Ignore: self.on_ignore, m.ChatSetting: self.on_chat_setting}
 
     def allows(self, conn: Conn) -> bool:
         return self.moderation.is_operator(conn.peer.fingerprint)
@@ -227,7 +227,8 @@ class OperatorDesk:
             return
 
         async def read() -> LobbyMessage:
-            return Ignoring(conn.peer.conn_id, tuple(await records.ignores(fingerprint)))
+            names, hear = await records.listening(fingerprint)
+            return Ignoring(conn.peer.conn_id, tuple(names), hear)
 
         self._state.answer_later(conn, read(), "your ignore list could not be read")
 
@@ -235,8 +236,9 @@ class OperatorDesk:
         conn = self._state.conns.get(message.conn_id)
         if conn is not None:
             conn.ignoring = {name_key(name): name for name in message.names[:m.IGNORED_MAX] if name_key(name)}
-            if conn.ignoring:
-                self._state.send(conn, m.IgnoreList(names=tuple(conn.ignoring.values())))
+            conn.hear = message.hear if message.hear in m.HEAR else m.HEAR_EVERYONE
+            if conn.ignoring or conn.hear != m.HEAR_EVERYONE:
+                self._listening(conn, keep=False)
 
     def on_ignore(self, conn: Conn, msg: m.Ignore) -> None:
         named = clean_text(msg.name, p.NAME_MAX * 4)[:p.NAME_MAX]
@@ -252,11 +254,22 @@ class OperatorDesk:
             conn.ignoring[key] = online.name if online is not None and online.name else named
         else:
             conn.ignoring.pop(key, None)
+        self._listening(conn)
+
+    def on_chat_setting(self, conn: Conn, msg: m.ChatSetting) -> None:
+        if msg.hear not in m.HEAR:
+            self._state.error(conn, "bad_setting", f"one of {', '.join(m.HEAR)}")
+            return
+        conn.hear = msg.hear
+        self._listening(conn)
+
+    def _listening(self, conn: Conn, keep: bool = True) -> None:
+        """Tell ``conn`` whom it ignores and whose chat it hears; ``keep``: for its key too."""
         names = list(conn.ignoring.values())
         records, fingerprint = self.moderation.records, conn.peer.fingerprint
-        if records is not None and fingerprint is not None:
-            self._state.persist(asyncio.ensure_future(records.keep_ignores(fingerprint, names)))
-        self._state.send(conn, m.IgnoreList(names=tuple(names)))
+        if keep and records is not None and fingerprint is not None:
+            self._state.persist(asyncio.ensure_future(records.keep_listening(fingerprint, names, conn.hear)))
+        self._state.send(conn, m.Listening(ignored=tuple(names), hear=conn.hear))
 
     # -- helpers --------------------------------------------------------------------------
     def _target(self, on: str, target: str, prefix: bool) -> str:

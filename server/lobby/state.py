@@ -44,6 +44,7 @@ class Conn:
     slow_until: float = 0.0  # time.monotonic()
     reports: int = 0  # reports of other players this session made
     ignoring: dict[str, str] = field(default_factory=dict)  # name key -> the name, as written
+    hear: str = "everyone"  # whose chat they hear (protocol/moderation.py HEAR)
 
     @property
     def key(self) -> str | None:

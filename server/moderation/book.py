@@ -60,10 +60,10 @@ class ModerationRecords(Protocol):
 
     async def latest_reports(self) -> list[Report]: ...
 
-    async def ignores(self, fingerprint: str) -> list[str]:
-        """Whom a key ignores, as the names were written."""
+    async def listening(self, fingerprint: str) -> tuple[list[str], str]:
+        """Whom a key ignores (the names as written) and whose chat it hears."""
 
-    async def keep_ignores(self, fingerprint: str, names: list[str]) -> None: ...
+    async def keep_listening(self, fingerprint: str, names: list[str], hear: str) -> None: ...
 
 
 class Moderation:

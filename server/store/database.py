@@ -129,11 +129,11 @@ class Store:
     async def latest_reports(self) -> list[Report]:
         return await self._on_db(moderation_sql.latest_reports)
 
-    async def ignores(self, fingerprint: str) -> list[str]:
-        return await self._on_db(moderation_sql.ignores, fingerprint)
+    async def listening(self, fingerprint: str) -> tuple[list[str], str]:
+        return await self._on_db(moderation_sql.listening, fingerprint)
 
-    async def keep_ignores(self, fingerprint: str, names: list[str]) -> None:
-        await self._on_db(moderation_sql.keep_ignores, fingerprint, names)
+    async def keep_listening(self, fingerprint: str, names: list[str], hear: str) -> None:
+        await self._on_db(moderation_sql.keep_listening, fingerprint, names, hear)
 
     # -- tables and their event log --------------------------------------------------------
     def create_table(self, record: TableRecord) -> "asyncio.Future[None]":

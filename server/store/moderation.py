@@ -87,15 +87,16 @@ def latest_reports(db: sqlite3.Connection) -> list[Report]:
     return [Report(*row[:11], tuple(json.loads(row[11])), tuple(json.loads(row[12]))) for row in rows]
 
 
-def ignores(db: sqlite3.Connection, fingerprint: str) -> list[str]:
-    row = db.execute("SELECT names FROM ignores WHERE fingerprint = ?", (fingerprint,)).fetchone()
-    return [str(name) for name in json.loads(row[0])] if row else []
+def listening(db: sqlite3.Connection, fingerprint: str) -> tuple[list[str], str]:
+    row = db.execute("SELECT names, hear FROM ignores WHERE fingerprint = ?", (fingerprint,)).fetchone()
+    return ([str(name) for name in json.loads(row[0])], str(row[1])) if row else ([], "everyone")
 
 
-def keep_ignores(db: sqlite3.Connection, fingerprint: str, names: list[str]) -> None:
+def keep_listening(db: sqlite3.Connection, fingerprint: str, names: list[str], hear: str) -> None:
     with transaction(db):
-        if names:
-            db.execute("INSERT INTO ignores (fingerprint, names) VALUES (?, ?) ON CONFLICT(fingerprint)"
-                       " DO UPDATE SET names = excluded.names", (fingerprint, json.dumps(names)))
+        if names or hear != "everyone":
+            db.execute("INSERT INTO ignores (fingerprint, names, hear) VALUES (?, ?, ?) ON CONFLICT(fingerprint)"
+                       " DO UPDATE SET names = excluded.names, hear = excluded.hear",
+                       (fingerprint, json.dumps(names), hear))
         else:
             db.execute("DELETE FROM ignores WHERE fingerprint = ?", (fingerprint,))

@@ -198,6 +198,10 @@ MIGRATIONS: tuple[str, ...] = (
         names       TEXT NOT NULL             -- JSON list of names as written
     ) WITHOUT ROWID;
     """,
+    # 10: whose chat each key hears: everyone, partners, nobody (server/lobby/moderation.py)
+    """
+    ALTER TABLE ignores ADD COLUMN hear TEXT NOT NULL DEFAULT 'everyone';
+    """,
 )
 
 

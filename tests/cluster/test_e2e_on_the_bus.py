@@ -31,3 +31,5 @@ test_players_report_and_the_operator_reads_the_queue = (
 test_an_ignored_player_is_not_heard_and_the_list_is_kept = (
     test_operators_ssh
     .test_an_ignored_player_is_not_heard_nor_seated_with_by_quick_play_and_the_list_is_kept_for_a_key)
+test_a_chat_setting_is_kept_for_a_key = (
+    test_operators_ssh.test_a_player_who_hears_nobody_sees_only_their_own_lines_and_it_is_kept_for_their_key)

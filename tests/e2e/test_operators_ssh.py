@@ -200,12 +200,40 @@ async def test_an_ignored_player_is_not_heard_nor_seated_with_by_quick_play_and_
             mallorys = (await mallory.wait_for(p.Seated)).table_id
             await ana.close()
             ana = await Client.connect("127.0.0.1", srv.port, "ana", client_keys=[ana_key])
-            assert (await ana.wait_for(p.IgnoreList)).names == ("mallory",)  # kept for her key
+            assert (await ana.wait_for(p.Listening)).ignored == ("mallory",)  # kept for her key
             await ana.send(p.QuickPlay(variant="argentino"))
             assert (await ana.wait_for(p.Seated)).table_id != mallorys  # a table of her own
             await carla.send(p.QuickPlay(variant="argentino"))
             assert (await carla.wait_for(p.Seated)).table_id == mallorys  # (the closest to starting)
             await ana.send(p.Ignore(name="Mallory", on=False))
-            assert (await ana.wait_for(p.IgnoreList)).names == ()
+            assert (await ana.wait_for(p.Listening)).ignored == ()
+            await ana.send(p.ChatSetting(hear="nobody"))
+            assert (await ana.wait_for(p.Listening)).hear == "nobody"
         finally:
             await asyncio.gather(mallory.close(), carla.close(), ana.close())
+
+
+async def test_a_player_who_hears_nobody_sees_only_their_own_lines_and_it_is_kept_for_their_key(tmp_path):
+    bea_key = _key()
+    async with running_server(tmp_path) as srv:
+        carla = await Client.connect("127.0.0.1", srv.port, "carla")
+        bea = await lobby_client(srv.port, "bea", client_keys=[bea_key], env={"LANG": "pt_BR.UTF-8"},
+                                 lobby_word="Saguão")
+        try:
+            await say(bea, "/chat ninguém")
+            await bea.wait_for("Você não vê o chat de ninguém")
+            await carla.send(p.SendChat(text="alguém aí?"))
+            await say(bea, "eu mesma")
+            await bea.wait_for("eu mesma")
+            assert "alguém aí" not in bea.text()
+            await bea.close()
+            bea = await lobby_client(srv.port, "bea", client_keys=[bea_key], env={"LANG": "pt_BR.UTF-8"},
+                                     lobby_word="Saguão")
+            await bea.wait_for("Você não vê o chat de ninguém")  # kept for her key
+            assert "alguém aí" not in bea.text()  # not in the lobby's chat history either
+            await say(bea, "/chat todos")
+            await bea.wait_for("Você vê o chat de todos")
+            await carla.send(p.SendChat(text="oi bea"))
+            await bea.wait_for("oi bea")
+        finally:
+            await asyncio.gather(carla.close(), bea.close())

@@ -164,6 +164,7 @@ def dynamic_keys() -> dict[str, set[str]]:
         "operator.col.": set(re.findall(r'"([a-z]+)"', "".join(re.findall(
             r'tr\(f"operator\.col\.\{c\}"\) for c in \(([^)]*)\)', (ROOT / "tui/operator_report.py").read_text())))),
         "operator.": {"operator", "muted"},
+        "hear.": {"everyone", "partners", "nobody"},  # a player's chat setting (tui/app.py)
     }
     _, heads = key_constants()
     always = {"variant.", "option.", "option_help.", "value.", "call.", "reason.", "rule.", "error.",

@@ -27,6 +27,9 @@ from tui.operator_line import USAGE, Usage, operator_command
     ("/reports", m.Reports()),
     ("/ignore mallory", m.Ignore(name="mallory")),
     ("/unignore mallory", m.Ignore(name="mallory", on=False)),
+    ("/chat nobody", m.ChatSetting(hear="nobody")),
+    ("/chat compañeros", m.ChatSetting(hear="partners")),
+    ("/chat Todos", m.ChatSetting(hear="everyone")),
     ("/report mallory cheating saw my cards", m.ReportPlayer(name="mallory", reason="cheating",
                                                             text="saw my cards")),
     ("/report mallory Trampa", m.ReportPlayer(name="mallory", reason="cheating")),
@@ -43,7 +46,8 @@ def test_anything_else_is_chat(line):
 
 @pytest.mark.parametrize("line, usage", [("/kick", "kick"), ("/lift x", "lift"), ("/ban", "ban"),
                                          ("/say", "say"), ("/mute net", "mute"), ("/report eve", "report"),
-                                         ("/report eve because", "report")])
+                                         ("/report eve because", "report"),
+                                         ("/chat loud", "chat")])
 def test_a_command_written_wrong_says_how_to_write_it(line, usage):
     with pytest.raises(Usage, match="^" + USAGE[usage].replace("[", r"\[").replace("|", r"\|") + "$"):
         operator_command(line)

@@ -73,17 +73,14 @@ class LobbyScreen(Screen[None]):
         self.query_one("#tables-pane").border_title = self.tr("lobby.tables")
         self.query_one("#chat-input", Input).placeholder = self.tr("lobby.chat_placeholder")
         self.query_one("#keys", KeyBar).follow_bindings(lambda binding: str(self.tr(binding.description)))
-        log = self.query_one("#chat-log", RichLog)
-        for line in self.model.chat:
-            log.write(self._chat_text(line))
+        self._redraw_chat()
         self._draw_players()
         self._draw_status()  # the tables once they have a width: on_resize
         tables.focus()
         self._ask_rating()
 
     def _ask_rating(self) -> None:
-        """My rating for the title (key holders): asked on entering and on coming back from
-        a table, where a match may have moved it."""
+        """My rating for the title (key holders), asked on entering and on coming back."""
         if not self.model.guest:
             self.app.send(p.MyStats())  # type: ignore[attr-defined]
 
@@ -107,15 +104,17 @@ class LobbyScreen(Screen[None]):
             self._draw_status()
         if self._chat_stale:
             self._chat_stale = False
-            log = self.query_one("#chat-log", RichLog)
-            log.clear()
-            for line in self.model.chat:
-                log.write(self._chat_text(line))
+            self._redraw_chat()
+
+    def _redraw_chat(self) -> None:
+        log = self.query_one("#chat-log", RichLog)
+        log.clear()
+        for line in self.model.chat:
+            log.write(self._chat_text(line))
 
     def _under_a_screen(self) -> bool:
-        """True under a full screen (the table), False on top or under a dialog. Textual's
-        ``is_current`` counts the screen right below the top one as visible whatever covers
-        it, and a change to a screen it counts as visible repaints the screen on top."""
+        """True under a full screen (the table), False on top or under a dialog (Textual's
+        ``is_current`` counts the screen below the top one as visible whatever covers it)."""
         stack = self.app.screen_stack
         return self in stack and any(not isinstance(s, ModalScreen)
                                      for s in stack[stack.index(self) + 1:])
@@ -135,6 +134,8 @@ class LobbyScreen(Screen[None]):
             return
         if isinstance(msg, p.Chat):
             self.query_one("#chat-log", RichLog).write(self._chat_text(msg.line))
+        elif isinstance(msg, p.Listening):  # whom the chat shows changed: the app filtered the model
+            self._redraw_chat()
         elif isinstance(msg, (p.PlayerUpdated, p.PlayerLeft)):
             self._soon({"players"})
         elif isinstance(msg, p.LobbySnapshot):
@@ -345,8 +346,7 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(NewTableScreen(tuple(self.model.variants.values())), created)
 
     def action_join(self) -> None:
-        """A table with partners and a choice of free seats: choose the seat (and so the
-        partner) from its list; otherwise sit at the free seat straight away."""
+        """Partners and free seats: choose the seat (and partner); else sit straight away."""
         from tui.screens.seat_picker import SeatPickerScreen, free_seats
 
         table_id = self._selected_table_id()
