@@ -91,6 +91,16 @@ class Broadcast(Command):
 
 
 @dataclass(frozen=True)
+class CloseTable(Command):
+    """End a table: everyone at it is told why and back in the lobby; its match is abandoned
+    by nobody (no one's loss)."""
+
+    TYPE: ClassVar[str] = "op_close_table"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    reason: str = limited("", max_len=REASON_MAX * 4)
+
+
+@dataclass(frozen=True)
 class ModerationLog(Command):
     """The operators' last actions, the latest first."""
 
@@ -238,16 +248,17 @@ class Done(Event):
 
 MESSAGE_TYPES.update({cls.TYPE: cls for cls in (
     Online, Kick, Restrict, Lift, ListRestrictions, Broadcast, ModerationLog, Reports, ReportPlayer, Ignore,
+    CloseTable,
     ChatSetting, Listening,
     OnlineReport, RestrictionsReport, LogReport, ReportsReport, Done,
 )})
 
 OPERATOR_COMMANDS: tuple[type[Command], ...] = (Online, Kick, Restrict, Lift, ListRestrictions, Broadcast,
-                                                ModerationLog, Reports)
+                                                ModerationLog, Reports, CloseTable)
 
 __all__ = ["Online", "Kick", "Restrict", "Lift", "ListRestrictions", "Broadcast", "ModerationLog",
            "OnlineLine", "OnlineReport", "RestrictionLine", "RestrictionsReport", "LogLine", "LogReport", "Done",
            "ReportPlayer", "Reports", "ReportLine", "ReportsReport", "REPORT_REASONS", "EVIDENCE_LINES",
-           "Ignore", "ChatSetting", "Listening", "IGNORED_MAX", "HEAR", "HEAR_EVERYONE", "HEAR_PARTNERS",
+           "CloseTable", "Ignore", "ChatSetting", "Listening", "IGNORED_MAX", "HEAR", "HEAR_EVERYONE", "HEAR_PARTNERS",
            "HEAR_NOBODY",
            "OPERATOR_COMMANDS", "BAN", "MUTE", "ON_KEY", "ON_NAME", "ON_ADDRESS", "REASON_MAX", "NOTICE_MAX"]

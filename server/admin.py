@@ -52,6 +52,9 @@ def add_admin_parser(sub: Any, default_port: int, tr: Translator = ENGLISH) -> N
         restrict.add_argument("--minutes", type=int, default=0 if what == m.BAN else 60,
                               help=tr("cli.help.admin.minutes"))
         restrict.add_argument("--reason", default="", help=tr("cli.help.admin.reason"))
+    close = does.add_parser("close", help=tr("cli.help.admin.close"))
+    close.add_argument("table")
+    close.add_argument("--reason", default="", help=tr("cli.help.admin.reason"))
     lift = does.add_parser("lift", help=tr("cli.help.admin.lift"))
     lift.add_argument("number", type=int)
     does.add_parser("bans", help=tr("cli.help.admin.bans"))
@@ -76,6 +79,8 @@ def command_of(args: argparse.Namespace) -> p.Command:
                           minutes=max(0, min(m.MINUTES_MAX, args.minutes)), reason=args.reason, prefix=args.prefix)
     if action == "lift":
         return m.Lift(number=args.number)
+    if action == "close":
+        return m.CloseTable(table_id=args.table, reason=args.reason)
     if action == "bans":
         return m.ListRestrictions()
     if action == "broadcast":

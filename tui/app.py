@@ -211,8 +211,9 @@ class TrucoApp(App[None]):
             elif msg.code == "muted":  # with the operator's reason, as they wrote it
                 said = self.tr("notice.muted") + (f" ({msg.text})" if msg.text else "")
                 self.notify_text(said, severity="warning", timeout=20)
-            else:
-                self.notify_text(self.tr(f"notice.{msg.code}"), severity="warning", timeout=10)
+            else:  # (with an operator's reason, as they wrote it, if any)
+                said = self.tr(f"notice.{msg.code}") + (f" ({msg.text})" if msg.text else "")
+                self.notify_text(said, severity="warning", timeout=10)
         # Every screen that shows server data redraws the parts this event touched
         # (a table under a help dialog keeps its log; the lobby defers while hidden).
         for screen in list(self.screen_stack):

@@ -10,6 +10,7 @@ words is an operator's command, not chat (the server refuses it from anyone else
     /lift NUMBER                           end a ban or a mute (its number in /bans)
     /bans                                  the bans and mutes in force
     /say TEXT                              a notice to everyone online
+    /close TABLE [REASON]                  end a table (its players back in the lobby, no loss)
     /log                                   the operators' last actions
     /reports                               the reports, the most reported players first
 
@@ -36,7 +37,7 @@ ON_WORDS = {"key": (m.ON_KEY, False), "name": (m.ON_NAME, False), "ip": (m.ON_AD
 USAGE = {
     "who": "/who", "kick": "/kick NAME [REASON]", "ban": "/ban [key|name|ip|net] WHO [MINUTES] [REASON]",
     "mute": "/mute [key|name|ip|net] WHO [MINUTES] [REASON]", "lift": "/lift NUMBER", "bans": "/bans",
-    "say": "/say TEXT", "log": "/log", "reports": "/reports", "report": "/report NAME REASON [TEXT]",
+    "say": "/say TEXT", "log": "/log", "close": "/close TABLE [REASON]", "reports": "/reports", "report": "/report NAME REASON [TEXT]",
     "ignore": "/ignore NAME", "unignore": "/unignore NAME", "chat": "/chat everyone|partners|nobody",
 }
 HEAR_WORDS = {
@@ -83,6 +84,8 @@ def _command(verb: str, rest: list[str], text: str) -> p.Command:
         return m.ReportPlayer(name=rest[0], reason=REASON_WORDS[rest[1].lower()], text=" ".join(rest[2:]))
     if verb == "kick":
         return m.Kick(name=rest[0], reason=" ".join(rest[1:]))
+    if verb == "close":
+        return m.CloseTable(table_id=rest[0], reason=" ".join(rest[1:]))
     if verb == "lift":
         return m.Lift(number=int(rest[0]))
     if verb == "say":

@@ -80,7 +80,7 @@ class Hub:
         self._restorer = Restorer(state, self._seats)
         self._reattach = Reattach(state, self._sessions, self._seats, self._names, self._directory.on_watch_table)
         self._early = EarlyCommands(state)  # for tables not back yet
-        self._desk = OperatorDesk(state, self._sessions, moderation or Moderation())
+        self._desk = OperatorDesk(state, self._sessions, self._seats, moderation or Moderation())
         self.restored = self._restorer.restored  # every table of the last run is back
         self.variants = self._directory.variants
         # Every protocol command and the one method that handles it

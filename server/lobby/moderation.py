@@ -15,6 +15,7 @@ import protocol as p
 from protocol import moderation as m
 from protocol.text import clean_text, name_key
 from server.lobby.messages import Ignoring, LobbyMessage, Restricted
+from server.lobby.seats import Seats
 from server.lobby.sessions import Sessions
 from server.lobby.state import Conn, LobbyState
 from server.moderation.book import Moderation
@@ -29,9 +30,10 @@ SECONDS_A_MINUTE = 60
 
 
 class OperatorDesk:
-    def __init__(self, state: LobbyState, sessions: Sessions, moderation: Moderation) -> None:
+    def __init__(self, state: LobbyState, sessions: Sessions, seats: Seats, moderation: Moderation) -> None:
         self._state = state
         self._sessions = sessions
+        self._seats = seats
         self.moderation = moderation
         self._numbers = itertools.count(1)  # without a store (tests): numbers of this run only
 
@@ -40,7 +42,7 @@ class OperatorDesk:
         return {m.Online: self.on_online, m.Kick: self.on_kick, m.Restrict: self.on_restrict,
                 m.Lift: self.on_lift, m.ListRestrictions: self.on_list, m.Broadcast: self.on_broadcast,
                 m.ModerationLog: self.on_log, m.ReportPlayer: self.on_report, m.Reports: self.on_reports,
-                m.Ignore: self.on_ignore, m.ChatSetting: self.on_chat_setting}
+                m.Ignore: self.on_ignore, m.ChatSetting: self.on_chat_setting, m.CloseTable: self.on_close_table}
 
     def allows(self, conn: Conn) -> bool:
         return self.moderation.is_operator(conn.peer.fingerprint)
@@ -113,6 +115,17 @@ class OperatorDesk:
                 reached += 1
         log.warning("operator %s told everyone: %s", conn.peer.fingerprint, text)
         self._record(conn, "broadcast", "everyone", text, m.Done(action="broadcast", text=f"told {reached} players"))
+
+    def on_close_table(self, conn: Conn, msg: m.CloseTable) -> None:
+        table = self._state.tables.get(msg.table_id)
+        if table is None:
+            self._state.error(conn, "no_table", f"no table {msg.table_id!r} is open")
+            return
+        reason = clean_text(msg.reason, m.REASON_MAX)
+        told = self._seats.close(table, p.Notice(code="table_closed", text=reason))
+        log.warning("operator %s closed table %s (%s)", conn.peer.fingerprint, table.table_id, reason or "no reason")
+        self._record(conn, "close", table.table_id, reason,
+                     m.Done(action="close", text=f"table {table.table_id} is closed; {told} sessions told"))
 
     def on_restrict(self, conn: Conn, msg: m.Restrict) -> None:
         try:

@@ -204,9 +204,32 @@ class Seats:
             if table.table_id in state.tables:
                 state.table_changed(table)
             return False
+        self._remove(table, deserted=True)
+        return True
+
+    def close(self, table: Table, notice: p.Notice) -> int:
+        """An operator closes ``table``: everyone at it is told (``notice``) and back in the
+        lobby, and the match ends, abandoned by nobody (no one's loss). How many were told."""
+        state = self._state
+        at_it = [c for c in state.conns.values() if c.table_id == table.table_id]
+        for conn in at_it:
+            state.send(conn, notice)
+            conn.table_id, conn.seat = None, None
+        table.spectators.clear()
+        self._remove(table, deserted=False)
+        for conn in at_it:  # (the lobby's lists without the table)
+            state.send_snapshot(conn)
+            state.send(conn, p.Seated())
+            if conn.name is not None:
+                state.player_moved(conn)
+        return len(at_it)
+
+    def _remove(self, table: Table, deserted: bool) -> None:
+        state = self._state
         del state.tables[table.table_id]
         if table.actor is not None:
-            self._deserted(table)
+            if deserted:
+                self._deserted(table)
             table.actor.post(tm.Stop())
             state.close_in_store(table.table_id)
         elif table.seed:  # a waiting room everybody left
@@ -218,7 +241,6 @@ class Seats:
                 state.send_snapshot(w)
                 state.send(w, p.Seated())
         state.lobby_news(p.TableRemoved(table_id=table.table_id), table_id=table.table_id)
-        return True
 
     def _deserted(self, table: Table) -> None:
         """Every person left before the match ended: abandoning a rated match is a loss,

@@ -237,3 +237,30 @@ async def test_a_player_who_hears_nobody_sees_only_their_own_lines_and_it_is_kep
             await bea.wait_for("oi bea")
         finally:
             await asyncio.gather(carla.close(), bea.close())
+
+
+async def test_an_operator_closes_a_table_its_players_are_back_in_the_lobby_and_nobody_lost(tmp_path):
+    operator, ana_key, bob_key = _key(), _key(), _key()
+    async with running_server(tmp_path, operator_keys=(_fingerprint(operator),), bot_delay=0.0) as srv:
+        ana = await Client.connect("127.0.0.1", srv.port, "ana", client_keys=[ana_key])
+        bob = await Client.connect("127.0.0.1", srv.port, "bob", client_keys=[bob_key])
+        try:
+            await ana.send(p.CreateTable(variant="argentino", players=2, options={}))
+            table_id = (await ana.wait_for(p.TableCreated)).table_id
+            await bob.send(p.JoinTable(table_id=table_id))
+            await bob.wait_for(p.TableUpdate)  # playing
+            done = await _admin(srv.port, operator, m.CloseTable(table_id=table_id, reason="a bug"))
+            assert isinstance(done, m.Done) and "2 sessions told" in done.text, done
+            for player in (ana, bob):
+                notice = await player.wait_for(p.Notice)
+                assert (notice.code, notice.text) == ("table_closed", "a bug")
+                lobby = await player.wait_for(p.LobbySnapshot)  # back in the lobby: its lists first
+                assert table_id not in {t.table_id for t in lobby.tables}
+                assert (await player.wait_for(p.Seated)).table_id is None
+            await ana.send(p.MyStats())
+            stats = await ana.wait_for(p.StatsReport)
+            assert stats.games == 0 and not any(match.abandoned for match in stats.recent)  # nobody's loss
+            missing = await _admin(srv.port, operator, m.CloseTable(table_id=table_id))
+            assert isinstance(missing, p.Error) and missing.code == "no_table"
+        finally:
+            await asyncio.gather(ana.close(), bob.close())

@@ -25,6 +25,7 @@ from tui.operator_line import USAGE, Usage, operator_command
     ("/lift 3", m.Lift(number=3)),
     ("/say  restart at 10:00 ", m.Broadcast(text="restart at 10:00")),
     ("/reports", m.Reports()),
+    ("/close t7 a bug", m.CloseTable(table_id="t7", reason="a bug")),
     ("/ignore mallory", m.Ignore(name="mallory")),
     ("/unignore mallory", m.Ignore(name="mallory", on=False)),
     ("/chat nobody", m.ChatSetting(hear="nobody")),
