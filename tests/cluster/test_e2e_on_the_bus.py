@@ -33,3 +33,5 @@ test_an_ignored_player_is_not_heard_and_the_list_is_kept = (
     .test_an_ignored_player_is_not_heard_nor_seated_with_by_quick_play_and_the_list_is_kept_for_a_key)
 test_a_chat_setting_is_kept_for_a_key = (
     test_operators_ssh.test_a_player_who_hears_nobody_sees_only_their_own_lines_and_it_is_kept_for_their_key)
+test_an_operator_closes_a_table = (
+    test_operators_ssh.test_an_operator_closes_a_table_its_players_are_back_in_the_lobby_and_nobody_lost)
