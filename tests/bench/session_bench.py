@@ -97,7 +97,8 @@ class ServerProcess:
             [*exe, "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--data-dir", str(tmp / "data"), "--host-key", str(tmp / "key"),
              "--max-connections-per-ip", "1000", "--max-sessions", "1000",
-             "--connections-per-minute-per-ip", "100000", *extra],
+             "--connections-per-minute-per-ip", "100000",
+             "--new-player-minutes", "0", *extra],  # (its players are all new, and chat as they please)
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env={**os.environ, **(env or {})},
         )
