@@ -292,8 +292,7 @@ async def _watcher(watcher: Watcher, ports: list[int], history: History, done: a
             return
         if made is None:
             return
-        watcher.client, watcher.port = made
-        watcher.since = time.monotonic()
+        watcher.client, watcher.port, watcher.since = made
         history.reconnects += 1
         history.outage_drops += outage
 
@@ -340,20 +339,22 @@ async def _again(player: Player, ports: list[int], done: asyncio.Event) -> None:
         return await Client.connect(host, port, player.name, client_keys=[player.key], timeout=5)
     made = await _in_turn(player.port, player.hosts, ports, done, connect)
     if made is not None:
-        player.client, player.port = made
-        player.since = time.monotonic()
+        player.client, player.port, player.since = made
 
 
 async def _in_turn(port: int, hosts: dict[int, str], ports: list[int], done: asyncio.Event,
-                   connect: Callable[[str, int], Awaitable[T]]) -> tuple[T, int] | None:
-    """``connect`` to the processes after ``port`` in turn until one works (what it made, and
-    its port); None: the run ended meanwhile. Past ``RECOVERY_LIMIT`` the last failure is raised."""
+                   connect: Callable[[str, int], Awaitable[T]]) -> tuple[T, int, float] | None:
+    """``connect`` to the processes after ``port`` in turn until one works (what it made, its
+    port, and when that attempt began: the session may be ended by a fault from then on, before
+    ``connect`` returns); None: the run ended meanwhile. Past ``RECOVERY_LIMIT`` the last
+    failure is raised."""
     deadline = time.monotonic() + RECOVERY_LIMIT
     turn = ports.index(port)
     while not done.is_set():
         turn = (turn + 1) % len(ports)
+        began = time.monotonic()
         try:
-            return await connect(hosts.get(ports[turn], "127.0.0.1"), ports[turn]), ports[turn]
+            return await connect(hosts.get(ports[turn], "127.0.0.1"), ports[turn]), ports[turn], began
         except (OSError, asyncssh.Error, TimeoutError, Closed, AssertionError):
             if time.monotonic() > deadline:
                 raise
