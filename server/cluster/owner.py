@@ -325,7 +325,7 @@ class TableOwner:
         if isinstance(message, tm.Stop):  # nobody holds a seat any more: the table closes
             # In a task of its own: unsubscribing cancels the task this callback runs in
             self._spawn(asyncio.get_running_loop().create_task(
-                self._drop(table_id, "closed", stop=True, desert=True)))
+                self._drop(table_id, "closed", stop=True, desert=message.deserted)))
             return
         if isinstance(message, (tm.Chat, tm.Sena)) and not owned.said.first_time(message.origin):
             log.info("table %s: a %s sent again after a host change is not said twice", table_id, call.kind)

@@ -35,6 +35,8 @@ def to_call(table_id: str, message: LobbyCall, front: str) -> TableCall:
     """``message`` for the table's subject (``front``: where the connection it names is)."""
     base = TableCall(table_id=table_id, kind="stop")
     match message:
+        case tm.Stop(deserted=False):
+            return TableCall(table_id=table_id, kind="close")
         case tm.Act(conn_id, cmd):
             return TableCall(table_id=table_id, kind="act", conn_id=conn_id, front=front, call=cmd.call,
                              card=cmd.card, cid=cmd.cid, amount=cmd.amount)
@@ -58,8 +60,8 @@ def to_call(table_id: str, message: LobbyCall, front: str) -> TableCall:
 def from_call(call: TableCall) -> LobbyCall | None:
     """The table message a call stands for (None: not one, or a field it needs is missing)."""
     conn, kind = call.conn_id, call.kind
-    if kind == "stop":
-        return tm.Stop()
+    if kind in ("stop", "close"):
+        return tm.Stop(deserted=kind == "stop")
     if kind == "release":
         return tm.Release(call.seat) if call.seat is not None else None
     if conn is None:

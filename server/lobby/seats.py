@@ -230,7 +230,7 @@ class Seats:
         if table.actor is not None:
             if deserted:
                 self._deserted(table)
-            table.actor.post(tm.Stop())
+            table.actor.post(tm.Stop(deserted=deserted))
             state.close_in_store(table.table_id)
         elif table.seed:  # a waiting room everybody left
             state.close_in_store(table.table_id)

@@ -88,7 +88,11 @@ class Resend:
 
 @dataclass(frozen=True)
 class Stop:
-    """Append what is queued, then end the actor's task."""
+    """Append what is queued, then end the actor's task. ``deserted``: everyone left an
+    unfinished match (a loss for those it rates, recorded where the table runs: the lobby in
+    one process, its owner in a cluster); False: an operator closed it, nobody's loss."""
+
+    deserted: bool = True
 
 
 # -- from the actor's own timers ----------------------------------------------------------

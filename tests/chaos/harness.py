@@ -413,7 +413,7 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
             kind = rng.choices(list(system.weights), weights=weights)[0]
             if system.store_fault(kind) and not await _caught_up(system, report):
                 break
-            await asyncio.sleep(rng.uniform(0.1, 0.6))  # a random moment in play
+            await asyncio.sleep(rng.uniform(0.2, 1.0))  # a random moment in play
             started = time.monotonic()
             what, ending = await system.inject(kind, rng, lambda: dict(history.seen))
             what = f"{time.strftime('%H:%M:%S')} {what}"
