@@ -58,6 +58,7 @@ class FrontEnd:
         self._wake = asyncio.Event()
         self._pump: asyncio.Task[None] | None = None
         self.host: str | None = None  # the process the sessions are attached to
+        self.host_since = 0.0  # when it claimed the host lease: a host that lost it and claimed it again is new
         self._stopped = False
         # Sessions waiting for a host (opened while there was none, or attached to a host
         # that died): each one's opening or attachment, then its frames, sent in order once a
@@ -237,12 +238,14 @@ class FrontEnd:
         self._book.forget(conn_id)
         self._order.forget(conn_id)
 
-    def host_changed(self, host: str | None) -> None:
-        """The lobby host is now ``host`` (None: none yet); the old one's sessions wait for
-        it (or the next), then are attached to it again."""
-        if host == self.host:
+    def host_changed(self, host: str | None, since: float = 0.0) -> None:
+        """The lobby host is now ``host`` (None: none yet), which claimed the host lease at
+        ``since``; the old one's sessions wait for it (or the next), then are attached to it
+        again. The same process with a later claim is a new host too: it stepped down (its
+        lobby, and the sessions attached to it, went) and took the lobby again meanwhile."""
+        if host == self.host and (host is None or since == self.host_since):
             return
-        old, self.host = self.host, host
+        old, self.host, self.host_since = self.host, host, since
         if old is not None:
             log.warning("lobby host %s is gone (now %s): its %d sessions wait for the next", old, host,
                         len(self.links))

@@ -207,7 +207,7 @@ class Node:
                 if self.hosting is None and not self._closing:
                     current = await self.leases.owner(HOST_LEASE)
                     if current is not None and current.ready:
-                        self.front.host_changed(current.owner)
+                        self.front.host_changed(current.owner, current.since)
         except Exception:
             log.exception("cluster: cannot read the host lease")
 
@@ -271,12 +271,14 @@ class Node:
             if lease is not None:
                 await self._become_host(lease)
                 if self.hosting is not None:
-                    self.front.host_changed(self.bus.owner)
+                    self.front.host_changed(self.bus.owner, lease.since)
                 return
             current = await self.leases.owner(HOST_LEASE)
         self._host_missing_since = None
         # A host that claimed the lease but is still loading gets no connections yet
-        self.front.host_changed(current.owner if current is not None and current.ready else None)
+        ready = current is not None and current.ready
+        self.front.host_changed(current.owner if current is not None and ready else None,
+                                current.since if current is not None and ready else 0.0)
 
     async def _host_takes_it_back(self) -> bool:
         """The host lease is gone: the host that held it may be alive (its lease ran out in

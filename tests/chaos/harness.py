@@ -297,7 +297,7 @@ async def _watcher(watcher: Watcher, ports: list[int], history: History, done: a
         history.outage_drops += outage
 
 
-async def _terminals_drawn(watchers: list[Watcher], report: Report, what: str) -> None:
+async def _terminals_drawn(watchers: list[Watcher], report: Report, history: History, what: str) -> None:
     """Every terminal still connected draws the table again after the tables played again
     (a session that stays up but is no longer sent anything is a fault too)."""
     mark = time.perf_counter()
@@ -309,6 +309,8 @@ async def _terminals_drawn(watchers: list[Watcher], report: Report, what: str) -
         if client.changed_at <= mark and not client.closed.is_set():
             report.stale.append(f"terminal {watcher.name} on port {watcher.port} drew nothing for "
                                 f"{REDRAW_LIMIT:.0f} s after the tables played again after {what}")
+            shown = " | ".join(line.strip() for line in client.text().splitlines() if line.strip())
+            history.trace.append(f"{time.strftime('%H:%M:%S')} stale terminal {watcher.name} shows: {shown[:600]}")
 
 
 async def _rematch(player: Player, over: p.TableUpdate, heard: Callable[[p.TableUpdate], bool],
@@ -427,7 +429,7 @@ async def run(faults: int, budget: float, seed: int, root: Path, kinds: tuple[st
                 break
             report.faults.append(Fault(what, recovered, max(0.0, after_store)))
             history.trace.append(f"{time.strftime('%H:%M:%S')} every table played again {recovered:.1f} s after it")
-            await _terminals_drawn(watchers, report, what)
+            await _terminals_drawn(watchers, report, history, what)
         await _caught_up(system, report)
         done.set()  # each player stops at its next update; one that gets none is at a stuck table
         # (within what is left of the budget, a few seconds at least: the run stays bounded)

@@ -90,3 +90,48 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
         await names.close()
         await bus.close()
         await host.close()
+
+
+async def test_a_host_that_claimed_the_lobby_again_gets_the_sessions_attached_again(nats_server: NatsServer) -> None:
+    """The host stepped down (its lease lost in a NATS outage) and took the lobby again before
+    this front end looked: the same process, a later claim, a new lobby that knows none of the
+    sessions. They are attached to it again, as to any new host (a terminal watching a table
+    was never sent the table again after a power cut of every NATS node: make chaos)."""
+    bus = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
+    host = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
+    names = await NameMirror.open(bus)
+    front = FrontEnd(bus, names)
+    got: list[tuple[str | None, bytes]] = []
+
+    async def seen(msg: object) -> None:
+        headers = getattr(msg, "headers", None) or {}
+        got.append((headers.get(CONN_HEADER), getattr(msg, "data")))
+
+    async def heard(count: int) -> None:
+        for _ in range(1500):  # up to 15 s on a loaded machine
+            if len(got) >= count:
+                return
+            await asyncio.sleep(0.01)
+
+    try:
+        await host.nc.subscribe(HUB_SUBJECT, cb=seen)
+        await settle(host.nc)
+        await front.start()
+        front.host_changed("host-1", since=100.0)
+        ana = front.connect("10.0.0.1", "ana", None)
+        await heard(1)
+        assert isinstance(decode_bus(got[0][1]), ConnOpened)
+        got.clear()
+        front.host_changed("host-1", since=100.0)  # the same claim, renewed: nothing to do
+        front.host_changed("host-1", since=250.0)  # claimed again: a new lobby
+        assert p.decode(await asyncio.wait_for(ana.receive(), 5) or b"") == p.Notice(code="reattaching")
+        await heard(1)
+        await settle(bus.nc)
+        await settle(host.nc)
+        # Opened again once (never named), for the later claim alone
+        assert [type(decode_bus(data)).__name__ for _, data in got] == ["ConnOpened"] and not ana.closed
+    finally:
+        await front.stop()
+        await names.close()
+        await bus.close()
+        await host.close()
