@@ -70,6 +70,10 @@ from tests.e2e.helpers import in_lobby_as
 T = TypeVar("T")
 TABLES = 3
 RECOVERY_LIMIT = 60.0  # seconds a table may take to play again before the run counts it as stuck
+# Seconds after a power cut of every NATS node within which a new session may still be ended
+# by it: a process whose own lease ran out while no node answered ends its sessions once the
+# bus is back (docs/CLUSTER.md), those made meanwhile too.
+OUTAGE_AFTERMATH = 20.0
 FINAL_WAIT_MIN = 10.0  # seconds the players have at least, at the end, to hear from their tables
 RESEND_AFTER = 3.0
 TERMINALS = 3  # terminal sessions watching tables, spread over the processes
@@ -97,8 +101,10 @@ class History:
     conflicts: list[str] = field(default_factory=list)  # one (table, seq, seat) shown two different ways
 
     def outage_since(self, port: int, since: float) -> bool:
-        """Every NATS node lost its power, or the machine of ``port`` was cut off, after ``since``."""
-        return any(at > since for at in self.outages) or any(
+        """Every NATS node lost its power, or the machine of ``port`` was cut off, after ``since``
+        (a power cut of every node also ends the sessions made while its processes could not
+        renew their own leases: those made within ``OUTAGE_AFTERMATH`` after it)."""
+        return any(at > since - OUTAGE_AFTERMATH for at in self.outages) or any(
             cut == port and at > since for cut, at in self.partitioned)
 
     def saw(self, player: str, update: p.TableUpdate) -> None:
