@@ -4,6 +4,8 @@ attaches them to the new one."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from typing import AsyncIterator
 
 import protocol as p
 from protocol.bus import ConnAttach, ConnOpened, HangUp, PresenceEntry, ResumeCode, decode_bus
@@ -14,7 +16,11 @@ from server.cluster.order import MOVE_HEADER, SEQ_HEADER
 from server.cluster.natsd import NatsServer
 
 
-async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: NatsServer) -> None:
+@contextlib.asynccontextmanager
+async def front_and_host(nats_server: NatsServer
+                         ) -> AsyncIterator[tuple[FrontEnd, Bus, Bus, list[tuple[str | None, bytes]]]]:
+    """A started front end ("front-1") and its bus, a bus as the host ("host-1"), and what
+    reaches the host's subject: (the connection header, the data)."""
     bus = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
     host = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
     names = await NameMirror.open(bus)
@@ -29,6 +35,16 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
         await host.nc.subscribe(HUB_SUBJECT, cb=seen)
         await settle(host.nc)
         await front.start()
+        yield front, bus, host, got
+    finally:
+        await front.stop()
+        await names.close()
+        await bus.close()
+        await host.close()
+
+
+async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: NatsServer) -> None:
+    async with front_and_host(nats_server) as (front, bus, host, got):
         link = front.connect("10.0.0.1", "ana", None)  # no host yet: it waits
         link.send(p.encode(p.ClaimName(name="ana")))
         # Nothing goes to a host meanwhile: proved below, where the opening comes first of all
@@ -85,11 +101,6 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
         attached = next(i for i, (header, data) in enumerate(got)
                         if header is None and isinstance(decode_bus(data), ConnAttach))
         assert [h for h, _ in got].index(str(beto.conn_id)) > attached
-    finally:
-        await front.stop()
-        await names.close()
-        await bus.close()
-        await host.close()
 
 
 async def test_a_host_that_claimed_the_lobby_again_gets_the_sessions_attached_again(nats_server: NatsServer) -> None:
@@ -97,26 +108,13 @@ async def test_a_host_that_claimed_the_lobby_again_gets_the_sessions_attached_ag
     this front end looked: the same process, a later claim, a new lobby that knows none of the
     sessions. They are attached to it again, as to any new host (a terminal watching a table
     was never sent the table again after a power cut of every NATS node: make chaos)."""
-    bus = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
-    host = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
-    names = await NameMirror.open(bus)
-    front = FrontEnd(bus, names)
-    got: list[tuple[str | None, bytes]] = []
+    async with front_and_host(nats_server) as (front, bus, host, got):
+        async def heard(count: int) -> None:
+            for _ in range(1500):  # up to 15 s on a loaded machine
+                if len(got) >= count:
+                    return
+                await asyncio.sleep(0.01)
 
-    async def seen(msg: object) -> None:
-        headers = getattr(msg, "headers", None) or {}
-        got.append((headers.get(CONN_HEADER), getattr(msg, "data")))
-
-    async def heard(count: int) -> None:
-        for _ in range(1500):  # up to 15 s on a loaded machine
-            if len(got) >= count:
-                return
-            await asyncio.sleep(0.01)
-
-    try:
-        await host.nc.subscribe(HUB_SUBJECT, cb=seen)
-        await settle(host.nc)
-        await front.start()
         front.host_changed("host-1", since=100.0)
         ana = front.connect("10.0.0.1", "ana", None)
         await heard(1)
@@ -130,8 +128,3 @@ async def test_a_host_that_claimed_the_lobby_again_gets_the_sessions_attached_ag
         await settle(host.nc)
         # Opened again once (never named), for the later claim alone
         assert [type(decode_bus(data)).__name__ for _, data in got] == ["ConnOpened"] and not ana.closed
-    finally:
-        await front.stop()
-        await names.close()
-        await bus.close()
-        await host.close()
