@@ -89,7 +89,7 @@ LEASE_BUCKET = "truco_leases"
 NAMES_BUCKET = "truco_names"  # name reservations: name key (hex) -> NameReservation
 PRESENCE_BUCKET = "truco_presence"  # <front>.<conn id> -> PresenceEntry
 DIRECTORY_BUCKET = "truco_directory"  # table id -> DirectoryEntry (the lobby's table list)
-HUB_SUBJECT = "truco.hub.in"  # front ends -> the lobby host
+HUB_SUBJECT = "truco.hub.in"  # truco.hub.in.<host>: front ends -> the lobby host (hub_subject)
 FRONT_SUBJECT = "truco.front"  # truco.front.<process>: the lobby host -> one front end
 CONN_HEADER = "Truco-Conn"  # a session's frame: the connection id it belongs to
 HOST_LEASE = "lobby"  # the lease of the process that runs the lobby
@@ -139,6 +139,13 @@ def _token(owner: str) -> str:
 
 def front_subject(owner: str) -> str:
     return f"{FRONT_SUBJECT}.{_token(owner)}"
+
+
+def hub_subject(host: str) -> str:
+    """Where front ends send to the lobby host ``host``: its own subject, so that a host that
+    has not yet noticed it lost the lobby (cut off, then back) gets nothing of the sessions
+    that follow the new one; on a shared subject both lobbies handled them."""
+    return f"{HUB_SUBJECT}.{_token(host)}"
 
 
 def front_lease(owner: str) -> str:

@@ -25,7 +25,7 @@ from nats.aio.msg import Msg
 import protocol as p
 from protocol.bus import (CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, InputAck, LobbyChatLine, LobbyView,
                           PresenceEntry, ResumeCode)
-from server.cluster.bus import (CONN_HEADER, HUB_SUBJECT, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject,
+from server.cluster.bus import (CONN_HEADER, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject, hub_subject,
                                 parse_conn_id, settle)
 from server.cluster.held_input import FIRST_HEADER, IN_HEADER, Held, Unconfirmed
 from server.cluster.lobby_feed import LobbyFeed
@@ -160,14 +160,14 @@ class FrontEnd:
         while not self._stopped:  # as Node._watch_loop: a cancel may come back as an error
             await self._wake.wait()
             self._wake.clear()
-            while self._queue:
+            while self._queue and self.host is not None:  # (without a host they wait for the next)
                 headers, data = self._queue.popleft()
                 if headers is not None and CONN_HEADER in headers:  # a session's frame: numbered,
                     # kept until the host has it
                     first = int(headers.get(FIRST_HEADER, 0))
                     headers[IN_HEADER] = str(self._sent.number(int(headers[CONN_HEADER]), data, first))
                 try:
-                    await nc.publish(HUB_SUBJECT, data, headers=headers)
+                    await nc.publish(hub_subject(self.host), data, headers=headers)
                 except Exception:  # the connection reconnects by itself; this frame is lost
                     log.exception("front end: cannot publish to the host")
             if len(self._queue) > SEND_QUEUE_LIMIT:

@@ -19,7 +19,7 @@ from nats.aio.subscription import Subscription
 
 import protocol as p
 from protocol.bus import ConnAttach, ConnClosed, ConnOpened, HangUp, InputAck, PresenceEntry, ResumeCode
-from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, conn_header, front_subject, parse_conn_id, settle
+from server.cluster.bus import CONN_HEADER, Bus, conn_header, front_subject, hub_subject, parse_conn_id, settle
 from server.cluster.held_input import ACK_EVERY, FIRST_HEADER, IN_HEADER
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER, is_move, parse_seq
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
@@ -175,7 +175,7 @@ class HostGateway:
 
     async def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._out.run(), name="host-out")
-        self._sub = await self._bus.nc.subscribe(HUB_SUBJECT, cb=self._on_message)
+        self._sub = await self._bus.nc.subscribe(hub_subject(self._bus.owner), cb=self._on_message)
         await settle(self._bus.nc)  # subscribed before the front ends learn this is the host
 
     def release_sessions(self) -> None:

@@ -85,7 +85,7 @@ class Spy:
         headers = getattr(msg, "headers") or {}
         if subject.startswith(FRONT_SUBJECT + "."):
             kind = "host->session frames" if CONN_HEADER in headers else "host->front messages"
-        elif subject == HUB_SUBJECT:
+        elif subject.startswith(HUB_SUBJECT + "."):
             kind = "session->host frames" if CONN_HEADER in headers else "front->host messages"
         elif reply.startswith("$JS.ACK.KV_"):  # a watch's delivery (it keeps the write's subject)
             kind = f"watch deliveries {reply.split('.')[2][3:]}"

@@ -116,7 +116,7 @@ async def test_bad_bus_input_is_dropped_and_every_process_goes_on(
     import nats
 
     from protocol.bus import ConnOpened, HangUp
-    from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, front_subject
+    from server.cluster.bus import CONN_HEADER, front_subject, hub_subject
 
     p1, p2, p3 = cluster
     ana, = await programs.connect(p2.port, "ana")
@@ -127,7 +127,8 @@ async def test_bad_bus_input_is_dropped_and_every_process_goes_on(
         junk = [b"", b"\xc1", b"\x93\x01\x02", b"x" * 70_000, p.encode(p.Ping(n=1)),
                 p.encode(HangUp(conn_id=1)).replace(b"bus_hang_up", b"bus_hang_uX"),
                 p.encode(ConnOpened(conn_id=1, front="nowhere", ip="1.2.3.4", username="x"))[:-3]]
-        for subject in [HUB_SUBJECT, *fronts, "truco.events.t000000", "truco.other"]:
+        hubs = [hub_subject(p.owner) for p in cluster]  # (the host's, and two nobody listens on)
+        for subject in [*hubs, *fronts, "truco.events.t000000", "truco.other"]:
             for data in junk:
                 await hostile.publish(subject, data)
             for conn in ("", "0", "-1", "abc", "9" * 40, "123"):

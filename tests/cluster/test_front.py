@@ -19,8 +19,9 @@ from server.cluster.natsd import NatsServer
 @contextlib.asynccontextmanager
 async def front_and_host(nats_server: NatsServer
                          ) -> AsyncIterator[tuple[FrontEnd, Bus, Bus, list[tuple[str | None, bytes]]]]:
-    """A started front end ("front-1") and its bus, a bus as the host ("host-1"), and what
-    reaches the host's subject: (the connection header, the data)."""
+    """A started front end ("front-1") and its bus, a bus as the host ("host-1", or any other
+    the front end is told of), and what reaches the hosts' subjects: (the connection header,
+    the data)."""
     bus = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
     host = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
     names = await NameMirror.open(bus)
@@ -32,7 +33,7 @@ async def front_and_host(nats_server: NatsServer
         got.append((headers.get(CONN_HEADER), getattr(msg, "data")))
 
     try:
-        await host.nc.subscribe(HUB_SUBJECT, cb=seen)
+        await host.nc.subscribe(HUB_SUBJECT + ".*", cb=seen)  # (whichever host the front end sends to)
         await settle(host.nc)
         await front.start()
         yield front, bus, host, got

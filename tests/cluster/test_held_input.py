@@ -8,7 +8,7 @@ import asyncio
 
 import protocol as p
 from protocol.bus import ConnAttach, ConnOpened, InputAck, PresenceEntry, decode_bus
-from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject, settle
+from server.cluster.bus import CONN_HEADER, Bus, BusOptions, front_subject, hub_subject, settle
 from server.cluster.front import FrontEnd
 from server.cluster.held_input import (FIRST_HEADER, HELD_BYTES, HELD_FRAMES, IN_HEADER, SENT_BYTES, SENT_FRAMES, Held,
                                        Unconfirmed)
@@ -41,13 +41,13 @@ async def test_frames_the_old_host_never_confirmed_go_to_the_new_one_in_order(na
         return seen
 
     try:
-        await old.nc.subscribe(HUB_SUBJECT, cb=keeper(to_old, "host-1"))
+        await old.nc.subscribe(hub_subject("host-1"), cb=keeper(to_old, "host-1"))
         # The next host listens from the start and takes only what comes once it is the host.
         # (Subscribed on its own connection right before the front end sent to it, with the old
         # host's subscription gone moments before, it received none of the front end's frames
         # in about one run in five, though a frame from another connection reached it: cause
         # not found; the real host swaps, tests/cluster/test_reattach_seats.py, never showed it.)
-        await new.nc.subscribe(HUB_SUBJECT, cb=keeper(to_new, "host-2"))
+        await new.nc.subscribe(hub_subject("host-2"), cb=keeper(to_new, "host-2"))
         await settle(old.nc)
         await settle(new.nc)
         await front.start()
@@ -155,11 +155,11 @@ async def test_the_host_knows_each_frame_by_its_front_end_and_first_number(nats_
     host = HostGateway(bus, Hub())  # type: ignore[arg-type]
     try:
         await host.start()
-        await sender.nc.publish(HUB_SUBJECT, p.encode(ConnOpened(conn_id=7, front="front-1", ip="10.0.0.1",
+        await sender.nc.publish(hub_subject("host-1"), p.encode(ConnOpened(conn_id=7, front="front-1", ip="10.0.0.1",
                                                                  username="ana")))
         for text, headers in (("uno", {IN_HEADER: "3"}), ("dos", {IN_HEADER: "4", FIRST_HEADER: "2"}),
                               ("tres", {IN_HEADER: "5", FIRST_HEADER: "x2"}), ("cuatro", {})):
-            await sender.nc.publish(HUB_SUBJECT, chat(text), headers={CONN_HEADER: "7", **headers})
+            await sender.nc.publish(hub_subject("host-1"), chat(text), headers={CONN_HEADER: "7", **headers})
         await until(lambda: len([m for m in posted if isinstance(m, Frame)]) == 4)
         frames = [m for m in posted if isinstance(m, Frame)]
         assert [(p.decode(f.data).text, f.origin) for f in frames] == [  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ import pytest
 import protocol as p
 from protocol.bus import ConnAttach, LeaseValue
 from protocol.client import Client, Closed
-from server.cluster.bus import HOST_LEASE, HUB_SUBJECT, LEASE_BUCKET, Bus, BusOptions, settle
+from server.cluster.bus import HOST_LEASE, LEASE_BUCKET, Bus, BusOptions, hub_subject, settle
 from server.cluster.natsd import NatsServer
 from server.cluster.presence import PresenceMirror
 from tests.cluster.procs import HOST, Proc, wait_for_host
@@ -51,7 +51,7 @@ async def _conn_of(url: str, name: str) -> int:
     raise AssertionError(f"{name} is not in the presence bucket")
 
 
-async def _forge(url: str, table_id: str, known_conn: int) -> None:
+async def _forge(url: str, table_id: str, known_conn: int, host: str) -> None:
     """Attachments nobody's state confirms, straight onto the host's subject."""
     hostile = await nats.connect(url)
     try:
@@ -66,8 +66,8 @@ async def _forge(url: str, table_id: str, known_conn: int) -> None:
             ConnAttach(conn_id=known_conn, front="nobody", ip="10.9.9.9", username="x", name="zed"),
         ]
         for message in forged:
-            await hostile.publish(HUB_SUBJECT, p.encode(message))
-        await hostile.publish(HUB_SUBJECT, p.encode(forged[0])[:-3])  # cut short: malformed
+            await hostile.publish(hub_subject(host), p.encode(message))
+        await hostile.publish(hub_subject(host), p.encode(forged[0])[:-3])  # cut short: malformed
         await settle(hostile)
     finally:
         await hostile.close()
@@ -126,7 +126,8 @@ async def test_the_host_killed_the_other_processes_sessions_stay_where_they_were
         clients[-1] = dora
         await programs.round_trip(dora, cris, "volví")
         # Forged attachments get nothing: ana and beto keep their seats and play on
-        await _forge(nats_server.url, table_id, known_conn=await _conn_of(nats_server.url, "ana"))
+        await _forge(nats_server.url, table_id, known_conn=await _conn_of(nats_server.url, "ana"),
+                     host=new_host.owner)
         await new_host.wait_line(re.compile(r"host: connection \d+ refused \(known"))
 
         def hand_two(u: p.TableUpdate) -> bool:
