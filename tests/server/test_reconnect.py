@@ -20,13 +20,14 @@ from tests.server.test_table import until
 SLOW = Pace(bot_delay=0, hand_pause=0, away_grace=30)
 
 
-async def start_hub(path: Path, restore: bool = True, **config: object) -> tuple[Hub, Store, asyncio.Task[None]]:
+async def start_hub(path: Path, restore: bool = True, pace: Pace = SLOW,
+                    **config: object) -> tuple[Hub, Store, asyncio.Task[None]]:
     """A hub on the store at ``path`` (``restore=False``: its tables come back only when the
     test calls ``hub.restore_tables()``, as the server does once it listens)."""
     store = Store(path)
     await store.open()
     hub = Hub(dataclasses.replace(ServerConfig(), **config), variant_infos(), validate_options, store,
-              pace=SLOW)
+              pace=pace)
     await hub.load(restore=restore)
     return hub, store, asyncio.create_task(hub.run())
 

@@ -232,7 +232,9 @@ async def test_a_snapshot_from_another_engine_version_is_set_aside_for_a_full_re
 
 async def test_the_hub_answers_while_tables_restore_and_seats_a_returning_player_at_once(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
-    hub, store, task = await start_hub(path, seat_hold=60)
+    # The bot waits: the update read before the stop must be the last one the log holds.
+    waiting_bot = Pace(bot_delay=60, away_grace=60)
+    hub, store, task = await start_hub(path, pace=waiting_bot, seat_hold=60)
     ana = await join(hub, "ana", "SHA256:ana")
     ana.send(p.CreateTable(variant="argentino", players=2, options=SHORT, turn_timer=0))
     await ana.settle()
@@ -264,7 +266,9 @@ async def test_the_hub_answers_while_tables_restore_and_seats_a_returning_player
 
 async def test_no_table_plays_on_a_database_that_failed_its_check(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
-    hub, store, task = await start_hub(path, seat_hold=60)
+    # The bot waits: the update read before the stop must be the last one the log holds.
+    waiting_bot = Pace(bot_delay=60, away_grace=60)
+    hub, store, task = await start_hub(path, pace=waiting_bot, seat_hold=60)
     ana = await join(hub, "ana", "SHA256:ana")
     ana.send(p.CreateTable(variant="argentino", players=2, options=SHORT, turn_timer=0))
     await ana.settle()
