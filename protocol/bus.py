@@ -59,6 +59,7 @@ class GameEntry(BusMessage):
     player_fps: tuple[str | None, ...] = limited((), max_len=128, max_items=8)
     # Seats whose person left for good before the end (a rated match is lost for them)
     abandoned: tuple[int, ...] = limited((), lo=0, hi=7, max_items=8)
+    deal_secret: str = limited("", max_len=64)  # the proof of its deals (protocol/deal_proof.py)
 
 
 @dataclass(frozen=True)

@@ -362,7 +362,7 @@ class JetStreamStore:
         return [_record(g) for g in games[:limit]]
 
     async def game_log(self, table_id: str, match_no: int, fingerprint: str | None,
-                       name_key: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+                       name_key: str) -> tuple[GameRecord, list[EventRow]] | None:
         try:
             entry = await self._kv(self._games).get(f"{table_id}.{match_no}")
         except NotFoundError:
@@ -370,7 +370,7 @@ class JetStreamStore:
         game = self._decode(entry.value, table_id)
         if not isinstance(game, GameEntry) or not _played(game, fingerprint, name_key):
             return None
-        return _record(game), [r.data for r in await self.match_events(table_id, match_no)]
+        return _record(game), await self.match_events(table_id, match_no)
 
 
     # -- ratings and stats (``ratings``: the rules of server/store/ratings.py) --------------
@@ -396,7 +396,7 @@ def _entry(game: GameRecord, players: list[tuple[int, str, str | None]]) -> Game
         seats=tuple(game.seats), scores=tuple(game.scores), winner=game.winner, hands=game.hands,
         finished_at=game.finished_at, player_seats=tuple(s for s, _, _ in players),
         player_keys=tuple(k for _, k, _ in players), player_fps=tuple(f for _, _, f in players),
-        abandoned=tuple(game.abandoned),
+        abandoned=tuple(game.abandoned), deal_secret=game.deal_secret,
     )
 
 
@@ -413,4 +413,4 @@ def _played(game: GameEntry, fingerprint: str | None, name_key: str) -> bool:
 
 def _record(g: GameEntry) -> GameRecord:
     return GameRecord(g.table_id, g.match_no, g.variant, g.title, list(g.seats), list(g.scores),
-                      g.winner, g.hands, g.finished_at, abandoned=g.abandoned)
+                      g.winner, g.hands, g.finished_at, abandoned=g.abandoned, deal_secret=g.deal_secret)

@@ -11,6 +11,7 @@ import protocol as p
 from server.lobby.state import Conn, LobbyState
 from server.store import GameRecord
 from server.table.log_events import log_event
+from server.table.proof import deals_proof
 
 log = logging.getLogger(__name__)
 
@@ -82,14 +83,31 @@ class History:
             found = await store.game_log(msg.table_id, msg.match_no, fp, key)
             if found is None:
                 return p.Error(code="no_game", message="no such game among yours")
-            game, events = found
-            hands = split_hands(events)
+            game, rows = found
+            hands = split_hands([r.data for r in rows])
             if not 1 <= msg.hand <= len(hands):
                 return p.Error(code="no_hand", message=f"that game has {len(hands)} hands")
             notation = engine.get_ruleset(game.variant).card_notation
             return p.ReplayStep(game=summary(game), hand=msg.hand,
                                 events=tuple(replay_records(hands[msg.hand - 1], notation)),
                                 hands=len(hands), card_notation=notation)
+
+        self._later(conn, asyncio.ensure_future(query()))
+
+    def on_prove_deals(self, conn: Conn, msg: p.ProveDeals) -> None:
+        """The proof of one's own finished match: its secret and every deal its log holds."""
+        store = self._state.store
+        if store is None:
+            self._state.error(conn, "no_game", "no such game")
+            return
+        fp, key = conn.peer.fingerprint, conn.key or ""
+
+        async def query() -> p.Message:
+            found = await store.game_log(msg.table_id, msg.match_no, fp, key)
+            proof = None if found is None else deals_proof(*found)
+            if proof is None:
+                return p.Error(code="no_game", message="no proof of that game among yours")
+            return proof
 
         self._later(conn, asyncio.ensure_future(query()))
 

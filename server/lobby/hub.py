@@ -104,6 +104,7 @@ class Hub:
             p.Rematch: self._directory.on_rematch,
             p.MyGames: self._history.on_my_games,
             p.ReplayHand: self._history.on_replay_hand,
+            p.ProveDeals: self._history.on_prove_deals,
             p.MyStats: self._history.on_my_stats,
             p.Leaderboard: self._history.on_leaderboard,
             **self._desk.handlers,  # the operators' commands (protocol/moderation.py)

@@ -250,7 +250,7 @@ class Seats:
             return
         seats = [o for o in table.seats if o is not None]
         game, players = game_record(table.table_id, actor.match_no, table.variant, table.title,
-                                    seats, actor.state)
+                                    seats, actor.state, actor.deal_secret.hex())
         self._state.persist(store.desert(game, players))
 
     # -- held seats ------------------------------------------------------------

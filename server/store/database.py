@@ -257,7 +257,7 @@ class Store:
 
     async def game_log(
         self, table_id: str, match_no: int, fingerprint: str | None, name_key: str
-    ) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+    ) -> tuple[GameRecord, list[EventRow]] | None:
         """A finished game the asker played in, and its events in order (else None)."""
         return await self._on_db(game_sql.game_log, table_id, match_no, fingerprint, name_key)
 

@@ -6,10 +6,10 @@ import sqlite3
 from typing import Any
 
 from server.store.ratings import record_match
-from server.store.records import GameRecord, unpack_event
+from server.store.records import EventRow, GameRecord, unpack_event
 
 GAME_COLUMNS = ("g.table_id, g.match_no, g.variant, g.title, g.seats, g.scores, g.winner,"
-                " g.hands, g.finished_at")
+                " g.hands, g.finished_at, g.deal_secret")
 
 
 def write_game(db: sqlite3.Connection, game: GameRecord,
@@ -17,10 +17,10 @@ def write_game(db: sqlite3.Connection, game: GameRecord,
     """A finished match and who played it (inside the caller's transaction)."""
     db.execute(
         "INSERT OR REPLACE INTO games (table_id, match_no, variant, title, seats,"
-        " scores, winner, hands, finished_at) VALUES (?,?,?,?,?,?,?,?,?)",
+        " scores, winner, hands, finished_at, deal_secret) VALUES (?,?,?,?,?,?,?,?,?,?)",
         (game.table_id, game.match_no, game.variant, game.title,
          json.dumps(game.seats), json.dumps(game.scores), game.winner, game.hands,
-         game.finished_at),
+         game.finished_at, game.deal_secret),
     )
     db.executemany(
         "INSERT OR REPLACE INTO game_players (table_id, match_no, seat, name_key,"
@@ -42,7 +42,8 @@ def _whose(fingerprint: str | None, name_key: str) -> tuple[str, tuple[Any, ...]
 
 
 def _game(r: tuple[Any, ...]) -> GameRecord:
-    return GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7], r[8])
+    return GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7], r[8],
+                      deal_secret=r[9])
 
 
 def my_games(db: sqlite3.Connection, fingerprint: str | None, name_key: str, limit: int) -> list[GameRecord]:
@@ -56,7 +57,7 @@ def my_games(db: sqlite3.Connection, fingerprint: str | None, name_key: str, lim
 
 
 def game_log(db: sqlite3.Connection, table_id: str, match_no: int, fingerprint: str | None,
-             name_key: str) -> tuple[GameRecord, list[dict[str, Any]]] | None:
+             name_key: str) -> tuple[GameRecord, list[EventRow]] | None:
     """A finished game the asker played in, and its events in order (else None)."""
     where, args = _whose(fingerprint, name_key)
     r = db.execute(
@@ -68,8 +69,8 @@ def game_log(db: sqlite3.Connection, table_id: str, match_no: int, fingerprint: 
     if r is None:
         return None
     events = [
-        unpack_event(data) for (data,) in db.execute(
-            "SELECT data FROM events WHERE table_id = ? AND match_no = ? ORDER BY seq",
+        EventRow(seq, match_no, unpack_event(data)) for seq, data in db.execute(
+            "SELECT seq, data FROM events WHERE table_id = ? AND match_no = ? ORDER BY seq",
             (table_id, match_no),
         )
     ]

@@ -102,6 +102,8 @@ class GameRecord:
     # Seats whose person left for good before the match ended (a bot finished for them):
     # a rated match counts as lost for them (server/store/ratings.py)
     abandoned: tuple[int, ...] = ()
+    # The match's deal secret (hex; protocol/deal_proof.py): what proves its deals afterwards
+    deal_secret: str = ""
 
 
 # The columns of ``tables`` a TableRecord is read from, in the order ``table_record`` takes

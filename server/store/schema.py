@@ -202,6 +202,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE ignores ADD COLUMN hear TEXT NOT NULL DEFAULT 'everyone';
     """,
+    # 11: each finished match's deal secret, the proof of its deals (protocol/deal_proof.py)
+    """
+    ALTER TABLE games ADD COLUMN deal_secret TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 

@@ -12,13 +12,7 @@ new events and the frames for the viewers; then the events are appended to the
 store in one transaction on the writer thread, and only after the commit are the
 frames sent. A crash can therefore lose events nobody has seen, never one they have.
 
-Randomness: each table has a random seed (stored with the table); every deal and
-every bot decision draws from ``Random(f"{seed}/deal/{seq}")`` (``/bot/`` for bots),
-where ``seq`` is the number of events logged so far. The state itself is rebuilt
-from the log by ``engine.replay`` (deals are events, no rng needed); the seed only
-matters for what comes next, and because it is keyed by ``seq`` a table restored
-after a crash deals exactly what it would have dealt without one. No rng state has
-to be saved, and a restore never depends on how many numbers were drawn before.
+Randomness: ``chance`` (the deals are held to a commitment every viewer is sent first).
 
 Restarts (``snapshot``): only the current match is rebuilt, from the latest snapshot and the
 hand after it; a running turn timer resumes with the time it had left (``Timers.resume``).
@@ -27,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import secrets
 from collections import deque
 from typing import Callable
@@ -37,6 +30,7 @@ import protocol as p
 from server import metrics
 from server.store import ChatRow, EventRow, GameRecord, SenaRow, Snapshot, Store
 from server.table import bots, frames, moves, rematch
+from server.table.chance import Chance
 from server.table import messages as m
 from server.table.occupant import Occupant
 from server.table.talk import Talk
@@ -78,6 +72,7 @@ class TableActor:
         self._store = store
         self.auto_rematch = auto_rematch  # bot-only demo tables play on for ever
         self.seed = str(seed) if seed is not None else secrets.token_hex(16)
+        self.chance = Chance(table_id, self.seed)
         self.match_no = 0
         self._rows: list[EventRow] = []  # events not yet appended
         self._games: list[tuple[GameRecord, list[tuple[int, str, str | None]]]] = []
@@ -187,14 +182,16 @@ class TableActor:
         for seat, cid in replayed.commands:
             self._cids.setdefault(seat, deque(maxlen=RECENT_CIDS)).append(cid)
         self.finished = self.state.match_over
+        self._viewers.seal(self.deal_seal())  # for whoever comes back to it
         if stopped_at is not None and rows and self.turn_timer:
             self._timers.resume(self.seq, used=stopped_at - rows[-1].ts)
 
-    def chance_rng(self) -> random.Random:
-        return random.Random(f"{self.seed}/deal/{self.seq}")
+    @property
+    def deal_secret(self) -> bytes:
+        return self.chance.secret(self.match_no)
 
-    def bot_rng(self) -> random.Random:
-        return random.Random(f"{self.seed}/bot/{self.seq}")
+    def deal_seal(self) -> p.DealSeal:
+        return self.chance.seal(self.match_no, over=self.state is not None and self.state.match_over)
 
     def _handle(self, message: m.TableMessage) -> None:
         match message:
@@ -206,7 +203,7 @@ class TableActor:
                     self._play_for(seat)
             case m.BotChosen(seat, seq, action):
                 if seq == self.seq and self.state is not None and self.seats[seat].bot:
-                    if (chosen := self._thinker.chosen(self.state, seat, action, self.bot_rng())):
+                    if (chosen := self._thinker.chosen(self.state, seat, action, self.chance.bot(self.seq))):
                         self._apply(chosen)
             case m.NewMatch(seq):
                 if seq == self.seq and self.state is not None and self.state.match_over:
@@ -248,8 +245,11 @@ class TableActor:
         self.match_no += 1
         self.talk.match_no = self.match_no
         self.events = []
-        self.state, events = engine.new_match(self.rules, len(self.seats), self.chance_rng(),
-                                              first_dealer=first_dealer)
+        if first_dealer is None:  # drawn from the match's secret too: the proof checks it
+            first_dealer = self.chance.first_dealer(self.match_no, len(self.seats))
+        self._viewers.seal(self.deal_seal())  # before the first deal (the frames keep this order)
+        self.state, events = engine.new_match(  # match_started is logged first, then the deal
+            self.rules, len(self.seats), self.chance.deal(self.match_no, self.seq + 2), first_dealer=first_dealer)
         self._publish(events)
 
     def _apply(self, action: engine.Action, cause: tuple[int, int] | None = None,
@@ -263,7 +263,7 @@ class TableActor:
     def _advance_chance(self) -> None:
         assert self.state is not None
         before, seq = self.state, self.seq
-        self.state, events = engine.deal(self.state, self.chance_rng())
+        self.state, events = engine.deal(self.state, self.chance.deal(self.match_no, self.seq + 1))
         if self._store is not None:  # a restart replays from here: one hand, not the match
             self._snapshot = Snapshot(self.match_no, seq, snapshot_bytes(before))
         self._publish(events)
@@ -297,7 +297,7 @@ class TableActor:
         occupant = self.seats[seat]
         level = occupant.level if occupant.bot and covered is None else engine.BOT_DEFAULT_LEVEL
         senas = self.talk.partner_senas(self.state, seat)
-        action = self._thinker.move(self.state, seat, self.seq, level, self.bot_rng(), senas)
+        action = self._thinker.move(self.state, seat, self.seq, level, self.chance.bot(self.seq), senas)
         if action is not None:  # else nothing to do, or a search posts BotChosen later
             self._apply(action, note=None if covered is None else engine.SeatCovered(seat, covered))
 
@@ -428,19 +428,18 @@ class TableActor:
             self._rows.append(EventRow(self.seq + i + 1, self.match_no, event.to_wire(), seat, cid))
         self.events.extend(events)
         self.seq += len(events)
-        if any(isinstance(e, engine.MatchEnded) for e in events):
-            self._record_game()
+        if ended := any(isinstance(e, engine.MatchEnded) for e in events):
+            assert self.state is not None
+            self._games.append(moves.game_record(self.table_id, self.match_no, self.variant, self.title,
+                                                 self.seats, self.state, self.deal_secret.hex()))
         self._timers.cancel()
         self._schedule()  # first: the updates carry the new turn timer
         self._viewers.update_all(events)
+        if ended:  # the secret, now that no card of the match is left to deal
+            self._viewers.seal(self.deal_seal())
         if any(isinstance(e, engine.HandDealt) for e in events) and self.state is not None:
             self.talk.bots_signal(self.state, self.seq)  # after the deal they are about
         self._changed = True
-
-    def _record_game(self) -> None:
-        assert self.state is not None
-        self._games.append(moves.game_record(self.table_id, self.match_no, self.variant, self.title,
-                                             self.seats, self.state))
 
     def _frame(self, seat: int | None, events: list[engine.Event], history: list[p.LogEvent]) -> bytes:
         assert self.state is not None

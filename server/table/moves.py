@@ -64,8 +64,9 @@ def next_first_dealer(events: list[engine.Event], n_seats: int) -> int | None:
 
 
 def game_record(table_id: str, match_no: int, variant: str, title: str, seats: list[Occupant],
-                state: engine.State) -> tuple[GameRecord, list[tuple[int, str, str | None]]]:
-    """A finished match's record, and (seat, name key, fingerprint) of each person who played."""
+                state: engine.State, deal_secret: str) -> tuple[GameRecord, list[tuple[int, str, str | None]]]:
+    """A finished match's record, and (seat, name key, fingerprint) of each person who played.
+    ``deal_secret``: the match's (hex), kept for the proof of its deals (protocol/deal_proof.py)."""
     game = GameRecord(
         table_id=table_id, match_no=match_no, variant=variant, title=title,
         seats=[o.name for o in seats], scores=list(state.scores), winner=state.winner,
@@ -73,6 +74,7 @@ def game_record(table_id: str, match_no: int, variant: str, title: str, seats: l
         finished_at=int(time.time()),
         # left for good before the end (a bot finished for them): a rated loss for them
         abandoned=tuple(i for i, o in enumerate(seats) if o.was_human and o.bot),
+        deal_secret=deal_secret,
     )
     log.info("table %s: match %s over, scores %s", table_id, match_no, game.scores, extra={"table": table_id})
     return game, [(i, name_key(o.name), o.fingerprint) for i, o in enumerate(seats) if o.was_human]

@@ -31,6 +31,7 @@ class Viewers:
         self._render = render
         self._history = history
         self._out: list[tuple[int, bytes]] = []
+        self._seal: bytes | None = None  # the match's DealSeal: to every viewer, and to each newcomer
 
     def take(self) -> list[tuple[int, bytes]]:
         """The queued frames, in order (the log holds what they show)."""
@@ -49,6 +50,12 @@ class Viewers:
         frame = p.encode(p.Chat(line=line))
         for viewer in list(self.seats):
             self.emit(viewer, frame)
+
+    def seal(self, seal: p.DealSeal) -> None:
+        """The match's commitment (or, at its end, its secret): to everyone watching now."""
+        self._seal = p.encode(seal)
+        for viewer in list(self.seats):
+            self.emit(viewer, self._seal)
 
     def update_all(self, events: list[engine.Event], history_for: int | None = None) -> None:
         spectator_frame: bytes | None = None
@@ -80,6 +87,8 @@ class Viewers:
         if history:  # what was said at the table lately, before the log it goes with
             for line in self.chat:
                 self.emit(conn_id, p.encode(p.Chat(line=line)))
+            if self._seal is not None:  # the commitment the deals it is about to see are held to
+                self.emit(conn_id, self._seal)
         while True:
             try:
                 self.emit(conn_id, self._render(seat, events, [e for hand in hands for e in hand]))

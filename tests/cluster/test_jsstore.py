@@ -45,7 +45,7 @@ async def test_a_second_host_reads_back_what_the_first_wrote(nats_server: NatsSe
         assert [g.match_no for g in await other.my_games("SHA256:a", "ana")] == [1]
         assert await other.my_games(None, "ana") == []  # a guest named ana did not play it
         found = await other.game_log("t1", 1, "SHA256:a", "ana")
-        assert found is not None and found[0] == game and [e["n"] for e in found[1]] == [1, 2]
+        assert found is not None and found[0] == game and [e.data["n"] for e in found[1]] == [1, 2]
         await other.append("t1", [EventRow(seq=5, match_no=2, data={"type": "x"})])  # follows the log
         await names2.close()
     finally:

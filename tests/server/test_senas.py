@@ -76,7 +76,7 @@ def check_no_leak(viewers: Viewers, players: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize("variant, players", [("argentino", 4), ("argentino", 6), ("paulista", 4), ("uruguayo", 3)])
 async def test_fair_senas_reach_partners_and_opponents_only_by_the_catch_chance(variant: str, players: int) -> None:
-    viewers, _ = await play_hands(variant, players, "fair", "senas-fair", hands=60)
+    viewers, _ = await play_hands(variant, players, "fair", "senas-fair", hands=70)
     chances, catches = check_no_leak(viewers, players)
     assert chances > 200, "too few señas made to judge the chance"
     # The catches follow the option's chance: within 5 standard deviations of a binomial.

@@ -122,7 +122,7 @@ async def test_games_are_listed_for_their_players_only(tmp_path: Path) -> None:
         assert await store.my_games(None, "guest") == [game]
         assert await store.my_games(None, "ana") == []  # a guest named ana is not the key holder
         found = await store.game_log("t1", 1, None, "guest")
-        assert found is not None and [e["type"] for e in found[1]] == ["match_started", "x"]
+        assert found is not None and [e.data["type"] for e in found[1]] == ["match_started", "x"]
         assert await store.game_log("t1", 1, "SHA256:other", "ana") is None
     finally:
         await store.close()

@@ -380,7 +380,7 @@ async def test_a_rejoining_player_gets_the_recent_table_chat_before_the_update()
     said = [m.line.text for m in frames if isinstance(m, p.Chat)]
     assert said == [f"line {n}" for n in range(5, 25)]  # the last ones, in order
     first_update = next(i for i, m in enumerate(frames) if isinstance(m, p.TableUpdate))
-    assert all(isinstance(m, p.Chat) for m in frames[:first_update])
+    assert all(isinstance(m, (p.Chat, p.DealSeal)) for m in frames[:first_update])  # and the commitment
 
 
 async def test_a_rematch_asked_by_everyone_left_starts_when_the_last_other_player_leaves() -> None:
