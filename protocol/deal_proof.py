@@ -203,10 +203,19 @@ class Verdict:
         return not self.problems
 
 
+SEEN_MIN = 16  # hex digits of a commitment a person may note and compare (64 bits)
+
+
+def seen(noted: str, commitment: str) -> bool:
+    """``noted`` is ``commitment``, or its first ``SEEN_MIN`` digits or more (as a table shows it)."""
+    noted = noted.strip().lower()
+    return len(noted) >= SEEN_MIN and commitment.startswith(noted)
+
+
 def check(proof: DealsProof, seen_commitment: str = "",
           own_hands: Sequence[tuple[str, ...] | None] = (), seat: int | None = None) -> Verdict:
     """Replay every deal of ``proof`` from its secret. ``seen_commitment``: the one the checker
-    was sent before the match (else the proof's own is taken); ``own_hands`` with ``seat``: the
+    was sent before the match, or its first ``SEEN_MIN`` digits (else the proof's own is taken); ``own_hands`` with ``seat``: the
     hands the checker was dealt, deal by deal (None: a deal it was not shown, as in a blind
     hand), compared with the log's too."""
     try:
@@ -218,7 +227,7 @@ def check(proof: DealsProof, seen_commitment: str = "",
     problems: list[Problem] = []
     if commitment(secret) != proof.commitment:
         problems.append(Problem("commitment"))
-    if seen_commitment and seen_commitment != proof.commitment:
+    if seen_commitment and not seen(seen_commitment, proof.commitment):
         problems.append(Problem("not_seen"))
     if proof.dealer_drawn:
         if DealRandom(secret, FIRST_DEALER).randrange(proof.players) != proof.first_dealer:

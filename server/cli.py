@@ -129,9 +129,11 @@ def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
                        help=tr("cli.help.serve.metrics"))
     from server.admin import add_admin_parser  # `truco-ssh admin`: an operator's commands
     from server.remote_bot import add_bot_parser  # `truco-ssh bot`: a program at a table
+    from server.verify import add_verify_parser  # `truco-ssh verify`: anyone's check of the deals
 
     add_bot_parser(sub, defaults.port, tr)
     add_admin_parser(sub, defaults.port, tr)
+    add_verify_parser(sub, defaults.port, tr)
     sub.add_parser("options", help=tr("cli.help.options"))
     find = sub.add_parser("find", help=tr("cli.help.find"))
     find.add_argument("--seconds", type=float, default=3.0, help=tr("cli.help.find.seconds"))
@@ -323,6 +325,10 @@ def main(argv: list[str] | None = None) -> int:
         from server.admin import admin_main
 
         return admin_main(args)
+    if args.command == "verify":
+        from server.verify import verify_main
+
+        return verify_main(args, terminal_tr())
     if args.command == "config":
         _say(example(parser.commands["serve"]).rstrip())
         return 0

@@ -10,9 +10,11 @@ from rich.text import Text
 from textual.app import App
 
 import protocol as p
+from protocol import deal_proof
 from protocol import moderation as m
 from tui.operator_line import Usage, operator_command
 from tui.operator_report import report_lines
+from tui.proof_text import proof_lines
 from protocol.text import name_key, usable_name
 from tui.draw_now import draw_now, drawn_later
 from tui.i18n import Translator, next_language
@@ -24,6 +26,8 @@ log = logging.getLogger(__name__)
 # Notices after which the server hangs up (a kick and a ban say the operator's words too)
 SESSION_ENDING = ("shutdown", "replaced", "kicked", "banned")
 
+
+SEALS_KEPT = 500  # matches whose commitment a session remembers
 
 class FrameLink(Protocol):
     """The session's connection to the hub: encoded frames both ways."""
@@ -65,6 +69,9 @@ class TrucoApp(App[None]):
         self.tr = Translator(lang)
         self.model = LobbyModel()
         self.tables: dict[str, TableModel] = {}
+        # (table, match) -> the commitment this session was sent before the match's first
+        # deal: what a proof asked for later must match (tui/proof_text.py)
+        self.seals: dict[tuple[str, int], str] = {}
         self.animation_level = "none"  # slow links: nothing repaints by itself
         self.lite = False  # 16 colours or none, ASCII cards, no mouse (set by the session)
         # The host's terminal: its table's code -> the whole ssh lines that seat a friend
@@ -183,6 +190,10 @@ class TrucoApp(App[None]):
             self.table_model(msg.line.table_id).chat.append(msg.line)
         elif isinstance(msg, p.SenaSeen):
             self.table_model(msg.table_id).senas.append(msg)
+        elif isinstance(msg, p.DealSeal):
+            self.table_model(msg.table_id).seal = msg
+            if len(self.seals) < SEALS_KEPT:  # the first one seen is the one that counts
+                self.seals.setdefault((msg.table_id, msg.match_no), msg.commitment)
         elif isinstance(msg, p.Seated):
             self._follow_seat(was_at, msg.table_id)
         if isinstance(msg, p.Welcome):
@@ -198,6 +209,8 @@ class TrucoApp(App[None]):
             self.notify_text(self._error_text(msg), severity="error")
         elif isinstance(msg, m.Done):  # an operator's command was carried out
             self.notify_text(msg.text, timeout=10)
+        elif isinstance(msg, p.DealsProof):  # asked for in My games: checked here, shown whole
+            self._show_proof(msg)
         elif isinstance(msg, (m.OnlineReport, m.RestrictionsReport, m.LogReport, m.ReportsReport)):
             from tui.screens.help import HelpScreen
 
@@ -220,6 +233,13 @@ class TrucoApp(App[None]):
             refresh = getattr(screen, "lobby_changed", None)
             if refresh is not None:
                 refresh(msg)
+
+    def _show_proof(self, proof: p.DealsProof) -> None:
+        from tui.screens.help import HelpScreen
+
+        seen = self.seals.get((proof.table_id, proof.match_no))
+        verdict = deal_proof.check(proof, seen_commitment=seen or "")
+        self.push_screen(HelpScreen("\n".join(proof_lines(self.tr, proof, verdict, seen)), self.tr("proof.title")))
 
     def _follow_seat(self, was_at: str | None, table_id: str | None) -> None:
         """Sitting down or watching opens the table; leaving it returns to the lobby."""

@@ -17,6 +17,7 @@ class TableModel:
     chat: deque[p.ChatLine] = field(default_factory=lambda: deque(maxlen=100))
     senas: deque[p.SenaSeen] = field(default_factory=lambda: deque(maxlen=50))  # seen at this table
     last_hand_events: list[p.LogEvent] = field(default_factory=list)
+    seal: p.DealSeal | None = None  # the match's commitment (its secret too once it is over)
 
     def apply(self, update: p.TableUpdate) -> None:
         self.update = update

@@ -290,7 +290,9 @@ class Hub:
         if operating and not self._desk.allows(conn):
             state.error(conn, "not_operator", "only the server's operators may do that")
             return
-        if conn.name is None and not operating and not isinstance(message, (p.ClaimName, p.Ping)):
+        # A key holder's own proof of deals needs no name (`truco-ssh verify`): the key says whose.
+        keyed = isinstance(message, p.ProveDeals) and conn.peer.fingerprint is not None
+        if conn.name is None and not (operating or keyed) and not isinstance(message, (p.ClaimName, p.Ping)):
             state.error(conn, "no_name", "choose a name first")
             return
         if isinstance(message, (p.SendChat, p.TableChat, p.MakeSena)) and (muted := self._desk.muted(conn)):

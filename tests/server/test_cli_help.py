@@ -110,9 +110,9 @@ def test_english_words_of_the_help_as_they_were(monkeypatch: pytest.MonkeyPatch,
     (["serve", "--frob"], "es", "truco-ssh: error: argumentos desconocidos: --frob"),
     (["bot"], "es", "truco-ssh bot: error: faltan estos argumentos: name"),
     (["bot"], "pt", "truco-ssh bot: erro: faltam estes argumentos: name"),
-    (["nope"], "pt", "truco-ssh: erro: argumento {serve,bot,admin,options,find,host,config}: opção inválida: 'nope' "
-                     "(escolha entre 'serve', 'bot', 'admin', 'options', 'find', 'host', 'config')"),
-    ([], "es", "truco-ssh: error: faltan estos argumentos: {serve,bot,admin,options,find,host,config}"),
+    (["nope"], "pt", "truco-ssh: erro: argumento {serve,bot,admin,verify,options,find,host,config}: opção inválida: 'nope' "
+                     "(escolha entre 'serve', 'bot', 'admin', 'verify', 'options', 'find', 'host', 'config')"),
+    ([], "es", "truco-ssh: error: faltan estos argumentos: {serve,bot,admin,verify,options,find,host,config}"),
     (["host", "--variant", "chinchon"], "es", "argumento --variant: opción inválida: 'chinchon' (elegí entre"),
     (["serve", "--port"], "pt", "argumento --port: falta um valor"),
 ])

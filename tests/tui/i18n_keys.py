@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from protocol.deal_proof import PROBLEMS
 from engine.variants.senas import SENAS
 from tui.hand_points import RAISES
 from tui.i18n import LOCALES
@@ -165,6 +166,7 @@ def dynamic_keys() -> dict[str, set[str]]:
             r'tr\(f"operator\.col\.\{c\}"\) for c in \(([^)]*)\)', (ROOT / "tui/operator_report.py").read_text())))),
         "operator.": {"operator", "muted"},
         "hear.": {"everyone", "partners", "nobody"},  # a player's chat setting (tui/app.py)
+        "proof.problem.": set(PROBLEMS),  # what a check of the deals found (tui/proof_text.py)
     }
     _, heads = key_constants()
     always = {"variant.", "option.", "option_help.", "value.", "call.", "reason.", "rule.", "error.",

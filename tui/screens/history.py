@@ -6,6 +6,7 @@ replay is the game's logged events, one hand per request, all cards shown.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,9 +21,14 @@ from tui.widgets.keybar import KeyBar
 from tui.table_model import TableModel
 
 
+def ask_proof(app: Any, game: p.GameSummary) -> None:
+    """The proof of ``game``'s deals: the app checks it and shows the result when it comes."""
+    app.send(p.ProveDeals(table_id=game.table_id, match_no=game.match_no))
+
+
 class HistoryScreen(Screen[None]):
     BINDINGS = [("escape", "close", ""), ("q", "close", ""), ("enter", "replay", ""),
-                ("s", "stats", ""), ("t", "leaderboard", "")]
+                ("v", "verify", ""), ("s", "stats", ""), ("t", "leaderboard", "")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -48,8 +54,8 @@ class HistoryScreen(Screen[None]):
             table.add_column(self.tr(f"history.col.{key}"), key=key, width=width)
         self.query_one("#h-status", Static).update(Text(self.tr("history.loading"), style="dim"))
         self.query_one("#h-keys", KeyBar).show(
-            [("Enter", self.tr("key.replay")), ("s", self.tr("key.stats")), ("t", self.tr("key.leaderboard")),
-             ("Esc", self.tr("key.back_to_lobby"))]
+            [("Enter", self.tr("key.replay")), ("v", self.tr("key.verify")), ("s", self.tr("key.stats")),
+             ("t", self.tr("key.leaderboard")), ("Esc", self.tr("key.back_to_lobby"))]
         )
         table.focus()
         self.app.send(p.MyGames())  # type: ignore[attr-defined]
@@ -74,11 +80,19 @@ class HistoryScreen(Screen[None]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_replay()
 
-    def action_replay(self) -> None:
+    def _selected(self) -> p.GameSummary | None:
         table = self.query_one("#h-games", DataTable)
         if not self.games or table.cursor_row is None or not 0 <= table.cursor_row < len(self.games):
-            return
-        self.app.push_screen(ReplayScreen(self.games[table.cursor_row]))
+            return None
+        return self.games[table.cursor_row]
+
+    def action_replay(self) -> None:
+        if (game := self._selected()) is not None:
+            self.app.push_screen(ReplayScreen(game))
+
+    def action_verify(self) -> None:
+        if (game := self._selected()) is not None:
+            ask_proof(self.app, game)
 
     def action_stats(self) -> None:
         from tui.screens.stats import StatsScreen
@@ -98,7 +112,7 @@ class ReplayScreen(Screen[None]):
     BINDINGS = [
         ("escape", "close", ""), ("q", "close", ""),
         ("n", "step(1)", ""), ("right", "step(1)", ""), ("space", "step(1)", ""),
-        ("p", "step(-1)", ""), ("left", "step(-1)", ""),
+        ("p", "step(-1)", ""), ("left", "step(-1)", ""), ("v", "verify", ""),
     ]
 
     def __init__(self, game: p.GameSummary) -> None:
@@ -122,7 +136,7 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#r-keys", KeyBar).show([
             ("n/→", self.tr("key.next_hand")), ("p/←", self.tr("key.prev_hand")),
-            ("Esc", self.tr("key.close")),
+            ("v", self.tr("key.verify")), ("Esc", self.tr("key.close")),
         ])
         self._ask()
 
@@ -140,6 +154,9 @@ class ReplayScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_verify(self) -> None:
+        ask_proof(self.app, self.game)
 
     def lobby_changed(self, msg: p.Message) -> None:
         if not isinstance(msg, p.ReplayStep) or not self.is_mounted:
