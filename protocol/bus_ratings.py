@@ -33,6 +33,7 @@ class RatingEntry(BusMessage):
     sigma: float = limited(lo=0, hi=10_000)
     games: int = limited(0, lo=0, hi=2**31)
     wins: int = limited(0, lo=0, hi=2**31)
+    left: int = limited(0, lo=0, hi=2**31)  # rated matches the key left before the end
     updated_at: int = limited(0, lo=0, hi=2**40)
     name: str = limited("", max_len=NAME_MAX)  # the name of its last rated match (leaderboards)
     counted: tuple[RatedMatch, ...] = limited((), max_items=RATED_KEPT)

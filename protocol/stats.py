@@ -48,6 +48,12 @@ class BoardLine:
     rating: float = limited(lo=-1000, hi=1000)
     games: int = limited(0, lo=0, hi=2**31)
     wins: int = limited(0, lo=0, hi=2**31)
+    left: int = limited(0, lo=0, hi=2**31)  # of ``games``, how many the player left before the end
+
+    @property
+    def completed(self) -> float:
+        """The share of its rated matches the player stayed to the end of (1.0 with none)."""
+        return 1.0 - self.left / self.games if self.games else 1.0
 
 
 @dataclass(frozen=True)

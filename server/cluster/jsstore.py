@@ -386,7 +386,7 @@ class JetStreamStore:
     async def player_stats(self, fingerprint: str, recent: int = 20) -> dict[str, Any]:
         return await self._book.player_stats(fingerprint, recent)
 
-    async def leaderboard(self, variant: str, players: int, limit: int = 20) -> list[tuple[str, float, int, int]]:
+    async def leaderboard(self, variant: str, players: int, limit: int = 20) -> list[tuple[str, float, int, int, int]]:
         return await self._book.leaderboard(variant, players, limit)
 
 

@@ -103,7 +103,8 @@ class RatingBook:
             if rated:
                 moved = await self._move(game, seat, fp, before, won,
                                          1 - team if winner is None else winner,
-                                         () if deserted else game.abandoned)
+                                         () if deserted else game.abandoned,
+                                         left=deserted or seat in game.abandoned)
             mine, theirs = teams[team], teams[1 - team]
             line = StatLine(
                 table_id=game.table_id, match_no=game.match_no, seat=seat, fingerprint=fp,
@@ -116,7 +117,7 @@ class RatingBook:
             await self._kv(self._stats).put(stat_key(fp, game.table_id, game.match_no, seat), p.encode(line))
 
     async def _move(self, game: GameRecord, seat: int, fp: str, before: dict[int, tuple[float, float]],
-                    won: bool, winner: int, abandoned: Sequence[int]) -> RatedMatch | None:
+                    won: bool, winner: int, abandoned: Sequence[int], left: bool) -> RatedMatch | None:
         """Move one seat's rating (against the others' as they were at the match's end);
         the match as this rating counted it (None: it could not be written)."""
         match_id = f"{game.table_id}.{game.match_no}"
@@ -133,6 +134,7 @@ class RatingBook:
             value = RatingEntry(
                 fingerprint=fp, variant=game.variant, players=len(game.seats), mu=mu, sigma=sigma,
                 games=(entry.games if entry else 0) + 1, wins=(entry.wins if entry else 0) + int(won),
+                left=(entry.left if entry else 0) + int(left),
                 updated_at=game.finished_at, name=game.seats[seat][:p.NAME_MAX],
                 counted=((entry.counted if entry else ()) + (counted,))[-RATED_KEPT:])
             try:
@@ -201,13 +203,14 @@ class RatingBook:
                         line.finished_at) for line in lines[:recent]],
         }
 
-    async def leaderboard(self, variant: str, players: int, limit: int = 20) -> list[tuple[str, float, int, int]]:
-        """(name, rating, games, wins) of the best rated at a variant and table size."""
+    async def leaderboard(self, variant: str, players: int,
+                          limit: int = 20) -> list[tuple[str, float, int, int, int]]:
+        """(name, rating, games, wins, left) of the best rated at a variant and table size."""
         board = [r for r in await self._scan(self._kv(self._ratings), f"{_hex(variant)}.{players}.*",
                                              RatingEntry)
                  if r.variant == variant and r.players == players]
         board.sort(key=lambda r: (-ordinal(r.mu, r.sigma), -r.games))
-        return [(r.name or "?", ordinal(r.mu, r.sigma), r.games, r.wins) for r in board[:limit]]
+        return [(r.name or "?", ordinal(r.mu, r.sigma), r.games, r.wins, r.left) for r in board[:limit]]
 
 
 def _fresh() -> tuple[float, float]:

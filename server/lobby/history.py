@@ -139,8 +139,9 @@ class History:
         async def query() -> p.Message:
             board = await store.leaderboard(msg.variant, msg.players, p.BOARD_MAX)
             return p.LeaderboardReport(variant=msg.variant, players=msg.players, lines=tuple(
-                p.BoardLine(name=name[: p.NAME_MAX], rating=_bounded(rating), games=games, wins=wins)
-                for name, rating, games, wins in board))
+                p.BoardLine(name=name[: p.NAME_MAX], rating=_bounded(rating), games=games, wins=wins,
+                            left=min(left, games))
+                for name, rating, games, wins, left in board))
 
         self._later(conn, asyncio.ensure_future(query()))
 

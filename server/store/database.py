@@ -270,6 +270,6 @@ class Store:
         """A key holder's totals, ratings and last ``recent`` matches (``ratings.player_stats``)."""
         return await self._on_db(rating_sql.player_stats, fingerprint, recent)
 
-    async def leaderboard(self, variant: str, players: int, limit: int = 20) -> list[tuple[str, float, int, int]]:
-        """(name, rating, games, wins) of the best rated at a variant and table size."""
+    async def leaderboard(self, variant: str, players: int, limit: int = 20) -> list[tuple[str, float, int, int, int]]:
+        """(name, rating, games, wins, left) of the best rated at a variant and table size."""
         return await self._on_db(rating_sql.leaderboard, variant, players, limit)

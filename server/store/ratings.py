@@ -185,13 +185,18 @@ def player_stats(db: sqlite3.Connection, fp: str, recent: int) -> dict[str, Any]
     return {"totals": tuple(totals), "ratings": ratings, "recent": [tuple(r) for r in lines]}
 
 
-def leaderboard(db: sqlite3.Connection, variant: str, players: int, limit: int) -> list[tuple[str, float, int, int]]:
-    """The best ratings (ordinal) at a variant and table size, with each key's latest name."""
+def leaderboard(db: sqlite3.Connection, variant: str, players: int,
+                limit: int) -> list[tuple[str, float, int, int, int]]:
+    """The best ratings (ordinal) at a variant and table size, with each key's latest name
+    and how many of its rated matches there it left before the end."""
     rows = db.execute(
         "SELECT r.mu, r.sigma, r.games, r.wins,"
         " (SELECT p.name FROM players p WHERE p.fingerprint = r.fingerprint"
-        "  ORDER BY p.last_seen DESC LIMIT 1)"
+        "  ORDER BY p.last_seen DESC LIMIT 1),"
+        " (SELECT COUNT(*) FROM match_stats m WHERE m.fingerprint = r.fingerprint"
+        "  AND m.variant = r.variant AND m.players = r.players AND m.rated = 1 AND m.abandoned = 1)"
         " FROM ratings r WHERE r.variant = ? AND r.players = ?"
         " ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC LIMIT ?", (variant, players, limit),
     ).fetchall()
-    return [(name or "?", ordinal(mu, sigma), games, wins) for mu, sigma, games, wins, name in rows]
+    return [(name or "?", ordinal(mu, sigma), games, wins, left)
+            for mu, sigma, games, wins, name, left in rows]

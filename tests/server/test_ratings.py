@@ -9,6 +9,7 @@ import pytest
 
 import engine
 from engine.core.events import Scoring
+import protocol as p
 from server.store import EventRow, GameRecord, Store, TableRecord
 from server.store.match_stats import match_stats
 from server.store.ratings import MODEL, new_ratings, ordinal
@@ -110,6 +111,10 @@ async def test_abandoning_a_rated_match_is_a_loss_even_if_the_team_won(store: St
     assert quitter["recent"][0][4] == 1  # marked abandoned
     assert quitter["ratings"][0][2] < 0 < partner["ratings"][0][2]
     assert partner["ratings"][0][4] == 1 and loser["ratings"][0][4] == 0
+    # The leaderboard says how often each one stayed to the end.
+    left = {line[2:] for line in await store.leaderboard("argentino", 4)}
+    assert left == {(1, 0, 1), (1, 1, 0), (1, 0, 0)}
+    assert p.BoardLine(name="carla", rating=0, games=4, wins=0, left=1).completed == 0.75
 
 
 def test_new_ratings_rate_a_quitter_as_on_the_losing_side() -> None:
@@ -128,7 +133,7 @@ async def test_the_leaderboard_ranks_by_rating_with_the_keys_names(store: Store)
     await finish(store, "t3", ["beto", "carla"], ["SHA256:b", "SHA256:c"], winner=0, at=3000)
     board = await store.leaderboard("argentino", 2)
     assert [line[0] for line in board] == ["Ana", "Beto", "Carla"]
-    assert board[0][2:] == (2, 2)
+    assert board[0][2:] == (2, 2, 0)  # games, wins, none left before the end
     assert await store.leaderboard("argentino", 4) == []
 
 

@@ -30,6 +30,9 @@ def _title(tr, words: str) -> Text:  # type: ignore[no-untyped-def]
     return title
 
 
+COMPLETED_WELL = 0.9  # below it a leaderboard marks how often a player leaves
+
+
 class StatsScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "close", ""), Binding("q", "close", ""),
@@ -143,7 +146,8 @@ class LeaderboardScreen(Screen[None]):
 
     def on_mount(self) -> None:
         board = self.query_one("#lb-board", DataTable)
-        for key, width in (("rank", 4), ("name", 17), ("rating", 7), ("games", 8), ("wins", 8)):
+        # completed: the share of their rated matches each player stayed to the end of
+        for key, width in (("rank", 4), ("name", 13), ("rating", 7), ("games", 7), ("wins", 7), ("completed", 9)):
             board.add_column(self.tr(f"stats.col.{key}"), key=key, width=width)
         self.query_one("#lb-keys", KeyBar).show(
             [("v", self.tr("key.next_game")), ("2/4/6", self.tr("key.table_size")),
@@ -175,6 +179,7 @@ class LeaderboardScreen(Screen[None]):
             board.add_row(
                 Text(str(rank)), Text(line.name, style=style, no_wrap=True, overflow="ellipsis"),
                 Text(rating_text(line.rating), style=style), Text(str(line.games)), Text(str(line.wins)),
+                Text(f"{line.completed:.0%}", style="" if line.completed >= COMPLETED_WELL else "yellow"),
                 key=str(rank),
             )
         status = "" if msg.lines else self.tr("stats.board_empty")
