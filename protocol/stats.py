@@ -56,6 +56,11 @@ class BoardLine:
         return 1.0 - self.left / self.games if self.games else 1.0
 
 
+# Minutes a key waits before playing with people again after its 2nd, 3rd and 4th (or
+# later) rated match left within a day (server/lobby/leavers.py; screens say it in advance)
+LEAVER_WAITS = (5, 15, 60)
+
+
 @dataclass(frozen=True)
 class MyStats(Command):
     TYPE: ClassVar[str] = "my_stats"
@@ -96,5 +101,5 @@ class LeaderboardReport(Event):
 
 MESSAGE_TYPES.update({cls.TYPE: cls for cls in (MyStats, StatsReport, Leaderboard, LeaderboardReport)})
 
-__all__ = ["RECENT_MAX", "BOARD_MAX", "RatingLine", "MatchLine", "BoardLine", "MyStats", "StatsReport",
+__all__ = ["RECENT_MAX", "BOARD_MAX", "LEAVER_WAITS", "RatingLine", "MatchLine", "BoardLine", "MyStats", "StatsReport",
            "Leaderboard", "LeaderboardReport"]

@@ -221,6 +221,11 @@ class TrucoApp(App[None]):
                 self.farewell(msg.code, msg.text)
             elif msg.code == "operators":  # an operator's words to everyone: shown as written
                 self.notify_text(self.tr("notice.operators", text=msg.text), severity="warning", timeout=20)
+            elif msg.code == "left_rated":  # "<wait now> <wait after another>", in minutes
+                wait, after = (int(n) if n.isdigit() else 0 for n in (msg.text.split() + ["0", "0"])[:2])
+                said = (self.tr("notice.left_rated", wait=wait, next=after) if wait
+                        else self.tr("notice.left_rated_first", next=after))
+                self.notify_text(said, severity="warning", timeout=20)
             elif msg.code == "muted":  # with the operator's reason, as they wrote it
                 said = self.tr("notice.muted") + (f" ({msg.text})" if msg.text else "")
                 self.notify_text(said, severity="warning", timeout=20)
@@ -281,6 +286,8 @@ class TrucoApp(App[None]):
 
             model = self.tables.get(self.model.table_id or "")
             return refusal_text(self.tr, msg.reason, model)
+        if msg.code == "leaver_wait" and msg.reason.isdigit():
+            return self.tr("error.leaver_wait", minutes=int(msg.reason))
         key = f"error.{msg.code}"
         return str(self.tr(key)) if self.tr.has(key) or self.tr.has_default(key) else msg.message
 

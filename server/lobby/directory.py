@@ -95,6 +95,9 @@ class Directory:
         if table.actor is not None:
             state.error(conn, "playing", "the game has started: watch it instead")
             return
+        if table.people() and conn.table_id != table.table_id and (wait := self._seats.leavers.refused(conn)):
+            state.send(conn, wait)  # other people sit here: a leaver's wait holds
+            return
         seat = msg.seat
         if seat is None:
             seat = next((i for i, s in enumerate(table.seats) if s is None), None)

@@ -225,6 +225,8 @@ class Hub:
                     self._state.send(conn, answer)
                     if isinstance(answer, p.StatsReport):
                         self._history.rating_known(conn, answer)
+                        if conn.peer.fingerprint is not None:
+                            self._seats.leavers.known(conn.peer.fingerprint, answer)
             case Restricted():
                 self._desk.restricted(message)
             case Ignoring():

@@ -67,6 +67,9 @@ class QuickPlay:
         if msg.players is not None and msg.players not in variant.player_counts:
             self._state.error(conn, "bad_table", f"{variant.title} is not played by {msg.players}")
             return
+        if (wait := self._seats.leavers.refused(conn)) is not None:  # quick play seats strangers
+            self._state.send(conn, wait)
+            return
         found = self.candidates(variant.name, conn, msg.players)
         if found:
             table = found[0]

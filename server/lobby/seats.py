@@ -15,6 +15,7 @@ from typing import Callable
 
 import protocol as p
 from server.lobby.messages import HoldExpired
+from server.lobby.leavers import Leavers
 from server.lobby.state import Conn, LobbyState, Table
 from server.store import TableRecord
 from server.table import Occupant, Pace, TableActor
@@ -48,6 +49,7 @@ class Seats:
         self._send_frame = send_frame  # how table actors reach a connection
         self._new_actor = actor_factory
         self._holds: dict[int, int] = {}  # id(occupant) -> the token of its latest hold
+        self.leavers = Leavers()  # who left rated matches lately (and must wait)
         self._tokens = itertools.count(1)
 
     # -- sitting down and starting ------------------------------------------------------
@@ -172,6 +174,8 @@ class Seats:
         if table.actor is not None:
             for occupant in table.seats:
                 if occupant is not None and occupant.conn_id == cid:
+                    if (told := self.leavers.leaving(table, occupant)) is not None:
+                        state.send(conn, told)
                     occupant.leave()  # a bot plays on
             table.actor.post(tm.Leave(cid))
             state.save_seats(table)
@@ -289,6 +293,7 @@ class Seats:
             self.free_room_seat(table, seat)
             return
         log.info("table %s seat %s: %s did not come back; a bot plays on", table_id, seat, occupant.name)
+        self.leavers.leaving(table, occupant)  # (nobody to tell: they are gone)
         occupant.release()
         table.actor.post(tm.Release(seat))
         self._state.save_seats(table)

@@ -39,7 +39,11 @@ class ConfirmLeaveScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         tr = self.app.tr  # type: ignore[attr-defined]
         with Vertical(classes="dialog small"):
-            yield Static(Text(tr("table.confirm_leave_waiting" if self._waiting_room else "table.confirm_leave")))
+            if self._waiting_room:
+                yield Static(Text(tr("table.confirm_leave_waiting")))
+            else:  # told before they leave: what leaving rated matches costs (server/lobby/leavers.py)
+                first, second, third = p.LEAVER_WAITS
+                yield Static(Text(tr("table.confirm_leave", first=first, second=second, third=third)))
             bar = KeyBar()
             bar.show([("y", tr("form.yes")), ("n", tr("form.no"))])
             yield bar
