@@ -11,6 +11,7 @@ import engine
 import protocol as p
 from protocol.text import clean_text
 from server.lobby.seats import Seats, new_code
+from server.moderation.reports import TableLine
 from server.lobby.state import Conn, LobbyState, Table
 from server.table import Occupant
 from server.table import messages as tm
@@ -251,6 +252,7 @@ class Directory:
         if not conn.chat.take():
             self._state.error(conn, "chat_rate", "you are chatting too fast")
             return
+        table.said.append(TableLine(conn.name or "", clean_text(msg.text, p.CHAT_MAX), msg.partners))
         table.actor.post(tm.Chat(conn.peer.conn_id, conn.name or "", msg.text, msg.partners, conn.origin))
 
     def on_sena(self, conn: Conn, msg: p.MakeSena) -> None:

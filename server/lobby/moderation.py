@@ -19,7 +19,7 @@ from server.lobby.seats import Seats
 from server.lobby.sessions import Sessions
 from server.lobby.state import Conn, LobbyState
 from server.moderation.book import Moderation
-from server.moderation.reports import Report, evidence, queue
+from server.moderation.reports import Report, evidence, queue, table_evidence
 from server.moderation.restrictions import BadTarget, Restriction, network
 
 log = logging.getLogger(__name__)
@@ -203,8 +203,17 @@ class OperatorDesk:
             return
         conn.reports += 1
         target = self._online(named)
-        table = state.tables.get(target.table_id or "") if target is not None else None
+        # the table they share, else the reported player's
+        table = state.tables.get(conn.table_id or "") if target is not None and conn.table_id == target.table_id \
+            else state.tables.get(target.table_id or "") if target is not None else None
         reported = target.name if target is not None and target.name else named[:p.NAME_MAX]
+        said = evidence(state.chat, conn.name or "", reported)
+        if table is not None:
+            actor = table.actor
+            where = (f"(table {table.table_id}, match {actor.match_no}, log event {actor.seq})" if actor is not None
+                     else f"(table {table.table_id}, not started)")
+            said += table_evidence(table.said, [o.name if o is not None else None for o in table.seats],
+                                   conn.name or "", reported, where)
         report = Report(
             0, time.time(), reported,
             (target.peer.fingerprint if target is not None else state.reservations.get(key)) or "",
@@ -212,7 +221,7 @@ class OperatorDesk:
             conn.name or "", conn.peer.fingerprint or "", conn.peer.ip,
             table.table_id if table is not None else None,
             tuple(o.name for o in table.seats if o is not None) if table is not None else (),
-            evidence(state.chat, conn.name or "", reported))
+            tuple(line[:p.NAME_MAX + 202] for line in said[-m.EVIDENCE_LINES:]))
         log.warning("%s reported %s (%s)", conn.name, reported, reason)
 
         async def keep() -> p.Message:

@@ -16,6 +16,7 @@ from protocol.text import name_key
 from server.config import ServerConfig
 from server.link import HubLink, Peer
 from server.lobby.messages import LobbyMessage, Result
+from server.moderation.reports import SAID_KEPT, TableLine
 from server.ratelimit import TokenBucket
 from server.store import Store
 from server.table import Occupant, TableActor
@@ -73,6 +74,8 @@ class Table:
     owner_starts: bool = False
     quick: bool = False  # opened by quick play: bots take its free seats after a wait for people
     seed: str = ""  # a waiting room's, chosen when it is first stored (Seats.save_room)
+    # The latest chat lines said at the table, for players' reports (server/moderation/reports.py)
+    said: deque[TableLine] = field(default_factory=lambda: deque(maxlen=SAID_KEPT))
 
     def humans(self) -> list[int]:
         return [o.conn_id for o in self.seats if o is not None and o.conn_id is not None]

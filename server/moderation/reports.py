@@ -50,6 +50,34 @@ def evidence(chat: Iterable[p.ChatLine], reporter: str, reported: str) -> tuple[
     return tuple(said[-m.EVIDENCE_LINES:])
 
 
+SAID_KEPT = 64  # table chat lines a table keeps for reports (any two players' share of them)
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """A table chat line as the lobby passed it on (``partners``: to the sender's partners only)."""
+
+    sender: str
+    text: str
+    partners: bool
+
+
+def table_evidence(lines: Iterable[TableLine], seats: list[str | None], reporter: str, reported: str,
+                   where: str) -> tuple[str, ...]:
+    """What either of the two said at the table, after ``where`` (the table, match and log
+    position, to find the hand): lines the whole table heard, and a partners-only line only
+    when the two are partners (it was said to the other one). Never a seña: they do not pass
+    through the chat, and no one else's words."""
+    keys = {name_key(reporter), name_key(reported)}
+    seat_of = {name_key(name): i for i, name in enumerate(seats) if name}
+    mine, theirs = seat_of.get(name_key(reporter)), seat_of.get(name_key(reported))
+    partners = (mine is not None and theirs is not None and mine != theirs and len(seats) % 2 == 0
+                and mine % 2 == theirs % 2)
+    said = [f"[{'partners' if line.partners else 'table'}] {line.sender}: {line.text}" for line in lines
+            if name_key(line.sender) in keys and (partners or not line.partners)]
+    return (where, *said[-(m.EVIDENCE_LINES - 1):]) if said or where else ()
+
+
 def queue(reports: Iterable[Report], limit: int) -> list[m.ReportLine]:
     """The latest report of each reported player, with how many distinct people reported
     them; the most reported first, then the latest."""

@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 import protocol as p
 from protocol import moderation as m
 from server.moderation.book import Moderation, RestrictionBook
-from server.moderation.reports import Report, evidence, queue
+from server.moderation.reports import TableLine, table_evidence, Report, evidence, queue
 from server.moderation.operators import OPERATORS_FILE, OperatorKeyError, fingerprint_of_key, read_operators
 from server.moderation.restrictions import BadTarget, Restriction, address_in, network
 
@@ -117,3 +117,20 @@ def test_a_reports_evidence_holds_only_the_two_players_own_lobby_lines(chat):
     mine = [f"{line.sender}: {line.text}" for line in chat
             if not line.system and line.sender.lower() in ("ana", "mallory")]
     assert list(said) == mine[-m.EVIDENCE_LINES:]
+
+
+NAMES = ["ana", "bob", "mallory", "eve"]  # seats 0-3: ana and mallory partners, bob and eve
+TABLE_LINE = st.builds(TableLine, st.sampled_from(NAMES + ["Mallory", "ANA"]), st.text(max_size=20), st.booleans())
+
+
+@given(st.lists(TABLE_LINE, max_size=80), st.sampled_from(NAMES), st.sampled_from(NAMES))
+def test_a_reports_table_evidence_holds_only_what_the_two_said_where_the_reporter_could_hear_it(
+        lines, reporter, reported):
+    said = table_evidence(lines, NAMES, reporter, reported, "(table t1, match 1, log event 9)")
+    partners = reporter != reported and NAMES.index(reporter) % 2 == NAMES.index(reported) % 2
+    heard = [f"[{'partners' if line.partners else 'table'}] {line.sender}: {line.text}" for line in lines
+             if line.sender.lower() in (reporter, reported) and (partners or not line.partners)]
+    assert said == ("(table t1, match 1, log event 9)", *heard[-(m.EVIDENCE_LINES - 1):])
+    # Another pair's partner-only words never: here, an opponent's words to its partner.
+    if not partners:
+        assert not any(line.startswith("[partners]") for line in said)
