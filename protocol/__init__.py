@@ -21,10 +21,11 @@ from protocol.messages import MESSAGE_TYPES, Message
 from protocol.stats import *  # noqa: F401,F403  (ratings and stats: they join MESSAGE_TYPES)
 from protocol.seating import *  # noqa: F401,F403  (the waiting room's start: it joins MESSAGE_TYPES)
 from protocol.moderation import *  # noqa: F401,F403  (operators' commands: they join MESSAGE_TYPES)
-from protocol.deal_proof import DealRecord, DealSeal, DealsProof, ProveDeals  # they join MESSAGE_TYPES
+from protocol.deal_proof import AddEntropy, DealRecord, DealSeal, DealsProof, ProveDeals  # they join MESSAGE_TYPES
 from protocol.table_view import BetWorth, CardMark, LegalCall, TableView, TrucoStep
 
 __all__ = [
+    "AddEntropy",
     "BetWorth",
     "DealRecord",
     "DealSeal",

@@ -320,6 +320,7 @@ class SeatRecord:
     resume: str = limited("", max_len=16)
     was_human: bool = False
     level: str = limited("normal", max_len=16)
+    entropy: str = limited("", max_len=64)  # for the next match's deals (protocol/deal_proof.py)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,10 @@ The random stream (``DealRandom``): block ``i`` of a draw labelled ``label`` is
 a reference written from docs/FAIRNESS.md (tests/protocol/test_deal_proof.py), so a change
 in Python's shuffle would be caught.
 
+Players may add entropy of their own after seeing the commitment and before the match starts
+(``AddEntropy``, or with ``JoinTable``/``QuickPlay``): the stream is then keyed by ``mixed``
+of the secret and their bytes, recorded in the match's ``match_started`` and the proof.
+
 Labels: ``first_dealer`` (the first match's first dealer, ``randrange(players)``) and
 ``deal/N``, where N is the index, in the match's log, of the first deal a shuffle made (a
 Venezuelan deal that itself ends the hand deals again from the same stream).
@@ -33,6 +37,8 @@ from protocol.schema import limited
 
 COMMIT_TAG = b"truco-ssh deal commitment v1\x00"
 STREAM_TAG = b"truco-ssh deal stream v1\x00"
+MIX_TAG = b"truco-ssh deal entropy v1\x00"
+ENTROPY_MIN, ENTROPY_MAX = 8, 32  # bytes a player may add to a match's deals
 SECRET_BYTES = 32
 DIGEST_HEX = 64
 CARD_MAX = 4  # a card's code: "12c", "10h"
@@ -48,6 +54,26 @@ def match_secret(table_seed: str, match_no: int) -> bytes:
 
 def commitment(secret: bytes) -> str:
     return hashlib.sha256(COMMIT_TAG + secret).hexdigest()
+
+
+def parse_entropy(text: str) -> bytes:
+    """A player's entropy as sent (hexadecimal, ``ENTROPY_MIN``-``ENTROPY_MAX`` bytes), or ValueError."""
+    data = bytes.fromhex(text)
+    if not ENTROPY_MIN <= len(data) <= ENTROPY_MAX:
+        raise ValueError(f"entropy is {ENTROPY_MIN} to {ENTROPY_MAX} bytes, in hexadecimal")
+    return data
+
+
+def mixed(secret: bytes, entropy: Sequence[str]) -> bytes:
+    """The key every draw of the match uses: the secret alone, or with what the players added
+    (in seat order) ``SHA-256(MIX_TAG || secret || for each: its length as one byte || it)``."""
+    if not entropy:
+        return secret
+    parts = [MIX_TAG, secret]
+    for text in entropy:
+        data = bytes.fromhex(text)
+        parts += [bytes([len(data)]), data]
+    return hashlib.sha256(b"".join(parts)).digest()
 
 
 def deal_label(index: int) -> str:
@@ -104,6 +130,19 @@ class DealSeal(Event):
     match_no: int = limited(lo=1, hi=2**31)
     commitment: str = limited(max_len=DIGEST_HEX)
     secret: str = limited("", max_len=DIGEST_HEX)
+    entropy: tuple[str, ...] = limited((), max_len=2 * ENTROPY_MAX, max_items=8)  # the players', in seat order
+
+
+@dataclass(frozen=True)
+class AddEntropy(Command):
+    """A seated player's random bytes (hexadecimal) for the table's next match, sent after
+    seeing its commitment (``TableInfo.commitment``, or a ``DealSeal``) and before it starts:
+    the match's shuffles then draw on them too, so not even the server chose the cards.
+    ``JoinTable`` and ``QuickPlay`` carry the same, for a seat that starts the match."""
+
+    TYPE: ClassVar[str] = "add_entropy"
+    table_id: str = limited(max_len=TABLE_ID_MAX)
+    entropy: str = limited(max_len=2 * ENTROPY_MAX)
 
 
 @dataclass(frozen=True)
@@ -144,9 +183,10 @@ class DealsProof(Event):
     first_dealer: int = limited(0, lo=0, hi=7)
     dealer_drawn: bool = False  # the first dealer was drawn (label ``first_dealer``)
     deals: tuple[DealRecord, ...] = limited((), max_items=4096)
+    entropy: tuple[str, ...] = limited((), max_len=2 * ENTROPY_MAX, max_items=8)  # the players', in seat order
 
 
-MESSAGE_TYPES.update({cls.TYPE: cls for cls in (DealSeal, ProveDeals, DealsProof)})
+MESSAGE_TYPES.update({cls.TYPE: cls for cls in (DealSeal, AddEntropy, ProveDeals, DealsProof)})
 
 
 # -- the check ----------------------------------------------------------------------------
@@ -173,6 +213,7 @@ def dealt_hands(cards: Sequence[str], players: int, dealer: int, per: int,
 # What ``check`` can find, in English (a screen says it in its player's language by code)
 PROBLEMS = {
     "secret_format": "the secret is not 32 bytes in hexadecimal",
+    "entropy_format": "the players' entropy is not hexadecimal",
     "commitment": "the secret does not match the commitment",
     "not_seen": "the commitment is not the one sent before the match",
     "first_dealer": "the first dealer is not the one the secret draws",
@@ -225,16 +266,20 @@ def check(proof: DealsProof, seen_commitment: str = "",
     if len(secret) != SECRET_BYTES:
         return Verdict(0, (Problem("secret_format"),))
     problems: list[Problem] = []
+    try:
+        key = mixed(secret, proof.entropy)
+    except ValueError:
+        return Verdict(0, (Problem("entropy_format"),))
     if commitment(secret) != proof.commitment:
         problems.append(Problem("commitment"))
     if seen_commitment and not seen(seen_commitment, proof.commitment):
         problems.append(Problem("not_seen"))
     if proof.dealer_drawn:
-        if DealRandom(secret, FIRST_DEALER).randrange(proof.players) != proof.first_dealer:
+        if DealRandom(key, FIRST_DEALER).randrange(proof.players) != proof.first_dealer:
             problems.append(Problem("first_dealer"))
     streams: dict[str, DealRandom] = {}
     for n, deal in enumerate(proof.deals, 1):
-        rng = streams.setdefault(deal.label, DealRandom(secret, deal.label))
+        rng = streams.setdefault(deal.label, DealRandom(key, deal.label))
         cards = list(proof.deck)
         rng.shuffle(cards)
         hands, up, _ = dealt_hands(cards, proof.players, deal.dealer, proof.cards_per_hand,

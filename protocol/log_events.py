@@ -58,6 +58,7 @@ class MatchStarted(LogRecord):
     options: dict[str, OptionValue] = limited(max_len=40, lo=0, hi=POINTS_MAX, max_items=64)
     n_players: int = limited(lo=1, hi=SEATS)
     first_dealer: int = _seat()
+    entropy: tuple[str, ...] = limited((), sparse=True, max_len=64, max_items=SEATS)  # the players' (hex)
 
 
 @dataclass(frozen=True)

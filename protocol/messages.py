@@ -84,6 +84,8 @@ class TableInfo:
     bot_levels: tuple[str, ...] = limited((), max_len=8, max_items=8)  # per seat: "" or a bot's level
     turn_timer: int = limited(0, lo=0, hi=600)  # seconds per decision, 0 = none
     owner_starts: bool = False  # a waiting room: the owner starts it (StartTable), not the last seat taken
+    # The next match's deal commitment while players may still add entropy (protocol/deal_proof.py)
+    commitment: str = limited("", max_len=64)
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,8 @@ class JoinTable(Command):
     TYPE: ClassVar[str] = "join_table"
     table_id: str = limited(max_len=TABLE_ID_MAX)
     seat: int | None = limited(None, lo=0, hi=7)  # None: the first free seat
+    # Random bytes (hex) for the match's deals, after seeing TableInfo.commitment (AddEntropy)
+    entropy: str = limited("", max_len=64)
 
 
 @dataclass(frozen=True)

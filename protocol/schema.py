@@ -158,12 +158,14 @@ def _plain_of(cls: type) -> Callable[[Any], dict[str, Any]]:
     specs = record_fields(cls)
     tag = tag_of(cls)
     if tag is not None:
-        names = tuple(spec.name for spec in specs)
+        named = tuple((spec.name, spec.sparse, spec.default) for spec in specs)
 
         def tagged(value: Any) -> dict[str, Any]:
             out: dict[str, Any] = {TAG: tag}
-            for name in names:
-                out[name] = to_plain(getattr(value, name))
+            for name, leave_out, default in named:
+                item = getattr(value, name)
+                if not (leave_out and item == default):
+                    out[name] = to_plain(item)
             return out
 
         return tagged

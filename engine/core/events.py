@@ -11,7 +11,7 @@ tuples as lists, None kept. `event_from_wire` reverses it and raises ValueError 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 import types
 import typing
 from collections.abc import Callable
@@ -83,10 +83,15 @@ class MatchStarted(Event):
     options: tuple[tuple[str, bool | int | str], ...]
     n_players: int
     first_dealer: int
+    # What the players added to the match's deal secret (hex), in seat order: the shuffles
+    # draw from both (protocol/deal_proof.py). Left out of the wire form while empty.
+    entropy: tuple[str, ...] = ()
 
     def to_wire(self) -> dict[str, Any]:
         wire = Event.to_wire(self)
         wire["options"] = dict(self.options)
+        if not self.entropy:
+            del wire["entropy"]
         return wire
 
 
@@ -299,6 +304,11 @@ def _field_decoders(cls: type[Event]) -> tuple[tuple[str, Decoder], ...]:
     return tuple((f.name, _decoder(hints[f.name])) for f in fields(cls))
 
 
+def _optional(cls: type[Event]) -> frozenset[str]:
+    """The fields a wire dict may leave out (they have a default: ``MatchStarted.entropy``)."""
+    return frozenset(f.name for f in fields(cls) if f.default is not MISSING)
+
+
 def event_from_wire(d: object, deck: str | None = None) -> Event:
     """The Event of a wire dict. `deck` is the table's `rules.card_notation`; without it a
     French card that looks Spanish ("7c") is read as Spanish."""
@@ -307,10 +317,12 @@ def event_from_wire(d: object, deck: str | None = None) -> Event:
     cls = EVENT_TYPES.get(d.get("type"))  # type: ignore[arg-type]
     if cls is None:
         raise ValueError(f"unknown event type {d.get('type')!r}")
-    decoders = _DECODERS[cls]
-    if len(d) != len(decoders) + 1 or any(name not in d for name, _ in decoders):
+    decoders, optional = _DECODERS[cls], _OPTIONAL[cls]
+    known = sum(1 for name, _ in decoders if name in d)
+    if len(d) != known + 1 or any(name not in d and name not in optional for name, _ in decoders):
         raise ValueError(f"event {cls.kind!r} needs exactly the fields {[n for n, _ in decoders]}")
-    return cls(*[decode(d[name], deck) for name, decode in decoders])
+    return cls(**{name: decode(d[name], deck) for name, decode in decoders if name in d})
 
 
 _DECODERS = {cls: _field_decoders(cls) for cls in EVENT_TYPES.values()}
+_OPTIONAL = {cls: _optional(cls) for cls in EVENT_TYPES.values()}

@@ -36,10 +36,11 @@ _PLAY_CALL, _PLAY_BLIND, _PINTAN, _PASAR = Call.PLAY, Call.PLAY_BLIND, Call.LAS_
 
 
 def new_match(rules: RuleSet, n_players: int, rng: random.Random,
-              first_dealer: int | None = None) -> tuple[State, list[Event]]:
+              first_dealer: int | None = None, entropy: tuple[str, ...] = ()) -> tuple[State, list[Event]]:
     """A fresh match with its first deal; the first dealer is drawn from `rng` (OP-AR-24)
     unless given (a rematch passes the deal on, so the mano alternates between matches).
-    Either way it is recorded in `match_started`, so a replay needs no rng."""
+    Either way it is recorded in `match_started`, so a replay needs no rng. `entropy`: what the
+    players added to the deals' secret, recorded there too (the caller's rng already draws on it)."""
     if n_players not in rules.player_counts:
         raise ValueError(f"{rules.variant} is played by {rules.player_counts} players")
     if first_dealer is None:
@@ -47,7 +48,7 @@ def new_match(rules: RuleSet, n_players: int, rng: random.Random,
     elif not 0 <= first_dealer < n_players:
         raise ValueError(f"no seat {first_dealer} at a table of {n_players}")
     state = initial_state(rules, n_players, first_dealer)
-    events: list[Event] = [MatchStarted(rules.variant, rules.options, n_players, first_dealer)]
+    events: list[Event] = [MatchStarted(rules.variant, rules.options, n_players, first_dealer, entropy)]
     state, more = deal(state, rng)
     return state, events + more
 

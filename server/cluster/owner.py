@@ -376,7 +376,7 @@ class TableOwner:
             await asyncio.gather(owned.task, return_exceptions=True)
         if desert and self.store is not None and not actor.finished and actor.state is not None:
             game, players = game_record(table_id, actor.match_no, actor.variant, actor.title,
-                                        actor.seats, actor.state, actor.deal_secret.hex())
+                                        actor.seats, actor.state, actor.chance.secret(actor.match_no).hex())
             await self.store.desert(game, players)
         await self._release(owned.lease)
         if self.store is not None:

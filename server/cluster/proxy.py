@@ -31,6 +31,7 @@ from server.cluster.bus import TABLE_NEWS, Bus, owner_subject, table_lease, tabl
 from server.cluster.lease import Leases
 from server.cluster.tablewire import LobbyCall, follow, seat_record, to_call
 from server.store import ChatRow, EventRow, SenaRow, Snapshot
+from server.table.chance import Chance
 from server.table import Occupant, Pace
 from server.table import messages as tm
 from server.table.snapshot import replay_match
@@ -57,6 +58,7 @@ class TableProxy:
         self.turn_timer = turn_timer
         self.pace = pace
         self.seed = str(seed) if seed is not None else secrets.token_hex(16)
+        self.chance = Chance(table_id, self.seed)  # the deal secrets (a deserted match's record keeps one)
         self.title = title
         self.auto_rematch = auto_rematch
         self._on_change = on_change

@@ -8,18 +8,19 @@ from server.table import Occupant
 from server.table import messages as tm
 
 # The table messages the lobby sends on a connection's behalf (the others are the actor's own)
-LobbyCall = tm.Act | tm.Chat | tm.Sena | tm.Watch | tm.Leave | tm.Rematch | tm.Away | tm.Rejoin | tm.Release | tm.Stop
+LobbyCall = (tm.Act | tm.Chat | tm.Entropy | tm.Sena | tm.Watch | tm.Leave | tm.Rematch | tm.Away | tm.Rejoin
+             | tm.Release | tm.Stop)
 
 
 def seat_record(o: Occupant) -> SeatRecord:
     return SeatRecord(name=o.name[:p.NAME_MAX], conn_id=o.conn_id, bot=o.bot, away=o.away,
                       fingerprint=o.fingerprint, resume=o.resume[:16], was_human=o.was_human,
-                      level=o.level[:16])
+                      level=o.level[:16], entropy=o.entropy[:64])
 
 
 def occupant(r: SeatRecord) -> Occupant:
     o = Occupant(name=r.name, conn_id=r.conn_id, bot=r.bot, away=r.away, fingerprint=r.fingerprint,
-                 resume=r.resume, level=r.level)
+                 resume=r.resume, level=r.level, entropy=r.entropy)
     o.was_human = r.was_human
     return o
 
@@ -29,6 +30,7 @@ def follow(o: Occupant, r: SeatRecord) -> None:
     bot of its own: ``Occupant.replaced_by_bot``), copied to the lobby's occupant; who is
     connected where stays the lobby's (it tells the table)."""
     o.name, o.was_human, o.fingerprint, o.resume, o.level = r.name, r.was_human, r.fingerprint, r.resume, r.level
+    o.entropy = r.entropy
 
 
 def to_call(table_id: str, message: LobbyCall, front: str) -> TableCall:
@@ -44,6 +46,8 @@ def to_call(table_id: str, message: LobbyCall, front: str) -> TableCall:
             return TableCall(table_id=table_id, kind="chat", conn_id=conn_id, front=front,
                              sender=sender[:p.NAME_MAX], text=text[:p.CHAT_MAX * 4], partners=partners,
                              origin=origin[:ORIGIN_MAX])
+        case tm.Entropy(conn_id, entropy):
+            return TableCall(table_id=table_id, kind="entropy", conn_id=conn_id, front=front, text=entropy[:64])
         case tm.Sena(conn_id, sena, origin):
             return TableCall(table_id=table_id, kind="sena", conn_id=conn_id, front=front, sena=sena[:p.SENA_MAX],
                              origin=origin[:ORIGIN_MAX])
@@ -74,6 +78,8 @@ def from_call(call: TableCall) -> LobbyCall | None:
             return tm.Chat(conn, call.sender, call.text, call.partners, call.origin)
         case "sena":
             return tm.Sena(conn, call.sena, call.origin)
+        case "entropy":
+            return tm.Entropy(conn, call.text)
         case "watch":
             return tm.Watch(conn)
         case "leave":

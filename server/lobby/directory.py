@@ -9,6 +9,7 @@ from typing import Callable
 
 import engine
 import protocol as p
+from protocol import deal_proof
 from protocol.text import clean_text
 from server.lobby.seats import Seats, new_code
 from server.moderation.reports import TableLine
@@ -99,6 +100,9 @@ class Directory:
         if table.people() and conn.table_id != table.table_id and (wait := self._seats.leavers.refused(conn)):
             state.send(conn, wait)  # other people sit here: a leaver's wait holds
             return
+        entropy = checked_entropy(state, conn, msg.entropy)
+        if entropy is None:
+            return
         seat = msg.seat
         if seat is None:
             seat = next((i for i, s in enumerate(table.seats) if s is None), None)
@@ -111,7 +115,7 @@ class Directory:
         if table.seats[seat] is not None:
             state.error(conn, "seat_taken", "that seat is taken")
             return
-        self._seats.sit(conn, table, seat)
+        self._seats.sit(conn, table, seat, entropy)
 
     def on_join_code(self, conn: Conn, msg: p.JoinByCode) -> None:
         code = clean_text(msg.code, 16).upper().replace(" ", "")
@@ -255,6 +259,30 @@ class Directory:
         table.said.append(TableLine(conn.name or "", clean_text(msg.text, p.CHAT_MAX), msg.partners))
         table.actor.post(tm.Chat(conn.peer.conn_id, conn.name or "", msg.text, msg.partners, conn.origin))
 
+    def on_add_entropy(self, conn: Conn, msg: p.AddEntropy) -> None:
+        """A seated player's random bytes for the table's next match (protocol/deal_proof.py):
+        a waiting table keeps them with the seat; a running one passes them to its table."""
+        table = self._my_table(conn, msg.table_id)
+        if table is None:
+            return
+        if conn.seat is None or not msg.entropy:
+            self._state.error(conn, "bad_entropy", "a seated player adds random bytes, in hexadecimal")
+            return
+        entropy = checked_entropy(self._state, conn, msg.entropy)
+        if entropy is None:
+            return
+        if table.actor is not None:
+            table.actor.post(tm.Entropy(conn.peer.conn_id, entropy))
+            return
+        occupant = table.seats[conn.seat]
+        if occupant is not None:
+            occupant.entropy = entropy
+            self._seats.save_room(table)
+            others = tuple(o.entropy for o in table.seats if o is not None and o.entropy)
+            secret = deal_proof.match_secret(table.seed, 1)
+            self._state.send(conn, p.DealSeal(table_id=table.table_id, match_no=1,
+                                              commitment=deal_proof.commitment(secret), entropy=others))
+
     def on_sena(self, conn: Conn, msg: p.MakeSena) -> None:
         table = self._playing_table(conn, msg.table_id)
         if table is None or table.actor is None:
@@ -269,3 +297,16 @@ class Directory:
         if table is None or table.actor is None:
             return
         table.actor.post(tm.Rematch(conn.peer.conn_id))
+
+
+def checked_entropy(state: LobbyState, conn: Conn, text: str) -> str | None:
+    """A player's entropy as sent, lower-case ("" when none was sent); None (and the player
+    told) when it is not 8 to 32 bytes in hexadecimal."""
+    if not text:
+        return ""
+    try:
+        deal_proof.parse_entropy(text)
+    except ValueError as exc:
+        state.error(conn, "bad_entropy", str(exc))
+        return None
+    return text.lower()

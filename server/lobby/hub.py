@@ -100,6 +100,7 @@ class Hub:
             p.StartTable: self._directory.on_start_table,
             p.TableAction: self._directory.on_act,
             p.TableChat: self._directory.on_table_chat,
+            p.AddEntropy: self._directory.on_add_entropy,
             p.MakeSena: self._directory.on_sena,
             p.Rematch: self._directory.on_rematch,
             p.MyGames: self._history.on_my_games,

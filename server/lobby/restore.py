@@ -33,7 +33,7 @@ def table_from_record(record: TableRecord) -> Table:
         owner=record.owner, seats=[Occupant.from_record(d) if d else None for d in record.seats],
         options=dict(record.options), private=record.private, code=record.code,
         turn_timer=record.turn_timer, demo=record.demo, owner_starts=record.owner_starts,
-        quick=record.quick,
+        quick=record.quick, seed=record.seed, stored=True,
     )
 
 
@@ -203,7 +203,7 @@ class Restorer:
         (cluster mode keeps those too) still does, and a quick-play one waits for people
         again, then bots take its free seats."""
         state = self._state
-        table.owner_starts, table.seed = table.owner_starts or None not in table.seats, seed
+        table.owner_starts, table.seed, table.stored = table.owner_starts or None not in table.seats, seed, True
         for index, seated in enumerate(table.seats):
             if seated is None or seated.bot or id(seated) in back:
                 continue

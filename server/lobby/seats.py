@@ -53,10 +53,12 @@ class Seats:
         self._tokens = itertools.count(1)
 
     # -- sitting down and starting ------------------------------------------------------
-    def sit(self, conn: Conn, table: Table, seat: int) -> None:
+    def sit(self, conn: Conn, table: Table, seat: int, entropy: str = "") -> None:
+        """``entropy``: the person's random bytes (hex, checked) for the table's next match."""
         if conn.table_id is not None:
             self.leave_table(conn)
-        occupant = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id, fingerprint=conn.peer.fingerprint)
+        occupant = Occupant(name=conn.name or "", conn_id=conn.peer.conn_id, fingerprint=conn.peer.fingerprint,
+                            entropy=entropy)
         if occupant.fingerprint is None and self._stored_room(table):
             # A guest's code for a waiting room's seat: a new lobby host gives the seat back
             # to it (cluster mode: its front end keeps it, server/lobby/reattach.py); it is
@@ -89,12 +91,12 @@ class Seats:
                     occupant.resume = self._new_resume_code()
                     if conn is not None and self._state.presence is not None:
                         self._state.presence(conn)  # cluster mode: its front end learns the code
-        actor = self.new_actor(table, seed=table.seed or None)
+        actor = self.new_actor(table, seed=table.seed)
         table.actor = actor
         log.info("table %s: %s for %d starts", table.table_id, table.variant, len(table.seats),
                  extra={"table": table.table_id})
         store = self._state.store
-        if store is not None and table.seed:  # a waiting room, in the store since it opened
+        if store is not None and table.stored:  # a waiting room, in the store since it opened
             self._state.persist(store.update_seats(table.table_id, [o.to_record() for o in seats]))
         elif store is not None:  # queued before the actor's first append
             self._state.persist(store.create_table(self._record(table, actor.seed)))
@@ -121,8 +123,8 @@ class Seats:
         store = self._state.store
         if store is None or not self._stored_room(table) or table.actor is not None:
             return
-        if not table.seed:
-            table.seed = secrets.token_hex(16)
+        if not table.stored:
+            table.stored = True
             self._state.persist(store.create_table(self._record(table, table.seed)))
         else:
             self._state.persist(store.update_seats(
@@ -236,7 +238,7 @@ class Seats:
                 self._deserted(table)
             table.actor.post(tm.Stop(deserted=deserted))
             state.close_in_store(table.table_id)
-        elif table.seed:  # a waiting room everybody left
+        elif table.stored:  # a waiting room everybody left
             state.close_in_store(table.table_id)
         for watcher in table.spectators:
             w = state.conns.get(watcher)
@@ -254,7 +256,7 @@ class Seats:
             return
         seats = [o for o in table.seats if o is not None]
         game, players = game_record(table.table_id, actor.match_no, table.variant, table.title,
-                                    seats, actor.state, actor.deal_secret.hex())
+                                    seats, actor.state, actor.chance.secret(actor.match_no).hex())
         self._state.persist(store.desert(game, players))
 
     # -- held seats ------------------------------------------------------------

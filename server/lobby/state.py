@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Protocol
 
 import protocol as p
+from protocol import deal_proof
 from protocol.text import name_key
 from server.config import ServerConfig
 from server.link import HubLink, Peer
@@ -73,7 +75,10 @@ class Table:
     # the moment the last seat is taken.
     owner_starts: bool = False
     quick: bool = False  # opened by quick play: bots take its free seats after a wait for people
-    seed: str = ""  # a waiting room's, chosen when it is first stored (Seats.save_room)
+    # Chosen when the table opens: its first match's commitment is in the lobby's list before
+    # anyone sits (protocol/deal_proof.py), so a joiner's entropy comes after it
+    seed: str = field(default_factory=lambda: secrets.token_hex(16))
+    stored: bool = False  # a waiting room in the store (Seats.save_room)
     # The latest chat lines said at the table, for players' reports (server/moderation/reports.py)
     said: deque[TableLine] = field(default_factory=lambda: deque(maxlen=SAID_KEPT))
 
@@ -240,7 +245,18 @@ class LobbyState:
             bots=tuple(o is not None and o.bot for o in table.seats), turn_timer=table.turn_timer,
             bot_levels=tuple(o.level if o is not None and o.bot else "" for o in table.seats),
             owner_starts=table.owner_starts and table.actor is None,
+            commitment=self._next_commitment(table),
         )
+
+    @staticmethod
+    def _next_commitment(table: Table) -> str:
+        """The commitment of the match players may still add entropy to: the first one while
+        the table waits, the next one once a match is over ("" while one is played)."""
+        if table.actor is None:
+            return deal_proof.commitment(deal_proof.match_secret(table.seed, 1))
+        if table.actor.finished:
+            return deal_proof.commitment(deal_proof.match_secret(table.seed, table.actor.match_no + 1))
+        return ""
 
     def snapshot(self) -> p.LobbySnapshot:
         return p.LobbySnapshot(

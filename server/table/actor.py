@@ -67,9 +67,7 @@ class TableActor:
         self.rules = engine.get_ruleset(variant, **options)
         self.seats = seats
         self.turn_timer = turn_timer
-        self._send = send
-        self._on_change = on_change
-        self._store = store
+        self._send, self._on_change, self._store = send, on_change, store
         self.auto_rematch = auto_rematch  # bot-only demo tables play on for ever
         self.seed = str(seed) if seed is not None else secrets.token_hex(16)
         self.chance = Chance(table_id, self.seed)
@@ -182,16 +180,10 @@ class TableActor:
         for seat, cid in replayed.commands:
             self._cids.setdefault(seat, deque(maxlen=RECENT_CIDS)).append(cid)
         self.finished = self.state.match_over
-        self._viewers.seal(self.deal_seal())  # for whoever comes back to it
+        self.chance.restored(self.events)
+        self._viewers.seal(self.chance.seal(self.match_no, self.state.match_over))  # for whoever comes back
         if stopped_at is not None and rows and self.turn_timer:
             self._timers.resume(self.seq, used=stopped_at - rows[-1].ts)
-
-    @property
-    def deal_secret(self) -> bytes:
-        return self.chance.secret(self.match_no)
-
-    def deal_seal(self) -> p.DealSeal:
-        return self.chance.seal(self.match_no, over=self.state is not None and self.state.match_over)
 
     def _handle(self, message: m.TableMessage) -> None:
         match message:
@@ -217,6 +209,8 @@ class TableActor:
                 self._on_timeout(seq)
             case m.Chat(conn_id, sender, text, partners):
                 self._on_chat(conn_id, sender, text, partners)
+            case m.Entropy(conn_id, entropy):
+                self._on_entropy(conn_id, entropy)
             case m.Sena(conn_id, code):
                 self.talk.sena(conn_id, self.viewers.get(conn_id), code, self.state, self.seq)
             case m.Watch(conn_id):
@@ -245,11 +239,11 @@ class TableActor:
         self.match_no += 1
         self.talk.match_no = self.match_no
         self.events = []
-        if first_dealer is None:  # drawn from the match's secret too: the proof checks it
-            first_dealer = self.chance.first_dealer(self.match_no, len(self.seats))
-        self._viewers.seal(self.deal_seal())  # before the first deal (the frames keep this order)
+        first_dealer = self.chance.begin(self.match_no, self.seats, first_dealer)
+        self._viewers.seal(self.chance.seal(self.match_no, over=False))  # before the first deal
         self.state, events = engine.new_match(  # match_started is logged first, then the deal
-            self.rules, len(self.seats), self.chance.deal(self.match_no, self.seq + 2), first_dealer=first_dealer)
+            self.rules, len(self.seats), self.chance.deal(self.match_no, self.seq + 2),
+            first_dealer=first_dealer, entropy=self.chance.entropy)
         self._publish(events)
 
     def _apply(self, action: engine.Action, cause: tuple[int, int] | None = None,
@@ -406,6 +400,13 @@ class TableActor:
             if self._rematch_agreed():
                 self._new_match()
 
+    def _on_entropy(self, conn_id: int, entropy: str) -> None:
+        """A player's random bytes for the next match, answered with its commitment (``Chance.offered``)."""
+        seat = self.viewers.get(conn_id)
+        if seat is None:
+            return self._viewers.error(conn_id, "not_seated", "you do not play at this table")
+        self._viewers.emit(conn_id, p.encode(self.chance.offered(self.match_no, self.seats, seat, entropy)))
+
     def _on_rematch(self, conn_id: int) -> None:
         seat = self.viewers.get(conn_id)
         if seat is None or self.state is None or not self.state.match_over:
@@ -431,12 +432,12 @@ class TableActor:
         if ended := any(isinstance(e, engine.MatchEnded) for e in events):
             assert self.state is not None
             self._games.append(moves.game_record(self.table_id, self.match_no, self.variant, self.title,
-                                                 self.seats, self.state, self.deal_secret.hex()))
+                                                 self.seats, self.state, self.chance.secret(self.match_no).hex()))
         self._timers.cancel()
         self._schedule()  # first: the updates carry the new turn timer
         self._viewers.update_all(events)
         if ended:  # the secret, now that no card of the match is left to deal
-            self._viewers.seal(self.deal_seal())
+            self._viewers.seal(self.chance.seal(self.match_no, over=True))
         if any(isinstance(e, engine.HandDealt) for e in events) and self.state is not None:
             self.talk.bots_signal(self.state, self.seq)  # after the deal they are about
         self._changed = True

@@ -22,6 +22,14 @@ class Act:
 
 
 @dataclass(frozen=True)
+class Entropy:
+    """A seated player's random bytes (hex, checked) for the next match's deals."""
+
+    conn_id: int
+    entropy: str
+
+
+@dataclass(frozen=True)
 class Chat:
     conn_id: int
     sender: str
@@ -147,6 +155,6 @@ class CoverRematch:
 
 
 TableMessage = (
-    Act | Chat | Sena | Watch | Leave | Rematch | Away | Rejoin | Release | Resend | Stop
+    Act | Chat | Entropy | Sena | Watch | Leave | Rematch | Away | Rejoin | Release | Resend | Stop
     | BotMove | BotChosen | Deal | NewMatch | Timeout | Cover | CoverRematch
 )

@@ -6,6 +6,7 @@ from typing import Any
 
 import engine
 import protocol as p
+from protocol import deal_proof
 
 
 @dataclass
@@ -18,6 +19,7 @@ class Occupant:
     resume: str = ""  # the code a guest reclaims the seat with
     was_human: bool = False  # a person sat here (for "my games"), even if a bot plays on
     level: str = "normal"  # the bot's level (engine.BOT_LEVELS) when a bot plays the seat
+    entropy: str = ""  # the person's random bytes (hex) for the next match's deals (p.AddEntropy)
 
     def __post_init__(self) -> None:
         if not self.bot:
@@ -66,7 +68,7 @@ class Occupant:
 
     def to_record(self) -> dict[str, Any]:
         return {"name": self.name, "fp": self.fingerprint, "resume": self.resume,
-                "bot": self.bot, "human": self.was_human, "level": self.level}
+                "bot": self.bot, "human": self.was_human, "level": self.level, "entropy": self.entropy}
 
     @classmethod
     def from_record(cls, d: dict[str, Any]) -> "Occupant":
@@ -76,4 +78,5 @@ class Occupant:
         o.was_human = bool(d.get("human", not bot))
         level = str(d.get("level") or "normal")
         o.level = level if level in engine.BOT_LEVELS else "normal"
+        o.entropy = str(d.get("entropy") or "")[:2 * deal_proof.ENTROPY_MAX]
         return o

@@ -36,5 +36,5 @@ def deals_proof(game: GameRecord, rows: list[EventRow]) -> p.DealsProof | None:
         deck=tuple(str(card) for card in rules.deck), cards_per_hand=rules.cards_per_hand,
         mano_extra=rules.solo_mano_three and players == 3, face_up=rules.has_face_up,
         first_dealer=int(started["first_dealer"]), dealer_drawn=game.match_no == 1,
-        deals=tuple(deals),
+        deals=tuple(deals), entropy=tuple(str(e) for e in started.get("entropy") or ()),
     )

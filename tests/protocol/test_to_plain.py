@@ -24,8 +24,9 @@ def _walked(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         specs = record_fields(type(value))
         tag = tag_of(type(value))
-        if tag is not None:
-            return {TAG: tag, **{s.name: _walked(getattr(value, s.name)) for s in specs}}
+        if tag is not None:  # every field, but a sparse one at its default
+            return {TAG: tag, **{s.name: _walked(getattr(value, s.name)) for s in specs
+                                 if not (s.sparse and getattr(value, s.name) == s.default)}}
         out = {}
         for s in specs:
             item = getattr(value, s.name)

@@ -94,6 +94,8 @@ EXAMPLES: list[p.Message] = [
     p.DealSeal(table_id="t1", match_no=1, commitment="ab" * 32),
     p.DealSeal(table_id="t1", match_no=1, commitment="ab" * 32, secret="cd" * 32),
     p.ProveDeals(table_id="t1", match_no=1),
+    p.AddEntropy(table_id="t1", entropy="0f" * 16),
+    p.JoinTable(table_id="t1", seat=1, entropy="ab" * 8),
     p.DealsProof(table_id="t1", match_no=1, variant="paulista", players=2, commitment="ab" * 32,
                  secret="cd" * 32, deck=("Ac", "2c"), face_up=True, first_dealer=1, dealer_drawn=True,
                  deals=(p.DealRecord(label="deal/2", dealer=1, hands=(("Ac", "2c", "3c"), ("4d", "5d", "6d")),

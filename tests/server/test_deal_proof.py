@@ -30,12 +30,13 @@ def cases() -> list[tuple[str, int]]:
     return out
 
 
-async def play_a_match(tmp_path: Path, variant: str, players: int, seed: str) -> tuple[Viewers, p.DealsProof]:
-    """A whole match: ana (connection 1) at seat 0, bots at the others."""
+async def play_a_match(tmp_path: Path, variant: str, players: int, seed: str,
+                       entropy: str = "") -> tuple[Viewers, p.DealsProof]:
+    """A whole match: ana (connection 1) at seat 0, bots at the others; ``entropy``: hers."""
     store = Store(tmp_path / "db.sqlite3")
     await store.open()
     try:
-        seats = [Occupant("ana", 1, fingerprint=KEY)] + [Occupant(f"Bot {i}", i + 1, bot=True)
+        seats = [Occupant("ana", 1, fingerprint=KEY, entropy=entropy)] + [Occupant(f"Bot {i}", i + 1, bot=True)
                                                           for i in range(1, players)]
         await store.create_table(TableRecord("t", "x", variant, short_options(variant), "ana", False, "", 0,
                                              [o.to_record() for o in seats], seed))
@@ -136,3 +137,13 @@ def test_a_deal_that_ends_its_hand_deals_again_from_the_same_stream_and_the_proo
     proof = deals_proof(game, rows)
     assert proof is not None and [d.label for d in proof.deals] == ["deal/2", "deal/2", "deal/6"]
     assert deal_proof.check(proof).holds
+
+
+async def test_a_players_entropy_goes_into_every_shuffle_and_into_the_proof(tmp_path: Path) -> None:
+    mine = "5eed" * 8  # 16 bytes of ana's own
+    viewers, proof = await play_a_match(tmp_path, "argentino", 2, seed="entropy", entropy=mine)
+    seals, _ = seen_by(viewers, 1)
+    assert seals[0].entropy == (mine,) and proof.entropy == (mine,)
+    assert deal_proof.check(proof, seals[0].commitment).holds
+    # Without her bytes the secret alone deals other cards: the server did use them.
+    assert not deal_proof.check(dataclasses.replace(proof, entropy=())).holds
