@@ -63,3 +63,14 @@ def test_wide_draws_take_several_blocks_and_stay_in_range() -> None:
     rng = deal_proof.DealRandom(b"s" * 32, "x")
     assert 0 <= rng.getrandbits(300) < 2**300 and 0 <= rng.random() < 1
     assert rng.getrandbits(0) == 0
+
+
+@given(secret=st.binary(min_size=32, max_size=32),
+       entropy=st.lists(st.binary(min_size=8, max_size=32), max_size=6))
+def test_the_players_entropy_is_mixed_in_as_the_document_states(secret: bytes, entropy: list[bytes]) -> None:
+    if entropy:
+        expected = hashlib.sha256(b"truco-ssh deal entropy v1\x00" + secret
+                                  + b"".join(bytes([len(e)]) + e for e in entropy)).digest()
+    else:
+        expected = secret
+    assert deal_proof.mixed(secret, [e.hex() for e in entropy]) == expected
