@@ -247,6 +247,7 @@ class Welcome(Event):
     guest: bool = limited()
     variants: tuple[VariantInfo, ...] = limited(max_items=16)
     chat_max: int = limited(CHAT_MAX, lo=1, hi=10_000)
+    operator: bool = False  # the session's key is an operator's (the screens offer their keys)
 
 
 @dataclass(frozen=True)

@@ -213,9 +213,11 @@ class TrucoApp(App[None]):
             self._show_proof(msg)
         elif isinstance(msg, (m.OnlineReport, m.RestrictionsReport, m.LogReport, m.ReportsReport)):
             from tui.screens.help import HelpScreen
+            from tui.screens.operators import OperatorScreen
 
-            self.push_screen(HelpScreen("\n".join(report_lines(msg, self.tr, whole_keys=False)),
-                                        self.tr("operator.title")))
+            if not isinstance(self.screen, OperatorScreen):  # (there, its lists show them)
+                self.push_screen(HelpScreen("\n".join(report_lines(msg, self.tr, whole_keys=False)),
+                                            self.tr("operator.title")))
         elif isinstance(msg, p.Notice):
             if msg.code in SESSION_ENDING:
                 self.farewell(msg.code, msg.text)

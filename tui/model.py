@@ -11,6 +11,7 @@ import protocol as p
 class LobbyModel:
     me: str = ""
     guest: bool = True
+    operator: bool = False  # my key is an operator's: the lobby offers the operators' screen
     variants: dict[str, p.VariantInfo] = field(default_factory=dict)
     players: dict[str, p.PlayerInfo] = field(default_factory=dict)
     tables: dict[str, p.TableInfo] = field(default_factory=dict)
@@ -28,7 +29,7 @@ class LobbyModel:
     def apply(self, msg: p.Message) -> None:
         """Fold one event into the model (events not about the lobby are ignored)."""
         if isinstance(msg, p.Welcome):
-            self.me, self.guest, self.chat_max = msg.name, msg.guest, msg.chat_max
+            self.me, self.guest, self.chat_max, self.operator = msg.name, msg.guest, msg.chat_max, msg.operator
             self.variants = {v.name: v for v in msg.variants}
         elif isinstance(msg, p.LobbySnapshot):
             self.players = {pl.name: pl for pl in msg.players}

@@ -18,14 +18,14 @@ def report_lines(answer: p.Event, tr: Tr, whole_keys: bool = True) -> list[str]:
     key's fingerprint cut, so that a row fits a terminal; enough to tell keys apart)."""
 
     def key(text: str) -> str:
-        return text if whole_keys or len(text) <= KEY_SHOWN else text[:KEY_SHOWN] + "…"
+        return text if whole_keys else short_key(text)
 
     if isinstance(answer, m.Done):
         return [answer.text]
     if isinstance(answer, m.OnlineReport):
         rows = [tuple(tr(f"operator.col.{c}") for c in ("name", "key", "address", "where", "notes"))]
         rows += [(line.name or f"({line.conn_id})", key(line.fingerprint) or tr("operator.guest"), line.address,
-                  _where(line.table_id, line.seat, tr),
+                  where_text(line.table_id, line.seat, tr),
                   " ".join(tr(f"operator.{flag}") for flag, on in (("operator", line.operator), ("muted", line.muted))
                            if on)) for line in answer.lines]
         return _columns(rows) + [tr("operator.online", n=len(answer.lines))]
@@ -34,7 +34,7 @@ def report_lines(answer: p.Event, tr: Tr, whole_keys: bool = True) -> list[str]:
             return [tr("operator.no_restrictions")]
         rows = [tuple(tr(f"operator.col.{c}") for c in ("number", "what", "on", "target", "until", "reason"))]
         rows += [(str(line.number), line.what, line.on, key(line.target),
-                  _when(line.until) if line.until else tr("operator.for_good"), line.reason) for line in answer.lines]
+                  when_text(line.until) if line.until else tr("operator.for_good"), line.reason) for line in answer.lines]
         return _columns(rows)
     if isinstance(answer, m.ReportsReport):
         if not answer.lines:
@@ -42,7 +42,7 @@ def report_lines(answer: p.Event, tr: Tr, whole_keys: bool = True) -> list[str]:
         out: list[str] = []
         for line in answer.lines:  # each report a block: who, by how many, why, and its evidence
             where = f" · {line.table_id}: {', '.join(line.seats)}" if line.table_id else ""
-            out += [f"#{line.number} {_when(line.at)} {line.reported} ({key(line.reported_key) or tr('operator.guest')}, "
+            out += [f"#{line.number} {when_text(line.at)} {line.reported} ({key(line.reported_key) or tr('operator.guest')}, "
                     f"{line.reported_address or '?'}) · {line.reason} · "
                     + tr("operator.reported_by", n=line.reporters, name=line.by) + where]
             if line.text:
@@ -53,12 +53,17 @@ def report_lines(answer: p.Event, tr: Tr, whole_keys: bool = True) -> list[str]:
         if not answer.lines:
             return [tr("operator.no_actions")]
         rows = [tuple(tr(f"operator.col.{c}") for c in ("when", "by", "action", "target", "reason"))]
-        rows += [(_when(line.at), key(line.by), line.action, key(line.target), line.reason) for line in answer.lines]
+        rows += [(when_text(line.at), key(line.by), line.action, key(line.target), line.reason) for line in answer.lines]
         return _columns(rows)
     return [str(answer)]
 
 
-def _where(table_id: str | None, seat: int | None, tr: Tr) -> str:
+def short_key(text: str) -> str:
+    """A key's fingerprint cut to what tells keys apart in a terminal's columns."""
+    return text if len(text) <= KEY_SHOWN else text[:KEY_SHOWN] + "…"
+
+
+def where_text(table_id: str | None, seat: int | None, tr: Tr) -> str:
     if table_id is None:
         return tr("operator.in_lobby")
     if seat is None:
@@ -66,7 +71,7 @@ def _where(table_id: str | None, seat: int | None, tr: Tr) -> str:
     return tr("operator.seated", table=table_id, seat=seat + 1)
 
 
-def _when(unix: int) -> str:
+def when_text(unix: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(unix))
 
 

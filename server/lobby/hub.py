@@ -74,13 +74,15 @@ class Hub:
         self._seats = Seats(state, pace, self._send_frame, actor_factory)
         self._sessions = Sessions(state, self._seats)
         self._directory = Directory(state, self._seats, variants, validate_options)
-        self._names = Names(state, self._sessions, self._seats, variants, self._directory.join_by_link)
+        moderation = moderation or Moderation()
+        self._names = Names(state, self._sessions, self._seats, variants, self._directory.join_by_link,
+                            operator=lambda conn: moderation.is_operator(conn.peer.fingerprint))
         self._history = History(state)
         self._quick = QuickPlay(state, self._seats, self._directory)
         self._restorer = Restorer(state, self._seats)
         self._reattach = Reattach(state, self._sessions, self._seats, self._names, self._directory.on_watch_table)
         self._early = EarlyCommands(state)  # for tables not back yet
-        self._desk = OperatorDesk(state, self._sessions, self._seats, moderation or Moderation())
+        self._desk = OperatorDesk(state, self._sessions, self._seats, moderation)
         self.restored = self._restorer.restored  # every table of the last run is back
         self.variants = self._directory.variants
         # Every protocol command and the one method that handles it

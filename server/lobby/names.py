@@ -36,8 +36,10 @@ def as_code(text: str) -> str:
 
 class Names:
     def __init__(self, state: LobbyState, sessions: Sessions, seats: Seats,
-                 variants: tuple[p.VariantInfo, ...], join_by_code: Callable[[Conn, str], None]) -> None:
+                 variants: tuple[p.VariantInfo, ...], join_by_code: Callable[[Conn, str], None],
+                 operator: Callable[[Conn], bool] = lambda conn: False) -> None:
         self._state = state
+        self._operator = operator  # whether a connection's key is an operator's
         self._join_by_code = join_by_code  # the directory's: sit (or watch) at a coded table
         self._sessions = sessions
         self._seats = seats
@@ -83,7 +85,7 @@ class Names:
             state.reserved_names[key] = name
             self._persist_reservation(key, name, fp)
         state.send(conn, p.Welcome(name=name, guest=fp is None, variants=self._variants,
-                                   chat_max=state.config.chat_max_len))
+                                   chat_max=state.config.chat_max_len, operator=self._operator(conn)))
         state.send_snapshot(conn)
         state.lobby_news(p.PlayerUpdated(player=state.player_info(conn)), exclude=conn.peer.conn_id)
         if state.presence is not None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import engine
 from protocol.deal_proof import PROBLEMS
+from tui.screens.operators import VIEWS
 from engine.variants.senas import SENAS
 from tui.hand_points import RAISES
 from tui.i18n import LOCALES
@@ -167,6 +168,10 @@ def dynamic_keys() -> dict[str, set[str]]:
         "operator.": {"operator", "muted"},
         "hear.": {"everyone", "partners", "nobody"},  # a player's chat setting (tui/app.py)
         "proof.problem.": set(PROBLEMS),  # what a check of the deals found (tui/proof_text.py)
+        # The operators' screen (tui/screens/operators.py): its lists, and what each action asks
+        "operator.view.": set(VIEWS),
+        "operator.empty.": set(VIEWS),
+        "operator.ask.": {"ban", "mute", "ban_minutes", "mute_minutes"},
     }
     _, heads = key_constants()
     always = {"variant.", "option.", "option_help.", "value.", "call.", "reason.", "rule.", "error.",

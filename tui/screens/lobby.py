@@ -41,6 +41,7 @@ class LobbyScreen(Screen[None]):
         Binding("c", "chat", "key.chat", show=False, priority=True),
         Binding("g", "language", "key.language", priority=True),
         Binding("L", "lite", "", show=False, priority=True),
+        Binding("O", "operators", "operator.key.open", priority=True),
         Binding("question_mark", "help", "key.help", key_display="?", priority=True),
         Binding("q", "quit", "key.quit", priority=True),
         Binding("escape", "focus_tables", "", show=False),
@@ -87,6 +88,8 @@ class LobbyScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action not in self.OWN_ACTIONS:
             return super().check_action(action, parameters)  # Textual's own (copy, focus...)
+        if action == "operators" and not self.model.operator:
+            return False  # (the server would refuse every command on it anyway)
         # Typing in the chat: every letter is text (Esc and Enter are the chat's own keys).
         return not isinstance(self.focused, Input)
 
@@ -415,6 +418,11 @@ class LobbyScreen(Screen[None]):
             PromptScreen(tr(title), tr(placeholder), 16, [("Enter", tr(key)), ("Esc", tr("key.cancel"))]),
             entered,
         )
+
+    def action_operators(self) -> None:
+        from tui.screens.operators import OperatorScreen
+
+        self.app.push_screen(OperatorScreen())
 
     def action_history(self) -> None:
         from tui.screens.history import HistoryScreen

@@ -13,8 +13,11 @@ from tui.widgets.keybar import KeyBar
 class PromptScreen(ModalScreen[str | None]):
     BINDINGS = [("escape", "cancel", "")]
 
-    def __init__(self, title: str, placeholder: str, max_length: int, keys: list[tuple[str, str]]):
+    def __init__(self, title: str, placeholder: str, max_length: int, keys: list[tuple[str, str]],
+                 empty_ok: bool = False):
+        """``empty_ok``: Enter on an empty line answers "" (else None, as Esc does)."""
         super().__init__()
+        self._empty_ok = empty_ok
         self._title = title
         self._placeholder = placeholder
         self._max_length = max_length
@@ -29,7 +32,8 @@ class PromptScreen(ModalScreen[str | None]):
             yield bar
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        value = event.value.strip()
+        self.dismiss(value if value or self._empty_ok else None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -1,0 +1,127 @@
+"""Pilot tests of the operators' screen (issue 34): only an operator's lobby offers it; its
+lists show what the server answers; the keys act on the selected line (with a reason asked
+first), the command line takes the slash commands, and a carried-out action asks again."""
+from __future__ import annotations
+
+import protocol as p
+from protocol import moderation as m
+from tui.screens.operators import OperatorScreen, minutes_and_reason
+from tui.screens.prompt import PromptScreen
+
+from tests.tui.helpers import screen_text
+from tests.tui.kit import FakeLink, TrucoApp, variant_infos
+
+ONLINE = m.OnlineReport(lines=(
+    m.OnlineLine(conn_id=1, name="op", fingerprint="SHA256:operatorkeyoperatorkey", address="127.0.0.1", operator=True),
+    m.OnlineLine(conn_id=2, name="mallory", fingerprint="SHA256:mallorymallorymallory", address="10.0.0.9",
+                 table_id="t1", seat=1),
+    m.OnlineLine(conn_id=3, name="[b]guest[/b]", address="10.0.0.7"),
+))
+
+
+def lobby(operator: bool, lang: str = "en") -> tuple[TrucoApp, FakeLink]:
+    link = FakeLink()
+    app = TrucoApp(link, "op", lang)
+    link.push(p.Welcome(name="op", guest=False, variants=tuple(variant_infos()), operator=operator),
+              p.LobbySnapshot(players=(p.PlayerInfo(name="op"),), tables=(), chat=()))
+    return app, link
+
+
+async def test_only_an_operators_lobby_offers_the_screen() -> None:
+    app, _ = lobby(operator=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        assert "Operators" not in screen_text(app)
+        await pilot.press("O")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, OperatorScreen)
+
+
+async def test_the_operator_kicks_and_bans_from_the_list_and_types_a_command() -> None:
+    app, link = lobby(operator=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        assert "O Operators" in screen_text(app)
+        await pilot.press("O")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, OperatorScreen) and link.sent[-1] == m.Online()
+        link.push(ONLINE)
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "mallory" in text and "SHA256:malloryma…" in text and "t1, seat 2" in text
+        assert "[b]guest[/b]" in text  # a name as written, never markup
+
+        await pilot.press("down")  # mallory
+        await pilot.press("k")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press(*"spam")
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert link.sent[-1] == m.Kick(name="mallory", reason="spam")
+        link.push(m.Done(action="kick", text="mallory disconnected"))
+        await pilot.pause(0.1)
+        assert link.sent[-1] == m.Online()  # asked again after the action
+
+        await pilot.press("b")
+        await pilot.pause(0.2)
+        await pilot.press("escape")  # changed their mind: nothing is sent
+        await pilot.pause(0.1)
+        assert link.sent[-1] == m.Online()
+        await pilot.press("b")
+        await pilot.pause(0.2)
+        await pilot.press(*"1440 cheating")
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert link.sent[-1] == m.Restrict(what=m.BAN, on=m.ON_KEY, target="SHA256:mallorymallorymallory",
+                                           minutes=1440, reason="cheating")
+
+        await pilot.press("down")  # the guest: banned by address
+        await pilot.press("m")
+        await pilot.pause(0.2)
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert link.sent[-1] == m.Restrict(what=m.MUTE, on=m.ON_ADDRESS, target="10.0.0.7", minutes=60, reason="")
+
+        await pilot.press("colon")
+        await pilot.press(*"say back in 5 minutes")
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert link.sent[-1] == m.Broadcast(text="back in 5 minutes")
+
+        await pilot.press("2")
+        await pilot.pause(0.1)
+        assert link.sent[-1] == m.ListRestrictions()
+        link.push(m.RestrictionsReport(lines=(m.RestrictionLine(number=7, what="ban", on="key",
+                                                                 target="SHA256:mallorymallorymallory", reason="cheating"),)))
+        await pilot.pause(0.2)
+        await pilot.press("u")
+        await pilot.pause(0.1)
+        assert link.sent[-1] == m.Lift(number=7)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, OperatorScreen)
+
+
+async def test_the_reports_list_opens_a_reports_evidence_in_spanish() -> None:
+    app, link = lobby(operator=True, lang="es")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("O")
+        await pilot.pause(0.2)
+        await pilot.press("3")
+        await pilot.pause(0.1)
+        assert link.sent[-1] == m.Reports(limit=200)
+        link.push(m.ReportsReport(lines=(m.ReportLine(number=4, reported="mallory", reason="abuse", by="ana",
+                                                      reporters=2, evidence=("[table] mallory: idiota",)),)))
+        await pilot.pause(0.2)
+        assert "denuncias" in screen_text(app) and "mallory" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert "[table] mallory: idiota" in screen_text(app)
+
+
+def test_minutes_then_a_reason() -> None:
+    assert minutes_and_reason("30 spam in chat", 60) == (30, "spam in chat")
+    assert minutes_and_reason("spam", 60) == (60, "spam")
+    assert minutes_and_reason("", 0) == (0, "")
