@@ -4,6 +4,7 @@ banned player's session on another process."""
 from __future__ import annotations
 
 import asyncio
+import signal
 
 import asyncssh
 import pytest
@@ -54,3 +55,33 @@ async def test_a_ban_made_on_one_process_is_refused_by_another_and_ends_the_sess
             raise AssertionError("the lifted ban still holds on the other process")
     finally:
         await asyncio.gather(host.stop(), front.stop())
+
+
+async def test_a_ban_outlives_its_lobby_host_and_holds_at_a_process_started_after(
+        tmp_path, nats_server: NatsServer) -> None:
+    operator, mallory = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
+    fingerprint = str(operator.get_fingerprint("sha256"))
+    host = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
+    front = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
+    late = None
+    try:
+        for _ in range(400):  # which of the two is the lobby host
+            if host.is_host or front.is_host:
+                break
+            await asyncio.sleep(0.05)
+        if front.is_host:
+            host, front = front, host
+        assert host.is_host
+        mallory_fp = str(mallory.get_fingerprint("sha256"))
+        done = await run_admin("127.0.0.1", host.port, m.Restrict(what=m.BAN, on=m.ON_KEY, target=mallory_fp,
+                                                                  reason="cheating"), [operator], known_hosts=None)
+        assert isinstance(done, m.Done), done
+        await host.stop(signal.SIGKILL)  # the lobby host dies with the ban just made
+        late = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
+        for proc in (front, late):
+            with pytest.raises(asyncssh.DisconnectError, match="banned from this server for good: cheating"):
+                await Client.connect("127.0.0.1", proc.port, "mallory", client_keys=[mallory])
+        bans = await run_admin("127.0.0.1", late.port, m.ListRestrictions(), [operator], known_hosts=None)
+        assert isinstance(bans, m.RestrictionsReport) and [line.target for line in bans.lines] == [mallory_fp]
+    finally:
+        await asyncio.gather(*(proc.stop() for proc in (host, front, late) if proc is not None))
