@@ -100,5 +100,6 @@ def verify_main(args: argparse.Namespace, tr: Translator) -> int:
     verdict = deal_proof.check(proof, seen_commitment=args.commitment.strip().lower())
     out = sys.__stdout__
     if out is not None:
-        out.write("\n".join(proof_lines(tr, proof, verdict, args.commitment.strip().lower() or None)) + "\n")
+        noted = args.commitment.strip().lower() or None
+        out.write("\n".join(proof_lines(tr, proof, verdict, noted, noted=True)) + "\n")
     return 0 if verdict.holds else 1

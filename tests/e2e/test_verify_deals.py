@@ -53,7 +53,7 @@ async def test_truco_ssh_verify_replays_every_deal_of_a_match_and_catches_a_tamp
                                       "--commitment", sealed.commitment[:16], "--save", str(saved))
         assert code == 0, (out, err)
         assert "deals came from the secret the server committed to" in out
-        assert "It is the commitment this session was shown" in out
+        assert "It is the commitment you noted." in out
         proof = json.loads(saved.read_text())
         assert proof["commitment"] == sealed.commitment and len(proof["deals"]) >= 2
 

@@ -23,11 +23,11 @@ from tui.operator_report import report_lines, short_key, when_text, where_text
 from tui.widgets.keybar import KeyBar
 
 VIEWS = ("online", "bans", "reports", "log")
-COLUMNS = {  # per list: (column, width)
-    "online": (("name", 14), ("key", 17), ("address", 15), ("where", 16), ("notes", 10)),
-    "bans": (("number", 4), ("what", 5), ("on", 8), ("target", 17), ("until", 17), ("reason", 20)),
+COLUMNS = {  # per list: (column, width); what tells rows apart first, for 60 columns
+    "online": (("name", 14), ("where", 16), ("address", 15), ("key", 17), ("notes", 10)),
+    "bans": (("number", 4), ("what", 5), ("target", 17), ("reason", 20), ("until", 20), ("on", 8)),
     "reports": (("number", 4), ("name", 14), ("reporters", 4), ("reason", 9), ("by", 14), ("text", 24)),
-    "log": (("when", 17), ("action", 9), ("target", 17), ("reason", 20), ("by", 17)),
+    "log": (("when", 20), ("action", 9), ("target", 17), ("reason", 20), ("by", 17)),
 }
 ACTS_ON_PLAYERS = ("kick", "mute", "ban")
 LIST_LIMIT = 200
@@ -109,14 +109,14 @@ class OperatorScreen(Screen[None]):
         tr, answer = self.tr, self.answer
         rows: list[tuple[str, ...]] = []
         if isinstance(answer, m.OnlineReport):
-            rows = [(line.name or f"({line.conn_id})", short_key(line.fingerprint) or tr("operator.guest"),
-                     line.address, where_text(line.table_id, line.seat, tr),
+            rows = [(line.name or f"({line.conn_id})", where_text(line.table_id, line.seat, tr), line.address,
+                     short_key(line.fingerprint) or tr("operator.guest"),
                      " ".join(tr(f"operator.{flag}") for flag, on in (("operator", line.operator),
                                                                        ("muted", line.muted)) if on))
                     for line in answer.lines]
         elif isinstance(answer, m.RestrictionsReport):
-            rows = [(str(line.number), line.what, line.on, short_key(line.target),
-                     when_text(line.until) if line.until else tr("operator.for_good"), line.reason)
+            rows = [(str(line.number), line.what, short_key(line.target), line.reason,
+                     when_text(line.until) if line.until else tr("operator.for_good"), line.on)
                     for line in answer.lines]
         elif isinstance(answer, m.ReportsReport):
             rows = [(str(line.number), line.reported, str(line.reporters), line.reason, line.by, line.text)
