@@ -18,6 +18,7 @@ from protocol.errors import ProtocolError
 from protocol.log_events import *  # noqa: F401,F403  (the log's records, one per kind of event)
 from protocol.messages import *  # noqa: F401,F403  (the message classes are the API)
 from protocol.messages import MESSAGE_TYPES, Message
+from protocol.history import *  # noqa: F401,F403  (finished games: they join MESSAGE_TYPES)
 from protocol.stats import *  # noqa: F401,F403  (ratings and stats: they join MESSAGE_TYPES)
 from protocol.seating import *  # noqa: F401,F403  (the waiting room's start: it joins MESSAGE_TYPES)
 from protocol.moderation import *  # noqa: F401,F403  (operators' commands: they join MESSAGE_TYPES)

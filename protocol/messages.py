@@ -84,8 +84,7 @@ class TableInfo:
     bot_levels: tuple[str, ...] = limited((), max_len=8, max_items=8)  # per seat: "" or a bot's level
     turn_timer: int = limited(0, lo=0, hi=600)  # seconds per decision, 0 = none
     owner_starts: bool = False  # a waiting room: the owner starts it (StartTable), not the last seat taken
-    # The next match's deal commitment while players may still add entropy (protocol/deal_proof.py)
-    commitment: str = limited("", max_len=64)
+    commitment: str = limited("", max_len=64)  # the next match's deals' while entropy is taken
 
 
 @dataclass(frozen=True)
@@ -140,8 +139,7 @@ class JoinTable(Command):
     TYPE: ClassVar[str] = "join_table"
     table_id: str = limited(max_len=TABLE_ID_MAX)
     seat: int | None = limited(None, lo=0, hi=7)  # None: the first free seat
-    # Random bytes (hex) for the match's deals, after seeing TableInfo.commitment (AddEntropy)
-    entropy: str = limited("", max_len=64)
+    entropy: str = limited("", max_len=64)  # random bytes (hex) for the deals: see AddEntropy
 
 
 @dataclass(frozen=True)
@@ -379,64 +377,6 @@ class Pong(Event):
     n: int = limited(0, lo=0, hi=2**31)
 
 
-# -- persistence: resuming a seat, finished games and their replay ----------------
-
-@dataclass(frozen=True)
-class GameSummary:
-    """One finished match, as "My games" lists it."""
-
-    table_id: str = limited(max_len=TABLE_ID_MAX)
-    match_no: int = limited(lo=1, hi=2**31)
-    variant: str = limited(max_len=20)
-    title: str = limited(max_len=TITLE_MAX)
-    seats: tuple[str, ...] = limited(max_len=NAME_MAX + 8, max_items=8)
-    scores: tuple[int, ...] = limited(lo=0, hi=10_000, max_items=8)
-    winner: int | None = limited(None, lo=0, hi=7)
-    hands: int = limited(0, lo=0, hi=100_000)
-    finished_at: int = limited(0, lo=0, hi=2**40)  # unix seconds
-
-
-@dataclass(frozen=True)
-class ResumeSeat(Command):
-    """Reclaim a held seat with the resume code shown at the table (guests)."""
-
-    TYPE: ClassVar[str] = "resume"
-    code: str = limited(max_len=16)
-
-
-@dataclass(frozen=True)
-class MyGames(Command):
-    TYPE: ClassVar[str] = "my_games"
-
-
-@dataclass(frozen=True)
-class ReplayHand(Command):
-    """Ask for one hand (1-based) of a finished game from its log."""
-
-    TYPE: ClassVar[str] = "replay_hand"
-    table_id: str = limited(max_len=TABLE_ID_MAX)
-    match_no: int = limited(lo=1, hi=2**31)
-    hand: int = limited(1, lo=1, hi=100_000)
-
-
-@dataclass(frozen=True)
-class GamesList(Event):
-    TYPE: ClassVar[str] = "games"
-    games: tuple[GameSummary, ...] = limited((), max_items=100)
-
-
-@dataclass(frozen=True)
-class ReplayStep(Event):
-    """One hand of a finished game: every event of it, all cards shown (the game is over)."""
-
-    TYPE: ClassVar[str] = "replay_step"
-    game: GameSummary
-    hand: int = limited(1, lo=1, hi=100_000)
-    events: tuple[LogEvent, ...] = limited((), max_items=512)
-    hands: int = limited(1, lo=0, hi=100_000)  # how many hands the game had
-    card_notation: str = limited("spanish", max_len=16)  # "spanish" | "french"
-
-
 MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls
     for cls in (
@@ -444,12 +384,11 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
         AddBot, SwapSeats, TableAction, TableChat, MakeSena, Rematch, TableUpdate,
         Welcome, NameRefused, LobbySnapshot, PlayerUpdated, PlayerLeft, TableUpdated,
         TableRemoved, TableCreated, Seated, Chat, SenaSeen, Error, Notice, Pong,
-        ResumeSeat, MyGames, ReplayHand, GamesList, ReplayStep,
     )
 }
 
 __all__ = [
     "MESSAGE_TYPES", "Message", "Command", "Event", "OptionInfo", "VariantInfo", "PlayerInfo",
-    "TableInfo", "ChatLine", "SeatInfo", "GameSummary", "OptionValue", *(cls.__name__ for cls in MESSAGE_TYPES.values()),
+    "TableInfo", "ChatLine", "SeatInfo", "OptionValue", *(cls.__name__ for cls in MESSAGE_TYPES.values()),
     "NAME_MAX", "CHAT_MAX", "TITLE_MAX", "CODE_LEN", "HISTORY_MAX", "SENA_MAX",
 ]

@@ -85,3 +85,57 @@ async def test_a_ban_outlives_its_lobby_host_and_holds_at_a_process_started_afte
         assert isinstance(bans, m.RestrictionsReport) and [line.target for line in bans.lines] == [mallory_fp]
     finally:
         await asyncio.gather(*(proc.stop() for proc in (host, front, late) if proc is not None))
+
+
+async def test_every_operator_action_reaches_players_on_another_process_and_is_refused_to_others(
+        tmp_path, nats_server: NatsServer) -> None:
+    """Through one process, on players connected to the other: a mute, a broadcast, closing their
+    table, a report read back, a kick; a player's key gets not_operator for each."""
+    operator, ana_key, bob_key = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(3))
+    fingerprint = str(operator.get_fingerprint("sha256"))
+    one = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
+    other = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
+    ana = bob = None
+    try:
+        ana = await Client.connect("127.0.0.1", other.port, "ana", client_keys=[ana_key])
+        bob = await Client.connect("127.0.0.1", other.port, "bob", client_keys=[bob_key])
+
+        async def admin(command: p.Command, key: asyncssh.SSHKey = operator) -> p.Event:
+            return await run_admin("127.0.0.1", one.port, command, [key], known_hosts=None)
+
+        for command in (m.Online(), m.Kick(name="bob"), m.Broadcast(text="x"), m.Reports()):
+            refused = await admin(command, ana_key)
+            assert isinstance(refused, p.Error) and refused.code == "not_operator", refused
+
+        assert isinstance(await admin(m.Restrict(what=m.MUTE, on=m.ON_NAME, target="ana", minutes=10,
+                                                 reason="insults")), m.Done)
+        await ana.send(p.SendChat(text="still here"))  # (the lobby host holds the mute already)
+        error = await ana.wait_for(p.Error, 10)
+        assert error.code == "muted" and "insults" in error.message
+        told = await admin(m.Broadcast(text="restart at 10:00"))
+        assert isinstance(told, m.Done), told
+        for player in (ana, bob):
+            assert (await player.wait_for(p.Notice, 10)).text == "restart at 10:00"
+
+        await ana.send(p.CreateTable(variant="argentino", players=2, options={}))
+        table_id = (await ana.wait_for(p.TableCreated, 10)).table_id
+        await bob.send(p.JoinTable(table_id=table_id))
+        await bob.wait_for(p.TableUpdate, 10)  # playing
+        await bob.send(m.ReportPlayer(name="ana", reason="abuse", text="at the table"))
+        assert (await bob.wait_for(p.Notice, 10)).code == "reported"
+        reports = await admin(m.Reports())
+        assert isinstance(reports, m.ReportsReport) and [r.reported for r in reports.lines] == ["ana"]
+        assert reports.lines[0].table_id == table_id
+        closed = await admin(m.CloseTable(table_id=table_id, reason="a bug"))
+        assert isinstance(closed, m.Done), closed
+        for player in (ana, bob):
+            assert (await player.wait_for(p.Notice, 10)).code == "table_closed"
+
+        kicked = await admin(m.Kick(name="bob", reason="take a break"))
+        assert isinstance(kicked, m.Done), kicked
+        assert (await bob.wait_for(p.Notice, 10)).code == "kicked"
+        with pytest.raises(Closed):
+            await bob.wait_for(p.Pong, 10)
+    finally:
+        await asyncio.gather(*(c.close() for c in (ana, bob) if c is not None), return_exceptions=True)
+        await asyncio.gather(one.stop(), other.stop())
