@@ -163,7 +163,7 @@ TABLES = [(spec.name, n) for spec in IMPLEMENTED for n in spec.player_counts if 
 
 
 @pytest.mark.slow
-@settings(max_examples=40, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=24, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=st.sampled_from(TABLES), level=st.sampled_from(sorted(LEVELS)), seed=st.integers(0, 2**32 - 1))
 def test_every_level_decides_alike_in_every_world_its_seat_cannot_tell_apart(
         table: tuple[str, int], level: str, seed: int) -> None:

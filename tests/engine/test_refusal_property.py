@@ -68,7 +68,7 @@ def check_position(state: State) -> None:
 
 
 @pytest.mark.slow  # every action of 30 whole matches asked twice: 12 s of CPU
-@settings(max_examples=30, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=GAMES, seed=st.integers(0, 2**32))
 def test_listed_exactly_when_not_refused(game: tuple[str, int, dict[str, Any]], seed: int) -> None:
     variant, n, options = game

@@ -29,7 +29,7 @@ GAMES = st.one_of(
 )
 
 
-@settings(max_examples=70, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=45, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=GAMES, seed=st.integers(0, 2**32))
 def test_random_variant_games_keep_every_invariant(game: tuple[str, int, dict[str, Any]],
                                                    seed: int) -> None:
