@@ -1,7 +1,8 @@
 """`truco-ssh verify` over real SSH (issue 34): a key holder plays a whole match against a
 bot, then a separate process, with the same key, fetches the proof of its deals and replays
 every one of them; the commitment the player was sent before the first deal matches, a
-saved proof checks offline, and a tampered one is refused with the deal that fails."""
+saved proof checks offline, and a tampered one is refused with the deal that fails (the
+command once; the rest through the functions it runs)."""
 from __future__ import annotations
 
 import asyncio
@@ -14,8 +15,10 @@ import asyncssh
 import pytest
 
 import protocol as p
+from protocol import deal_proof
 from protocol.client import Client
 from server.remote_bot import Plan, RemoteBot
+from server.verify import fetch_proof, read_proof
 from tests.e2e.harness import running_server
 
 pytestmark = pytest.mark.e2e
@@ -58,18 +61,16 @@ async def test_truco_ssh_verify_replays_every_deal_of_a_match_and_catches_a_tamp
         assert proof["commitment"] == sealed.commitment and len(proof["deals"]) >= 2
 
         # Someone else's key has no proof of ana's match.
-        other = tmp_path / "other"
-        asyncssh.generate_private_key("ssh-ed25519").write_private_key(str(other))
-        os.chmod(other, 0o600)
-        code, out, err = await verify(srv.port, "--identity", str(other), "--table", table_id)
-        assert code == 1 and "no proof of that game among yours" in err
+        refused = await fetch_proof("127.0.0.1", srv.port, table_id, 1,
+                                    [asyncssh.generate_private_key("ssh-ed25519")], None)
+        assert isinstance(refused, p.Error) and refused.message == "no proof of that game among yours"
 
-    # Offline, from the saved file: it holds; with one card moved between two hands it does not.
-    code, out, _ = await verify(0, "--proof", str(saved))
-    assert code == 0, out
+    # Offline, from the saved file (as `verify --proof` reads it): it holds; with one card moved
+    # between two hands it does not, and the deal is named.
+    assert deal_proof.check(read_proof(saved), sealed.commitment).holds
     hands = proof["deals"][1]["hands"]
     hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
     saved.write_text(json.dumps(proof))
-    code, out, _ = await verify(0, "--proof", str(saved), "--commitment", sealed.commitment)
-    assert code == 1
-    assert "The deals do NOT match" in out and "deal 2: the hands are not the ones the secret deals" in out
+    verdict = deal_proof.check(read_proof(saved), sealed.commitment)
+    assert verdict.problems == (deal_proof.Problem("hands", 2),)
+    assert "deal 2: the hands are not the ones the secret deals" in str(verdict.problems[0])

@@ -47,17 +47,19 @@ def test_a_bots_level_survives_a_restart_record() -> None:
 
 
 @pytest.mark.slow
-async def test_a_hard_bot_searches_in_another_process_and_its_table_finishes() -> None:
+async def test_a_hard_bot_searches_in_another_process_and_its_table_plays_on() -> None:
+    """Three hands with a hard bot (a whole match took 30 s of the suite; the other levels'
+    tables play whole matches in tests/server/test_table.py)."""
     POOL.pids.clear()
     seats = [Occupant("Bot 1", None, bot=True, level="hard"), Occupant("Bot 2", None, bot=True, level="easy")]
     actor = TableActor("t", "argentino", {"target": 15, "match_games": 1}, seats, Viewers().send,
                        pace=FAST, seed=7)
     actor.start()
     try:
-        await until(lambda: actor.finished, timeout=120)
+        await until(lambda: actor.finished or (actor.state is not None and actor.state.deal_no > 3), timeout=120)
     finally:
         await actor.stop()
-    assert actor.state is not None and actor.state.match_over
+    assert actor.state is not None and (actor.state.match_over or actor.state.deal_no > 3)
     assert POOL.pids and os.getpid() not in POOL.pids  # it searched, never in this process
 
 
