@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Awaitable, Callable
 
-from server.cluster.bus import BusOptions
+from server.cluster.options import BusOptions
 from server.config import NEW_PLAYER_MINUTES, ServerConfig
 from server import input_gate
 from server.hostkey import fingerprint, load_or_create_host_key

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Callable
 
 import asyncssh
-import segno
 
 import engine
 import protocol as p
@@ -190,6 +189,8 @@ def qr_text(link: str) -> str:
     out = io.StringIO()
     # A quiet zone of 2 modules (the standard asks 4; phone cameras read 2): with the links
     # under it the whole invitation fits a 24-line terminal.
+    import segno  # (only `truco-ssh host` draws one: not imported at every server's start)
+
     segno.make(link, error="m").terminal(out=out, compact=True, border=2)
     return out.getvalue().rstrip("\n")
 

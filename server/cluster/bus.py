@@ -13,7 +13,6 @@ import time
 import re
 import secrets
 import socket
-from dataclasses import dataclass
 from typing import Awaitable, Callable, TypeVar
 
 import nats
@@ -30,6 +29,7 @@ from nats.js.kv import KeyValue
 from protocol import ProtocolError
 from protocol.bus import CONN_ID_MAX, decode_bus
 from protocol.bus_base import BusMessage
+from server.cluster.options import BusOptions  # noqa: F401 (the bus's options: imported from here too)
 from server.cluster.reach import PING_EVERY, PINGS_UNANSWERED, Reach
 
 log = logging.getLogger(__name__)
@@ -100,18 +100,6 @@ OWNER_SUBJECT = "truco.owner"  # truco.owner.<process>: "run this table" (reques
 RESEND_SUBJECT = "truco.resend"  # a process reconnected to NATS: table owners send views again
 TABLE_NEWS = "truco.tables.news"  # table owners -> the lobby host: TableStatus
 MAX_BUS_MESSAGE = 64 * 1024  # as protocol.MAX_FRAME: nothing bigger is read
-
-
-@dataclass(frozen=True)
-class BusOptions:
-    """How long things take on the bus; tests shorten them."""
-
-    lease_ttl: float = 6.0  # seconds a table's owner may be silent before another claims it
-    renew_every: float = 2.0  # the owner renews its leases this often
-    replicas: int = 1  # JetStream copies of the streams and buckets (3 on a 3-server cluster)
-    # The settings the operator gave this process ("replicas", "lease_ttl"): those change the
-    # cluster's (server/cluster/copies.py, lease.py); the others adopt what the cluster has
-    asked: frozenset[str] = frozenset()
 
 
 async def settle(nc: Client) -> None:
