@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, Callable
 
 import engine
 import protocol as p
 from server.lobby.state import Conn, LobbyState
-from server.store import GameRecord
+from server.store import EventRow, GameRecord
 from server.table.log_events import log_event
 from server.table.proof import deals_proof
 
@@ -72,7 +72,9 @@ class History:
 
         self._later(conn, asyncio.ensure_future(query()))
 
-    def on_replay_hand(self, conn: Conn, msg: p.ReplayHand) -> None:
+    def _from_log(self, conn: Conn, table_id: str, match_no: int,
+                  answer: Callable[[GameRecord, list[EventRow]], p.Message]) -> None:
+        """``answer`` made from one of the asker's finished games and its log, off the loop."""
         store = self._state.store
         if store is None:
             self._state.error(conn, "no_game", "no such game")
@@ -80,10 +82,15 @@ class History:
         fp, key = conn.peer.fingerprint, conn.key or ""
 
         async def query() -> p.Message:
-            found = await store.game_log(msg.table_id, msg.match_no, fp, key)
+            found = await store.game_log(table_id, match_no, fp, key)
             if found is None:
                 return p.Error(code="no_game", message="no such game among yours")
-            game, rows = found
+            return answer(*found)
+
+        self._later(conn, asyncio.ensure_future(query()))
+
+    def on_replay_hand(self, conn: Conn, msg: p.ReplayHand) -> None:
+        def replay(game: GameRecord, rows: list[EventRow]) -> p.Message:
             hands = split_hands([r.data for r in rows])
             if not 1 <= msg.hand <= len(hands):
                 return p.Error(code="no_hand", message=f"that game has {len(hands)} hands")
@@ -92,24 +99,14 @@ class History:
                                 events=tuple(replay_records(hands[msg.hand - 1], notation)),
                                 hands=len(hands), card_notation=notation)
 
-        self._later(conn, asyncio.ensure_future(query()))
+        self._from_log(conn, msg.table_id, msg.match_no, replay)
 
     def on_prove_deals(self, conn: Conn, msg: p.ProveDeals) -> None:
         """The proof of one's own finished match: its secret and every deal its log holds."""
-        store = self._state.store
-        if store is None:
-            self._state.error(conn, "no_game", "no such game")
-            return
-        fp, key = conn.peer.fingerprint, conn.key or ""
+        def proof(game: GameRecord, rows: list[EventRow]) -> p.Message:
+            return deals_proof(game, rows) or p.Error(code="no_game", message="that game kept no proof of its deals")
 
-        async def query() -> p.Message:
-            found = await store.game_log(msg.table_id, msg.match_no, fp, key)
-            proof = None if found is None else deals_proof(*found)
-            if proof is None:
-                return p.Error(code="no_game", message="no proof of that game among yours")
-            return proof
-
-        self._later(conn, asyncio.ensure_future(query()))
+        self._from_log(conn, msg.table_id, msg.match_no, proof)
 
     def on_my_stats(self, conn: Conn, msg: p.MyStats) -> None:
         store, fp = self._state.store, conn.peer.fingerprint

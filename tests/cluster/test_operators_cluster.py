@@ -14,17 +14,20 @@ from protocol import moderation as m
 from protocol.client import Client, Closed
 from server.admin import run_admin
 from server.cluster.natsd import NatsServer
-from tests.cluster.procs import start
+from tests.cluster.procs import Proc, start
 
 pytestmark = pytest.mark.e2e
+
+
+async def operated(tmp_path, nats_server: NatsServer, operator: asyncssh.SSHKey) -> Proc:
+    """A process of the cluster whose operator holds ``operator``."""
+    return await start(tmp_path, nats_server.url, "--operator-key", str(operator.get_fingerprint("sha256")))
 
 
 async def test_a_ban_made_on_one_process_is_refused_by_another_and_ends_the_session_there(
         tmp_path, nats_server: NatsServer) -> None:
     operator, mallory = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
-    fingerprint = str(operator.get_fingerprint("sha256"))
-    host = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
-    front = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
+    host, front = await operated(tmp_path, nats_server, operator), await operated(tmp_path, nats_server, operator)
     try:
         bad = await Client.connect("127.0.0.1", front.port, "mallory", client_keys=[mallory])
         online = await run_admin("127.0.0.1", host.port, m.Online(), [operator], known_hosts=None)
@@ -60,9 +63,7 @@ async def test_a_ban_made_on_one_process_is_refused_by_another_and_ends_the_sess
 async def test_a_ban_outlives_its_lobby_host_and_holds_at_a_process_started_after(
         tmp_path, nats_server: NatsServer) -> None:
     operator, mallory = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
-    fingerprint = str(operator.get_fingerprint("sha256"))
-    host = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
-    front = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
+    host, front = await operated(tmp_path, nats_server, operator), await operated(tmp_path, nats_server, operator)
     late = None
     try:
         for _ in range(400):  # which of the two is the lobby host
@@ -77,7 +78,7 @@ async def test_a_ban_outlives_its_lobby_host_and_holds_at_a_process_started_afte
                                                                   reason="cheating"), [operator], known_hosts=None)
         assert isinstance(done, m.Done), done
         await host.stop(signal.SIGKILL)  # the lobby host dies with the ban just made
-        late = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
+        late = await operated(tmp_path, nats_server, operator)
         for proc in (front, late):
             with pytest.raises(asyncssh.DisconnectError, match="banned from this server for good: cheating"):
                 await Client.connect("127.0.0.1", proc.port, "mallory", client_keys=[mallory])
@@ -92,9 +93,7 @@ async def test_every_operator_action_reaches_players_on_another_process_and_is_r
     """Through one process, on players connected to the other: a mute, a broadcast, closing their
     table, a report read back, a kick; a player's key gets not_operator for each."""
     operator, ana_key, bob_key = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(3))
-    fingerprint = str(operator.get_fingerprint("sha256"))
-    one = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
-    other = await start(tmp_path, nats_server.url, "--operator-key", fingerprint)
+    one, other = await operated(tmp_path, nats_server, operator), await operated(tmp_path, nats_server, operator)
     ana = bob = None
     try:
         ana = await Client.connect("127.0.0.1", other.port, "ana", client_keys=[ana_key])

@@ -63,7 +63,7 @@ async def test_truco_ssh_verify_replays_every_deal_of_a_match_and_catches_a_tamp
         # Someone else's key has no proof of ana's match.
         refused = await fetch_proof("127.0.0.1", srv.port, table_id, 1,
                                     [asyncssh.generate_private_key("ssh-ed25519")], None)
-        assert isinstance(refused, p.Error) and refused.message == "no proof of that game among yours"
+        assert isinstance(refused, p.Error) and refused.message == "no such game among yours"
 
     # Offline, from the saved file (as `verify --proof` reads it): it holds; with one card moved
     # between two hands it does not, and the deal is named.

@@ -28,14 +28,19 @@ async def playing(client: Client, table_id: str) -> None:
     await asyncio.wait_for(shown(), 10)
 
 
+async def a_match_between(creator: Client, joiner: Client) -> str:
+    """A 1v1 the two play (no turn timer), once it began: its table."""
+    creator.send(p.CreateTable(variant="argentino", players=2, options=SHORT, turn_timer=0))
+    await creator.settle()
+    table_id = creator.of(p.TableCreated)[-1].table_id
+    joiner.send(p.JoinTable(table_id=table_id))
+    await playing(creator, table_id)
+    return table_id
+
+
 async def rated_match_left(hub: Hub, ana: Client, other: str) -> p.Notice:
     """ana and a key holder play a rated 1v1; ana leaves it running; what she is told."""
-    rival = await join(hub, other, f"SHA256:{other}")
-    ana.send(p.CreateTable(variant="argentino", players=2, options=SHORT, turn_timer=0))
-    await ana.settle()
-    table_id = ana.of(p.TableCreated)[-1].table_id
-    rival.send(p.JoinTable(table_id=table_id))
-    await playing(ana, table_id)
+    table_id = await a_match_between(ana, await join(hub, other, f"SHA256:{other}"))
     ana.send(p.LeaveTable(table_id=table_id))
     await ana.settle()
     return ana.of(p.Notice)[-1]
@@ -71,11 +76,8 @@ async def test_a_match_with_a_bot_or_a_guest_is_not_rated_and_costs_no_wait(hub:
     ana = await join(hub, "ana", "SHA256:ana")
     for _ in range(3):
         guest = await join(hub, f"guest{_}")  # no key: the match is not rated
-        ana.send(p.CreateTable(variant="argentino", players=2, options=SHORT, turn_timer=0))
-        await ana.settle()
-        guest.send(p.JoinTable(table_id=ana.of(p.TableCreated)[-1].table_id))
-        await playing(ana, ana.of(p.TableCreated)[-1].table_id)
-        ana.send(p.LeaveTable(table_id=ana.of(p.TableCreated)[-1].table_id))
+        table_id = await a_match_between(ana, guest)
+        ana.send(p.LeaveTable(table_id=table_id))
         await ana.settle()
     assert not [n for n in ana.of(p.Notice) if n.code == "left_rated"]
     ana.send(p.QuickPlay(variant="argentino"))

@@ -13,7 +13,7 @@ from server.moderation.book import Moderation
 from server.store import Store
 from server.variants import validate_options, variant_infos
 from tests.server.test_hub import join
-from tests.server.test_leavers import playing
+from tests.server.test_leavers import a_match_between
 
 
 async def test_a_report_at_a_table_carries_the_hand_and_the_two_players_table_chat(tmp_path: Path) -> None:
@@ -26,11 +26,7 @@ async def test_a_report_at_a_table_carries_the_hand_and_the_two_players_table_ch
         ana = await join(hub, "ana")
         mallory = await join(hub, "mallory")
         eve = await join(hub, "eve")
-        ana.send(p.CreateTable(variant="argentino", players=2, options={"target": 15}, turn_timer=0))
-        await ana.settle()
-        table_id = ana.of(p.TableCreated)[-1].table_id
-        mallory.send(p.JoinTable(table_id=table_id))
-        await playing(ana, table_id)
+        table_id = await a_match_between(ana, mallory)
         eve.send(p.WatchTable(table_id=table_id))
         await eve.settle()
         mallory.send(p.TableChat(table_id=table_id, text="you cheat, idiot"))
