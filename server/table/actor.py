@@ -181,7 +181,8 @@ class TableActor:
             self._cids.setdefault(seat, deque(maxlen=RECENT_CIDS)).append(cid)
         self.finished = self.state.match_over
         self.chance.restored(self.events)
-        self._viewers.seal(self.chance.seal(self.match_no, self.state.match_over))  # for whoever comes back
+        # kept, not sent: a moved table waits for its viewers to be in step (server/cluster/order.py)
+        self._viewers.seal(self.chance.seal(self.match_no, self.state.match_over), tell=False)
         if stopped_at is not None and rows and self.turn_timer:
             self._timers.resume(self.seq, used=stopped_at - rows[-1].ts)
 

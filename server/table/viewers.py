@@ -51,10 +51,11 @@ class Viewers:
         for viewer in list(self.seats):
             self.emit(viewer, frame)
 
-    def seal(self, seal: p.DealSeal) -> None:
-        """The match's commitment (or, at its end, its secret): to everyone watching now."""
+    def seal(self, seal: p.DealSeal, tell: bool = True) -> None:
+        """The match's commitment (or, at its end, its secret): to everyone watching now
+        (``tell``), and to each viewer who joins from now on."""
         self._seal = p.encode(seal)
-        for viewer in list(self.seats):
+        for viewer in list(self.seats) if tell else ():
             self.emit(viewer, self._seal)
 
     def update_all(self, events: list[engine.Event], history_for: int | None = None) -> None:
