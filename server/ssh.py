@@ -64,6 +64,7 @@ class TrucoSSHServer(asyncssh.SSHServer):
         transport = write_flow.transport_of(conn)
         if transport is not None:
             write_flow.hold_little(transport, self._ctx.config.output_high_water)
+            write_flow.read_little(transport)
         _meter_ssh_input(conn, self)
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._ip = str(peer[0])

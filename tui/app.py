@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import replace
 from typing import Protocol
 
@@ -72,6 +73,8 @@ class TrucoApp(App[None]):
         # (table, match) -> the commitment this session was sent before the match's first
         # deal: what a proof asked for later must match (tui/proof_text.py)
         self.seals: dict[tuple[str, int], str] = {}
+        self._shown: tuple[str, str] = ("", "")  # the notification on screen (notify_text)
+        self._shown_until = 0.0
         self.animation_level = "none"  # slow links: nothing repaints by itself
         self.lite = False  # 16 colours or none, ASCII cards, no mouse (set by the session)
         # The host's terminal: its table's code -> the whole ssh lines that seat a friend
@@ -295,7 +298,14 @@ class TrucoApp(App[None]):
 
     # -- helpers for screens ---------------------------------------------------------
     def notify_text(self, text: str, *, severity: str = "information", timeout: float = 4) -> None:
-        """A notification whose text is never parsed as markup; it replaces the previous one."""
+        """A notification whose text is never parsed as markup; it replaces the previous one.
+        The same words again while they are still shown change nothing: each toast is a few
+        widgets made and dropped, and a session refused over and over (a flood's "too fast")
+        left so many behind that the collector's full passes held every player for 0.1-0.3 s."""
+        now = time.monotonic()
+        if self._shown == (text, severity) and now < self._shown_until:
+            return
+        self._shown, self._shown_until = (text, severity), now + timeout / 2
         self.clear_notifications()
         self.notify(text, severity=severity, timeout=timeout, markup=False)  # type: ignore[arg-type]
 

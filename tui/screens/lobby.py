@@ -453,6 +453,12 @@ class LobbyScreen(Screen[None]):
         self.app.switch_screen(LobbyScreen())
 
     def action_help(self) -> None:
+        """The lobby's help, made once per language and kept (installed): opened and closed
+        over and over (a key flood), new screens each time left thousands of widgets for the
+        garbage collector, whose full passes then held every session for 0.1-0.4 s."""
         from tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        name = f"lobby-help-{self.app.tr.lang}"
+        if not self.app.is_screen_installed(name):
+            self.app.install_screen(HelpScreen(), name)
+        self.app.push_screen(name)
