@@ -125,3 +125,14 @@ def test_minutes_then_a_reason() -> None:
     assert minutes_and_reason("30 spam in chat", 60) == (30, "spam in chat")
     assert minutes_and_reason("spam", 60) == (60, "spam")
     assert minutes_and_reason("", 0) == (0, "")
+
+
+async def test_a_wide_terminal_shows_whole_keys() -> None:
+    app, link = lobby(operator=True)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("O")
+        await pilot.pause(0.2)
+        link.push(ONLINE)
+        await pilot.pause(0.3)
+        assert "SHA256:mallorymallorymallory " in screen_text(app)

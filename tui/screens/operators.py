@@ -19,7 +19,8 @@ from textual.widgets import DataTable, Input, Static
 import protocol as p
 from protocol import moderation as m
 from tui.operator_line import MUTE_MINUTES, Usage, operator_command
-from tui.operator_report import report_lines, short_key, when_text, where_text
+from tui.operator_report import report_lines, when_text, where_text
+from tui.operator_report import short_key as cut_key
 from tui.widgets.keybar import KeyBar
 
 VIEWS = ("online", "bans", "reports", "log")
@@ -30,6 +31,7 @@ COLUMNS = {  # per list: (column, width); what tells rows apart first, for 60 co
     "log": (("when", 20), ("action", 9), ("target", 17), ("reason", 20), ("by", 17)),
 }
 ACTS_ON_PLAYERS = ("kick", "mute", "ban")
+WHOLE_KEYS_FROM = 150  # columns from which a key's whole fingerprint is shown (SHA256: and 43)
 LIST_LIMIT = 200
 
 
@@ -80,6 +82,8 @@ class OperatorScreen(Screen[None]):
         table = self.query_one("#op-list", DataTable)
         table.clear(columns=True)
         for key, width in COLUMNS[self.view]:
+            if self._whole_keys() and key in ("key", "target", "by"):
+                width = 51
             table.add_column(self.tr(f"operator.col.{key}"), key=key, width=width)
         self._status(self.tr("stats.loading"))
         self._keys()
@@ -103,10 +107,14 @@ class OperatorScreen(Screen[None]):
             self.answer = msg
             self._fill()
 
+    def _whole_keys(self) -> bool:
+        return self.app.size.width >= WHOLE_KEYS_FROM
+
     def _fill(self) -> None:
         table = self.query_one("#op-list", DataTable)
         table.clear()
         tr, answer = self.tr, self.answer
+        short_key = (lambda key: key) if self._whole_keys() else cut_key
         rows: list[tuple[str, ...]] = []
         if isinstance(answer, m.OnlineReport):
             rows = [(line.name or f"({line.conn_id})", where_text(line.table_id, line.seat, tr), line.address,
