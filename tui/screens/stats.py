@@ -147,7 +147,7 @@ class LeaderboardScreen(Screen[None]):
     def on_mount(self) -> None:
         board = self.query_one("#lb-board", DataTable)
         # completed: the share of their rated matches each player stayed to the end of
-        for key, width in (("rank", 4), ("name", 12), ("rating", 7), ("games", 8), ("wins", 7), ("completed", 9)):
+        for key, width in (("rank", 4), ("name", 11), ("rating", 7), ("games", 8), ("wins", 8), ("completed", 9)):
             board.add_column(self.tr(f"stats.col.{key}"), key=key, width=width)
         self.query_one("#lb-keys", KeyBar).show(
             [("v", self.tr("key.next_game")), ("2/4/6", self.tr("key.table_size")),
