@@ -453,9 +453,8 @@ class LobbyScreen(Screen[None]):
         self.app.switch_screen(LobbyScreen())
 
     def action_help(self) -> None:
-        """The lobby's help, made once per language and kept (installed): opened and closed
-        over and over (a key flood), new screens each time left thousands of widgets for the
-        garbage collector, whose full passes then held every session for 0.1-0.4 s."""
+        """Made once per language and kept: a new one at each ``?`` of a key flood left
+        thousands of widgets to the collector, whose passes held every session."""
         from tui.screens.help import HelpScreen
 
         name = f"lobby-help-{self.app.tr.lang}"

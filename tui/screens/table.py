@@ -18,7 +18,6 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 import protocol as p
-from protocol.deal_proof import SEEN_MIN
 from tui.calls import PREFERRED_KEYS, RESERVED, SPARE_KEYS, CallChoice, call_label
 from tui.refusals import card_refusal, no_card_reason, refusal_text
 from tui.screens.table_keys import CALL_DESCRIPTION, KeyBarGate
@@ -165,7 +164,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         elif isinstance(msg, p.SenaSeen) and msg.table_id == self.table_id:
             self._write_talk(sena_text(self.tr, self.table, msg))
         elif isinstance(msg, p.DealSeal) and msg.table_id == self.table_id:
-            self._write_seal(msg)
+            self.query_one("#t-log", TableLog).write_seal(msg)
         elif self.table.update is None and (
                 isinstance(msg, p.TableUpdated) and msg.table.table_id == self.table_id
                 or isinstance(msg, p.Seated) and msg.table_id == self.table_id):
@@ -177,18 +176,12 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         log.clear()
         self.query_one("#t-chat-log", TableLog).clear()
         if self.table.seal is not None:
-            self._write_seal(self.table.seal)
+            log.write_seal(self.table.seal)
         log.write_events(self.table, self.table.log)
         for line in self.table.chat:
             self._write_chat(line)
         for sena in self.table.senas:
             self._write_talk(sena_text(self.tr, self.table, sena))
-
-    def _write_seal(self, seal: p.DealSeal) -> None:
-        """The match's commitment as it begins, and where to check the deals once it is over."""
-        said = (self.tr("table.deals_revealed") if seal.secret
-                else self.tr("table.deals_sealed", value=seal.commitment[:SEEN_MIN]))
-        self.query_one("#t-log", TableLog).write(Text(said, style="dim"))
 
     def _french(self) -> bool:
         return self.table.view.french

@@ -6,6 +6,7 @@ from typing import Iterable
 from rich.text import Text
 
 import protocol as p
+from protocol.deal_proof import SEEN_MIN
 from tui.event_text import HandContext, log_lines_after
 from tui.table_model import TableModel
 from tui.widgets.log_panel import LogPanel
@@ -34,6 +35,12 @@ class TableLog(LogPanel, TablePart):
     def clear(self) -> None:
         super().clear()
         self._hand = HandContext()
+
+    def write_seal(self, seal: p.DealSeal) -> None:
+        """The match's commitment as it begins, and where to check the deals once it is over."""
+        said = (self.tr("table.deals_revealed") if seal.secret
+                else self.tr("table.deals_sealed", value=seal.commitment[:SEEN_MIN]))
+        self.write(Text(said, style="dim"))
 
     def write_chat(self, line: p.ChatLine) -> None:
         self.write(chat_text(line), chat=True)
