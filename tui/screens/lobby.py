@@ -12,13 +12,12 @@ from textual.widgets import DataTable, Input, OptionList, RichLog
 from textual.widgets.option_list import Option
 
 import protocol as p
-from tui.i18n import option_label, option_value
 from tui.lobby_columns import TITLE_MIN, ColumnFit, fit_columns
+from tui.lobby_rows import describe, table_cells
 from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
 from tui.widgets.text_line import TextLine
 
-TARGET_OPTION = "target"
 
 
 class LobbyScreen(Screen[None]):
@@ -188,28 +187,12 @@ class LobbyScreen(Screen[None]):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._draw_status()
 
-    def _describe(self, info: p.TableInfo) -> Text:
-        """One line about a table: its game, size, points, timer and the options that differ."""
-        variant = self.model.variants.get(info.variant)
-        parts = [self.tr(f"variant.{info.variant}"), self.tr("form.n_players", n=len(info.seats))]
-        parts.append(self.tr("lobby.timer", n=info.turn_timer) if info.turn_timer else self.tr("lobby.no_timer"))
-        changed = []
-        for opt in variant.options if variant else ():
-            value = info.options.get(opt.name, opt.default)
-            said = f"{option_label(self.tr, opt.name, opt.label)}: {option_value(self.tr, value)}"
-            if opt.name == TARGET_OPTION:  # always said: a narrow list has no points column
-                parts.insert(2, said)
-            elif value != opt.default:
-                changed.append(said)
-        parts.append("; ".join(changed) if changed else self.tr("lobby.default_options"))
-        return Text(f"{info.title}: " + " · ".join(parts))  # wraps (#status-line is height: auto)
-
     def _draw_status(self) -> None:
         m = self.model
         table = m.my_table
         selected = m.tables.get(self._selected_table_id() or "")
         if table is None and selected is not None:
-            text = self._describe(selected)
+            text = describe(self.tr, self.model.variants, selected)
         elif table is None:
             text = Text(self.tr("lobby.status.idle"), style="dim")
         else:
@@ -241,10 +224,11 @@ class LobbyScreen(Screen[None]):
         selected = self._selected_table_id()
         table_view.clear()
         tables = self.model.sorted_tables()
-        rows = [self._table_cells(info) for info in tables]
+        rows = [table_cells(self.tr, self.model.variants, info, info.table_id == self.model.table_id) for info in tables]
         fit = self._fit_columns(rows, table_view)
         if fit.widths["title"] < TITLE_MIN:  # too narrow: a private table's status in one word
-            rows = [self._table_cells(info, compact=True) for info in tables]
+            rows = [table_cells(self.tr, self.model.variants, info, info.table_id == self.model.table_id,
+                                compact=True) for info in tables]
             fit = self._fit_columns(rows, table_view)
         for info, row in zip(tables, rows):
             cells = []
@@ -289,30 +273,6 @@ class LobbyScreen(Screen[None]):
 
     _fit: ColumnFit | None = None
     _fit_width = -1  # the tables' width the columns were last fitted to
-
-    def _table_cells(self, info: p.TableInfo, compact: bool = False) -> dict[str, Text]:
-        taken = sum(1 for s in info.seats if s)
-        variant = self.model.variants.get(info.variant)
-        game = self.tr(f"variant.{info.variant}") if variant else info.variant
-        mine = info.table_id == self.model.table_id
-        # A waiting room with every seat taken waits only for its creator's Enter: "full"
-        # tells the lobby that j will not seat anyone there (it said "waiting").
-        shown = "full" if info.status == "waiting" and info.seats and all(info.seats) else info.status
-        status = self.tr(f"lobby.table_status.{shown}")
-        if info.private and (info.status == "waiting" or compact):  # the one word that
-            status = self.tr("lobby.private_waiting")   # tells j will not do (k + code will)
-        elif info.private:
-            status += " " + self.tr("lobby.private_mark")
-        defaults = {opt.name: opt.default for opt in variant.options} if variant else {}
-        target = info.options.get(TARGET_OPTION, defaults.get(TARGET_OPTION, ""))
-        style = "bold" if mine else ""
-        return {
-            "title": Text(("> " if mine else "") + info.title, style=style, no_wrap=True, overflow="ellipsis"),
-            "game": Text(game, no_wrap=True),
-            "seats": Text(f"{taken}/{len(info.seats)}"),
-            "points": Text(str(target)),
-            "status": Text(status, no_wrap=True),
-        }
 
     def _selected_table_id(self) -> str | None:
         table_view = self.query_one("#tables", DataTable)

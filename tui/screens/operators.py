@@ -19,8 +19,7 @@ from textual.widgets import DataTable, Input, Static
 import protocol as p
 from protocol import moderation as m
 from tui.operator_line import MUTE_MINUTES, Usage, operator_command
-from tui.operator_report import report_lines, when_text, where_text
-from tui.operator_report import short_key as cut_key
+from tui.operator_report import report_lines, short_key, when_text, where_text
 from tui.widgets.keybar import KeyBar
 
 VIEWS = ("online", "bans", "reports", "log")
@@ -114,23 +113,26 @@ class OperatorScreen(Screen[None]):
         table = self.query_one("#op-list", DataTable)
         table.clear()
         tr, answer = self.tr, self.answer
-        short_key = (lambda key: key) if self._whole_keys() else cut_key
+        whole = self._whole_keys()
+
+        def shown(key: str) -> str:  # a fingerprint as the width allows
+            return key if whole else short_key(key)
         rows: list[tuple[str, ...]] = []
         if isinstance(answer, m.OnlineReport):
             rows = [(line.name or f"({line.conn_id})", where_text(line.table_id, line.seat, tr), line.address,
-                     short_key(line.fingerprint) or tr("operator.guest"),
+                     shown(line.fingerprint) or tr("operator.guest"),
                      " ".join(tr(f"operator.{flag}") for flag, on in (("operator", line.operator),
                                                                        ("muted", line.muted)) if on))
                     for line in answer.lines]
         elif isinstance(answer, m.RestrictionsReport):
-            rows = [(str(line.number), line.what, short_key(line.target), line.reason,
+            rows = [(str(line.number), line.what, shown(line.target), line.reason,
                      when_text(line.until) if line.until else tr("operator.for_good"), line.on)
                     for line in answer.lines]
         elif isinstance(answer, m.ReportsReport):
             rows = [(str(line.number), line.reported, str(line.reporters), line.reason, line.by, line.text)
                     for line in answer.lines]
         elif isinstance(answer, m.LogReport):
-            rows = [(when_text(line.at), line.action, short_key(line.target), line.reason, short_key(line.by))
+            rows = [(when_text(line.at), line.action, shown(line.target), line.reason, shown(line.by))
                     for line in answer.lines]
         for n, row in enumerate(rows):  # as written by players: never markup
             table.add_row(*(Text(cell, no_wrap=True, overflow="ellipsis") for cell in row), key=str(n))

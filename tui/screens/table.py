@@ -173,10 +173,8 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
     def _fill_log(self) -> None:
         """The log drawn again from the model (on mount, and when a rejoin replaced it)."""
         log = self.query_one("#t-log", TableLog)
-        log.clear()
+        log.clear(self.table.seal)  # (the match's commitment first, once it came)
         self.query_one("#t-chat-log", TableLog).clear()
-        if self.table.seal is not None:
-            log.write_seal(self.table.seal)
         log.write_events(self.table, self.table.log)
         for line in self.table.chat:
             self._write_chat(line)

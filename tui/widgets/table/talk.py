@@ -32,9 +32,12 @@ class TableLog(LogPanel, TablePart):
         lines, self._hand = log_lines_after(self.tr, model, entries, french(model), self.lite, self._hand)
         self.write_lines(lines)
 
-    def clear(self) -> None:
+    def clear(self, seal: p.DealSeal | None = None) -> None:
+        """Empty, then the match's deal seal if there is one (``write_seal``)."""
         super().clear()
         self._hand = HandContext()
+        if seal is not None:
+            self.write_seal(seal)
 
     def write_seal(self, seal: p.DealSeal) -> None:
         """The match's commitment as it begins, and where to check the deals once it is over."""
