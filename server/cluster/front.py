@@ -27,6 +27,7 @@ from protocol.bus import (CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, InputAck,
                           PresenceEntry, ResumeCode)
 from server.cluster.bus import (CONN_HEADER, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject, hub_subject,
                                 parse_conn_id, settle)
+from server.cluster.table_seq import TABLE_SEQ_HEADER, TableSeqs
 from server.cluster.held_input import FIRST_HEADER, IN_HEADER, Held, Unconfirmed
 from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.names import NameMirror
@@ -67,6 +68,7 @@ class FrontEnd:
         self._sent = Unconfirmed()  # session frames the host has not confirmed yet
         self._book = AttachBook()  # what a new host needs to know of each session
         self._order = FrameOrder(self.deliver)  # the host's and the tables' frames, in order
+        self._table_seqs = TableSeqs()  # no table frame older than one a session has (table_seq.py)
         self._no_host: asyncio.TimerHandle | None = None  # the sessions' wait for a new host ends
 
     async def start(self) -> None:
@@ -188,6 +190,8 @@ class FrontEnd:
                 if MOVE_HEADER in headers:
                     self._book.seated(conn_id, msg.data)
                 self._order.host_frame(conn_id, seq, MOVE_HEADER in headers, msg.data)
+            elif not self._table_seqs.fresh(conn_id, headers.get(TABLE_SEQ_HEADER)):
+                log.info("conn %s: a table frame older than one it has (an owner cut off) dropped", conn_id)
             elif after is not None and after[1] == self.host:  # a table owner's, after the host's
                 self._order.owner_frame(conn_id, after[0], msg.data)
             else:
@@ -236,6 +240,7 @@ class FrontEnd:
 
     def _forget(self, conn_id: int) -> None:
         self._book.forget(conn_id)
+        self._table_seqs.forget(conn_id)
         self._order.forget(conn_id)
 
     def host_changed(self, host: str | None, since: float = 0.0) -> None:

@@ -35,6 +35,7 @@ from server.cluster.jsstore import JetStreamStore
 from server.cluster.lease import Lease, Leases
 from server.cluster.order import AFTER_HEADER, StampBook
 from server.cluster.reattach import REATTACH_GRACE
+from server.cluster.table_seq import TABLE_SEQ_HEADER, table_seq_value
 from server.cluster.tablewire import from_call, occupant, seat_record
 from server.origins import Origins
 from server.store import TableRecord
@@ -112,8 +113,16 @@ class TableOwner:
 
     def _resend(self) -> None:
         self._resend_due = None
-        for owned in self.tables.values():
+        for table_id in list(self.tables):
+            self._spawn(asyncio.get_running_loop().create_task(self._resend_if_owned(table_id)))
+
+    async def _resend_if_owned(self, table_id: str) -> None:
+        """Views again only from a table this process still owns: one cut off longer than its
+        lease (a partition) has an older view than the process that took the table since."""
+        if await self.still_owns(table_id) and (owned := self.tables.get(table_id)) is not None:
             owned.actor.post(tm.Resend())
+        else:
+            log.info("owner: table %s not sent again: its lease is not sure", table_id)
 
     def _spawn(self, task: "asyncio.Task[Any]") -> None:
         self._tasks.add(task)
@@ -265,7 +274,8 @@ class TableOwner:
                 stamps.note(ask.host, v.conn_id, v.after, lambda c: False)
             actor = TableActor(
                 ask.table_id, ask.variant, dict(ask.options), [occupant(r) for r in ask.seats],
-                lambda conn_id, frame: self._send(fronts, stamps, conn_id, frame), turn_timer=ask.turn_timer,
+                lambda conn_id, frame: self._send(fronts, stamps, conn_id, frame, ask.table_id),
+                turn_timer=ask.turn_timer,
                 pace=Pace(bot_delay=ask.bot_delay, hand_pause=ask.hand_pause, away_grace=ask.away_grace),
                 seed=ask.seed, store=store, title=ask.title, auto_rematch=ask.auto_rematch,  # type: ignore[arg-type]
                 on_change=lambda a: self._changed(ask.table_id),
@@ -332,10 +342,13 @@ class TableOwner:
             return
         owned.actor.post(message)
 
-    def _send(self, fronts: dict[int, str], stamps: StampBook, conn_id: int, frame: bytes) -> None:
+    def _send(self, fronts: dict[int, str], stamps: StampBook, conn_id: int, frame: bytes, table_id: str) -> None:
         front = fronts.get(conn_id)
+        owned = self.tables.get(table_id)
         if front is not None:
             headers = conn_header(conn_id)
+            if owned is not None:  # (None: restoring, before the actor runs)
+                headers[TABLE_SEQ_HEADER] = table_seq_value(owned.actor.seq, table_id)
             after = stamps.header(conn_id)
             if after is not None:
                 headers[AFTER_HEADER] = after

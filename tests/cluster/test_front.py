@@ -13,6 +13,7 @@ from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_
 from server.cluster.front import FrontEnd
 from server.cluster.names import NameMirror
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER
+from server.cluster.table_seq import TABLE_SEQ_HEADER, TABLES_KEPT, TableSeqs
 from server.cluster.natsd import NatsServer
 
 
@@ -129,3 +130,38 @@ async def test_a_host_that_claimed_the_lobby_again_gets_the_sessions_attached_ag
         await settle(host.nc)
         # Opened again once (never named), for the later claim alone
         assert [type(decode_bus(data)).__name__ for _, data in got] == ["ConnOpened"] and not ana.closed
+
+
+async def test_a_table_frame_older_than_one_the_session_has_is_dropped(nats_server: NatsServer) -> None:
+    """A table owner cut off by a partition sends, once it heals, views older than those of
+    the process that took its table over (make chaos saw seq 262 after 264): a session never
+    sees its table go back. Other tables, the same moment and frames of no table go on."""
+    async with front_and_host(nats_server) as (front, bus, host, got):
+        ana = front.connect("10.0.0.1", "ana", None)
+
+        async def owner_sends(pong: int, stamp: str | None) -> None:
+            headers = {CONN_HEADER: str(ana.conn_id)}
+            if stamp is not None:
+                headers[TABLE_SEQ_HEADER] = stamp
+            await host.nc.publish(front_subject("front-1"), p.encode(p.Pong(n=pong)), headers=headers)
+
+        sent = [(1, "264 t1"), (2, "262 t1"), (3, "264 t1"), (4, "3 t2"), (5, None), (6, "bad"),
+                (7, "263 t1"), (8, "265 t1")]
+        for pong, stamp in sent:
+            await owner_sends(pong, stamp)
+        await host.nc.publish(front_subject("front-1"), p.encode(p.Pong(n=99)), headers={CONN_HEADER: str(ana.conn_id)})
+        received = []
+        while not received or received[-1] != 99:
+            received.append(p.decode(await asyncio.wait_for(ana.receive(), 5) or b"").n)  # type: ignore[union-attr]
+        assert received == [1, 3, 4, 5, 6, 8, 99]
+
+
+def test_table_seqs_pass_only_what_is_not_older_per_session_and_table() -> None:
+    seqs = TableSeqs()
+    assert seqs.fresh(1, "10 t1") and seqs.fresh(1, "10 t1") and not seqs.fresh(1, "9 t1")
+    assert seqs.fresh(2, "9 t1")  # another session's own count
+    for n in range(2, 2 + TABLES_KEPT):  # the oldest table is forgotten past TABLES_KEPT
+        assert seqs.fresh(1, f"1 t{n}")
+    assert seqs.fresh(1, "9 t1")
+    seqs.forget(2)
+    assert seqs.fresh(2, "1 t1") and seqs.fresh(2, None) and seqs.fresh(2, "x t1") and seqs.fresh(2, "5")
