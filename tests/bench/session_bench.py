@@ -93,6 +93,9 @@ class ServerProcess:
         profile = os.environ.get("TRUCO_BENCH_PROFILE")
         if profile:  # where the server's CPU goes: python -m cProfile -o PATH
             exe = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "server.cli"]
+        gc_trace = os.environ.get("TRUCO_BENCH_GC")
+        if gc_trace:  # what the garbage collector's pauses free (tests/bench/gc_trace.py)
+            exe = [sys.executable, str(Path(__file__).with_name("gc_trace.py")), gc_trace]
         self.proc = subprocess.Popen(
             [*exe, "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--data-dir", str(tmp / "data"), "--host-key", str(tmp / "key"),

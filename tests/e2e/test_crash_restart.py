@@ -27,7 +27,7 @@ from tests.ports import free_port  # noqa: F401 (other tests import it from here
 
 pytestmark = pytest.mark.e2e
 
-KILLS = 12  # the chaos tests and `make chaos` kill far more often; this one checks every digest
+KILLS = 8  # the chaos tests and `make chaos` kill far more often; this one checks every digest
 BUDGET = 240.0  # seconds for the whole test, start-ups included: a guard against a stall, not a
 # speed target (20 kills: 53 s with a CPU hog beside the whole suite; 26 s alone)
 RESTORED = re.compile(r"restored table (\S+) match (\d+) seq (\d+) digest (\w+)")

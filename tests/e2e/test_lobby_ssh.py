@@ -67,6 +67,11 @@ def _click(client: ScreenClient, x: int, y: int) -> None:
     client.send(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")
 
 
+def _input_is(text: str, value: str) -> bool:
+    """The name input's row holds ``value`` and nothing else."""
+    return any(line.strip(" │▊▎") == value for line in text.splitlines())
+
+
 async def test_markup_username_gets_choose_name_screen_and_is_shown_literally(tmp_path):
     async with running_server(tmp_path) as srv:
         client = ScreenClient()
@@ -80,12 +85,18 @@ async def test_markup_username_gets_choose_name_screen_and_is_shown_literally(tm
             # A key typed after the click and its echo: the click has been handled by then.
             client.send("\x1b[F")  # End: the suggestion is selected, a letter would replace it
             client.send("z")
-            await client.wait_for("clickapp.quitxz", 15)
-            client.send("\x7f")
-            await client.wait_for(lambda t: "clickapp.quitxz" not in t, 15)
+            # (on a loaded machine the click's focus can land after the End key and select the
+            # suggestion again, so the z replaced it: either way the session goes on)
+            text = await client.wait_for(lambda t: "clickapp.quitxz" in t or _input_is(t, "z"), 15)
             assert not client.closed.is_set(), "clicking the shown name ended the session"
-            # The suggestion (the name without its bad characters) is in the input: Enter takes it.
-            assert "clickapp.quitx" in client.text()
+            if "clickapp.quitxz" in text:
+                client.send("\x7f")
+                await client.wait_for(lambda t: "clickapp.quitxz" not in t, 15)
+                # The suggestion (the name without its bad characters) is in the input: Enter takes it.
+                assert "clickapp.quitx" in client.text()
+            else:
+                client.send("\x7fclickapp.quitx")
+                await client.wait_for(lambda t: _input_is(t, "clickapp.quitx"), 15)
             client.send(KEY_ENTER)
             await client.wait_for(in_lobby_as("clickapp.quitx"))
         finally:

@@ -110,20 +110,20 @@ def test_every_implemented_variant_is_covered() -> None:
     assert any(spec.name == "argentino" for spec in IMPLEMENTED)
 
 
-@pytest.mark.slow  # 1,200 matches in all (200 each took a third of the suite's pure CPU)
+@pytest.mark.slow  # 600 matches in all (200 each took a third of the suite's pure CPU)
 @pytest.mark.parametrize(("variant", "n"), VARIANT_COUNTS)
-def test_100_bot_games_per_variant_and_player_count(variant: str, n: int) -> None:
-    """100 complete bot-only matches (one game to the smallest target) without an illegal
+def test_50_bot_games_per_variant_and_player_count(variant: str, n: int) -> None:
+    """50 complete bot-only matches (one game to the smallest target) without an illegal
     action."""
     rules = get_ruleset(variant, **short_options(variant))
     winners = [0, 0]
-    for game in range(100):
+    for game in range(50):
         state, _ = play_match(rules, n, seed=game, policies=[bot_policy] * n)
         assert state.winner is not None
         winners[state.winner] += 1
     # Identical bots on both sides: neither team should win almost everything. (How long the
     # games take is a benchmark's business: tests/bench/engine_bench.py.)
-    assert min(winners) >= 25, winners
+    assert min(winners) >= 12, winners
 
 
 def _options_strategy(variant: str) -> st.SearchStrategy[dict[str, Any]]:

@@ -445,11 +445,8 @@ async def test_choose_name_has_no_english(lang: str) -> None:
 
 Walker = Callable[[str], Any]
 DROPS: list[tuple[str, str, Walker]] = [
-    ("es", "lobby.col.status", walk_lobby),  # a column of the tables list
     ("pt", "error.table_full", walk_lobby),  # a toast
     ("es", "option.truco_timing", lambda lang: walk_form(lang, ("argentino",))),
-    ("pt", "value.french40", lambda lang: walk_form(lang, ("paulista",))),
-    ("es", "table.hand_worth", lambda lang: walk_table(lang, "argentino", 2, TABLE_GAMES[1][2])),
     ("pt", "call.declare_envido", lambda lang: walk_table(lang, "argentino", 2, TABLE_GAMES[1][2])),
     ("es", "history.empty", walk_history),
     ("pt", "name.rules", walk_choose_name),

@@ -60,4 +60,10 @@ def test_no_line_breaks_the_parser(line):
         command = operator_command(line)
     except Usage:
         return
-    assert command is None or type(command) in m.OPERATOR_COMMANDS
+    # (the line takes a player's own commands too: /chat, /ignore, /report)
+    assert command is None or type(command) in m.OPERATOR_COMMANDS + (m.ChatSetting, m.Ignore, m.ReportPlayer)
+
+
+@pytest.mark.parametrize("line", ["/IGNORE 0", "/chat nobody", "/report ana abuse x"])
+def test_a_players_own_commands_parse_on_the_same_line(line: str) -> None:
+    assert type(operator_command(line)) in (m.ChatSetting, m.Ignore, m.ReportPlayer)
