@@ -9,7 +9,10 @@ player slow round trips. So each session's input handling has a CPU budget:
   (its App and every task the App starts inherit it, see :func:`install`) is charged to
   the session while its input is being handled, that is within ``CHARGE_WINDOW`` of the
   last input fed to the App. Repaints caused by other players' moves, later, are not
-  charged: a player at a busy table is not throttled for watching it.
+  charged: a player at a busy table is not throttled for watching it. The window does not
+  count the time the loop spent on anyone else's callbacks meanwhile: on a loop crowded by
+  a flood, a session's own work waits its turn past a wall-clock window, and was not
+  charged (eight flooders from one address took 70 % of a core against a budget of 16 %).
 * the budget is a bucket of CPU seconds (``input_cpu_per_second``, at most
   ``input_cpu_burst`` saved up) that may run into debt by what the last input cost. Every
   session from one address also spends from that address's budget
@@ -33,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import random
 import time
 from collections import deque
 from typing import Any, Callable, Protocol
@@ -44,6 +48,7 @@ from server.ratelimit import TokenBucket
 log = logging.getLogger(__name__)
 
 CHARGE_WINDOW = 0.25  # seconds after input was fed during which the session's work is its input's
+# (less the time the loop spent on other callbacks meanwhile: see LOOP_BUSY)
 MAX_DEBT = 0.25  # seconds of CPU a session may owe (at 80 ms/s: paid in about 3 s)
 FEED_CHUNK = 256  # at most the bytes handed to the App at once (one packet as it came, if smaller)
 QUEUE_LIMIT = 4096  # bytes of input waiting while paused; past it input is dropped
@@ -54,6 +59,10 @@ NOTICE_EVERY = 10.0  # seconds between two "input dropped" notices
 DROPPING_ENDS = 0.2  # dropping ends once this share of the burst is saved up again
 BUSY_POLL = 0.003  # seconds between two looks at whether the App has handled the last chunk
 BUSY_WAIT = 0.05  # at most this long: an App kept busy by others' news must still take keys
+# Sessions sharing an address's budget wait for the same debt to be paid: each comes back up
+# to this much later than the others (its own share, drawn once), so that they do not all
+# read their sockets in one turn of the loop (eight flooders did: 8 x 40 ms at once).
+RESUME_SPREAD = 0.05
 
 def editing_key_end(data: bytes) -> int:
     """Where ``data``'s first chunk ends: after its first key when that is a control key or
@@ -174,12 +183,15 @@ class InputGate:
         self._queue: deque[bytes] = deque()  # packets as they came: a packet is never cut
         self._queued = 0  # bytes in the queue
         self._fed_at = -1e9  # when input last reached the App (the meter's window)
+        self._busy_at_feed = 0.0  # LOOP_BUSY.seconds then
+        self._own_since_feed = 0.0  # wall seconds of this session's callbacks since
         self._held_since: float | None = None  # input waiting since (None: not held back)
         self._reading = True
         self._pump_due = False
         self._in_flight = False  # a chunk fed that the App has not taken yet
         self._taken_wait_ends = 0.0
         self._resume_at: float | None = None  # when the channel is due to be read again
+        self._stagger = random.uniform(0.0, RESUME_SPREAD) if address is not None else 0.0
         self._rest_until = -1e9  # no reading before this (after bytes past the allowance)
         self.dropping = False
         self.dropped_bytes = 0
@@ -190,16 +202,32 @@ class InputGate:
         self.charged = 0.0  # seconds charged so far (figures, tests)
 
     # -- the meter ------------------------------------------------------------------------
-    def charge(self, seconds: float, now: float) -> None:
-        """A callback of this session's App took ``seconds``; input pays while it is fresh."""
-        if now - self._fed_at <= CHARGE_WINDOW:
+    def charge(self, seconds: float, now: float, wall: float = 0.0) -> None:
+        """A callback of this session's App took ``seconds`` (``wall``: of wall time, counted
+        in ``LOOP_BUSY`` already); input pays while it is fresh."""
+        self._own_since_feed += wall
+        others = LOOP_BUSY.seconds - self._busy_at_feed - self._own_since_feed
+        if now - self._fed_at - others <= CHARGE_WINDOW:
             self.cpu.spend(seconds)
             self.charged += seconds
 
+    def _fed(self, now: float) -> None:
+        """Input reached the App at ``now``: its window starts."""
+        self._fed_at = now
+        self._busy_at_feed = LOOP_BUSY.seconds
+        self._own_since_feed = 0.0
+
     def spend(self, seconds: float) -> None:
-        """Work done on this client's input outside its App (the SSH layer): always charged."""
+        """Work done on this client's input outside its App (the SSH layer): always charged,
+        and past the budget the socket rests until the debt is paid. Only typed bytes pass the
+        channel's flow control: window-size changes and other requests do not, and a client
+        sending thousands a second was decrypted and parsed without end (eight such clients
+        took 70 % of a core)."""
         self.cpu.spend(seconds)
         self.charged += seconds
+        wait = self.cpu.wait()
+        if wait > 0:
+            self._pause(wait)
 
     # -- bytes from the client ------------------------------------------------------------
     def received(self, data: bytes) -> None:
@@ -253,7 +281,7 @@ class InputGate:
         chunk, whole = self._next_chunk()
         if whole:  # held back is counted per packet: a packet fed key by key may still be a flood
             self._held_since = None
-        self._fed_at = now
+        self._fed(now)
         # One chunk at a time: the next only once the App has taken this one. Bytes arrive
         # many packets per read; feeding them all at once would queue thousands of keys in
         # the App before the first one is handled (and charged).
@@ -293,7 +321,8 @@ class InputGate:
     def _taken(self) -> None:
         # Taken means handled, not just routed: the App passes keys on to widgets (which may
         # pass them back), so its queues must be empty before the next chunk goes in.
-        now = self._fed_at = self._clock()
+        now = self._clock()
+        self._fed(now)
         if now < self._taken_wait_ends and self._sink.busy():
             self._schedule(BUSY_POLL, self._taken)
             return
@@ -316,7 +345,9 @@ class InputGate:
             self._resume_in(seconds)
 
     def _resume_in(self, seconds: float) -> None:
-        """Try reading again in ``seconds`` (one timer: the earliest asked for)."""
+        """Try reading again in ``seconds``, and this session's stagger (one timer: the
+        earliest asked for)."""
+        seconds += self._stagger
         at = self._clock() + seconds
         if self._resume_at is not None and self._resume_at <= at:
             return
@@ -370,12 +401,21 @@ class InputGate:
         self._resize_due = False
         size, self._size = self._size, None
         if size is not None:
-            self._resized_at = self._fed_at = self._clock()
+            self._resized_at = self._clock()
+            self._fed(self._resized_at)
             self._sink.resize(*size)
 
 
 # -- the meter: every loop callback run in a session's context is timed ------------------------
 _installed = False
+
+
+class _LoopBusy:
+    """Wall seconds the event loop has spent in callbacks so far (the meter's, see install)."""
+    seconds = 0.0
+
+
+LOOP_BUSY = _LoopBusy()
 
 
 #: Seconds of wall time under which a callback is charged its wall time (see install).
@@ -389,7 +429,8 @@ def install() -> None:
     context the callback was scheduled in; a session's App and all its tasks carry the
     session's gate in ``current_gate``. This wraps ``Handle._run`` (a private method of
     asyncio's pure-Python handles, which the C task implementation also schedules): one
-    context lookup per callback, and three or four clock reads for the callbacks of sessions.
+    context lookup and two clock reads per callback, and three or four for the callbacks of
+    sessions. Every callback's wall time adds to ``LOOP_BUSY`` (the charge window's measure).
     """
     global _installed
     if _installed:
@@ -406,10 +447,16 @@ def install() -> None:
     cpu_clock = time.thread_time
     short = SHORT_CALLBACK
 
+    busy = LOOP_BUSY
+
     def _run(self: asyncio.events.Handle) -> None:
         gate = self._context.get(current_gate)  # type: ignore[attr-defined]
         if gate is None:
-            original(self)
+            started = clock()
+            try:
+                original(self)
+            finally:
+                busy.seconds += clock() - started
             return
         cpu_started = cpu_clock()
         started = clock()
@@ -418,7 +465,8 @@ def install() -> None:
         finally:
             now = clock()
             wall = now - started
-            gate.charge(wall if wall < short else cpu_clock() - cpu_started, now)
+            busy.seconds += wall
+            gate.charge(wall if wall < short else cpu_clock() - cpu_started, now, wall)
 
     asyncio.events.Handle._run = _run  # type: ignore[method-assign]
     _installed = True

@@ -27,7 +27,7 @@ from asyncssh.connection import SSHConnection
 # Unsent bytes the kernel may hold for a connection: beyond what is in flight, enough to keep
 # a fast link busy between two writes, far below a frame's lifetime on a slow one.
 KERNEL_UNSENT = 64 * 1024
-READ_AT_ONCE = 16 * 1024  # bytes of a client's input read (and decrypted) in one callback
+READ_AT_ONCE = 4 * 1024  # bytes of a client's input read (and decrypted) in one callback
 _LINK_PAUSED = "_truco_link_paused"  # set on a connection while its transport is paused
 _installed = False
 
@@ -69,8 +69,10 @@ def read_little(transport: Any) -> None:
     """Read at most ``READ_AT_ONCE`` bytes of the client per callback. asyncio's selector
     transport reads up to 256 KiB at once (``max_size``, an attribute of CPython's
     ``_SelectorSocketTransport``), and asyncssh decrypts and parses all of it in that one
-    callback: a flooding client's 256 KiB held the loop for 50-130 ms, whoever else was due.
-    The input gate charges it afterwards (server/ssh.py); this keeps each bite small."""
+    callback: a flooding client's 256 KiB held the loop for 50-130 ms, whoever else was due,
+    and 16 KiB of window-size changes (some 250 packets) still 35-65 ms. The input gate
+    charges it afterwards (server/ssh.py); this keeps each bite small (a paste of a few KiB
+    takes a read or two)."""
     if isinstance(getattr(transport, "max_size", None), int):
         transport.max_size = READ_AT_ONCE
 

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Awaitable, Callable
 
 HERE = Path(__file__).resolve().parent
 # Bench files are run as scripts (`python tests/bench/run.py`, the Makefile's bench target;
@@ -36,6 +37,8 @@ FLOOD_ADDRESS = "127.0.0.2"  # the flooder: another address, as on the internet
 CHAT_EVERY = 1.2  # seconds between two lines of the measured chatters (the chat limit is 1/s)
 CHAT_TIMEOUT = 10.0
 AFTER_SECONDS = 3.0  # the chat measured right after the flood stops
+FLOOD_WARMUP = 3.0  # seconds of flood before it is measured (the input budget's burst spent)
+LAG_WINDOW = 1.0  # seconds each of the server's event-loop lag summaries covers (server/loop_lag.py)
 
 
 # -- the flooder (its own process) -------------------------------------------------------------
@@ -46,14 +49,18 @@ KEY_STORM = "\x1b[B\x1b[A\t?\x1b[B\x1b[A\x1b"
 PASTE = ("x" * 60 + " ") * 60  # a paste of 3,660 characters into the chat, over and over
 
 
-async def flood_one(port: int, seconds: float, kinds: tuple[str, ...], number: int) -> dict[str, float]:
+async def flood_one(port: int, seconds: float, kinds: tuple[str, ...], number: int,
+                    connected: Callable[[], Awaitable[None]]) -> dict[str, float]:
+    """One flooding session: in the lobby, then (once ``connected`` returns: every session
+    is in) ``seconds`` of flood."""
     client = ScreenClient()
     name = f"flooder{number}"
     await client.connect(port, name, local_addr=FLOOD_ADDRESS)
-    await client.wait_for(lambda t: "Lobby" in t and name in t, 30)
+    await client.wait_for(lambda t: "Lobby" in t and name in t, 60)
     client.muted = True  # its screen is not read: the flooder spends nothing on it
     process = client.process
     assert process is not None
+    await connected()
     stop = time.monotonic() + seconds
     sent = {"bytes_written": 0.0, "lines": 0.0, "keys": 0.0, "resizes": 0.0, "pastes": 0.0}
 
@@ -99,7 +106,18 @@ async def flood(port: int, seconds: float, kinds: tuple[str, ...] = ("chat", "re
                 connections: int = 1) -> dict[str, float]:
     """``connections`` sessions from one address, each flooding with every one of ``kinds``."""
     cpu0 = time.process_time()
-    each = await asyncio.gather(*(flood_one(port, seconds, kinds, n) for n in range(connections)))
+    arrived, everyone = 0, asyncio.Event()
+
+    async def connected() -> None:
+        nonlocal arrived
+        arrived += 1
+        if arrived == connections:
+            sys.stdout.write("connected\n")  # the parent measures from now on (after a warm-up)
+            sys.stdout.flush()
+            everyone.set()
+        await everyone.wait()
+
+    each = await asyncio.gather(*(flood_one(port, seconds, kinds, n, connected) for n in range(connections)))
     sent = {key: sum(s[key] for s in each) for key in each[0]}
     sent["flooder_cpu_seconds"] = time.process_time() - cpu0
     return sent
@@ -130,7 +148,8 @@ async def chat_round_trips(sender: ScreenClient, other: ScreenClient, until: flo
 
 
 async def measure_window(chatters: list[ScreenClient], table: list[ScreenClient], seconds: float,
-                         server_pid: int, prefix: str) -> dict[str, float]:
+                         server: ServerProcess, prefix: str) -> dict[str, float]:
+    server_pid = server.proc.pid
     started = time.monotonic()
     until = started + seconds
     stats = PlayStats()
@@ -138,8 +157,13 @@ async def measure_window(chatters: list[ScreenClient], table: list[ScreenClient]
     chat, _ = await asyncio.gather(chat_round_trips(chatters[0], chatters[1], until, prefix),
                                    play_table(table, until, stats))
     cpu = cpu_seconds(server_pid) - cpu0
-    seconds = time.monotonic() - started
+    ended = time.monotonic()
+    seconds = ended - started
+    # The server's event-loop lag, from its one-second summaries within the window
+    lags = [(p99, worst) for at, p99, worst in server.lags if started + LAG_WINDOW <= at <= ended + 0.5]
     return {
+        "loop_lag_p99_worst_second_ms": max((p99 for p99, _ in lags), default=float("nan")) * 1000,
+        "loop_lag_max_ms": max((worst for _, worst in lags), default=float("nan")) * 1000,
         "chat_round_trip_median_ms": pct(chat, 0.5) * 1000,
         "chat_round_trip_max_ms": max(chat, default=float("nan")) * 1000,
         "chat_lines": float(len(chat)),
@@ -154,7 +178,8 @@ async def measure_window(chatters: list[ScreenClient], table: list[ScreenClient]
 async def measure(seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
                   connections: int = 1) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp), "--hand-pause", "1.0")
+        server = ServerProcess(Path(tmp), "--hand-pause", "1.0", "--log-level", "INFO",
+                               env={"TRUCO_LOOP_LAG_WINDOW": str(LAG_WINDOW)})
         clients: list[ScreenClient] = []
         flooder: asyncio.subprocess.Process | None = None
         try:
@@ -166,19 +191,23 @@ async def measure(seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
                 clients.append(client)
             chatters = clients[-2:]
             figures = {f"calm_{k}": v for k, v in
-                       (await measure_window(chatters, table, seconds, server.proc.pid, "calm")).items()}
+                       (await measure_window(chatters, table, seconds, server, "calm")).items()}
             flooder = await asyncio.create_subprocess_exec(
                 sys.executable, __file__, "--flood", "--port", str(server.port),
-                "--seconds", str(seconds + 3.0), "--kinds", ",".join(kinds),
+                "--seconds", str(seconds + FLOOD_WARMUP), "--kinds", ",".join(kinds),
                 "--connections", str(connections), stdout=asyncio.subprocess.PIPE)
-            await asyncio.sleep(3.0)  # connected and flooding (its budget's burst spent)
-            figures.update({f"flood_{k}": v for k, v in
-                            (await measure_window(chatters, table, seconds, server.proc.pid, "busy")).items()})
             assert flooder.stdout is not None
+            # The flood, not the connecting: measured once every session is in and the
+            # budget's burst is spent (a connection storm is the connection limits' business)
+            if (await asyncio.wait_for(flooder.stdout.readline(), 120)).strip() != b"connected":
+                raise RuntimeError("the flooder did not connect")
+            await asyncio.sleep(FLOOD_WARMUP)
+            figures.update({f"flood_{k}": v for k, v in
+                            (await measure_window(chatters, table, seconds, server, "busy")).items()})
             line = await asyncio.wait_for(flooder.stdout.readline(), 60)
             for key, value in json.loads(line or b"{}").items():
                 figures[f"flooder_{key}"] = float(value)
-            figures["flooder_bytes_written_per_second"] = figures.get("flooder_bytes_written", 0.0) / (seconds + 3.0)
+            figures["flooder_bytes_written_per_second"] = figures.get("flooder_bytes_written", 0.0) / (seconds + FLOOD_WARMUP)
             # Back to normal once it stops: the chat round trips of the next few seconds.
             after = await chat_round_trips(chatters[0], chatters[1], time.monotonic() + AFTER_SECONDS, "after")
             figures["after_first_chat_round_trip_ms"] = after[0] * 1000

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from server import input_gate
 from server.config import ServerConfig
 from server.input_gate import (
+    RESUME_SPREAD,
     BUSY_WAIT, DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, CpuBudget, InputGate, editing_key_end,
 )
 
@@ -186,11 +187,24 @@ def test_work_is_charged_only_while_input_is_fresh() -> None:
     assert gate.charged == 0.003
 
 
+def test_work_that_waited_behind_others_on_a_crowded_loop_is_still_charged() -> None:
+    """Eight flooders' callbacks queue up: a session's own work for its input runs after
+    the others', past the window in wall time, and is still its input's (it was not, and a
+    flood from one address took 70 % of a core against a budget of 16 %)."""
+    gate, sink, loop, clock = make(cost=0.0)
+    gate.received(b"k")
+    input_gate.LOOP_BUSY.seconds += 0.6  # the loop ran other sessions' callbacks for 0.6 s
+    gate.charge(0.003, clock.now + 0.65)  # then this one's: 0.05 s of its own window
+    assert gate.charged == 0.003
+    gate.charge(0.004, clock.now + 0.95, wall=0.004)  # 0.35 s later on a quiet loop: not
+    assert gate.charged == 0.003
+
+
 def test_the_meter_charges_callbacks_run_in_a_gated_context() -> None:
     gate, sink, loop, clock = make(cost=0.0)
     gate.received(b"k")  # input is fresh (in the fake clock); the meter uses perf_counter
     charged: list[float] = []
-    gate.charge = lambda seconds, now: charged.append(seconds)  # type: ignore[method-assign]
+    gate.charge = lambda seconds, now, wall=0.0: charged.append(seconds)  # type: ignore[method-assign]
     input_gate.install()
     ctx = contextvars.copy_context()
     ctx.run(input_gate.current_gate.set, gate)
@@ -211,7 +225,7 @@ def test_the_meter_charges_cpu_time_not_the_time_others_take() -> None:
     gate, sink, loop, clock = make(cost=0.0)
     gate.received(b"k")
     charged: list[float] = []
-    gate.charge = lambda seconds, now: charged.append(seconds)  # type: ignore[method-assign]
+    gate.charge = lambda seconds, now, wall=0.0: charged.append(seconds)  # type: ignore[method-assign]
     input_gate.install()
     ctx = contextvars.copy_context()
     ctx.run(input_gate.current_gate.set, gate)
@@ -345,3 +359,40 @@ def test_a_packet_over_budget_fed_key_by_key_is_still_dropped_after_the_hold() -
     loop.run_for(DROP_AFTER * 3)
     assert sink.notices == 1 and gate.dropped_bytes > 0
     assert len(sink.fed) < len(packet)
+
+
+def test_ssh_work_past_the_budget_rests_the_socket_until_it_is_paid() -> None:
+    """Window-size changes and other SSH requests pass no flow control: what the SSH layer
+    spends on them pauses the socket once the budget is spent, and reading comes back when
+    the debt is paid."""
+    gate, sink, loop, clock = make(cost=0.0)
+    gate.spend(0.01)  # within the burst
+    assert sink.reading
+    gate.spend(CONFIG.input_cpu_burst + 0.1)  # thousands of resizes decrypted and parsed
+    assert not sink.reading
+    loop.run_for(1.0)
+    assert not sink.reading  # 0.1 s of debt at 10 ms a second: about ten seconds
+    loop.run_for(15.0, step=0.01)
+    assert sink.reading
+
+
+def test_sessions_of_one_address_come_back_one_after_another() -> None:
+    """Eight sessions of one address wait for the same debt: they do not all read their
+    sockets again in the same moment (each has its own stagger, within RESUME_SPREAD)."""
+    clock = Clock()
+    loop = Loop(clock)
+    shared = CpuBudget(CONFIG.input_cpu_per_address_per_second, CONFIG.input_cpu_burst, clock)
+    sinks = []
+    for _ in range(8):
+        sink = Sink(clock, 0.0)
+        gate = InputGate(CONFIG, sink, loop.schedule, clock, address=shared)
+        sink.gate = gate
+        sinks.append(sink)
+        gate.spend(CONFIG.input_cpu_burst + 0.01)  # together, far past the address's budget
+    assert not any(s.reading for s in sinks)
+    back: list[float] = []
+    while len(back) < 8 and clock.now < 200:
+        loop.run_for(0.001)
+        back += [clock.now] * (sum(s.reading for s in sinks) - len(back))
+    assert len(back) == 8 and len({round(t, 3) for t in back}) > 1
+    assert max(back) - min(back) <= RESUME_SPREAD + 0.01
