@@ -29,6 +29,10 @@ class ServerConfig:
     # Session limits
     chat_per_second: float = 1.0
     chat_burst: int = 5
+    # Every connection from one address together (a household behind one router still chats
+    # freely; eight flooding connections say no more than two)
+    chat_per_address_per_second: float = 2.0
+    chat_address_burst: int = 8
     chat_max_len: int = 200
     # Slow chat for new names (spam from throwaway names): for a guest's first minutes online
     # and a key's first minutes after it first claimed a name (0: none), a chat line (lobby

@@ -327,7 +327,7 @@ def protocol_markdown() -> str:
         f"| nesting of free-form maps (views, events) | {schema.MAX_DEPTH} levels |",
         "| each field | the limits in its table below; a value outside is a `bad_frame` |",
         f"| commands | {cfg.commands_per_second:g} a second, bursts of {cfg.commands_burst}; more are dropped with one `rate_limited` error a second |",
-        f"| chat lines | {cfg.chat_per_second:g} a second, bursts of {cfg.chat_burst}; {cfg.chat_max_len} characters after cleaning |",
+        f"| chat lines | {cfg.chat_per_second:g} a second, bursts of {cfg.chat_burst}; every connection of one address together {cfg.chat_per_address_per_second:g} a second, bursts of {cfg.chat_address_burst}; {cfg.chat_max_len} characters after cleaning |",
         f"| bytes sent by the client | {cfg.input_bytes_per_second:g} a second, bursts of {cfg.input_burst}; more ends the session (`rate_limited`) |",
         f"| malformed frames | {BAD_FRAMES_BEFORE_DROP} end the session |",
         f"| events not yet read by the client | {OUTBOX_LIMIT} frames queued, or {cfg.output_limit} bytes unsent, or {cfg.stalled_reader_timeout:g} s without reading: the session ends |",

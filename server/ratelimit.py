@@ -21,10 +21,36 @@ class TokenBucket:
         return self._tokens >= self.burst
 
     def take(self, cost: float = 1.0) -> bool:
-        now = self._clock()
-        self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
-        self._stamp = now
-        if self._tokens >= cost:
+        if self.has(cost):
             self._tokens -= cost
             return True
         return False
+
+    def has(self, cost: float = 1.0) -> bool:
+        """Whether ``cost`` could be taken now (nothing is)."""
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
+        self._stamp = now
+        return self._tokens >= cost
+
+
+class Buckets(TokenBucket):
+    """A connection's own bucket and its address's, which every connection from that address
+    shares: a token is taken from both, or from neither (more connections buy a flooder
+    nothing)."""
+
+    def __init__(self, own: TokenBucket, shared: TokenBucket) -> None:  # (no state of its own)
+        self.own, self.shared = own, shared
+
+    def full(self) -> bool:
+        return self.own.full()
+
+    def has(self, cost: float = 1.0) -> bool:
+        return self.own.has(cost) and self.shared.has(cost)
+
+    def take(self, cost: float = 1.0) -> bool:
+        if not self.has(cost):
+            return False
+        self.own.take(cost)
+        self.shared.take(cost)
+        return True

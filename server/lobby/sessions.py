@@ -7,7 +7,7 @@ import protocol as p
 from server.link import HubLink, Peer
 from server.lobby.seats import Seats
 from server.lobby.state import Conn, LobbyState
-from server.ratelimit import TokenBucket
+from server.ratelimit import Buckets, TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -19,11 +19,15 @@ class Sessions:
 
     def open(self, peer: Peer, link: HubLink) -> None:
         cfg = self._state.config
+        shared = self._state.address_chat.get(peer.ip)
+        if shared is None:
+            shared = self._state.address_chat[peer.ip] = TokenBucket(cfg.chat_per_address_per_second,
+                                                                       cfg.chat_address_burst)
         self._state.conns[peer.conn_id] = Conn(
             peer,
             link,
             commands=TokenBucket(cfg.commands_per_second, cfg.commands_burst),
-            chat=TokenBucket(cfg.chat_per_second, cfg.chat_burst),
+            chat=Buckets(TokenBucket(cfg.chat_per_second, cfg.chat_burst), shared),
         )
 
     def close(self, conn_id: int) -> None:
@@ -33,6 +37,9 @@ class Sessions:
         if conn is None:
             return
         conn.link.hang_up()
+        ip = conn.peer.ip
+        if not any(c.peer.ip == ip for c in state.conns.values()):
+            state.address_chat.pop(ip, None)  # (a reconnection is bounded by the connection limits)
         if conn.name is None:
             return
         table = state.tables.get(conn.table_id or "")

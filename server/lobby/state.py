@@ -113,6 +113,7 @@ class LobbyState:
         self.store = store
         self.inbox: asyncio.Queue[LobbyMessage] = asyncio.Queue()
         self.conns: dict[int, Conn] = {}
+        self.address_chat: dict[str, TokenBucket] = {}  # the chat every connection of an address shares
         self.online: dict[str, int] = {}  # name key -> conn id
         self.reservations: dict[str, str] = {}  # name key -> fingerprint
         self.reserved_names: dict[str, str] = {}  # name key -> the name as its key holder wrote it

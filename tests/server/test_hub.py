@@ -47,8 +47,8 @@ class Client:
             await self.settle()
 
 
-async def join(hub: Hub, name: str, fp: str | None = None) -> Client:
-    client = Client(hub.connect("127.0.0.1", name, fp))
+async def join(hub: Hub, name: str, fp: str | None = None, ip: str = "127.0.0.1") -> Client:
+    client = Client(hub.connect(ip, name, fp))
     client.send(p.ClaimName(name=name))
     await client.settle()
     return client
@@ -136,6 +136,26 @@ async def test_chat_is_rate_limited(hub: Hub) -> None:
     assert any(e.code == "chat_rate" for e in ana.of(p.Error))
 
 
+async def test_the_connections_of_one_address_share_a_chat_allowance(hub: Hub) -> None:
+    """Eight connections from one address say no more than the address may (more connections
+    buy a flooder nothing); a player from another address is not held back by them."""
+    cfg = hub.config
+    flooders = [await join(hub, f"flood{n}", ip="203.0.113.9") for n in range(8)]
+    other = await join(hub, "ana", ip="198.51.100.7")
+    listener = await join(hub, "eve", ip="192.0.2.1")
+    for client in flooders:
+        for i in range(cfg.chat_burst):
+            client.send(p.SendChat(text=f"{client.link.conn_id}-{i}"))
+    other.send(p.SendChat(text="hola"))
+    for client in (*flooders, other):
+        await client.settle()
+    await listener.settle()
+    said = [line.line.sender for line in listener.of(p.Chat)]
+    assert len([s for s in said if s.startswith("flood")]) == cfg.chat_address_burst < 8 * cfg.chat_burst
+    assert "ana" in said
+    assert any(e.code == "chat_rate" for c in flooders for e in c.of(p.Error))
+
+
 async def test_a_new_name_chats_slowly_for_its_first_minutes_and_a_known_key_does_not(tmp_path) -> None:
     store = Store(tmp_path / "slow.sqlite3")
     await store.open()
@@ -146,8 +166,9 @@ async def test_a_new_name_chats_slowly_for_its_first_minutes_and_a_known_key_doe
     try:
         first = await join(hub, "dora", "SHA256:" + "d" * 43)  # the key's first name: new
         first.link.close()
-        guest, keyed, again = (await join(hub, "ana"), await join(hub, "beto", "SHA256:" + "b" * 43),
-                               await join(hub, "dora", "SHA256:" + "d" * 43))  # dora's key: seen before
+        guest, keyed, again = (await join(hub, "ana", ip="10.0.0.1"),
+                               await join(hub, "beto", "SHA256:" + "b" * 43, ip="10.0.0.2"),
+                               await join(hub, "dora", "SHA256:" + "d" * 43, ip="10.0.0.3"))  # dora's key: seen before
         listener = await join(hub, "eve")
         for client in (guest, keyed, again):
             for i in range(5):

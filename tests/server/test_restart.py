@@ -420,7 +420,7 @@ async def test_a_restarted_table_shows_its_latest_chat_lines_again(tmp_path: Pat
     never): after a restart a returning player sees the table's lines again, as after a
     rebuild on another process of a cluster (tests/cluster/test_rebuild.py)."""
     path = tmp_path / "db.sqlite3"
-    hub, store, task = await start_hub(path, seat_hold=60, chat_burst=CHAT_KEPT + 5)
+    hub, store, task = await start_hub(path, seat_hold=60, chat_burst=CHAT_KEPT + 5, chat_address_burst=CHAT_KEPT + 5)
     ana, beto = await two_at_a_table(hub)
     table_id = last_update(ana).table_id
     said = [f"linea {n}" for n in range(CHAT_KEPT + 3)]
