@@ -60,8 +60,9 @@ DROPPING_ENDS = 0.2  # dropping ends once this share of the burst is saved up ag
 BUSY_POLL = 0.003  # seconds between two looks at whether the App has handled the last chunk
 BUSY_WAIT = 0.05  # at most this long: an App kept busy by others' news must still take keys
 # Sessions sharing an address's budget wait for the same debt to be paid: each comes back up
-# to this much later than the others (its own share, drawn once), so that they do not all
-# read their sockets in one turn of the loop (eight flooders did: 8 x 40 ms at once).
+# to this much later than the others (its own share, drawn once) to read its socket, feed
+# its App or resize it, so that they do not all do so in one turn of the loop (eight
+# flooders did: 8 x 40 ms at once).
 RESUME_SPREAD = 0.05
 
 def editing_key_end(data: bytes) -> int:
@@ -276,7 +277,7 @@ class InputGate:
                 self._pause(wait)
                 return
             self._pause(wait)
-            self._later(min(wait, DROP_AFTER), self._pump)
+            self._later(min(wait, DROP_AFTER) + self._stagger, self._pump)
             return
         chunk, whole = self._next_chunk()
         if whole:  # held back is counted per packet: a packet fed key by key may still be a flood
@@ -396,7 +397,7 @@ class InputGate:
     def _apply_resize(self) -> None:
         wait = self.cpu.wait()
         if wait > 0:  # over budget: the size waits for the debt to be paid
-            self._schedule(wait, self._apply_resize)
+            self._schedule(wait + self._stagger, self._apply_resize)
             return
         self._resize_due = False
         size, self._size = self._size, None
