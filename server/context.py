@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from server.config import ServerConfig
-from server.input_gate import CpuBudget
+from server.cpu_budget import CpuBudget
 from server.link import HubLink
 from server.moderation.book import Moderation
 from server.ratelimit import TokenBucket

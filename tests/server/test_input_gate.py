@@ -12,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from server import input_gate
 from server.config import ServerConfig
+from server.cpu_budget import CpuBudget
 from server.input_gate import (
     RESUME_SPREAD,
-    BUSY_WAIT, DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, CpuBudget, InputGate, editing_key_end,
+    BUSY_WAIT, DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, InputGate, editing_key_end,
 )
 
 CONFIG = dataclasses.replace(ServerConfig(), input_cpu_per_second=0.01, input_cpu_burst=0.05)
