@@ -6,7 +6,9 @@ family exists) and tests/tui/test_i18n_walk.py (the screens say them in each lan
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
+import os
 import random
 import re
 from functools import cache
@@ -33,12 +35,32 @@ def _sources() -> list[Path]:
 @cache
 def key_constants() -> tuple[set[str], set[str]]:
     """String constants of tui/ and server/ that look like keys, and the constant heads of
-    f-strings that build keys (``f"error.{code}"`` gives ``error.``)."""
+    f-strings that build keys (``f"error.{code}"`` gives ``error.``). Parsing every source
+    takes about 3 s of CPU: the answer is kept on disk for these very sources, so that the
+    suite's workers parse them once between them, not once each."""
+    sources = [(path, path.read_bytes()) for path in _sources()]
+    parser = Path(__file__).read_bytes()  # (a change of this parser is a new answer too)
+    digest = hashlib.sha256(parser + b"".join(str(p).encode() + b"\0" + data for p, data in sources)).hexdigest()[:24]
+    kept = ROOT / ".pytest_cache" / f"i18n-key-constants-{digest}.json"
+    try:
+        literals, heads = json.loads(kept.read_text(encoding="utf-8"))
+        return set(literals), set(heads)
+    except (OSError, ValueError):
+        pass
+    found = _parse_key_constants(sources)
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps([sorted(found[0]), sorted(found[1])]), encoding="utf-8")
+    os.replace(partial, kept)  # (whole or not at all, for a worker reading it meanwhile)
+    return found
+
+
+def _parse_key_constants(sources: list[tuple[Path, bytes]]) -> tuple[set[str], set[str]]:
     literals: set[str] = set()
     heads: set[str] = set()
     looks_like_key = re.compile(r"^[a-z_]+\.[A-Za-z0-9_.\-]+$")
-    for path in _sources():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for _, data in sources:
+        tree = ast.parse(data.decode("utf-8"))
         in_fstring: set[int] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.JoinedStr):
