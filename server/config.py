@@ -57,7 +57,7 @@ class ServerConfig:
     input_cpu_per_second: float = 0.08
     # What all the sessions from one address may spend together (a household behind one
     # NAT types far less; eight flooding connections from one address had 8 % each).
-    input_cpu_per_address_per_second: float = 0.16
+    input_cpu_per_address_per_second: float = 0.08  # what one session may: more connections buy nothing
     input_cpu_burst: float = 1.5
     input_window: int = 64 * 1024  # SSH channel window: what a paused client may still send
     max_env_vars: int = 32  # environment variables a client may send
