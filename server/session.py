@@ -23,6 +23,7 @@ from server.write_flow import WriteFlow, link_paused, unsent
 from tui.app import TrucoApp
 from tui.driver import ChannelDriver
 from tui.i18n import Translator, language_from_env
+from tui.textual_patches.paced_repaint import REPAINT_PACE
 
 
 log = logging.getLogger(__name__)
@@ -141,6 +142,9 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
                  "key " + self._fingerprint if self._fingerprint else "guest", extra={"session": link.conn_id})
         app = TrucoApp(link, self._username, lang, driver_class=ChannelDriver)
         app.terminal_link = self  # type: ignore[attr-defined]
+        # Over its input budget, its screen repaints only as the debt is paid
+        # (tui/textual_patches/paced_repaint.py)
+        setattr(app, REPAINT_PACE, self.gate.cpu.wait)
         self._env = env
         term = self._term or ""
         app.lite = self._ctx.config.lite or term in PLAIN_TERMS  # type: ignore[attr-defined]

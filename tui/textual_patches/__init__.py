@@ -36,6 +36,8 @@ One module per patch, each saying why and what upstream Textual would need to dr
   without asking for a second layout (its scrollbars ask for their own).
 * ``layout_done``: a full ``Screen._refresh_layout`` fulfils the layout requests made before
   it (the pending flag and older ``Layout`` messages), not a second layout right after.
+* ``paced_repaint``: ``Screen._on_idle`` puts a repaint off while its App's pace says so (a
+  server session over its input budget: a flooder's screen stops filling the event loop).
 
 Code that only *uses* private Textual APIs (no patching) stays where it is used:
 
@@ -51,7 +53,8 @@ from importlib.metadata import version
 
 from tui.textual_patches import (
     acyclic_strips, colour_depth, cursor_moves, early_breakpoints, first_resume, hidden_overflow, layout_done,
-    lazy_strips, mount_refresh_once, partial_rows, quiet_toasts, same_size_layout, screen_virtual_size, shared_css,
+    lazy_strips, mount_refresh_once, paced_repaint, partial_rows, quiet_toasts, same_size_layout, screen_virtual_size,
+    shared_css,
 )
 
 #: The only Textual version these patches were written and checked against.
@@ -59,7 +62,7 @@ PINNED_TEXTUAL = "8.2.8"
 
 _PATCHES = (colour_depth, lazy_strips, acyclic_strips, shared_css, partial_rows, hidden_overflow,
             first_resume, same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts,
-            screen_virtual_size, layout_done, cursor_moves)
+            screen_virtual_size, layout_done, cursor_moves, paced_repaint)
 _installed = False
 
 
