@@ -8,7 +8,7 @@ from protocol import moderation as m
 from tui.screens.operators import OperatorScreen, minutes_and_reason
 from tui.screens.prompt import PromptScreen
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, until
 from tests.tui.kit import FakeLink, TrucoApp, variant_infos
 
 ONLINE = m.OnlineReport(lines=(
@@ -30,95 +30,86 @@ def lobby(operator: bool, lang: str = "en") -> tuple[TrucoApp, FakeLink]:
 async def test_only_an_operators_lobby_offers_the_screen() -> None:
     app, _ = lobby(operator=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "Lobby" in screen_text(app), "the lobby")
         assert "Operators" not in screen_text(app)
         await pilot.press("O")
-        await pilot.pause(0.1)
+        await pilot.pause()
         assert not isinstance(app.screen, OperatorScreen)
 
 
 async def test_the_operator_kicks_and_bans_from_the_list_and_types_a_command() -> None:
     app, link = lobby(operator=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
-        assert "O Operators" in screen_text(app)
+        await until(pilot, lambda: "O Operators" in screen_text(app), "the lobby's key for the screen")
         await pilot.press("O")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, OperatorScreen) and link.sent[-1] == m.Online()
+        await until(pilot, lambda: isinstance(app.screen, OperatorScreen), "the operators' screen")
+        assert link.sent[-1] == m.Online()
         link.push(ONLINE)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "mallory" in screen_text(app), "the online list")
         text = screen_text(app)
         assert "mallory" in text and "SHA256:malloryma…" in text and "t1, seat 2" in text
         assert "[b]guest[/b]" in text  # a name as written, never markup
 
         await pilot.press("down")  # mallory
         await pilot.press("k")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, PromptScreen)
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen), "the reason asked")
         await pilot.press(*"spam")
         await pilot.press("enter")
-        await pilot.pause(0.1)
-        assert link.sent[-1] == m.Kick(name="mallory", reason="spam")
+        await until(pilot, lambda: link.sent[-1] == m.Kick(name="mallory", reason="spam"), "the kick")
         link.push(m.Done(action="kick", text="mallory disconnected"))
-        await pilot.pause(0.1)
-        assert link.sent[-1] == m.Online()  # asked again after the action
+        await until(pilot, lambda: link.sent[-1] == m.Online(), "the list asked again after the action")
 
         await pilot.press("b")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen), "the ban's prompt")
         await pilot.press("escape")  # changed their mind: nothing is sent
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, OperatorScreen), "back at the list")
         assert link.sent[-1] == m.Online()
         await pilot.press("b")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen), "the ban's prompt again")
         await pilot.press(*"1440 cheating")
         await pilot.press("enter")
-        await pilot.pause(0.1)
-        assert link.sent[-1] == m.Restrict(what=m.BAN, on=m.ON_KEY, target="SHA256:mallorymallorymallory",
-                                           minutes=1440, reason="cheating")
+        banned = m.Restrict(what=m.BAN, on=m.ON_KEY, target="SHA256:mallorymallorymallory", minutes=1440,
+                            reason="cheating")
+        await until(pilot, lambda: link.sent[-1] == banned, "the ban", seen=lambda: repr(link.sent[-1]))
 
         await pilot.press("down")  # the guest: banned by address
         await pilot.press("m")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen), "the mute's prompt")
         await pilot.press("enter")
-        await pilot.pause(0.1)
-        assert link.sent[-1] == m.Restrict(what=m.MUTE, on=m.ON_ADDRESS, target="10.0.0.7", minutes=60, reason="")
+        muted = m.Restrict(what=m.MUTE, on=m.ON_ADDRESS, target="10.0.0.7", minutes=60, reason="")
+        await until(pilot, lambda: link.sent[-1] == muted, "the mute", seen=lambda: repr(link.sent[-1]))
 
         await pilot.press("colon")
         await pilot.press(*"say back in 5 minutes")
         await pilot.press("enter")
-        await pilot.pause(0.1)
-        assert link.sent[-1] == m.Broadcast(text="back in 5 minutes")
+        await until(pilot, lambda: link.sent[-1] == m.Broadcast(text="back in 5 minutes"), "the broadcast")
 
         await pilot.press("2")
-        await pilot.pause(0.1)
-        assert link.sent[-1] == m.ListRestrictions()
+        await until(pilot, lambda: link.sent[-1] == m.ListRestrictions(), "the list of bans asked")
         link.push(m.RestrictionsReport(lines=(m.RestrictionLine(number=7, what="ban", on="key",
                                                                  target="SHA256:mallorymallorymallory", reason="cheating"),)))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "cheating" in screen_text(app), "the list of bans")
         await pilot.press("u")
-        await pilot.pause(0.1)
-        assert link.sent[-1] == m.Lift(number=7)
+        await until(pilot, lambda: link.sent[-1] == m.Lift(number=7), "the lift")
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert not isinstance(app.screen, OperatorScreen)
+        await until(pilot, lambda: not isinstance(app.screen, OperatorScreen), "back in the lobby")
 
 
 async def test_the_reports_list_opens_a_reports_evidence_in_spanish() -> None:
     app, link = lobby(operator=True, lang="es")
     async with app.run_test(size=(60, 20)) as pilot:
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "Salón" in screen_text(app), "the lobby")
         await pilot.press("O")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, OperatorScreen), "the operators' screen")
         await pilot.press("3")
-        await pilot.pause(0.1)
-        assert link.sent[-1] == m.Reports(limit=200)
+        await until(pilot, lambda: link.sent[-1] == m.Reports(limit=200), "the reports asked")
         link.push(m.ReportsReport(lines=(m.ReportLine(number=4, reported="mallory", reason="abuse", by="ana",
                                                       reporters=2, evidence=("[table] mallory: idiota",)),)))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "mallory" in screen_text(app), "the reports list")
         assert "denuncias" in screen_text(app) and "mallory" in screen_text(app)
         await pilot.press("enter")
-        await pilot.pause(0.2)
-        assert "[table] mallory: idiota" in screen_text(app)
+        await until(pilot, lambda: "[table] mallory: idiota" in screen_text(app), "the evidence",
+                    seen=lambda: screen_text(app))
 
 
 def test_minutes_then_a_reason() -> None:
@@ -130,9 +121,9 @@ def test_minutes_then_a_reason() -> None:
 async def test_a_wide_terminal_shows_whole_keys() -> None:
     app, link = lobby(operator=True)
     async with app.run_test(size=(200, 50)) as pilot:
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "O Operators" in screen_text(app), "the lobby's key for the screen")
         await pilot.press("O")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, OperatorScreen), "the operators' screen")
         link.push(ONLINE)
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "mallory" in screen_text(app), "the online list")
         assert "SHA256:mallorymallorymallory " in screen_text(app)

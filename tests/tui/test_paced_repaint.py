@@ -55,7 +55,12 @@ async def test_a_screen_in_debt_puts_its_repaint_off(monkeypatch: pytest.MonkeyP
         debt[0] = 10.0
         before = len(sent)
         app.query_one("#shown", Static).update("frame 2")
-        await asyncio.sleep(0.5)  # the loop idle meanwhile: the screen would repaint at once
+        # The screen went idle with the change to draw, and put its repaint off (without the
+        # patch it repaints there and then, and is never put off)
+        for _ in range(1000):
+            if getattr(app.screen, paced_repaint._PUT_OFF, False) or len(sent) > before:
+                break
+            await asyncio.sleep(0.01)
         assert len(sent) == before  # put off
 
 
