@@ -34,16 +34,13 @@ class TokenBucket:
         return self._tokens >= cost
 
 
-class Buckets(TokenBucket):
+class Buckets:
     """A connection's own bucket and its address's, which every connection from that address
     shares: a token is taken from both, or from neither (more connections buy a flooder
     nothing)."""
 
-    def __init__(self, own: TokenBucket, shared: TokenBucket) -> None:  # (no state of its own)
+    def __init__(self, own: TokenBucket, shared: TokenBucket) -> None:
         self.own, self.shared = own, shared
-
-    def full(self) -> bool:
-        return self.own.full()
 
     def has(self, cost: float = 1.0) -> bool:
         return self.own.has(cost) and self.shared.has(cost)

@@ -19,7 +19,7 @@ from server.config import ServerConfig
 from server.link import HubLink, Peer
 from server.lobby.messages import LobbyMessage, Result
 from server.moderation.reports import SAID_KEPT, TableLine
-from server.ratelimit import TokenBucket
+from server.ratelimit import Buckets, TokenBucket
 from server.store import Store
 from server.table import Occupant, TableActor
 
@@ -33,7 +33,7 @@ class Conn:
     peer: Peer
     link: HubLink
     commands: TokenBucket
-    chat: TokenBucket
+    chat: Buckets  # its own and its address's
     name: str | None = None
     table_id: str | None = None
     seat: int | None = None  # None while watching

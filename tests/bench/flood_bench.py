@@ -19,7 +19,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Awaitable, Callable
 
 HERE = Path(__file__).resolve().parent
 # Bench files are run as scripts (`python tests/bench/run.py`, the Makefile's bench target;
@@ -50,9 +49,10 @@ PASTE = ("x" * 60 + " ") * 60  # a paste of 3,660 characters into the chat, over
 
 
 async def flood_one(port: int, seconds: float, kinds: tuple[str, ...], number: int,
-                    connected: Callable[[], Awaitable[None]]) -> dict[str, float]:
-    """One flooding session: in the lobby, then (once ``connected`` returns: every session
-    is in) ``seconds`` of flood."""
+                    everyone_in: asyncio.Barrier) -> dict[str, float]:
+    """One flooding session: in the lobby, then (once every session is in) ``seconds`` of
+    flood; the first through the barrier tells the parent, which measures from then on
+    (after a warm-up)."""
     client = ScreenClient()
     name = f"flooder{number}"
     await client.connect(port, name, local_addr=FLOOD_ADDRESS)
@@ -60,7 +60,9 @@ async def flood_one(port: int, seconds: float, kinds: tuple[str, ...], number: i
     client.muted = True  # its screen is not read: the flooder spends nothing on it
     process = client.process
     assert process is not None
-    await connected()
+    if await everyone_in.wait() == 0:
+        sys.stdout.write("connected\n")
+        sys.stdout.flush()
     stop = time.monotonic() + seconds
     sent = {"bytes_written": 0.0, "lines": 0.0, "keys": 0.0, "resizes": 0.0, "pastes": 0.0}
 
@@ -106,18 +108,8 @@ async def flood(port: int, seconds: float, kinds: tuple[str, ...] = ("chat", "re
                 connections: int = 1) -> dict[str, float]:
     """``connections`` sessions from one address, each flooding with every one of ``kinds``."""
     cpu0 = time.process_time()
-    arrived, everyone = 0, asyncio.Event()
-
-    async def connected() -> None:
-        nonlocal arrived
-        arrived += 1
-        if arrived == connections:
-            sys.stdout.write("connected\n")  # the parent measures from now on (after a warm-up)
-            sys.stdout.flush()
-            everyone.set()
-        await everyone.wait()
-
-    each = await asyncio.gather(*(flood_one(port, seconds, kinds, n, connected) for n in range(connections)))
+    everyone_in = asyncio.Barrier(connections)
+    each = await asyncio.gather(*(flood_one(port, seconds, kinds, n, everyone_in) for n in range(connections)))
     sent = {key: sum(s[key] for s in each) for key in each[0]}
     sent["flooder_cpu_seconds"] = time.process_time() - cpu0
     return sent
