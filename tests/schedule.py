@@ -4,9 +4,7 @@ xdist's ``worksteal`` gives each worker one contiguous share of the collection (
 ``_shares`` computes them) and an idle worker later steals the *tail* of the busiest one's
 share. So the tests marked ``slow`` must begin every share, dealt round-robin: sorted to the
 front of the whole collection they all went to the first worker, which ran them one after
-another while the others ran out of work (the suite's end waited for it). Tests marked
-``alone`` end a share: they stop every other worker while they run, so they go where the
-others are finishing too.
+another while the others ran out of work (the suite's end waited for it).
 """
 from __future__ import annotations
 
@@ -40,19 +38,16 @@ def _shares(total: int, workers: int) -> list[int]:
     return sizes
 
 
-def ordered(items: Sequence[T], workers: int, is_slow: Callable[[T], bool],
-            is_alone: Callable[[T], bool]) -> list[T]:
+def ordered(items: Sequence[T], workers: int, is_slow: Callable[[T], bool]) -> list[T]:
     """``items`` reordered so that each worker's share starts with its part of the slow
-    tests and ends with its part of the ``alone`` ones; otherwise in collection order."""
-    slow = [item for item in items if is_slow(item) and not is_alone(item)]
-    last = [item for item in items if is_alone(item)]
-    rest = [item for item in items if not is_slow(item) and not is_alone(item)]
+    tests; otherwise in collection order."""
+    slow = [item for item in items if is_slow(item)]
+    rest = [item for item in items if not is_slow(item)]
     workers = max(1, min(workers, len(items)))
     firsts: list[list[T]] = [slow[i::workers] for i in range(workers)]
-    lasts: list[list[T]] = [last[i::workers] for i in range(workers)]
     result: list[T] = []
     for i, size in enumerate(_shares(len(items), workers)):
-        middle = size - len(firsts[i]) - len(lasts[i])
+        middle = size - len(firsts[i])
         taken, rest = rest[:max(0, middle)], rest[max(0, middle):]
-        result += firsts[i] + taken + lasts[i]
-    return result + rest  # empty unless a share was smaller than its slow and alone tests
+        result += firsts[i] + taken
+    return result + rest  # empty unless a share was smaller than its slow tests

@@ -168,7 +168,9 @@ async def measure_window(chatters: list[ScreenClient], table: list[ScreenClient]
 
 
 async def measure(seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
-                  connections: int = 1) -> dict[str, float]:
+                  connections: int = 1, calm: bool = True) -> dict[str, float]:
+    """The players' figures without a flooder (``calm``: to compare with), during its flood
+    and right after it."""
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(Path(tmp), "--hand-pause", "1.0", "--log-level", "INFO",
                                env={"TRUCO_LOOP_LAG_WINDOW": str(LAG_WINDOW)})
@@ -183,7 +185,7 @@ async def measure(seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
                 clients.append(client)
             chatters = clients[-2:]
             figures = {f"calm_{k}": v for k, v in
-                       (await measure_window(chatters, table, seconds, server, "calm")).items()}
+                       (await measure_window(chatters, table, seconds, server, "calm")).items()} if calm else {}
             flooder = await asyncio.create_subprocess_exec(
                 sys.executable, __file__, "--flood", "--port", str(server.port),
                 "--seconds", str(seconds + FLOOD_WARMUP), "--kinds", ",".join(kinds),
@@ -216,8 +218,9 @@ async def measure(seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
             server.stop()
 
 
-def run(seconds: float = 15.0, kinds: tuple[str, ...] = ("chat", "resize"), connections: int = 1) -> dict[str, float]:
-    return asyncio.run(measure(seconds, kinds, connections))
+def run(seconds: float = 15.0, kinds: tuple[str, ...] = ("chat", "resize"), connections: int = 1,
+        calm: bool = True) -> dict[str, float]:
+    return asyncio.run(measure(seconds, kinds, connections, calm))
 
 
 # make bench's flood stage: each kind alone from one connection, then all of them from as many

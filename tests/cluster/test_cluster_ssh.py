@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import re
 import signal
-import time
 
 import asyncssh
 import pytest
@@ -71,7 +70,6 @@ async def test_the_host_killed_mid_hand_another_process_resumes_the_table(
         await clients[mover].act(table_id, "play", card=card)  # one card played: the hand is under way
         after = [await programs.update(c, lambda u: bool(u.view.current_trick)) for c in clients]
         seen = {name: (u.view.own_cards, u.waiting) for name, u in zip(("ana", "beto"), after)}
-        killed_at = time.monotonic()
         await p1.stop(signal.SIGKILL)  # the lobby host, with the table, mid-hand
         logged = await logged_state(nats_server.url)  # what JetStream acknowledged to it
         assert len(logged) == 1
@@ -84,7 +82,6 @@ async def test_the_host_killed_mid_hand_another_process_resumes_the_table(
         clients = await programs.connect(p3.port, "ana", client_keys=[keys["ana"]])
         # ... another process has claimed the host lease ...
         new_host = await wait_for_host(p2, p3)
-        took = time.monotonic() - killed_at
         # ... and restored the table at exactly the state its log replays to: nothing lost.
         restored = await new_host.wait_line(RESTORED)
         assert restored.group(1) == table_id
@@ -105,7 +102,6 @@ async def test_the_host_killed_mid_hand_another_process_resumes_the_table(
 
         await asyncio.gather(programs.play(ana, table_id, hand_two, seed=1, timeout=90),
                              programs.play(beto, table_id, hand_two, seed=2, timeout=90))
-        assert took < 15
     finally:
         await programs.close_all(clients)
 

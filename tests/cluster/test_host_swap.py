@@ -96,7 +96,6 @@ async def test_the_host_killed_the_other_processes_sessions_stay_where_they_were
         seen = {name: (u.view.own_cards, u.waiting) for name, u in zip(("ana", "beto"), after)}
         await asyncio.sleep(0.5)  # the guest's seat code has reached his front end
 
-        killed_at = time.monotonic()
         await p1.stop(signal.SIGKILL)  # the lobby host (the table runs on ana's process)
         # Everyone on a live process is told the lobby is coming back; nobody is hung up
         for client in (ana, beto, cris, eve):
@@ -112,7 +111,6 @@ async def test_the_host_killed_the_other_processes_sessions_stay_where_they_were
             back = await programs.update(client, lambda u: u.table_id == table_id and programs.dealt(u), 20,
                                          peek=True)
             assert (back.view.own_cards, back.waiting) == seen[name], name
-        took = time.monotonic() - killed_at
         # Still watching
         assert (await eve.wait_for(p.Seated, 20)).table_id == table_id
         watched = await programs.update(eve, lambda u: u.table_id == table_id, 20)
@@ -136,7 +134,6 @@ async def test_the_host_killed_the_other_processes_sessions_stay_where_they_were
         await asyncio.gather(programs.play(ana, table_id, hand_two, seed=1, timeout=90),
                              programs.play(beto, table_id, hand_two, seed=2, timeout=90))
         assert not any("Traceback" in line for proc in (p2, p3) for line in proc.lines)
-        assert took < 15
     finally:
         await programs.close_all(clients)
 

@@ -5,7 +5,6 @@ is gone, and a new lobby host after a kill -9 finds the survivors' entries there
 from __future__ import annotations
 
 import signal
-import time
 
 import pytest
 
@@ -110,10 +109,8 @@ async def test_the_cluster_knows_who_is_online_where_also_after_kills(
         await beto.send(p.WatchTable(table_id=table_id))
         await until(lambda: _where(mirror)["beto"] == (table_id, None))
         # cris's process dies without a word: his entry goes once its lease is gone
-        killed = time.monotonic()
         await p3.stop(signal.SIGKILL)
-        await until(lambda: "cris" not in _where(mirror), 15)
-        assert time.monotonic() - killed < LEASE_TTL + 5
+        await until(lambda: "cris" not in _where(mirror), LEASE_TTL + 10)
         # The lobby host dies: the sessions of the surviving front end are told (they stay:
         # test_host_swap.py), these leave and come back through it, see each other online,
         # and the bucket holds just them.

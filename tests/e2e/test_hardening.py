@@ -1,6 +1,6 @@
 """Hostile clients on 127.0.0.1: each abuse is refused or contained, and a well-behaved
-player keeps a quick round trip meanwhile (chat line typed -> seen on the other screen,
-under ROUND_TRIP seconds, a bound generous enough for a loaded 2-core machine)."""
+player's chat line still reaches the other screen meanwhile. How quickly is the benchmark's
+to say (`make bench`, its flood stage): a bound on time here would measure the machine."""
 from __future__ import annotations
 
 import asyncio
@@ -15,14 +15,12 @@ from tests.e2e.helpers import chat_area, close_all, focus_chat, lobby_client, sa
 
 pytestmark = pytest.mark.e2e
 
-ROUND_TRIP = 2.0  # seconds
-
-
-async def round_trip(sender: ScreenClient, viewer: ScreenClient, text: str) -> float:
-    start = time.monotonic()
+async def chat_reaches(sender: ScreenClient, viewer: ScreenClient, text: str) -> bool:
+    """``sender`` says ``text`` and ``viewer``'s chat shows it (within 10 s: before the
+    input budget, a flood held other players' lines back for longer)."""
     await say(sender, text)
     await viewer.wait_for(lambda t: f": {text}" in chat_area(t), timeout=10)
-    return time.monotonic() - start
+    return True
 
 
 async def test_environment_variable_flood_is_capped(tmp_path):
@@ -37,13 +35,12 @@ async def test_environment_variable_flood_is_capped(tmp_path):
             await hostile.wait_for(lambda t: "carla" in t, timeout=15)
             # LANG came after the cap: refused, so the session speaks the default language.
             assert "Lobby" in hostile.text() and "Salón" not in hostile.text()
-            assert await round_trip(ana, beto, "sigo aca") < ROUND_TRIP
+            assert await chat_reaches(ana, beto, "sigo aca")
             await hostile.close()
         finally:
             await close_all(ana, beto)
 
 
-@pytest.mark.alone  # its round trips have a bound: other tests' load would be measured too
 async def test_paste_flood_is_dropped_without_stalling_anyone(tmp_path):
     async with running_server(tmp_path) as srv:
         ana = await lobby_client(srv.port, "ana")
@@ -54,9 +51,9 @@ async def test_paste_flood_is_dropped_without_stalling_anyone(tmp_path):
             # A 1 MB paste: SSH flow control holds most of it, so the round trip below runs
             # while the server is still receiving it.
             flooder.send(b"\x1b[200~" + b"A" * (1024 * 1024) + b"\x1b[201~")
-            assert await round_trip(ana, beto, "durante") < ROUND_TRIP
+            assert await chat_reaches(ana, beto, "durante")
             # The flooder's session survives and a long line never reaches the others.
-            assert await round_trip(beto, ana, "despues") < ROUND_TRIP
+            assert await chat_reaches(beto, ana, "despues")
             assert "AAAAAAAAAAAAAAAAAAAA" not in chat_area(ana.text())
             # The paste never reached the flooder's own input line either: it was dropped whole.
             assert "AAAAAAAAAA" not in flooder.text()
@@ -97,7 +94,7 @@ async def check_a_stalled_client_is_dropped(tmp_path, **client: object) -> None:
         try:
             await stop_reading_and_storm(stuck, beto)
             assert "stuck" not in players(beto.text()), "the stalled client was not dropped"
-            assert await round_trip(ana, beto, "sin el colgado") < ROUND_TRIP
+            assert await chat_reaches(ana, beto, "sin el colgado")
         finally:
             await close_all(ana, beto, stuck)
 
@@ -135,7 +132,7 @@ async def test_connection_rate_per_address(tmp_path):
         try:
             with pytest.raises((asyncssh.DisconnectError, ConnectionError)):
                 await programs.connect(srv.port, "a4")
-            assert await programs.round_trip(clients[0], clients[1], "siguen") < ROUND_TRIP
+            await programs.round_trip(clients[0], clients[1], "siguen")  # times out if it never arrives
         finally:
             await programs.close_all(clients)
 
@@ -150,7 +147,7 @@ async def test_logins_that_never_finish_are_capped_and_timed_out(tmp_path):
                 reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
                 silent.append(writer)
                 readers.append(reader)
-            assert await round_trip(ana, beto, "con mudos") < ROUND_TRIP
+            assert await chat_reaches(ana, beto, "con mudos")
             # The login timeout closes them: each reads to its end (a banner at most, then EOF).
             for reader in readers:
                 while await asyncio.wait_for(reader.read(4096), 30):
@@ -184,6 +181,6 @@ async def test_a_dead_peer_is_dropped_by_keepalive(tmp_path):
             ghost._reader.cancel()  # type: ignore[union-attr]
             ghost.conn._transport.pause_reading()  # type: ignore[attr-defined]  # gone silent
             await ana.wait_for(lambda t: "ghost" not in players(t), timeout=10)
-            assert await round_trip(ana, ana, "solo") < ROUND_TRIP
+            assert await chat_reaches(ana, ana, "solo")
         finally:
             await close_all(ana, ghost)

@@ -110,20 +110,20 @@ def test_every_implemented_variant_is_covered() -> None:
     assert any(spec.name == "argentino" for spec in IMPLEMENTED)
 
 
-@pytest.mark.slow  # 600 matches in all (200 each took a third of the suite's pure CPU)
+@pytest.mark.slow  # 360 matches in all (200 each took a third of the suite's pure CPU)
 @pytest.mark.parametrize(("variant", "n"), VARIANT_COUNTS)
-def test_50_bot_games_per_variant_and_player_count(variant: str, n: int) -> None:
-    """50 complete bot-only matches (one game to the smallest target) without an illegal
-    action."""
+def test_30_bot_games_per_variant_and_player_count(variant: str, n: int) -> None:
+    """30 complete bot-only matches (one game to the smallest target) without an illegal
+    action; tests/engine/test_invariants.py and the options' property below play more."""
     rules = get_ruleset(variant, **short_options(variant))
     winners = [0, 0]
-    for game in range(50):
+    for game in range(30):
         state, _ = play_match(rules, n, seed=game, policies=[bot_policy] * n)
         assert state.winner is not None
         winners[state.winner] += 1
     # Identical bots on both sides: neither team should win almost everything. (How long the
     # games take is a benchmark's business: tests/bench/engine_bench.py.)
-    assert min(winners) >= 12, winners
+    assert min(winners) >= 7, winners
 
 
 def _options_strategy(variant: str) -> st.SearchStrategy[dict[str, Any]]:
@@ -136,7 +136,7 @@ def test_bot_games_with_any_table_options(variant: str) -> None:
     spec = engine.variants.catalog.variant_spec(variant)
     counts = [n for n in spec.player_counts if n in (2, 4, 6)]
 
-    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(options=_options_strategy(variant), n=st.sampled_from(counts),
            seed=st.integers(0, 2**32 - 1))
     def run(options: dict[str, Any], n: int, seed: int) -> None:

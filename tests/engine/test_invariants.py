@@ -114,13 +114,13 @@ VE_OPTIONS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=35, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.sampled_from([2, 4, 6]), seed=st.integers(0, 2**32), options=OPTIONS)
 def test_random_games_keep_every_invariant(n: int, seed: int, options: dict[str, Any]) -> None:
     _play_random_match("argentino", n, seed, options)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.sampled_from([2, 4]), seed=st.integers(0, 2**32), options=VE_OPTIONS)
 def test_random_venezuelan_games_keep_every_invariant(
     n: int, seed: int, options: dict[str, Any]

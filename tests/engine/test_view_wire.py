@@ -16,7 +16,7 @@ IMPLEMENTED = [(spec.name, n) for spec in variant_catalog() if spec.implemented
 def test_every_seat_view_of_random_games_comes_back_from_its_wire_form(variant: str, n: int) -> None:
     rules = get_ruleset(variant)
     checked = 0
-    for seed in range(2):
+    for seed in range(1):  # (each seat of every step of a whole match: thousands of views)
         rng = random.Random(seed)
         state, _ = new_match(rules, n, rng)
         steps = 0

@@ -79,8 +79,8 @@ def implemented() -> list[engine.VariantSpec]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", implemented(), ids=lambda v: v.name)
-async def test_bot_only_tables_finish_30_games(variant: engine.VariantSpec) -> None:
-    """30 complete games per variant, player counts in turn, bots only, without an error.
+async def test_bot_only_tables_finish_20_games(variant: engine.VariantSpec) -> None:
+    """20 complete games per variant, player counts in turn, bots only, without an error.
 
     Nobody watches (so no frames are built): this is about the actor and the rules;
     what viewers receive is covered below. Every game seats both the easy and the normal
@@ -89,10 +89,10 @@ async def test_bot_only_tables_finish_30_games(variant: engine.VariantSpec) -> N
     """
     games = 0
     # Only a guard against a table that never ends: how fast is for the benchmarks (on this
-    # 2-core machine the Venezuelan 30 take about 12 s). The rules themselves are played far
+    # 2-core machine the Venezuelan 20 take about 8 s). The rules themselves are played far
     # more often, and faster, without the actor: tests/engine/test_bot.py.
     deadline = time.monotonic() + 400
-    while games < 30 and time.monotonic() < deadline:
+    while games < 20 and time.monotonic() < deadline:
         players = variant.player_counts[games % len(variant.player_counts)]
         seats = [dataclasses.replace(bot, level=LEVELS_IN_TURN[(i + games) % 2])
                  for i, bot in enumerate(bots(players))]
@@ -103,7 +103,7 @@ async def test_bot_only_tables_finish_30_games(variant: engine.VariantSpec) -> N
         assert actor.state is not None and actor.state.match_over
         await actor.stop()
         games += 1
-    assert games == 30, f"only {games} games in 400 s: a table does not end"
+    assert games == 20, f"only {games} games in 400 s: a table does not end"
 
 
 async def test_spectators_never_see_hidden_cards_and_seats_only_their_own() -> None:

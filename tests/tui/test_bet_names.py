@@ -155,7 +155,7 @@ OPTIONS = {
 }
 
 
-@settings(max_examples=150, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=TABLES, seed=st.integers(0, 2**32), data=st.data())
 def test_every_pending_bet_names_the_seat_whose_action_made_it(table: tuple[str, int], seed: int,
                                                                 data: st.DataObject) -> None:
