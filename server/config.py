@@ -52,7 +52,7 @@ class ServerConfig:
     stalled_reader_timeout: float = 120.0  # seconds a paused (not reading) client may stay
     input_bytes_per_second: float = 4096.0  # typing and pasting; more is dropped
     input_burst: int = 32 * 1024
-    # Server CPU a session's input may cost (keys, pastes, resizes; server/input_gate.py):
+    # Server CPU a session's input may cost (keys, pastes, resizes; server/session/input_gate.py):
     # seconds per second, at most input_cpu_burst saved up; past it input is paused, then dropped.
     input_cpu_per_second: float = 0.08
     # What all the sessions from one address may spend together (a household behind one
@@ -71,7 +71,7 @@ class ServerConfig:
     demo_bot_tables: int = 0  # bot-only tables that play on for ever (operators, tests)
     quick_fill_wait: float = 20.0  # seconds a quick-play table waits for people before bots sit
     log_digests: bool = False  # log a digest of each restored table's state (tests compare it)
-    metrics: str = ""  # ADDR:PORT of /metrics for Prometheus ("": none; server/metrics.py)
+    metrics: str = ""  # ADDR:PORT of /metrics for Prometheus ("": none; server/ops/metrics.py)
     # Operators' keys besides those in DATA_DIR/operators: fingerprints, public keys or their
     # files (server/moderation/operators.py)
     operator_keys: tuple[str, ...] = ()

@@ -10,7 +10,7 @@ from tui import textual_patches
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # The server installs the Textual patches at start-up (server.cli.serve); tests that build
+    # The server installs the Textual patches at start-up (server.cli.main.serve); tests that build
     # Apps in-process get the same Textual the players get, installed once before collection.
     textual_patches.install()
     # What the commands print follows the terminal's language (server/say.py): the servers

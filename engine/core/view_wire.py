@@ -1,6 +1,6 @@
 """A seat's `View` back from its wire form (`View.to_wire()`, as a table update carries it).
 
-A program at a table (a remote bot: server/remote_bot.py) gets only the wire form; with this
+A program at a table (a remote bot: server/cli/remote_bot.py) gets only the wire form; with this
 it can use everything the engine offers for a view (the bot, the hand guide's fields) without
 a second copy of the view's shape. The decoding follows the View's type hints, so a field
 added to the View is read back without a change here; anything malformed raises ValueError.

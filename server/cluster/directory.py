@@ -28,7 +28,7 @@ from server.cluster.mirror import BucketMirror, BucketWriter
 from server.lobby.state import Conn
 
 if TYPE_CHECKING:
-    from server.cluster.host import HostGateway
+    from server.cluster.lobby_host import HostGateway
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from nats.js.errors import APIError, NotFoundError
 
 import protocol as p
 from protocol.bus import EVENTS_PER_MESSAGE, EventRecord, GameEntry, LoggedEvents
-from server import metrics
+from server.ops import metrics
 from server.cluster.bus import EVENTS_STREAM, EVENTS_SUBJECT, WRONG_LAST_SEQUENCE, Bus, retrying
 from server.store import EventRow
 

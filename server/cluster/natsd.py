@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.process_life import ending_with_this_process
+from server.ops.process_life import ending_with_this_process
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ class NatsServer:
     binary: Path | None = None
     args: tuple[str, ...] = ()  # more of its options (the tests' NATS cluster: its routes)
     # ``--workers``: it ends when its supervisor dies, and holds the supervisor's data-dir
-    # lock until it has (server/process_life.py).
+    # lock until it has (server/ops/process_life.py).
     end_with_parent: bool = False
     pass_fds: tuple[int, ...] = ()
     # A command it runs under (e.g. ``ip netns exec M``: the chaos harness's machines).

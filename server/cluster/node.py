@@ -30,7 +30,7 @@ from server.cluster.chat import ChatLog
 from server.cluster.copies import keep_copies
 from server.cluster.directory import DirectoryMirror, HostLists
 from server.cluster.front import FrontEnd
-from server.cluster.host import HostGateway
+from server.cluster.lobby_host import HostGateway
 from server.cluster.lease import Lease, Leases
 from server.cluster.lease_repair import LeaseRepair
 from server.cluster.lobby_feed import LobbyFeed

@@ -1,5 +1,5 @@
 """The bus's timings and copies, as the command line gives them: kept apart from the bus so
-that reading the command line (``server/cli.py``) does not import the NATS client (a fifth
+that reading the command line (``server/cli/main.py``) does not import the NATS client (a fifth
 of a second at every start of a process that never joins a cluster)."""
 from __future__ import annotations
 

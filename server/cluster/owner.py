@@ -30,7 +30,7 @@ from server.cluster.bus import (
     RESEND_SUBJECT, TABLE_NEWS, TRANSIENT_ERRORS, Bus, conn_header, front_lease, front_subject, owner_subject, retrying, settle,
     table_lease, table_subject,
 )
-from server.cluster.host import Outgoing
+from server.cluster.lobby_host import Outgoing
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.lease import Lease, Leases
 from server.cluster.order import AFTER_HEADER, StampBook

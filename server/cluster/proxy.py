@@ -26,7 +26,7 @@ from typing import Any, Awaitable, Callable
 import engine
 import protocol as p
 from protocol.bus import TableOwn, TableStatus, Viewer
-from server import metrics
+from server.ops import metrics
 from server.cluster.bus import TABLE_NEWS, Bus, owner_subject, table_lease, table_subject
 from server.cluster.lease import Leases
 from server.cluster.tablewire import LobbyCall, follow, seat_record, to_call

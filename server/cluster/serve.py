@@ -5,23 +5,23 @@ import asyncio
 import logging
 from typing import Callable
 
-from server import metrics
+from server.ops import metrics
 from server.cluster.bus import BusOptions
 from server.cluster.node import Node
 from server.config import ServerConfig
-from server.context import ServerContext
-from server.hostkey import fingerprint, load_or_create_host_key
-from server.netinfo import connect_lines, lan_addresses
-from server.ssh import start_ssh_server
+from server.session.context import ServerContext
+from server.ssh.hostkey import fingerprint, load_or_create_host_key
+from server.lan.netinfo import connect_lines, lan_addresses
+from server.ssh.server import start_ssh_server
 from server.say import terminal_tr
-from server.logs import set_process_name
-from server.loop_lag import LagWatch
-from server.signals import catch_stop_signals, release_stop_signals
+from server.ops.logs import set_process_name
+from server.ops.loop_lag import LagWatch
+from server.ops.signals import catch_stop_signals, release_stop_signals
 from server.table.search_pool import POOL as SEARCH_POOL
 from tui import textual_patches
 
 log = logging.getLogger("truco-ssh")
-SHUTDOWN_GRACE = 3.0  # as server.cli: the farewell, then the sessions are cut
+SHUTDOWN_GRACE = 3.0  # as server.cli.main: the farewell, then the sessions are cut
 
 
 async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOptions,

@@ -16,14 +16,14 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from server import metrics
+from server.ops import metrics
 from server.cluster.natsd import NatsServer, free_port
 from server.config import ServerConfig
-from server.hostkey import fingerprint, load_or_create_host_key
-from server.netinfo import connect_lines, lan_addresses
-from server.process_life import ending_with_this_process, lock_data_dir
+from server.ssh.hostkey import fingerprint, load_or_create_host_key
+from server.lan.netinfo import connect_lines, lan_addresses
+from server.ops.process_life import ending_with_this_process, lock_data_dir
 from server.say import terminal_tr
-from server.signals import catch_stop_signals, release_stop_signals
+from server.ops.signals import catch_stop_signals, release_stop_signals
 
 log = logging.getLogger("truco-ssh")
 
@@ -77,7 +77,7 @@ async def run_workers(config: ServerConfig, count: int, argv: list[str],
                       say: Callable[[str], None], stop: asyncio.Event | None = None) -> None:
     stop = stop or asyncio.Event()
     # The data dir is ours, and stays ours until the workers and the bus have ended too: they
-    # hold the locked file (server/process_life.py), and end when this process dies.
+    # hold the locked file (server/ops/process_life.py), and end when this process dies.
     lock = await lock_data_dir(Path(config.data_dir))
     owns_signals = catch_stop_signals(stop)
     try:
@@ -96,7 +96,7 @@ async def _run_workers(config: ServerConfig, count: int, argv: list[str], say: C
     nats = NatsServer(Path(config.data_dir) / "nats", host="127.0.0.1", port=config.bus_port,
                       end_with_parent=True, pass_fds=(lock,), sync_always=True)
     await nats.start()
-    exe = ending_with_this_process([sys.executable, "-m", "server.cli"])
+    exe = ending_with_this_process([sys.executable, "-m", "server.cli.main"])
     args = worker_argv(argv, nats.url, port)
     workers: list[asyncio.Task[None]] = []
     failures: list[str] = []  # why it stopped by itself, if it did

@@ -161,7 +161,7 @@ class Hub:
 
     def post(self, message: LobbyMessage) -> None:
         """Into the hub's inbox: connections of other processes (cluster mode,
-        server/cluster/host.py) arrive this way, with ids their front end chose."""
+        server/cluster/lobby_host.py) arrive this way, with ids their front end chose."""
         self._state.inbox.put_nowait(message)
 
     def watch_presence(self, told: Callable[[Conn], None]) -> None:

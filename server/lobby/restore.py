@@ -12,7 +12,7 @@ import logging
 import time
 
 import protocol as p
-from server import metrics
+from server.ops import metrics
 from server.lobby.messages import RestoreDone, Restored
 from server.lobby.quick import wait_for_people
 from server.lobby.seats import Seats

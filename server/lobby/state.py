@@ -123,7 +123,7 @@ class LobbyState:
         self.lagging: set[int] = set()  # conns to drop once the current step is done
         self.writes: set[asyncio.Future[None]] = set()
         # Told where a named connection is now (cluster mode: the presence bucket,
-        # server/cluster/host.py); nothing in one process, where the connections are the list
+        # server/cluster/lobby_host.py); nothing in one process, where the connections are the list
         self.presence: Callable[[Conn], None] | None = None
         # Cluster mode: each front end keeps the lobby's lists for its own sessions, from
         # watched copies (server/cluster/directory.py); None in one process, where they are here

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
-from server import metrics
+from server.ops import metrics
 from server.store import events as event_sql
 from server.store import games as game_sql
 from server.store import moderation as moderation_sql

@@ -27,7 +27,7 @@ from typing import Callable
 
 import engine
 import protocol as p
-from server import metrics
+from server.ops import metrics
 from server.store import ChatRow, EventRow, GameRecord, SenaRow, Snapshot, Store
 from server.table import bots, frames, moves, rematch
 from server.table.chance import Chance

@@ -37,7 +37,7 @@ CHAT_EVERY = 1.2  # seconds between two lines of the measured chatters (the chat
 CHAT_TIMEOUT = 10.0
 AFTER_SECONDS = 3.0  # the chat measured right after the flood stops
 FLOOD_WARMUP = 3.0  # seconds of flood before it is measured (the input budget's burst spent)
-LAG_WINDOW = 1.0  # seconds each of the server's event-loop lag summaries covers (server/loop_lag.py)
+LAG_WINDOW = 1.0  # seconds each of the server's event-loop lag summaries covers (server/ops/loop_lag.py)
 
 
 # -- the flooder (its own process) -------------------------------------------------------------

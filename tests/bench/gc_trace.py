@@ -52,7 +52,7 @@ def main() -> None:
     path, args = sys.argv[1], sys.argv[2:]
     out = open(path, "w", encoding="utf-8")  # (open for the process's life)
     gc.callbacks.append(Trace(out))
-    from server.cli import main as truco_main
+    from server.cli.main import main as truco_main
     sys.exit(truco_main(args))
 
 

@@ -1,12 +1,12 @@
 """Hard bots thinking beside players (issue 35): do their searches change anyone's latency?
 
 `truco-ssh serve` in a subprocess. MEASURED private 4-player tables whose four seats are
-programs on the `truco` subsystem (server/remote_bot.py), each action timed from its send
+programs on the `truco` subsystem (server/cli/remote_bot.py), each action timed from its send
 to the seat's next table update. First alone for ``seconds``, then with HARD more tables of
 one program and three server-side `hard` bots each (3 x HARD searches of 0.2-0.4 s of CPU
 each decision, running in the server's search processes). Printed for both windows: the
 measured tables' send-to-update median and p99 and actions, and the server's event-loop lag
-(its log lines, server/loop_lag.py). Part of `make bench` (tests/bench/run.py).
+(its log lines, server/ops/loop_lag.py). Part of `make bench` (tests/bench/run.py).
 Run: `python tests/bench/hardbot_bench.py [--seconds 20] [--hard 7]`.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
 import protocol as p  # noqa: E402
 from protocol.client import Client  # noqa: E402
-from server.remote_bot import Plan, RemoteBot  # noqa: E402
+from server.cli.remote_bot import Plan, RemoteBot  # noqa: E402
 from tests.ports import free_port  # noqa: E402
 
 MEASURED, HARD = 2, 7
@@ -68,7 +68,7 @@ class Server:
         self.port = free_port()
         self.lags: list[tuple[float, float, float]] = []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+            [sys.executable, "-m", "server.cli.main", "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--data-dir", str(tmp / "data"), "--host-key", str(tmp / "hk"), "--bot-delay", "0.3",
              "--hand-pause", "0.5", "--log-level", "INFO", "--max-connections-per-ip", "1000",
              "--connections-per-minute-per-ip", "100000"],

@@ -72,7 +72,7 @@ TABLES_AT_ONCE = 8  # tables being set up at the same time, over all workers
 CONNECTS_AT_ONCE = 8  # SSH handshakes in flight at the same time, over all workers
 CODE = re.compile(r"code\W+([%s]{%d})\b" % ("A-Z2-9", p.CODE_LEN))
 SERVER_FLAGS = ("--hand-pause", "1.0", "--log-level", "INFO")  # INFO: the loop lag's lines
-LAG_WINDOW = 2.0  # seconds each loop-lag line of the server covers (server/loop_lag.py)
+LAG_WINDOW = 2.0  # seconds each loop-lag line of the server covers (server/ops/loop_lag.py)
 SCREEN_SHARE = 0.25  # of the tables, played by terminal sessions (the rest by programs)
 BOT_LEVEL = PROTO_LEVEL  # the bot that decides for a protocol seat, unless told otherwise
 

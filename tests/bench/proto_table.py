@@ -6,7 +6,7 @@ dropped by the server) and reduced to a few facts: the latest update of its tabl
 next one arrived after a ``mark``, whether the server refused something. The table is set up
 the way a program would: the owner creates a private 4-player table (no turn timer), the
 other three join by its code. While measured, one action a second: the seat the game waits
-for decides with the engine's own bot from its view only (server/remote_bot.py, as
+for decides with the engine's own bot from its view only (server/cli/remote_bot.py, as
 ``truco-ssh bot`` does), and the time from sending it to the update arriving at the other
 three seats is recorded, as the screen tables record the key press to the redraw.
 """
@@ -21,7 +21,7 @@ from collections.abc import Callable
 import engine
 import protocol as p
 from protocol.client import Client
-from server.remote_bot import decide, must_move, view_of
+from server.cli.remote_bot import decide, must_move, view_of
 
 LEVEL = "normal"  # the bot that decides for a protocol seat (what `truco-ssh bot` plays by default)
 

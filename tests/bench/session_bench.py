@@ -92,7 +92,7 @@ class ServerProcess:
         exe = [str(Path(sys.executable).parent / "truco-ssh")]
         profile = os.environ.get("TRUCO_BENCH_PROFILE")
         if profile:  # where the server's CPU goes: python -m cProfile -o PATH
-            exe = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "server.cli"]
+            exe = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "server.cli.main"]
         gc_trace = os.environ.get("TRUCO_BENCH_GC")
         if gc_trace:  # what the garbage collector's pauses free (tests/bench/gc_trace.py)
             exe = [sys.executable, str(Path(__file__).with_name("gc_trace.py")), gc_trace]
@@ -130,7 +130,7 @@ class ServerProcess:
                 self.output.append(line)
                 del self.output[:-200]
                 self._listening += "Press Ctrl-C" in line
-                if (lag := LAG_LINE.search(line)) is not None:  # server/loop_lag.py, at INFO
+                if (lag := LAG_LINE.search(line)) is not None:  # server/ops/loop_lag.py, at INFO
                     self.lags.append((time.monotonic(), float(lag[1]) / 1000, float(lag[2]) / 1000))
                 self._news.notify_all()
         with self._news:

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))  # run as a script: see codec_bench.py
 
 import protocol as p  # noqa: E402
 from protocol.client import Client  # noqa: E402
-from server.remote_bot import Plan, RemoteBot  # noqa: E402
+from server.cli.remote_bot import Plan, RemoteBot  # noqa: E402
 
 
 class CountingClient(Client):
@@ -62,7 +62,7 @@ async def run(tables: int) -> dict[str, float]:
         port = sock.getsockname()[1]
     data = Path(tempfile.mkdtemp(prefix="subsystem-bench-"))
     server = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+        [sys.executable, "-m", "server.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--data-dir", str(data), "--host-key", str(data / "hk"), "--bot-delay", "0", "--hand-pause", "0",
          "--max-connections-per-ip", "1000", "--connections-per-minute-per-ip", "100000"],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,

@@ -186,7 +186,7 @@ def process_label(name: str, mode_processes: int) -> str:
     pid, _, program = name.partition(" ")
     if program == "nats-server":
         return f"nats-server {pid}"
-    if program == "server.cli":  # --workers starts its workers as python -m server.cli
+    if program == "server.cli.main":  # --workers starts its workers as python -m server.cli.main
         return f"worker {pid}"
     return f"server {pid}" if mode_processes == 1 else f"supervisor {pid}"
 

@@ -12,7 +12,7 @@ from server.cluster.bus import CONN_HEADER, Bus, BusOptions, front_subject, hub_
 from server.cluster.front import FrontEnd
 from server.cluster.held_input import (FIRST_HEADER, HELD_BYTES, HELD_FRAMES, IN_HEADER, SENT_BYTES, SENT_FRAMES, Held,
                                        Unconfirmed)
-from server.cluster.host import HostGateway
+from server.cluster.lobby_host import HostGateway
 from server.link import Frame
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer

@@ -12,7 +12,7 @@ import pytest
 import protocol as p
 from protocol import moderation as m
 from protocol.client import Client, Closed
-from server.admin import run_admin
+from server.cli.admin import run_admin
 from server.cluster.natsd import NatsServer
 from tests.cluster.procs import Proc, start
 

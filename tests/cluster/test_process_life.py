@@ -1,5 +1,5 @@
 """A killed ``--workers`` supervisor takes its workers and nats-server with it, and one data
-directory serves one server at a time (server/process_life.py)."""
+directory serves one server at a time (server/ops/process_life.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from server.process_life import DataDirInUse, ending_with_this_process, lock_data_dir
+from server.ops.process_life import DataDirInUse, ending_with_this_process, lock_data_dir
 from tests.cluster.procs import children
 from tests.ports import free_port
 

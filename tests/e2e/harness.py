@@ -12,7 +12,7 @@ from typing import AsyncIterator, Callable
 import asyncssh
 import pyte
 
-from server.cli import serve
+from server.cli.main import serve
 from server.config import ServerConfig
 
 

@@ -24,7 +24,7 @@ def lobby_word(text: str) -> str:
 
 def in_lobby_as(name: str, *, lobby_word: str = "Lobby"):
     """Predicate: the title bar shows the lobby for player ``name``."""
-    # "·" separates the parts; a terminal without UTF-8 gets "-" (server/ascii_out.py).
+    # "·" separates the parts; a terminal without UTF-8 gets "-" (server/session/ascii_out.py).
     pattern = re.compile(rf"{re.escape(lobby_word)} [·-] {re.escape(name)}( \(|\s[·-])")
 
     def check(text: str) -> bool:

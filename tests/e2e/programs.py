@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 import engine
 import protocol as p
 from protocol.client import Client
-from server.remote_bot import decide, must_move, view_of
+from server.cli.remote_bot import decide, must_move, view_of
 
 MOVE_PAUSE = 0.06  # between one client's moves: under the command rate limit (20 a second)
 

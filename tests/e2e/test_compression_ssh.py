@@ -9,7 +9,7 @@ import zlib
 
 import pytest
 
-from server.compression import MAX_INFLATED_PACKET, BoundedZlibDecompress
+from server.ssh.compression import MAX_INFLATED_PACKET, BoundedZlibDecompress
 from tests.e2e.harness import ScreenClient, running_server
 from tests.e2e.helpers import in_lobby_as
 

@@ -109,7 +109,7 @@ async def test_a_client_that_stops_reading_is_dropped(tmp_path):
 async def test_a_client_that_grants_a_huge_window_and_stops_reading_is_dropped(tmp_path):
     """Its window never fills (2 GB): what piles up is the TCP connection's, in the kernel
     and then in the server's transport. That too holds the session's output and hangs up on
-    it (server/write_flow.py); before, the server kept buffering for it without bound."""
+    it (server/session/write_flow.py); before, the server kept buffering for it without bound."""
     await check_a_stalled_client_is_dropped(tmp_path, window=2**31, receive_buffer=4096)
 
 

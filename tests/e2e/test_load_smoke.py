@@ -142,7 +142,7 @@ def test_the_cluster_stage_names_each_process_and_says_how_evenly_the_workers_ar
     ramp.run()
     for step in ramp.steps:
         step.figures["server_cpu_busy_percent_by_process"] = {
-            "10 truco-ssh": 0.5, "11 nats-server": 8.0, "12 server.cli": 30.0, "13 server.cli": 20.0}
+            "10 truco-ssh": 0.5, "11 nats-server": 8.0, "12 server.cli.main": 30.0, "13 server.cli.main": 20.0}
     figures = workers_bench.summarise(ramp, 2)
     assert set(figures["busy_percent_of_a_core_by_process"]) == {  # type: ignore[arg-type]
         "supervisor 10", "nats-server 11", "worker 12", "worker 13"}

@@ -33,7 +33,7 @@ def _serve_command() -> list[str]:
     script = Path(sys.executable).parent / "truco-ssh"
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-m", "server.cli"]
+    return [sys.executable, "-m", "server.cli.main"]
 
 
 class Server:

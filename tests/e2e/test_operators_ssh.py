@@ -11,7 +11,7 @@ import pytest
 import protocol as p
 from protocol import moderation as m
 from protocol.client import Client, Closed
-from server.admin import run_admin
+from server.cli.admin import run_admin
 from server.say import ENGLISH
 from tui.operator_report import report_lines
 from tests.e2e.harness import running_server

@@ -11,7 +11,7 @@ import pytest
 import protocol as p
 from engine import Call
 from protocol.client import Client
-from server.remote_bot import Plan, RemoteBot, view_of
+from server.cli.remote_bot import Plan, RemoteBot, view_of
 from tests.e2e import programs
 from tests.e2e.harness import ScreenClient, running_server
 from tests.e2e.helpers import close_all, lobby_client

@@ -22,7 +22,7 @@ async def test_sigterm_tells_a_connected_player_and_the_journal_gets_plain_lines
     env = {**os.environ, "JOURNAL_STREAM": "8:12345", "LANG": "C.UTF-8"}
     env.pop("LC_ALL", None)
     server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+        sys.executable, "-m", "server.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
         "--data-dir", str(tmp_path / "data"), "--host-key", str(tmp_path / "key"), "--log-level", "INFO",
         cwd=tmp_path, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     assert server.stdout is not None and server.stderr is not None
@@ -45,8 +45,8 @@ async def test_sigterm_tells_a_connected_player_and_the_journal_gets_plain_lines
         if ana is not None:
             await close_all(ana)
     log = err.decode()
-    assert re.search(r"^INFO \S+:\d+ server\.session: conn \d+: 'ana' from 127\.0\.0\.1 connected \(guest\)$", log, re.M), log
+    assert re.search(r"^INFO \S+:\d+ server\.session\.shell: conn \d+: 'ana' from 127\.0\.0\.1 connected \(guest\)$", log, re.M), log
     assert re.search(r"server\.lobby\.names: conn \d+: plays as .ana. \(guest\)$", log, re.M), log
-    assert re.search(r"server\.session: conn \d+: 'ana' hung up \(shutdown\)$", log, re.M), log
+    assert re.search(r"server\.session\.shell: conn \d+: 'ana' hung up \(shutdown\)$", log, re.M), log
     assert not re.search(r"^\d{4}-\d\d-\d\d", log, re.M)  # the journal stamps the lines itself
     assert not (tmp_path / "data" / "truco-ssh.log").exists()

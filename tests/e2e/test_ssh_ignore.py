@@ -1,4 +1,4 @@
-"""The server sends one SSH packet per write (server/ssh_ignore.py): no SSH_MSG_IGNORE
+"""The server sends one SSH packet per write (server/ssh/ignore.py): no SSH_MSG_IGNORE
 ahead of each, with every cipher it offers; the screens arrive as before."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from asyncssh.connection import SSHConnection
 from asyncssh.constants import MSG_IGNORE
 
-from server.ssh import ENCRYPTION_ALGS
-from server.ssh_ignore import cbc_in_use
+from server.ssh.server import ENCRYPTION_ALGS
+from server.ssh.ignore import cbc_in_use
 from tests.e2e.harness import ScreenClient, running_server
 from tests.e2e.helpers import in_lobby_as
 

@@ -16,7 +16,7 @@ import pytest
 
 import protocol as p
 from protocol.client import Client, Closed, NameRefused
-from server.remote_bot import Plan, RemoteBot, view_of, run_bot
+from server.cli.remote_bot import Plan, RemoteBot, view_of, run_bot
 from server.config import ServerConfig
 from tests.e2e.harness import running_server
 from tests.e2e.helpers import lobby_client
@@ -101,7 +101,7 @@ async def test_truco_ssh_bot_joins_a_table_from_another_process(tmp_path):
             await client.send(p.CreateTable(variant="uruguayo", players=2, options={"target": 15}))
             created = await client.wait_for(p.TableCreated)
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server.cli", "bot", "--port", str(srv.port), "--known-hosts", "none",
+                sys.executable, "-m", "server.cli.main", "bot", "--port", str(srv.port), "--known-hosts", "none",
                 "--level", "hard", "--table", created.table_id, "--seed", "7", "robota",
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                 env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -17,8 +17,8 @@ import pytest
 import protocol as p
 from protocol import deal_proof
 from protocol.client import Client
-from server.remote_bot import Plan, RemoteBot
-from server.verify import fetch_proof, read_proof
+from server.cli.remote_bot import Plan, RemoteBot
+from server.cli.verify import fetch_proof, read_proof
 from tests.e2e.harness import running_server
 
 pytestmark = pytest.mark.e2e
@@ -28,7 +28,7 @@ FAST = {"bot_delay": 0.0, "hand_pause": 0.0}
 
 async def verify(port: int, *args: str) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "verify", "--port", str(port), "--known-hosts", "none", *args,
+        sys.executable, "-m", "server.cli.main", "verify", "--port", str(port), "--known-hosts", "none", *args,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT), "LANG": "en_US.UTF-8"})
     out, err = await asyncio.wait_for(proc.communicate(), 60)

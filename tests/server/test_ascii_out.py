@@ -1,10 +1,10 @@
-"""ASCII output for terminals without UTF-8 (server/ascii_out.py)."""
+"""ASCII output for terminals without UTF-8 (server/session/ascii_out.py)."""
 from __future__ import annotations
 
 from hypothesis import given, strategies as st
 from rich.cells import cell_len
 
-from server.ascii_out import to_ascii, wants_ascii
+from server.session.ascii_out import to_ascii, wants_ascii
 
 
 def test_only_a_plain_terminal_without_a_utf8_locale_gets_ascii() -> None:

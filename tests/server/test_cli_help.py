@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import build_parser, main
+from server.cli.main import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = [[], ["serve"], ["host"], ["find"], ["bot"], ["options"], ["config"], ["config", "example"]]
@@ -146,7 +146,7 @@ def test_the_installed_command_speaks_portuguese() -> None:
     env = {**os.environ, "LANG": "pt_BR.UTF-8", "COLUMNS": "100", "PYTHONPATH": str(ROOT)}
     env.pop("LC_ALL", None)
     env.pop("LC_MESSAGES", None)
-    done = subprocess.run([sys.executable, "-m", "server.cli", "host", "--help"], env=env, cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "server.cli.main", "host", "--help"], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("uso: truco-ssh host")

@@ -10,9 +10,9 @@ import asyncssh
 import pytest
 
 from server.config import ServerConfig
-from server.context import ServerContext
+from server.session.context import ServerContext
 from server.link import HubLink
-from server.ssh import start_ssh_server
+from server.ssh.server import start_ssh_server
 
 
 class NoHub:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.options_doc import options_markdown
+from server.cli.options_doc import options_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 

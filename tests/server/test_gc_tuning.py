@@ -1,4 +1,4 @@
-"""A server process collects garbage less often (server/gc_tuning.py): the young
+"""A server process collects garbage less often (server/ops/gc_tuning.py): the young
 generation every YOUNG allocations, start-up's objects frozen; cycles are still collected.
 Run in a fresh interpreter: the collector's settings are the whole process's."""
 from __future__ import annotations
@@ -8,7 +8,8 @@ import sys
 
 _CHECK = """
 import gc
-from server import cli, gc_tuning
+from server.cli import main as cli
+from server.ops import gc_tuning
 assert gc.get_threshold()[0] == 700 and gc.get_freeze_count() == 0, "tuned on import"
 tuned = []
 def tune():

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.cli import build_parser, config_from_args
-from server.host import TablePlan, invitation, parse_option, plan_from_args, uri
+from server.cli.main import build_parser, config_from_args
+from server.lan.host import TablePlan, invitation, parse_option, plan_from_args, uri
 
 
 def test_table_options_take_their_types_and_unknown_ones_are_refused() -> None:
@@ -44,7 +44,7 @@ def test_the_invitation_has_a_link_per_address_and_a_qr_code_of_the_uri() -> Non
 
 
 def test_the_hosts_errors_are_said_in_the_terminals_language() -> None:
-    from server.host import HostError, OptionError
+    from server.lan.host import HostError, OptionError
     from server.say import Phrase
     from tui.i18n import Translator
 

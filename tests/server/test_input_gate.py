@@ -1,4 +1,4 @@
-"""The per-session input gate (server/input_gate.py), driven with a fake clock: what a session's
+"""The per-session input gate (server/session/input_gate.py), driven with a fake clock: what a session's
 input may cost, when it is paused, when it is dropped, and how resize storms are coalesced."""
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Callable
 
 from hypothesis import given
 from hypothesis import strategies as st
-from server import input_gate
+from server.session import input_gate
 from server.config import ServerConfig
-from server.cpu_budget import CpuBudget
-from server.input_gate import (
+from server.session.cpu_budget import CpuBudget
+from server.session.input_gate import (
     RESUME_SPREAD,
     BUSY_WAIT, DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, InputGate, editing_key_end,
 )

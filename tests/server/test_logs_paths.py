@@ -1,4 +1,4 @@
-"""server/logs.py (text, JSON, under the journal) and server/paths.py (where an installed
+"""server/ops/logs.py (text, JSON, under the journal) and server/cli/paths.py (where an installed
 server keeps its data)."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from server import logs
-from server.paths import default_paths, state_dir
+from server.ops import logs
+from server.cli.paths import default_paths, state_dir
 
 
 @pytest.fixture(autouse=True)

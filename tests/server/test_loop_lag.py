@@ -1,4 +1,4 @@
-"""The event loop's lag (server/loop_lag.py): sampled always, told to the operator when late."""
+"""The event loop's lag (server/ops/loop_lag.py): sampled always, told to the operator when late."""
 from __future__ import annotations
 
 import asyncio
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server import loop_lag
-from server.loop_lag import LagWatch, summarise
+from server.ops import loop_lag
+from server.ops.loop_lag import LagWatch, summarise
 
 
 @given(st.lists(st.floats(0, 5), min_size=1, max_size=300))

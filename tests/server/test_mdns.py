@@ -7,7 +7,7 @@ import struct
 
 import pytest
 
-from server.mdns import Advertiser, Found, find_servers, found_lines, instance_name, loopback_only
+from server.lan.mdns import Advertiser, Found, find_servers, found_lines, instance_name, loopback_only
 from tui.i18n import Translator
 
 MDNS_GROUP = "224.0.0.251"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.netinfo import connect_lines, ssh_command
+from server.lan.netinfo import connect_lines, ssh_command
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

@@ -8,16 +8,16 @@ from pathlib import Path
 
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram, Info
 
-from server import metrics
-from server.cli import build_parser
-from server.settings_file import settable
+from server.ops import metrics
+from server.cli.main import build_parser
+from server.cli.settings_file import settable
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "OPERATING.md").read_text(encoding="utf-8")
 
 
 def ours() -> set[str]:
-    """The metric names server/metrics.py registers (counters with their _total)."""
+    """The metric names server/ops/metrics.py registers (counters with their _total)."""
     names = set()
     for collector in vars(metrics).values():
         if isinstance(collector, (Counter, Gauge, Histogram, Info)):

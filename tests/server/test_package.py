@@ -35,7 +35,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_wheel_holds_what_is_read_at_run_time(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("tui/truco.tcss", "tui/locales/en.json", "tui/locales/es.json", "tui/locales/pt.json",
-                   "engine/DECISIONS.md", "server/cli.py", "protocol/__init__.py"):
+                   "engine/DECISIONS.md", "server/cli/main.py", "protocol/__init__.py"):
         assert needed in names, needed
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheel).read(metadata).decode()

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import protocol as p
-from server.protocol_doc import protocol_markdown
+from server.cli.protocol_doc import protocol_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "PROTOCOL.md"
@@ -16,7 +16,7 @@ DOC = ROOT / "docs" / "PROTOCOL.md"
 
 def test_the_protocol_document_is_what_the_generator_makes_now() -> None:
     assert DOC.read_text(encoding="utf-8") == protocol_markdown(), (
-        "docs/PROTOCOL.md is out of date: run `python -m server.protocol_doc > docs/PROTOCOL.md`")
+        "docs/PROTOCOL.md is out of date: run `python -m server.cli.protocol_doc > docs/PROTOCOL.md`")
 
 
 def test_every_message_and_field_is_documented() -> None:
@@ -30,7 +30,7 @@ def test_every_message_and_field_is_documented() -> None:
 
 
 def test_the_generator_runs_as_a_script() -> None:
-    ran = subprocess.run([sys.executable, "-m", "server.protocol_doc"], cwd=ROOT, capture_output=True,
+    ran = subprocess.run([sys.executable, "-m", "server.cli.protocol_doc"], cwd=ROOT, capture_output=True,
                          text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout == DOC.read_text(encoding="utf-8")
@@ -42,7 +42,7 @@ def test_the_readme_lists_every_option_of_truco_ssh_bot() -> None:
 
     import pytest
 
-    from server.cli import build_parser
+    from server.cli.main import build_parser
 
     shown = io.StringIO()  # what `truco-ssh bot --help` prints: every option it takes
     with contextlib.redirect_stdout(shown), pytest.raises(SystemExit):

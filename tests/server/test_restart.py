@@ -296,7 +296,7 @@ async def test_the_server_stops_with_a_report_on_a_damaged_database(tmp_path: Pa
     only in the log is found by the integrity check running while it listens: it stops."""
     import dataclasses
 
-    from server.cli import serve
+    from server.cli.main import serve
     from server.store import EventRow, StoreError
 
     data = tmp_path / "data"

@@ -129,7 +129,7 @@ async def test_quick_play_opens_a_table_that_bots_fill_after_the_wait(tmp_path) 
 
 
 def test_the_quick_play_wait_is_a_server_option() -> None:
-    from server.cli import build_parser, config_from_args
+    from server.cli.main import build_parser, config_from_args
 
     assert config_from_args(build_parser().parse_args(["serve"])).quick_fill_wait == 20.0
     assert config_from_args(build_parser().parse_args(["serve", "--quick-fill-wait", "5"])).quick_fill_wait == 5.0

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import build_parser, config_from_args, main
-from server.settings_file import SettingsError, example, load_settings, settable
+from server.cli.main import build_parser, config_from_args, main
+from server.cli.settings_file import SettingsError, example, load_settings, settable
 
 
 def serve_parser():  # type: ignore[no-untyped-def]

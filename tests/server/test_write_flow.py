@@ -1,4 +1,4 @@
-"""server/write_flow.py: a session's output is held while its channel or its connection is
+"""server/session/write_flow.py: a session's output is held while its channel or its connection is
 full, and the kernel holds little for a connection (the e2e side: tests/e2e/test_hardening.py)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from server.write_flow import KERNEL_UNSENT, WriteFlow, hold_little
+from server.session.write_flow import KERNEL_UNSENT, WriteFlow, hold_little
 
 
 def test_held_while_either_is_full_and_free_again_only_when_both_are_empty() -> None:

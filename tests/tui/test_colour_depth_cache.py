@@ -8,7 +8,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from server.session import make_console
+from server.session.shell import make_console
 from tui.textual_patches import colour_depth
 
 

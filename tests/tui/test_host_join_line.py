@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import protocol as p
-from server.host import join_commands
+from server.lan.host import join_commands
 from tui.i18n import Translator
 
 from tests.tui.helpers import screen_text

@@ -82,7 +82,7 @@ from textual.widgets._toast import ToastRack
 from textual.screen import Screen
 stock = (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops, Widget._size_updated,
          Screen._on_screen_resume)
-import server.cli, server.session, tui.app, tui.driver  # everything that builds or runs an App
+import server.cli.main, server.session.shell, tui.app, tui.driver  # everything that builds or runs an App
 from tui import textual_patches
 assert not textual_patches.installed(), "patched on import"
 assert (Strip.render, Strip.__init__, Stylesheet._parse_rules, Compositor._render_chops,

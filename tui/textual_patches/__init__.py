@@ -2,7 +2,7 @@
 
 Textual is pinned exactly (``textual==8.2.8`` in pyproject.toml) because the patches below
 replace private parts of it. Nothing is patched on import: the server start-up
-(``server.cli.serve``) and the test setup (tests/conftest.py) call :func:`install` once,
+(``server.cli.main.serve``) and the test setup (tests/conftest.py) call :func:`install` once,
 before any App is built. :func:`install` refuses (``RuntimeError``) to patch any other
 Textual version, since a private name that moved would be patched wrongly or silently
 not at all; calling it again is harmless.

@@ -16,11 +16,12 @@ from typing import Any
 import asyncssh
 
 from protocol.text import name_key
-from server import metrics
-from server import compression, ssh_ignore, write_flow
-from server.context import ServerContext
-from server.input_gate import InputGate
-from server.session import TrucoSession
+from server.ops import metrics
+from server.ssh import compression, ignore as ssh_ignore
+from server.session import write_flow
+from server.session.context import ServerContext
+from server.session.input_gate import InputGate
+from server.session.shell import TrucoSession
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +38,10 @@ ENCRYPTION_ALGS = [
 MAC_ALGS = ["hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com"]
 SIG_ALGS = ["ssh-ed25519"]
 # zlib from server to client saves ~85% of the bytes; inflation of what clients
-# send is bounded per packet (server/compression.py).
+# send is bounded per packet (server/ssh/compression.py).
 COMPRESSION_ALGS = compression.COMPRESSION_ALGS
-ssh_ignore.install()  # one packet per write: no CBC cipher is offered (server/ssh_ignore.py)
-write_flow.install()  # a full TCP connection holds its sessions' output (server/write_flow.py)
+ssh_ignore.install()  # one packet per write: no CBC cipher is offered (server/ssh/ignore.py)
+write_flow.install()  # a full TCP connection holds its sessions' output (server/session/write_flow.py)
 
 
 class TrucoSSHServer(asyncssh.SSHServer):
@@ -208,7 +209,7 @@ def _meter_ssh_input(conn: asyncssh.SSHServerConnection, server: TrucoSSHServer)
     """Charge the SSH layer's work on what this client sends (decrypting and parsing its
     packets, window-size changes, data it is not allowed to type) to its session's input
     budget: a flood costs that too. While the budget is spent the session stops reading
-    the socket, so this work stops with it (server/input_gate.py)."""
+    the socket, so this work stops with it (server/session/input_gate.py)."""
     receive = conn.data_received
     clock = time.perf_counter
 

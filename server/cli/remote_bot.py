@@ -225,7 +225,7 @@ async def run_bot(host: str, port: int, name: str, plan: Plan, *, known_hosts: o
 
 
 
-# -- the command line: `truco-ssh bot` (server/cli.py adds the parser and calls bot_main) ------
+# -- the command line: `truco-ssh bot` (server/cli/main.py adds the parser and calls bot_main) ------
 
 def add_bot_parser(sub: Any, default_port: int, tr: Translator = ENGLISH) -> None:
     """The ``bot`` subcommand's arguments (``sub``: the CLI's subparsers; help in ``tr``'s language)."""

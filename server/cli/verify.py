@@ -23,7 +23,7 @@ import protocol as p
 from protocol import deal_proof
 from protocol.client import Client, Closed
 from protocol.schema import to_plain
-from server.admin import ANSWER_WAIT, DEFAULT_KEYS
+from server.cli.admin import ANSWER_WAIT, DEFAULT_KEYS
 from tui.i18n import Translator
 from tui.proof_text import proof_lines
 

@@ -14,28 +14,28 @@ from typing import Awaitable, Callable
 
 from server.cluster.options import BusOptions
 from server.config import NEW_PLAYER_MINUTES, ServerConfig
-from server import input_gate
-from server.hostkey import fingerprint, load_or_create_host_key
-from server.loop_lag import LagWatch
+from server.session import input_gate
+from server.ssh.hostkey import fingerprint, load_or_create_host_key
+from server.ops.loop_lag import LagWatch
 from server.table.search_pool import POOL as SEARCH_POOL
-from server.host import HostError, add_table_arguments, plan_from_args, play_host
+from server.lan.host import HostError, add_table_arguments, plan_from_args, play_host
 from server.lobby import Hub
 from server.moderation.operators import OperatorKeyError, fingerprint_of_key
 from server.moderation.start import load_moderation
-from server.mdns import Advertiser, find_servers, found_lines, loopback_only
-from server.netinfo import connect_lines, lan_addresses
-from server.process_life import lock_data_dir
-from server.context import ServerContext
-from server.ssh import start_ssh_server
+from server.lan.mdns import Advertiser, find_servers, found_lines, loopback_only
+from server.lan.netinfo import connect_lines, lan_addresses
+from server.ops.process_life import lock_data_dir
+from server.session.context import ServerContext
+from server.ssh.server import start_ssh_server
 from server.table import Pace
 from server.store import Store, StoreError
 from server.variants import validate_options, variant_infos
 from server.say import ENGLISH, Said, speaking, terminal_tr
 from tui.i18n import Translator
-from server.signals import catch_stop_signals, release_stop_signals
-from server import gc_tuning, logs, metrics
-from server.paths import default_paths, version
-from server.settings_file import SettingsError, SettingsParser, example, load_settings
+from server.ops.signals import catch_stop_signals, release_stop_signals
+from server.ops import gc_tuning, logs, metrics
+from server.cli.paths import default_paths, version
+from server.cli.settings_file import SettingsError, SettingsParser, example, load_settings
 from tui import textual_patches
 
 log = logging.getLogger("truco-ssh")
@@ -127,9 +127,9 @@ def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
                        help=tr("cli.help.log_format"))
     serve.add_argument("--metrics", metavar="ADDR:PORT", type=metrics.checked_address,
                        help=tr("cli.help.serve.metrics"))
-    from server.admin import add_admin_parser  # `truco-ssh admin`: an operator's commands
-    from server.remote_bot import add_bot_parser  # `truco-ssh bot`: a program at a table
-    from server.verify import add_verify_parser  # `truco-ssh verify`: anyone's check of the deals
+    from server.cli.admin import add_admin_parser  # `truco-ssh admin`: an operator's commands
+    from server.cli.remote_bot import add_bot_parser  # `truco-ssh bot`: a program at a table
+    from server.cli.verify import add_verify_parser  # `truco-ssh verify`: anyone's check of the deals
 
     add_bot_parser(sub, defaults.port, tr)
     add_admin_parser(sub, defaults.port, tr)
@@ -185,7 +185,7 @@ Hosting = Callable[[Hub, int, str], Awaitable[None]]
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
                 stop: asyncio.Event | None = None, hosting: Hosting | None = None) -> None:
     """Run until ``stop`` is set (or SIGINT/SIGTERM, or ``hosting`` ends), then shut down cleanly.
-    One server a data directory: another one there is refused (server/process_life.py)."""
+    One server a data directory: another one there is refused (server/ops/process_life.py)."""
     lock = await lock_data_dir(config.data_dir)
     lag = LagWatch().start()
     try:
@@ -199,7 +199,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
 async def _serve(config: ServerConfig, ready: asyncio.Event | None,
                  stop: asyncio.Event | None, hosting: Hosting | None) -> None:
     textual_patches.install()  # before any session's App: refuses another Textual version
-    input_gate.install()  # meters what each session's input costs (server/input_gate.py)
+    input_gate.install()  # meters what each session's input costs (server/session/input_gate.py)
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     store = Store(config.data_dir / "truco.sqlite3")
     # Start-up order: the server listens as soon as it knows its open tables; the integrity
@@ -305,7 +305,7 @@ async def _serve_cluster(config: ServerConfig, args: argparse.Namespace) -> None
 
 
 def main(argv: list[str] | None = None) -> int:
-    from server.remote_bot import bot_main
+    from server.cli.remote_bot import bot_main
 
     # The terminal's language, chosen before the parser is built: --help, usage and errors.
     tr = terminal_tr()
@@ -322,18 +322,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bot":
         return bot_main(args)
     if args.command == "admin":
-        from server.admin import admin_main
+        from server.cli.admin import admin_main
 
         return admin_main(args)
     if args.command == "verify":
-        from server.verify import verify_main
+        from server.cli.verify import verify_main
 
         return verify_main(args, terminal_tr())
     if args.command == "config":
         _say(example(parser.commands["serve"]).rstrip())
         return 0
     if args.command == "options":
-        from server.options_doc import options_markdown
+        from server.cli.options_doc import options_markdown
 
         _say(options_markdown().rstrip())
         return 0
@@ -383,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
         except OperatorKeyError as exc:
             log.error("--operator-key: %s", exc)
             return 2
-    gc_tuning.tune()  # a server process from here on (server/gc_tuning.py)
+    gc_tuning.tune()  # a server process from here on (server/ops/gc_tuning.py)
     try:
         if hosting is not None:
             asyncio.run(serve(config, hosting=hosting))

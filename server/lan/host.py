@@ -26,7 +26,7 @@ import engine
 import protocol as p
 from protocol.text import usable_name
 from server.lobby import Hub
-from server.netinfo import lan_addresses, ssh_command
+from server.lan.netinfo import lan_addresses, ssh_command
 from server.say import ENGLISH, Phrase, Said
 from tui.i18n import Translator, language_from_env
 

@@ -1,5 +1,5 @@
 """CPU budgets: seconds of CPU a session's input may cost, alone and with its address's
-other sessions (server/input_gate.py spends them)."""
+other sessions (server/session/input_gate.py spends them)."""
 from __future__ import annotations
 
 from typing import Callable

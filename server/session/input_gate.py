@@ -41,9 +41,9 @@ import time
 from collections import deque
 from typing import Any, Callable, Protocol
 
-from server import metrics
+from server.ops import metrics
 from server.config import ServerConfig
-from server.cpu_budget import Budgets, CpuBudget
+from server.session.cpu_budget import Budgets, CpuBudget
 from server.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@
 Counters and histograms are bumped where things happen (the table actors, the SSH front end);
 the gauges (sessions, tables by variant and status) are sampled by ``watch`` on the event
 loop every ``SAMPLE_EVERY`` seconds, so the HTTP thread of prometheus_client only reads
-numbers and never walks the hub's tables. The loop's lag is sampled by server/loop_lag.py."""
+numbers and never walks the hub's tables. The loop's lag is sampled by server/ops/loop_lag.py."""
 from __future__ import annotations
 
 import argparse
@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable
 
 from prometheus_client import Counter, Gauge, Histogram, Info, start_http_server
 
-from server.logs import process_name
+from server.ops.logs import process_name
 from tui.i18n import Translator
 
 log = logging.getLogger("truco-ssh")

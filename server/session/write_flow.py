@@ -11,7 +11,7 @@ forwards the transport's pause and resume to the sessions of the connection's ch
 The kernel is asked to hold little unsent output (``hold_little``: TCP_NOTSENT_LOWAT), so a
 slow or stalled link fills the transport, which pauses the session, within a few hundred
 kilobytes instead of the megabytes Linux's send buffer grows to: a player on a bad mobile
-link then gets a fresh whole screen when the link catches up (server/session.py) rather than
+link then gets a fresh whole screen when the link catches up (server/session/shell.py) rather than
 seconds of stale frames, and a client that stopped reading is seen as paused soon enough
 for the watchdog to hang up.
 Uses asyncssh's private ``_channels``, ``_session`` and ``_transport`` (asyncssh is pinned
@@ -71,7 +71,7 @@ def read_little(transport: Any) -> None:
     ``_SelectorSocketTransport``), and asyncssh decrypts and parses all of it in that one
     callback: a flooding client's 256 KiB held the loop for 50-130 ms, whoever else was due,
     and 16 KiB of window-size changes (some 250 packets) still 35-65 ms. The input gate
-    charges it afterwards (server/ssh.py); this keeps each bite small (a paste of a few KiB
+    charges it afterwards (server/ssh/server.py); this keeps each bite small (a paste of a few KiB
     takes a read or two)."""
     if isinstance(getattr(transport, "max_size", None), int):
         transport.max_size = READ_AT_ONCE

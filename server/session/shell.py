@@ -14,12 +14,12 @@ from typing import Any, Callable
 import asyncssh
 from rich.console import Console
 
-from server import metrics
-from server import subsystem as program
-from server.ascii_out import PLAIN_TERMS, to_ascii, wants_ascii
-from server.context import ServerContext
-from server.input_gate import InputGate, current_gate
-from server.write_flow import WriteFlow, link_paused, unsent
+from server.ops import metrics
+from server.session import program
+from server.session.ascii_out import PLAIN_TERMS, to_ascii, wants_ascii
+from server.session.context import ServerContext
+from server.session.input_gate import InputGate, current_gate
+from server.session.write_flow import WriteFlow, link_paused, unsent
 from tui.app import TrucoApp
 from tui.driver import ChannelDriver
 from tui.i18n import Translator, language_from_env
@@ -79,7 +79,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._driver: ChannelDriver | None = None
         self._app: TrucoApp | None = None
         self._buf: list[str] = []
-        self._ascii = False  # a plain terminal without UTF-8: ASCII output (server/ascii_out.py)
+        self._ascii = False  # a plain terminal without UTF-8: ASCII output (server/session/ascii_out.py)
         self._flush_scheduled = False
         self._flow = WriteFlow()  # held while the channel or the connection is full
         self._need_repaint = False
@@ -89,7 +89,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         # Keys, pastes and resizes reach the App through the gate, within a CPU budget.
         self.gate = InputGate(cfg, self, self._schedule, address=ctx.address_budget(ip))
         self._gate_context: contextvars.Context | None = None  # the App's: its work is metered
-        self.transport: asyncio.BaseTransport | None = None  # the TCP connection (set by ssh.py)
+        self.transport: asyncio.BaseTransport | None = None  # the TCP connection (set by ssh/server.py)
         self._last_input = 0.0  # loop time of the last key; set when the app starts
         self._watchdog: asyncio.TimerHandle | None = None
         self._env: dict[str, str] = {}
@@ -117,7 +117,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         if subsystem != program.SUBSYSTEM or self._chan is None:
             return False
         # A program speaking the protocol, not a terminal: the channel's session becomes a
-        # ProtocolSession (server/subsystem.py), which gets every later callback (its start,
+        # ProtocolSession (server/session/program.py), which gets every later callback (its start,
         # data, flow control, the end). A private attribute: asyncssh is pinned to 2.24.x.
         self._chan._session = program.ProtocolSession(  # type: ignore[attr-defined]
             self._ctx, self._chan, self._username, self._fingerprint, self._ip)
@@ -197,7 +197,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._size = self._ctx.config.clamp_size(width, height)
         self.gate.resized(*self._size)
 
-    # -- what the input gate drives (server/input_gate.py) --------------------------------
+    # -- what the input gate drives (server/session/input_gate.py) --------------------------------
     def feed(self, data: bytes) -> None:
         if self._driver is not None:
             self._driver.feed(data)
@@ -270,7 +270,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             self._resumed()
 
     def link_writing(self, paused: bool) -> None:
-        """The TCP connection under the channel filled up or emptied (server/write_flow.py)."""
+        """The TCP connection under the channel filled up or emptied (server/session/write_flow.py)."""
         if self._flow.update(now=asyncio.get_running_loop().time(), link=paused):
             self._resumed()
 

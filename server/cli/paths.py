@@ -10,7 +10,7 @@ from pathlib import Path
 PACKAGE = "truco-ssh"
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 # The checkout this module runs from, if it is one (an editable install included).
-_CHECKOUT = Path(__file__).resolve().parents[1]
+_CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 def from_checkout() -> bool:

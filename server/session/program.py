@@ -2,7 +2,7 @@
 
 ``ssh -s -p 2222 NAME@host truco``: the channel carries length-prefixed protocol frames both
 ways (docs/PROTOCOL.md). The connection is authenticated, named and limited exactly like a
-terminal session (server/ssh.py does both); this relay only moves frames between the channel
+terminal session (server/ssh/server.py does both); this relay only moves frames between the channel
 and the session's ``HubLink``. It never decodes what a client sends: the hub does, for every
 session alike, with the same validation, errors and command rate limits. What it adds is what
 a byte stream needs: a bound on a frame's size (an announced length over the limit ends the
@@ -18,10 +18,10 @@ from typing import Any
 import asyncssh
 
 import protocol as p
-from server.context import ServerContext
+from server.session.context import ServerContext
 from server.link import HubLink
 from server.ratelimit import TokenBucket
-from server.write_flow import WriteFlow, link_paused, transport_of, unsent
+from server.session.write_flow import WriteFlow, link_paused, transport_of, unsent
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ SEATED_PEEK = 120
 
 class ProtocolSession(asyncssh.SSHServerSession[bytes]):
     """One ``truco`` subsystem channel, between the client and its ``HubLink``. It becomes the
-    channel's session when the subsystem is requested (server/session.py)."""
+    channel's session when the subsystem is requested (server/session/shell.py)."""
 
     def __init__(self, ctx: ServerContext, chan: asyncssh.SSHServerChannel[bytes], username: str,
                  fingerprint: str | None, ip: str) -> None:
@@ -100,7 +100,7 @@ class ProtocolSession(asyncssh.SSHServerSession[bytes]):
             self._writable.set()
 
     def link_writing(self, paused: bool) -> None:
-        """The TCP connection under the channel filled up or emptied (server/write_flow.py)."""
+        """The TCP connection under the channel filled up or emptied (server/session/write_flow.py)."""
         if self._flow.update(now=asyncio.get_running_loop().time(), link=paused):
             self._writable.set()
         elif paused:

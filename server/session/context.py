@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from server.config import ServerConfig
-from server.cpu_budget import CpuBudget
+from server.session.cpu_budget import CpuBudget
 from server.link import HubLink
 from server.moderation.book import Moderation
 from server.ratelimit import TokenBucket
@@ -40,17 +40,17 @@ class ServerContext:
     sessions: set[OpenSession] = field(default_factory=set)
     per_ip: Counter[str] = field(default_factory=Counter)
     unauthenticated: int = 0
-    refusing: int = 0  # refused connections not yet told why (server/ssh.py)
+    refusing: int = 0  # refused connections not yet told why (server/ssh/server.py)
     released: asyncio.Event = field(default_factory=asyncio.Event)  # set when a connection's counts go
     connect_rate: dict[str, TokenBucket] = field(default_factory=dict)
     # Each address's input CPU budget, shared by its sessions' input gates while one lives.
     address_cpu: weakref.WeakValueDictionary[str, CpuBudget] = field(default_factory=weakref.WeakValueDictionary)
     # The operators and the bans in force: a banned key, name or address is refused at the
-    # handshake (server/ssh.py); the hub writes the same book (server/lobby/moderation.py).
+    # handshake (server/ssh/server.py); the hub writes the same book (server/lobby/moderation.py).
     moderation: Moderation = field(default_factory=Moderation)
 
     def address_budget(self, ip: str) -> CpuBudget:
-        """The input CPU budget the sessions from ``ip`` share (server/input_gate.py)."""
+        """The input CPU budget the sessions from ``ip`` share (server/session/input_gate.py)."""
         budget = self.address_cpu.get(ip)
         if budget is None:
             cfg = self.config

@@ -153,7 +153,7 @@ async def find_servers(seconds: float = 3.0, interfaces: list[str] | None = None
 
 def found_lines(found: list[Found], tr: Translator = ENGLISH) -> list[str]:
     """What ``truco-ssh find`` prints."""
-    from server.netinfo import ssh_command
+    from server.lan.netinfo import ssh_command
 
     if not found:
         return [tr("cli.find.nobody")]

@@ -14,7 +14,7 @@ import logging
 import os
 from dataclasses import dataclass
 
-from server import metrics
+from server.ops import metrics
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ asyncssh 2.24 sends an empty SSH_MSG_IGNORE packet ahead of every packet once th
 are exchanged (``SSHConnection.send_packet``). That is the defence RFC 4251 (9.3.1)
 describes for CBC-mode ciphers, where the last block of one packet is the IV of the
 next and so known to an attacker before it is used. The server offers only AES-GCM and
-AES-CTR (``server/ssh.py``: ``ENCRYPTION_ALGS``), where
+AES-CTR (``server/ssh/server.py``: ``ENCRYPTION_ALGS``), where
 no packet's keystream or nonce follows from the one before; for them the ignore packet
 protects nothing and costs as much as the packet it comes with: a compression, an
 encryption and its MAC, and a socket send of its own. A table update to a terminal seat
