@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Input, OptionList, RichLog
+from textual.widgets import DataTable, Input, RichLog
 from textual.widgets.option_list import Option
 
 import protocol as p
@@ -16,6 +16,7 @@ from tui.lobby_columns import TITLE_MIN, ColumnFit, fit_columns
 from tui.lobby_rows import describe, table_cells
 from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
+from tui.widgets.fixed_lists import PlayerList
 from tui.widgets.text_line import TextLine
 
 
@@ -60,7 +61,7 @@ class LobbyScreen(Screen[None]):
         yield TextLine(id="status-line")
         with Horizontal(id="lobby-main"):
             with Vertical(id="players-pane"):
-                yield OptionList(id="players")
+                yield PlayerList(id="players")
             with Vertical(id="tables-pane"):
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
         yield RichLog(id="chat-log", markup=False, wrap=True, max_lines=200, auto_scroll=True)
@@ -206,8 +207,6 @@ class LobbyScreen(Screen[None]):
         self._draw_title()
 
     def _draw_players(self) -> None:
-        players = self.query_one("#players", OptionList)
-        players.clear_options()
         options = []
         for pl in self.model.sorted_players():
             text = Text(pl.name, style="bold" if pl.name == self.model.me else "", no_wrap=True,
@@ -217,7 +216,9 @@ class LobbyScreen(Screen[None]):
             if pl.table_id:
                 text.append(" *", style="dim")
             options.append(Option(text))
-        players.add_options(options)
+        # In one step: cleared first, the list would be empty for a moment, its scrollbar gone
+        # and back, and each of those a layout of the whole screen on every lobby.
+        self.query_one("#players", PlayerList).set_options(options)
 
     def _draw_tables(self) -> None:
         table_view = self.query_one("#tables", DataTable)
