@@ -105,7 +105,7 @@ def main() -> None:
             f"3 nodes R3, 5 s each", sync_bench.run, 5.0)
     section(results, "restart", "restart: 10, 100, 1,000 open tables with long histories, to listening "
             "and to every table back", restart_bench.run)
-    section(results, "sessions", "sessions: 100 SSH sessions in the lobby (RSS, connect to drawn lobby)",
+    section(results, "sessions", "sessions: 100 SSH sessions in the lobby, one after another (RSS, connect to drawn lobby, server CPU per session with the crowd's redraws)",
             session_bench.run, 100)
     section(results, "connect", "connect: server CPU per player from TCP connect (key exchange, auth) to "
             "seated at a quick-play table with the hand drawn, 30 players one pair at a time",

@@ -163,12 +163,16 @@ async def measure(sessions: int) -> dict[str, float]:
             await asyncio.sleep(0.5)
             base = rss_kib(server.proc.pid)
             clients, times = [], []
+            cpu0 = cpu_seconds(server.proc.pid)
             for i in range(sessions):  # one after another: connect latency without queueing
                 client, seconds = await connect_to_lobby(server.port, f"bench{i}")
                 client.muted = True  # the server still draws its lobby; this process need not
                 clients.append(client)
                 times.append(seconds)
             await asyncio.sleep(1.0)
+            # Each newcomer's own session, and every lobby already there redrawing its list
+            # of players (the crowd's share grows with the crowd: tui/screens/lobby.py)
+            cpu = cpu_seconds(server.proc.pid) - cpu0
             loaded = rss_kib(server.proc.pid)
             openssh = openssh_connect_seconds(server.port)
             for client in clients:
@@ -179,6 +183,7 @@ async def measure(sessions: int) -> dict[str, float]:
         "sessions": float(sessions),
         "connect_to_lobby_median_ms": statistics.median(times) * 1000,
         "connect_to_lobby_max_ms": max(times) * 1000,
+        "server_cpu_per_session_ms": cpu / sessions * 1000,
         "rss_base_mib": base / 1024,
         "rss_loaded_mib": loaded / 1024,
         "rss_per_session_mib": (loaded - base) / 1024 / sessions,

@@ -13,7 +13,8 @@ import protocol as p
 from tests.tui.helpers import screen_text, until
 from tests.tui.kit import FakeLink
 from tui.app import TrucoApp
-from tui.screens.lobby import LobbyScreen
+from tui.screens import lobby as lobby_screen
+from tui.screens.lobby import LobbyScreen, players_delay, spread
 from textual.widgets import DataTable
 
 from tui.widgets.fixed_lists import PlayerList
@@ -87,3 +88,34 @@ async def test_a_list_that_comes_to_overflow_gets_its_scrollbar(monkeypatch: pyt
         await until(pilot, lambda: player_list.show_vertical_scrollbar, "the scrollbar")
         await until(pilot, lambda: layouts.count >= 1, "the layout that shows the scrollbar")
         assert player_list.max_scroll_y == player_list.option_count - player_list.scrollable_content_region.height
+
+
+def test_a_crowded_lobby_gathers_arrivals_longer_in_proportion_to_its_size() -> None:
+    assert players_delay(3) == players_delay(10) == 0.1
+    assert players_delay(60) == pytest.approx(0.6) and players_delay(150) == pytest.approx(1.5)
+    assert players_delay(10_000) == 3.0  # a newcomer is listed within 3 s however full
+    assert spread(0.1) == 0.1  # a small lobby redraws as soon as it did
+    assert all(0.6 <= spread(0.6) <= 0.9 for _ in range(100))  # the crowd's, spread over half again
+
+
+async def test_arrivals_wait_for_the_crowd_delay_and_a_table_change_draws_them_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The players' redraw waits (here: as if the lobby were huge), the tables' does not, and
+    the tables' redraw takes the pending arrivals along: one redraw of each, not two."""
+    monkeypatch.setattr(lobby_screen, "players_delay", lambda players: 3600.0)
+    app, link = lobby(NAMES[:3], tables=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "mesa 0" in screen_text(app), "the lobby")
+        draws: list[str] = []
+        drawn = lobby_screen.LobbyScreen._draw_players
+        monkeypatch.setattr(lobby_screen.LobbyScreen, "_draw_players",
+                            lambda screen: (draws.append("players"), drawn(screen))[1])
+        for name in ("aaron", "abel", "adela"):
+            link.push(p.PlayerUpdated(player=p.PlayerInfo(name=name)))
+            await pilot.pause()
+        await until(pilot, lambda: len(app.model.players) == 7, "the arrivals in the model")  # type: ignore[attr-defined]
+        assert draws == [] and "aaron" not in screen_text(app)  # gathered, not drawn yet
+        link.push(p.TableUpdated(table=table(1)))
+        await until(pilot, lambda: "mesa 1" in screen_text(app) and "adela" in screen_text(app),
+                    "the new table and the arrivals", seen=lambda: screen_text(app))
+        assert draws == ["players"]

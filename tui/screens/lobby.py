@@ -1,6 +1,8 @@
 """The lobby: who is online, the open tables, the lobby chat."""
 from __future__ import annotations
 
+import random
+import time
 from typing import Callable
 
 from rich.text import Text
@@ -19,6 +21,30 @@ from tui.widgets.keybar import KeyBar
 from tui.widgets.fixed_lists import PlayerList
 from tui.widgets.text_line import TextLine
 
+
+
+REDRAW_DELAY = 0.1  # seconds: arrivals in a burst cost one redraw, not one each
+# Every lobby redraws its list of players when anyone arrives or leaves: in a lobby of N
+# people an arrival costs N redraws (a few ms of server CPU each), so arrivals at a rate r
+# cost N * r of them a second. A crowded lobby waits longer before redrawing the list, in
+# proportion to its size: then all the lobbies together redraw it at most about
+# CROWD_REDRAWS times a second, however many people come and go (the tables and the
+# player's own seat are drawn within REDRAW_DELAY all the same). Each lobby adds up to half
+# again at random: they all hear of an arrival at once, and redrawing all at once would hold
+# the server's event loop for the whole crowd's redraws in one go.
+CROWD_REDRAWS = 100
+PLAYERS_DELAY_MAX = 3.0  # seconds: the longest a newcomer waits to be listed
+
+
+def players_delay(players: int) -> float:
+    """How long a lobby of ``players`` people gathers arrivals and departures before it
+    redraws its list of them."""
+    return min(PLAYERS_DELAY_MAX, max(REDRAW_DELAY, players / CROWD_REDRAWS))
+
+
+def spread(delay: float) -> float:
+    """``delay``, or up to half again at random when it is a crowd's (see CROWD_REDRAWS)."""
+    return delay if delay <= REDRAW_DELAY else delay * (1 + random.random() / 2)
 
 
 class LobbyScreen(Screen[None]):
@@ -140,7 +166,7 @@ class LobbyScreen(Screen[None]):
         elif isinstance(msg, p.Listening):  # whom the chat shows changed: the app filtered the model
             self._redraw_chat()
         elif isinstance(msg, (p.PlayerUpdated, p.PlayerLeft)):
-            self._soon({"players"})
+            self._soon({"players"}, spread(players_delay(len(self.model.players))))
         elif isinstance(msg, p.LobbySnapshot):
             self._soon({"players", "tables"})
         elif isinstance(msg, (p.TableUpdated, p.TableRemoved, p.Seated)):
@@ -148,16 +174,21 @@ class LobbyScreen(Screen[None]):
         elif isinstance(msg, p.StatsReport):
             self._draw_title()
 
-    REDRAW_DELAY = 0.1  # seconds: arrivals in a burst cost one redraw, not one each
+    _due = 0.0  # when the pending redraw runs (monotonic), if one is pending
 
-    def _soon(self, parts: set[str]) -> None:
-        """Redraw these lists shortly, once, however many events arrive meanwhile."""
-        if not self._dirty:
-            self.set_timer(self.REDRAW_DELAY, self._redraw_dirty)
+    def _soon(self, parts: set[str], delay: float = REDRAW_DELAY) -> None:
+        """Redraw these lists within ``delay``, once, however many events arrive meanwhile
+        (an earlier redraw asked for meanwhile draws everything pending)."""
+        due = time.monotonic() + delay
+        if not self._dirty or due < self._due:
+            self._due = due
+            self.set_timer(delay, self._redraw_dirty)
         self._dirty = self._dirty | parts  # a new set: never the shared class default
 
     def _redraw_dirty(self) -> None:
         dirty, self._dirty = self._dirty, set()
+        if not dirty:
+            return  # drawn already, by an earlier timer
         if not self.is_mounted:
             return
         if "players" in dirty:
