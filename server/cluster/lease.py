@@ -16,7 +16,8 @@ import time
 from dataclasses import dataclass, field
 
 from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import APIError, BucketNotFoundError, KeyWrongLastSequenceError, NotFoundError
+from nats.js.errors import (APIError, BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError,
+                             NotFoundError)
 from nats.js.kv import KeyValue
 
 import protocol as p
@@ -79,6 +80,9 @@ class Lease:
         return not self.lost and time.monotonic() - self.renewed_at < ttl * FRESH_SHARE
 
 
+CLAIM_TRIES = 3  # creates of a key that ran out as it was being created (see Leases.claim)
+
+
 class Leases:
     """The leases of one process."""
 
@@ -97,10 +101,19 @@ class Leases:
     async def claim(self, key: str) -> Lease | None:
         """The lease, if nobody holds it now (None: another process does)."""
         since = time.time()
-        try:
-            revision = await self._kv.create(key, self._value(key, since))
-        except KeyWrongLastSequenceError:
-            return None
+        for _ in range(CLAIM_TRIES):
+            try:
+                revision = await self._kv.create(key, self._value(key, since))
+                break
+            except KeyWrongLastSequenceError:
+                return None
+            except KeyNotFoundError:
+                # nats-py's create: the key was there (a holder's), so it reads it to see whether
+                # it is only a delete marker; the holder's lease ran out between the two and the
+                # read found nothing. Nobody holds it now: try again.
+                continue
+        else:
+            return None  # it came and went every time: somebody else is claiming it
         lease = self.held[key] = Lease(key, revision, since)
         log.info("lease: %s now holds lease %s", self._bus.owner, key)
         return lease

@@ -6,12 +6,13 @@ import asyncio
 import logging
 
 import pytest
+from nats.js.errors import KeyNotFoundError
 
 import protocol as p
 from protocol.bus import EventRecord, LeaseValue, LoggedEvents, decode_bus
 from server.cluster.bus import LEASE_BUCKET, Bus, BusOptions, settle
 from server.cluster.eventlog import Fenced, TableLog, events_stream, subject
-from server.cluster.lease import Leases
+from server.cluster.lease import CLAIM_TRIES, Leases, lease_bucket
 from server.cluster.natsd import NatsServer
 from server.store import EventRow
 
@@ -206,5 +207,39 @@ async def test_an_append_is_whole_or_absent_and_big_ones_are_split(nats_server: 
         assert [r.seq for r in await reader.read()][-1] == 602  # nobody saw 603: it is not logged
         await reader.append(_rows(603, 2))  # the next owner goes on from 602
         assert [r.seq for r in await TableLog(a, "t3").read()] == list(range(1, 605))
+    finally:
+        await a.close()
+
+
+class _RunsOutWhileCreated:
+    """A lease bucket whose key runs out as nats-py's ``create`` looks at it: the create's
+    write finds a holder's key, its read then finds nothing (KeyNotFoundError), ``times``
+    times; then the real bucket answers."""
+
+    def __init__(self, kv: object, times: int) -> None:
+        self._kv, self.times = kv, times
+
+    def __getattr__(self, name: str) -> object:  # everything else: the real bucket
+        return getattr(self._kv, name)
+
+    async def create(self, key: str, value: bytes) -> int:
+        if self.times:
+            self.times -= 1
+            raise KeyNotFoundError
+        return await self._kv.create(key, value)  # type: ignore[attr-defined,no-any-return]
+
+
+async def test_a_claim_when_the_holders_key_runs_out_meanwhile_tries_again(nats_server: NatsServer) -> None:
+    """Seen in the suite: a table's new owner failed to take it over ("failed: KeyNotFoundError")
+    because the dead owner's lease ran out between the two steps of nats-py's create."""
+    a = await _bus(nats_server, "proc-a")
+    try:
+        real = await lease_bucket(a)
+        leases = Leases(a, _RunsOutWhileCreated(real, times=1))  # type: ignore[arg-type]
+        lease = await leases.claim("t1")
+        assert lease is not None and leases.held["t1"] is lease
+        assert (await leases.owner("t1")).owner == "proc-a"  # type: ignore[union-attr]
+        always = Leases(a, _RunsOutWhileCreated(real, times=CLAIM_TRIES))  # type: ignore[arg-type]
+        assert await always.claim("t2") is None  # never there to take: not claimed, no error
     finally:
         await a.close()
