@@ -33,7 +33,7 @@ REDRAW_DELAY = 0.1  # seconds: arrivals in a burst cost one redraw, not one each
 # again at random: they all hear of an arrival at once, and redrawing all at once would hold
 # the server's event loop for the whole crowd's redraws in one go.
 CROWD_REDRAWS = 100
-PLAYERS_DELAY_MAX = 3.0  # seconds: the longest a newcomer waits to be listed
+PLAYERS_DELAY_MAX = 2.0  # seconds: a newcomer is listed within 3 s, spread (below) included
 
 
 def players_delay(players: int) -> float:
