@@ -14,6 +14,7 @@ from typing import Awaitable, Callable
 
 from server.cluster.options import BusOptions
 from server.config import NEW_PLAYER_MINUTES, ServerConfig
+from server import asyncssh_private
 from server.session import input_gate
 from server.ssh.hostkey import fingerprint, load_or_create_host_key
 from server.ops.loop_lag import LagWatch
@@ -199,6 +200,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
 async def _serve(config: ServerConfig, ready: asyncio.Event | None,
                  stop: asyncio.Event | None, hosting: Hosting | None) -> None:
     textual_patches.install()  # before any session's App: refuses another Textual version
+    await asyncio.to_thread(asyncssh_private.check)  # refuses an asyncssh it was not written for
     input_gate.install()  # meters what each session's input costs (server/session/input_gate.py)
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     store = Store(config.data_dir / "truco.sqlite3")

@@ -5,6 +5,7 @@ import asyncio
 import logging
 from typing import Callable
 
+from server import asyncssh_private
 from server.ops import metrics
 from server.cluster.bus import BusOptions
 from server.cluster.node import Node
@@ -28,6 +29,7 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
                         say: Callable[[str], None], ready: asyncio.Event | None = None,
                         stop: asyncio.Event | None = None, reuse_port: bool = False) -> None:
     textual_patches.install()
+    await asyncio.to_thread(asyncssh_private.check)  # refuses an asyncssh it was not written for
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()

@@ -14,6 +14,7 @@ from typing import Any, Callable
 import asyncssh
 from rich.console import Console
 
+from server import asyncssh_private
 from server.ops import metrics
 from server.session import program
 from server.session.ascii_out import PLAIN_TERMS, to_ascii, wants_ascii
@@ -118,9 +119,9 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             return False
         # A program speaking the protocol, not a terminal: the channel's session becomes a
         # ProtocolSession (server/session/program.py), which gets every later callback (its start,
-        # data, flow control, the end). A private attribute: asyncssh is pinned to 2.24.x.
-        self._chan._session = program.ProtocolSession(  # type: ignore[attr-defined]
-            self._ctx, self._chan, self._username, self._fingerprint, self._ip)
+        # data, flow control, the end): asyncssh has no public way (server/asyncssh_private.py).
+        asyncssh_private.set_channel_session(self._chan, program.ProtocolSession(
+            self._ctx, self._chan, self._username, self._fingerprint, self._ip))
         return True
 
     def session_started(self) -> None:

@@ -14,8 +14,8 @@ kilobytes instead of the megabytes Linux's send buffer grows to: a player on a b
 link then gets a fresh whole screen when the link catches up (server/session/shell.py) rather than
 seconds of stale frames, and a client that stopped reading is seen as paused soon enough
 for the watchdog to hang up.
-Uses asyncssh's private ``_channels``, ``_session`` and ``_transport`` (asyncssh is pinned
-to 2.24.x in pyproject.toml); tests/e2e/test_hardening.py stalls a client either way.
+Reads a connection's channels' sessions and its transport through server/asyncssh_private.py
+(asyncssh has no public way); tests/e2e/test_hardening.py stalls a client either way.
 """
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ import socket
 from typing import Any
 
 from asyncssh.connection import SSHConnection
+
+from server import asyncssh_private
 
 # Unsent bytes the kernel may hold for a connection: beyond what is in flight, enough to keep
 # a fast link busy between two writes, far below a frame's lifetime on a slow one.
@@ -62,7 +64,7 @@ class WriteFlow:
 
 def transport_of(conn: Any) -> Any:
     """The TCP transport under an asyncssh connection (None once it is gone)."""
-    return getattr(conn, "_transport", None)
+    return asyncssh_private.transport_of(conn)
 
 
 def read_little(transport: Any) -> None:
@@ -106,8 +108,8 @@ def link_paused(conn: Any) -> bool:
 
 def _tell_sessions(conn: SSHConnection, paused: bool) -> None:
     setattr(conn, _LINK_PAUSED, paused)
-    for chan in list(conn._channels.values()):
-        hook = getattr(chan._session, "link_writing", None)
+    for session in asyncssh_private.channel_sessions(conn):
+        hook = getattr(session, "link_writing", None)
         if hook is not None:
             hook(paused)
 

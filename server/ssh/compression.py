@@ -1,7 +1,7 @@
 """SSH compression: zlib from server to client by default, with bounded inflation.
 
-Two pieces, both touching asyncssh internals (asyncssh is pinned to 2.24.x in
-pyproject.toml for this reason; tests/e2e/test_compression_ssh.py checks both):
+Two pieces, both touching asyncssh internals (through server/asyncssh_private.py, which
+checks the pinned version at start-up; tests/e2e/test_compression_ssh.py checks both):
 
 * ``install_bounded_decompressor``: asyncssh inflates each incoming packet with an
   unbounded ``zlib.decompressobj().decompress(data)``; a 35 KB packet can inflate to
@@ -29,6 +29,8 @@ from typing import Any
 
 from asyncssh import compression as _cmp
 from asyncssh.packet import SSHPacket
+
+from server import asyncssh_private
 
 log = logging.getLogger(__name__)
 
@@ -59,14 +61,13 @@ class BoundedZlibDecompress(_cmp.Decompressor):
 
 def install_bounded_decompressor() -> None:
     """Make every zlib decompressor asyncssh creates (server and client) bounded."""
-    for alg in (ZLIB_OPENSSH, b"zlib"):
-        if alg in _cmp._cmp_decompressors:  # registered by asyncssh.compression at import
-            _cmp._cmp_decompressors[alg] = BoundedZlibDecompress
+    for alg in (ZLIB_OPENSSH, b"zlib"):  # (registered by asyncssh.compression at import)
+        asyncssh_private.replace_decompressor(alg, BoundedZlibDecompress)
 
 
 def client_compression_lists(conn: Any) -> tuple[list[bytes], list[bytes]]:
     """The (client-to-server, server-to-client) compression lists of the client's KEXINIT."""
-    raw = getattr(conn, "_client_kexinit", b"")
+    raw = asyncssh_private.client_kexinit(conn)
     if not raw:
         return [], []
     packet = SSHPacket(raw)
@@ -85,11 +86,9 @@ def prefer_compression(conn: Any) -> bool:
         cs, sc = client_compression_lists(conn)
         if ZLIB_OPENSSH not in cs or ZLIB_OPENSSH not in sc:
             return False  # this client cannot compress: stay uncompressed
-        if not (conn._auth_complete and conn._kex_complete):
+        if not asyncssh_private.keys_settled(conn):
             return False
-        conn._cmp_algs = [ZLIB_OPENSSH]
-        conn._send_kexinit()  # what asyncssh does itself when rekey_bytes is reached
-        conn._kexinit_sent = True
+        asyncssh_private.rekey_with_compression(conn, [ZLIB_OPENSSH])
         return True
     except Exception:  # an asyncssh change must not cost the player the connection
         log.exception("could not switch to compression")

@@ -12,8 +12,8 @@ was two packets, about half of what sending it cost the server, and 36 bytes mor
 player's link.
 
 Here asyncssh's own ignore packet is left out while neither direction uses a CBC cipher
-(a connection that negotiated one keeps it). Uses asyncssh's private ``send_packet``
-(asyncssh is pinned to 2.24.x in pyproject.toml); tests/e2e/test_ssh_ignore.py checks a
+(a connection that negotiated one keeps it). Replaces asyncssh's ``send_packet`` and reads
+the negotiated ciphers through server/asyncssh_private.py; tests/e2e/test_ssh_ignore.py checks a
 client is sent none and that the screens still arrive.
 """
 from __future__ import annotations
@@ -23,13 +23,15 @@ from typing import Any
 from asyncssh.connection import SSHConnection
 from asyncssh.constants import MSG_IGNORE, MSG_KEX_LAST
 
+from server import asyncssh_private
+
 _SENDING = "_truco_sending_after_kex"  # set on a connection while it sends such a packet
 _installed = False
 
 
 def cbc_in_use(conn: Any) -> bool:
     """Whether either direction of ``conn`` encrypts with a CBC-mode cipher."""
-    return any(alg.endswith(b"-cbc") for alg in (conn._enc_alg_cs, conn._enc_alg_sc))
+    return any(alg.endswith(b"-cbc") for alg in asyncssh_private.encryption_algs(conn))
 
 
 def install() -> None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import Any, Callable
 
 import asyncssh
 
 from protocol.text import name_key
+from server import asyncssh_private
 from server.ops import metrics
 from server.ssh import compression, ignore as ssh_ignore
 from server.session import write_flow
@@ -236,18 +237,18 @@ def _limit_env_requests(chan: asyncssh.SSHServerChannel[bytes], limit: int) -> N
     asyncssh keeps every variable a client sends, without bound; only a few are
     useful here (LANG, LC_*, COLORTERM, NO_COLOR).
     """
-    accept = chan._process_env_request  # a private hook: asyncssh is pinned to 2.24.x
+    def wrap(accept: Callable[[Any], bool], env: dict[str, str]) -> Callable[[Any], bool]:
+        def limited(packet: Any) -> bool:
+            if len(env) >= limit:
+                return False
+            result = accept(packet)
+            for key in [k for k, v in env.items() if len(k) > ENV_NAME_MAX or len(v) > ENV_VALUE_MAX]:
+                del env[key]
+            return bool(result)
 
-    def limited(packet: Any) -> bool:
-        env = chan._env
-        if len(env) >= limit:
-            return False
-        result = accept(packet)
-        for key in [k for k, v in env.items() if len(k) > ENV_NAME_MAX or len(v) > ENV_VALUE_MAX]:
-            del env[key]
-        return bool(result)
+        return limited
 
-    chan._process_env_request = limited  # type: ignore[method-assign]
+    asyncssh_private.wrap_env_requests(chan, wrap)
 
 
 async def start_ssh_server(ctx: ServerContext, host_key: asyncssh.SSHKey,

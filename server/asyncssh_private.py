@@ -1,0 +1,121 @@
+"""Every private part of asyncssh the server touches, in one place, checked at start-up.
+
+asyncssh has no public way to do five things the server needs: leave out the ignore packet
+it sends ahead of every packet (server/ssh/ignore.py reads the negotiated ciphers), bound
+the zlib inflation and switch a client to compression (server/ssh/compression.py), cap a
+client's environment variables (server/ssh/server.py), hand a channel to the program
+session (server/session/shell.py) and tell a connection's sessions that its TCP buffer is
+full (server/session/write_flow.py). Each of those goes through a function here, and no
+other module of ``server/`` names a private attribute of asyncssh
+(tests/server/test_asyncssh_private.py reads them all). :func:`check` refuses to start on an
+asyncssh this was not written for (pyproject.toml pins the same range) or one that lacks any
+of :data:`PRIVATE_NAMES`, rather than fail on a player's connection later.
+"""
+from __future__ import annotations
+
+from importlib.metadata import version
+from typing import Any, Callable
+
+import asyncssh.compression as _compression
+from asyncssh.channel import SSHServerChannel
+from asyncssh.connection import SSHConnection
+
+PINNED_ASYNCSSH = "2.24."  # pyproject.toml: asyncssh>=2.24.1,<2.25
+
+# (where, name): every private name used below, for the check and the test.
+PRIVATE_NAMES: tuple[tuple[str, str], ...] = (
+    ("SSHConnection", "_enc_alg_cs"), ("SSHConnection", "_enc_alg_sc"),
+    ("SSHConnection", "_client_kexinit"), ("SSHConnection", "_auth_complete"),
+    ("SSHConnection", "_kex_complete"), ("SSHConnection", "_cmp_algs"),
+    ("SSHConnection", "_send_kexinit"), ("SSHConnection", "_kexinit_sent"),
+    ("SSHConnection", "_channels"), ("SSHConnection", "_transport"),
+    ("SSHServerChannel", "_env"), ("SSHServerChannel", "_session"),
+    ("SSHServerChannel", "_process_env_request"),
+    ("asyncssh.compression", "_cmp_decompressors"),
+)
+
+
+def check(installed: str | None = None) -> None:
+    """Raise RuntimeError unless the installed asyncssh (or ``installed``) is the pinned one
+    and has every private name used here."""
+    found = version("asyncssh") if installed is None else installed
+    if not found.startswith(PINNED_ASYNCSSH):
+        raise RuntimeError(
+            f"server/asyncssh_private.py is written for asyncssh {PINNED_ASYNCSSH}x, not {found}: "
+            "it uses private parts of asyncssh. Install the pinned version (pip install -e .) or "
+            "re-check every function there against the new version and update PINNED_ASYNCSSH.")
+    missing = [f"{where}.{name}" for where, name in PRIVATE_NAMES if not _has(where, name)]
+    if missing:
+        raise RuntimeError(f"asyncssh {found} lacks what server/asyncssh_private.py uses: {missing}")
+
+
+def _has(where: str, name: str) -> bool:
+    if where == "asyncssh.compression":
+        return hasattr(_compression, name)
+    cls = {"SSHConnection": SSHConnection, "SSHServerChannel": SSHServerChannel}[where]
+    # Attributes set in __init__ are not on the class: read them from its source.
+    return hasattr(cls, name) or f"self.{name}" in _init_source(cls)
+
+
+def _init_source(cls: type) -> str:
+    import inspect
+
+    return "".join(inspect.getsource(klass.__init__) for klass in cls.__mro__
+                   if "__init__" in vars(klass) and klass.__module__.startswith("asyncssh"))
+
+
+# -- ciphers and compression (server/ssh/ignore.py, server/ssh/compression.py) ----------------
+
+def encryption_algs(conn: Any) -> tuple[bytes, bytes]:
+    """The (client-to-server, server-to-client) ciphers negotiated on ``conn``."""
+    return conn._enc_alg_cs, conn._enc_alg_sc
+
+
+def client_kexinit(conn: Any) -> bytes:
+    """The client's KEXINIT packet as received (empty before it came)."""
+    return bytes(getattr(conn, "_client_kexinit", b""))
+
+
+def keys_settled(conn: Any) -> bool:
+    """Whether the client has authenticated and no key exchange is under way."""
+    return bool(conn._auth_complete and conn._kex_complete)
+
+
+def rekey_with_compression(conn: Any, algs: list[bytes]) -> None:
+    """Start a key exchange offering only ``algs`` for compression, as asyncssh does itself
+    when ``rekey_bytes`` is reached."""
+    conn._cmp_algs = algs
+    conn._send_kexinit()
+    conn._kexinit_sent = True
+
+
+def replace_decompressor(alg: bytes, factory: Callable[..., object]) -> bool:
+    """Make ``factory`` the decompressor asyncssh creates for ``alg`` (server and client);
+    False if asyncssh knows no such algorithm."""
+    if alg not in _compression._cmp_decompressors:
+        return False
+    _compression._cmp_decompressors[alg] = factory
+    return True
+
+
+# -- channels and sessions (server/ssh/server.py, server/session/) -------------------------------
+
+def wrap_env_requests(chan: Any, wrap: Callable[[Callable[[Any], bool], dict[str, str]], Callable[[Any], bool]]) -> None:
+    """Replace how ``chan`` takes a client's environment request: ``wrap`` gets asyncssh's own
+    handler and the channel's environment (a dict it may trim) and returns the new handler."""
+    chan._process_env_request = wrap(chan._process_env_request, chan._env)
+
+
+def set_channel_session(chan: Any, session: object) -> None:
+    """Make ``session`` the one ``chan`` hands its callbacks to from now on."""
+    chan._session = session
+
+
+def channel_sessions(conn: Any) -> list[object]:
+    """The session object of every open channel of ``conn``."""
+    return [chan._session for chan in list(conn._channels.values())]
+
+
+def transport_of(conn: Any) -> Any:
+    """``conn``'s TCP transport (None once it is gone)."""
+    return getattr(conn, "_transport", None)
