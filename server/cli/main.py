@@ -258,11 +258,7 @@ async def _serve(config: ServerConfig, ready: asyncio.Event | None,
         hub.request_shutdown("shutdown")
         await asyncio.wait_for(hub_task, timeout=SHUTDOWN_GRACE)
         await hub.stop_tables()  # their last events reach the log; they resume at the next start
-        deadline = loop.time() + SHUTDOWN_GRACE
-        while ctx.sessions and loop.time() < deadline:
-            await asyncio.sleep(0.05)
-        for session in list(ctx.sessions):
-            session.close()
+        await ctx.end_sessions(SHUTDOWN_GRACE)
         await acceptor.wait_closed()
         await hub.drain_writes()
         check.cancel()

@@ -31,7 +31,6 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
     textual_patches.install()
     await asyncio.to_thread(asyncssh_private.check)  # refuses an asyncssh it was not written for
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
-    loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
     tr = terminal_tr()
     owns_signals = catch_stop_signals(stop)
@@ -68,11 +67,7 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
             say(tr("cli.shutting_down"))
             acceptor.close()
             await node.shutdown(SHUTDOWN_GRACE)
-            deadline = loop.time() + SHUTDOWN_GRACE
-            while ctx.sessions and loop.time() < deadline:
-                await asyncio.sleep(0.05)
-            for session in list(ctx.sessions):
-                session.close()
+            await ctx.end_sessions(SHUTDOWN_GRACE)
             await acceptor.wait_closed()
             await metrics.stop(watching)
     finally:

@@ -49,6 +49,16 @@ class ServerContext:
     # handshake (server/ssh/server.py); the hub writes the same book (server/lobby/moderation.py).
     moderation: Moderation = field(default_factory=Moderation)
 
+    async def end_sessions(self, grace: float) -> None:
+        """At shutdown, once every player was told: let the sessions end by themselves for up
+        to ``grace`` seconds (each writes its last screen and hangs up), then close the rest."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while self.sessions and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        for session in list(self.sessions):
+            session.close()
+
     def address_budget(self, ip: str) -> CpuBudget:
         """The input CPU budget the sessions from ``ip`` share (server/session/input_gate.py)."""
         budget = self.address_cpu.get(ip)
