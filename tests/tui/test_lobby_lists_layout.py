@@ -14,7 +14,8 @@ from tests.tui.helpers import screen_text, until
 from tests.tui.kit import FakeLink
 from tui.app import TrucoApp
 from tui.screens import lobby as lobby_screen
-from tui.screens.lobby import LobbyScreen, players_delay, spread
+from tui.lobby_pace import players_delay, spread
+from tui.screens.lobby import LobbyScreen
 from textual.widgets import DataTable
 
 from tui.widgets.fixed_lists import PlayerList
@@ -103,7 +104,7 @@ async def test_arrivals_wait_for_the_crowd_delay_and_a_table_change_draws_them_a
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The players' redraw waits (here: as if the lobby were huge), the tables' does not, and
     the tables' redraw takes the pending arrivals along: one redraw of each, not two."""
-    monkeypatch.setattr(lobby_screen, "players_delay", lambda players: 3600.0)
+    monkeypatch.setattr(lobby_screen, "players_delay", lambda players: 3600.0)  # (as the screen calls it)
     app, link = lobby(NAMES[:3], tables=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "mesa 0" in screen_text(app), "the lobby")
