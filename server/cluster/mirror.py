@@ -15,7 +15,7 @@ from typing import Any, ClassVar, TypeVar
 from nats.js.kv import KeyValue
 
 import protocol as p
-from server.cluster.bus import Bus, bucket
+from server.cluster.bus import Bus, bucket, cancel_and_wait
 from server.cluster.kvscan import current_values
 
 log = logging.getLogger(__name__)
@@ -50,8 +50,7 @@ class BucketMirror(ABC):
 
     async def close(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            await cancel_and_wait(self._task)
 
     @abstractmethod
     def _keep(self, key: str, message: Any) -> str | None:
