@@ -22,7 +22,7 @@ from nats.js.kv import KeyValue
 
 import protocol as p
 from protocol.bus import DirectoryEntry, LobbyChatLine, LobbyView
-from server.cluster.bus import DIRECTORY_BUCKET, LOBBY_CHAT_SUBJECT, Bus
+from server.cluster.bus import DIRECTORY_BUCKET, LOBBY_CHAT_SUBJECT, Bus, cancel_and_wait
 from server.cluster.kvscan import current_values
 from server.cluster.mirror import BucketMirror, BucketWriter
 from server.lobby.state import Conn
@@ -118,8 +118,7 @@ class HostLists:
 
     async def stop(self) -> None:
         if self._tidy is not None:
-            self._tidy.cancel()
-            await asyncio.gather(self._tidy, return_exceptions=True)
+            await cancel_and_wait(self._tidy)
         await self._writer.stop()
 
     async def _tidy_up(self, restored: asyncio.Event, tables: Callable[[], set[str]]) -> None:

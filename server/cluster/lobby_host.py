@@ -19,7 +19,7 @@ from nats.aio.subscription import Subscription
 
 import protocol as p
 from protocol.bus import ConnAttach, ConnClosed, ConnOpened, HangUp, InputAck, PresenceEntry, ResumeCode
-from server.cluster.bus import CONN_HEADER, Bus, conn_header, front_subject, hub_subject, parse_conn_id, settle
+from server.cluster.bus import CONN_HEADER, Bus, cancel_and_wait, conn_header, front_subject, hub_subject, parse_conn_id, settle
 from server.cluster.held_input import ACK_EVERY, FIRST_HEADER, IN_HEADER
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER, is_move, parse_seq
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
@@ -202,8 +202,7 @@ class HostGateway:
             await asyncio.sleep(0.01)
         self._out.stopped = True
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            await cancel_and_wait(self._task)
         await settle(self._bus.nc)
 
     async def _on_message(self, msg: Msg) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
 
-from server.cluster.bus import HOST_LEASE, HOST_NEWS, TRANSIENT_ERRORS, Bus, BusOptions, front_lease, retrying
+from server.cluster.bus import HOST_LEASE, HOST_NEWS, TRANSIENT_ERRORS, Bus, BusOptions, cancel_and_wait, front_lease, retrying
 from server.cluster.chat import ChatLog
 from server.cluster.copies import keep_copies
 from server.cluster.directory import DirectoryMirror, HostLists
@@ -342,8 +342,7 @@ class Node:
             hub.expect_sessions_back(REATTACH_GRACE)  # the other front ends' sessions
             await hub.load()
         finally:
-            keeping.cancel()
-            await asyncio.gather(keeping, return_exceptions=True)
+            await cancel_and_wait(keeping)
         if lease.lost:
             log.error("cluster: the host lease ran out while the lobby loaded; this process follows "
                       "the new host")
@@ -380,8 +379,7 @@ class Node:
         self._closing = True
         for task in (self._watch, self._repairing):
             if task is not None:
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
+                await cancel_and_wait(task)
         hosting, self.hosting = self.hosting, None
         if hosting is not None:
             await self._stop_hosting(hosting, grace)

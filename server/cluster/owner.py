@@ -27,7 +27,8 @@ from nats.aio.subscription import Subscription
 import protocol as p
 from protocol.bus import TableCall, TableOwn, TableStatus
 from server.cluster.bus import (
-    RESEND_SUBJECT, TABLE_NEWS, TRANSIENT_ERRORS, Bus, conn_header, front_lease, front_subject, owner_subject, retrying, settle,
+    RESEND_SUBJECT, TABLE_NEWS, TRANSIENT_ERRORS, Bus, cancel_and_wait, conn_header, front_lease, front_subject, owner_subject,
+    retrying, settle,
     table_lease, table_subject,
 )
 from server.cluster.lobby_host import Outgoing
@@ -144,9 +145,7 @@ class TableOwner:
                 break
             await asyncio.sleep(0.01)
         self._out.stopped = True
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*(cancel_and_wait(task) for task in list(self._tasks)))
 
     # -- fencing: the store asks before each write ---------------------------------------
     async def still_owns(self, table_id: str) -> bool:

@@ -27,7 +27,7 @@ import engine
 import protocol as p
 from protocol.bus import TableOwn, TableStatus, Viewer
 from server.ops import metrics
-from server.cluster.bus import TABLE_NEWS, Bus, owner_subject, table_lease, table_subject
+from server.cluster.bus import TABLE_NEWS, Bus, cancel_and_wait, owner_subject, table_lease, table_subject
 from server.cluster.lease import Leases
 from server.cluster.tablewire import LobbyCall, follow, seat_record, to_call
 from server.store import ChatRow, EventRow, SenaRow, Snapshot
@@ -129,8 +129,7 @@ class TableProxy:
         """The lobby host stops: the table runs on (a new lobby host adopts it)."""
         self.closed, self.ready = True, False
         if self._assigning is not None:
-            self._assigning.cancel()
-            await asyncio.gather(self._assigning, return_exceptions=True)
+            await cancel_and_wait(self._assigning)
 
     # -- the owner ------------------------------------------------------------------------------
     def _send(self, message: LobbyCall, after: int) -> None:
