@@ -13,7 +13,7 @@ import time
 import re
 import secrets
 import socket
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Awaitable, Callable, TypeVar
 
 import nats
 from nats.aio.client import Client
@@ -114,20 +114,6 @@ async def settle(nc: Client) -> None:
     """
     await nc._flush_pending(force_flush=True)
     await nc.flush()
-
-
-async def cancel_and_wait(task: asyncio.Task[Any], again_every: float = 0.5) -> None:
-    """Cancel ``task`` and wait until it has ended, cancelling it again while it runs on.
-
-    nats-py swallows a cancel that reaches some of its awaits (its flush ends in
-    ``except asyncio.CancelledError: pass``): a task cancelled there goes on as if nothing
-    happened. A KV watch cancelled as it was starting then waited for news for ever, and
-    so did whoever closed it (seen once in tests/cluster/test_front.py)."""
-    while not task.done():
-        task.cancel()
-        await asyncio.wait({task}, timeout=again_every)
-    if not task.cancelled():
-        task.exception()  # (retrieved: an error it ended with is not reported again)
 
 
 def process_id() -> str:

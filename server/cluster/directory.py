@@ -22,7 +22,8 @@ from nats.js.kv import KeyValue
 
 import protocol as p
 from protocol.bus import DirectoryEntry, LobbyChatLine, LobbyView
-from server.cluster.bus import DIRECTORY_BUCKET, LOBBY_CHAT_SUBJECT, Bus, cancel_and_wait
+from server.cluster.bus import DIRECTORY_BUCKET, LOBBY_CHAT_SUBJECT, Bus
+from server.cluster.tasks import cancel_and_wait
 from server.cluster.kvscan import current_values
 from server.cluster.mirror import BucketMirror, BucketWriter
 from server.lobby.state import Conn

@@ -19,7 +19,8 @@ from nats.aio.subscription import Subscription
 
 import protocol as p
 from protocol.bus import ConnAttach, ConnClosed, ConnOpened, HangUp, InputAck, PresenceEntry, ResumeCode
-from server.cluster.bus import CONN_HEADER, Bus, cancel_and_wait, conn_header, front_subject, hub_subject, parse_conn_id, settle
+from server.cluster.bus import CONN_HEADER, Bus, conn_header, front_subject, hub_subject, parse_conn_id, settle
+from server.cluster.tasks import cancel_and_wait
 from server.cluster.held_input import ACK_EVERY, FIRST_HEADER, IN_HEADER
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER, is_move, parse_seq
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer

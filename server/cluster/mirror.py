@@ -15,7 +15,8 @@ from typing import Any, ClassVar, TypeVar
 from nats.js.kv import KeyValue
 
 import protocol as p
-from server.cluster.bus import Bus, bucket, cancel_and_wait
+from server.cluster.bus import Bus, bucket
+from server.cluster.tasks import cancel_and_wait
 from server.cluster.kvscan import current_values
 
 log = logging.getLogger(__name__)

@@ -27,10 +27,10 @@ from nats.aio.subscription import Subscription
 import protocol as p
 from protocol.bus import TableCall, TableOwn, TableStatus
 from server.cluster.bus import (
-    RESEND_SUBJECT, TABLE_NEWS, TRANSIENT_ERRORS, Bus, cancel_and_wait, conn_header, front_lease, front_subject, owner_subject,
-    retrying, settle,
-    table_lease, table_subject,
+    RESEND_SUBJECT, TABLE_NEWS, TRANSIENT_ERRORS, Bus, conn_header, front_lease, front_subject, owner_subject,
+    retrying, settle, table_lease, table_subject,
 )
+from server.cluster.tasks import cancel_and_wait
 from server.cluster.lobby_host import Outgoing
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.lease import Lease, Leases

@@ -27,7 +27,8 @@ import engine
 import protocol as p
 from protocol.bus import TableOwn, TableStatus, Viewer
 from server.ops import metrics
-from server.cluster.bus import TABLE_NEWS, Bus, cancel_and_wait, owner_subject, table_lease, table_subject
+from server.cluster.bus import TABLE_NEWS, Bus, owner_subject, table_lease, table_subject
+from server.cluster.tasks import cancel_and_wait
 from server.cluster.lease import Leases
 from server.cluster.tablewire import LobbyCall, follow, seat_record, to_call
 from server.store import ChatRow, EventRow, SenaRow, Snapshot

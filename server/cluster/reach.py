@@ -32,6 +32,8 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.errors import NoRespondersError
 
+from server.cluster.tasks import cancel_and_wait
+
 log = logging.getLogger(__name__)
 
 ALIVE_SUBJECT = "truco.alive"  # truco.alive.<process>: "are you there?" (request/reply)
@@ -180,8 +182,7 @@ class Reach:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            await cancel_and_wait(self._task)
         if self._sub is not None:
             try:
                 await self._sub.unsubscribe()

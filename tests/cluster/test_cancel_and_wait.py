@@ -1,12 +1,12 @@
 """A task that swallows a cancel (as nats-py's flush does) is cancelled again until it ends:
-closing a KV watch cancelled as it started waited for ever (server/cluster/bus.py)."""
+closing a KV watch cancelled as it started waited for ever (server/cluster/tasks.py)."""
 from __future__ import annotations
 
 import asyncio
 
 import pytest
 
-from server.cluster.bus import cancel_and_wait
+from server.cluster.tasks import cancel_and_wait
 
 
 async def _swallows(cancels: int, ended: list[str]) -> None:
