@@ -13,6 +13,7 @@ of :data:`PRIVATE_NAMES`, rather than fail on a player's connection later.
 """
 from __future__ import annotations
 
+import inspect
 from importlib.metadata import version
 from typing import Any, Callable
 
@@ -58,8 +59,6 @@ def _has(where: str, name: str) -> bool:
 
 
 def _init_source(cls: type) -> str:
-    import inspect
-
     return "".join(inspect.getsource(klass.__init__) for klass in cls.__mro__
                    if "__init__" in vars(klass) and klass.__module__.startswith("asyncssh"))
 

@@ -182,8 +182,7 @@ async def test_a_players_screen_says_the_lobby_is_coming_back_and_goes_on(cluste
         await beto.wait_for(p.LobbySnapshot, 15)  # beto is attached to the new host
         await beto.send(p.SendChat(text="hola ana"))
         await ana.wait_for("hola ana", 15)
-        ana.send("c")
-        await asyncio.sleep(0.3)
+        await ana.press("c")  # the chat opens (its input redrawn focused)
         ana.send("de vuelta\r")
         while (await beto.wait_for(p.Chat, 15)).line.text != "de vuelta":
             pass

@@ -8,7 +8,7 @@ import protocol as p
 from server.lan.host import join_commands
 from tui.i18n import Translator
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, until
 from tests.tui.kit import lobby_with
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
@@ -30,7 +30,8 @@ async def test_the_host_sees_the_whole_join_command(lang: str, size: tuple[int, 
     commands = join_commands("KCA6KL", ["192.168.1.20", "10.0.0.7"], 2300)
     app.join_commands = {"KCA6KL": commands}
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: commands[-1] in screen_text(app), "the join commands",
+                    seen=lambda: screen_text(app))
         rows = [row.strip() for row in screen_text(app).splitlines()]
         for command in commands:
             assert command in rows  # whole, on a row of its own
@@ -42,5 +43,5 @@ async def test_the_host_sees_the_whole_join_command(lang: str, size: tuple[int, 
 async def test_a_session_without_the_address_says_where_the_code_goes() -> None:
     app, link = lobby_with(PRIVATE, then=(p.Seated(table_id="t1", seat=0, code="KCA6KL"),))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
-        assert "ssh KCA6KL@…" in screen_text(app)
+        await until(pilot, lambda: "ssh KCA6KL@…" in screen_text(app), "where the code goes",
+                    seen=lambda: screen_text(app))
