@@ -180,4 +180,7 @@ LOG_EVENT_TYPES: dict[str, type[LogEvent]] = {
                 FlorAnswered, CardsShown, HandEnded, GameEnded, MatchEnded, SeatCovered)
 }
 
-__all__ = ["LOG_EVENT_TYPES", "LogEvent", "LogRecord", *(cls.__name__ for cls in LOG_EVENT_TYPES.values())]
+# Spelt out, not built from LOG_EVENT_TYPES, so a type checker sees every name.
+__all__ = ["LOG_EVENT_TYPES", "LogEvent", "LogRecord", "MatchStarted", "HandDealt", "HandStarted", "Acted",
+           "TrickEnded", "PointsScored", "PointsWithheld", "FlorAnswered", "CardsShown", "HandEnded", "GameEnded",
+           "MatchEnded", "SeatCovered"]

@@ -389,6 +389,11 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
 
 __all__ = [
     "MESSAGE_TYPES", "Message", "Command", "Event", "OptionInfo", "VariantInfo", "PlayerInfo",
-    "TableInfo", "ChatLine", "SeatInfo", "OptionValue", *(cls.__name__ for cls in MESSAGE_TYPES.values()),
+    "TableInfo", "ChatLine", "SeatInfo", "OptionValue",
+    # Spelt out, not built from MESSAGE_TYPES, so a type checker sees every name.
+    "ClaimName", "SendChat", "CreateTable", "JoinTable", "QuickPlay", "JoinByCode", "LeaveTable", "WatchTable",
+    "Ping", "AddBot", "SwapSeats", "TableAction", "TableChat", "MakeSena", "Rematch", "TableUpdate",
+    "Welcome", "NameRefused", "LobbySnapshot", "PlayerUpdated", "PlayerLeft", "TableUpdated",
+    "TableRemoved", "TableCreated", "Seated", "Chat", "SenaSeen", "Error", "Notice", "Pong",
     "NAME_MAX", "CHAT_MAX", "TITLE_MAX", "CODE_LEN", "HISTORY_MAX", "SENA_MAX",
 ]
