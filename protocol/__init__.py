@@ -15,13 +15,13 @@ from protocol.codec import (
     with_length,
 )
 from protocol.errors import ProtocolError
-from protocol import history, log_events, messages, moderation, seating, stats
 from protocol.log_events import *  # noqa: F401,F403  (the log's records, one per kind of event)
 from protocol.messages import *  # noqa: F401,F403  (the message classes are the API)
 from protocol.history import *  # noqa: F401,F403  (finished games: they join MESSAGE_TYPES)
 from protocol.stats import *  # noqa: F401,F403  (ratings and stats: they join MESSAGE_TYPES)
 from protocol.seating import *  # noqa: F401,F403  (the waiting room's start: it joins MESSAGE_TYPES)
 from protocol.moderation import *  # noqa: F401,F403  (operators' commands: they join MESSAGE_TYPES)
+from protocol import history, log_events, messages, moderation, seating, stats  # (imported above, in order)
 from protocol.deal_proof import AddEntropy, DealRecord, DealSeal, DealsProof, ProveDeals  # they join MESSAGE_TYPES
 from protocol.table_view import BetWorth, CardMark, LegalCall, TableView, TrucoStep
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import struct
 from typing import Any, Mapping
 
-import msgpack  # type: ignore[import-untyped]  # no stubs published
+import msgpack
 
 from protocol.errors import ProtocolError
 from protocol.messages import MESSAGE_TYPES, Message

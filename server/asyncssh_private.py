@@ -59,7 +59,7 @@ def _has(where: str, name: str) -> bool:
 
 
 def _init_source(cls: type) -> str:
-    return "".join(inspect.getsource(klass.__init__) for klass in cls.__mro__
+    return "".join(inspect.getsource(vars(klass)["__init__"]) for klass in cls.__mro__
                    if "__init__" in vars(klass) and klass.__module__.startswith("asyncssh"))
 
 

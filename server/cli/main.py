@@ -10,7 +10,7 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import Awaitable, Callable
+from typing import Any, Callable, Coroutine
 
 from server.cluster.options import BusOptions
 from server.config import NEW_PLAYER_MINUTES, ServerConfig
@@ -69,7 +69,7 @@ def _server_arguments(serve: argparse.ArgumentParser, defaults: ServerConfig, tr
                        help=tr("cli.help.server.hand_pause"))
 
 
-def build_parser(tr: Translator = ENGLISH) -> argparse.ArgumentParser:
+def build_parser(tr: Translator = ENGLISH) -> SettingsParser:
     """The command line, its help in ``tr``'s language (argparse's own words: ``speaking``)."""
     data_dir, host_key = default_paths()
     defaults = ServerConfig(data_dir=data_dir, host_key=host_key)
@@ -180,7 +180,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 
 # What ``host`` runs once the server listens (the hub, the port, the host key's fingerprint);
 # the server stops when it ends.
-Hosting = Callable[[Hub, int, str], Awaitable[None]]
+Hosting = Callable[[Hub, int, str], Coroutine[Any, Any, None]]
 
 
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
@@ -302,6 +302,11 @@ async def _serve_cluster(config: ServerConfig, args: argparse.Namespace) -> None
                         reuse_port=args.reuse_port)
 
 
+def _complain(text: str) -> None:
+    """A line on the process's own standard error (not a test's or a TUI's replacement)."""
+    print(text, file=sys.__stderr__ or sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     from server.cli.remote_bot import bot_main
 
@@ -314,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
             try:  # the file's settings become the defaults: flags given still win
                 parser.commands["serve"].set_defaults(**load_settings(args.config, parser.commands["serve"]))
             except SettingsError as exc:
-                sys.__stderr__.write(f"truco-ssh: {exc}\n")
+                _complain(f"truco-ssh: {exc}")
                 return 2
             args = parser.parse_args(argv)
     if args.command == "bot":
@@ -344,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     hosting: Hosting | None = None
     if args.command == "host":
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            sys.__stderr__.write(terminal_tr()("cli.host.needs_terminal") + "\n")
+            _complain(terminal_tr()("cli.host.needs_terminal"))
             return 2
         try:
             plan = plan_from_args(args)

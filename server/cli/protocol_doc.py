@@ -19,7 +19,7 @@ import typing
 from pathlib import Path
 from typing import Any, Union
 
-import msgpack  # type: ignore[import-untyped]
+import msgpack
 
 import engine
 import protocol as p
@@ -356,8 +356,8 @@ def protocol_markdown() -> str:
     for cls in commands:
         out += _message_section(cls)
     out += ["## Events (server to client)", ""]
-    for cls in events:
-        out += _message_section(cls)
+    for event in events:
+        out += _message_section(event)
     out += ["## Records", "",
             "Maps inside messages. The log's events (`table_update.events` and `history`,",
             "`replay_step.events`) are records of several kinds in one list: each carries its kind",

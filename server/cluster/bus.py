@@ -18,6 +18,7 @@ from typing import Awaitable, Callable, TypeVar
 import nats
 from nats.aio.client import Client
 from nats.aio.msg import Msg
+from nats.js.api import RawStreamMsg
 from nats.aio.subscription import Subscription
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
@@ -29,7 +30,7 @@ from nats.js.kv import KeyValue
 from protocol import ProtocolError
 from protocol.bus import CONN_ID_MAX, decode_bus
 from protocol.bus_base import BusMessage
-from server.cluster.options import BusOptions  # noqa: F401 (the bus's options: imported from here too)
+from server.cluster.options import BusOptions
 from server.cluster.reach import PING_EVERY, PINGS_UNANSWERED, Reach
 
 log = logging.getLogger(__name__)
@@ -211,12 +212,14 @@ class Bus:
         if not self.nc.is_closed:
             await self.nc.drain()
 
-    def decode(self, msg: Msg) -> BusMessage | None:
-        """The bus message in ``msg``, or None (logged and counted) for anything else."""
+    def decode(self, msg: Msg | RawStreamMsg) -> BusMessage | None:
+        """The bus message in ``msg`` (a delivered one or one read from a stream), or None
+        (logged and counted) for anything else."""
+        data = msg.data or b""
         try:
-            if len(msg.data) > MAX_BUS_MESSAGE:
-                raise ProtocolError(f"{len(msg.data)} bytes")
-            return decode_bus(msg.data)
+            if len(data) > MAX_BUS_MESSAGE:
+                raise ProtocolError(f"{len(data)} bytes")
+            return decode_bus(data)
         except ProtocolError as exc:
             self.dropped += 1
             log.warning("bus: dropped a bad message on %.80s: %s", msg.subject, exc)

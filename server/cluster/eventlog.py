@@ -141,7 +141,7 @@ class TableLog:
             for n, data in enumerate(parts):
                 # The message id makes a retry after a lost acknowledgement (a NATS node failing
                 # over) land once: JetStream answers the repeat with the first one's sequence
-                headers = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last),
+                headers: dict[str, str] = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last),
                            Header.MSG_ID: f"{self._bus.owner}:{self.table_id}:{self.last}:{n}"}
 
                 async def publish(data: bytes = data, headers: dict[str, str] = headers) -> PubAck:

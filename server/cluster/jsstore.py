@@ -33,8 +33,9 @@ from nats.js.errors import NotFoundError
 from nats.js.kv import KeyValue
 
 import protocol as p
+from protocol.bus_base import BusMessage
 from protocol.bus import (
-    SENAS_PER_HAND, AliveAt, BusMessage, GameEntry, HandSenas, SenaRecord, TableEntry, decode_bus,
+    SENAS_PER_HAND, AliveAt, GameEntry, HandSenas, SenaRecord, TableEntry, decode_bus,
 )
 from server.cluster.bus import Bus, SteadyKV, bucket, retrying
 from server.cluster.eventlog import READ_WITHIN, Fenced, TableLog, events_stream

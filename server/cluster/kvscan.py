@@ -58,7 +58,7 @@ async def current_values(kv: KeyValue, keys: str = ">", whole: bool = False) -> 
                 meta = msg.metadata
                 found.append(KeyValue.Entry(
                     bucket=kv._name, key=msg.subject[len(kv._pre):], value=msg.data,
-                    revision=meta.sequence.stream, delta=meta.num_pending, created=meta.timestamp,
+                    revision=meta.sequence.stream, delta=meta.num_pending, created=meta.timestamp,  # type: ignore[arg-type]  # a datetime, as nats-py's own watcher gives
                     operation=op))
     finally:
         await sub.unsubscribe()

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
 
-from server.cluster.bus import HOST_LEASE, HOST_NEWS, TRANSIENT_ERRORS, Bus, BusOptions, front_lease, retrying
+from server.cluster.bus import HOST_LEASE, HOST_NEWS, TRANSIENT_ERRORS, Bus, front_lease, retrying
+from server.cluster.options import BusOptions
 from server.cluster.tasks import cancel_and_wait
 from server.cluster.chat import ChatLog
 from server.cluster.copies import keep_copies

@@ -7,7 +7,7 @@ from typing import Callable
 
 from server import asyncssh_private
 from server.ops import metrics
-from server.cluster.bus import BusOptions
+from server.cluster.options import BusOptions
 from server.cluster.node import Node
 from server.config import ServerConfig
 from server.session.context import ServerContext

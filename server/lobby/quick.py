@@ -72,8 +72,7 @@ class QuickPlay:
             return
         found = self.candidates(variant.name, conn, msg.players)
         if found:
-            table = found[0]
-            self._seats.sit(conn, table, table.seats.index(None))
+            self._seats.sit(conn, found[0], found[0].seats.index(None))
             return
         players = msg.players or (QUICK_PLAYERS if QUICK_PLAYERS in variant.player_counts
                                   else variant.player_counts[0])

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import io
 import logging
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 import asyncssh
 from rich.console import Console
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 FAREWELL = {code: f"notice.{code}" for code in ("shutdown", "replaced", "idle", "kicked", "banned")}
 DRAIN_WAIT = 1.0  # seconds the farewell line may take to leave before the channel closes
 
-
+ColorSystem = Literal["standard", "256", "truecolor"]
 
 
 def no_colour(term: str, env: dict[str, str]) -> bool:
@@ -40,7 +41,7 @@ def no_colour(term: str, env: dict[str, str]) -> bool:
     return "NO_COLOR" in env or term in PLAIN_TERMS or term.endswith(("-m", "-mono"))
 
 
-def color_system(term: str, env: dict[str, str], lite: bool = False) -> str | None:
+def color_system(term: str, env: dict[str, str], lite: bool = False) -> ColorSystem | None:
     """The richest colour mode the client's terminal claims (16 colours in lite mode),
     or None for no colour."""
     if no_colour(term, env):
@@ -54,11 +55,20 @@ def color_system(term: str, env: dict[str, str], lite: bool = False) -> str | No
     return "standard"
 
 
-def make_console(colors: str | None, term: str) -> Console:
-    from textual.app import _NullFile  # the settings App.__init__ uses
+class _Discard(io.StringIO):
+    """Where the console's own writes go: nowhere (Textual draws through its driver). A
+    terminal, as Textual's own console file says it is."""
 
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def isatty(self) -> bool:
+        return True
+
+
+def make_console(colors: ColorSystem | None, term: str) -> Console:
     return Console(
-        color_system=colors, file=_NullFile(), markup=False, highlight=False, emoji=False,
+        color_system=colors, file=_Discard(), markup=False, highlight=False, emoji=False,
         legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
         _environ={"TERM": term or "xterm"},
     )
@@ -148,7 +158,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         setattr(app, REPAINT_PACE, self.gate.cpu.wait)
         self._env = env
         term = self._term or ""
-        app.lite = self._ctx.config.lite or term in PLAIN_TERMS  # type: ignore[attr-defined]
+        app.lite = self._ctx.config.lite or term in PLAIN_TERMS
         self._ascii = wants_ascii(term, env)
         app.console = make_console(color_system(term, env, app.lite), term or "xterm")
         self._app = app

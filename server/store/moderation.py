@@ -6,7 +6,7 @@ import json
 import sqlite3
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 from server.moderation.reports import Report
 from server.moderation.restrictions import Restriction
@@ -62,7 +62,7 @@ def note(db: sqlite3.Connection, at: float, by: str, action: str, target: str, r
 def log_lines(db: sqlite3.Connection, limit: int) -> list[tuple[float, str, str, str, str]]:
     rows = db.execute("SELECT at, by_key, action, target, reason FROM moderation_log ORDER BY n DESC LIMIT ?",
                       (limit,))
-    return [tuple(row) for row in rows]  # type: ignore[misc]
+    return [tuple(row) for row in rows]
 
 
 REPORTS_READ = 2000  # the latest reports the queue is made of
@@ -84,7 +84,14 @@ def latest_reports(db: sqlite3.Connection) -> list[Report]:
     rows = db.execute("SELECT number, at, reported, reported_key, reported_address, reason, text, by_name, by_key,"
                       " by_address, table_id, seats, evidence FROM reports ORDER BY number DESC LIMIT ?",
                       (REPORTS_READ,))
-    return [Report(*row[:11], tuple(json.loads(row[11])), tuple(json.loads(row[12]))) for row in rows]
+    return [_report(row) for row in rows]
+
+
+def _report(row: tuple[Any, ...]) -> Report:
+    number, at, reported, reported_key, reported_address, reason, text, by, by_key, by_address, table_id, \
+        seats, evidence = row
+    return Report(number, at, reported, reported_key, reported_address, reason, text, by, by_key, by_address,
+                  table_id, tuple(json.loads(seats)), tuple(json.loads(evidence)))
 
 
 def listening(db: sqlite3.Connection, fingerprint: str) -> tuple[list[str], str]:

@@ -18,13 +18,14 @@ from typing import Any
 import msgpack
 
 import engine
-from engine.core.state import VariantHand
+from engine.core.state import VariantHand, freeze, thaw
 from server.store import EventRow, Snapshot
 
 
 def _subclasses(cls: type) -> list[type]:
-    found = []
-    for sub in cls.__subclasses__():
+    found: list[type] = []
+    subclasses: list[type] = cls.__subclasses__()
+    for sub in subclasses:
         found += [sub, *_subclasses(sub)]
     return found
 
@@ -61,7 +62,7 @@ class _EngineUnpickler(pickle.Unpickler):
 
 def snapshot_bytes(state: engine.State) -> bytes:
     # The rules are the table's (rebuilt from its options), not part of the snapshot.
-    return SNAPSHOT_HEADER + pickle.dumps(dataclasses.replace(state, rules=None), protocol=5)  # type: ignore[arg-type]
+    return SNAPSHOT_HEADER + pickle.dumps(_with_rules(state, None), protocol=5)
 
 
 def state_from_snapshot(blob: bytes, rules: engine.RuleSet, n_players: int) -> engine.State:
@@ -73,7 +74,15 @@ def state_from_snapshot(blob: bytes, rules: engine.RuleSet, n_players: int) -> e
         raise StaleSnapshot(f"the snapshot cannot be read: {exc}") from exc
     if not isinstance(state, engine.State) or state.n != n_players:
         raise StaleSnapshot("the snapshot is not a state of this table")
-    return dataclasses.replace(state, rules=rules)
+    return _with_rules(state, rules)
+
+
+def _with_rules(state: engine.State, rules: engine.RuleSet | None) -> engine.State:
+    """The state with other rules (None only inside a pickle). Through thaw and freeze, which
+    mypy follows: State takes its fields from HandFields, which its dataclass plugin does not."""
+    work = thaw(state)
+    work.rules = rules  # type: ignore[assignment]  # (None only inside the pickle)
+    return freeze(work)
 
 
 def state_digest(state: engine.State, n_players: int) -> str:

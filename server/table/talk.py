@@ -140,8 +140,8 @@ class Talk:
         self.made.append((seat, code))
         self.seen.append(seen)
         self.pending.append(SenaRow(self.match_no, state.deal_no, number, seat, code, seen))
-        for to_seat, seen in out:
-            self._to_seat(to_seat, seen)
+        for to_seat, shown in out:
+            self._to_seat(to_seat, shown)
         return out
 
     def resend(self, conn_id: int, seat: int, state: engine.State) -> None:
