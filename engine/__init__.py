@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 
 from engine.bots.bot import choose_action
-from engine.core.actions import Action, Deal, action_from_wire, deal_from_wire
+from engine.core.actions import Action, Deal, action_from_fields, action_from_wire, deal_from_wire
 from engine.core.calls import Call
 from engine.core.cards import Card, Suit, parse_cards
 from engine.core.errors import IllegalAction
@@ -79,7 +79,7 @@ __all__ = [
     "Event", "FlorAnswered", "FlorStatus", "GameEnded", "HandDealt", "HandEnded", "HandStarted",
     "HandSummary", "IllegalAction", "MatchEnded", "MatchStarted", "OptionSpec", "Phase",
     "PointsScored", "PointsWithheld", "RuleSet", "SeatCovered", "State", "Suit", "TrickEnded", "VariantSpec", "View",
-    "action_from_wire", "advance", "all_legal_actions", "apply", "deal", "deal_from_wire",
+    "action_from_fields", "action_from_wire", "advance", "all_legal_actions", "apply", "deal", "deal_from_wire",
     "envido_value", "event_from_wire", "flor_value", "get_ruleset", "legal_actions",
     "malas_buenas", "new_match", "parse_cards", "project_event", "replay", "trick_strength",
     "variant_catalog", "view", "view_from_wire", "views",

@@ -90,8 +90,7 @@ def play_action(seat: int, card: Card) -> Action:
     return found
 
 
-def _int(d: dict[str, object], key: str) -> int:
-    value = d.get(key)
+def _int(value: object, key: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise ValueError(f"{key!r} must be an integer")
     return value
@@ -105,22 +104,27 @@ def action_from_wire(d: object, deck: str | None = None) -> Action:
     extra = set(d) - {"seat", "call", "card", "amount"}
     if extra:
         raise ValueError(f"unknown action fields: {sorted(map(str, extra))}")
-    seat = _int(d, "seat")
+    return action_from_fields(d.get("seat"), d.get("call"), d.get("card"), d.get("amount"), deck)
+
+
+def action_from_fields(seat: object, name: object, card_value: object = None, amount: object = None,
+                       deck: str | None = None) -> Action:
+    """The Action of its fields as a command carries them (a seat, a call's wire name, a card
+    in the table's notation, an amount); ValueError on anything malformed."""
+    seat = _int(seat, "seat")
     if not 0 <= seat < 16:
         raise ValueError("seat out of range")
-    name = d.get("call")
     if not isinstance(name, str) or name not in _CALLS:
         raise ValueError(f"unknown call {name!r}")
     call = _CALLS[name]
-    card_value = d.get("card")
     if call in AMOUNT_CALLS:
         if card_value is not None:
             raise ValueError(f"the call {name!r} takes no card")
-        amount = _int(d, "amount")
-        if not 0 < amount < 1000:
+        count = _int(amount, "amount")
+        if not 0 < count < 1000:
             raise ValueError("amount out of range")
-        return Action(seat, call, None, amount)
-    if d.get("amount") is not None:
+        return Action(seat, call, None, count)
+    if amount is not None:
         raise ValueError(f"the call {name!r} takes no amount")
     if call is Call.PLAY or call is Call.DISCARD or call is Call.LAS_QUE_PINTAN:
         return Action(seat, call, card_from_wire(card_value, deck))

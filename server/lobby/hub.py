@@ -23,8 +23,8 @@ from server.link import Closed, Frame, HubLink, Peer
 from server.lobby.directory import Directory, OptionsValidator
 from server.lobby.early import EarlyCommands
 from server.lobby.history import History
-from server.lobby.messages import (Attached, FillWithBots, HoldExpired, LobbyMessage, Opened, RestoreDone, Restored,
-                                   Ignoring, Restricted, Result, Shutdown)
+from server.lobby.messages import (Attached, FillWithBots, HoldExpired, Ignoring, LobbyMessage, Opened, RestoreDone,
+                                   Restored, Restricted, Result, Shutdown, TableChanged)
 from server.lobby.moderation import OperatorDesk
 from server.lobby.quick import QuickPlay
 from server.lobby.names import Names
@@ -213,6 +213,9 @@ class Hub:
                 self._seats.hold_expired(message)
             case FillWithBots():
                 self._quick.fill(message)
+            case TableChanged(table_id):
+                if (table := self._state.tables.get(table_id)) is not None:
+                    self._state.table_changed(table)
             case Restored():
                 self._restorer.install(message)
                 self._reattach.installed(message.table_id)

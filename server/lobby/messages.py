@@ -53,6 +53,15 @@ class FillWithBots:
 
 
 @dataclass(frozen=True)
+class TableChanged:
+    """A table stepped, so its line in the lobby may have changed: from its actor's task in
+    one process, from its proxy (the owner's ``TableStatus``) in a cluster. A message, so
+    the lobby changes only in its own task, the same way in both."""
+
+    table_id: str
+
+
+@dataclass(frozen=True)
 class Restored:
     """A table of the last run rebuilt from its log (``actor`` None: it could not be)."""
 
@@ -97,5 +106,5 @@ class Ignoring:
     hear: str
 
 
-LobbyMessage = (Frame | Closed | Opened | Attached | HoldExpired | FillWithBots | Restored | RestoreDone | Result
-                | Shutdown | Restricted | Ignoring)
+LobbyMessage = (Frame | Closed | Opened | Attached | HoldExpired | FillWithBots | TableChanged | Restored
+                | RestoreDone | Result | Shutdown | Restricted | Ignoring)

@@ -14,7 +14,7 @@ import secrets
 from typing import Callable
 
 import protocol as p
-from server.lobby.messages import HoldExpired
+from server.lobby.messages import HoldExpired, TableChanged
 from server.lobby.leavers import Leavers
 from server.lobby.state import Conn, LobbyState, Table
 from server.store import TableRecord
@@ -141,7 +141,7 @@ class Seats:
             table.table_id, table.variant, dict(table.options), seats, self._send_frame,
             turn_timer=table.turn_timer, pace=self.pace, seed=seed, store=self._state.store,
             title=table.title, auto_rematch=table.demo,
-            on_change=lambda actor: self._state.table_changed(table),
+            on_change=lambda actor: self._state.inbox.put_nowait(TableChanged(table.table_id)),
         )
 
     def _new_resume_code(self) -> str:

@@ -29,14 +29,14 @@ import engine
 import protocol as p
 from server.ops import metrics
 from server.store import ChatRow, EventRow, GameRecord, SenaRow, Snapshot, Store
-from server.table import bots, frames, moves, rematch
+from server.table import bots, moves, rematch
 from server.table.chance import Chance
 from server.table import messages as m
 from server.table.occupant import Occupant
 from server.table.talk import Talk
 from server.table.snapshot import replay_match, snapshot_bytes
 from server.table.timers import Pace, Timers, waiting_on
-from server.table.viewers import Viewers
+from server.table.viewers import Shown, Viewers
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +81,7 @@ class TableActor:
         self.state: engine.State | None = None
         self.seq = 0  # events published so far
         self.events: list[engine.Event] = []  # the whole log of this table's matches
-        self._viewers = Viewers(seats, self._frame, lambda seat: frames.history(self.events, seat))
-        self._views = frames.ViewsOf()  # the viewers' views of the latest state
+        self._viewers = Viewers(seats)
         self.viewers = self._viewers.seats  # connection -> seat (None: a spectator)
         self.talk = Talk(table_id, self.rules, self.seed, self._viewers, seats)  # chat, words, señas
         self.rematch_votes: set[int] = set()
@@ -215,7 +214,7 @@ class TableActor:
             case m.Sena(conn_id, code):
                 self.talk.sena(conn_id, self.viewers.get(conn_id), code, self.state, self.seq)
             case m.Watch(conn_id):
-                self._viewers.watch(conn_id)
+                self._viewers.watch(self._shown(), conn_id)
             case m.Leave(conn_id):
                 self._on_leave(conn_id)
             case m.Rematch(conn_id):
@@ -229,7 +228,7 @@ class TableActor:
             case m.Cover(seat, seq):
                 self._on_cover(seat, seq)
             case m.Resend():
-                self._viewers.resend()
+                self._viewers.resend(self._shown())
 
     # -- the game ----------------------------------------------------------------------
     def _new_match(self) -> None:
@@ -270,15 +269,15 @@ class TableActor:
             return
         seen = self._cids.setdefault(seat, deque(maxlen=RECENT_CIDS))
         if cmd.cid and cmd.cid in seen:  # a retry: it acted, but the update may have been lost
-            self._viewers.update_one(conn_id, [])
+            self._viewers.update_one(self._shown(), conn_id, [])
             return
-        wire = moves.command_wire(cmd, seat)
         try:
-            action = engine.action_from_wire(wire, deck=self.rules.card_notation)
+            action = engine.action_from_fields(seat, cmd.call, cmd.card, cmd.amount, deck=self.rules.card_notation)
             self._apply(action, (seat, cmd.cid) if cmd.cid else None)
         except (engine.IllegalAction, ValueError) as exc:
             reason = getattr(exc, "reason", None) or str(exc)
-            log.debug("table %s seat %s: %s refused: %s", self.table_id, seat, wire, reason)
+            log.debug("table %s seat %s: %s %s %s refused: %s", self.table_id, seat, cmd.call, cmd.card, cmd.amount,
+                      reason)
             self._viewers.error(conn_id, "illegal", reason, getattr(exc, "code", ""))
             return
         if cmd.cid:
@@ -325,7 +324,7 @@ class TableActor:
             self._new_match()
             return
         self._reschedule()  # the bot may be the one the table waits for
-        self._viewers.update_all([])
+        self._viewers.update_all(self._shown(), [])
 
     def _on_away(self, conn_id: int) -> None:
         """The connection of a seated player dropped: hold the seat, show them away."""
@@ -336,7 +335,7 @@ class TableActor:
         if occupant.conn_id == conn_id:
             occupant.drop()
         self._reschedule()
-        self._viewers.update_all([])
+        self._viewers.update_all(self._shown(), [])
 
     def _on_rejoin(self, conn_id: int, seat: int) -> None:
         """The same player is back (on a new connection): the seat's full view, at once."""
@@ -349,7 +348,7 @@ class TableActor:
         self._reschedule()
         if self.state is not None:
             self.talk.resend(conn_id, seat, self.state)  # this hand's señas of their side
-        self._viewers.update_all([], history_for=conn_id)  # the log of the match so far, for them only
+        self._viewers.update_all(self._shown(), [], history_for=conn_id)  # the log of the match so far, for them only
 
     def _on_release(self, seat: int) -> None:
         """The hold ran out: a bot plays the seat for good."""
@@ -362,7 +361,7 @@ class TableActor:
             self._new_match()
             return
         self._reschedule()
-        self._viewers.update_all([])
+        self._viewers.update_all(self._shown(), [])
 
     def _on_cover(self, seat: int, seq: int) -> None:
         if seq != self.seq or self.state is None or not self.seats[seat].away:
@@ -418,7 +417,7 @@ class TableActor:
             self._new_match()
         else:
             self._reschedule()  # perhaps only absent players are left to answer (_absent_voters)
-            self._viewers.update_all([])
+            self._viewers.update_all(self._shown(), [])
 
     def _rematch_agreed(self) -> bool:
         return rematch.agreed(self.state, self.seats, self.rematch_votes)
@@ -436,15 +435,15 @@ class TableActor:
                                                  self.seats, self.state, self.chance.secret(self.match_no).hex()))
         self._timers.cancel()
         self._schedule()  # first: the updates carry the new turn timer
-        self._viewers.update_all(events)
+        self._viewers.update_all(self._shown(), events)
         if ended:  # the secret, now that no card of the match is left to deal
             self._viewers.seal(self.chance.seal(self.match_no, over=True))
         if any(isinstance(e, engine.HandDealt) for e in events) and self.state is not None:
             self.talk.bots_signal(self.state, self.seq)  # after the deal they are about
         self._changed = True
 
-    def _frame(self, seat: int | None, events: list[engine.Event], history: list[p.LogEvent]) -> bytes:
+    def _shown(self) -> Shown:
+        """What the table shows now (the viewers make each one's frame of it)."""
         assert self.state is not None
-        view = self._views.of(self.state, seat, self._viewers.seats.values())
-        return frames.table_update(self.table_id, self.seq, seat, self.seats, view, events, waiting=self._timers.waiting,
-                                   timer=self._timers.remaining(), rematch_votes=self.rematch_votes, history=history)
+        return Shown(self.table_id, self.seq, self.state, self.seats, self.events, self._timers.waiting,
+                     self._timers.remaining(), frozenset(self.rematch_votes))

@@ -36,7 +36,7 @@ class ViewsOf:
 
 def table_update(table_id: str, seq: int, seat: int | None, seats: list[Occupant],
                  view: engine.View, events: list[engine.Event], *, waiting: tuple[int, ...],
-                 timer: float | None, rematch_votes: set[int],
+                 timer: float | None, rematch_votes: Iterable[int],
                  history: list[p.LogEvent] | None = None) -> bytes:
     """One viewer's encoded TableUpdate, ``view`` being its view of the table's state
     (ProtocolError if over the frame cap)."""

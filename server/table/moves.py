@@ -1,5 +1,4 @@
-"""How a table turns what happens into engine actions and records: a player's command, a
-bot's move for a seat, the first dealer of a rematch, a finished match's record.
+"""How a table turns what happens into engine actions and records: a bot's move for a seat, the first dealer of a rematch, a finished match's record.
 
 Pure functions of the table's data; the actor applies and logs what they return.
 """
@@ -8,26 +7,14 @@ from __future__ import annotations
 import logging
 import random
 import time
-from typing import Any
 
 import engine
-import protocol as p
 from engine.bots.senas import choose_with_senas
 from protocol.text import name_key
 from server.store import GameRecord
 from server.table.occupant import Occupant
 
 log = logging.getLogger(__name__)
-
-
-def command_wire(command: p.TableAction, seat: int) -> dict[str, Any]:
-    """A player's command as the engine's wire form of an action (for ``action_from_wire``)."""
-    wire: dict[str, Any] = {"seat": seat, "call": command.call}
-    if command.card is not None:
-        wire["card"] = command.card
-    if command.amount is not None:
-        wire["amount"] = command.amount
-    return wire
 
 
 def bot_action(seat_view: engine.View, rules: engine.RuleSet, rng: random.Random,

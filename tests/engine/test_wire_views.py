@@ -12,6 +12,7 @@ from engine import (
     HandDealt,
     apply,
     HandStarted,
+    action_from_fields,
     action_from_wire,
     advance,
     all_legal_actions,
@@ -41,6 +42,13 @@ def test_action_wire_round_trip_and_rejects_bad_input() -> None:
                 {"seat": True, "call": "truco"}):
         with pytest.raises(ValueError):
             action_from_wire(bad)
+    # A command's own fields reach the engine without a wire map in between.
+    assert action_from_fields(2, "play", "12c") == a
+    assert action_from_fields(1, Call.ENVIDO_PUNTOS.value, None, 7) == Action(1, Call.ENVIDO_PUNTOS, None, 7)
+    for seat, name, card, amount in ((0, "play", None, None), (0, "truco", None, 2), (0, Call.ENVIDO_PUNTOS.value, None, True),
+                                     (16, "truco", None, None), (0, "play", "1e", 3)):
+        with pytest.raises(ValueError):
+            action_from_fields(seat, name, card, amount)
     for bad_event in ({}, {"type": "nope"}, {"type": "trick_ended", "number": 1}):
         with pytest.raises(ValueError):
             event_from_wire(bad_event)
