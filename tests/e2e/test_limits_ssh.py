@@ -73,10 +73,10 @@ async def test_chat_flood_is_cut_and_the_viewer_keeps_updating(tmp_path):
             # beto's screen still follows the lobby.
             await beto.wait_for(lambda t: "ana: calm now" in chat_area(t))
             seen = _flood_lines_seen(beto)
-            # The burst of 5, plus one line per second the flood lasted (~1-2 s here: at most
-            # 6 or 7 of the 20 lines).
+            # The burst of 5, plus one line per second the flood lasted (~1-2 s, at most 6 or
+            # 7 of the 20 lines, on an idle machine; more on a loaded one, which types slower).
+            # That some were cut, "chatting too fast" said above.
             assert 1 <= len(seen) <= 5 + math.ceil(elapsed), (sorted(seen), elapsed)
-            assert len(seen) < 20 - elapsed, (sorted(seen), elapsed)
             assert {"00", "01", "02", "03", "04"} <= seen, sorted(seen)  # the burst passes
         finally:
             await close_all(ana, beto)
