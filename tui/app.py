@@ -9,6 +9,7 @@ from typing import Protocol
 from rich.terminal_theme import TerminalTheme
 from rich.text import Text
 from textual.app import App
+from textual.notifications import SeverityLevel
 
 import protocol as p
 from protocol import deal_proof
@@ -20,6 +21,7 @@ from protocol.text import name_key, usable_name
 from tui.draw_now import draw_now, drawn_later
 from tui.i18n import Translator, next_language
 from tui.model import LobbyModel
+from tui.screens.base import TrucoScreen
 from tui.shared_filters import share_filters, unshare_filters
 from tui.table_model import TableModel
 
@@ -43,7 +45,7 @@ class FrameLink(Protocol):
     def queued(self) -> int: ...  # frames waiting that ``receive`` returns at once
 
 
-class TrucoApp(App[None]):
+class TrucoApp(App[str]):  # (exit result: the reason the session ends, if any)
     CSS_PATH = "truco.tcss"
     TITLE = "truco-ssh"
     ENABLE_COMMAND_PALETTE = False
@@ -181,7 +183,7 @@ class TrucoApp(App[None]):
             self.ignored = {name_key(name) for name in msg.ignored}
             self.hear = msg.hear if msg.hear in m.HEAR else m.HEAR_EVERYONE
             kept = [line for line in self.model.chat if not self._hidden(p.Chat(line=line))]
-            self.model.chat.clear()  # (the lobby redraws its chat from it: LobbyScreen.lobby_changed)
+            self.model.chat.clear()  # (the lobby redraws its chat from it: LobbyScreen.server_changed)
             self.model.chat.extend(kept)
             said = self.tr("ignore.list", names=", ".join(msg.ignored)) if msg.ignored else self.tr("ignore.nobody")
             self.notify_text(f"{said}\n{self.tr(f'hear.{self.hear}')}", timeout=6)
@@ -239,10 +241,10 @@ class TrucoApp(App[None]):
                 self.notify_text(said, severity="warning", timeout=10)
         # Every screen that shows server data redraws the parts this event touched
         # (a table under a help dialog keeps its log; the lobby defers while hidden).
+        # A direct call, not a posted Message: draw_now (tui/draw_now.py) draws right after this batch.
         for screen in list(self.screen_stack):
-            refresh = getattr(screen, "lobby_changed", None)
-            if refresh is not None:
-                refresh(msg)
+            if isinstance(screen, TrucoScreen):
+                screen.server_changed(msg)
 
     def _show_proof(self, proof: p.DealsProof) -> None:
         from tui.screens.help import HelpScreen
@@ -297,7 +299,7 @@ class TrucoApp(App[None]):
         return str(self.tr(key)) if self.tr.has(key) or self.tr.has_default(key) else msg.message
 
     # -- helpers for screens ---------------------------------------------------------
-    def notify_text(self, text: str, *, severity: str = "information", timeout: float = 4) -> None:
+    def notify_text(self, text: str, *, severity: SeverityLevel = "information", timeout: float = 4) -> None:
         """A notification whose text is never parsed as markup; it replaces the previous one.
         The same words again while they are still shown change nothing: each toast is a few
         widgets made and dropped, and a session refused over and over (a flood's "too fast")
@@ -307,13 +309,12 @@ class TrucoApp(App[None]):
             return
         self._shown, self._shown_until = (text, severity), now + timeout / 2
         self.clear_notifications()
-        self.notify(text, severity=severity, timeout=timeout, markup=False)  # type: ignore[arg-type]
+        self.notify(text, severity=severity, timeout=timeout, markup=False)
 
     def switch_language(self) -> None:
         self.tr = Translator(next_language(self.tr.lang))
-        relabel = getattr(self.screen, "relabel", None)
-        if relabel is not None:
-            relabel()
+        if isinstance(self.screen, TrucoScreen):
+            self.screen.relabel()
         self.notify_text(self.tr("lobby.language_set"))
 
     def action_help_quit(self) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from protocol import TableView
 from tui.calls import bet_label, call_label
+from tui.i18n import Translator
 from tui.table_model import TableModel
 
 PENDING_ENVIDO = ("betting", "declaring")
@@ -45,7 +46,7 @@ def _team_seat_list(model: TableModel, team: int | None) -> list[int]:
     return [s for s in (view.players or range(len(teams))) if s < len(teams) and teams[s] == team]
 
 
-def special_hand(tr, model: TableModel) -> str | None:  # type: ignore[no-untyped-def]
+def special_hand(tr: Translator, model: TableModel) -> str | None:
     """The name of a special hand being played (mão de onze, mão de ferro, the Venezuelan
     estar cantando, with the team that is cantando), else None."""
     view = model.view
@@ -59,7 +60,7 @@ def special_hand(tr, model: TableModel) -> str | None:  # type: ignore[no-untype
     return None
 
 
-def pending_bets(tr, model: TableModel) -> list[Pending]:  # type: ignore[no-untyped-def]
+def pending_bets(tr: Translator, model: TableModel) -> list[Pending]:
     """The bets that wait for an answer now, each naming the seat that made it."""
     view = model.view
     out: list[Pending] = []
@@ -78,7 +79,7 @@ def pending_bets(tr, model: TableModel) -> list[Pending]:  # type: ignore[no-unt
     return out
 
 
-def _said_by(tr, model: TableModel, view: TableView, kind: str, bet: str, seat: int,  # type: ignore[no-untyped-def]
+def _said_by(tr: Translator, model: TableModel, view: TableView, kind: str, bet: str, seat: int,
              style: str, frame: str | None = None) -> Pending:
     """`bet` said by `seat`: "Retruco from Beto", and ": answer!" for the players
     whose side must answer it (not for the bettor's side, nor for a spectator)."""
@@ -93,7 +94,7 @@ def _said_by(tr, model: TableModel, view: TableView, kind: str, bet: str, seat: 
     return Pending(kind, tr("table.answer", bet=said) if answer else said, style, seat)
 
 
-def _truco(tr, model: TableModel, view: TableView) -> Pending | None:  # type: ignore[no-untyped-def]
+def _truco(tr: Translator, model: TableModel, view: TableView) -> Pending | None:
     pending = view.truco_pending
     if not pending:
         return None
@@ -115,7 +116,7 @@ def _truco(tr, model: TableModel, view: TableView) -> Pending | None:  # type: i
     return Pending("truco", tr("table.pending_plain", call=bet_label(tr, variant, pending)), "bold red")
 
 
-def _envido(tr, model: TableModel, view: TableView) -> Pending | None:  # type: ignore[no-untyped-def]
+def _envido(tr: Translator, model: TableModel, view: TableView) -> Pending | None:
     calls = view.envido_calls
     status = view.envido_status
     if not calls or status not in PENDING_ENVIDO:
@@ -134,7 +135,7 @@ def _envido(tr, model: TableModel, view: TableView) -> Pending | None:  # type: 
     return Pending("envido", tr(key, calls=said), "bold magenta")
 
 
-def _flor(tr, model: TableModel, view: TableView) -> Pending | None:  # type: ignore[no-untyped-def]
+def _flor(tr: Translator, model: TableModel, view: TableView) -> Pending | None:
     status = view.flor_status
     if status == "ley":
         return Pending("flor", tr("table.ley_pending"), "bold magenta")

@@ -7,6 +7,8 @@ sensible key (or a spare one) without table code knowing the variant.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from tui.i18n import Translator
+
 
 # Preferred keys by call; the first free one wins. Families share keys because
 # their members are never legal at the same time (e.g. truco / retruco / vale cuatro).
@@ -65,7 +67,7 @@ def answers_a_bet(calls: list[str]) -> bool:
     return any(call in ANSWERS for call in calls)
 
 
-def call_label(tr, variant: str, call: str, value: object = None,  # type: ignore[no-untyped-def]
+def call_label(tr: Translator, variant: str, call: str, value: object = None,
                deal_kind: str | None = None, answering: bool = False) -> str:
     """The words a player says: per kind of hand (in a mão de onze, quiero is "play the
     hand"), per variant (Portuguese for the Brazilian game), then general. ``answering``:
@@ -82,7 +84,7 @@ def call_label(tr, variant: str, call: str, value: object = None,  # type: ignor
     return call.replace("_", " ")
 
 
-def bet_label(tr, variant: str, call: str) -> str:  # type: ignore[no-untyped-def]
+def bet_label(tr: Translator, variant: str, call: str) -> str:
     """The name of a bet, where it differs from the words that make it: a retruco may be
     said "Quiero retruco" but the bet is the retruco ("Retruco from beto", "retruco not
     wanted", the ladder's "Retruco: 3 if wanted"). Else the call's own words."""

@@ -3,8 +3,9 @@
 Textual's stock drivers own a process (threads, signal handlers, the real
 stdin/stdout); here hundreds of apps share one loop, so input bytes are pushed
 in by the SSH session (``feed``) and output goes to the session's ``write``.
-Uses private Textual APIs (``textual._xterm_parser``, ``parser._timeout_time``):
-Textual is pinned exactly in pyproject.toml for that reason.
+Uses private Textual APIs (Textual's input parser, and whether it holds bytes for a
+pause) through tui/textual_private.py: Textual is pinned exactly in pyproject.toml for that
+reason.
 """
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from codecs import getincrementaldecoder
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import constants, events
-from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
+
+from tui.textual_private import XTermParser, parser_waiting
 
 
 if TYPE_CHECKING:
@@ -108,7 +110,7 @@ class ChannelDriver(Driver):
         """A lone ESC (or a sequence cut short) only becomes keys after a pause: look again
         once the parser's pause is over. Bytes fed meanwhile move that moment later, so a
         tick that comes too early arms the next one (else the held keys would wait forever)."""
-        if self._parser._timeout_time is not None and self._tick_handle is None:
+        if parser_waiting(self._parser) and self._tick_handle is None:
             self._tick_handle = asyncio.get_running_loop().call_later(
                 constants.ESCAPE_DELAY + 0.01, self._tick
             )

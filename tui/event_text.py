@@ -11,11 +11,12 @@ import protocol as p
 from tui.calls import ANSWERS, call_label
 from tui.cards import card_text
 from tui.hand_points import RAISES, TRUCO_CALLS, Scored, hand_scored, hand_totals, points_reason, reason_text
+from tui.i18n import Translator
 from tui.table_model import TableModel
 
 
-def team_name(tr, model: TableModel, team: int | None,
-              teams: Sequence[int] | None = None) -> str:  # type: ignore[no-untyped-def]
+def team_name(tr: Translator, model: TableModel, team: int | None,
+              teams: Sequence[int] | None = None) -> str:
     """Us / Them for a player (Team 1 / Team 2 for a spectator). `teams` is the team of each
     seat in the hand the event belongs to, where it differs from the current hand's."""
     if team is None:
@@ -28,8 +29,8 @@ def team_name(tr, model: TableModel, team: int | None,
     return tr("table.us") if team == mine else tr("table.them")
 
 
-def side_name(tr, model: TableModel, team: int | None,
-              teams: Sequence[int] | None = None) -> str:  # type: ignore[no-untyped-def]
+def side_name(tr: Translator, model: TableModel, team: int | None,
+              teams: Sequence[int] | None = None) -> str:
     """The side a line is about. In the Uruguayan three-player game (a score per player)
     this hand's "Them" is another pair next hand: the line names the players instead."""
     seat_teams = teams or model.view.teams or ()
@@ -39,7 +40,7 @@ def side_name(tr, model: TableModel, team: int | None,
     return team_name(tr, model, team, teams)
 
 
-def holder_name(tr, model: TableModel, entry: int, holders: list[list[int]]) -> str:  # type: ignore[no-untyped-def]
+def holder_name(tr: Translator, model: TableModel, entry: int, holders: Sequence[Sequence[int]]) -> str:
     """Who one score belongs to: a team (Us / Them) or, with a score per player (the
     Uruguayan three-player game), that player: never a team index read as a seat."""
     if len(holders) == 2:
@@ -47,7 +48,7 @@ def holder_name(tr, model: TableModel, entry: int, holders: list[list[int]]) -> 
     return " + ".join(model.name(s) for s in holders[entry]) if entry < len(holders) else "?"
 
 
-def score_text(tr, score: int, malas: int) -> str:  # type: ignore[no-untyped-def]
+def score_text(tr: Translator, score: int, malas: int) -> str:
     """A score as players say it: "12 malas", "1 buena" in the Argentine game to 30 (the view's
     ``malas`` boundary), the plain number everywhere else."""
     if not malas:
@@ -58,14 +59,14 @@ def score_text(tr, score: int, malas: int) -> str:  # type: ignore[no-untyped-de
     return str(tr("score.buena" if buenas == 1 else "score.buenas", n=buenas))
 
 
-def log_lines(tr, model: TableModel, events: Iterable[p.LogEvent], french: bool,
-              ascii_only: bool = False) -> list[Text]:  # type: ignore[no-untyped-def]
+def log_lines(tr: Translator, model: TableModel, events: Iterable[p.LogEvent], french: bool,
+              ascii_only: bool = False) -> list[Text]:
     """The log lines of a run of events. A move the bot made for a seat (its timer ran out,
     or its player is away) is one line that says so: "Time's up: the bot played 7e for ana"."""
     return log_lines_after(tr, model, events, french, ascii_only)[0]
 
 
-def log_lines_after(tr, model: TableModel, events: Iterable[p.LogEvent], french: bool,  # type: ignore[no-untyped-def]
+def log_lines_after(tr: Translator, model: TableModel, events: Iterable[p.LogEvent], french: bool,
                     ascii_only: bool = False, hand: HandContext | None = None) -> tuple[list[Text], HandContext]:
     """``log_lines`` of events that follow others of their hand (``hand``: what those told,
     as this returned it for them), and what the hand has told after these: a log written
@@ -156,7 +157,7 @@ def _said(hand: HandContext, call: str) -> HandContext:
     return hand
 
 
-def said_in_hand(tr, model: TableModel, events: Iterable[p.LogEvent]) -> dict[int, str]:  # type: ignore[no-untyped-def]
+def said_in_hand(tr: Translator, model: TableModel, events: Iterable[p.LogEvent]) -> dict[int, str]:
     """What each seat said last in a run of a hand's events ("Quiero retruco", "Envido 5
     piedras"), in the words the log uses; a new pica-pica duel starts afresh."""
     said: dict[int, str] = {}
@@ -170,13 +171,13 @@ def said_in_hand(tr, model: TableModel, events: Iterable[p.LogEvent]) -> dict[in
     return said
 
 
-def _covered_alone(tr, model: TableModel, event: p.SeatCovered) -> Text:  # type: ignore[no-untyped-def]
+def _covered_alone(tr: Translator, model: TableModel, event: p.SeatCovered) -> Text:
     why = "away" if event.reason == "away" else "time"
     return Text(tr(f"log.covered.{why}", who=model.name(event.seat)), style="bold yellow")
 
 
-def _covered_act(tr, model: TableModel, covered: p.SeatCovered, event: p.Acted, french: bool,
-                 ascii_only: bool, hand: HandContext) -> Text:  # type: ignore[no-untyped-def]
+def _covered_act(tr: Translator, model: TableModel, covered: p.SeatCovered, event: p.Acted, french: bool,
+                 ascii_only: bool, hand: HandContext) -> Text:
     why = "away" if covered.reason == "away" else "time"
     who = model.name(event.seat)
     if event.card and event.call in ("play", "play_blind"):
@@ -195,7 +196,7 @@ def _with(template: str, inner: Text, style: str) -> Text:
     return line
 
 
-def act_words(tr, model: TableModel, event: p.Acted,  # type: ignore[no-untyped-def]
+def act_words(tr: Translator, model: TableModel, event: p.Acted,
               hand: HandContext | None = None) -> str:
     """What a player said, with its number where the call has one (the Venezuelan envite's
     piedras: "Envido 5 piedras"; a declared envido: "27"). `hand`: the event's hand up to
@@ -212,8 +213,8 @@ def act_words(tr, model: TableModel, event: p.Acted,  # type: ignore[no-untyped-
     return call_label(tr, variant, call, deal_kind=deal_kind, answering=call in RAISES and hand.raise_answers)
 
 
-def event_line(tr, model: TableModel, event: p.LogEvent, french: bool, ascii_only: bool = False,
-               hand: HandContext | None = None) -> Text | None:  # type: ignore[no-untyped-def]
+def event_line(tr: Translator, model: TableModel, event: p.LogEvent, french: bool, ascii_only: bool = False,
+               hand: HandContext | None = None) -> Text | None:
     """One log line for an event, or None for events that need no line. `hand`: what is
     known of the event's hand, if it may not be the current one (see log_lines)."""
     name = model.name
@@ -312,8 +313,8 @@ def _solo_winners(model: TableModel, totals: tuple[int, ...], reached: int) -> s
     return ", ".join(model.name(s) for s in seats) or None
 
 
-def withheld_text(tr, model: TableModel, event: p.PointsWithheld,
-                  teams: Sequence[int] | None = None) -> str:  # type: ignore[no-untyped-def]
+def withheld_text(tr: Translator, model: TableModel, event: p.PointsWithheld,
+                  teams: Sequence[int] | None = None) -> str:
     """Points won but not collected (Venezuelan hidden flor), with the rule that says so."""
     rule = event.rule
     key = f"rule.{rule}"
@@ -322,7 +323,7 @@ def withheld_text(tr, model: TableModel, event: p.PointsWithheld,
                   rule=tr(key) if tr.has(key) or tr.has_default(key) else rule))
 
 
-def hand_summary(tr, model: TableModel, french: bool, ascii_only: bool = False) -> Text:  # type: ignore[no-untyped-def]
+def hand_summary(tr: Translator, model: TableModel, french: bool, ascii_only: bool = False) -> Text:
     """After a hand: each side's total and its parts, as the log's closing line says them
     (from the events of that hand), then the points won but withheld."""
     events = model.last_hand_events

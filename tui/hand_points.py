@@ -7,9 +7,11 @@ the same way in every place: the call is the hand's last truco call before the p
 """
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 import protocol as p
+from tui.i18n import Translator
+
 
 # The truco family's raises, above the truco itself: a refused one is named in the points
 # line ("retruco no querido"), as the table says it (seis, nueve and doce are the Brazilian
@@ -27,12 +29,12 @@ class Scored(NamedTuple):
     raised: str | None
 
 
-def reason_text(tr, reason: str) -> str:  # type: ignore[no-untyped-def]
+def reason_text(tr: Translator, reason: str) -> str:
     key = f"reason.{reason}"
     return tr(key) if tr.has(key) or tr.has_default(key) else reason.replace("_", " ")
 
 
-def points_reason(tr, reason: str, points: int, raised: str | None = None) -> str:  # type: ignore[no-untyped-def]
+def points_reason(tr: Translator, reason: str, points: int, raised: str | None = None) -> str:
     """Why points were scored (or a hand was won). The engine books a hand won at cards as
     its truco stake; a hand nobody raised (worth 1) was won by the tricks, and says so, not
     "truco". A refused raise (``raised``: the hand's last truco call) is named: "retruco no
@@ -59,7 +61,7 @@ def hand_scored(events: Iterable[p.LogEvent]) -> list[Scored]:
     return scored
 
 
-def hand_totals(tr, scored: Sequence[Scored], side, first: int | None = None) -> str:  # type: ignore[no-untyped-def]
+def hand_totals(tr: Translator, scored: Sequence[Scored], side: Callable[[int], str], first: int | None = None) -> str:
     """Each side's total for the hand and its parts: "Us 3 (envido 2, truco 1)", sides apart
     by "; ", the hand's winner (``first``) first. A side with one part names it alone: "Them 1
     (truco not wanted)". ``side(team)`` names a side. "" when nobody scored."""

@@ -2,17 +2,17 @@
 the selected one (built from the protocol's TableInfo and the variants it was welcomed with)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 from rich.text import Text
 
 import protocol as p
-from tui.i18n import option_label, option_value
+from tui.i18n import Translator, option_label, option_value
 
 TARGET_OPTION = "target"
 
 
-def describe(tr: Any, variants: Mapping[str, p.VariantInfo], info: p.TableInfo) -> Text:
+def describe(tr: Translator, variants: Mapping[str, p.VariantInfo], info: p.TableInfo) -> Text:
     """One line about a table: its game, size, points, timer and the options that differ."""
     variant = variants.get(info.variant)
     parts = [tr(f"variant.{info.variant}"), tr("form.n_players", n=len(info.seats))]
@@ -29,7 +29,7 @@ def describe(tr: Any, variants: Mapping[str, p.VariantInfo], info: p.TableInfo) 
     return Text(f"{info.title}: " + " · ".join(parts))  # wraps (#status-line is height: auto)
 
 
-def table_cells(tr: Any, variants: Mapping[str, p.VariantInfo], info: p.TableInfo, mine: bool,
+def table_cells(tr: Translator, variants: Mapping[str, p.VariantInfo], info: p.TableInfo, mine: bool,
                 compact: bool = False) -> dict[str, Text]:
     """The table's row; ``mine``: this player sits or watches there."""
     taken = sum(1 for s in info.seats if s)

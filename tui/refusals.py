@@ -10,6 +10,7 @@ from typing import Any
 
 from protocol import TableView
 from tui.calls import bet_label
+from tui.i18n import Translator
 from tui.table_model import NO_VIEW, TableModel
 
 
@@ -20,7 +21,7 @@ def _next_call(view: TableView) -> str:
     return ladder[step] if 0 <= step < len(ladder) else ""
 
 
-def refusal_text(tr, code: str, model: TableModel | None = None) -> str:  # type: ignore[no-untyped-def]
+def refusal_text(tr: Translator, code: str, model: TableModel | None = None) -> str:
     """The sentence for a refusal code; codes this client does not know get a general one."""
     view = model.view if model is not None else NO_VIEW
     variant = view.variant
@@ -40,7 +41,7 @@ def refusal_text(tr, code: str, model: TableModel | None = None) -> str:  # type
     return str(tr(key, **values))
 
 
-def no_card_reason(tr, model: TableModel) -> str:  # type: ignore[no-untyped-def]
+def no_card_reason(tr: Translator, model: TableModel) -> str:
     """Why a card key finds no card: watching, or a blind hand (mão de ferro) whose
     cards go down unseen with their own key ("" when there is nothing to say)."""
     if model.update is None or model.view.match_over:
@@ -52,7 +53,7 @@ def no_card_reason(tr, model: TableModel) -> str:  # type: ignore[no-untyped-def
     return ""
 
 
-def card_refusal(tr, model: TableModel, card: str) -> str:  # type: ignore[no-untyped-def]
+def card_refusal(tr: Translator, model: TableModel, card: str) -> str:
     """Why this card cannot be played now: the engine's reason (the view's
     ``card_refusals``), in the player's language."""
     if model.seat is None:

@@ -10,9 +10,13 @@ session switching ANSI colour on or off, or its theme, gets another shared filte
 """
 from __future__ import annotations
 
+from typing import Any
+
 from rich.terminal_theme import TerminalTheme
 from textual.app import App
 from textual.filter import ANSIToTruecolor
+
+from tui.textual_private import filter_theme, line_filters
 
 # (id of the theme, enabled) -> (the theme, kept alive so its id is not reused; the filter)
 _FILTERS: dict[tuple[int, bool], tuple[TerminalTheme, ANSIToTruecolor]] = {}
@@ -30,18 +34,18 @@ def truecolor_filter(theme: TerminalTheme, enabled: bool) -> ANSIToTruecolor:
     return found[1]
 
 
-def share_filters(app: App[object]) -> None:
+def share_filters(app: App[Any]) -> None:
     """Put the shared filter in place of ``app``'s own ANSI-to-truecolour filter (after the
     App is built, and after anything that replaced or switched it)."""
-    filters = app._filters
+    filters = line_filters(app)
     for index, line_filter in enumerate(filters):
         if isinstance(line_filter, ANSIToTruecolor):
-            filters[index] = truecolor_filter(line_filter._terminal_theme, line_filter.enabled)
+            filters[index] = truecolor_filter(filter_theme(line_filter), line_filter.enabled)
 
 
-def unshare_filters(app: App[object]) -> None:
+def unshare_filters(app: App[Any]) -> None:
     """Give ``app`` copies of its shared filters, for Textual to switch in place."""
-    filters = app._filters
+    filters = line_filters(app)
     for index, line_filter in enumerate(filters):
         if isinstance(line_filter, ANSIToTruecolor):
-            filters[index] = ANSIToTruecolor(line_filter._terminal_theme, enabled=line_filter.enabled)
+            filters[index] = ANSIToTruecolor(filter_theme(line_filter), enabled=line_filter.enabled)

@@ -25,6 +25,7 @@ from server.session.write_flow import WriteFlow, link_paused, unsent
 from tui.app import TrucoApp
 from tui.driver import ChannelDriver
 from tui.i18n import Translator, language_from_env
+from tui import textual_private
 from tui.textual_patches.paced_repaint import REPAINT_PACE
 
 
@@ -240,7 +241,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
 
     def busy(self) -> bool:
         """Whether the App still has messages to handle where keys go: itself, the screen and
-        the focused widget (Textual's private queues; Textual is pinned)."""
+        the focused widget (Textual's private queues, read through tui/textual_private.py)."""
         app = self._app
         if app is None or not app.is_running:
             return False
@@ -249,7 +250,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         except Exception:  # noqa: BLE001 - no screen yet (starting) or any more (stopping)
             return False
         pumps = (app, screen, screen.focused)
-        return any(pump is not None and not pump._message_queue.empty() for pump in pumps)
+        return any(pump is not None and textual_private.has_queued_messages(pump) for pump in pumps)
 
     def _schedule(self, delay: float, callback: Callable[[], None]) -> None:
         """Run ``callback`` in the App's context: at once after what the App has queued, or

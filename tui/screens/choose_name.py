@@ -4,26 +4,26 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Input, Static
 
 import protocol as p
 from protocol.text import NAME_MAX, name_stem, usable_name
+from tui.screens.base import TrucoScreen
 from tui.widgets.keybar import KeyBar
 
 
-class ChooseNameScreen(Screen[None]):
+class ChooseNameScreen(TrucoScreen[None]):
     BINDINGS = [("escape", "app.quit", "")]
 
     def __init__(self, name: str, reason: str, suggestion: str) -> None:
         super().__init__()
-        self._name = name
+        self._asked = name  # (not ``_name``: a Textual node's own name)
         self._reason = reason
         stem = name_stem(name) if reason != "join_code" else ""  # a table's code is no name
         self._suggestion = suggestion or (stem if usable_name(stem) else "")
 
     def compose(self) -> ComposeResult:
-        tr = self.app.tr  # type: ignore[attr-defined]
+        tr = self.app.tr
         with Vertical(classes="dialog"):
             yield Static(Text(tr("name.title"), style="bold"), id="name-title")
             yield Static(self._explanation(), id="name-why")
@@ -38,12 +38,12 @@ class ChooseNameScreen(Screen[None]):
         yield bar
 
     def _explanation(self) -> Text:
-        tr = self.app.tr  # type: ignore[attr-defined]
+        tr = self.app.tr
         key = f"name.reason.{self._reason}" if self._reason else "name.reason.unusable"
-        return Text(tr(key, name=self._name[:NAME_MAX * 2]))
+        return Text(tr(key, name=self._asked[:NAME_MAX * 2]))
 
     def refused(self, msg: p.NameRefused) -> None:
-        self._name, self._reason = msg.name, msg.reason
+        self._asked, self._reason = msg.name, msg.reason
         self.query_one("#name-why", Static).update(self._explanation())
         if msg.suggestion:
             self.query_one("#name-input", Input).value = msg.suggestion
@@ -52,7 +52,7 @@ class ChooseNameScreen(Screen[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         name = event.value.strip()
         if not usable_name(name):
-            tr = self.app.tr  # type: ignore[attr-defined]
+            tr = self.app.tr
             self.query_one("#name-error", Static).update(Text(tr("name.invalid"), style="bold red"))
             return
-        self.app.send(p.ClaimName(name=name, lang=self.app.tr.lang))  # type: ignore[attr-defined]
+        self.app.send(p.ClaimName(name=name, lang=self.app.tr.lang))

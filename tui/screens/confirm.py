@@ -6,13 +6,13 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tui.screens.base import TrucoModalScreen
 from tui.widgets.keybar import KeyBar
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(TrucoModalScreen[bool]):
     """``question`` with y (s: sí/sim) for yes, n or Esc for no. ``again`` is the key that
     asked (q in the lobby): pressed a second time it says yes, so "q q" quits."""
 
@@ -24,7 +24,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self._again = again
 
     def compose(self) -> ComposeResult:
-        tr = self.app.tr  # type: ignore[attr-defined]
+        tr = self.app.tr
         with Vertical(classes="dialog small", id="confirm"):
             yield Static(Text(self._question))  # Text: never markup
             bar = KeyBar()

@@ -10,13 +10,14 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from tui.screens.base import TrucoModalScreen
 
 SHOWN_FOR = 1.5  # seconds on screen before the app exits (the server waits for it, bounded)
 
 
-class FarewellScreen(ModalScreen[None]):
+class FarewellScreen(TrucoModalScreen[None]):
     def __init__(self, reason: str, closing: str) -> None:
         super().__init__()
         self._reason_text = reason

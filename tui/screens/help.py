@@ -1,18 +1,18 @@
 """Keys and a short guide, in the session's language; at a table, this hand explained."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 
 import protocol as p
 from tui.calls import bet_label
 from tui.cards import card_face, card_roles, mark_text
-from tui.i18n import option_value
+from tui.i18n import Translator, option_value
+from tui.screens.base import TrucoModalScreen
 from tui.table_model import TableModel
 from tui.widgets.hanging import HangingText
 from tui.widgets.keybar import KeyBar
@@ -23,7 +23,7 @@ HELP_SHARE = 0.7  # of the terminal's height: with the title, the key bar and th
 # fits a 20-line terminal whole, and a tall one shows more at once
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(TrucoModalScreen[None]):
     BINDINGS = [("escape", "close", ""), ("question_mark", "close", ""), ("q", "close", "")]
 
     def __init__(self, body: str | None = None, title: str | None = None) -> None:
@@ -32,7 +32,7 @@ class HelpScreen(ModalScreen[None]):
         self.title_text = title  # None: the help's
 
     def compose(self) -> ComposeResult:
-        tr = self.app.tr  # type: ignore[attr-defined]
+        tr = self.app.tr
         box = Vertical(classes="dialog", id="help")
         box.border_title = Text(self.title_text or tr("help.title"), style="bold")  # in the border: one more line of help
         with box:
@@ -66,11 +66,11 @@ def _card(card: str, roles: dict[str, str], french: bool, ascii_only: bool) -> s
     return f"{face.rank}{face.suit_mark}{mark_text(roles.get(card), ascii_only)}"
 
 
-def _calls(tr, variant: str, calls: list[Any]) -> str:  # type: ignore[no-untyped-def]
+def _calls(tr: Translator, variant: str, calls: list[str]) -> str:
     return " + ".join(bet_label(tr, variant, str(c)) for c in calls)
 
 
-def _worth(tr, wanted: Any, refused: Any, wins_game: bool) -> str:  # type: ignore[no-untyped-def]
+def _worth(tr: Translator, wanted: int | None, refused: int | None, wins_game: bool) -> str:
     """"5 if wanted, 2 if not" (or "the game if wanted", "cannot be refused")."""
     parts = []
     if wins_game:
@@ -100,7 +100,7 @@ def _wrap_groups(groups: list[str], width: int) -> list[str]:
     return lines
 
 
-def hand_help(tr, view: p.TableView, *, french: bool, ascii_only: bool) -> str:  # type: ignore[no-untyped-def]
+def hand_help(tr: Translator, view: p.TableView, *, french: bool, ascii_only: bool) -> str:
     """This hand explained from the view: the special cards and the card ranking given the
     face-up card, how envido and flor are counted (and the player's own count), what each
     pending bet and each truco step is worth, and how scores are told."""
@@ -164,7 +164,7 @@ def hand_help(tr, view: p.TableView, *, french: bool, ascii_only: bool) -> str: 
     return "\n".join(out)
 
 
-def table_help(tr, model: TableModel, info: p.TableInfo | None, variants: Mapping[str, Any], *,  # type: ignore[no-untyped-def]
+def table_help(tr: Translator, model: TableModel, info: p.TableInfo | None, variants: Mapping[str, p.VariantInfo], *,
                french: bool, ascii_only: bool) -> str:
     """The table's help: this hand first (what a player opens help for), the keys, the ley
     (Venezuelan flor a ley), then the table's options as the New-table form shows them."""
@@ -176,7 +176,7 @@ def table_help(tr, model: TableModel, info: p.TableInfo | None, variants: Mappin
             and info.options.get("flor_declaration", "a_ley") == "a_ley":
         lines += ["", tr("help.ley")]
     variant = variants.get(info.variant) if info is not None else None
-    if info is not None and len(info.seats) >= 3 and getattr(variant, "senas", ()):  # partners: señas
+    if info is not None and len(info.seats) >= 3 and variant is not None and variant.senas:  # partners: señas
         lines += ["", *senas_help(tr, info.variant, tuple(variant.senas), str(info.options.get("senas", "fair")))]
     if info is not None:
         lines.append("")
@@ -188,13 +188,13 @@ def table_help(tr, model: TableModel, info: p.TableInfo | None, variants: Mappin
     return "\n".join(lines)
 
 
-def _options_in_form_order(info: p.TableInfo, variant: Any) -> list[tuple[str, Any]]:
+def _options_in_form_order(info: p.TableInfo, variant: p.VariantInfo | None) -> list[tuple[str, p.OptionValue]]:
     """The table's options in the order the New-table form shows them."""
     order = [o.name for o in variant.options] if variant else []
     return sorted(info.options.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else len(order), kv[0]))
 
 
-def _option_label(tr, variant: Any, name: str) -> str:  # type: ignore[no-untyped-def]
+def _option_label(tr: Translator, variant: p.VariantInfo | None, name: str) -> str:
     key = f"option.{name}"
     if tr.has(key) or tr.has_default(key):
         return str(tr(key))

@@ -6,27 +6,30 @@ replay is the game's logged events, one hand per request, all cards shown.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, RichLog, Static
 
 import protocol as p
 from tui.cards import card_text
 from tui.event_text import log_lines
+from tui.screens.base import TrucoScreen
 from tui.widgets.keybar import KeyBar
 from tui.table_model import TableModel
 
+if TYPE_CHECKING:
+    from tui.app import TrucoApp
 
-def ask_proof(app: Any, game: p.GameSummary) -> None:
+
+def ask_proof(app: TrucoApp, game: p.GameSummary) -> None:
     """The proof of ``game``'s deals: the app checks it and shows the result when it comes."""
     app.send(p.ProveDeals(table_id=game.table_id, match_no=game.match_no))
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(TrucoScreen[None]):
     BINDINGS = [("escape", "close", ""), ("q", "close", ""), ("enter", "replay", ""),
                 ("v", "verify", ""), ("s", "stats", ""), ("t", "leaderboard", "")]
 
@@ -34,9 +37,6 @@ class HistoryScreen(Screen[None]):
         super().__init__()
         self.games: list[p.GameSummary] = []
 
-    @property
-    def tr(self):  # type: ignore[no-untyped-def]
-        return self.app.tr  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         yield Static(id="h-title")
@@ -58,9 +58,9 @@ class HistoryScreen(Screen[None]):
              ("t", self.tr("key.leaderboard")), ("Esc", self.tr("key.back_to_lobby"))]
         )
         table.focus()
-        self.app.send(p.MyGames())  # type: ignore[attr-defined]
+        self.app.send(p.MyGames())
 
-    def lobby_changed(self, msg: p.Message) -> None:
+    def server_changed(self, msg: p.Message) -> None:
         if isinstance(msg, p.GamesList) and self.is_mounted:
             self.games = list(msg.games)
             table = self.query_one("#h-games", DataTable)
@@ -102,13 +102,13 @@ class HistoryScreen(Screen[None]):
     def action_leaderboard(self) -> None:
         from tui.screens.stats import my_leaderboard
 
-        self.app.push_screen(my_leaderboard(self.app.model))  # type: ignore[attr-defined]
+        self.app.push_screen(my_leaderboard(self.app.model))
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(TrucoScreen[None]):
     BINDINGS = [
         ("escape", "close", ""), ("q", "close", ""),
         ("n", "step(1)", ""), ("right", "step(1)", ""), ("space", "step(1)", ""),
@@ -122,9 +122,6 @@ class ReplayScreen(Screen[None]):
         self.total = max(1, game.hands)
         self.step: p.ReplayStep | None = None
 
-    @property
-    def tr(self):  # type: ignore[no-untyped-def]
-        return self.app.tr  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -142,7 +139,7 @@ class ReplayScreen(Screen[None]):
 
     def _ask(self) -> None:
         self._draw_title()
-        self.app.send(  # type: ignore[attr-defined]
+        self.app.send(
             p.ReplayHand(table_id=self.game.table_id, match_no=self.game.match_no, hand=self.hand)
         )
 
@@ -158,7 +155,7 @@ class ReplayScreen(Screen[None]):
     def action_verify(self) -> None:
         ask_proof(self.app, self.game)
 
-    def lobby_changed(self, msg: p.Message) -> None:
+    def server_changed(self, msg: p.Message) -> None:
         if not isinstance(msg, p.ReplayStep) or not self.is_mounted:
             return
         if msg.game.table_id != self.game.table_id or msg.game.match_no != self.game.match_no:

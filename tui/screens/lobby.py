@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, RichLog
 from textual.widgets.option_list import Option
 
@@ -16,6 +16,8 @@ import protocol as p
 from tui.lobby_columns import TITLE_MIN, ColumnFit, fit_columns
 from tui.lobby_pace import REDRAW_DELAY, players_delay, spread
 from tui.lobby_rows import describe, table_cells
+from tui.model import LobbyModel
+from tui.screens.base import TrucoScreen
 from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
 from tui.widgets.fixed_lists import PlayerList
@@ -23,7 +25,7 @@ from tui.widgets.text_line import TextLine
 
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(TrucoScreen[None]):
     # The key bar lists the bindings with show=True, labelled by their description (a locale
     # key): l (leave), c (chat) and L (lite mode) are in the help and the chat's placeholder
     # only; the bar breaks onto a second line where the keys do not fit. Letter keys are priority
@@ -48,15 +50,11 @@ class LobbyScreen(Screen[None]):
         Binding("q", "quit", "key.quit", priority=True),
         Binding("escape", "focus_tables", "", show=False),
     ]
-    OWN_ACTIONS = frozenset(binding.action for binding in BINDINGS)
+    OWN_ACTIONS = frozenset(binding.action for binding in BINDINGS if isinstance(binding, Binding))
 
     @property
-    def tr(self):  # type: ignore[no-untyped-def]
-        return self.app.tr  # type: ignore[attr-defined]
-
-    @property
-    def model(self):  # type: ignore[no-untyped-def]
-        return self.app.model  # type: ignore[attr-defined]
+    def model(self) -> LobbyModel:
+        return self.app.model
 
     def compose(self) -> ComposeResult:
         yield TextLine(id="title-bar")
@@ -85,7 +83,7 @@ class LobbyScreen(Screen[None]):
     def _ask_rating(self) -> None:
         """My rating for the title (key holders), asked on entering and on coming back."""
         if not self.model.guest:
-            self.app.send(p.MyStats())  # type: ignore[attr-defined]
+            self.app.send(p.MyStats())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action not in self.OWN_ACTIONS:
@@ -124,7 +122,7 @@ class LobbyScreen(Screen[None]):
         return self in stack and any(not isinstance(s, ModalScreen)
                                      for s in stack[stack.index(self) + 1:])
 
-    def lobby_changed(self, msg: p.Message) -> None:
+    def server_changed(self, msg: p.Message) -> None:
         if not self.is_mounted:
             return  # on_mount draws everything from the model
         if isinstance(msg, p.Chat) and msg.line.table_id is not None:
@@ -297,7 +295,7 @@ class LobbyScreen(Screen[None]):
         self.action_join()
 
     def on_chat_input_send(self, event: ChatInput.Send) -> None:
-        self.app.speak(event.text, p.SendChat(text=event.text))  # type: ignore[attr-defined]
+        self.app.speak(event.text, p.SendChat(text=event.text))
 
     # set_focus, not focus(): focus() is deferred, and keys typed right after
     # "c" (they arrive in one packet on a slow link) would go to the old widget.
@@ -312,7 +310,7 @@ class LobbyScreen(Screen[None]):
 
         def created(command: p.CreateTable | None) -> None:
             if command is not None:
-                self.app.send(command)  # type: ignore[attr-defined]
+                self.app.send(command)
 
         self.app.push_screen(NewTableScreen(tuple(self.model.variants.values())), created)
 
@@ -322,18 +320,18 @@ class LobbyScreen(Screen[None]):
 
         table_id = self._selected_table_id()
         if table_id is None:
-            self.app.notify_text(self.tr("lobby.no_table_selected"))  # type: ignore[attr-defined]
+            self.app.notify_text(self.tr("lobby.no_table_selected"))
             return
         if table_id == self.model.table_id and self.model.seat is not None:
             return
         info = self.model.tables.get(table_id)
         free = free_seats(info) if info is not None else []
         if info is None or len(info.seats) < 4 or len(free) < 2:
-            self.app.send(p.JoinTable(table_id=table_id))  # type: ignore[attr-defined]
+            self.app.send(p.JoinTable(table_id=table_id))
             return
         def chosen(seat: int | None) -> None:
             if seat is not None:
-                self.app.send(p.JoinTable(table_id=table_id, seat=seat))  # type: ignore[attr-defined]
+                self.app.send(p.JoinTable(table_id=table_id, seat=seat))
 
         title = self.tr("table.seat_picker.join", title=info.title)
         self.app.push_screen(SeatPickerScreen(title, info, free, follow=free_seats), chosen)
@@ -352,18 +350,18 @@ class LobbyScreen(Screen[None]):
         def chosen(choice: tuple[str, int] | None) -> None:
             if choice is not None:
                 model.quick_choice = choice  # remembered for this session
-                self.app.send(p.QuickPlay(variant=choice[0], players=choice[1]))  # type: ignore[attr-defined]
+                self.app.send(p.QuickPlay(variant=choice[0], players=choice[1]))
 
         self.app.push_screen(QuickPlayScreen(model.variants.values(), preferred), chosen)
 
     def action_watch(self) -> None:
         table_id = self._selected_table_id()
         if table_id is not None:
-            self.app.send(p.WatchTable(table_id=table_id))  # type: ignore[attr-defined]
+            self.app.send(p.WatchTable(table_id=table_id))
 
     def action_leave(self) -> None:
         if self.model.table_id is not None:
-            self.app.send(p.LeaveTable(table_id=self.model.table_id))  # type: ignore[attr-defined]
+            self.app.send(p.LeaveTable(table_id=self.model.table_id))
 
     def action_code(self) -> None:
         self._ask_code(("code.title", "code.placeholder", "key.join"), lambda code: p.JoinByCode(code=code))
@@ -379,7 +377,7 @@ class LobbyScreen(Screen[None]):
 
         def entered(code: str | None) -> None:
             if code:
-                self.app.send(command(code))  # type: ignore[attr-defined]
+                self.app.send(command(code))
 
         tr, (title, placeholder, key) = self.tr, keys
         self.app.push_screen(
@@ -408,14 +406,14 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(my_leaderboard(self.model))
 
     def action_language(self) -> None:
-        self.app.switch_language()  # type: ignore[attr-defined]
+        self.app.switch_language()
 
     def action_lite(self) -> None:
-        self.app.toggle_lite()  # type: ignore[attr-defined]
+        self.app.toggle_lite()
 
     def action_quit(self) -> None:
         # The screen's own (its check_action knows the chat); asked first, q again says yes.
-        self.app.ask_to_quit(again="q")  # type: ignore[attr-defined]
+        self.app.ask_to_quit(again="q")
 
     def relabel(self) -> None:
         self.app.switch_screen(LobbyScreen())

@@ -9,12 +9,13 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 import protocol as p
 from textual import on
 from tui.i18n import option_help, option_label, option_value
+from tui.screens.base import TrucoModalScreen
 from tui.widgets.keybar import KeyBar
 from tui.widgets.tickbox import TickBox
 
@@ -34,7 +35,7 @@ class OptionRows(VerticalScroll):
             self.scroll_to_widget(focused, animate=False, immediate=True)
 
 
-class NewTableScreen(ModalScreen[p.CreateTable | None]):
+class NewTableScreen(TrucoModalScreen[p.CreateTable | None]):
     BINDINGS = [("escape", "cancel", ""), ("ctrl+s", "create", "")]
     # What the option in focus means: the same words as its tooltip, for keyboard players.
     DEFAULT_CSS = "#option-help { height: auto; max-height: 3; color: $text-muted; }"
@@ -45,9 +46,6 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
         playable = [v for v in variants if v.implemented] or list(variants)
         self._variant = playable[0].name if playable else ""
 
-    @property
-    def tr(self):  # type: ignore[no-untyped-def]
-        return self.app.tr  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         tr = self.tr
@@ -196,7 +194,7 @@ class NewTableScreen(ModalScreen[p.CreateTable | None]):
         # arrive out of order.
         focused = self.focused
         option = None if focused is None else next(
-            (node for node in focused.ancestors_with_self if node.has_class("option")), None)
+            (node for node in focused.ancestors_with_self if isinstance(node, Widget) and node.has_class("option")), None)
         meaning = option.tooltip if option is not None else None
         self.query_one("#option-help", Static).update(Text(str(meaning or "")))
         if focused is not None:  # the line's new height moves the options: keep the focus in view

@@ -8,18 +8,18 @@ It draws only what the server answers (``OnlineReport``, ``RestrictionsReport``,
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
 import protocol as p
 from protocol import moderation as m
 from tui.operator_line import MUTE_MINUTES, Usage, operator_command
 from tui.operator_report import report_lines, short_key, when_text, where_text
+from tui.screens.base import TrucoScreen
 from tui.widgets.keybar import KeyBar
 
 VIEWS = ("online", "bans", "reports", "log")
@@ -34,7 +34,7 @@ WHOLE_KEYS_FROM = 150  # columns from which a key's whole fingerprint is shown (
 LIST_LIMIT = 200
 
 
-class OperatorScreen(Screen[None]):
+class OperatorScreen(TrucoScreen[None]):
     DEFAULT_CSS = """
     OperatorScreen #op-list { height: 1fr; }
     OperatorScreen #op-status { height: auto; }
@@ -54,9 +54,6 @@ class OperatorScreen(Screen[None]):
         self.view = "online"
         self.answer: p.Event | None = None  # the list shown
 
-    @property
-    def tr(self) -> Any:
-        return self.app.tr
 
     def compose(self) -> ComposeResult:
         yield Static(id="op-title")
@@ -94,14 +91,15 @@ class OperatorScreen(Screen[None]):
                                       "reports": m.Reports(limit=LIST_LIMIT), "log": m.ModerationLog(limit=LIST_LIMIT)}
         self.app.send(asks[self.view])
 
-    def lobby_changed(self, msg: p.Message) -> None:
+    def server_changed(self, msg: p.Message) -> None:
         if not self.is_mounted:
             return
         if isinstance(msg, m.Done):
             self.action_refresh()  # what it did shows in the list
             return
-        wanted = {"online": m.OnlineReport, "bans": m.RestrictionsReport, "reports": m.ReportsReport,
-                  "log": m.LogReport}[self.view]
+        reports: dict[str, type[p.Event]] = {"online": m.OnlineReport, "bans": m.RestrictionsReport, "reports": m.ReportsReport,
+                  "log": m.LogReport}
+        wanted = reports[self.view]
         if isinstance(msg, wanted):
             self.answer = msg
             self._fill()
@@ -180,7 +178,7 @@ class OperatorScreen(Screen[None]):
             return line.reported, line.reported_key, line.reported_address
         return None
 
-    def _ask(self, title: str, placeholder: str, then: Any) -> None:
+    def _ask(self, title: str, placeholder: str, then: Callable[[str], object]) -> None:
         from tui.screens.prompt import PromptScreen
 
         def answered(answer: str | None) -> None:

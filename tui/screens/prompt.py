@@ -4,13 +4,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from tui.screens.base import TrucoModalScreen
 from tui.widgets.keybar import KeyBar
 
 
-class PromptScreen(ModalScreen[str | None]):
+class PromptScreen(TrucoModalScreen[str | None]):
     BINDINGS = [("escape", "cancel", "")]
 
     def __init__(self, title: str, placeholder: str, max_length: int, keys: list[tuple[str, str]],

@@ -6,17 +6,17 @@ table sat at, else on the game of the player's language for two; Enter asks for 
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 import protocol as p
+from tui.screens.base import TrucoModalScreen
 from tui.widgets.keybar import KeyBar
 
 
@@ -24,7 +24,7 @@ def quick_choices(variants: Iterable[p.VariantInfo]) -> list[tuple[str, int]]:
     return [(v.name, n) for v in variants if v.implemented for n in v.player_counts]
 
 
-class QuickPlayScreen(ModalScreen[tuple[str, int] | None]):
+class QuickPlayScreen(TrucoModalScreen[tuple[str, int] | None]):
     BINDINGS = [Binding("escape", "cancel", "", show=False)]
     DEFAULT_CSS = "QuickPlayScreen OptionList { height: auto; max-height: 10; }"
 
@@ -33,9 +33,6 @@ class QuickPlayScreen(ModalScreen[tuple[str, int] | None]):
         self._choices = quick_choices(variants)
         self._preferred = preferred
 
-    @property
-    def tr(self) -> Any:
-        return self.app.tr  # type: ignore[attr-defined]
 
     def _label(self, variant: str, players: int) -> Text:
         game = self.tr(f"variant.{variant}") if self.tr.has_default(f"variant.{variant}") else variant

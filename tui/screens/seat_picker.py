@@ -8,17 +8,17 @@ highlighted seat, its number key picks it at once, Esc goes back.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 import protocol as p
+from tui.screens.base import TrucoModalScreen
 from tui.widgets.keybar import KeyBar
 from tui.widgets.table.levels import BOT_LEVEL_KEYS
 
@@ -43,7 +43,7 @@ def free_seats(info: p.TableInfo) -> list[int]:
     return [i for i, name in enumerate(info.seats) if name is None] if info.status == "waiting" else []
 
 
-class SeatPickerScreen(ModalScreen[int | None]):
+class SeatPickerScreen(TrucoModalScreen[int | None]):
     """The seats of ``info``, ``allowed`` ones choosable; dismissed with the 0-based seat."""
 
     BINDINGS = [Binding("escape", "cancel", "", show=False),
@@ -62,9 +62,6 @@ class SeatPickerScreen(ModalScreen[int | None]):
         self._mine = mine
         self._follow = follow
 
-    @property
-    def tr(self) -> Any:
-        return self.app.tr  # type: ignore[attr-defined]
 
     def _options(self) -> list[Option]:
         return [Option(seat_row(self.tr, self._info, i, self._mine), id=str(i), disabled=i not in self._allowed)
@@ -87,7 +84,7 @@ class SeatPickerScreen(ModalScreen[int | None]):
             choices.highlighted = first
         choices.focus()
 
-    def lobby_changed(self, msg: p.Message) -> None:
+    def server_changed(self, msg: p.Message) -> None:
         """The table changed under the list: who sits where now, and what may be chosen."""
         if self._follow is None or not self.is_mounted:
             return
@@ -99,7 +96,7 @@ class SeatPickerScreen(ModalScreen[int | None]):
             return
         allowed = set(self._follow(info)) if info is not None else set()
         if not allowed:
-            self.app.notify_text(self.tr("table.seat_picker.taken", title=self._info.title))  # type: ignore[attr-defined]
+            self.app.notify_text(self.tr("table.seat_picker.taken", title=self._info.title))
             self.dismiss(None)
             return
         assert info is not None

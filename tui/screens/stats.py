@@ -3,15 +3,16 @@ server sends (``StatsReport``, ``LeaderboardReport``)."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 import protocol as p
+from tui.i18n import Translator
+from tui.model import LobbyModel
+from tui.screens.base import TrucoScreen
 from tui.widgets.keybar import KeyBar
 
 
@@ -23,7 +24,7 @@ def change_text(change: float | None) -> str:
     return "" if change is None else f"{change:+.1f}"
 
 
-def _title(tr, words: str) -> Text:  # type: ignore[no-untyped-def]
+def _title(tr: Translator, words: str) -> Text:
     title = Text(no_wrap=True, overflow="ellipsis")
     title.append(" truco-ssh ", style="reverse bold")
     title.append(" " + words)
@@ -33,15 +34,12 @@ def _title(tr, words: str) -> Text:  # type: ignore[no-untyped-def]
 COMPLETED_WELL = 0.9  # below it a leaderboard marks how often a player leaves
 
 
-class StatsScreen(Screen[None]):
+class StatsScreen(TrucoScreen[None]):
     BINDINGS = [
         Binding("escape", "close", ""), Binding("q", "close", ""),
         Binding("t", "leaderboard", ""),
     ]
 
-    @property
-    def tr(self):  # type: ignore[no-untyped-def]
-        return self.app.tr  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         yield Static(id="st-title")
@@ -51,7 +49,7 @@ class StatsScreen(Screen[None]):
         yield KeyBar(id="st-keys")
 
     def on_mount(self) -> None:
-        me = self.app.model.me  # type: ignore[attr-defined]
+        me = self.app.model.me
         self.query_one("#st-title", Static).update(_title(self.tr, f"{self.tr('stats.title')} · {me}"))
         ratings = self.query_one("#st-ratings", DataTable)
         for key, width in (("game", 11), ("players", 9), ("rating", 7), ("games", 8), ("wins", 8)):
@@ -64,9 +62,9 @@ class StatsScreen(Screen[None]):
         self.query_one("#st-keys", KeyBar).show(
             [("t", self.tr("key.leaderboard")), ("Esc", self.tr("key.back_to_lobby"))])
         recent.focus()
-        self.app.send(p.MyStats())  # type: ignore[attr-defined]
+        self.app.send(p.MyStats())
 
-    def lobby_changed(self, msg: p.Message) -> None:
+    def server_changed(self, msg: p.Message) -> None:
         if isinstance(msg, p.StatsReport) and self.is_mounted:
             self.show(msg)
 
@@ -107,19 +105,19 @@ class StatsScreen(Screen[None]):
         recent.display = bool(report.recent)
 
     def action_leaderboard(self) -> None:
-        self.app.push_screen(my_leaderboard(self.app.model))  # type: ignore[attr-defined]
+        self.app.push_screen(my_leaderboard(self.app.model))
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-def my_leaderboard(model: Any) -> "LeaderboardScreen":
+def my_leaderboard(model: LobbyModel) -> LeaderboardScreen:
     """The leaderboard of the game and table size I play most (``LobbyModel.board_choice``)."""
     choice = model.board_choice()
     return LeaderboardScreen(*choice) if choice is not None else LeaderboardScreen()
 
 
-class LeaderboardScreen(Screen[None]):
+class LeaderboardScreen(TrucoScreen[None]):
     BINDINGS = [
         Binding("escape", "close", ""), Binding("q", "close", ""),
         Binding("v", "variant(1)", ""), Binding("right", "variant(1)", ""), Binding("left", "variant(-1)", ""),
@@ -131,12 +129,9 @@ class LeaderboardScreen(Screen[None]):
         self.variant = variant
         self.players = players
 
-    @property
-    def tr(self):  # type: ignore[no-untyped-def]
-        return self.app.tr  # type: ignore[attr-defined]
 
     def _variants(self) -> list[p.VariantInfo]:
-        return [v for v in self.app.model.variants.values() if v.implemented]  # type: ignore[attr-defined]
+        return [v for v in self.app.model.variants.values() if v.implemented]
 
     def compose(self) -> ComposeResult:
         yield Static(id="lb-title")
@@ -164,16 +159,16 @@ class LeaderboardScreen(Screen[None]):
         self.query_one("#lb-title", Static).update(_title(self.tr, title))
         self.query_one("#lb-board", DataTable).clear()
         self.query_one("#lb-status", Static).update(Text(self.tr("stats.loading"), style="dim"))
-        self.app.send(p.Leaderboard(variant=self.variant, players=self.players))  # type: ignore[attr-defined]
+        self.app.send(p.Leaderboard(variant=self.variant, players=self.players))
 
-    def lobby_changed(self, msg: p.Message) -> None:
+    def server_changed(self, msg: p.Message) -> None:
         if not (isinstance(msg, p.LeaderboardReport) and self.is_mounted):
             return
         if (msg.variant, msg.players) != (self.variant, self.players):
             return  # an answer to an earlier question
         board = self.query_one("#lb-board", DataTable)
         board.clear()
-        me = self.app.model.me  # type: ignore[attr-defined]
+        me = self.app.model.me
         for rank, line in enumerate(msg.lines, 1):
             style = "bold" if line.name == me else ""
             board.add_row(

@@ -7,19 +7,20 @@ is its own small widget so a change repaints only what it touches.
 from __future__ import annotations
 
 import secrets
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import Input
 
 import protocol as p
 from tui.calls import PREFERRED_KEYS, RESERVED, SPARE_KEYS, CallChoice, call_label
 from tui.refusals import card_refusal, no_card_reason, refusal_text
+from tui.screens.base import TrucoScreen
 from tui.screens.table_keys import CALL_DESCRIPTION, KeyBarGate
 from tui.screens.table_dialogs import BotLevelScreen, ConfirmLeaveScreen, MatchOverScreen, over_table
 from tui.screens.table_seats import SeatChoice
@@ -71,13 +72,13 @@ def _table_bindings() -> list[Binding]:
 TABLE_ACTIONS = {b.action.split("(", 1)[0] for b in _table_bindings()}
 
 
-class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
+class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
     AUTO_FOCUS = ""  # keys are the table's; the chat input only takes focus on "c"
     # Size classes for tui/truco.tcss: 60x20 is the smallest supported terminal, 80x24
     # the usual one; the -seats-N class (set when the table is known) sizes the seat rows.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-normal"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-normal-height"), (40, "-tall")]
-    BINDINGS = _table_bindings()
+    BINDINGS: ClassVar[list[BindingType]] = list(_table_bindings())
 
     def __init__(self, table_id: str) -> None:
         super().__init__()
@@ -89,13 +90,10 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         self._match_over_shown = False
         self._card_call: str | None = None  # a call waiting for its card (las que pintan)
 
-    @property
-    def tr(self):  # type: ignore[no-untyped-def]
-        return self.app.tr  # type: ignore[attr-defined]
 
     @property
     def table(self) -> TableModel:
-        return self.app.table_model(self.table_id)  # type: ignore[attr-defined,no-any-return]
+        return self.app.table_model(self.table_id)
 
     def compose(self) -> ComposeResult:
         yield TitleLine(id="t-title")
@@ -150,7 +148,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         self.query_one("#t-log", TableLog).page(-1)
 
     # -- events from the app ------------------------------------------------------------
-    def lobby_changed(self, msg: p.Message) -> None:
+    def server_changed(self, msg: p.Message) -> None:
         if not self.is_mounted:
             return
         if isinstance(msg, p.TableUpdate) and msg.table_id == self.table_id:
@@ -222,7 +220,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
             self.add_class(wanted)
 
     def _info(self) -> p.TableInfo | None:
-        return self.app.model.tables.get(self.table_id)  # type: ignore[attr-defined,no-any-return]
+        return self.app.model.tables.get(self.table_id)
 
     def _draw_restoring(self, info: p.TableInfo) -> None:
         """The server restarted and this table is not back yet: who sits there and that it is
@@ -244,7 +242,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         code = self._join_code()
         self.query_one("#t-tricks", Panel).show(Text(""))
         self.query_one("#t-bets", BetsLine).show_waiting(
-            free, code, self.waiting_line(info, free), self.app.join_commands.get(code, ()))  # type: ignore[attr-defined]
+            free, code, self.waiting_line(info, free), self.app.join_commands.get(code, ()))
         self.query_one("#t-score", Panel).show(Text(""))
         self.refresh_bindings()
         how = (self.tr("table.status.waiting_private", code=code) if code
@@ -256,7 +254,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         info = self._info()
         if info is not None and not info.private:
             return ""
-        return str(self.app.model.codes.get(self.table_id, ""))  # type: ignore[attr-defined]
+        return str(self.app.model.codes.get(self.table_id, ""))
 
     @property
     def _choices(self) -> list[CallChoice]:
@@ -337,7 +335,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         if action == "add_bot":
             info = self._info()
             return (info is not None and None in info.seats
-                    and info.owner == self.app.model.me)  # type: ignore[attr-defined]
+                    and info.owner == self.app.model.me)
         if action == "rematch":  # once asked, r does nothing more: the bar drops it
             update = model.update
             asked = update is not None and model.seat in update.rematch_votes
@@ -356,7 +354,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
         """No seat here (before the first update only the lobby's Seated tells)."""
         if self.table.update is not None:
             return self.table.seat is None
-        return self.app.model.seat is None  # type: ignore[attr-defined,no-any-return]
+        return self.app.model.seat is None
 
     def on_key(self, event: events.Key) -> None:
         """A key that is off now says why: a card out of turn or with a bet to answer first,
@@ -392,21 +390,21 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
 
     def _bot_level_chosen(self, level: str | None) -> None:
         if level is not None:
-            self.app.send(p.AddBot(table_id=self.table_id, level=level))  # type: ignore[attr-defined]
+            self.app.send(p.AddBot(table_id=self.table_id, level=level))
 
     def action_rematch(self) -> None:
-        self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
+        self.app.send(p.Rematch(table_id=self.table_id))
 
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen, table_help
 
-        text = table_help(self.tr, self.table, self._info(), self.app.model.variants,  # type: ignore[attr-defined]
+        text = table_help(self.tr, self.table, self._info(), self.app.model.variants,
                           french=self._french(), ascii_only=self._ascii())
         self.app.push_screen(over_table(HelpScreen(text)))
 
     def _leave_confirmed(self, yes: bool | None) -> None:
         if yes:
-            self.app.send(p.LeaveTable(table_id=self.table_id))  # type: ignore[attr-defined]
+            self.app.send(p.LeaveTable(table_id=self.table_id))
 
     def play_card(self, index: int) -> None:
         """A card key (or click): whatever legal action takes that card (play, discard...)."""
@@ -446,5 +444,5 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, Screen[None]):
 
     def _send_action(self, call: str, card: str | None, *, amount: int | None = None) -> None:
         self._cid += 1
-        self.app.send(p.TableAction(table_id=self.table_id, call=call, card=card, cid=self._cid,  # type: ignore[attr-defined]
+        self.app.send(p.TableAction(table_id=self.table_id, call=call, card=card, cid=self._cid,
                                     amount=amount))

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 import protocol as p
 from tui.event_text import hand_summary, holder_name, score_text, team_name
+from tui.screens.base import TrucoModalScreen
 from tui.table_model import TableModel
 from tui.widgets.keybar import KeyBar
 from tui.widgets.table.levels import BOT_ABOUT_KEYS, BOT_LEVEL_KEYS
@@ -29,7 +30,7 @@ def over_table(screen: ModalScreen[Any]) -> ModalScreen[Any]:
     return screen
 
 
-class ConfirmLeaveScreen(ModalScreen[bool]):
+class ConfirmLeaveScreen(TrucoModalScreen[bool]):
     BINDINGS = [("y", "yes", ""), ("s", "yes", ""), ("n", "no", ""), ("escape", "no", "")]
 
     def __init__(self, waiting_room: bool = False) -> None:
@@ -37,7 +38,7 @@ class ConfirmLeaveScreen(ModalScreen[bool]):
         self._waiting_room = waiting_room  # before the game the seat is freed, no bot takes it
 
     def compose(self) -> ComposeResult:
-        tr = self.app.tr  # type: ignore[attr-defined]
+        tr = self.app.tr
         with Vertical(classes="dialog small"):
             if self._waiting_room:
                 yield Static(Text(tr("table.confirm_leave_waiting")))
@@ -55,7 +56,7 @@ class ConfirmLeaveScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class BotLevelScreen(ModalScreen[str | None]):
+class BotLevelScreen(TrucoModalScreen[str | None]):
     """The level of the bot the owner adds: 1 easy, 2 normal (also Enter), 3 hard."""
 
     BINDINGS = [("1", "level('easy')", ""), ("2", "level('normal')", ""),
@@ -66,7 +67,7 @@ class BotLevelScreen(ModalScreen[str | None]):
         super().__init__(classes=OVER_TABLE)
 
     def compose(self) -> ComposeResult:
-        tr = self.app.tr  # type: ignore[attr-defined]
+        tr = self.app.tr
         text = Text(tr("table.bot_level_title"))
         for n, level in enumerate(BOT_LEVEL_KEYS, 1):
             text.append(f"\n {n} ", style="bold")
@@ -85,7 +86,7 @@ class BotLevelScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class MatchOverScreen(ModalScreen[None]):
+class MatchOverScreen(TrucoModalScreen[None]):
     """Who won, the final score and the last hand's points, over the table (whose last
     trick stays in view); follows the rematch votes and closes when the rematch starts."""
 
@@ -99,7 +100,7 @@ class MatchOverScreen(ModalScreen[None]):
 
     @property
     def model(self) -> TableModel:
-        return self.app.table_model(self.table_id)  # type: ignore[attr-defined,no-any-return]
+        return self.app.table_model(self.table_id)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":
@@ -107,11 +108,11 @@ class MatchOverScreen(ModalScreen[None]):
         return super().check_action(action, parameters)
 
     def on_mount(self) -> None:
-        tr = self.app.tr  # type: ignore[attr-defined]
+        tr = self.app.tr
         self.query_one("#match-over-keys", KeyBar).follow_bindings(lambda binding: str(tr(binding.description)))
 
     def compose(self) -> ComposeResult:
-        tr = self.app.tr  # type: ignore[attr-defined]
+        tr = self.app.tr
         model = self.model
         view = model.view
         winner = view.winner
@@ -149,7 +150,7 @@ class MatchOverScreen(ModalScreen[None]):
         seat = self.model.seat
         return update is not None and seat is not None and seat not in update.rematch_votes
 
-    def lobby_changed(self, msg: p.Message) -> None:
+    def server_changed(self, msg: p.Message) -> None:
         """Called by the app for every server message (as for every screen in the stack)."""
         if not isinstance(msg, p.TableUpdate) or msg.table_id != self.table_id or not self.is_mounted:
             return
@@ -157,16 +158,16 @@ class MatchOverScreen(ModalScreen[None]):
             if self.app.screen is self:  # (under a help dialog: at the next update on top)
                 self.dismiss(None)  # the rematch started
             return
-        self.query_one("#rematch", Static).update(rematch_text(self.app.tr, self.model) or Text(""))  # type: ignore[attr-defined]
+        self.query_one("#rematch", Static).update(rematch_text(self.app.tr, self.model) or Text(""))
         self.refresh_bindings()
 
     def action_rematch(self) -> None:
         """Ask (or accept); the dialog stays, saying whom the rematch waits for."""
         if self.model.seat is not None:
-            self.app.send(p.Rematch(table_id=self.table_id))  # type: ignore[attr-defined]
+            self.app.send(p.Rematch(table_id=self.table_id))
 
     def action_leave(self) -> None:
-        self.app.send(p.LeaveTable(table_id=self.table_id))  # type: ignore[attr-defined]
+        self.app.send(p.LeaveTable(table_id=self.table_id))
         self.dismiss(None)
 
     def action_close(self) -> None:

@@ -1,13 +1,14 @@
 """The table's key bar is drawn again only when what it shows may have changed."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from textual.actions import parse as parse_action
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import Input
 
 from tui.calls import answers_a_bet, call_label
+from tui.screens.table_mixin import TableMixin
 from tui.widgets.keybar import KeyBar
 
 CALL_DESCRIPTION = "call"  # the call keys' (tui/screens/table.py): named by call_key_label
@@ -16,14 +17,15 @@ SHORT_HIDDEN = frozenset({"key.chat", "key.partner_chat", "key.sena", "key.leave
 Asked = tuple[tuple[str, tuple[Any, ...]], ...]
 
 
-def key_state_actions(bindings: list[Binding]) -> Asked:
+def key_state_actions(bindings: Iterable[BindingType]) -> Asked:
     """The (action, parameters) check_action is asked about for each binding that is not a
-    call, once each (the call keys shown are kept as one set instead)."""
+    call, once each (the call keys shown are kept as one set instead). (The table's are all
+    ``Binding``s.)"""
     return tuple(dict.fromkeys(
-        parse_action(b.action)[1:] for b in bindings if not b.action.startswith("call(")))
+        parse_action(b.action)[1:] for b in bindings if isinstance(b, Binding) and not b.action.startswith("call(")))
 
 
-class KeyBarGate:
+class KeyBarGate(TableMixin):
     """Mixed into the table screen: ``refresh_keys`` is ``refresh_bindings`` when the key
     bar may show something else.
 
@@ -44,19 +46,6 @@ class KeyBarGate:
     _keys_state: tuple[object, ...] | None = None  # what the bar was last drawn from
     _keys_drawn: dict[tuple[object, ...], list[tuple[str, str]]] | None = None
     KEYS_KEPT = 32
-    # (the table screen's)
-    BINDINGS: Any
-    focused: Any
-    tr: Any
-    _choices: Any
-    _watching: Any
-    check_action: Any
-    table_key_usable: Any
-    usable_card_keys: Any
-    refresh_bindings: Any
-    query_one: Any
-    table: Any
-    has_class: Any
     KEY_BAR = "#t-keys"
 
     def key_answers(self, asked: Asked) -> tuple[object, ...]:
@@ -112,7 +101,7 @@ class KeyBarGate:
         return ""
 
     def key_bar(self) -> KeyBar:
-        return self.query_one(self.KEY_BAR, KeyBar)  # type: ignore[no-any-return]
+        return self.query_one(self.KEY_BAR, KeyBar)
 
     def refresh_keys(self) -> None:
         cls = type(self)

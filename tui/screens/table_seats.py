@@ -9,21 +9,15 @@ every seat is taken (``StartTable``).
 """
 from __future__ import annotations
 
-from typing import Any
 
 import protocol as p
 from tui.screens.table_dialogs import over_table
+from tui.screens.table_mixin import TableMixin
 
 
-class SeatChoice:
+class SeatChoice(TableMixin):
     """Mixed into the table screen: the waiting room's ``m`` and Enter keys and its line."""
 
-    app: Any
-    table_id: str
-    table: Any
-    tr: Any
-    _info: Any
-    _say: Any
     _room_owner: str | None = None  # the waiting room's owner when last drawn (a handover is said)
 
     def _owner(self) -> bool:
@@ -33,7 +27,7 @@ class SeatChoice:
     def start_usable(self) -> bool:
         """Enter starts a waiting room's game: its owner's key, once every seat is taken."""
         info = self._info()
-        return self.seats_usable() and info.owner_starts and None not in info.seats and self._owner()
+        return self.seats_usable() and info is not None and info.owner_starts and None not in info.seats and self._owner()
 
     def action_start(self) -> None:
         self.app.send(p.StartTable(table_id=self.table_id))

@@ -39,18 +39,19 @@ One module per patch, each saying why and what upstream Textual would need to dr
 * ``paced_repaint``: ``Screen._on_idle`` puts a repaint off while its App's pace says so (a
   server session over its input budget: a flooder's screen stops filling the event loop).
 
-Code that only *uses* private Textual APIs (no patching) stays where it is used:
-
-* ``tui/driver.py``: ``textual._xterm_parser.XTermParser`` and its ``_timeout_time``
-  (a driver fed by an SSH channel instead of stdin; Textual has no public parser).
-* tests: ``tests/tui/helpers.py`` reads the rendered screen through
-  ``Screen._compositor.render_strips()`` (Textual has no public way to read the lines
-  a screen draws without a real terminal), one helper used by all tests.
+Code that only *uses* private Textual APIs (no patching) does so through
+``tui/textual_private.py``, which lists every private name it touches (and those the
+project's subclasses of Textual classes override); :func:`install` checks them all with
+``textual_private.check`` before patching anything. The tests' ``tests/tui/helpers.py``
+reads the rendered screen through ``Screen._compositor.render_strips()`` (Textual has no
+public way to read the lines a screen draws without a real terminal), one helper used by
+all tests.
 """
 from __future__ import annotations
 
 from importlib.metadata import version
 
+from tui import textual_private
 from tui.textual_patches import (
     acyclic_strips, colour_depth, cursor_moves, early_breakpoints, first_resume, hidden_overflow, layout_done,
     lazy_strips, mount_refresh_once, paced_repaint, partial_rows, quiet_toasts, same_size_layout, screen_virtual_size,
@@ -58,7 +59,7 @@ from tui.textual_patches import (
 )
 
 #: The only Textual version these patches were written and checked against.
-PINNED_TEXTUAL = "8.2.8"
+PINNED_TEXTUAL = textual_private.PINNED_TEXTUAL
 
 _PATCHES = (colour_depth, lazy_strips, acyclic_strips, shared_css, partial_rows, hidden_overflow,
             first_resume, same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts,
@@ -79,6 +80,7 @@ def install(textual_version: str | None = None) -> None:
             f"(pip install textual=={PINNED_TEXTUAL}) or re-check every patch in "
             "tui/textual_patches/ against the new version and update PINNED_TEXTUAL."
         )
+    textual_private.check(found)  # every private name used outside the patches is there
     if _installed:
         return
     for patch in _PATCHES:

@@ -51,5 +51,5 @@ def install() -> None:
         return
     _original_divide = Strip.divide
     _original_crop_extend = Strip.crop_extend
-    Strip.divide = _divide  # type: ignore[method-assign,assignment]
+    Strip.divide = _divide  # type: ignore[method-assign]
     Strip.crop_extend = _crop_extend  # type: ignore[method-assign]

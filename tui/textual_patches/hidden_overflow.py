@@ -48,4 +48,4 @@ def install() -> None:
     if _original is not None:
         return
     _original = Widget._size_updated
-    Widget._size_updated = _size_updated  # type: ignore[method-assign,assignment]
+    Widget._size_updated = _size_updated  # type: ignore[method-assign]

@@ -56,5 +56,5 @@ def install() -> None:
         return
     _original_layout = Screen._refresh_layout
     _original_on_layout = Screen._on_layout
-    Screen._refresh_layout = _refresh_layout  # type: ignore[method-assign,assignment]
+    Screen._refresh_layout = _refresh_layout  # type: ignore[method-assign]
     Screen._on_layout = _on_layout  # type: ignore[method-assign]

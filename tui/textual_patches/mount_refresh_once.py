@@ -62,4 +62,4 @@ def install() -> None:
     if _original is not None:
         return
     _original = AwaitMount.__await__
-    AwaitMount.__await__ = __await__  # type: ignore[method-assign,assignment]
+    AwaitMount.__await__ = __await__  # type: ignore[method-assign]

@@ -6,7 +6,7 @@ active now (``check_action`` hides the others), so the bar and the keys cannot d
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from rich.text import Text
 from textual.binding import ActiveBinding, Binding
@@ -141,11 +141,11 @@ class KeyBar(Panel):
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self._bindings_changed(self.screen)
 
-    def draw_bindings(self, screen: Screen[object]) -> None:
+    def draw_bindings(self, screen: Screen[Any]) -> None:
         """Show ``screen``'s active bindings now (following them, the bar is drawn only on
         the next turn of the message loop)."""
         self._bindings_changed(screen)
 
-    def _bindings_changed(self, screen: Screen[object]) -> None:
+    def _bindings_changed(self, screen: Screen[Any]) -> None:
         if self._label is not None and self.is_attached:
             self.show(binding_pairs(screen.active_bindings, self._label, self._order))

@@ -18,6 +18,7 @@ from textual.style import Style as VisualStyle
 from textual.visual import Visual, VisualType, visualize
 from textual.widgets import Static
 
+from tui import textual_private
 from tui.widgets.line_strip import rich_line_strip
 from tui.widgets.messages import CallPicked, CardPicked, Redraw
 from tui.widgets.shared_rows import FramedStylesCache, SharedLRU, kept_frame, shared_rows
@@ -78,14 +79,15 @@ class Panel(Static):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self._styles_cache = FramedStylesCache()  # its rows shared with other sessions
+        self._framed = FramedStylesCache()  # its rows shared with other sessions
+        textual_private.set_styles_cache(self, self._framed)
 
     def show(self, text: Text) -> None:
         key = line_key(text)
         if key == self._shown:
             return
         self._shown = key
-        self._show_split(text.split("\n", allow_blank=True), text)
+        self._show_split(list(text.split("\n", allow_blank=True)), text)
 
     def show_lines(self, lines: list[Text]) -> None:
         """``show`` of these lines joined by newlines (unwrapped), without joining them
@@ -116,8 +118,7 @@ class Panel(Static):
         the Static's content is read, which the panel's own drawing never does)."""
         keys = [line_key(line) for line in lines] if keys is None else keys
         old, self._shown_lines, self._line_texts = self._shown_lines, keys, lines
-        self._Static__content = text  # type: ignore[attr-defined]
-        self._Static__visual = None  # type: ignore[attr-defined]
+        textual_private.set_static_content(self, text, forget_visual=True)
         width, height = self._inner_size()
         if not self.is_mounted or old is None or width == 0:
             self.refresh(layout=False)
@@ -132,9 +133,9 @@ class Panel(Static):
         panel's own message loop (a Prompt), which on going idle posts an Update to the screen,
         which then marks the panel dirty: two messages and two task switches for each panel
         changed, on every action of every seat. Here the panel marks itself dirty in its
-        screen directly, as the screen's Update handler does (uses the pinned Textual's
-        ``Screen._dirty_widgets``; tests/tui/test_partial_rows.py checks the terminal shows
-        what a full render does). The rows are moved to the content's place by the offset
+        screen directly, as the screen's Update handler does (private parts of the pinned
+        Textual, through tui/textual_private.py; tests/tui/test_partial_rows.py checks the
+        terminal shows what a full render does). The rows are moved to the content's place by the offset
         kept with the panel's frame (``shared_rows.Frame``), not worked out from its styles
         and scrollbars each time; and while the app handles frames it draws them itself, so
         the screen is not prompted then (tui/draw_now.py)."""
@@ -142,21 +143,11 @@ class Panel(Static):
             screen = self._own_screen() if self.display else None
         except NoScreen:
             screen = None
-        if screen is None or screen not in screen._compositor:
+        if screen is None or not textual_private.in_compositor(screen, self):
             self.refresh(*regions, layout=False)
             return
-        self._layout_cache.clear()
-        frame = kept_frame(self, self._styles_cache)  # type: ignore[arg-type]
-        if frame is not None:  # Widget._set_dirty(*regions), its
-            moved = [region.translate(frame.content_offset) for region in regions]  # offset as kept
-            self._dirty_regions.update(moved)
-            self._repaint_regions.update(moved)
-            self._styles_cache.set_dirty(*moved)
-        else:
-            self._set_dirty(*regions)
-        self.clear_cached_dimensions()
-        self._rich_style_cache.clear()
-        screen._dirty_widgets.add(self)
+        frame = kept_frame(self, self._framed)  # (its content offset as kept)
+        textual_private.set_rows_dirty(self, screen, regions, None if frame is None else frame.content_offset)
         app = self.app
         if not getattr(app, "draw_follows", False) or screen is not app.screen:
             screen.check_idle()
@@ -165,8 +156,8 @@ class Panel(Static):
         """``self.screen`` (NoScreen if not mounted), looked up again only when the panel
         has a new parent."""
         kept = self._kept_screen
-        if kept is None or kept[0] is not self._parent:
-            kept = self._kept_screen = (self._parent, self.screen)
+        if kept is None or kept[0] is not self.parent:
+            kept = self._kept_screen = (self.parent, self.screen)
         return kept[1]
 
     def _selection(self) -> Selection | None:
@@ -176,11 +167,12 @@ class Panel(Static):
     @property
     def content(self) -> VisualType:
         """What the panel shows, as one text (Static's content)."""
-        if self._Static__content is None and self._line_texts is not None:  # type: ignore[has-type]
-            text = Text("\n").join(self._line_texts)
-            text.no_wrap = True
-            self._Static__content = text
-        return self._Static__content  # type: ignore[no-any-return]
+        content = textual_private.static_content(self)
+        if content is None:  # shown by lines (``_show_split``): made from them when asked for
+            content = Text("\n").join(self._line_texts or ())
+            content.no_wrap = True
+            textual_private.set_static_content(self, content, forget_visual=False)
+        return content
 
     @content.setter
     def content(self, content: VisualType) -> None:
@@ -198,14 +190,15 @@ class Panel(Static):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         hover = self.hover_style  # a hovered link is styled for this session alone
-        if self._line_texts is None or self._selection() is not None \
+        keys = self._shown_lines  # (None exactly when _line_texts is)
+        if self._line_texts is None or keys is None or self._selection() is not None \
                 or hover._link_id and hover._meta and self.auto_links:
             return super().render_lines(crop)
-        return shared_rows(self, self._styles_cache, crop, self._shown_lines)  # type: ignore[arg-type]
+        return shared_rows(self, self._framed, crop, keys)
 
     def render_line(self, y: int) -> Strip:
-        texts = self._line_texts
-        if texts is None:
+        texts, keys = self._line_texts, self._shown_lines  # (None together)
+        if texts is None or keys is None:
             return super().render_line(y)
         width, style = self._inner_size().width, self.visual_style
         if y >= len(texts):
@@ -214,7 +207,7 @@ class Panel(Static):
             return self._render_one(texts[y], width, style)
         # Keyed by content, not position: a log line that scrolls up, or a card that moves
         # along the hand, is drawn once (and once for every session that shows it).
-        key = (type(self), self.id, width, style, self._shown_lines[y])  # type: ignore[index]
+        key = (type(self), self.id, width, style, keys[y])
         strip = SHARED_STRIPS.get(key)
         if strip is None:
             strip = self._render_one(texts[y], width, style)
@@ -225,7 +218,7 @@ class Panel(Static):
         """``self.size`` without looking the widget up in its screen's map (a walk up to the
         screen and a lookup, for every line drawn and every line shown): the outer size the
         last layout gave it, less its borders and padding."""
-        frame = kept_frame(self, self._styles_cache)  # type: ignore[arg-type]
+        frame = kept_frame(self, self._framed)
         if frame is not None:  # (worked out when the styles last changed)
             return frame.inner
         outer, gutter = self.outer_size, self.styles.gutter

@@ -23,15 +23,17 @@ test_shared_rows.py checks a shared screen against the same screen drawn alone.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Callable, Generic, Hashable, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, Hashable, Literal, NamedTuple, Sequence, TypeVar
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
-from textual._styles_cache import StylesCache
 from textual.color import Color
-from textual.filter import ANSIToTruecolor, DimFilter, Monochrome, NoColor
+from textual.filter import ANSIToTruecolor, DimFilter, LineFilter, Monochrome, NoColor
 from textual.geometry import Offset, Region, Size
 from textual.strip import Strip
+
+from tui import textual_private
+from tui.textual_private import StylesCache, Title
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -110,12 +112,12 @@ class Frame(NamedTuple):
     alone are a walk up every ancestor's styles)."""
 
     size: Size  # the widget's region size
-    filters: tuple[object, ...]  # the app's line filters
+    filters: tuple[LineFilter, ...]  # the app's line filters
     id: int
     top: int  # the first content row
     content_height: int
     backgrounds: tuple[Color, Color]  # the widget's base background and background
-    titles: tuple[object, object]  # the border title and subtitle, as render_widget styles them
+    titles: tuple[Title | None, Title | None]  # the border title and subtitle, as render_widget styles them
     content_size: Size
     opacity: float
     inner: Size  # the region's size less borders and padding (``Panel._inner_size``)
@@ -138,7 +140,7 @@ class FramedStylesCache(StylesCache):
         self.frame = None
 
 
-def _frame_id(widget: Widget, filters: tuple[object, ...], backgrounds: tuple[Color, Color],
+def _frame_id(widget: Widget, filters: tuple[LineFilter, ...], backgrounds: tuple[Color, Color],
               content_size: Size, opacity: float) -> int:
     """The id of what styling a content row of ``widget`` reads besides the row's content."""
     styles = widget.styles
@@ -181,17 +183,10 @@ def frame_of(widget: Widget, cache: FramedStylesCache) -> Frame:
                    min(gutter.top + content_height, size.height - 1 if outline_bottom else size.height))
     known = cache.frame = Frame(size, filters, _frame_id(widget, filters, backgrounds, content_size, opacity),
                                 gutter.top, content_height, backgrounds,
-                                _titles(widget, backgrounds[0]), content_size, opacity,
+                                textual_private.border_titles(widget, backgrounds[0]), content_size, opacity,
                                 Size(max(0, size.width - gutter.width), content_height),
                                 Offset(gutter.left, gutter.top), shared)
     return known
-
-
-def _titles(widget: Widget, base_background: Color) -> tuple[object, object]:
-    """The border title and subtitle as ``StylesCache.render_widget`` hands them on."""
-    title, subtitle = widget._border_title, widget._border_subtitle
-    return (None if title is None else (title, *widget._get_title_style_information(base_background)),
-            None if subtitle is None else (subtitle, *widget._get_subtitle_style_information(base_background)))
 
 
 def _styled(widget: Widget, cache: FramedStylesCache, frame: Frame, region: Region) -> list[Strip]:
@@ -202,10 +197,10 @@ def _styled(widget: Widget, cache: FramedStylesCache, frame: Frame, region: Regi
     lines = range(region.y, region.y + region.height)
     if caps and frame.top <= region.y and region.y + region.height <= frame.top + frame.content_height:
         return [_capped(widget, caps, y - frame.top, frame) for y in lines]
-    cache._simple_strip = None
+    textual_private.forget_simple_strip(cache)
     styles, app = widget.styles, widget.app
     rows = cache.render(styles, frame.size, *frame.backgrounds, widget.render_line,
-                        frame.filters, *frame.titles,  # type: ignore[arg-type]
+                        frame.filters, *frame.titles,
                         content_size=frame.content_size, padding=styles.padding, crop=region,
                         opacity=frame.opacity, ansi_theme=app.ansi_theme, native_ansi=app.native_ansi_color)
     if caps is None:
@@ -235,17 +230,17 @@ class Caps(NamedTuple):
 
 # frame id -> its Caps, or False for a frame whose content rows are more than that (a tint,
 # an opacity, a hatch, an outline): those are styled by Textual. Cleared with the frame ids.
-_CAPS: dict[int, Caps | bool] = {}
+_CAPS: dict[int, Caps | Literal[False]] = {}
 
 
-def _caps_of(widget: Widget, cache: FramedStylesCache, frame: Frame, y: int) -> Caps | bool:
+def _caps_of(widget: Widget, cache: FramedStylesCache, frame: Frame, y: int) -> Caps | Literal[False]:
     """The frame's Caps, taken from content row ``y`` as Textual has just styled it (before the
     line filters), and only if that row is exactly them around its content."""
     styles = widget.styles
     if (frame.opacity != 1.0 or styles.text_opacity != 1.0 or styles.tint.a
             or styles.has_rule("hatch") or any(edge for edge, _ in styles.outline)):
         return False
-    styled, width = cache._cache.get(y), frame.content_size.width
+    styled, width = textual_private.cached_row(cache, y), frame.content_size.width
     if styled is None or width <= 0:
         return False
     inner = cache.get_inner_outer(*frame.backgrounds)[0].rich_style
@@ -276,17 +271,17 @@ def _capped(widget: Widget, caps: Caps, line: int, frame: Frame) -> Strip:
     background = frame.backgrounds[1]
     if caps.filtered is not None:
         for line_filter in frame.filters:
-            content = content.apply_filter(line_filter, background)  # type: ignore[arg-type]
+            content = content.apply_filter(line_filter, background)
         left, right = caps.filtered
         return Strip([*left, *content, *right], frame.size.width)
     row = Strip([*caps.left, *content, *caps.right], frame.size.width)
     for line_filter in frame.filters:
-        row = row.apply_filter(line_filter, background)  # type: ignore[arg-type]
+        row = row.apply_filter(line_filter, background)
     return row
 
 
 def shared_rows(widget: Widget, cache: FramedStylesCache, crop: Region,
-                line_keys: list[object]) -> list[Strip]:
+                line_keys: Sequence[object]) -> list[Strip]:
     """``widget.render_lines(crop)``: the content rows from ``STYLED_ROWS`` where another
     session (or this one, earlier) styled them in the same frame; the rest, and the border
     and padding rows, styled by the widget's own ``StylesCache`` (and kept for the others).

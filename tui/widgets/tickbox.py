@@ -1,7 +1,10 @@
 """A checkbox that reads the same without colour: [x] on, [ ] off."""
 from __future__ import annotations
 
+from typing import cast
+
 from textual.content import Content
+from textual.css.styles import RulesMap
 from textual.geometry import Size
 from textual.widgets import Checkbox
 
@@ -16,4 +19,5 @@ class TickBox(Checkbox):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         # Textual's toggle is always one line; a long label on a narrow terminal then lost
         # its end. With ``text-wrap: wrap`` (the New-table form) it takes the lines it needs.
-        return max(1, self.render().get_height(self.styles, width))
+        # (Textual's own Widget.get_content_height hands its styles as the rules too)
+        return max(1, self.render().get_height(cast(RulesMap, self.styles), width))

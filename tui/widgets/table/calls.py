@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import events
 
 from protocol import TableView
 from tui.calls import CallChoice, answers_a_bet, assign_keys, call_label
@@ -82,7 +83,7 @@ class CallsPanel(GridPanel, TablePart):
 
     SHORT_ROWS = (3, 5)  # a short terminal's hand row: the small cards' height, the usual
 
-    def on_resize(self, event: Any) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
         self._fit_height()
 

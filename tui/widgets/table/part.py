@@ -3,22 +3,31 @@ and drawing a part again only when what it is drawn from changed."""
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
 
 from tui.table_model import TableModel
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from tui.app import TrucoApp
+    from tui.i18n import Translator
+
+    _Widget = Widget  # (the Textual widget this is mixed into; at run time a plain class)
+else:
+    _Widget = object
 
 Update = TypeVar("Update", bound=Callable[..., None])
 
 
-class TablePart:
+class TablePart(_Widget):
     """Mixed into each table widget: ``tr`` and ``lite`` come from the app."""
 
-    app: Any  # (the Textual widget this is mixed into)
     _drawn_from: tuple[object, object] | None = None
 
     @property
-    def tr(self):  # type: ignore[no-untyped-def]
-        return self.app.tr
+    def tr(self) -> Translator:
+        return cast("TrucoApp", self.app).tr  # (a table's parts are only ever in the Truco app)
 
     @property
     def lite(self) -> bool:

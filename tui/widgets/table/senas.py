@@ -7,18 +7,20 @@ called and which gesture makes it come from the locale (``sena_name.<code>``,
 """
 from __future__ import annotations
 
-from typing import Any
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 import protocol as p
 from tui.cards import card_text
+from tui.i18n import Translator
+from tui.screens.base import TrucoModalScreen
+from tui.screens.table_mixin import TableMixin
 from tui.table_model import TableModel
+from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
 from tui.widgets.table.talk import TableLog
 
@@ -26,12 +28,12 @@ PICK_KEYS = "123456789abcdefgh"  # the picker's keys, one per seña of the varia
 TALL = 30  # terminal rows from which the picker adds its hint under the señas
 
 
-def sena_name(tr: Any, code: str) -> str:
+def sena_name(tr: Translator, code: str) -> str:
     key = f"sena_name.{code}"
     return str(tr(key)) if tr.has_default(key) else code
 
 
-def sena_gesture(tr: Any, variant: str, code: str) -> str:
+def sena_gesture(tr: Translator, variant: str, code: str) -> str:
     key = f"sena_gesture.{variant}.{code}"
     return str(tr(key)) if tr.has_default(key) else ""
 
@@ -49,7 +51,7 @@ def partners(model: TableModel) -> list[int]:
     return [s for s, team in enumerate(teams) if s != seat and team == teams[seat]]
 
 
-def sena_text(tr: Any, model: TableModel, event: p.SenaSeen) -> Text:
+def sena_text(tr: Translator, model: TableModel, event: p.SenaSeen) -> Text:
     """One seña as the log shows it: mine, a partner's, or one I caught from an opponent."""
     variant = model.view.variant
     name = sena_name(tr, event.sena)
@@ -63,7 +65,7 @@ def sena_text(tr: Any, model: TableModel, event: p.SenaSeen) -> Text:
     return Text(tr("senas.log.partner", who=who, gesture=gesture, name=name), style="bold green")
 
 
-def partner_chat_text(tr: Any, line: p.ChatLine) -> Text:
+def partner_chat_text(tr: Translator, line: p.ChatLine) -> Text:
     """A partner-only chat line: marked, so it is never taken for one the table heard."""
     text = Text(f"[{tr('senas.partners_mark')}] ", style="green")
     text.append(line.sender, style="bold green")
@@ -72,7 +74,7 @@ def partner_chat_text(tr: Any, line: p.ChatLine) -> Text:
     return text
 
 
-def senas_help(tr: Any, variant: str, codes: tuple[str, ...], mode: str) -> list[str]:
+def senas_help(tr: Translator, variant: str, codes: tuple[str, ...], mode: str) -> list[str]:
     """The help's señas section: each seña's gesture and meaning, and the table's option."""
     if mode == "off":
         return [tr("senas.help_off")]
@@ -82,7 +84,7 @@ def senas_help(tr: Any, variant: str, codes: tuple[str, ...], mode: str) -> list
     return lines
 
 
-class SenasScreen(ModalScreen[str | None]):
+class SenasScreen(TrucoModalScreen[str | None]):
     """The seña picker: one key per seña of the variant, each with its gesture, under the
     player's own cards (the list may cover the table's on a small terminal); Esc makes none."""
 
@@ -92,7 +94,7 @@ class SenasScreen(ModalScreen[str | None]):
         self._cards = cards
 
     def compose(self) -> ComposeResult:
-        tr = self.app.tr  # type: ignore[attr-defined]
+        tr = self.app.tr
         box = Vertical(classes="dialog", id="senas")
         box.border_title = Text(tr("senas.title"), style="bold")  # Text: never markup
         with box:
@@ -108,7 +110,7 @@ class SenasScreen(ModalScreen[str | None]):
             bar.show([(f"1-{PICK_KEYS[len(self._codes) - 1]}", tr("key.sena")), ("Esc", tr("key.cancel"))])
             yield bar
 
-    def _one_per_line(self, tr: Any) -> Text:
+    def _one_per_line(self, tr: Translator) -> Text:
         # inside the dialog's frame and padding, and a scrollbar's column where it scrolls
         width = max(20, min(76, self.app.size.width) - 5)
         rows: list[Text] = []
@@ -132,17 +134,11 @@ class SenasScreen(ModalScreen[str | None]):
             self.dismiss(self._codes[PICK_KEYS.index(key)])
 
 
-class PartnerTalk:
+class PartnerTalk(TableMixin):
     """Mixed into the table screen: ``c`` talks to the table, ``C`` to the partners only,
     ``S`` opens the seña picker."""
 
-    app: Any
-    table_id: str
-    table: TableModel
-    tr: Any
     _partner_chat = False  # the chat input's line goes to the partners only
-    query_one: Any
-    set_focus: Any
 
     def _write_chat(self, line: p.ChatLine) -> None:
         """A table chat line in the chat pane and the log (which shows the chat where the
@@ -179,8 +175,8 @@ class PartnerTalk:
         # set_focus, not focus(): at once, so the keys right after "c" are typed in the chat.
         self.set_focus(chat)
 
-    def on_chat_input_send(self, event: Any) -> None:
-        self.app.speak(event.text,  # type: ignore[attr-defined]
+    def on_chat_input_send(self, event: ChatInput.Send) -> None:
+        self.app.speak(event.text,
                        p.TableChat(table_id=self.table_id, text=event.text, partners=self._partner_chat))
         if self._partner_chat:
             self._partner_chat = False

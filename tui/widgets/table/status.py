@@ -7,12 +7,13 @@ import time
 
 from rich.text import Text
 
+from tui.i18n import Translator
 from tui.table_model import TableModel
 from tui.widgets.panels import Panel, WrapPanel
 from tui.widgets.table.part import TablePart
 
 
-def rematch_text(tr, model: TableModel) -> Text | None:  # type: ignore[no-untyped-def]
+def rematch_text(tr: Translator, model: TableModel) -> Text | None:
     """Who asked for a rematch and whom it waits for, told to this viewer (None: nobody asked).
 
     The asker sees who has not accepted yet; the others see who asked and the key to accept."""
