@@ -76,15 +76,15 @@ async def test_new_table_form_is_built_from_variant_data(lobby: Lobby) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         await pilot.press("n")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, NewTableScreen) and bool(app.screen.query("#opt-flor")),
+                    "the new table form")
         form = app.screen
-        assert isinstance(form, NewTableScreen)
         assert form.query_one("#opt-flor", Checkbox).value is True
         assert form.query_one("#opt-target", Select).value == 30
-        # Switch to a variant the TUI has never heard of: its option appears.
+        # Switch to a variant the TUI has never heard of: its option appears, at its default.
         form.query_one("#variant", Select).value = "invented"
-        await pilot.pause(0.2)
-        assert form.query_one("#opt-made_up", Select).value == "b"
+        await until(pilot, lambda: bool(form.query("#opt-made_up"))
+                    and form.query_one("#opt-made_up", Select).value == "b", "the invented variant's option")
         assert not form.query("#opt-flor")
         players = form.query_one("#players", Select)
         assert players.value == 3
