@@ -36,6 +36,9 @@ One module per patch, each saying why and what upstream Textual would need to dr
   without asking for a second layout (its scrollbars ask for their own).
 * ``layout_done``: a full ``Screen._refresh_layout`` fulfils the layout requests made before
   it (the pending flag and older ``Layout`` messages), not a second layout right after.
+* ``styles_cache_colours``: ``StylesCache.get_inner_outer`` caches its two styles by the two
+  colours, not with the widget's cache in every key (which kept up to 1024 caches of closed
+  sessions' widgets, and their lines, alive).
 * ``paced_repaint``: ``Screen._on_idle`` puts a repaint off while its App's pace says so (a
   server session over its input budget: a flooder's screen stops filling the event loop).
 
@@ -55,7 +58,7 @@ from tui import textual_private
 from tui.textual_patches import (
     acyclic_strips, colour_depth, cursor_moves, early_breakpoints, first_resume, hidden_overflow, layout_done,
     lazy_strips, mount_refresh_once, paced_repaint, partial_rows, quiet_toasts, same_size_layout, screen_virtual_size,
-    shared_css,
+    shared_css, styles_cache_colours,
 )
 
 #: The only Textual version these patches were written and checked against.
@@ -63,7 +66,7 @@ PINNED_TEXTUAL = textual_private.PINNED_TEXTUAL
 
 _PATCHES = (colour_depth, lazy_strips, acyclic_strips, shared_css, partial_rows, hidden_overflow,
             first_resume, same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts,
-            screen_virtual_size, layout_done, cursor_moves, paced_repaint)
+            screen_virtual_size, layout_done, cursor_moves, paced_repaint, styles_cache_colours)
 _installed = False
 
 
