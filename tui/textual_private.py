@@ -143,6 +143,12 @@ def draw_screen_now(screen: Screen[Any]) -> None:
 
 # -- a panel's rows and content (tui/widgets/panels.py) ----------------------------------------
 
+def screen_rows(screen: Screen[Any]) -> list[Strip]:
+    """The rows of the terminal as ``screen`` draws them now, top to bottom (the tests read
+    what an App shows through this: Textual has no public way without a terminal)."""
+    return list(screen._compositor.render_strips())
+
+
 def in_compositor(screen: Screen[Any], widget: Widget) -> bool:
     """Whether ``screen``'s last layout placed ``widget``."""
     return widget in screen._compositor

@@ -2,8 +2,9 @@
 
 Textual 8.2.8 has no public way to read the lines a screen draws without a terminal
 (``App.export_screenshot`` gives an SVG; ``pytest-textual-snapshot`` compares those), so
-this module is the only place tests reach the compositor (``Screen._compositor``, private:
-Textual is pinned exactly, see tui/textual_patches/).
+this module is the only place tests read it (through ``tui.textual_private.screen_rows``),
+and the only one that records the compositor's partial updates (``keep_partial_updates``: the
+private ``Compositor`` of the pinned Textual, see tui/textual_patches/).
 """
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ from textual.app import App
 from textual.strip import Strip
 from textual.widgets import OptionList, Select
 
+from tui import textual_private
+
 
 def screen_strips(app: App[Any]) -> list[Strip]:
     """The rows of the terminal as the app's screen draws them now, top to bottom."""
-    return list(app.screen._compositor.render_strips())
+    return textual_private.screen_rows(app.screen)
 
 
 def screen_text(app: App[Any]) -> str:

@@ -45,10 +45,9 @@ One module per patch, each saying why and what upstream Textual would need to dr
 Code that only *uses* private Textual APIs (no patching) does so through
 ``tui/textual_private.py``, which lists every private name it touches (and those the
 project's subclasses of Textual classes override); :func:`install` checks them all with
-``textual_private.check`` before patching anything. The tests' ``tests/tui/helpers.py``
-reads the rendered screen through ``Screen._compositor.render_strips()`` (Textual has no
-public way to read the lines a screen draws without a real terminal), one helper used by
-all tests.
+``textual_private.check`` before patching anything. The tests read the rendered screen
+through it too (``textual_private.screen_rows``: Textual has no public way to read the lines
+a screen draws without a real terminal), in tests/tui/helpers.py.
 """
 from __future__ import annotations
 
