@@ -149,6 +149,7 @@ def test_the_installed_command_speaks_portuguese() -> None:
     done = subprocess.run([sys.executable, "-m", "server.cli.main", "host", "--help"], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # no library's warnings on the operator's terminal (server/__init__.py)
     assert done.stdout.startswith("uso: truco-ssh host")
     assert "seu nome de jogador (padrão: seu usuário do sistema)" in done.stdout
     assert "opções:" in done.stdout and "options:" not in done.stdout
