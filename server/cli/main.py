@@ -304,7 +304,7 @@ async def _serve_cluster(config: ServerConfig, args: argparse.Namespace) -> None
 
 def _complain(text: str) -> None:
     """A line on the process's own standard error (not a test's or a TUI's replacement)."""
-    print(text, file=sys.__stderr__ or sys.stderr)
+    (sys.__stderr__ or sys.stderr).write(text + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
