@@ -145,10 +145,16 @@ async def table_shown(app: TrucoApp, link: FakeLink, update: p.TableUpdate,
                       size: tuple[int, int] = (80, 24), notifications: bool = False) -> AsyncIterator[Any]:
     """Run the app (at 80x24 unless told) and show it one table update; yields the Pilot.
     ``notifications``: draw toasts (Textual's test runs leave them out unless asked)."""
+    from tui.screens.table import TableScreen
+
+    from tests.tui.helpers import until
+
     async with app.run_test(size=size, notifications=notifications) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table screen",
+                    seen=lambda: type(app.screen).__name__)
         link.push(update)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: app.table_model(update.table_id).update == update, "the update applied")
+        await pilot.pause()  # (what it changed is drawn)
         yield pilot
 
 

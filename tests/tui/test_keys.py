@@ -13,12 +13,13 @@ from textual.widgets import DataTable, Input, Select
 
 import engine
 import protocol as p
+from server.variants import variant_infos
 from tui.app import TrucoApp
 from tui.widgets.keybar import KeyBar
 from tui.widgets.keybar import binding_pairs
 from tui.screens.lobby import LobbyScreen
 from tui.screens.new_table import NewTableScreen
-from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
+from tui.screens.table import BotLevelScreen, ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
 from tests.tui.helpers import screen_strips, screen_text, toasts, until
 from tests.tui.kit import (
@@ -54,7 +55,8 @@ async def test_after_the_table_chat_the_card_keys_play(
     async with show_table(state, seat, events) as pilot:
         app = pilot.app
         await pilot.press("c", *"hola", leave)
-        await pilot.pause(0.1)
+        await until(pilot, lambda: app.screen.focused is None
+                    and (leave == "escape" or any(isinstance(m, p.TableChat) for m in link.sent)), "the chat closed")
         sent_chat = [m for m in link.sent if isinstance(m, p.TableChat)]
         assert sent_chat == ([p.TableChat(table_id="t1", text="hola")] if leave == "enter" else [])
         assert app.screen.focused is None
@@ -67,15 +69,15 @@ async def test_after_the_lobby_chat_n_opens_a_table(lobby: Lobby) -> None:
     """Enter sends and the chat stays open (the lobby is where people talk); Esc leaves it."""
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("c", *"hola", "enter")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: any(isinstance(m, p.SendChat) for m in link.sent), "the line sent")
         assert link.sent[-1] == p.SendChat(text="hola")
         assert isinstance(app.focused, Input)
         await pilot.press("escape")
         assert isinstance(app.focused, DataTable)
         await pilot.press("n")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, NewTableScreen), "the new table form")
         assert isinstance(app.screen, NewTableScreen)
 
 
@@ -87,7 +89,7 @@ async def test_table_keys_typed_in_one_packet_go_where_the_focus_is_by_then(
     async with show_table(state, seat, events) as pilot:
         app = pilot.app
         one_packet(app, "chola\r2")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: bool(actions(link)), "the card played after the line")
         assert [m for m in link.sent if isinstance(m, p.TableChat)] == [p.TableChat(table_id="t1", text="hola")]
         assert actions(link)[-1].call == "play" and actions(link)[-1].card == str(view.own_cards[1])
         assert app.screen.query_one("#t-chat", Input).value == ""
@@ -96,21 +98,18 @@ async def test_table_keys_typed_in_one_packet_go_where_the_focus_is_by_then(
 async def test_lobby_keys_typed_in_one_packet_keep_their_order(lobby: Lobby) -> None:
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         one_packet(app, "cuno\rdos\r")  # two lines: the chat stays open after each
-        await pilot.pause(0.3)
+        await until(pilot, lambda: len([m for m in link.sent if isinstance(m, p.SendChat)]) >= 2, "both lines sent")
         await pilot.press("escape")
         one_packet(app, "n")  # then a table form
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, NewTableScreen), "the new table form")
         assert [m for m in link.sent if isinstance(m, p.SendChat)] == [p.SendChat(text="uno"),
                                                                          p.SendChat(text="dos")]
         assert isinstance(app.screen, NewTableScreen)
         # The form's selects finish mounting before the app exits (on a busy machine the exit
         # came first, and Textual's Select failed to find its own overlay: CI, 2026-11-28).
-        for _ in range(100):
-            if all(select.is_mounted for select in app.screen.query(Select)):
-                break
-            await pilot.pause(0.02)
+        await until(pilot, lambda: all(select.is_mounted for select in app.screen.query(Select)), "the selects mounted")
         await pilot.pause()
 
 
@@ -121,7 +120,8 @@ async def test_typing_in_the_chat_never_triggers_a_key(
     async with show_table(state, seat, events) as pilot:
         app = pilot.app
         await pilot.press("c", *"1lqe?")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.query_one("#t-chat", Input).value == "1lqe?"
+                    and "Esc Back" in key_bar(app), "the line typed, the chat's keys shown")
         assert isinstance(app.screen, TableScreen)
         assert app.screen.query_one("#t-chat", Input).value == "1lqe?"
         assert actions(link) == []
@@ -149,7 +149,7 @@ async def test_out_of_turn_the_card_keys_are_off_but_say_why(
         app = pilot.app
         assert "Card" not in key_bar(app)
         await pilot.press("1")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "turn to play, not yours" in screen_text(app), "the reason the card key is off")
         assert actions(link) == []
         assert "turn to play, not yours" in screen_text(app)  # the engine's reason, with whose turn
 
@@ -169,7 +169,7 @@ async def test_a_spectator_has_no_card_keys_and_l_stops_watching(
         await pilot.press("1")
         assert actions(link) == []
         await pilot.press("l")  # nothing lost: no question, no bot
-        await pilot.pause(0.1)
+        await until(pilot, lambda: any(isinstance(m, p.LeaveTable) for m in link.sent), "the table left")
         assert not isinstance(app.screen, ConfirmLeaveScreen)
         assert link.sent[-1] == p.LeaveTable(table_id="t1")
 
@@ -215,7 +215,7 @@ async def test_after_the_match_only_rematch_chat_leave_help(link: FakeLink, show
         app = pilot.app
         assert isinstance(app.screen, MatchOverScreen)
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and "r Rematch" in key_bar(app), "the table and its keys")
         assert isinstance(app.screen, TableScreen)
         bar = key_bar(app)
         assert "r Rematch" in bar and "Card" not in bar
@@ -231,7 +231,7 @@ async def test_once_asked_the_table_bar_drops_the_rematch_key() -> None:
     asked = dataclasses.replace(update_for(state, 0, 99, [], waiting=()), rematch_votes=(0,))
     async with table_shown(app, link, asked) as pilot:
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and "c Chat" in key_bar(app), "the table and its keys")
         assert isinstance(app.screen, TableScreen)
         bar = key_bar(app)
         assert "Rematch" not in bar and "c Chat" in bar
@@ -250,7 +250,7 @@ async def test_a_spectator_is_offered_no_rematch_after_the_match(
         await pilot.press("r")
         assert not any(isinstance(m, p.Rematch) for m in link.sent)
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and "? Help" in key_bar(app), "the table and its keys")
         assert "Rematch" not in key_bar(app) and "Card" not in key_bar(app)
 
 
@@ -284,21 +284,21 @@ async def test_the_waiting_room_offers_a_bot_to_its_owner_only_while_a_seat_is_f
                         seats=("ana", None), options={"target": 30}, status="waiting")
     app = await seated_app(link, 0, table=table)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and "b Add bot" in key_bar(app), "the waiting room and its keys")
         assert isinstance(app.screen, TableScreen)
         bar = key_bar(app)
         assert "b Add bot" in bar and "Card" not in bar
         await pilot.press("b")  # the level dialog: Enter takes the normal bot
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, BotLevelScreen), "the bot level dialog")
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: any(isinstance(m, p.AddBot) for m in link.sent), "the bot asked for")
         assert link.sent[-1] == p.AddBot(table_id="t1")
         link.push(p.TableUpdated(table=p.TableInfo(**{**table.__dict__, "seats": ("ana", "Bot 1")})))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "Add bot" not in key_bar(app), "the bot key gone with the free seat")
         assert "Add bot" not in key_bar(app)
         # Leaving before the game frees the seat: the question says so, not "a bot plays".
         await pilot.press("l")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmLeaveScreen) and "becomes free" in screen_text(app), "the question")
         assert isinstance(app.screen, ConfirmLeaveScreen)
         assert "becomes free" in screen_text(app) and "bot" not in screen_text(app)
 
@@ -322,7 +322,7 @@ def test_card_keys_group_into_one_entry() -> None:
 async def test_lobby_bar_comes_from_its_bindings(lobby: Lobby) -> None:
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "q Quit" in key_bar(app), "the lobby and its keys")
         assert isinstance(app.screen, LobbyScreen)
         bar = key_bar(app)
         for pair in ("n New", "j Join", "w Watch", "k Code", "r Resume", "h Games", "s Stats", "? Help", "q Quit"):
@@ -352,6 +352,13 @@ def _reverse_rows(app: TrucoApp) -> set[int]:
     return {y for y in rows if dialog.y <= y < dialog.bottom} - {keybar, bar_row}
 
 
+def _options_of(form: Any, variant: str) -> bool:
+    """The form shows ``variant``'s options, every one mounted."""
+    wanted = [f"opt-{opt.name}" for v in variant_infos() if v.name == variant for opt in v.options]
+    shown = list(form.query(".option"))
+    return [w.id for w in shown] == wanted and all(w.is_mounted for w in shown)
+
+
 def _shown_and_marked(app: Any, options: Any, widget: Any) -> bool:
     """``widget`` is on screen, scrolled into its options list if it is in it, and marked."""
     region = widget.region
@@ -367,16 +374,16 @@ def _shown_and_marked(app: Any, options: Any, widget: Any) -> bool:
 async def test_new_table_tab_stops_are_visible_controls_each_marked_in_reverse(size, lite) -> None:
     app, link = lobby_with()
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         if lite:
             app.toggle_lite()
         for variant in ("argentino", "venezolano"):  # the most options, then another set
             await pilot.press("n")
-            await pilot.pause(0.1)
+            await until(pilot, lambda: isinstance(app.screen, NewTableScreen), "the new table form")
             form = app.screen
             assert isinstance(form, NewTableScreen)
             form.query_one("#variant").value = variant
-            await pilot.pause(0.2)
+            await until(pilot, lambda: _options_of(form, variant), f"the options of {variant}")
             dialog = form.query_one("#new-table").region
             chain = list(form.focus_chain)
             assert chain[0] is form.focused
@@ -411,4 +418,4 @@ async def test_new_table_tab_stops_are_visible_controls_each_marked_in_reverse(s
                         "three Tabs taken, the fourth control marked alone")
             assert form.focused is chain[3] and _reverse_rows(app) == {chain[3].region.y}  # one line: private
             await pilot.press("escape")
-            await pilot.pause(0.1)
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")

@@ -8,8 +8,9 @@ import protocol as p
 from tui.app import TrucoApp
 from tui.screens.lobby import LobbyScreen
 from tui.screens.quick_play import QuickPlayScreen
+from tui.screens.table import TableScreen
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, until
 from tests.tui.kit import FakeLink, lobby_with
 
 
@@ -25,26 +26,28 @@ def asked(link: FakeLink) -> list[p.Message]:
 async def test_quick_play_for_four_and_the_choice_is_remembered(size: tuple[int, int]) -> None:
     app, link = lobby()
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("p")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, QuickPlayScreen) and "Uruguayan · 6 players" in screen_text(app),
+                    "the chooser")
         assert isinstance(app.screen, QuickPlayScreen)
         text = screen_text(app)
         assert "Quick play: which game, and how many players?" in text
         assert "Argentine · 4 players" in text and "Uruguayan · 6 players" in text
         await pilot.press("down", "enter")  # from argentino for 2 to argentino for 4
-        await pilot.pause(0.1)
+        await until(pilot, lambda: bool(asked(link)) and isinstance(app.screen, LobbyScreen), "the quick play asked")
         assert asked(link) == [p.QuickPlay(variant="argentino", players=4)]
         assert isinstance(app.screen, LobbyScreen)
         await pilot.press("p")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, QuickPlayScreen) and "Quick play:" in screen_text(app), "the chooser")
         await pilot.press("enter")  # the cursor is back on the last choice
-        await pilot.pause(0.1)
+        await until(pilot, lambda: len(asked(link)) >= 2, "the quick play asked again")
         assert asked(link)[-1] == p.QuickPlay(variant="argentino", players=4)
         await pilot.press("p")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, QuickPlayScreen) and "Quick play:" in screen_text(app), "the chooser")
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the chooser closed")
+        await pilot.pause()  # (what it chose is handed on next)
         assert len(asked(link)) == 2 and isinstance(app.screen, LobbyScreen)
 
 
@@ -53,14 +56,14 @@ async def test_the_chooser_starts_on_the_table_i_last_sat_at_and_speaks_my_langu
                       seats=("ana", None, None, None, None, None), options={})
     app, link = lobby("es", (six,))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         link.push(p.Seated(table_id="t0", seat=0))
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         link.push(p.Seated())
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
         await pilot.press("p")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "Partida rápida" in screen_text(app), "the chooser")
         assert "Partida rápida: ¿qué juego y de a cuántos?" in screen_text(app)
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: bool(asked(link)), "the quick play asked")
         assert asked(link) == [p.QuickPlay(variant="uruguayo", players=6)]

@@ -11,7 +11,7 @@ from tui.i18n import Translator
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.lobby import LobbyScreen
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, until
 from tests.tui.kit import FakeLink, lobby_with, welcome
 from tests.tui.test_keys import one_packet
 
@@ -27,9 +27,9 @@ async def test_lobby_chat_stays_open_line_after_line(size: tuple[int, int]) -> N
     """"que tal" twice: two lines reach the others, its q quits nothing, no screen opens."""
     app, link = lobby_with()
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("c", *"que tal", "enter", *"que tal", "enter")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: len(chat_sent(link)) == 2, "both lines sent")
         assert chat_sent(link) == ["que tal", "que tal"]
         assert app.is_running and isinstance(app.screen, LobbyScreen)
         assert isinstance(app.focused, Input) and app.focused.value == ""
@@ -41,12 +41,9 @@ async def test_lobby_chat_lines_in_one_packet_stay_in_the_chat() -> None:
     """A slow link: both lines and their Enters arrive together."""
     app, link = lobby_with()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         one_packet(app, "cque tal\rque tal\r")
-        for _ in range(100):
-            if len(chat_sent(link)) == 2:
-                break
-            await pilot.pause(0.02)
+        await until(pilot, lambda: len(chat_sent(link)) == 2, "both lines sent")
         assert chat_sent(link) == ["que tal", "que tal"]
         assert app.is_running and isinstance(app.screen, LobbyScreen)
         assert isinstance(app.focused, Input)
@@ -58,9 +55,9 @@ async def test_q_in_the_lobby_asks_first(lang: str, size: tuple[int, int]) -> No
     app, link = lobby_with(lang=lang)
     tr = Translator(lang)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("q")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and tr("form.yes") in screen_text(app), "the question")
         assert app.is_running and isinstance(app.screen, ConfirmScreen)
         text = " ".join(screen_text(app).split())
         assert " ".join(tr("quit.confirm").split()[:3]) in text
@@ -68,25 +65,25 @@ async def test_q_in_the_lobby_asks_first(lang: str, size: tuple[int, int]) -> No
         yes_key = {"en": "y", "es": "s", "pt": "s"}[lang]
         assert f"{yes_key} q {tr('form.yes')}" in text, text
         await pilot.press("n")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
         assert app.is_running and isinstance(app.screen, LobbyScreen)
         await pilot.press("q", "q")  # q twice quits
-        await pilot.pause(0.1)
+        await until(pilot, lambda: not app.is_running, "the app ended")
         assert not app.is_running
 
 
 async def test_ctrl_q_asks_first_and_twice_quits() -> None:
     app, link = lobby_with()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("ctrl+q")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert app.is_running and isinstance(app.screen, ConfirmScreen)
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
         assert app.is_running and isinstance(app.screen, LobbyScreen)
         await pilot.press("ctrl+q", "ctrl+q")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: not app.is_running, "the app ended")
         assert not app.is_running
 
 
@@ -96,14 +93,15 @@ async def test_the_host_is_asked_before_ending_the_table_for_everyone(key: str) 
     link.push(*welcome())
     app = TrucoApp(link, "ana", "en", local=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press(key)
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and "server" in " ".join(screen_text(app).split()),
+                    "the question")
         assert app.is_running and isinstance(app.screen, ConfirmScreen)
         assert "server" in " ".join(screen_text(app).split())
         await pilot.press("n")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: not isinstance(app.screen, ConfirmScreen), "the question closed")
         assert app.is_running
         await pilot.press(key, "y")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: not app.is_running, "the app ended")
         assert not app.is_running

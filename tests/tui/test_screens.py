@@ -17,10 +17,18 @@ from tests.tui.kit import FakeLink, Lobby, lobby_app, welcome
 HOSTILE = "[@click=app.quit]x[/]"
 
 
+def hostile_shown(app: TrucoApp) -> bool:
+    """The lobby lists the hostile player, table and chat line (the lists may be redrawn later)."""
+    players = app.screen.query_one("#players", OptionList)
+    return ("[/" in [str(players.get_option_at_index(i).prompt) for i in range(players.option_count)]
+            and "t1" in app.screen.query_one("#tables", DataTable).rows
+            and any(HOSTILE in strip.text for strip in app.screen.query_one("#chat-log").lines))
+
+
 async def test_lobby_fits_80x24_and_shows_keys(lobby: Lobby) -> None:
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "Quit" in screen_text(app), "the lobby drawn")
         assert isinstance(app.screen, LobbyScreen)
         assert link.sent[0] == p.ClaimName(name="ana", lang="en")
         for widget_id in ("#title-bar", "#players", "#tables", "#chat-log", "#chat-input", "#keys"):
@@ -34,14 +42,14 @@ async def test_lobby_fits_80x24_and_shows_keys(lobby: Lobby) -> None:
 async def test_hostile_names_and_chat_render_literally(lobby: Lobby) -> None:
     app, link = lobby
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         link.push(
             p.PlayerUpdated(player=p.PlayerInfo(name="[/")),
             p.Chat(line=p.ChatLine(sender="[/", text=HOSTILE, ts=0)),
             p.TableUpdated(table=p.TableInfo(table_id="t1", title=HOSTILE, variant="argentino",
                                              owner="[/", seats=("[/", None), options={"target": 30})),
         )
-        await pilot.pause(0.2)
+        await until(pilot, lambda: hostile_shown(app), "the hostile names listed")
         players = app.screen.query_one("#players", OptionList)
         assert "[/" in [str(players.get_option_at_index(i).prompt) for i in range(players.option_count)]
         table = app.screen.query_one("#tables", DataTable)
@@ -55,7 +63,7 @@ async def test_unusable_username_asks_for_a_name() -> None:
     link = FakeLink()
     app = TrucoApp(link, "root", "en")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, ChooseNameScreen), "the name asked")
         assert isinstance(app.screen, ChooseNameScreen)
         assert link.sent == []  # nothing claimed for "root"
         await pilot.press("ctrl+u", *"[/", "enter")
@@ -63,18 +71,18 @@ async def test_unusable_username_asks_for_a_name() -> None:
         await pilot.press("ctrl+u", *"Ana", "enter")
         assert link.sent == [p.ClaimName(name="Ana", lang="en")]
         link.push(p.NameRefused(name="Ana", reason="taken", suggestion="Ana2"))
-        await pilot.pause(0.1)
+        await until(pilot, lambda: app.screen.query_one("#name-input", Input).value == "Ana2", "the suggestion")
         assert app.screen.query_one("#name-input", Input).value == "Ana2"
         assert "already online" in screen_text(app)
         link.push(*welcome("Ana2"))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         assert isinstance(app.screen, LobbyScreen)
 
 
 async def test_new_table_form_is_built_from_variant_data(lobby: Lobby) -> None:
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, NewTableScreen) and bool(app.screen.query("#opt-flor")),
                     "the new table form")
@@ -91,7 +99,8 @@ async def test_new_table_form_is_built_from_variant_data(lobby: Lobby) -> None:
         form.query_one("#opt-made_up", Select).value = "c"
         players.value = 5
         await pilot.press("ctrl+s")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: any(isinstance(m, p.CreateTable) for m in link.sent) and isinstance(app.screen, LobbyScreen),
+                    "the table asked for, the form closed")
         assert link.sent[-1] == p.CreateTable(variant="invented", players=5, options={"made_up": "c"},
                                              private=False, title="", owner_starts=True)
         assert isinstance(app.screen, LobbyScreen)
@@ -100,16 +109,16 @@ async def test_new_table_form_is_built_from_variant_data(lobby: Lobby) -> None:
 async def test_new_table_form_sends_changed_options(lobby: Lobby) -> None:
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("n")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, NewTableScreen) and bool(app.screen.query("#opt-flor")), "the new table form")
         form = app.screen
         form.query_one("#opt-flor", Checkbox).value = False
         form.query_one("#opt-target", Select).value = 15
         form.query_one("#private", Checkbox).value = True
         form.query_one("#title", Input).value = "mesa"
         await pilot.press("ctrl+s")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: any(isinstance(m, p.CreateTable) for m in link.sent), "the table asked for")
         assert link.sent[-1] == p.CreateTable(variant="argentino", players=2,
                                              options={"target": 15, "flor": False}, private=True, title="mesa")
 
@@ -117,11 +126,12 @@ async def test_new_table_form_sends_changed_options(lobby: Lobby) -> None:
 async def test_form_escape_cancels(lobby: Lobby) -> None:
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("n")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, NewTableScreen) and bool(app.screen.query("#opt-flor")), "the new table form")
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the form closed")
+        await pilot.pause()  # (what it chose is handed on next)
         assert isinstance(app.screen, LobbyScreen)
         assert not any(isinstance(m, p.CreateTable) for m in link.sent)
 
@@ -129,7 +139,7 @@ async def test_form_escape_cancels(lobby: Lobby) -> None:
 async def test_chat_key_focuses_input_at_once_and_sends(lobby: Lobby) -> None:
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("c", *"hola", "enter")  # no pause between "c" and the text
         assert link.sent[-1] == p.SendChat(text="hola")
         await pilot.press("escape", "j")
@@ -139,14 +149,14 @@ async def test_chat_key_focuses_input_at_once_and_sends(lobby: Lobby) -> None:
 async def test_language_switch_and_spanish_start() -> None:
     app, link = await lobby_app(lang="es")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "Salir" in screen_text(app), "the lobby in Spanish")
         assert "Salón" in screen_text(app)
         assert "Salir" in screen_text(app)  # the whole key bar fits in 80 columns
         await pilot.press("g")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "Saguão" in screen_text(app), "the lobby in Portuguese")
         assert "Saguão" in screen_text(app)
         await pilot.press("g")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "Lobby" in screen_text(app), "the lobby in English")
         shot = screen_text(app)
         assert "Lobby" in shot and "Salón" not in shot
 
@@ -155,32 +165,32 @@ async def test_language_switch_and_spanish_start() -> None:
 async def test_lobby_survives_any_clamped_size(size: tuple[int, int], lobby: Lobby) -> None:
     app, link = lobby
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.resize_terminal(*size)
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.size == app.size, "the lobby at its size")
         assert isinstance(app.screen, LobbyScreen)
 
 
 async def test_server_hang_up_ends_the_app(lobby: Lobby) -> None:
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         link.push(p.Notice(code="shutdown"))
         # Said on the screen first (issue 13: the notice was never seen), then the app ends.
         await until(pilot, lambda: "The server is shutting down" in screen_text(app), "the notice shown")
         assert app.return_value is None
-        await pilot.pause(1.6)
+        await until(pilot, lambda: app.return_value is not None, "the app ended", timeout=15.0)
     assert app.return_value == "shutdown"
 
 
 async def test_lobby_describes_the_selected_table_with_its_changed_options(lobby: Lobby) -> None:
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         link.push(p.TableUpdated(table=p.TableInfo(
             table_id="t1", title="la mesa", variant="argentino", owner="beto", seats=("beto", None),
             options={"target": 15, "flor": True}, turn_timer=30)))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "la mesa" in screen_text(app).splitlines()[1], "the table described")
         status = screen_text(app).splitlines()[1]
         assert "la mesa" in status and "Points to win a game: 15" in status and "30 s per move" in status
         assert "Flor" not in status  # unchanged options are not listed

@@ -2,18 +2,21 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
+from textual.widgets import OptionList
 
 import engine
 import protocol as p
 from server.variants import variant_infos
 from tui.app import TrucoApp
 from tui.cards import card_text
+from tui.screens.help import HelpScreen
 from tui.screens.table import TableScreen
 from tui.widgets.table.senas import SenasScreen
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, until
 from tests.tui.kit import FakeLink, lobby_with
 from tests.tui.test_table_screen import update_for
 
@@ -41,6 +44,32 @@ def app_at_table(players: int = 4, seat: int | None = 0, senas: str = "fair", la
     return app, link, update_for(st, seat, 3, events, names=NAMES)
 
 
+def showing(app: TrucoApp) -> bool:
+    """The table is on the screen, with the update pushed (the tests push one)."""
+    return isinstance(app.screen, TableScreen) and app.screen.table.update is not None
+
+
+async def keys_before_taken(pilot: Any, app: TrucoApp) -> None:
+    """The keys pressed before were handled (keys are taken in order): ? opens the help after
+    them, Esc closes it again."""
+    await pilot.press("question_mark")
+    await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help, after the keys before it",
+                seen=lambda: type(app.screen).__name__)
+    await pilot.press("escape")
+    await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
+
+
+async def picker_keys_taken(pilot: Any, app: TrucoApp) -> None:
+    """The keys pressed in the seat list before were handled (keys are taken in order): Down
+    moves its cursor after them, Up brings it back."""
+    choices = app.screen.query_one("#seat-choices", OptionList)
+    was = choices.highlighted
+    await pilot.press("down")
+    await until(pilot, lambda: choices.highlighted != was, "the cursor moved, after the keys before it")
+    await pilot.press("up")
+    await until(pilot, lambda: choices.highlighted == was, "the cursor back")
+
+
 def talk_lines(app: TrucoApp) -> list[str]:
     return [line.plain for line in app.screen.query_one("#t-chat-log").lines]
 
@@ -53,14 +82,15 @@ def keybar(app: TrucoApp) -> str:
 async def test_s_opens_the_picker_and_its_key_sends_the_sena(size: tuple[int, int]) -> None:
     app, link, update = app_at_table()
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         link.push(update)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: showing(app) and (size[1] < 24 or "C Partners" in keybar(app)), "the table drawn")
         assert isinstance(app.screen, TableScreen)
         if size[1] >= 24:  # (60x20: while a call waits, the bar gives its room to the calls)
             assert "S Seña" in keybar(app) and "C Partners" in keybar(app)
         await pilot.press("S")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, SenasScreen) and "Your cards:" in screen_text(app)
+                    and "nothing good" in screen_text(app), "the seña picker drawn")
         assert isinstance(app.screen, SenasScreen)
         text = screen_text(app)
         assert "ancho de espadas" in text and "nothing good" in text
@@ -73,11 +103,15 @@ async def test_s_opens_the_picker_and_its_key_sends_the_sena(size: tuple[int, in
         assert region.bottom <= size[1] and region.right <= size[0] and region.y >= 0
         assert app.screen.query_one("#senas-cards").region.y >= region.y
         await pilot.press("2")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and any(isinstance(m, p.MakeSena) for m in link.sent),
+                    "the seña sent, the picker closed")
         assert isinstance(app.screen, TableScreen)
         assert [m for m in link.sent if isinstance(m, p.MakeSena)] == [p.MakeSena(table_id="t1", sena="ancho_bastos")]
-        await pilot.press("S", "escape")  # Esc makes none
-        await pilot.pause(0.1)
+        await pilot.press("S")
+        await until(pilot, lambda: isinstance(app.screen, SenasScreen), "the picker again")
+        await pilot.press("escape")  # Esc makes none
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the picker closed")
+        await pilot.pause()  # (what it chose is handed on next)
         assert isinstance(app.screen, TableScreen)
         assert len([m for m in link.sent if isinstance(m, p.MakeSena)]) == 1
 
@@ -85,12 +119,13 @@ async def test_s_opens_the_picker_and_its_key_sends_the_sena(size: tuple[int, in
 async def test_senas_seen_are_told_apart_mine_a_partners_and_a_caught_one() -> None:
     app, link, update = app_at_table()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         link.push(update,
                   p.SenaSeen(table_id="t1", seat=0, sena="tres", to=(2,), deal_no=1),
                   p.SenaSeen(table_id="t1", seat=2, sena="ancho_bastos", to=(0,), deal_no=1),
                   p.SenaSeen(table_id="t1", seat=1, sena="flor", to=(3,), deal_no=1, caught=True))
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and any("You caught" in line for line in talk_lines(app)),
+                    "the señas in the talk")
         assert talk_lines(app)[-3:] == [
             "You signalled to carla: a 3",
             "carla signals to you: winks (ancho de bastos)",
@@ -101,26 +136,27 @@ async def test_senas_seen_are_told_apart_mine_a_partners_and_a_caught_one() -> N
 async def test_senas_read_in_spanish() -> None:
     app, link, update = app_at_table(lang="es")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         link.push(update, p.SenaSeen(table_id="t1", seat=1, sena="siete_oros", to=(3,), deal_no=1, caught=True))
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and any("Pescaste" in line for line in talk_lines(app)),
+                    "the seña in the talk")
         assert talk_lines(app)[-1] == "¡Pescaste una seña! beto le hace una seña a dani: tuerce la boca para la izquierda (siete de oro)"
 
 
 async def test_capital_c_talks_to_the_partners_only_and_c_to_the_table() -> None:
     app, link, update = app_at_table()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         link.push(update)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: showing(app), "the table with its update")
         await pilot.press("C", *"tengo", "enter")
         await pilot.press("c", *"hola", "enter")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: len([m for m in link.sent if isinstance(m, p.TableChat)]) >= 2, "both lines sent")
         chats = [(m.text, m.partners) for m in link.sent if isinstance(m, p.TableChat)]
         assert chats == [("tengo", True), ("hola", False)]
         link.push(p.Chat(line=p.ChatLine(sender="carla", text="vamos", ts=1, table_id="t1", partners=True)),
                   p.Chat(line=p.ChatLine(sender="beto", text="hola", ts=1, table_id="t1")))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "beto: hola" in talk_lines(app), "the lines in the talk")
         assert talk_lines(app)[-2:] == ["[to partners] carla: vamos", "beto: hola"]
 
 
@@ -129,12 +165,12 @@ async def test_no_sena_key_without_a_partner_for_a_spectator_or_with_senas_off(
         players: int, seat: int | None, senas: str) -> None:
     app, link, update = app_at_table(players, seat, senas)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         link.push(update)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: showing(app) and "? Help" in keybar(app), "the table and its keys drawn")
         assert "S Seña" not in keybar(app)
         await pilot.press("S")
-        await pilot.pause(0.1)
+        await keys_before_taken(pilot, app)
         assert isinstance(app.screen, TableScreen)
         assert not [m for m in link.sent if isinstance(m, p.MakeSena)]
         # The partner chat needs a partner, not señas.
@@ -144,13 +180,11 @@ async def test_no_sena_key_without_a_partner_for_a_spectator_or_with_senas_off(
 async def test_the_help_lists_each_sena_with_its_gesture() -> None:
     app, link, update = app_at_table()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         link.push(update)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: showing(app), "the table with its update")
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
-        from tui.screens.help import HelpScreen
-
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
         assert isinstance(app.screen, HelpScreen)
         body = app.screen.body or ""
         assert "ancho de espadas: raises the eyebrows" in body
@@ -177,42 +211,47 @@ def waiting_app(players: int, seat: int, owner: str = "ana") -> tuple[TrucoApp, 
 async def test_the_creator_swaps_two_seats_from_the_waiting_room(size: tuple[int, int]) -> None:
     app, link = waiting_app(4, 0)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "? Help" in keybar(app) and "Team 2" in screen_text(app), "the waiting room drawn")
         assert "m Seats" in keybar(app)
         assert "Team 2" in screen_text(app)  # partners sit on alternate seats
         await pilot.press("m")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "Which seat moves?" in screen_text(app), "the seats to move")
         assert "Which seat moves?" in screen_text(app)
         await pilot.press("2")  # the free seat 2...
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "with which seat?" in screen_text(app), "the seats to swap with")
         assert "Swap seat 2 (free seat) with which seat?" in screen_text(app)
         await pilot.press("down", "enter")  # ...with seat 3 (beto): the cursor starts on seat 1
-        await pilot.pause(0.1)
+        await until(pilot, lambda: any(isinstance(m, p.SwapSeats) for m in link.sent), "the swap sent")
         assert [m for m in link.sent if isinstance(m, p.SwapSeats)] == [p.SwapSeats(table_id="t1", a=1, b=2)]
 
 
 async def test_a_player_moves_to_a_free_seat_picked_from_the_list() -> None:
     app, link = waiting_app(4, 1, owner="beto")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "? Help" in keybar(app), "the waiting room drawn")
         await pilot.press("m")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "Move to which seat?" in screen_text(app) and "4. free seat" in screen_text(app),
+                    "the seats to move to")
         text = screen_text(app)
         assert "Move to which seat?" in text and "2. ana (you)" in text and "4. free seat  Team 2" in text
         await pilot.press("1")  # beto's seat: not his to take, the list stays
-        await pilot.pause(0.1)
+        await picker_keys_taken(pilot, app)
         assert "Move to which seat?" in screen_text(app)
         await pilot.press("down", "enter")  # from the first free seat (3) down to 4
-        await pilot.pause(0.1)
-        await pilot.press("m", "escape")  # changed his mind: nothing sent
-        await pilot.pause(0.1)
+        await until(pilot, lambda: any(isinstance(m, p.SwapSeats) for m in link.sent) and "Move to which seat?" not in screen_text(app),
+                    "the move sent, the list closed")
+        await pilot.press("m")
+        await until(pilot, lambda: "Move to which seat?" in screen_text(app), "the seats to move to, again")
+        await pilot.press("escape")  # changed his mind: nothing sent
+        await until(pilot, lambda: "Move to which seat?" not in screen_text(app), "the list closed")
+        await pilot.pause()  # (what he chose is handed on next)
         assert [m for m in link.sent if isinstance(m, p.SwapSeats)] == [p.SwapSeats(table_id="t1", a=1, b=3)]
 
 
 async def test_no_seats_key_at_a_two_player_table() -> None:
     app, link = waiting_app(2, 0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "? Help" in keybar(app), "the waiting room drawn")
         assert "m Seats" not in keybar(app)
 
 
@@ -223,22 +262,25 @@ async def test_no_seats_key_at_a_two_player_table() -> None:
                                                   ("pt", "uruguayo", "uruguayo")])
 async def test_p_in_the_lobby_offers_quick_play_in_my_game(lang: str, last: str | None, expected: str) -> None:
     from tui.screens.lobby import LobbyScreen
+    from tui.screens.quick_play import QuickPlayScreen
 
     tables = () if last is None else (p.TableInfo(table_id="t0", title="old", variant=last, owner="x",
                                                   seats=("ana", None), options={}),)
     app, link = lobby_with(*tables, lang=lang)
     async with app.run_test(size=(60, 20)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         if last is not None:  # I sat there, then left
             link.push(p.Seated(table_id="t0", seat=0))
-            await pilot.pause(0.3)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
             link.push(p.Seated())
-            await pilot.pause(0.3)
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
         assert isinstance(app.screen, LobbyScreen)
         await pilot.press("p")  # the chooser opens on my game, for two
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the quick play chooser")
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: any(isinstance(m, p.QuickPlay) for m in link.sent) and isinstance(app.screen, LobbyScreen)
+                    and {"en": "p Quick", "pt": "p Rápida"}[lang] in screen_text(app),
+                    "the quick play asked, the lobby drawn again")
         assert [m for m in link.sent if isinstance(m, p.QuickPlay)] == [p.QuickPlay(variant=expected, players=2)]
         assert {"en": "p Quick", "pt": "p Rápida"}[lang] in screen_text(app)
 
@@ -250,10 +292,11 @@ async def test_the_chat_input_says_when_calls_said_in_it_count() -> None:
     rules = engine.get_ruleset("argentino", reserved_words=True)
     st, events = engine.new_match(rules, 2, random.Random(4))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         link.push(update_for(st, 0, 3, events, names=NAMES))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: showing(app) and "a call said alone counts" in app.screen.query_one("#t-chat", Input).placeholder,
+                    "the table with its chat input")
         assert "a call said alone counts" in app.screen.query_one("#t-chat", Input).placeholder
         await pilot.press("C")  # to the partners: nothing is called there (and 2 players have none)
-        await pilot.pause(0.1)
+        await keys_before_taken(pilot, app)
         assert "a call said alone counts" in app.screen.query_one("#t-chat", Input).placeholder

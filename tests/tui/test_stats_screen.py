@@ -10,7 +10,7 @@ from tui.i18n import Translator
 from tui.screens.lobby import LobbyScreen
 from tui.screens.stats import LeaderboardScreen, StatsScreen
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, until
 from tests.tui.kit import VARIANTS, FakeLink, lobby_with
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
@@ -38,14 +38,15 @@ def keyed_app(lang: str = "en") -> tuple[TrucoApp, FakeLink]:
 async def test_the_lobby_asks_for_my_rating_and_shows_it_in_the_title() -> None:
     app, link = keyed_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and any(isinstance(m, p.MyStats) for m in link.sent),
+                    "the lobby, my rating asked")
         assert isinstance(app.screen, LobbyScreen)
         assert isinstance(link.sent[-1], p.MyStats)
         link.push(REPORT)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "ana · rating 6.4" in screen_text(app).splitlines()[0], "the rating in the title")
         assert "ana · rating 6.4" in screen_text(app).splitlines()[0]
         link.push(p.PlayerUpdated(player=p.PlayerInfo(name="beto", guest=False, rating=-2.25)))
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "beto -2.2" in screen_text(app) or "beto -2.3" in screen_text(app), "beto's rating listed")
         assert "beto -2.2" in screen_text(app) or "beto -2.3" in screen_text(app)  # players pane
 
 
@@ -55,13 +56,13 @@ async def test_my_stats_show_totals_ratings_and_last_matches(lang: str, size: tu
     tr = Translator(lang)
     app, link = keyed_app(lang)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("s")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, StatsScreen), "my stats")
         assert isinstance(app.screen, StatsScreen)
         assert isinstance(link.sent[-1], p.MyStats)
         link.push(REPORT)
-        await pilot.pause(0.3)
+        await until(pilot, lambda: tr("stats.left") in screen_text(app) and "-2.0" in screen_text(app), "the stats drawn")
         text = screen_text(app)
         assert tr("stats.title") in text
         totals = tr("stats.totals", games=7, wins=4, pf=151, pa=122, envidos=9, trucos=11, refused=3)
@@ -73,7 +74,7 @@ async def test_my_stats_show_totals_ratings_and_last_matches(lang: str, size: tu
         bar = text.splitlines()[-1] if size[0] > 60 else "\n".join(text.splitlines()[-2:])
         assert tr("key.leaderboard") in bar and "Esc" in bar
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
         assert isinstance(app.screen, LobbyScreen)
 
 
@@ -84,17 +85,19 @@ async def test_my_games_bar_offers_stats_and_the_leaderboards(lang: str) -> None
     tr = Translator(lang)
     app, link = keyed_app(lang)
     async with app.run_test(size=(60, 20)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await pilot.press("h")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen)
+                    and f"t {tr('key.leaderboard')}" in " ".join(screen_text(app).splitlines()[-2:]), "my games and their keys")
         assert isinstance(app.screen, HistoryScreen)
         bar = " ".join(screen_text(app).splitlines()[-2:])
         assert f"s {tr('key.stats')}" in bar and f"t {tr('key.leaderboard')}" in bar
         await pilot.press("s")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, StatsScreen), "my stats")
         assert isinstance(app.screen, StatsScreen)
         await pilot.press("t")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and any(isinstance(m, p.Leaderboard) for m in link.sent),
+                    "the leaderboard, asked for")
         assert isinstance(app.screen, LeaderboardScreen)
         assert isinstance(link.sent[-1], p.Leaderboard)
 
@@ -102,12 +105,12 @@ async def test_my_games_bar_offers_stats_and_the_leaderboards(lang: str) -> None
 async def test_a_guest_is_told_how_to_get_stats() -> None:
     app, link = lobby_with(lang="es", variants=VARIANTS)
     async with app.run_test(size=(60, 20)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         assert not any(isinstance(m, p.MyStats) for m in link.sent)  # no rating to ask for
         await pilot.press("s")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, StatsScreen), "my stats")
         link.push(p.StatsReport(keyed=False))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "Los invitados no tienen" in screen_text(app), "the guest told")
         assert "Los invitados no tienen" in screen_text(app)
 
 
@@ -115,11 +118,12 @@ async def test_a_guest_is_told_how_to_get_stats() -> None:
 async def test_the_leaderboard_lists_players_and_switches_table_size(size: tuple[int, int]) -> None:
     app, link = keyed_app("pt")
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         link.push(REPORT)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: app.model.rating is not None, "my rating known")
         await pilot.press("t")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and any(isinstance(m, p.Leaderboard) for m in link.sent),
+                    "the leaderboard, asked for")
         assert isinstance(app.screen, LeaderboardScreen)
         assert link.sent[-1] == p.Leaderboard(variant="argentino", players=4)  # my rating's board
         link.push(p.LeaderboardReport(variant="argentino", players=2, lines=(  # a stale answer
@@ -127,15 +131,15 @@ async def test_the_leaderboard_lists_players_and_switches_table_size(size: tuple
         link.push(p.LeaderboardReport(variant="argentino", players=4, lines=(
             p.BoardLine(name="beto", rating=9.5, games=12, wins=9),
             p.BoardLine(name="ana", rating=6.42, games=5, wins=3))))
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "9.5" in screen_text(app), "the board drawn")
         text = screen_text(app)
         assert "Ranking · Argentino" in text or "Ranking · " in text
         lines = [line for line in text.splitlines() if "beto" in line or "ana" in line]
         assert "stale" not in text
         assert lines[0].split()[:3] == ["1", "beto", "9.5"] and lines[1].split()[:3] == ["2", "ana", "6.4"]
         await pilot.press("2")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: p.Leaderboard(variant="argentino", players=2) in link.sent, "the other board asked for")
         assert link.sent[-1] == p.Leaderboard(variant="argentino", players=2)
         link.push(p.LeaderboardReport(variant="argentino", players=2))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: Translator("pt")("stats.board_empty") in screen_text(app), "the empty board")
         assert Translator("pt")("stats.board_empty") in screen_text(app)

@@ -54,9 +54,9 @@ async def test_a_rejoin_fills_the_log_with_the_match_so_far_and_never_twice() ->
     link = FakeLink()
     app = await seated_app(link)
     async with app.run_test(size=(100, 60)) as pilot:  # room for the whole log
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         link.push(rejoin)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: all(f"Hand {deal}: " in screen_text(app) for deal in (1, 2, 3)), "the match so far in the log")
         model = app.table_model("t1")
         assert list(model.log) == list(rejoin.history)
         text = screen_text(app)
@@ -65,8 +65,10 @@ async def test_a_rejoin_fills_the_log_with_the_match_so_far_and_never_twice() ->
         last_card = next(e for e in reversed(rejoin.history) if isinstance(e, p.Acted) and e.call == "play")
         assert last_card.card and last_card.card[:-1] in text
         # The same events again (another reconnect): replaced, not added.
+        before = model.update
         link.push(rejoin)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: model.update is not before, "the second rejoin taken")
+        await pilot.pause()  # (and drawn)
         assert list(model.log) == list(rejoin.history)
         assert all(screen_text(app).count(f"Hand {deal}: ") == 1 for deal in (1, 2, 3))
         # The seat bubbles and the hand summary read the current hand again.
@@ -82,7 +84,7 @@ async def test_a_rejoin_before_the_screen_is_up_is_drawn_when_it_opens() -> None
     link.push(*welcome(), p.TableUpdated(table=TABLE), p.Seated(table_id="t1", seat=0),
               dataclasses.replace(wire, events=(), history=wire.events))
     async with app.run_test(size=(100, 60)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "Hand 2: " in screen_text(app), "the match so far in the log")
         text = screen_text(app)
         assert text.count("Hand 1: ") == 1 and text.count("Hand 2: ") == 1
 
@@ -100,7 +102,7 @@ async def test_choosing_piedras_keeps_the_cards_and_tricks_in_view(puntos_offere
     own = engine.view(state, seat).own_cards
     async with venezolano_shown(state, seat, events) as (app, link, pilot):
         await pilot.press("u")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen) and "how many?" in screen_text(app), "the amount asked")
         assert isinstance(app.screen, PromptScreen)
         text = screen_text(app)
         assert "how many?" in text
@@ -118,19 +120,19 @@ async def test_leave_and_help_open_over_the_table_without_blanking_it(
         app = pilot.app
         if lite:
             app.toggle_lite()
-            await pilot.pause(0.1)
+            await until(pilot, lambda: "- Game log -" in screen_text(app), "the lite look drawn")
         under = screen_text(app).splitlines()
         await pilot.press("l")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmLeaveScreen) and dialog_region(app).width > 0, "the question")
         assert isinstance(app.screen, ConfirmLeaveScreen)
         assert_table_in_view(app, "#t-cards", "#t-tricks", "#t-actions")
         shown = screen_text(app).splitlines()
         box = dialog_region(app)
         assert shown[: box.y] == under[: box.y]  # everything above the box, unchanged
         await pilot.press("n")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen) and dialog_region(app).width > 0, "the help")
         assert isinstance(app.screen, HelpScreen)
         assert_table_in_view(app, "#t-tricks", "#t-seats")
         seats = app.screen_stack[-2].query_one("#t-seats").region
@@ -143,7 +145,7 @@ async def test_at_200x50_help_leaves_the_cards_in_view(show_table: ShowTable) ->
     async with show_table(state, 0, events, size=(200, 50)) as pilot:
         app = pilot.app
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen) and dialog_region(app).width > 0, "the help")
         assert_table_in_view(app, "#t-cards", "#t-tricks", "#t-seats")
 
 
@@ -214,7 +216,7 @@ async def test_rematch_tells_the_asker_whom_it_waits_for_and_the_others_who_aske
         assert isinstance(app.screen, MatchOverScreen)
         assert "asked" not in screen_text(app)
         link.push(dataclasses.replace(base, rematch_votes=(1,)))  # beto asks first
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "beto asked for a rematch" in screen_text(app), "beto's ask shown")
         assert "beto asked for a rematch: press r to accept." in screen_text(app)
         assert "r Rematch" in screen_text(app)
         await pilot.press("r")
@@ -224,7 +226,7 @@ async def test_rematch_tells_the_asker_whom_it_waits_for_and_the_others_who_aske
         rules = engine.get_ruleset("argentino", flor=False, match_games=1, target=15)
         fresh, fresh_events = engine.new_match(rules, 2, random.Random(2))
         link.push(update_for(fresh, 0, len(events) + len(fresh_events), fresh_events))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table back")
         assert isinstance(app.screen, TableScreen)
 
 
@@ -239,11 +241,12 @@ async def test_the_asker_sees_the_names_it_waits_for_even_after_closing_the_dial
     async with table_shown(app, link, dataclasses.replace(base, seats=seats)) as pilot:
         await pilot.press("r")
         link.push(dataclasses.replace(base, seats=seats, rematch_votes=(0,)))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "waiting for beto, dani." in screen_text(app), "whom the ask waits for")
         assert "waiting for beto, dani." in screen_text(app)  # not the bot
         assert "r Rematch" not in screen_text(app)  # asked already: nothing more to press
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and "waiting for beto, dani." in screen_text(app),
+                    "the table, with whom the ask waits for")
         assert isinstance(app.screen, TableScreen)
         assert "waiting for beto, dani." in screen_text(app)  # the status line says it too
 
@@ -253,7 +256,7 @@ async def test_a_spectator_sees_who_asked_for_the_rematch(link: FakeLink, show_t
     async with show_table(state, None, seq=len(events), waiting=()) as pilot:
         app = pilot.app
         link.push(dataclasses.replace(update_for(state, None, len(events), [], waiting=()), rematch_votes=(0,)))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "Rematch asked by ana." in screen_text(app), "the ask shown")
         text = screen_text(app)
         assert "Rematch asked by ana." in text and "press r" not in text
         assert "r Rematch" not in text  # a spectator has no say
@@ -261,7 +264,8 @@ async def test_a_spectator_sees_who_asked_for_the_rematch(link: FakeLink, show_t
         assert not any(isinstance(m, p.Rematch) for m in link.sent)
         await pilot.press("escape")
         link.push(update_for(state, None, len(events), [], waiting=()))  # nobody asks any more
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table_model("t1").update.rematch_votes == ()
+                    and "Match over." in screen_text(app), "the table, nobody asking")
         assert isinstance(app.screen, TableScreen)
         assert "Match over." in screen_text(app) and "r for a rematch" not in screen_text(app)
 
@@ -274,7 +278,8 @@ async def waiting_room(private: bool, code: str, lang: str = "en") -> str:
     info = dataclasses.replace(TABLE, seats=("ana", "beto", None, None), private=private, status="waiting")
     link.push(*welcome("beto"), p.TableUpdated(table=info), p.Seated(table_id="t1", seat=1, code=code))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and "2. beto" in screen_text(app)
+                    and "c Chat" in screen_text(app), "the waiting room")
         assert isinstance(app.screen, TableScreen)
         return screen_text(app)
 

@@ -11,9 +11,10 @@ from textual.widgets import RichLog
 import engine
 import protocol as p
 from tui.widgets.hanging import HangingText
-from tui.screens.table import MatchOverScreen, TableScreen
+from tui.screens.help import HelpScreen
+from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
-from tests.tui.helpers import screen_text
+from tests.tui.helpers import screen_text, until
 from tests.tui.kit import (
     FakeLink, OwnTurn, PuntosOffered, ShowTable, TrucoCalled,
     seated_app, table_shown, two_player_state, update_for, venezolano_shown,
@@ -25,10 +26,11 @@ async def test_table_screen_shows_cards_calls_and_fits_80x24() -> None:
     link = FakeLink()
     app = await seated_app(link)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         assert isinstance(app.screen, TableScreen)
         link.push(update_for(state, 0, 3, events))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: app.screen.table.update is not None and "Hand 1: " in screen_text(app)
+                    and "beto" in screen_text(app), "the update drawn")
         text = screen_text(app)
         own = engine.view(state, 0).own_cards
         for card in own:
@@ -76,7 +78,7 @@ async def test_a_card_that_cannot_be_played_is_not_sent(link: FakeLink, show_tab
     async with show_table(state, seat, events) as pilot:
         app = pilot.app
         await pilot.press("1")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "turn to play, not yours." in screen_text(app), "the reason said")
         assert not [m for m in link.sent if isinstance(m, p.TableAction)]
         turn = engine.view(state, seat).turn
         assert f"It is {('ana', 'beto')[turn]}'s turn to play, not yours." in screen_text(app)
@@ -139,13 +141,13 @@ async def test_leaving_asks_first_and_returns_to_the_lobby(link: FakeLink, show_
     async with show_table(state, 0, events) as pilot:
         app = pilot.app
         await pilot.press("l")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmLeaveScreen), "the question")
         await pilot.press("y")
         assert link.sent[-1] == p.LeaveTable(table_id="t1")
-        link.push(p.Seated())
-        await pilot.pause(0.2)
         from tui.screens.lobby import LobbyScreen
 
+        link.push(p.Seated())
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         assert isinstance(app.screen, LobbyScreen)
 
 
@@ -195,10 +197,10 @@ async def test_a_call_that_names_a_number_asks_for_it(puntos_offered: PuntosOffe
         text = screen_text(app)
         assert text.count("Envido puntos") == 1  # one entry, not one per number
         await pilot.press("u")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: f"({amounts[0]} to {amounts[-1]})" in screen_text(app), "the number asked")
         assert f"({amounts[0]} to {amounts[-1]})" in screen_text(app)
         await pilot.press(*str(amounts[-1]), "enter")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: bool([m for m in link.sent if isinstance(m, p.TableAction)]), "the action sent")
         sent = [m for m in link.sent if isinstance(m, p.TableAction)][-1]
         assert (sent.call, sent.amount) == ("envido_puntos", amounts[-1])
 
@@ -213,11 +215,11 @@ async def test_a_ley_is_offered_on_a_venezolano_table() -> None:
         text = screen_text(app)
         assert "y A ley" in text
         await pilot.press("y")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: bool([m for m in link.sent if isinstance(m, p.TableAction)]), "the action sent")
         sent = [m for m in link.sent if isinstance(m, p.TableAction)][-1]
         assert sent.call == "a_ley"
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen) and bool(app.screen.query(HangingText)), "the help")
         help_text = app.screen.query_one(VerticalScroll).query_one(HangingText).text
         assert "tengo flor" in str(help_text)
 
@@ -291,7 +293,7 @@ async def test_pido_flor_has_its_key_and_its_answer_is_logged() -> None:
     async with venezolano_shown(state, 0, events) as (app, link, pilot):
         assert "p Pido flor" in screen_text(app)
         await pilot.press("p")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: bool([m for m in link.sent if isinstance(m, p.TableAction)]), "the action sent")
         assert [m for m in link.sent if isinstance(m, p.TableAction)][-1].call == "pedir_flor"
     state, more = engine.apply(state, engine.Action(0, engine.Call.PEDIR_FLOR))
     async with venezolano_shown(state, 0, events + more) as (app, link, pilot):
@@ -310,13 +312,15 @@ async def test_lobby_chat_while_at_a_table_is_shown_on_return_without_touching_t
         assert isinstance(table_screen, TableScreen)
         lobby = next(s for s in app.screen_stack if isinstance(s, LobbyScreen))
         link.push(p.Chat(line=p.ChatLine(sender="beto", text="who wants a game?", ts=0)))
-        await pilot.pause(0.1)
+        await until(pilot, lambda: any(line.text == "who wants a game?" for line in app.model.chat), "the line taken")
+        await pilot.pause()  # (and any redraw it asked for made)
         assert "who wants a game?" not in screen_text(app)  # the table is untouched
         # Even the hidden lobby's chat log waits (writing it would re-lay out the table).
         assert not any("who wants a game?" in line.text
                        for line in lobby.query_one("#chat-log", RichLog).lines)
         link.push(p.Seated())  # back to the lobby
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "who wants a game?" in screen_text(app),
+                    "the lobby, with the line")
         assert isinstance(app.screen, LobbyScreen)
         assert "who wants a game?" in screen_text(app)
 

@@ -13,7 +13,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.table import TableScreen
 
 from engine.testing import act, scenario
-from tests.tui.helpers import screen_text, toasts
+from tests.tui.helpers import screen_text, toasts, until
 from tests.tui.kit import table_shown, update_for, variant_app
 
 
@@ -40,7 +40,7 @@ async def test_piezas_are_starred_in_the_hand_and_the_grid_and_the_muestra_is_la
         assert text.count("╭★────╮") == 1  # only the 2b is a pieza
         state, events = act(state, (0, "play", "2b"))
         link.push(update_for(state, 0, 4, events))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "2B★" in str(app.screen.query_one("#t-tricks").render()), "the pieza in the grid")
         grid = str(app.screen.query_one("#t-tricks").render())
         assert "2B★" in grid
 
@@ -64,7 +64,7 @@ async def test_perico_and_perica_are_told_apart() -> None:
         assert "╭★★───╮" in text and "╭★────╮" in text  # perico, perica
         assert "Vira: 4C" in text
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen) and bool(app.screen.query(HangingText)), "the help")
         body = help_text(app)
         assert "Perico ★★: 11C (30)" in body and "Perica ★: 10C (29)" in body
         assert "11C★★ > 10C★ > 1E > 1B > 7E > 7O > 3E 3B 3O 3C" in body
@@ -78,7 +78,7 @@ async def test_manilhas_are_starred_and_the_help_ranks_them_first() -> None:
     async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
         assert "╭★────╮" in screen_text(app) and "Vira: J♦" in screen_text(app)
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen) and bool(app.screen.query(HangingText)), "the help")
         body = help_text(app)
         assert "Manilhas ★: K♣, K♥, K♠, K♦" in body
         assert "K♣★ > K♥★ > K♠★ > K♦★ > 3♣ 3♥ 3♠ 3♦ > 2♣ 2♥ 2♠ 2♦ > A♣ A♥ A♠ A♦ > J♣ J♥ J♠ >" in body
@@ -95,7 +95,7 @@ async def test_help_says_what_the_pending_envido_is_worth_and_how_this_hand_coun
         app, link = await variant_app(state, 0, "argentino", lang=lang)
         async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
             await pilot.press("question_mark")
-            await pilot.pause(0.2)
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen) and bool(app.screen.query(HangingText)), "the help")
             body = help_text(app)
             assert worth in body and own in body
             assert "1E > 1B > 7E > 7O > 3E 3B 3O 3C > 2E 2B 2O 2C > 1O 1C > 12E" in body
@@ -126,7 +126,7 @@ async def test_after_a_brazilian_parda_a_weaker_card_says_play_your_strongest() 
         async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
             own = [str(c) for c in engine.view(state, 0).own_cards]
             await pilot.press(str(own.index("7c") + 1))
-            await pilot.pause(0.1)
+            await until(pilot, lambda: words in screen_text(app), "the reason said")
             assert not [m for m in link.sent if isinstance(m, p.TableAction)]
             assert words in screen_text(app)
 
@@ -137,19 +137,19 @@ async def test_refusals_say_why_a_bet_blocks_the_cards() -> None:
     app, link = await variant_app(state, 0, "argentino", lang="es")
     async with table_shown(app, link, update_for(state, 0, 3, events)) as pilot:
         await pilot.press("1")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "El truco de tu equipo espera respuesta." in screen_text(app), "the reason said")
         assert "El truco de tu equipo espera respuesta." in screen_text(app)
         await pilot.press("q")  # quiero is not this seat's to say: the key says why
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "No hay nada que contestar." in screen_text(app), "the reason said")
         assert "No hay nada que contestar." in screen_text(app)
         await pilot.press("t")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "El truco de tu equipo espera respuesta." in screen_text(app), "the reason said again")
         assert "El truco de tu equipo espera respuesta." in screen_text(app)
         assert not [m for m in link.sent if isinstance(m, p.TableAction)]
     app, link = await variant_app(state, 1, "argentino")
     async with table_shown(app, link, update_for(state, 1, 3, events)) as pilot:
         await pilot.press("2")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "Answer the truco first" in screen_text(app), "the reason said")
         assert "Answer the truco first" in screen_text(app)
 
 
@@ -160,7 +160,7 @@ async def test_a_refused_action_from_the_server_is_said_in_the_players_language(
         assert isinstance(app.screen, TableScreen)
         link.push(p.Error(code="illegal", message="your team's truco call is waiting for an answer",
                           reason="truco_waiting"))
-        await pilot.pause(0.3)
+        await until(pilot, lambda: bool(toasts(app)), "the refusal shown")
         assert toasts(app) == ["O truco da sua dupla está esperando resposta."]
 
 
@@ -187,12 +187,12 @@ async def test_card_keys_without_a_card_to_press_say_why() -> None:
     app, link = await variant_app(state, 0, "paulista")
     async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
         await pilot.press("1")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "Mão de ferro: your cards go down unseen" in screen_text(app), "the reason said")
         assert "Mão de ferro: your cards go down unseen, with the j key." in screen_text(app)
     app, link = await variant_app(state, None, "paulista", lang="es")  # type: ignore[arg-type]
     async with table_shown(app, link, update_for(state, None, 3)) as pilot:
         await pilot.press("1")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "Estás mirando esta mesa" in screen_text(app), "the reason said")
         assert "Estás mirando esta mesa: los que miran no juegan." in screen_text(app)
 
 
@@ -205,6 +205,6 @@ async def test_las_que_pintan_with_a_card_it_cannot_take_says_why() -> None:
     async with table_shown(app, link, update_for(state, 0, 3)) as pilot:
         await pilot.press("k")
         await pilot.press("1")  # the 12o
-        await pilot.pause(0.1)
+        await until(pilot, lambda: "Las que pintan: not possible now" in screen_text(app), "the reason said")
         assert "Las que pintan: not possible now, or not with that card." in screen_text(app)
         assert not [m for m in link.sent if isinstance(m, p.TableAction)]

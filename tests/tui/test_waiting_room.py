@@ -4,13 +4,17 @@ chosen from a list when joining from the lobby."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
+from textual.widgets import OptionList
 
 import protocol as p
 from tui.app import TrucoApp
+from tui.screens.help import HelpScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.seat_picker import SeatPickerScreen
+from tui.screens.table import TableScreen
 
 from tests.tui.helpers import screen_text, toasts, until
 from tests.tui.kit import FakeLink, lobby_with
@@ -29,6 +33,32 @@ def seated_app(info: p.TableInfo, seat: int, lang: str = "en") -> tuple[TrucoApp
     return lobby_with(info, lang=lang, then=(p.Seated(table_id="t1", seat=seat),))
 
 
+def said(app: TrucoApp) -> str:
+    """What the screen says, its lines joined (a sentence may wrap)."""
+    return " ".join(line.strip() for line in screen_text(app).splitlines())
+
+
+async def keys_before_taken(pilot: Any, app: TrucoApp) -> None:
+    """The keys pressed before were handled (keys are taken in order): ? opens the help after
+    them, Esc closes it again."""
+    await pilot.press("question_mark")
+    await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help, after the keys before it",
+                seen=lambda: type(app.screen).__name__)
+    await pilot.press("escape")
+    await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
+
+
+async def picker_keys_taken(pilot: Any, app: TrucoApp) -> None:
+    """The keys pressed in the seat list before were handled (keys are taken in order): Down
+    moves its cursor after them, Up brings it back."""
+    choices = app.screen.query_one("#seat-choices", OptionList)
+    was = choices.highlighted
+    await pilot.press("down")
+    await until(pilot, lambda: choices.highlighted != was, "the cursor moved, after the keys before it")
+    await pilot.press("up")
+    await until(pilot, lambda: choices.highlighted == was, "the cursor back")
+
+
 def starts(link: FakeLink) -> list[p.Message]:
     return [m for m in link.sent if isinstance(m, p.StartTable)]
 
@@ -37,22 +67,22 @@ def starts(link: FakeLink) -> list[p.Message]:
 async def test_the_creator_starts_a_full_waiting_room_with_enter(size: tuple[int, int]) -> None:
     app, link = seated_app(room(("ana", None, "beto", None)), 0)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "Waiting for 2 more players" in said(app), "the waiting room")
         text = screen_text(app)
         assert "Waiting for 2 more players, or add bots (b). Then you start the game with Enter." in " ".join(
             line.strip() for line in text.splitlines())
         assert "Enter Start" not in text  # seats still free: no start yet
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await keys_before_taken(pilot, app)
         assert starts(link) == []
         link.push(p.TableUpdated(table=room(("ana", "Bot 1", "beto", "carla"), bots=(False, True, False, False))))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "press Enter to start" in said(app) and "m Seats" in screen_text(app), "the full room")
         text = screen_text(app)
         assert "Enter Start" in text and "m Seats" in text
         assert "press Enter to start" in text
         assert "2. Bot 1 (bot)  Team 2" in text and "4. carla  Team 2" in text  # who sits where
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: bool(starts(link)), "the start sent")
         assert starts(link) == [p.StartTable(table_id="t1")]
 
 
@@ -61,17 +91,18 @@ async def test_the_others_see_who_starts_and_have_no_start_key(size: tuple[int, 
     app, link = seated_app(room(("beto", "ana", "carla", "Bot 1"), owner="beto",
                                 bots=(False, False, False, True)), 1)
     async with app.run_test(size=size, notifications=True) as pilot:
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "Every seat is taken" in said(app), "the full room")
         text = " ".join(line.strip() for line in screen_text(app).splitlines())
         assert "Every seat is taken. beto starts the game (and can still swap seats)." in text
         assert "Enter Start" not in text and "m Seats" not in text  # no free seat to move to
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await keys_before_taken(pilot, app)
         assert starts(link) == []
         # beto left: the table is ana's now, and so is its start
         link.push(p.TableUpdated(table=room((None, "ana", "carla", "Bot 1"), owner="ana",
                                             bots=(False, False, False, True))))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "Waiting for 1 more player" in said(app) and "m Seats" in screen_text(app) and bool(toasts(app)),
+                    "the room, now ana's, and the news")
         assert "Waiting for 1 more player, or add a bot (b)" in " ".join(
             line.strip() for line in screen_text(app).splitlines())
         assert "m Seats" in screen_text(app)
@@ -81,10 +112,10 @@ async def test_the_others_see_who_starts_and_have_no_start_key(size: tuple[int, 
 async def test_a_table_that_starts_by_itself_shows_no_start_key() -> None:
     app, link = seated_app(room(("ana", "beto", "carla", "dani"), owner_starts=False), 0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and "? Help" in screen_text(app), "the waiting room")
         assert "Enter Start" not in screen_text(app)
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await keys_before_taken(pilot, app)
         assert starts(link) == []
 
 
@@ -92,7 +123,7 @@ async def test_a_table_that_starts_by_itself_shows_no_start_key() -> None:
 async def test_the_start_is_said_in_each_language(lang: str, words: str) -> None:
     app, _ = seated_app(room(("ana", "beto", "carla", "dani")), 0, lang)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
+        await until(pilot, lambda: words in said(app), "the waiting room")
         assert words in " ".join(line.strip() for line in screen_text(app).splitlines())
 
 
@@ -112,20 +143,20 @@ async def test_j_at_a_table_with_partners_chooses_the_seat_and_so_the_partner(si
     app, link = lobby_app(room(("beto", None, "Bot 1", None, "carla", None), owner="beto",
                                bots=(False, False, True, False, False, False)))
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "los jueves" in screen_text(app), "the lobby and its table")
         assert isinstance(app.screen, LobbyScreen)
         await pilot.press("j")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, SeatPickerScreen) and "5. carla  Team 1" in screen_text(app), "the seat list")
         assert isinstance(app.screen, SeatPickerScreen)
         text = screen_text(app)
         assert "Choose your seat at los jueves" in " ".join(line.strip() for line in text.splitlines())
         for row in ("1. beto  Team 1", "2. free seat  Team 2", "3. Bot 1 (bot)  Team 1", "5. carla  Team 1"):
             assert row in text, row
         await pilot.press("3")  # the bot's seat: not free, the list stays
-        await pilot.pause(0.1)
+        await picker_keys_taken(pilot, app)
         assert isinstance(app.screen, SeatPickerScreen) and joins(link) == []
         await pilot.press("down", "enter")  # from seat 2 to seat 4: beto's, carla's and the bot's partner
-        await pilot.pause(0.1)
+        await until(pilot, lambda: bool(joins(link)), "the join sent")
         assert joins(link) == [p.JoinTable(table_id="t1", seat=3)]
 
 
@@ -158,26 +189,27 @@ async def test_j_sits_at_once_where_there_is_nothing_to_choose() -> None:
                       options={}, status="waiting")
     app, link = lobby_app(two)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "a dos" in screen_text(app), "the lobby and its table")
         await pilot.press("j")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: bool(joins(link)), "the join sent")
         assert joins(link) == [p.JoinTable(table_id="t2")] and isinstance(app.screen, LobbyScreen)
     app, link = lobby_app(room(("beto", "Bot 1", "carla", None), owner="beto"))  # one seat left
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "los jueves" in screen_text(app), "the lobby and its table")
         await pilot.press("j")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: bool(joins(link)), "the join sent")
         assert joins(link) == [p.JoinTable(table_id="t1")] and isinstance(app.screen, LobbyScreen)
 
 
 async def test_esc_in_the_seat_list_joins_nothing() -> None:
     app, link = lobby_app(room(("beto", None, None, None), owner="beto"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "los jueves" in screen_text(app), "the lobby and its table")
         await pilot.press("j")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, SeatPickerScreen), "the seat list")
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the list closed")
+        await pilot.pause()  # (what was chosen is handed on next)
         assert joins(link) == [] and isinstance(app.screen, LobbyScreen)
 
 
@@ -193,9 +225,10 @@ async def test_every_seat_of_six_with_long_names_is_whole_in_the_list(lang: str,
     info = dataclasses.replace(info, bot_levels=("", "", "", "", "hard", ""))
     app, link = lobby_app(info, lang=lang)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and "los jueves" in screen_text(app), "the lobby and its table")
         await pilot.press("j")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, SeatPickerScreen)
+                    and tr("table.bot_with_level", level=tr("table.bot_hard")) in screen_text(app), "the seat list")
         assert isinstance(app.screen, SeatPickerScreen)
         text = screen_text(app)
         for seat, name in enumerate(names):
