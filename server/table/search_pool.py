@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import ctypes
 import logging
 import multiprocessing
@@ -23,6 +24,7 @@ import os
 import signal
 import sys
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import resource_tracker
 from typing import Any, Callable, TypeVar
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,16 @@ def _worker_started() -> None:
         pass
 
 
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (the pool's locks need it) with the process's
+    own standard error. While a terminal session's Textual app runs, ``sys.stderr`` is the
+    app's capture, whose ``fileno()`` is -1, and the tracker started then failed with
+    "bad value(s) in fds_to_keep": every hard bot's search, on any server with a terminal
+    session, fell back to the table's move at once."""
+    with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
+        resource_tracker.ensure_running()
+
+
 def _run_with_pid(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[T, int]:
     return fn(*args, **kwargs), os.getpid()
 
@@ -64,6 +76,7 @@ class SearchPool:
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
+            _start_resource_tracker()
             context = multiprocessing.get_context("forkserver" if sys.platform.startswith("linux") else "spawn")
             if context.get_start_method() == "forkserver":
                 # The fork server imports the rules once, each worker starts from its copy.

@@ -73,3 +73,35 @@ async def test_a_search_process_that_dies_answers_none_and_the_next_search_runs(
             await pool.run(divmod, 1, 0)
     finally:
         pool.shutdown()
+
+
+def test_a_search_starts_while_a_terminal_apps_capture_is_the_processs_stderr() -> None:
+    """A running Textual app replaces sys.stderr with a capture whose fileno() is -1; the
+    pool's first search must still start its processes (a hard bot on a server with a
+    terminal session searched never: "bad value(s) in fds_to_keep"). In a process of its
+    own: multiprocessing starts its resource tracker once per process."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import asyncio, sys\n"
+        "from server.table.search_pool import SearchPool\n"
+        "class Capture:\n"
+        "    def write(self, text): return len(text)\n"
+        "    def flush(self): pass\n"
+        "    def fileno(self): return -1\n"
+        "async def main():\n"
+        "    sys.stderr = Capture()\n"
+        "    pool = SearchPool(1)\n"
+        "    try:\n"
+        "        print(await pool.run(pow, 2, 10))\n"
+        "    except Exception as exc:\n"
+        "        print('failed', repr(exc))\n"
+        "    finally:\n"
+        "        pool.shutdown()\n"
+        "asyncio.run(main())\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    ran = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120)
+    assert ran.stdout.strip() == "1024", ran.stdout + ran.stderr
