@@ -57,6 +57,14 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tests/bench/run.py
 
+# The bots' strength (issue 36): every pairing in every game at 2, 4 and 6 players over
+# duplicate deals, with 95% intervals, CPU per decision, the targets and the never-peek
+# check's count; one process a core, ended within BENCH_BOTS_MINUTES (tests/bench/bench_bots.py).
+BENCH_BOTS_MINUTES ?= 25
+.PHONY: bench-bots
+bench-bots: $(STAMP)
+	$(BIN)/python tests/bench/bench_bots.py --minutes $(BENCH_BOTS_MINUTES)
+
 # Faults (NATS nodes and serve processes killed, paused, their power cut) injected into a
 # playing 3-node cluster and into a server on SQLite, the history checked
 # (tests/chaos/harness.py): 100 faults shared between the two, at most 10 minutes. `make test`

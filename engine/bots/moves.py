@@ -294,6 +294,10 @@ def play(seat: Seat, plays: list[Action], rng: random.Random) -> Action:
     # Losing this trick loses the hand (or a parda already happened): it must be fought.
     critical = seat.lost > seat.won or seat.pardas > 0 or (seat.lost == 1 and seat.won == 1)
 
+    if seat.style.team_play and mates_after and not critical:
+        team = _team_card(seat, ordered, theirs, bool(view.tricks))
+        if team is not None:
+            return team
     if not view.current_trick:
         return _lead(seat, ordered, critical, rng)
 
@@ -328,6 +332,24 @@ def play(seat: Seat, plays: list[Action], rng: random.Random) -> Action:
     if ties and critical:
         return ties[-1]
     return low
+
+
+def _team_card(seat: Seat, ordered: list[Action], theirs: int, later_trick: bool) -> Action | None:
+    """A partner plays after us in this trick (4 and 6 players) and it decides nothing yet:
+    the last of the team ("el pie") sees every card and plays to win or to save, so the
+    others keep their good cards. Leading, the lowest card; in the first trick, the cheapest
+    card that kills an opponent's strong one (the pie need not spend his), else the lowest.
+    Measured with tests/bench/bench_bots.py (normal-today at 4 and 6 players, 1,200 games on
+    the same deals): 58.8% -> 63.7% (seeds from 1000), 58.6% -> 62.7% (from 5000)."""
+    if not seat.view.current_trick:
+        return ordered[0]
+    if later_trick:
+        return None
+    if seat.pct(theirs) >= 0.8:
+        for a in ordered:
+            if seat.s(a.card) > theirs:  # type: ignore[arg-type]
+                return a
+    return ordered[0]
 
 
 def _safest(seat: Seat, winners: list[Action], opps_after: int, critical: bool) -> Action:

@@ -33,7 +33,7 @@ from engine.core.views import View
 BLUFFED = 0.5  # share of hands won by our refusals (see _bluffed)
 LEFT, LEFT_MIN = 0.25, 2  # share and number of hands the other side left by the mazo (_bluffed)
 NORMAL = dataclasses.replace(DEFAULT, caller_weight=0.9, caller_shift=0.17, read_discount=0.6,
-                             falta_to_win=True)
+                             falta_to_win=True, team_play=True)
 
 
 def choose(view: View, rules: RuleSet, rng: random.Random, *,

@@ -28,6 +28,9 @@ class Style:
     # from any hand otherwise (a bluff).
     caller_weight: float = 0.65
     caller_shift: float = 0.0
+    # At 4 and 6 players, a seat with a partner still to play in the trick leaves the trick
+    # to him (engine/bots/moves.py `_team_card`); the issue 6 bot plays each seat alone.
+    team_play: bool = False
 
 
 DEFAULT = Style()
