@@ -105,7 +105,8 @@ class TrucoApp(App[str]):  # (exit result: the reason the session ends, if any)
         else:
             from tui.screens.choose_name import ChooseNameScreen
 
-            self.push_screen(ChooseNameScreen(self.username, "", ""))
+            too_long = len(self.username) > p.NAME_MAX  # (else: a system account, or its characters)
+            self.push_screen(ChooseNameScreen(self.username, "too_long" if too_long else "", ""))
 
     async def _read_hub(self) -> None:
         while True:

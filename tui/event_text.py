@@ -109,6 +109,7 @@ class HandContext:
     envido_waits: bool = False  # an envido (or envite) waits for its answer: the next quiero is its
     raise_answers: bool = False  # the last truco call raised one that waited: "Quiero retruco"
     scored: tuple[Scored, ...] = ()  # the hand's points so far (its closing line adds them up)
+    duel: int | None = None  # a pica-pica hand's duel (each is played and closed as a hand of its own)
 
     def is_current(self, model: TableModel) -> bool:
         """The event belongs to the hand the view shows (so the view may tell more of it)."""
@@ -121,7 +122,7 @@ def _hand_of(model: TableModel, event: p.LogEvent, hand: HandContext) -> HandCon
     earlier hand's line must be who was "us" then, not in the hand now."""
     if isinstance(event, p.HandDealt):
         # A mão de onze starts with its truco waiting for the team on eleven (docs/RULES.md OP-BR-11)
-        return replace(hand, deal_kind=event.deal_kind, deal_no=event.deal_no, raised=None, scored=(),
+        return replace(hand, deal_kind=event.deal_kind, deal_no=event.deal_no, raised=None, scored=(), duel=None,
                        truco_waits=event.deal_kind == "eleven", envido_waits=False, raise_answers=False)
     if isinstance(event, p.Acted):
         return _said(hand, event.call)
@@ -131,6 +132,10 @@ def _hand_of(model: TableModel, event: p.LogEvent, hand: HandContext) -> HandCon
         # cantando team (docs/RULES.md 4.12.1); had the cantando team won, the hand is over.
         privo = event.reason in ("cantando_envite", "cantando_flor")
         return replace(hand, scored=scored, truco_waits=hand.truco_waits or privo)
+    if isinstance(event, p.HandStarted) and hand.deal_kind == "pica_pica":
+        # A new duel: its own bets and its own points (the closing line is the duel's).
+        return replace(hand, duel=event.duel, scored=(), raised=None, truco_waits=False, envido_waits=False,
+                       raise_answers=False)
     n = len(model.view.teams)
     if n == 3 and isinstance(event, p.HandStarted):
         return replace(hand, teams=tuple(0 if seat == event.mano else 1 for seat in range(n)))
@@ -291,6 +296,10 @@ def event_line(tr: Translator, model: TableModel, event: p.LogEvent, french: boo
     if isinstance(event, p.HandEnded):
         # Each side's total for the hand and its parts (envido, flor, truco), the winner first.
         totals = hand_totals(tr, hand.scored, side, event.winner_team)
+        if hand.duel is not None:  # one duel of a pica-pica hand: its own points
+            n = hand.duel + 1
+            return Text(tr("log.duel_over", n=n, totals=totals) if totals else tr("log.duel_over_plain", n=n),
+                        style="bold")
         return Text(tr("log.hand_over", totals=totals) if totals else tr("log.hand_over_plain"), style="bold")
     if isinstance(event, p.GameEnded):
         names = _solo_winners(model, event.scores, model.view.target)

@@ -194,3 +194,14 @@ async def test_lobby_describes_the_selected_table_with_its_changed_options(lobby
         status = screen_text(app).splitlines()[1]
         assert "la mesa" in status and "Points to win a game: 15" in status and "30 s per move" in status
         assert "Flor" not in status  # unchanged options are not listed
+
+
+async def test_a_too_long_username_is_told_it_is_too_long() -> None:
+    link = FakeLink()
+    app = TrucoApp(link, "a" * 30, "es")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ChooseNameScreen), "the name prompt")
+        said = " ".join(screen_text(app).split())
+        assert "demasiado largo" in said and "16 caracteres como máximo" in said, said
+        assert "cuenta del sistema" not in said
+        assert link.sent == []

@@ -199,6 +199,40 @@ def test_a_pica_pica_duel_says_who_plays_it() -> None:
     assert any(line.endswith("Pica-pica") and line.startswith("Mano ") for line in lines)  # the deal
 
 
+def test_each_pica_pica_duel_closes_with_its_own_points() -> None:
+    """A duel's closing line adds up that duel alone (it read like the hand's running total
+    before): the same line whether the duels before it are in the log or not."""
+    import random
+
+    rules = engine.get_ruleset("argentino", flor=False)
+    rng = random.Random(3)
+    state, log = engine.new_match(rules, 6, rng)
+    while not any(isinstance(e, engine.HandEnded) and duel_of(log, e) > 1 for e in log) and not state.match_over:
+        if state.needs_deal:
+            state, more = engine.deal(state, rng)
+        else:
+            state, more = engine.apply(state, rng.choice(engine.all_legal_actions(state)))
+        log += more
+    whole = log_text(ES, state, 0, log)
+    ended = [i for i, e in enumerate(log) if isinstance(e, engine.HandEnded) and duel_of(log, e) > 0]
+    assert any(duel_of(log, log[end]) > 1 for end in ended)  # a duel after the first
+    for end in ended:
+        n = duel_of(log, log[end])
+        dealt = max(i for i, e in enumerate(log[:end]) if isinstance(e, engine.HandDealt))
+        start = max(i for i, e in enumerate(log[:end]) if isinstance(e, engine.HandStarted))
+        alone = log_text(ES, state, 0, [log[dealt], *log[start:end + 1]])
+        closing = alone[-1]
+        assert closing.startswith(f"Fin del duelo {n}"), alone
+        assert closing in whole, (closing, whole)
+
+
+def duel_of(log: list[engine.Event], ended: engine.Event) -> int:
+    """Which duel of a pica-pica hand ``ended`` closes (0: not a pica-pica duel)."""
+    at = log.index(ended)
+    started = next((e for e in reversed(log[:at]) if isinstance(e, (engine.HandStarted, engine.HandDealt))), None)
+    return started.duel + 1 if isinstance(started, engine.HandStarted) and len(started.players) == 2 else 0
+
+
 def test_a_carta_pasada_is_told_with_its_trick() -> None:
     """Venezuelan, two ties: a third card above one's second has no value (docs/RULES.md 4.6)."""
     hands = {0: "3e 4o 2e", 1: "3b 4e 4b"}

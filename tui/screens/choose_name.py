@@ -40,7 +40,7 @@ class ChooseNameScreen(TrucoScreen[None]):
     def _explanation(self) -> Text:
         tr = self.app.tr
         key = f"name.reason.{self._reason}" if self._reason else "name.reason.unusable"
-        return Text(tr(key, name=self._asked[:NAME_MAX * 2]))
+        return Text(tr(key, name=self._asked[:NAME_MAX * 2], max=NAME_MAX))
 
     def refused(self, msg: p.NameRefused) -> None:
         self._asked, self._reason = msg.name, msg.reason
