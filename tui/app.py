@@ -17,7 +17,7 @@ from protocol import moderation as m
 from tui.operator_line import Usage, operator_command
 from tui.operator_report import report_lines
 from tui.proof_text import proof_lines
-from protocol.text import name_key, usable_name
+from protocol.text import name_key, usable_name, valid_name
 from tui.draw_now import draw_now, drawn_later
 from tui.i18n import Translator, next_language
 from tui.model import LobbyModel
@@ -105,7 +105,8 @@ class TrucoApp(App[str]):  # (exit result: the reason the session ends, if any)
         else:
             from tui.screens.choose_name import ChooseNameScreen
 
-            too_long = len(self.username) > p.NAME_MAX  # (else: a system account, or its characters)
+            # Too long, and nothing else wrong with it (else: a system account, or its characters).
+            too_long = len(self.username) > p.NAME_MAX and valid_name(self.username[:p.NAME_MAX])
             self.push_screen(ChooseNameScreen(self.username, "too_long" if too_long else "", ""))
 
     async def _read_hub(self) -> None:
