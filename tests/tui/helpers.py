@@ -17,6 +17,8 @@ from textual.strip import Strip
 from textual.widgets import OptionList, Select
 
 from tui import textual_private
+from tui.screens.help import HelpScreen
+from tui.screens.table import TableScreen
 
 
 def screen_strips(app: App[Any]) -> list[Strip]:
@@ -66,3 +68,24 @@ async def until(pilot: Any, ready: Callable[[], bool], what: str, timeout: float
     while not ready():
         assert time.monotonic() < deadline, f"never happened: {what}" + (f"; seen: {seen()}" if seen else "")
         await pilot.pause(0.01)  # time passes too: scrolling and timers move on
+
+
+async def keys_before_taken(pilot: Any, app: Any) -> None:
+    """The keys pressed at the table before were handled (keys are taken in order): ? opens
+    the help after them, Esc closes it again."""
+    await pilot.press("question_mark")
+    await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help, after the keys before it",
+                seen=lambda: type(app.screen).__name__)
+    await pilot.press("escape")
+    await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
+
+
+async def picker_keys_taken(pilot: Any, app: Any) -> None:
+    """The keys pressed in the seat list before were handled (keys are taken in order): Down
+    moves its cursor after them, Up brings it back."""
+    choices = app.screen.query_one("#seat-choices", OptionList)
+    was = choices.highlighted
+    await pilot.press("down")
+    await until(pilot, lambda: choices.highlighted != was, "the cursor moved, after the keys before it")
+    await pilot.press("up")
+    await until(pilot, lambda: choices.highlighted == was, "the cursor back")

@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
-from textual.widgets import OptionList
 
 import engine
 import protocol as p
@@ -16,7 +14,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.table import TableScreen
 from tui.widgets.table.senas import SenasScreen
 
-from tests.tui.helpers import screen_text, until
+from tests.tui.helpers import keys_before_taken, picker_keys_taken, screen_text, until
 from tests.tui.kit import FakeLink, lobby_with
 from tests.tui.test_table_screen import update_for
 
@@ -49,25 +47,6 @@ def showing(app: TrucoApp) -> bool:
     return isinstance(app.screen, TableScreen) and app.screen.table.update is not None
 
 
-async def keys_before_taken(pilot: Any, app: TrucoApp) -> None:
-    """The keys pressed before were handled (keys are taken in order): ? opens the help after
-    them, Esc closes it again."""
-    await pilot.press("question_mark")
-    await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help, after the keys before it",
-                seen=lambda: type(app.screen).__name__)
-    await pilot.press("escape")
-    await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
-
-
-async def picker_keys_taken(pilot: Any, app: TrucoApp) -> None:
-    """The keys pressed in the seat list before were handled (keys are taken in order): Down
-    moves its cursor after them, Up brings it back."""
-    choices = app.screen.query_one("#seat-choices", OptionList)
-    was = choices.highlighted
-    await pilot.press("down")
-    await until(pilot, lambda: choices.highlighted != was, "the cursor moved, after the keys before it")
-    await pilot.press("up")
-    await until(pilot, lambda: choices.highlighted == was, "the cursor back")
 
 
 def talk_lines(app: TrucoApp) -> list[str]:

@@ -4,19 +4,16 @@ chosen from a list when joining from the lobby."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import pytest
-from textual.widgets import OptionList
 
 import protocol as p
 from tui.app import TrucoApp
-from tui.screens.help import HelpScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.seat_picker import SeatPickerScreen
 from tui.screens.table import TableScreen
 
-from tests.tui.helpers import screen_text, toasts, until
+from tests.tui.helpers import keys_before_taken, picker_keys_taken, screen_text, toasts, until
 from tests.tui.kit import FakeLink, lobby_with
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
@@ -38,25 +35,6 @@ def said(app: TrucoApp) -> str:
     return " ".join(line.strip() for line in screen_text(app).splitlines())
 
 
-async def keys_before_taken(pilot: Any, app: TrucoApp) -> None:
-    """The keys pressed before were handled (keys are taken in order): ? opens the help after
-    them, Esc closes it again."""
-    await pilot.press("question_mark")
-    await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help, after the keys before it",
-                seen=lambda: type(app.screen).__name__)
-    await pilot.press("escape")
-    await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
-
-
-async def picker_keys_taken(pilot: Any, app: TrucoApp) -> None:
-    """The keys pressed in the seat list before were handled (keys are taken in order): Down
-    moves its cursor after them, Up brings it back."""
-    choices = app.screen.query_one("#seat-choices", OptionList)
-    was = choices.highlighted
-    await pilot.press("down")
-    await until(pilot, lambda: choices.highlighted != was, "the cursor moved, after the keys before it")
-    await pilot.press("up")
-    await until(pilot, lambda: choices.highlighted == was, "the cursor back")
 
 
 def starts(link: FakeLink) -> list[p.Message]:
