@@ -49,6 +49,7 @@ import engine  # noqa: E402
 from engine.bots import hard  # noqa: E402
 from engine.bots.senas import bot_senas, choose_with_senas  # noqa: E402
 from tests.bench.bot_bench import wilson  # noqa: E402
+from tests.engine.test_bot import short_options  # noqa: E402  (one game to the shortest target)
 
 SIZES = (2, 4, 6)
 # (level, opponent, share of the time): the hard level's games are the slow ones.
@@ -61,18 +62,6 @@ FIRST_GUESS = {"hard": 40.0}  # s a pair may take before any was measured (x pla
 
 Table = tuple[str, int]  # (variant, players)
 Cell = tuple[str, str, str, int]  # (level, opponent, variant, players)
-
-
-def options_of(variant: str) -> dict[str, object]:
-    """One game to the shortest target the variant offers (as tests/engine/test_bot.py)."""
-    spec = engine.variants.catalog.variant_spec(variant)
-    options: dict[str, object] = {}
-    for opt in spec.options:
-        if opt.name == "match_games" and 1 in opt.choices:
-            options["match_games"] = 1
-        if opt.name == "target" and opt.choices:
-            options["target"] = min(c for c in opt.choices if isinstance(c, int))
-    return options
 
 
 def tables(variants: tuple[str, ...] | None, sizes: tuple[int, ...]) -> list[Table]:
@@ -104,7 +93,7 @@ def play_game(variant: str, n: int, levels: tuple[str, str], deal_seed: int, bot
               cpu: dict[str, list[float]]) -> int:
     """One game, team 0 (even seats) at levels[0] and team 1 at levels[1]; the winning team.
     `cpu[level]` gains [CPU seconds, decisions, slowest decision]."""
-    rules = engine.get_ruleset(variant, **options_of(variant))
+    rules = engine.get_ruleset(variant, **short_options(variant))
     deal_rng = random.Random(deal_seed)
     rngs = [random.Random(bot_seed * 16 + s) for s in range(n)]
     state, _ = engine.new_match(rules, n, deal_rng)
@@ -171,7 +160,7 @@ def peek_round(table: Table, level: str, seed: int) -> tuple[str, int, int, str]
             decisions["checked"] += 1
 
     try:
-        play(variant, n, seed, options_of(variant), 80, counted)
+        play(variant, n, seed, short_options(variant), 80, counted)
     except AssertionError as exc:
         return level, decisions["checked"], seen["worlds"], f"{variant} {n}p seed {seed}: {exc}"
     return level, decisions["checked"], seen["worlds"], ""
