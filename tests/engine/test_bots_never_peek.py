@@ -196,7 +196,7 @@ def test_a_silently_forfeited_flor_changes_no_decision(level: str) -> None:
             forfeits += 1
             against(hand, state, seat, rng)
 
-    for seed in range(30):
+    for seed in range(16):  # (the thresholds below are first met at seed 9)
         play("venezolano", 2, seed, {"flor_declaration": "a_ley"}, 120, check)
     assert forfeits >= 10 and seen["worlds"] >= 45, (forfeits, seen)
 
