@@ -10,6 +10,7 @@ check (``eventlog``) fences a host that lost its lease without noticing.
 """
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import time
@@ -22,12 +23,13 @@ from nats.js.kv import KeyValue
 
 import protocol as p
 from protocol.bus import LeaseValue
-from server.cluster.bus import LEASE_BUCKET, WRONG_LAST_SEQUENCE, Bus
+from server.cluster.bus import LEASE_BUCKET, TRANSIENT_ERRORS, WRONG_LAST_SEQUENCE, Bus
 from server.cluster.kvscan import current_values
 
 log = logging.getLogger(__name__)
 
 FRESH_SHARE = 0.8  # of the TTL: a lease renewed longer ago than this is not relied on
+LEADER_POLL = 0.05  # seconds between two looks at a new stream's leader
 
 
 async def lease_bucket(bus: Bus) -> KeyValue:
@@ -59,7 +61,25 @@ async def lease_bucket(bus: Bus) -> KeyValue:
         return kv
     config = KeyValueConfig(bucket=LEASE_BUCKET, history=1, ttl=bus.options.lease_ttl,
                             storage=StorageType.FILE, replicas=bus.options.replicas)
-    return await bus.js.create_key_value(config=config)
+    kv = await bus.js.create_key_value(config=config)
+    await _stream_led(bus, f"KV_{LEASE_BUCKET}", within=bus.options.lease_ttl)
+    return kv
+
+
+async def _stream_led(bus: Bus, stream: str, within: float) -> None:
+    """Wait (``within`` seconds at most) until a stream just made has a leader. Replicated,
+    it elects one first, and a claim written meanwhile finds no one to answer it
+    (``NoRespondersError``): the first claim of a new cluster failed so under load."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            info = await bus.js.stream_info(stream)
+        except TRANSIENT_ERRORS:
+            info = None
+        if info is not None and (info.cluster is None or info.cluster.leader):
+            return
+        await asyncio.sleep(LEADER_POLL)
+    log.warning("lease: the stream %s has no leader %.0f s after it was made", stream, within)
 
 
 @dataclass
