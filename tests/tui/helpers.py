@@ -31,6 +31,13 @@ def screen_text(app: App[Any]) -> str:
     return "\n".join(strip.text for strip in screen_strips(app))
 
 
+def region_text(app: App[Any], widget_id: str) -> list[str]:
+    """The lines of the screen inside one widget."""
+    region = app.screen.query_one(widget_id).region
+    lines = screen_text(app).split("\n")
+    return [line[region.x:region.right] for line in lines[region.y:region.bottom]]
+
+
 def toasts(app: App[Any]) -> list[str]:
     """The notifications the screen shows now (Textual's Toast widgets), oldest first."""
     return [str(toast.render()) for toast in app.screen.query("Toast")]

@@ -21,7 +21,7 @@ from tui.widgets.log_panel import LogPanel
 from tui.screens.table import TableScreen
 
 from tests.tui.table_states import LONG_NAMES, RESUME, Shown, longest_calls, spectator, to_play
-from tests.tui.helpers import screen_text, until
+from tests.tui.helpers import region_text, screen_text, until
 from tests.tui.kit import FakeLink, welcome
 
 SIZES = [(60, 20), (80, 24), (200, 50)]
@@ -43,13 +43,6 @@ async def shown_at(shown: Shown, size: tuple[int, int], lang: str) -> AsyncItera
         await pilot.pause(0.2)
         assert isinstance(app.screen, TableScreen)
         yield app, pilot
-
-
-def region_text(app: TrucoApp, widget_id: str) -> list[str]:
-    """The lines of the screen inside one widget."""
-    region = app.screen.query_one(widget_id).region
-    lines = screen_text(app).split("\n")
-    return [line[region.x:region.right] for line in lines[region.y:region.bottom]]
 
 
 def assert_whole(text: str, words: list[str]) -> None:

@@ -14,7 +14,7 @@ from tui.widgets.hanging import HangingText
 from tui.screens.help import HelpScreen
 from tui.screens.table import ConfirmLeaveScreen, MatchOverScreen, TableScreen
 
-from tests.tui.helpers import screen_text, until
+from tests.tui.helpers import region_text, screen_text, until
 from tests.tui.kit import (
     FakeLink, OwnTurn, PuntosOffered, ShowTable, TrucoCalled,
     seated_app, table_shown, two_player_state, update_for, venezolano_shown,
@@ -82,6 +82,21 @@ async def test_a_card_that_cannot_be_played_is_not_sent(link: FakeLink, show_tab
         assert not [m for m in link.sent if isinstance(m, p.TableAction)]
         turn = engine.view(state, seat).turn
         assert f"It is {('ana', 'beto')[turn]}'s turn to play, not yours." in screen_text(app)
+
+
+async def test_a_refused_key_is_said_and_the_turn_stays_on_the_status_line(
+        link: FakeLink, show_table: ShowTable) -> None:
+    rules, state, events = two_player_state()
+    seat = engine.view(state, 0).turn  # this seat's turn, and no bet to answer
+    async with show_table(state, seat, events) as pilot:
+        app = pilot.app
+        await until(pilot, lambda: "Your move." in region_text(app, "#t-status")[0], "the turn said")
+        await pilot.press("q")
+        await until(pilot, lambda: "no bet for you to answer" in " ".join(region_text(app, "#t-status")),
+                    "the refusal said", seen=lambda: region_text(app, "#t-status"))
+        status = " ".join(region_text(app, "#t-status"))
+        assert "Your move." in status and status.index("no bet") < status.index("Your move."), status
+        assert not [m for m in link.sent if isinstance(m, p.TableAction)]
 
 
 async def test_pending_truco_offers_answers_and_shows_who_called(

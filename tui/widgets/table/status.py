@@ -32,7 +32,11 @@ def rematch_text(tr: Translator, model: TableModel) -> Text | None:
 
 
 class StatusLine(WrapPanel, TablePart):
-    """``#t-status``; ``say`` puts a one-off line there (a refusal, "pick a card")."""
+    """``#t-status``; ``say`` puts a one-off line there (a refusal, "pick a card") ahead of
+    what the line said, so that "your turn" is not lost to a refused key (a player who read
+    "No truco in the mão de onze" alone took it that the table had moved on)."""
+
+    _state: Text | None = None  # whose turn it is, or what the table waits for
 
     def update_from(self, model: TableModel) -> None:
         view = model.view
@@ -48,6 +52,7 @@ class StatusLine(WrapPanel, TablePart):
             text = Text(self.tr("table.status.waiting_on", names=names))
         else:
             text = Text(self.tr("table.status.next_hand"), style="dim")
+        self._state = text.copy()  # (without the resume code: a refusal is said before it)
         if update.resume_code:  # on the same row, or left for a turn with room (never half of it)
             code = Text("  ·  " + self.tr("table.resume_code", code=update.resume_code), style="dim")
             short = Text("  ·  " + update.resume_code, style="dim")
@@ -59,6 +64,8 @@ class StatusLine(WrapPanel, TablePart):
         self.show(text)
 
     def say(self, text: Text) -> None:
+        if self._state is not None and self._state.plain not in text.plain:
+            text = Text.assemble(text, Text("  ·  ", style="dim"), self._state)
         self.show(text)
 
 
