@@ -215,3 +215,17 @@ async def test_every_seat_of_six_with_long_names_is_whole_in_the_list(lang: str,
             row = next((line for line in text.splitlines() if f"{seat + 1}. {who}" in line), "")
             assert team in row, (seat, text)
         assert tr("table.bot_with_level", level=tr("table.bot_hard")) in text
+
+
+@pytest.mark.parametrize("seats", [2, 4, 6])
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_waiting_room_opens_with_the_tables_title_and_no_blank_row(size: tuple[int, int],
+                                                                            seats: int) -> None:
+    # (at 60x20 a table of four or more hides its title once the game is on, for the seats'
+    # rows; before the deal there is no score, and the title has that row)
+    app, _ = seated_app(room(("ana",) + (None,) * (seats - 1)), 0)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: f"Waiting for {seats - 1} more player" in said(app), "the waiting room")
+        first, second = screen_text(app).splitlines()[:2]
+        assert "truco-ssh" in first and "los jueves" in first, first
+        assert "1. ana" in second, second

@@ -193,6 +193,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
         self._size_seats(len(model.update.seats) if model.update is not None
                          else len(info.seats) if info is not None else 2)
         self.query_one("#t-title", TitleLine).update_from(model, info)
+        self.set_class(model.update is None, "-waiting")
         if model.update is None:
             self._draw_waiting()
             return
