@@ -19,6 +19,7 @@ import asyncio
 import logging
 import secrets
 from collections import deque
+from typing import Callable
 
 from nats.aio.msg import Msg
 
@@ -70,6 +71,8 @@ class FrontEnd:
         self._order = FrameOrder(self.deliver)  # the host's and the tables' frames, in order
         self._table_seqs = TableSeqs()  # no table frame older than one a session has (table_seq.py)
         self._no_host: asyncio.TimerHandle | None = None  # the sessions' wait for a new host ends
+        # Why new players are refused now ("": they are not); the Node says (its front lease)
+        self.standing: Callable[[], str] = lambda: ""
 
     async def start(self) -> None:
         await self._bus.nc.subscribe(self.subject, cb=self._on_message)
@@ -122,6 +125,9 @@ class FrontEnd:
 
     def reserved_fingerprint(self, key: str) -> str | None:
         return self._names.get(key)
+
+    def turning_away(self) -> str:
+        return self.standing()
 
     @property
     def online_count(self) -> int:

@@ -125,6 +125,18 @@ class Node:
 
     def __post_init__(self) -> None:
         self._silence = Silence(self.bus.reach)
+        self.front.standing = self._turning_away
+
+    def _turning_away(self) -> str:
+        """New players are refused while this process's own lease is in doubt (not renewed
+        for most of its TTL: cut off from NATS, or NATS failing over). Once it ran out, the
+        host may have let this process's players go, and this process ends their sessions
+        as soon as it can write again; a player let in meanwhile was dropped a few seconds
+        after arriving (seen in `make chaos` after a partition healed)."""
+        lease = self.front_lease
+        if lease is None or not lease.fresh(self.bus.options.lease_ttl):
+            return "this server is reconnecting to its cluster, try again in a few seconds"
+        return ""
 
     @classmethod
     async def join(cls, config: ServerConfig, servers: str | list[str], options: BusOptions,

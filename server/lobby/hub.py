@@ -152,6 +152,9 @@ class Hub:
         """Start rebuilding the open tables in the background (after ``load``)."""
         self._restorer.start()
 
+    def turning_away(self) -> str:
+        return ""  # one process: its lobby is here whenever it runs
+
     def connect(self, ip: str, username: str, fingerprint: str | None) -> HubLink:
         """Open a connection for a verified SSH peer; called by the SSH layer only."""
         conn_id = next(self._ids)

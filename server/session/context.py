@@ -24,6 +24,10 @@ class HubPort(Protocol):
 
     def reserved_fingerprint(self, key: str) -> str | None: ...
 
+    def turning_away(self) -> str:
+        """Why new players are refused now, in words for their SSH client ("": they are not)."""
+        ...
+
 
 class OpenSession(Protocol):
     """A running shell session, as the server sees it at shutdown."""

@@ -99,6 +99,9 @@ class TrucoSSHServer(asyncssh.SSHServer):
             return "unauthenticated", "server busy, try again shortly"
         if len(ctx.sessions) >= cfg.max_sessions:
             return "full", "the server is full, try again later"
+        why = ctx.hub.turning_away()
+        if why:
+            return "cluster", why
         return "", ""
 
     def connection_lost(self, exc: Exception | None) -> None:

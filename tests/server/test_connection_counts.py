@@ -18,6 +18,11 @@ from server.ssh.server import start_ssh_server
 class NoHub:
     """The SSH layer's view of the lobby; these connections never open a session."""
 
+    refusal = ""  # what turning_away says
+
+    def turning_away(self) -> str:
+        return self.refusal
+
     def connect(self, ip: str, username: str, fingerprint: str | None) -> HubLink:
         raise AssertionError("no session is opened here")
 
@@ -74,3 +79,16 @@ async def test_a_refused_client_is_told_why_and_is_not_counted(server) -> None: 
     assert dict(ctx.per_ip) == {} and ctx.refusing == 0
     late = await open_conn(port, "late")  # a slot is free again
     late.close()
+
+
+async def test_a_hub_turning_players_away_refuses_with_its_words_until_it_stops(server) -> None:  # type: ignore[no-untyped-def]
+    ctx, port = server
+    ctx.hub.refusal = "this server is reconnecting to its cluster, try again in a few seconds"
+    with pytest.raises(asyncssh.DisconnectError) as refused:
+        await asyncio.wait_for(open_conn(port, "ana"), 10)
+    assert refused.value.reason.startswith("this server is reconnecting to its cluster")
+    await asyncio.wait_for(released(ctx), 10)
+    ctx.hub.refusal = ""
+    welcome = await open_conn(port, "ana")  # let in again (up to the session: NoHub opens none)
+    welcome.close()
+    await asyncio.wait_for(released(ctx), 10)
