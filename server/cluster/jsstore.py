@@ -53,6 +53,7 @@ META_BUCKET = "truco_meta"
 SENAS_BUCKET = "truco_senas"
 ALIVE_KEY = "alive_at"
 RATE_TRIES = 3  # writes of a finished match's ratings and stats, before it is left to a restore
+SEAL_TRIES = 5  # reads of a table's log, each sealed, while another process still writes to it
 T = TypeVar("T")
 Players = list[tuple[int, str, str | None]]  # (seat, name key, fingerprint) of each person
 
@@ -243,6 +244,16 @@ class JetStreamStore:
                                                         whole=True)
             record.senas = await self._load_senas(record.table_id)
             record.chat = await self._chat.load(record.table_id)
+
+    async def load_to_run(self, record: TableRecord) -> None:
+        """``load_matches`` for a table this process now runs: the log read, then sealed
+        (``TableLog.seal``), read again if another process wrote to it in between."""
+        for _ in range(SEAL_TRIES):
+            await self.load_matches([record])
+            if await self.log_of(record.table_id).seal():
+                return
+            log.warning("table %s: written by another process while it was read: read again", record.table_id)
+        raise Fenced(f"table {record.table_id}: another process keeps writing to its log")
 
     async def _load_senas(self, table_id: str) -> list[SenaRow]:
         try:

@@ -266,7 +266,7 @@ class TableOwner:
             record = TableRecord(table_id=ask.table_id, title=ask.title, variant=ask.variant,
                                  options=dict(ask.options), owner="", private=False, code="",
                                  turn_timer=ask.turn_timer, seats=[], seed=ask.seed)
-            await store.load_matches([record])  # the current match from the table's stream
+            await store.load_to_run(record)  # the current match from the table's stream, sealed
             fronts = {v.conn_id: v.front for v in ask.viewers}
             stamps = StampBook(ask.host, FRONTS_KEPT)
             for v in ask.viewers:

@@ -243,3 +243,30 @@ async def test_a_claim_when_the_holders_key_runs_out_meanwhile_tries_again(nats_
         assert await always.claim("t2") is None  # never there to take: not claimed, no error
     finally:
         await a.close()
+
+
+async def test_a_new_owner_seals_what_it_read_and_reads_again_what_came_after(nats_server: NatsServer) -> None:
+    a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
+    try:
+        await events_stream(a)
+        old = TableLog(a, "t7")
+        await old.read()
+        await old.append(_rows(1, 3))
+        new = TableLog(b, "t7")
+        assert [r.seq for r in await new.read()] == [1, 2, 3]
+        await old.append(_rows(4, 2))  # the old owner's late append (a retry after a partition)
+        assert not await new.seal()  # written since the read: the new owner reads again
+        assert [r.seq for r in await new.read()] == [1, 2, 3, 4, 5]
+        assert await new.seal()
+        with pytest.raises(Fenced):  # from now on the old owner cannot add a move
+            await old.append(_rows(6, 1))
+        await new.append(_rows(6, 1))
+        dropped = b.dropped
+        assert [r.seq for r in await TableLog(b, "t7").read()] == [1, 2, 3, 4, 5, 6]
+        assert b.dropped == dropped  # a seal is no bad message
+        fresh = TableLog(b, "t6")  # a table with no log yet is sealed too
+        assert await fresh.read() == [] and await fresh.seal()
+        assert await TableLog(a, "t6").read() == []
+    finally:
+        await a.close()
+        await b.close()
