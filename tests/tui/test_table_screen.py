@@ -84,18 +84,21 @@ async def test_a_card_that_cannot_be_played_is_not_sent(link: FakeLink, show_tab
         assert f"It is {('ana', 'beto')[turn]}'s turn to play, not yours." in screen_text(app)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 async def test_a_refused_key_is_said_and_the_turn_stays_on_the_status_line(
-        link: FakeLink, show_table: ShowTable) -> None:
+        link: FakeLink, show_table: ShowTable, size: tuple[int, int]) -> None:
     rules, state, events = two_player_state()
     seat = engine.view(state, 0).turn  # this seat's turn, and no bet to answer
-    async with show_table(state, seat, events) as pilot:
+    async with show_table(state, seat, events, size=size) as pilot:
         app = pilot.app
         await until(pilot, lambda: "Your move." in region_text(app, "#t-status")[0], "the turn said")
         await pilot.press("q")
         await until(pilot, lambda: "no bet for you to answer" in " ".join(region_text(app, "#t-status")),
                     "the refusal said", seen=lambda: region_text(app, "#t-status"))
-        status = " ".join(region_text(app, "#t-status"))
+        rows = [row.strip() for row in region_text(app, "#t-status")]
+        status = " ".join(rows)
         assert "Your move." in status and status.index("no bet") < status.index("Your move."), status
+        assert not any(row.endswith("·") for row in rows), rows  # a row of its own, not "... ·"
         assert not [m for m in link.sent if isinstance(m, p.TableAction)]
 
 

@@ -64,8 +64,11 @@ class StatusLine(WrapPanel, TablePart):
         self.show(text)
 
     def say(self, text: Text) -> None:
-        if self._state is not None and self._state.plain not in text.plain:
-            text = Text.assemble(text, Text("  ·  ", style="dim"), self._state)
+        state = self._state
+        if state is not None and state.plain not in text.plain:
+            # On one row if both fit, else the turn on a row of its own (not "... ·" wrapped)
+            fits = text.cell_len + 5 + state.cell_len <= (self.size.width or 80)
+            text = Text.assemble(text, Text("  ·  ", style="dim") if fits else "\n", state)
         self.show(text)
 
 
