@@ -22,7 +22,8 @@ def test_every_seat_view_of_random_games_comes_back_from_its_wire_form(variant: 
         steps = 0
         while not state.match_over and steps < 400:
             steps += 1
-            for seat in [*range(n), None]:
+            # every seat's view at every other step: thousands of views still, in half the CPU
+            for seat in [*range(n), None] if steps % 2 else []:
                 seen = view(state, seat)
                 wire = msgpack.unpackb(msgpack.packb(seen.to_wire()), raw=False)
                 assert view_from_wire(wire) == seen
