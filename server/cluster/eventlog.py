@@ -140,19 +140,7 @@ class TableLog:
         and what it shows. In `make chaos` a table was seen going back 8 moves after a
         partition healed: the old owner's retried appends landed after the new owner's read."""
         data = p.encode(LoggedEvents(table_id=self.table_id, events=(), ts=time.time(), owner=self._bus.owner))
-        headers: dict[str, str] = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last),
-                                   Header.MSG_ID: f"{self._bus.owner}:{self.table_id}:{self.last}:seal"}
-
-        async def publish() -> PubAck:
-            return await self._bus.js.publish(subject(self.table_id), data, stream=EVENTS_STREAM, headers=headers)
-        try:
-            ack = await retrying(publish, f"sealing the log of table {self.table_id}", WRITE_WITHIN)
-        except APIError as exc:
-            if exc.err_code in WRONG_LAST_SEQUENCE:
-                return False
-            raise
-        self.last = ack.seq
-        return True
+        return await self._follow_last(data, "seal")
 
     async def append(self, rows: Iterable[EventRow], games: tuple[GameEntry, ...] = ()) -> None:
         """The rows in one message (or, if too big for one, several that count only once the
@@ -165,21 +153,27 @@ class TableLog:
         parts = self._encode(records, time.time(), games=games)
         with metrics.EVENT_WRITE.time():  # acknowledged: written
             for n, data in enumerate(parts):
-                # The message id makes a retry after a lost acknowledgement (a NATS node failing
-                # over) land once: JetStream answers the repeat with the first one's sequence
-                headers: dict[str, str] = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last),
-                           Header.MSG_ID: f"{self._bus.owner}:{self.table_id}:{self.last}:{n}"}
+                if not await self._follow_last(data, str(n)):
+                    raise Fenced(f"table {self.table_id}: another process wrote to its log")
 
-                async def publish(data: bytes = data, headers: dict[str, str] = headers) -> PubAck:
-                    return await self._bus.js.publish(subject(self.table_id), data, stream=EVENTS_STREAM,
-                                                      headers=headers)
-                try:
-                    ack = await retrying(publish, f"the log of table {self.table_id}", WRITE_WITHIN)
-                except APIError as exc:
-                    if exc.err_code in WRONG_LAST_SEQUENCE:
-                        raise Fenced(f"table {self.table_id}: another process wrote to its log") from exc
-                    raise
-                self.last = ack.seq
+    async def _follow_last(self, data: bytes, part: str) -> bool:
+        """``data`` written right after ``last`` (which then moves to it); False: another
+        process wrote to the table since. The message id makes a retry after a lost
+        acknowledgement (a NATS node failing over) land once: JetStream answers the repeat
+        with the first one's sequence."""
+        headers: dict[str, str] = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last),
+                                   Header.MSG_ID: f"{self._bus.owner}:{self.table_id}:{self.last}:{part}"}
+
+        async def publish() -> PubAck:
+            return await self._bus.js.publish(subject(self.table_id), data, stream=EVENTS_STREAM, headers=headers)
+        try:
+            ack = await retrying(publish, f"the log of table {self.table_id}", WRITE_WITHIN)
+        except APIError as exc:
+            if exc.err_code in WRONG_LAST_SEQUENCE:
+                return False
+            raise
+        self.last = ack.seq
+        return True
 
     def _encode(self, records: list[EventRecord], now: float, more: bool = False,
                 games: tuple[GameEntry, ...] = ()) -> list[bytes]:
