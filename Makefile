@@ -49,7 +49,7 @@ fuse:
 # Before the workers start, two processes collect the suite once between them: pytest
 # rewrites each test module's asserts and keeps the result (tests/**/__pycache__), and the
 # i18n tests keep the keys they parse from the sources (.pytest_cache). On a clean checkout
-# every worker did both itself, all at once: 8 s of CPU each (measured with cProfile on
+# every worker did both itself, all at once: 7 s more CPU each (measured with cProfile on
 # `pytest --collect-only`: 11 s cold, 4 s warm), a minute of the suite's CPU.
 WARM_A := tests/tui tests/e2e tests/protocol
 WARM_B := tests/server tests/engine tests/cluster tests/chaos $(wildcard tests/test_*.py)
