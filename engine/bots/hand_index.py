@@ -5,6 +5,7 @@ value, listed lazily and kept for the whole process (each is an engine evaluatio
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import combinations
 
 from engine.core.cards import Card
@@ -106,6 +107,9 @@ class HandIndex:
         return rules.flor_fn(cards, self.face_up) is not None
 
 
+# Indexes kept, the least recently used dropped first: one grows to about 1.3 MB with every
+# declared-value list of a face-up card, 5 MB with every card's hands too.
+INDEXES_KEPT = 64
 _INDEX: dict[tuple[object, ...], HandIndex] = {}
 _HANDS: dict[tuple[Card, ...], list[tuple[int, ...]]] = {}
 
@@ -119,12 +123,23 @@ def _hands_of(deck: tuple[Card, ...]) -> list[tuple[int, ...]]:
     return found
 
 
+def _function_key(fn: object) -> object:
+    """A value function as a key: a ``partial`` (a variant's flor with its options) by what
+    it calls with, a plain function as itself."""
+    if isinstance(fn, partial):
+        return fn.func, fn.args, tuple(sorted(fn.keywords.items()))
+    return fn
+
+
 def hand_index(rules: RuleSet, face_up: Card | None) -> HandIndex:
-    # By the rules' content, not identity: every table of a variant shares the tables.
-    key = (rules.variant, rules.options, -1 if face_up is None else face_up.code)
-    found = _INDEX.get(key)
+    # By what a hand's values depend on (the deck, the envido and flor functions), not by the
+    # whole rule set: tables whose other options differ (target, timers, mazo...) share one.
+    key = (rules.deck, _function_key(rules.envido), _function_key(rules.flor_fn), rules.flor,
+           -1 if face_up is None else face_up.code)
+    found = _INDEX.pop(key, None)  # (put back last: the most recently used)
     if found is None:
-        if len(_INDEX) > 64:
-            _INDEX.clear()
-        found = _INDEX[key] = HandIndex(rules, face_up)
+        if len(_INDEX) >= INDEXES_KEPT:
+            del _INDEX[next(iter(_INDEX))]
+        found = HandIndex(rules, face_up)
+    _INDEX[key] = found
     return found

@@ -102,6 +102,11 @@ def _candidates(clue: Clue, index: HandIndex, pool: set[int]) -> list[tuple[int,
             else index.every_hand(clue.envido, clue.flor))
     if base is None:
         return None
+    if not clue.played:  # (every hand of an envido value or a flor: the common case, thousands)
+        envido, flor_wanted, held = clue.envido, clue.flor, clue.held
+        return [codes for codes, value, flor in base
+                if (envido is None or value == envido) and (flor_wanted is None or flor == flor_wanted)
+                and len(codes) == held and pool.issuperset(codes)]
     played = set(clue.played)
     out = []
     for codes, value, flor in base:
