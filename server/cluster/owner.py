@@ -347,7 +347,11 @@ class TableOwner:
         if front is not None:
             headers = conn_header(conn_id)
             if owned is not None:  # (None: restoring, before the actor runs)
-                headers[TABLE_SEQ_HEADER] = table_seq_value(owned.actor.seq, table_id)
+                # The logged events' number, not the actor's: a frame sent when an append
+                # failed (the storage error) must not stand above the events the table's
+                # next owner restores, or the front end drops everything that owner sends
+                # until the table plays past it (make chaos: a power cut of every NATS node)
+                headers[TABLE_SEQ_HEADER] = table_seq_value(owned.actor.logged_seq, table_id)
             after = stamps.header(conn_id)
             if after is not None:
                 headers[AFTER_HEADER] = after

@@ -80,6 +80,9 @@ class TableActor:
         self.inbox: asyncio.Queue[m.TableMessage] = asyncio.Queue()
         self.state: engine.State | None = None
         self.seq = 0  # events published so far
+        # Events in the log so far: ``seq`` runs ahead of it between an action and its
+        # append, and for good when the append failed (what a player may have been shown)
+        self.logged_seq = 0
         self.events: list[engine.Event] = []  # the whole log of this table's matches
         self._viewers = Viewers(seats)
         self.viewers = self._viewers.seats  # connection -> seat (None: a spectator)
@@ -153,6 +156,7 @@ class TableActor:
                 for conn_id in list(self.viewers):
                     self._send(conn_id, frame)
                 return False
+        self.logged_seq = self.seq
         for conn_id, frame in out:
             self._send(conn_id, frame)
         if self._changed:
@@ -175,6 +179,7 @@ class TableActor:
             return
         self.state, self.events = replayed.state, replayed.events
         self.match_no, self.seq = replayed.match_no, replayed.seq
+        self.logged_seq = self.seq
         self.talk.restore(self.state, senas or [], self.match_no)
         for seat, cid in replayed.commands:
             self._cids.setdefault(seat, deque(maxlen=RECENT_CIDS)).append(cid)

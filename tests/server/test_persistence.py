@@ -55,6 +55,42 @@ async def test_no_viewer_sees_an_event_before_it_is_in_the_log() -> None:
     assert all(shown <= committed for shown, committed in sent), sent[:5]
 
 
+class BreakingStore(GateStore):
+    """A store that takes a few appends, then cannot write any more (its disk, its NATS)."""
+
+    def __init__(self, good: int) -> None:
+        super().__init__()
+        self.gate.set()
+        self.good = good
+
+    async def append(self, table_id: str, rows: list[EventRow], **kw: object) -> None:
+        if self.appends >= self.good:
+            raise OSError("the log cannot be written")
+        await super().append(table_id, rows, **kw)
+
+
+async def test_the_logged_number_stays_at_the_log_when_an_append_fails() -> None:
+    # A cluster owner stamps each frame with it (server/cluster/table_seq.py): the storage
+    # error must not carry a number above what the table's next owner restores.
+    store = BreakingStore(good=3)
+    stamps: list[tuple[str, int]] = []  # (frame, logged number) at each send
+    actor: TableActor
+
+    def send(conn_id: int, frame: bytes) -> None:
+        stamps.append((type(p.decode(frame)).__name__, actor.logged_seq))
+
+    actor = TableActor("t", "argentino", OPTIONS, [Occupant("ana", 1)] + bots(1), send, pace=FAST, seed=5,
+                       store=store)  # type: ignore[arg-type]
+    actor.post(tm.Watch(9))  # a spectator, who sees it to the end
+    actor.start()
+    actor.post(tm.Leave(1))  # a bot plays on until an append fails
+    await until(lambda: actor.failed)
+    await actor.stop()
+    assert store.appends == 3 and actor.logged_seq == store.committed < actor.seq
+    assert ("Error", store.committed) in stamps
+    assert all(logged <= store.committed for _, logged in stamps)
+
+
 async def run_until(actor: TableActor, seq: int) -> None:
     actor.start()
     await until(lambda: actor.seq >= seq or actor.finished)
