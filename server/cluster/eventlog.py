@@ -22,7 +22,7 @@ from nats.js.errors import APIError, NotFoundError
 import protocol as p
 from protocol.bus import EVENTS_PER_MESSAGE, EventRecord, GameEntry, LoggedEvents
 from server.ops import metrics
-from server.cluster.bus import EVENTS_STREAM, EVENTS_SUBJECT, WRONG_LAST_SEQUENCE, Bus, retrying
+from server.cluster.bus import EVENTS_STREAM, EVENTS_SUBJECT, READ_TIMEOUT, WRONG_LAST_SEQUENCE, Bus, retrying
 from server.store import EventRow
 
 log = logging.getLogger(__name__)
@@ -72,7 +72,7 @@ class TableLog:
         return await retrying(self._read, f"reading the log of table {self.table_id}", READ_WITHIN)
 
     async def _read(self) -> list[EventRow]:
-        js = self._bus.js
+        js = self._bus.js_read
         try:
             newest = await js.get_last_msg(EVENTS_STREAM, subject(self.table_id))
         except NotFoundError:
@@ -90,7 +90,7 @@ class TableLog:
         try:
             seen = 0
             while seen < newest_seq:
-                for msg in await sub.fetch(READ_BATCH, timeout=5.0):
+                for msg in await sub.fetch(READ_BATCH, timeout=READ_TIMEOUT):
                     seen = msg.metadata.sequence.stream
                     part = self._part(self._bus.decode(msg), seen)
                     if part is None:
