@@ -96,6 +96,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
         return self.app.table_model(self.table_id)
 
     def compose(self) -> ComposeResult:
+        self._size_classes()  # before the parts are styled: set later, every part is styled again
         yield TitleLine(id="t-title")
         yield ScoreLine(id="t-score")
         with Horizontal(id="t-middle"):  # one row per seat, the tricks in line with them
@@ -188,12 +189,9 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
 
     # -- drawing: each part draws itself from the model -----------------------------------
     def redraw(self) -> None:
-        model = self.table
-        info = self._info()
-        self._size_seats(len(model.update.seats) if model.update is not None
-                         else len(info.seats) if info is not None else 2)
+        model, info = self.table, self._info()
+        self._size_classes()
         self.query_one("#t-title", TitleLine).update_from(model, info)
-        self.set_class(model.update is None, "-waiting")
         if model.update is None:
             self._draw_waiting()
             return
@@ -213,12 +211,15 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
         elif not model.view.match_over:
             self._match_over_shown = False
 
-    def _size_seats(self, seats: int) -> None:
-        """The -seats-N class gives the seat rows (and the tricks beside them) their height."""
+    def _size_classes(self) -> None:
+        """-seats-N gives the seat rows (and the tricks beside them) their height, -waiting its own."""
+        model, info = self.table, self._info()
+        seats = len(model.update.seats) if model.update is not None else len(info.seats) if info is not None else 2
         wanted = f"-seats-{seats}"
         if not self.has_class(wanted):
             self.remove_class(*(c for c in self.classes if c.startswith("-seats-")))
             self.add_class(wanted)
+        self.set_class(model.update is None, "-waiting")
 
     def _info(self) -> p.TableInfo | None:
         return self.app.model.tables.get(self.table_id)
