@@ -48,12 +48,7 @@ Send = Callable[[int, bytes], None]
 
 class TableActor:
     def __init__(
-        self,
-        table_id: str,
-        variant: str,
-        options: dict[str, p.OptionValue],
-        seats: list[Occupant],
-        send: Send,
+        self, table_id: str, variant: str, options: dict[str, p.OptionValue], seats: list[Occupant], send: Send,
         *,
         turn_timer: int = 0,
         pace: Pace = Pace(),
@@ -80,9 +75,7 @@ class TableActor:
         self.inbox: asyncio.Queue[m.TableMessage] = asyncio.Queue()
         self.state: engine.State | None = None
         self.seq = 0  # events published so far
-        # Events in the log so far: ``seq`` runs ahead of it between an action and its
-        # append, and for good when the append failed (what a player may have been shown)
-        self.logged_seq = 0
+        self.logged_seq = 0  # events in the log: ``seq`` runs ahead until the append (for good if it fails)
         self.events: list[engine.Event] = []  # the whole log of this table's matches
         self._viewers = Viewers(seats)
         self.viewers = self._viewers.seats  # connection -> seat (None: a spectator)
