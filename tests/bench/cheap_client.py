@@ -121,11 +121,7 @@ class CheapClient(ScreenClient):
                     continue
                 self.raw += data
                 self.stream.feed(data)
-                if self.screen.dirty:
-                    self.screen.dirty.clear()
-                    self.changed_at = time.perf_counter()
-                    self._changed.set()
-                    self._changed = asyncio.Event()
+                self._fed()
         finally:
             self.closed.set()
             self._changed.set()

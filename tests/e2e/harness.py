@@ -11,6 +11,7 @@ from typing import AsyncIterator, Callable
 
 import asyncssh
 import pyte
+from pyte.screens import wcwidth  # (pyte's own, cached)
 
 from server.cli.main import serve
 from server.config import ServerConfig
@@ -78,6 +79,7 @@ class ScreenClient:
         self.changed_at = 0.0  # perf_counter() when a received chunk last changed the screen
         self._changed = asyncio.Event()  # set (and replaced) whenever the screen may have changed
         self.muted = False  # read and drop what arrives: an idle client in a crowd costs nothing
+        self._lines: list[str] = []  # the rows as text (``lines``)
 
     async def connect(self, port: int, username: str, *, client_keys: list[asyncssh.SSHKey] | None = None,
                       env: dict[str, str] | None = None, term_type: str = "xterm-256color",
@@ -125,17 +127,40 @@ class ScreenClient:
                     continue
                 self.raw += data
                 self.stream.feed(data)
-                if self.screen.dirty:
-                    self.screen.dirty.clear()
-                    self.changed_at = time.perf_counter()
-                    self._changed.set()
-                    self._changed = asyncio.Event()
+                self._fed()
         finally:
             self.closed.set()
             self._changed.set()
 
+    def _fed(self) -> None:
+        """After a chunk went to the screen: whoever waits for a change is told of one."""
+        if self._take_dirty():
+            self.changed_at = time.perf_counter()
+            self._changed.set()
+            self._changed = asyncio.Event()
+
+    def _take_dirty(self) -> bool:
+        """The rows drawn since the last call made again as text (``lines``); whether any was.
+        (pyte's ``display`` makes every row again at each call: most of the client's CPU.)"""
+        screen = self.screen
+        if len(self._lines) != screen.lines:
+            self._lines = [""] * screen.lines
+            screen.dirty.update(range(screen.lines))
+        if not screen.dirty:
+            return False
+        for y in screen.dirty:
+            if y < screen.lines:
+                self._lines[y] = _row_text(screen, y)
+        screen.dirty.clear()
+        return True
+
+    def lines(self) -> list[str]:
+        """The screen's rows as text (pyte's ``display``, made again only where it changed)."""
+        self._take_dirty()
+        return self._lines
+
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        return "\n".join(self.lines())
 
     def send(self, data: str | bytes) -> None:
         assert self.process is not None
@@ -173,3 +198,18 @@ class ScreenClient:
                 await asyncio.wait_for(self.conn.wait_closed(), 5)
         if self._reader is not None:
             self._reader.cancel()
+
+
+def _row_text(screen: pyte.Screen, y: int) -> str:
+    """Row ``y`` as pyte's ``Screen.display`` makes it: a wide character's stub cell skipped."""
+    line = screen.buffer[y]
+    out = []
+    wide = False
+    for x in range(screen.columns):
+        if wide:
+            wide = False
+            continue
+        char = line[x].data
+        wide = wcwidth(char[0]) == 2
+        out.append(char)
+    return "".join(out)

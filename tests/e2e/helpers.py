@@ -37,7 +37,7 @@ def in_lobby_as(name: str, *, lobby_word: str = "Lobby"):
 def _input_row(client: ScreenClient) -> int:
     """The chat input sits just above the key bar, which takes one or two rows (it breaks
     between keys where they do not fit): its rows start at the left edge, the input's not."""
-    rows = client.screen.display
+    rows = client.lines()
     row = len(rows) - 1
     while row > 0 and rows[row][:1].strip():
         row -= 1
@@ -51,7 +51,7 @@ def _input_bg(client: ScreenClient) -> str:
 
 
 def input_line(client: ScreenClient) -> str:
-    return client.screen.display[_input_row(client)]
+    return client.lines()[_input_row(client)]
 
 
 def chat_focused(client: ScreenClient) -> bool:

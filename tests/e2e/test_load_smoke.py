@@ -32,7 +32,7 @@ def test_a_screen_table_and_a_protocol_table_play_on_a_running_server_and_report
                                           screen_share=0.5, split_seconds=4.0, setup_budget=60.0, workers=2)
         finally:
             server.stop()
-    assert "setup_errors" not in figures, figures
+    assert "setup_errors" not in figures, figures["setup_errors"]
     assert (figures["screen_tables_playing"], figures["protocol_tables_playing"]) == (1.0, 1.0)
     assert figures["actions"] >= 4  # each table acts about once a second
     assert figures["client_workers"] == 2.0
