@@ -44,8 +44,8 @@ async def test_no_viewer_sees_an_event_before_it_is_in_the_log() -> None:
     seats = [Occupant("ana", 1)] + bots(1)
     actor = TableActor("t", "argentino", OPTIONS, seats, send, pace=FAST, seed=5, store=store)  # type: ignore[arg-type]
     actor.start()
-    await asyncio.sleep(0.05)
-    assert actor.seq > 0 and sent == []  # the match started, but nothing is shown yet
+    await until(lambda: actor.seq > 0)
+    assert sent == []  # the match started, but nothing is shown yet: its append waits
     store.gate.set()
     await until(lambda: len(sent) > 0)
     actor.post(tm.Leave(1))  # a bot plays on: many more appends and updates

@@ -44,10 +44,8 @@ async def test_a_full_table_with_partners_waits_for_its_creator_to_start(hub: Hu
     await beto.settle()
     assert beto.of(p.Seated)[-1] == p.Seated(table_id=table_id, seat=1)
     ana.send(p.StartTable(table_id=table_id))
-    await ana.settle()
-    await asyncio.sleep(0.05)
-    await beto.settle()
-    await ana.settle()
+    await ana.until(lambda c: c.of(p.TableUpdated)[-1].table.status == "playing")
+    await beto.until(lambda c: bool(c.of(p.TableUpdate)))
     table = ana.of(p.TableUpdated)[-1].table
     assert table.status == "playing" and not table.owner_starts
     assert table.seats == ("ana", "beto", "Bot 1", "Bot 2")
@@ -168,17 +166,13 @@ async def test_a_restart_in_the_waiting_room_keeps_the_seats_and_the_creator_sta
         await dani.settle()
         assert dani.of(p.Seated)[-1].seat == 1
         ana.send(p.StartTable(table_id=table_id))  # beto is not back yet: his seat is held
-        await ana.settle()
-        await asyncio.sleep(0.05)
-        await ana.settle()
+        await ana.until(lambda c: bool(c.of(p.TableUpdate)))
         assert table.actor is not None
         update = ana.of(p.TableUpdate)[-1]
         assert [s.name for s in update.seats] == ["ana", "dani", "beto", "Bot 1"] and update.seats[2].away
         beto = await join(hub, "beto", "SHA256:beto")  # back, now at the running table
-        await beto.settle()
-        await asyncio.sleep(0.05)
-        await beto.settle()
-        assert beto.of(p.Seated)[-1].seat == 2 and beto.of(p.TableUpdate)
+        await beto.until(lambda c: bool(c.of(p.TableUpdate)))
+        assert beto.of(p.Seated)[-1].seat == 2
     finally:
         await stop_hub(hub, store, task)
 
