@@ -90,15 +90,15 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
         self._match_over_shown = False
         self._card_call: str | None = None  # a call waiting for its card (las que pintan)
 
-
     @property
     def table(self) -> TableModel:
         return self.app.table_model(self.table_id)
 
     def compose(self) -> ComposeResult:
         self._size_classes()  # before the parts are styled: set later, every part is styled again
-        yield TitleLine(id="t-title")
-        yield ScoreLine(id="t-score")
+        waiting = "-waiting" if self.table.update is None else ""  # (only these two: see redraw)
+        yield TitleLine(id="t-title", classes=waiting)
+        yield ScoreLine(id="t-score", classes=waiting)
         with Horizontal(id="t-middle"):  # one row per seat, the tricks in line with them
             yield SeatsPanel(id="t-seats")
             yield TricksPanel(id="t-tricks")
@@ -191,6 +191,8 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
     def redraw(self) -> None:
         model, info = self.table, self._info()
         self._size_classes()
+        for part in (self.query_one("#t-title"), self.query_one("#t-score")):  # (the score line's row)
+            part.set_class(model.update is None, "-waiting")
         self.query_one("#t-title", TitleLine).update_from(model, info)
         if model.update is None:
             self._draw_waiting()
@@ -212,14 +214,12 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
             self._match_over_shown = False
 
     def _size_classes(self) -> None:
-        """-seats-N gives the seat rows (and the tricks beside them) their height, -waiting its own."""
+        """-seats-N gives the seat rows (and the tricks beside them) their height."""
         model, info = self.table, self._info()
-        seats = len(model.update.seats) if model.update is not None else len(info.seats) if info is not None else 2
-        wanted = f"-seats-{seats}"
+        wanted = f"-seats-{len(model.update.seats) if model.update else len(info.seats) if info else 2}"
         if not self.has_class(wanted):
             self.remove_class(*(c for c in self.classes if c.startswith("-seats-")))
             self.add_class(wanted)
-        self.set_class(model.update is None, "-waiting")
 
     def _info(self) -> p.TableInfo | None:
         return self.app.model.tables.get(self.table_id)
