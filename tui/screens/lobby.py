@@ -26,6 +26,7 @@ from tui.widgets.text_line import TextLine
 
 
 class LobbyScreen(TrucoScreen[None]):
+    AUTO_FOCUS = "#tables"  # (Textual's default, the first control, would focus the players first)
     # The key bar lists the bindings with show=True, labelled by their description (a locale
     # key): l (leave), c (chat) and L (lite mode) are in the help and the chat's placeholder
     # only; the bar breaks onto a second line where the keys do not fit. Letter keys are priority
