@@ -95,7 +95,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
         return self.app.table_model(self.table_id)
 
     def compose(self) -> ComposeResult:
-        self._size_classes()  # before the parts are styled: set later, every part is styled again
+        self._size_seats()  # before the parts are styled: set later, every part is styled again
         waiting = "-waiting" if self.table.update is None else ""  # (only these two: see redraw)
         yield TitleLine(id="t-title", classes=waiting)
         yield ScoreLine(id="t-score", classes=waiting)
@@ -190,7 +190,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
     # -- drawing: each part draws itself from the model -----------------------------------
     def redraw(self) -> None:
         model, info = self.table, self._info()
-        self._size_classes()
+        self._size_seats()
         for part in (self.query_one("#t-title"), self.query_one("#t-score")):  # (the score line's row)
             part.set_class(model.update is None, "-waiting")
         self.query_one("#t-title", TitleLine).update_from(model, info)
@@ -213,7 +213,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
         elif not model.view.match_over:
             self._match_over_shown = False
 
-    def _size_classes(self) -> None:
+    def _size_seats(self) -> None:
         """-seats-N gives the seat rows (and the tricks beside them) their height."""
         model, info = self.table, self._info()
         wanted = f"-seats-{len(model.update.seats) if model.update else len(info.seats) if info else 2}"
