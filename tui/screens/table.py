@@ -97,8 +97,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
     def compose(self) -> ComposeResult:
         self._size_seats()  # before the parts are styled: set later, every part is styled again
         waiting = "-waiting" if self.table.update is None else ""  # (only these two: see redraw)
-        yield TitleLine(id="t-title", classes=waiting)
-        yield ScoreLine(id="t-score", classes=waiting)
+        yield from (TitleLine(id="t-title", classes=waiting), ScoreLine(id="t-score", classes=waiting))
         with Horizontal(id="t-middle"):  # one row per seat, the tricks in line with them
             yield SeatsPanel(id="t-seats")
             yield TricksPanel(id="t-tricks")
@@ -191,13 +190,14 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
     def redraw(self) -> None:
         model, info = self.table, self._info()
         self._size_seats()
-        for part in (self.query_one("#t-title"), self.query_one("#t-score")):  # (the score line's row)
+        title, score = self.query_one("#t-title", TitleLine), self.query_one("#t-score", ScoreLine)
+        for part in (title, score):  # -waiting: the score line's row is the title's (truco.tcss)
             part.set_class(model.update is None, "-waiting")
-        self.query_one("#t-title", TitleLine).update_from(model, info)
+        title.update_from(model, info)
         if model.update is None:
             self._draw_waiting()
             return
-        self.query_one("#t-score", ScoreLine).update_from(model)
+        score.update_from(model)
         self.query_one("#t-seats", SeatsPanel).update_from(model)
         self.query_one("#t-tricks", TricksPanel).update_from(model)
         self.query_one("#t-bets", BetsLine).update_from(model)
@@ -215,8 +215,8 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
 
     def _size_seats(self) -> None:
         """-seats-N gives the seat rows (and the tricks beside them) their height."""
-        model, info = self.table, self._info()
-        wanted = f"-seats-{len(model.update.seats) if model.update else len(info.seats) if info else 2}"
+        update, info = self.table.update, self._info()
+        wanted = f"-seats-{len(update.seats) if update else len(info.seats) if info else 2}"
         if not self.has_class(wanted):
             self.remove_class(*(c for c in self.classes if c.startswith("-seats-")))
             self.add_class(wanted)
