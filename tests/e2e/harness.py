@@ -200,6 +200,37 @@ class ScreenClient:
             self._reader.cancel()
 
 
+QUIET_LOOK = 0.02  # seconds between two looks at what the clients received
+QUIET_LOOKS = 4  # looks in a row without a new byte: the output has stopped
+
+
+async def quiet(*clients: ScreenClient, since: int | None = None, timeout: float = 15.0) -> None:
+    """Everything the server was sending these clients has arrived: no byte came for
+    ``QUIET_LOOKS`` looks in a row. For byte counts, where a paint seen on the screen may
+    still be arriving (a frame goes out in more than one packet, with no end-of-frame mark).
+    ``since``: their bytes received (together) before an action: some must come after it
+    first (a repaint that may leave the screen as it was, e.g. a resize to the same size).
+
+    Counted in looks, not seconds: the server, its SSH and these clients share one event
+    loop, which a repaint (at 300x100 above all) holds for 0.1-0.2 s at a time; a look is
+    taken only once the loop is free again, so a stall does not pass for quiet. Returns
+    early once a client's session has ended (nothing more can come)."""
+    def received() -> int:
+        return sum(len(c.raw) for c in clients)
+
+    deadline = time.monotonic() + timeout
+    last, still = received(), 0
+    while still < QUIET_LOOKS or (since is not None and last <= since):
+        if any(c.closed.is_set() for c in clients):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the output did not stop within {timeout} s (or none came)")
+        await asyncio.sleep(QUIET_LOOK)
+        now = received()
+        still = still + 1 if now == last else 0
+        last = now
+
+
 def _row_text(screen: pyte.Screen, y: int) -> str:
     """Row ``y`` as pyte's ``Screen.display`` makes it: a wide character's stub cell skipped."""
     line = screen.buffer[y]

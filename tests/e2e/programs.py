@@ -99,29 +99,38 @@ async def play(client: Client, table_id: str, until: Callable[[p.TableUpdate], b
     """Play this client's seat with the engine's bot (from the seat's view only) until an
     update satisfies ``until`` (or the match is over); that update. Only this client's events
     are read. With ``resend_after``, a player who hears nothing for that long sends the last
-    move again, as a person presses again (its command id makes it act once at most)."""
+    move again, as a person presses again (its command id makes it act once at most).
+
+    A move dropped by the command rate limit (``rate_limited``: said once a second at most,
+    the moves dropped after it silently) is sent again every ``MOVE_PAUSE`` until the table
+    answers: an update past the one it answered (or the same move's, again: a retry of a
+    move that acted is answered with the table as it is)."""
     rng = random.Random(seed)
     acted = -1
     rules: engine.RuleSet | None = None
     last: p.TableAction | None = None
     seat_view: engine.View | None = None
+    dropped = False  # the last move met the rate limit: sent again until the table answers
     async with asyncio.timeout(timeout):
         while True:
             try:
-                event = await client.receive(resend_after)
+                event = await client.receive(MOVE_PAUSE if dropped else resend_after)
             except TimeoutError:
                 if last is not None:
                     await client.send(last)
                 continue
             if isinstance(event, p.Error) and last is not None:
-                if event.code == "rate_limited":  # dropped before the table saw it: again
-                    await asyncio.sleep(0.5)  # (its command id acts once at most)
-                elif seat_view is not None and seat_view.legal:  # refused: a partner answered first
+                if event.code == "rate_limited":  # dropped before the table saw it: again, soon
+                    dropped = True  # (its command id acts once at most)
+                    continue
+                if seat_view is not None and seat_view.legal:  # refused: a partner answered first
                     last = _command(client, table_id, rng.choice(seat_view.legal))
                 await client.send(last)
                 continue
             if not (isinstance(event, p.TableUpdate) and event.table_id == table_id and event.seat is not None):
                 continue
+            if event.seq != acted:
+                dropped = False  # the table moved on: past the move, or past waiting for it
             if until(event) or event.view.match_over:
                 return event
             if event.seat not in event.waiting or not event.view.legal or event.seq == acted:

@@ -47,7 +47,7 @@ def test_serve_speaks_the_terminals_language(tmp_path: Path, lang: str, says: tu
             deadline = time.monotonic() + 30
             while says[4] not in out_file.read_text(encoding="utf-8"):
                 assert proc.poll() is None and time.monotonic() < deadline, out_file.read_text(encoding="utf-8")
-                time.sleep(0.1)
+                time.sleep(0.05)
             proc.send_signal(signal.SIGINT)
             assert proc.wait(30) == 0
         finally:

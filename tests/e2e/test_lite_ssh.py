@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.e2e.harness import ScreenClient, running_server
+from tests.e2e.harness import ScreenClient, quiet, running_server
 from tests.e2e.helpers import add_bot, close_all, everything_drawn, in_lobby_as, lobby_client
 
 pytestmark = pytest.mark.e2e
@@ -100,21 +100,21 @@ async def test_lite_toggle_in_the_lobby(tmp_path):
         client = await lobby_client(srv.port, "ana")
         try:
             assert MOUSE_ON in client.raw
-            # Byte marks: fixed waits here. A paint seen on the screen may still be arriving
-            # (a frame is written in more than one packet, with no end-of-frame mark to wait
-            # for), so everything_drawn() cannot say where one paint's bytes end.
-            await asyncio.sleep(0.5)  # the lobby's first paints have all arrived
+            # Byte marks: a paint seen on the screen may still be arriving (a frame is written
+            # in more than one packet, with no end-of-frame mark to wait for), so
+            # everything_drawn() cannot say where one paint's bytes end; quiet() can.
+            await quiet(client)  # the lobby's first paints have all arrived
             mark = len(client.raw)
             client.send("L")
             await client.wait_for("Lite mode on")
-            await asyncio.sleep(0.3)
+            await quiet(client)
             after = bytes(client.raw[mark:])
             assert b"\x1b[?1000l" in after  # mouse tracking switched off
             assert colour_params(after) and not colour_params(after) & {38, 48}
             mark = len(client.raw)
             client.send("L")
             await client.wait_for("Lite mode off")
-            await asyncio.sleep(0.3)
+            await quiet(client)
             assert MOUSE_ON in bytes(client.raw[mark:])
         finally:
             await client.close()
@@ -136,7 +136,7 @@ async def test_a_card_played_costs_the_other_player_little(tmp_path):
             beto.send("j")
             await ana.wait_for("Hand 1")
             await beto.wait_for("Hand 1")
-            await asyncio.sleep(1.0)  # first paints done
+            await quiet(ana, beto)  # first paints done
             costs = []
             deadline = time.monotonic() + 30
             while len(costs) < 2 and time.monotonic() < deadline:  # one card each
@@ -154,12 +154,12 @@ async def test_a_card_played_costs_the_other_player_little(tmp_path):
                     before = other.text()
                     mover.send(answer)
                     await other.wait_for(lambda t, b=before: t != b, 5)
-                    await asyncio.sleep(0.5)
+                    await quiet(ana, beto)
                     continue
                 before, mark = other.text(), len(other.raw)
                 mover.send("1")
                 await other.wait_for(lambda t, b=before: t != b, 5)
-                await asyncio.sleep(0.5)  # everything this action caused has arrived
+                await quiet(ana, beto)  # everything this action caused has arrived
                 costs.append(len(other.raw) - mark)
             assert len(costs) == 2, "two cards were not played in time"
             # Measured 1.3-2.8 KB raw depending on what else the card changes (the calls on

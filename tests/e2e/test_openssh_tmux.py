@@ -105,7 +105,7 @@ class Tmux:
             text = self.screen()
             if check(text):
                 return text
-            time.sleep(0.1)
+            time.sleep(0.05)
         raise AssertionError(f"timed out; tmux pane:\n{text}")
 
     def kill(self) -> None:
@@ -157,11 +157,13 @@ def test_openssh_in_tmux_end_to_end(tmp_path):
         lobby = tmux.wait_for(lambda t: "Lobby" in _first_line(t) and "tester" in _first_line(t))
         assert "(guest)" not in lobby.splitlines()[0]  # came in with its key
         assert "Players" in lobby and "Tables" in lobby
-        # Typing works through OpenSSH and tmux: chat one line.
+        # Typing works through OpenSSH and tmux: chat one line. Each key once the one before
+        # shows: c gives the chat the focus (the key bar becomes the chat's), the line is in
+        # its input.
         tmux.keys("c")
-        time.sleep(0.3)
+        tmux.wait_for(lambda t: "Enter Send" in t)
         tmux.keys("hola desde openssh", literal=True)
-        time.sleep(0.1)
+        tmux.wait_for(lambda t: "hola desde openssh" in t)
         tmux.keys("Enter")
         tmux.wait_for(lambda t: "tester: hola desde openssh" in t)
 

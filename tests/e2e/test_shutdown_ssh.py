@@ -24,14 +24,16 @@ async def test_a_player_at_a_table_sees_the_shutdown_notice_over_the_table_befor
         await add_bot(ana)  # a bot takes the other seat: the match starts
         await ana.wait_for("Hand worth", 10)
         seen: dict[str, object] = {}
+        looked = asyncio.Event()
 
         def notice_while_connected(text: str) -> bool:
+            looked.set()
             if NOTICE in text and "notice" not in seen:
                 seen.update(notice=time.monotonic(), connected=not ana.closed.is_set(), screen=text)
             return "notice" in seen
 
         watching = asyncio.create_task(ana.wait_for(notice_while_connected, 15))
-        await asyncio.sleep(0.1)
+        await asyncio.wait_for(looked.wait(), 5)  # it watches: it sees each change from now on
     # Leaving the block stopped the server (as Ctrl-C does).
     try:
         await asyncio.wait_for(watching, 5)

@@ -232,8 +232,11 @@ def test_the_meter_charges_cpu_time_not_the_time_others_take() -> None:
     ctx.run(input_gate.current_gate.set, gate)
 
     async def main() -> None:
-        asyncio.get_running_loop().call_soon(time.sleep, 0.05, context=ctx)
-        await asyncio.sleep(0.1)
+        loop = asyncio.get_running_loop()
+        loop.call_soon(time.sleep, 0.05, context=ctx)
+        ran = loop.create_future()
+        loop.call_soon(ran.set_result, None)  # callbacks run in order: the one above, charged, first
+        await ran
 
     asyncio.run(main())
     assert len(charged) == 1 and charged[0] < 0.01
