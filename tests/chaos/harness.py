@@ -366,7 +366,7 @@ async def _in_turn(port: int, hosts: dict[int, str], ports: list[int], done: asy
         except (OSError, asyncssh.Error, TimeoutError, Closed, AssertionError):
             if time.monotonic() > deadline:
                 raise
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.05)
     return None
 
 

@@ -18,6 +18,7 @@ and its number used again is caught by the replay check at the end (tests/chaos/
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import signal
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Awaitable, Callable
 
 import nats
+from nats.aio.client import Client as NatsClient
 
 from server.cluster.bus import EVENTS_STREAM, LEASE_BUCKET, retrying
 from server.cluster.natsd import NatsServer
@@ -53,6 +55,17 @@ def _later(seconds: float, then: Callable[[], Awaitable[None]]) -> "asyncio.Futu
 
 async def _continue(pid: int) -> None:
     os.kill(pid, signal.SIGCONT)
+
+
+async def _connect(url: str, timeout: float) -> NatsClient:
+    """A connection to one NATS node that does not reconnect: a look that fails closes it,
+    and the next look connects again (to whichever node answers then)."""
+    return await nats.connect(url, connect_timeout=timeout, max_reconnect_attempts=0, allow_reconnect=False)
+
+
+async def _closed(nc: NatsClient) -> None:
+    with contextlib.suppress(Exception):
+        await nc.close()
 
 
 class Faults(ABC):
@@ -320,19 +333,26 @@ class Cluster(Faults):
         return max(moment, self._led_again)
 
     async def _watch_store(self) -> None:
-        """Whether the lease and event streams have a leader, five times a second, as a node
+        """Whether the lease and event streams have a leader, twenty times a second, as a node
         that can answer reports them (a stream's leader answers for it; a partition's heal can
-        start an election again, long after the fault began): when they last had leaders again."""
+        start an election again, long after the fault began): when they last had leaders again.
+        (One connection to that node is kept while it answers, not one made for each look.)"""
         streams = (f"KV_{LEASE_BUCKET}", EVENTS_STREAM)
         leaderless = False
-        while True:
-            led = False
-            answering = [s for n, s in enumerate(self.servers) if n not in self.silent and s.process is not None]
-            if answering:
-                try:
-                    nc = await nats.connect(answering[0].url, connect_timeout=1, max_reconnect_attempts=0)
-                except Exception:
-                    nc = None
+        nc: NatsClient | None = None
+        node = -1  # the node ``nc`` is connected to
+        try:
+            while True:
+                led = False
+                answering = [n for n, s in enumerate(self.servers) if n not in self.silent and s.process is not None]
+                if nc is not None and (nc.is_closed or node not in answering):
+                    nc = await _closed(nc)
+                if nc is None and answering:
+                    node = answering[0]
+                    try:
+                        nc = await _connect(self.servers[node].url, 1)
+                    except Exception:
+                        nc = None
                 if nc is not None:
                     try:
                         js = nc.jetstream(timeout=0.5)
@@ -340,21 +360,25 @@ class Cluster(Faults):
                         led = all(info.cluster is not None and bool(info.cluster.leader) for info in infos)
                     except Exception:
                         led = False
-                    finally:
-                        await nc.close()
-            if led and leaderless:
-                self._led_again = time.monotonic()
-            leaderless = not led
-            await asyncio.sleep(0.2)
+                        nc = await _closed(nc)  # (the next look connects again)
+                if led and leaderless:
+                    self._led_again = time.monotonic()
+                leaderless = not led
+                await asyncio.sleep(0.05)
+        finally:
+            if nc is not None:
+                await _closed(nc)
 
     async def caught_up(self) -> None:
         """Until the lease and event streams have a leader and every replica is current."""
         deadline = time.monotonic() + CAUGHT_UP_LIMIT
         last = ""
-        while time.monotonic() < deadline:
-            try:
-                nc = await nats.connect(self.servers[0].url, connect_timeout=2, max_reconnect_attempts=0)
+        nc: NatsClient | None = None
+        try:
+            while time.monotonic() < deadline:
                 try:
+                    if nc is None or nc.is_closed:
+                        nc = await _connect(self.servers[0].url, 2)
                     behind = []
                     for stream in (f"KV_{LEASE_BUCKET}", EVENTS_STREAM):
                         info = await nc.jetstream().stream_info(stream)
@@ -364,13 +388,16 @@ class Cluster(Faults):
                             behind.append(f"{stream}: {cluster!r}")
                     if not behind:
                         return
-                finally:
-                    await nc.close()
-            except Exception as exc:
-                last = repr(exc)
-            else:
-                last = "; ".join(behind)
-            await asyncio.sleep(0.25)
+                except Exception as exc:
+                    last = repr(exc)
+                    if nc is not None:
+                        nc = await _closed(nc)  # (the next look connects again)
+                else:
+                    last = "; ".join(behind)
+                await asyncio.sleep(0.05)
+        finally:
+            if nc is not None:
+                await _closed(nc)
         raise AssertionError(f"the NATS cluster did not catch up: {last}")
 
     async def logs(self) -> dict[str, Log]:

@@ -3,19 +3,26 @@ one can be killed with SIGKILL)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
 import os
 import re
 import signal
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Awaitable, Callable
 from pathlib import Path
 
 import nats
+from nats.aio.msg import Msg
 
 import engine
-from server.cluster.bus import Bus
+import protocol as p
+from protocol.client import Client
+from protocol.bus import InputAck, decode_bus
+from server.cluster.bus import CONN_HEADER, FRONT_SUBJECT, Bus, front_subject, hub_subject, settle
+from server.cluster.held_input import IN_HEADER
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
@@ -198,7 +205,7 @@ async def jetstream_ready(url: str, bucket: str, timeout: float = 30.0) -> None:
             except Exception:
                 if time.monotonic() > deadline:
                     raise
-                await asyncio.sleep(0.2)
+                await asyncio.sleep(0.05)
     finally:
         await nc.close()
 
@@ -214,10 +221,78 @@ async def wait_for_host(*procs: Proc, timeout: float = 15.0) -> Proc:
     raise AssertionError("no process took over as the lobby host")
 
 
-async def until(check: Callable[[], bool], timeout: float = 15.0) -> None:
-    """Wait for ``check()`` to hold (an AssertionError if it does not in time)."""
+async def until(check: Callable[[], bool | Awaitable[bool]], timeout: float = 15.0) -> None:
+    """Wait for ``check()`` to hold (an AssertionError if it does not in time); ``check`` may
+    be a coroutine function (it is awaited each time)."""
     deadline = time.monotonic() + timeout
-    while not check():
+    while True:
+        held = check()
+        if inspect.isawaitable(held):
+            held = await held
+        if held:
+            return
         if time.monotonic() > deadline:
             raise AssertionError("not reached in time")
         await asyncio.sleep(0.02)
+
+
+class HostInput:
+    """A spy on what the front ends send the lobby host ``host`` and what it confirms to them
+    (``InputAck``, server/cluster/held_input.py), on a NATS connection of its own."""
+
+    def __init__(self, nc: nats.NATS, host: str) -> None:
+        self._nc = nc
+        self._host = host
+        self.pings: dict[int, int] = {}  # a session's Ping(n=...) -> its number from its front end
+        self.confirmed: dict[str, int] = {}  # front end subject -> the last number the host confirmed
+
+    @classmethod
+    async def open(cls, url: str, host: str) -> "HostInput":
+        spy = cls(await nats.connect(url), host)
+        await spy._nc.subscribe(hub_subject(host), cb=spy._to_host)
+        await spy._nc.subscribe(f"{FRONT_SUBJECT}.*", cb=spy._to_front)
+        await settle(spy._nc)
+        return spy
+
+    async def close(self) -> None:
+        await self._nc.close()
+
+    async def _to_host(self, msg: Msg) -> None:
+        number = (msg.headers or {}).get(IN_HEADER)
+        if number is not None and (msg.headers or {}).get(CONN_HEADER) is not None:
+            with contextlib.suppress(p.ProtocolError):
+                message = p.decode(msg.data)
+                if isinstance(message, p.Ping):
+                    self.pings[message.n] = int(number)
+
+    async def _to_front(self, msg: Msg) -> None:
+        if msg.headers and CONN_HEADER in msg.headers:
+            return  # a session's frame
+        with contextlib.suppress(p.ProtocolError):
+            message = decode_bus(msg.data)
+            if isinstance(message, InputAck) and message.host == self._host:
+                self.confirmed[msg.subject] = max(self.confirmed.get(msg.subject, 0), message.n)
+
+    async def taken(self, client: Client, front: str, n: int, timeout: float = 15.0) -> None:
+        """A Ping from ``client``, a session of process ``front``, to the host and back
+        (``host_round_trip``), and then the host's confirmation of it to that front end: every
+        frame the front end sent before it has been taken and is not sent again to a next
+        host (a lobby command is not deduplicated: a CreateTable sent again makes a second
+        table), and whatever the host sent that front end before the Pong has reached it."""
+        await host_round_trip(client, n, timeout)
+        subject = front_subject(front)
+        await until(lambda: n in self.pings and self.confirmed.get(subject, 0) >= self.pings[n], timeout)
+
+
+async def host_round_trip(client: Client, n: int, timeout: float = 15.0) -> None:
+    """A Ping from ``client`` to the lobby host and its Pong back. The host sends a session's
+    front end everything in order, and the front end takes it in order: once the Pong is
+    back, whatever the host sent that front end before it (a guest's seat code, a reply to
+    an earlier command) has been taken there. The events read on the way are put back."""
+    await client.send(p.Ping(n=n))
+    skipped: list[p.Event] = []
+    async with asyncio.timeout(timeout):
+        while not isinstance(event := await client.receive(), p.Pong) or event.n != n:
+            skipped.append(event)
+    for event in reversed(skipped):
+        client.unread(event)

@@ -162,8 +162,9 @@ async def test_a_nats_restart_the_processes_reconnect_and_play_goes_on(
         await programs.Online(ana).until(lambda names: "beto" in names)
         await nats_server.stop()
         await nats_server.start()  # the same port and store
-        await asyncio.sleep(1.0)  # the clients reconnect (they retry every 2 s at most)
-        for attempt in range(20):  # (a chat line a second: under the chat rate limit)
+        # Until the processes have reconnected (they retry every 2 s at most) and the lobby
+        # answers: a chat line that goes round, tried again each second it does not
+        for attempt in range(21):  # (a chat line a second: under the chat rate limit)
             try:
                 await programs.round_trip(ana, beto, f"back {attempt}", timeout=1.0)
                 break

@@ -17,6 +17,7 @@ from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
 from server.cluster.order import (AFTER_HEADER, MOVE_HEADER, SEQ_HEADER, FrameOrder, StampBook, after_value,
                                   is_move, parse_after, parse_seq)
+from tests.cluster.procs import until
 
 SEATED = p.encode(p.Seated(table_id="t1", seat=0))
 LOBBY = p.encode(p.Seated())
@@ -78,7 +79,7 @@ async def test_nothing_waits_for_ever(monkeypatch: pytest.MonkeyPatch) -> None:
     frames, got = _order()
     frames.owner_frame(5, 4, b"a")  # the host's frames 1-4 were lost
     frames.owner_frame(5, 4, b"b")
-    await asyncio.sleep(0.2)
+    await until(lambda: len(got) >= 2)  # once they have waited HOLD_SECONDS
     assert got == [b"a", b"b"]
     frames.owner_frame(5, 4, b"c")  # given up on: what it waited for counts as passed
     assert got == [b"a", b"b", b"c"]
@@ -152,7 +153,12 @@ async def test_a_front_end_puts_the_owners_frame_after_the_hosts(nats_server: Na
                     continue
 
         await from_owner(1, update)  # the table's first update overtook Seated
-        await asyncio.sleep(0.2)
+        # It waits at the front end: a frame the owner sent after it (no stamp: passed on at
+        # once) has been taken there, and nothing before it reached the session
+        barrier = p.encode(p.Pong(n=100))
+        await owner.nc.publish(subject, barrier, headers={CONN_HEADER: conn})
+        await settle(owner.nc)
+        assert await next_frame() == barrier
         await from_host(1, SEATED)
         assert await next_frame() == SEATED
         assert await next_frame() == update

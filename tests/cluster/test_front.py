@@ -15,6 +15,7 @@ from server.cluster.names import NameMirror
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER
 from server.cluster.table_seq import TABLE_SEQ_HEADER, TABLES_KEPT, TableSeqs
 from server.cluster.natsd import NatsServer
+from tests.cluster.procs import until
 
 
 @contextlib.asynccontextmanager
@@ -79,7 +80,14 @@ async def test_a_session_opened_without_a_host_waits_for_the_next(nats_server: N
                               headers={CONN_HEADER: str(beto.conn_id), SEQ_HEADER: "1", MOVE_HEADER: "1"})
         await settle(host.nc)
         assert await asyncio.wait_for(beto.receive(), 5) == seated
-        await asyncio.sleep(0.3)
+
+        def opened(conn_id: int) -> bool:
+            return any(header is None and isinstance(m := decode_bus(data), ConnOpened) and m.conn_id == conn_id
+                       for header, data in list(got))
+
+        # What went to host-1 (beto's and cris's openings, the last of it) has reached it,
+        # so that what is heard from here on went to the next host
+        await until(lambda: opened(beto.conn_id) and opened(cris.conn_id))
         got.clear()
         front.host_changed(None)  # the old host's lease ran out; no new one yet
         for link in (beto, cris):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 import pytest
 from nats.js.errors import KeyNotFoundError
@@ -12,9 +13,10 @@ import protocol as p
 from protocol.bus import EventRecord, LeaseValue, LoggedEvents, decode_bus
 from server.cluster.bus import LEASE_BUCKET, Bus, BusOptions, settle
 from server.cluster.eventlog import Fenced, TableLog, events_stream, subject
-from server.cluster.lease import CLAIM_TRIES, Leases, lease_bucket
+from server.cluster.lease import CLAIM_TRIES, FRESH_SHARE, Leases, lease_bucket
 from server.cluster.natsd import NatsServer
 from server.store import EventRow
+from tests.cluster.procs import until
 
 FAST = BusOptions(lease_ttl=1.0, renew_every=0.3)
 
@@ -34,11 +36,24 @@ async def test_one_claimant_wins_and_the_lease_moves_once_its_owner_goes_silent(
         lease = holder.held["t1"]
         owner = await other.owner("t1")
         assert owner is not None and owner.owner == (a.owner if holder is la else b.owner)
-        for _ in range(4):  # renewing keeps it past its TTL
-            await asyncio.sleep(0.4)
-            assert await holder.renew(lease)
+        # Renewing keeps it past its TTL: it is still held once the TTL has removed a key
+        # written after its claim and never renewed
+        unrenewed = await holder.claim("unrenewed")
+        assert unrenewed is not None
+
+        async def renewed_while_the_other_runs_out() -> bool:
+            if time.monotonic() - lease.renewed_at >= FAST.renew_every:  # (as a process renews)
+                assert await holder.renew(lease)
             assert await other.claim("t1") is None
-        await asyncio.sleep(1.6)  # the holder is silent: the bucket's TTL removes the key
+            return await other.owner("unrenewed") is None
+
+        await until(renewed_while_the_other_runs_out)
+        assert await holder.renew(lease) and await other.claim("t1") is None
+
+        async def gone() -> bool:
+            return await other.owner("t1") is None
+
+        await until(gone)  # the holder is silent: the bucket's TTL removes the key
         taken = await other.claim("t1")
         assert taken is not None
         assert not await holder.renew(lease)  # the old owner learns it lost the table
@@ -177,10 +192,23 @@ async def test_a_lease_is_fresh_only_well_within_its_ttl(nats_server: NatsServer
     a = await _bus(nats_server, "proc-a")
     try:
         leases = await Leases.open(a)
+        claimed = time.monotonic()
         lease = await leases.claim("lobby")
+        got = time.monotonic()  # (the claim was written between the two)
         assert lease is not None and lease.fresh(1.0)
-        await asyncio.sleep(0.85)  # past 80 % of the TTL without a renewal
-        assert not lease.fresh(1.0)
+
+        def stale() -> bool:
+            """Fresh while less than 80 % of the TTL has passed since the claim, not after."""
+            before = time.monotonic()
+            fresh = lease.fresh(1.0)
+            after = time.monotonic()
+            if fresh:
+                assert before - got < FRESH_SHARE * 1.0
+            else:
+                assert after - claimed >= FRESH_SHARE * 1.0
+            return not fresh
+
+        await until(stale)  # without a renewal
         assert await leases.renew(lease) and lease.fresh(1.0)
     finally:
         await a.close()

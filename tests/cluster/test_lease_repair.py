@@ -42,7 +42,7 @@ async def test_a_lease_stream_stuck_without_a_leader_is_made_again_once(tmp_path
         while not any(r.repairs for r in repairers):
             assert time.monotonic() < deadline, "the stuck lease stream was not made again"
             await asyncio.gather(*(r.check() for r in [*repairers, waiting]))
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.05)
         for _ in range(3):  # and nobody makes the new one again
             await asyncio.gather(*(r.check() for r in [*repairers, waiting]))
         assert [r.repairs for r in repairers] in ([1, 0], [0, 1]) and waiting.repairs == 0

@@ -233,9 +233,11 @@ async def test_one_lobby_over_processes_fed_by_watches_with_no_list_frames_on_th
         await beto.close()
         await _lobby(ana, seen, lambda m: "beto" not in m.players)
         # No list frame crossed the bus to a session in the lobby; a table's own news went
-        # from the host only to the people at it
-        await asyncio.sleep(0.3)
+        # from the host only to the people at it. (Everything the host sent the front ends
+        # so far has reached the spy: its answer to a later ping from ana has.)
         ids = {e.name: e.conn_id for e in where.entries()}
+        await ana.send(p.Ping(n=5))
+        await until(lambda: (ids["ana"], p.Pong(n=5)) in frames.to)
         assert ids["ana"] not in {conn_id for conn_id, m in frames.to if isinstance(m, LIST_FRAMES)}
         kinds = {type(m) for _, m in frames.to if isinstance(m, LIST_FRAMES)}
         assert kinds <= {p.TableUpdated}, kinds

@@ -185,12 +185,16 @@ async def test_a_chat_line_sent_again_after_a_host_change_is_said_once(nats_serv
             await bus.nc.publish(table_subject("t1"), p.encode(TableCall(
                 table_id="t1", kind="chat", conn_id=11, front="front-1", sender="ana", text=text, origin=origin)))
 
+        # A last line after them: once it is said, each of them was said or not already
+        await bus.nc.publish(table_subject("t1"), p.encode(TableCall(
+            table_id="t1", kind="chat", conn_id=11, front="front-1", sender="ana", text="listo", origin="front-1:8")))
+
         async def all_said() -> bool:
-            return (12, "fin") in said
+            return (12, "listo") in said
 
         await _until(all_said)
-        await asyncio.sleep(0.2)
-        assert [text for conn, text in said if conn == 12] == ["buenas", "buenas", "buenas", "che", "che", "fin"]
+        assert [text for conn, text in said if conn == 12] == ["buenas", "buenas", "buenas", "che", "che", "fin",
+                                                               "listo"]
     finally:
         await owner.stop()
         await names.close()

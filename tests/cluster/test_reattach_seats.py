@@ -15,7 +15,8 @@ import pytest
 
 import protocol as p
 from protocol.client import Client
-from tests.cluster.procs import Proc, wait_for_host
+from server.cluster.natsd import NatsServer
+from tests.cluster.procs import HostInput, Proc, host_round_trip, wait_for_host
 from tests.e2e import programs
 
 pytestmark = pytest.mark.e2e
@@ -38,7 +39,8 @@ async def _until_back(client: Client, table_id: str, seat: int, shown: list[p.Ta
                     return
 
 
-async def test_waiting_room_seats_come_back_and_the_others_are_never_shown_away(cluster: list[Proc]) -> None:
+async def test_waiting_room_seats_come_back_and_the_others_are_never_shown_away(
+        nats_server: NatsServer, cluster: list[Proc]) -> None:
     p1, p2, p3 = cluster
     key = asyncssh.generate_private_key("ssh-ed25519")
     ana, cris = await programs.connect(p2.port, "ana", "cris")  # ana: a guest at a game
@@ -63,7 +65,15 @@ async def test_waiting_room_seats_come_back_and_the_others_are_never_shown_away(
         assert (await eve.wait_for(p.Seated, 15)) == p.Seated(table_id=room, seat=1)
         pair = await programs.table_of(frank, 2, options={"flor": False})
         assert (await frank.wait_for(p.Seated, 15)) == p.Seated(table_id=pair, seat=0)
-        await asyncio.sleep(0.5)  # the guests' seat codes have reached their front ends
+        # The guests' seat codes have reached their front ends, and the host has confirmed
+        # what the sessions on the other processes sent it (a CreateTable sent again to the
+        # next host would make a second table)
+        spy = await HostInput.open(nats_server.url, p1.owner)
+        try:
+            await spy.taken(ana, p2.owner, 1)
+            await spy.taken(beto, p3.owner, 2)
+        finally:
+            await spy.close()
 
         await p1.stop(signal.SIGKILL)  # the lobby host; dora's connection goes with it
         for client in (ana, beto, cris, eve, frank):
@@ -85,7 +95,7 @@ async def test_waiting_room_seats_come_back_and_the_others_are_never_shown_away(
             assert await client.wait_for(p.Seated, 20) == p.Seated(table_id=room, seat=seat)
         for seat in (2, 3):
             await cris.send(p.AddBot(table_id=room, seat=seat))
-        await asyncio.sleep(0.3)
+        await host_round_trip(cris, 9)  # the host has seated both bots
         await cris.send(p.StartTable(table_id=room))
         for client, seat in ((cris, 0), (eve, 1)):
             dealt = await programs.update(client, lambda u: u.table_id == room and programs.dealt(u), 20)

@@ -19,7 +19,7 @@ from server.cluster.natsd import NatsServer
 from server.cluster.tablewire import from_call, to_call
 from server.table import messages as tm
 from tests.cluster.procs import RESTORED, Proc, logged_state, until
-from tests.e2e.helpers import close_all, lobby_client, offered_actions
+from tests.e2e.helpers import close_all, lobby_client, offered_actions, refused
 from tests.e2e.test_reconnect_ssh import back, cards, status
 from tests.e2e.test_table_ssh import join_first_table, open_table, play_like_a_person
 
@@ -112,11 +112,22 @@ async def test_the_owner_of_a_table_killed_mid_hand_another_process_resumes_it(
             mover.send(flor[0])
             await mover.wait_for(lambda s: not any(label == "Flor" for _, label in offered_actions(s)), 15)
         for digit in "" if flor else "123":  # one card played: the hand is under way
+            shown = mover.text()
             mover.send(digit)
-            await asyncio.sleep(0.2)
+            # played (the cards change), or refused (the status line says why)
+            await mover.wait_for(lambda s: cards(s) != before or (refused(s) and s != shown), 15)
             if cards(mover.text()) != before:
                 break
-        await asyncio.sleep(0.3)
+        other = beto if mover is ana else ana
+
+        def one_to_move() -> bool:
+            """Both screens show the state after the move: one player to move, the other
+            waiting for him (after a card, the mover waits)."""
+            after = [status(mover.text()), status(other.text())]
+            one = after.count("Your move.") == 1 and sum(s.startswith("Waiting for") for s in after) == 1
+            return one and (flor or after[0] != "Your move.")
+
+        await until(one_to_move)
         seen = {"ana": cards(ana.text()), "beto": cards(beto.text())}
         turns = {"ana": status(ana.text()), "beto": status(beto.text())}
         p1.lines.clear()
