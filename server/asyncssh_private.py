@@ -2,10 +2,10 @@
 
 asyncssh has no public way to do five things the server needs: leave out the ignore packet
 it sends ahead of every packet (server/ssh/ignore.py reads the negotiated ciphers), bound
-the zlib inflation and switch a client to compression (server/ssh/compression.py), cap a
-client's environment variables (server/ssh/server.py), hand a channel to the program
-session (server/session/shell.py) and tell a connection's sessions that its TCP buffer is
-full (server/session/write_flow.py). Each of those goes through a function here, and no
+the zlib inflation and offer a client compression in its first key exchange
+(server/ssh/compression.py), cap a client's environment variables (server/ssh/server.py),
+hand a channel to the program session (server/session/shell.py) and tell a connection's
+sessions that its TCP buffer is full (server/session/write_flow.py). Each of those goes through a function here, and no
 other module of ``server/`` names a private attribute of asyncssh
 (tests/server/test_asyncssh_private.py reads them all). :func:`check` refuses to start on an
 asyncssh this was not written for (pyproject.toml pins the same range) or one that lacks any
@@ -29,6 +29,8 @@ PRIVATE_NAMES: tuple[tuple[str, str], ...] = (
     ("SSHConnection", "_client_kexinit"), ("SSHConnection", "_auth_complete"),
     ("SSHConnection", "_kex_complete"), ("SSHConnection", "_cmp_algs"),
     ("SSHConnection", "_send_kexinit"), ("SSHConnection", "_kexinit_sent"),
+    ("SSHConnection", "_recv_handler"), ("SSHConnection", "_session_id"),
+    ("SSHConnection", "_loop"),
     ("SSHConnection", "_channels"), ("SSHConnection", "_transport"),
     ("SSHServerChannel", "_env"), ("SSHServerChannel", "_session"),
     ("SSHServerChannel", "_process_env_request"),
@@ -80,12 +82,49 @@ def keys_settled(conn: Any) -> bool:
     return bool(conn._auth_complete and conn._kex_complete)
 
 
-def rekey_with_compression(conn: Any, algs: list[bytes]) -> None:
-    """Start a key exchange offering only ``algs`` for compression, as asyncssh does itself
-    when ``rekey_bytes`` is reached."""
-    conn._cmp_algs = algs
-    conn._send_kexinit()
-    conn._kexinit_sent = True
+def answer_kexinit(conn: Any, compression_for: Callable[[bytes], list[bytes]],
+                   wait: float) -> None:
+    """Send the server's first KEXINIT only once the client's has come, offering for
+    compression ``compression_for(the client's KEXINIT)``; if the client's has not come
+    ``wait`` seconds after its version line, the configured list goes out without it.
+
+    Both sides send their KEXINIT at once (RFC 4253 7.1), and asyncssh's server does so as
+    the client's version line arrives; it may as well answer the client's, as asyncssh does
+    for a client that starts a re-key (``_process_kexinit`` sends ours when
+    ``_kexinit_sent`` is false). Called from ``SSHServer.connection_made``, before any byte
+    came in."""
+    send = conn._send_kexinit  # the bound method, which the instance's attribute shadows
+    read_version = conn._recv_handler  # the bound _recv_version, set in __init__
+    timers: list[Any] = []
+
+    def send_now() -> None:
+        for timer in timers:
+            timer.cancel()
+        del conn._send_kexinit  # re-keys are asyncssh's own again
+        send()
+
+    def send_kexinit() -> None:
+        if not conn._session_id:  # the first key exchange
+            client = bytes(conn._client_kexinit)
+            if not client:
+                return  # asked by _recv_version: the client's comes first
+            conn._cmp_algs = compression_for(client)
+        send_now()
+
+    def unanswered() -> None:
+        if not conn._client_kexinit and not conn.is_closed() and "_send_kexinit" in vars(conn):
+            send_now()
+            conn._kexinit_sent = True  # as _recv_version would have set it
+
+    def recv_version() -> bool:
+        done = read_version()
+        if conn._recv_handler is not recv_version:  # the version line was read
+            conn._kexinit_sent = False  # ours is not sent: _process_kexinit will answer
+            timers.append(conn._loop.call_later(wait, unanswered))
+        return bool(done)
+
+    conn._send_kexinit = send_kexinit
+    conn._recv_handler = recv_version
 
 
 def replace_decompressor(alg: bytes, factory: Callable[..., object]) -> bool:

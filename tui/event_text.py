@@ -272,8 +272,10 @@ def event_line(tr: Translator, model: TableModel, event: p.LogEvent, french: boo
             taker = side(None) if winner is None else name(event.next_leader)
             line = Text(tr("log.trick", n=event.number, team=taker), style="cyan")
         else:  # a trick is taken by a player (who leads the next one): name him, and his side
-            line = Text(tr("log.trick_by", n=event.number, who=name(event.next_leader), team=side(winner)),
-                        style="cyan")
+            who, team = name(event.next_leader), side(winner)
+            # (a watcher of a duel knows each side by its player's name: said once)
+            line = Text(tr("log.trick", n=event.number, team=who) if who == team else
+                        tr("log.trick_by", n=event.number, who=who, team=team), style="cyan")
         passed = [s for n, s in model.view.passed_cards if n == event.number]
         if passed and hand.is_current(model):
             # Venezuelan: a third card above one's second has no value (001 L45).

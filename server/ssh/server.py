@@ -38,9 +38,6 @@ ENCRYPTION_ALGS = [
 ]
 MAC_ALGS = ["hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com"]
 SIG_ALGS = ["ssh-ed25519"]
-# zlib from server to client saves ~85% of the bytes; inflation of what clients
-# send is bounded per packet (server/ssh/compression.py).
-COMPRESSION_ALGS = compression.COMPRESSION_ALGS
 ssh_ignore.install()  # one packet per write: no CBC cipher is offered (server/ssh/ignore.py)
 write_flow.install()  # a full TCP connection holds its sessions' output (server/session/write_flow.py)
 
@@ -68,6 +65,7 @@ class TrucoSSHServer(asyncssh.SSHServer):
             write_flow.hold_little(transport, self._ctx.config.output_high_water)
             write_flow.read_little(transport)
         _meter_ssh_input(conn, self)
+        compression.offer_compression(conn, compression.configured(self._ctx.config.compression))
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._ip = str(peer[0])
         cfg = self._ctx.config
@@ -187,8 +185,6 @@ class TrucoSSHServer(asyncssh.SSHServer):
         if self._has_session or self._conn is None:
             return False  # one session per connection
         self._has_session = True
-        if self._ctx.config.compression:
-            compression.prefer_compression(self._conn)
         chan = self._conn.create_server_channel(encoding=None, window=self._ctx.config.input_window)
         _limit_env_requests(chan, self._ctx.config.max_env_vars)
         session = TrucoSession(self._ctx, self._username, self._fingerprint, self._ip)
@@ -274,7 +270,7 @@ async def start_ssh_server(ctx: ServerContext, host_key: asyncssh.SSHKey,
         encryption_algs=ENCRYPTION_ALGS,
         mac_algs=MAC_ALGS,
         signature_algs=SIG_ALGS,
-        compression_algs=COMPRESSION_ALGS if cfg.compression else ["none"],
+        compression_algs=compression.configured(cfg.compression),
         login_timeout=cfg.login_timeout,
         keepalive_interval=cfg.keepalive_interval,
         keepalive_count_max=cfg.keepalive_count_max,

@@ -344,3 +344,18 @@ def test_a_refused_raise_is_named_in_the_points_not_called_truco() -> None:
     state, dealt = scenario({}, flor=False)
     state, said = act(state, (N, "truco"), (W, "no_quiero"))  # the truco itself: as before
     assert log_text(ES, state, N, [*dealt, *said])[-2] == "Nosotros +1 (truco no querido)"
+
+
+def test_a_watcher_of_a_duel_reads_the_taker_once() -> None:
+    """At two seats a watcher knows each side by its player's name: "Trick 1: Ana.", not
+    "Trick 1: Ana (Ana)."; a player still reads his side."""
+    state, _ = scenario({0: "4e 5e 6b", 1: "1e 4b 5b"}, n=2, flor=False)
+    first = state.turn
+    other = 1 - first
+    cards = {0: "4e", 1: "1e"}
+    state, ev = act(state, (first, "play", cards[first]), (other, "play", cards[other]))
+    taker = NAMES[1]  # the ace of espadas
+    assert log_text(EN, state, None, ev)[-1] == f"Trick 1: {taker}."
+    assert log_text(ES, state, None, ev)[-1] == f"Baza 1: {taker}."
+    assert log_text(EN, state, 1, ev)[-1] == f"Trick 1: {taker} (Us)."
+    assert log_text(EN, state, 0, ev)[-1] == f"Trick 1: {taker} (Them)."
