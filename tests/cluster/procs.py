@@ -296,3 +296,13 @@ async def host_round_trip(client: Client, n: int, timeout: float = 15.0) -> None
             skipped.append(event)
     for event in reversed(skipped):
         client.unread(event)
+
+
+async def taken_by_host(url: str, host: str, *sessions: tuple[Client, str]) -> None:
+    """``HostInput.taken`` for each (client, its front end) in turn, on one spy."""
+    spy = await HostInput.open(url, host)
+    try:
+        for n, (client, front) in enumerate(sessions, 1):
+            await spy.taken(client, front, n)
+    finally:
+        await spy.close()

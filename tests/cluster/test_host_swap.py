@@ -21,7 +21,7 @@ from protocol.client import Client, Closed
 from server.cluster.bus import HOST_LEASE, LEASE_BUCKET, Bus, BusOptions, hub_subject, settle
 from server.cluster.natsd import NatsServer
 from server.cluster.presence import PresenceMirror
-from tests.cluster.procs import HOST, HostInput, Proc, wait_for_host
+from tests.cluster.procs import HOST, Proc, taken_by_host, wait_for_host
 from tests.e2e import programs
 from tests.e2e.helpers import lobby_client
 
@@ -96,12 +96,7 @@ async def test_the_host_killed_the_other_processes_sessions_stay_where_they_were
         seen = {name: (u.view.own_cards, u.waiting) for name, u in zip(("ana", "beto"), after)}
         # The guest's seat code has reached his front end, and the host has confirmed what
         # the sessions on the other processes sent it
-        spy = await HostInput.open(nats_server.url, p1.owner)
-        try:
-            await spy.taken(beto, p3.owner, 1)
-            await spy.taken(ana, p2.owner, 2)
-        finally:
-            await spy.close()
+        await taken_by_host(nats_server.url, p1.owner, (beto, p3.owner), (ana, p2.owner))
 
         await p1.stop(signal.SIGKILL)  # the lobby host (the table runs on ana's process)
         # Everyone on a live process is told the lobby is coming back; nobody is hung up

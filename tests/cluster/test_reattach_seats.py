@@ -16,7 +16,7 @@ import pytest
 import protocol as p
 from protocol.client import Client
 from server.cluster.natsd import NatsServer
-from tests.cluster.procs import HostInput, Proc, host_round_trip, wait_for_host
+from tests.cluster.procs import Proc, host_round_trip, taken_by_host, wait_for_host
 from tests.e2e import programs
 
 pytestmark = pytest.mark.e2e
@@ -68,12 +68,7 @@ async def test_waiting_room_seats_come_back_and_the_others_are_never_shown_away(
         # The guests' seat codes have reached their front ends, and the host has confirmed
         # what the sessions on the other processes sent it (a CreateTable sent again to the
         # next host would make a second table)
-        spy = await HostInput.open(nats_server.url, p1.owner)
-        try:
-            await spy.taken(ana, p2.owner, 1)
-            await spy.taken(beto, p3.owner, 2)
-        finally:
-            await spy.close()
+        await taken_by_host(nats_server.url, p1.owner, (ana, p2.owner), (beto, p3.owner))
 
         await p1.stop(signal.SIGKILL)  # the lobby host; dora's connection goes with it
         for client in (ana, beto, cris, eve, frank):
