@@ -128,13 +128,15 @@ async def test_a_player_back_before_the_grace_is_asked_like_anyone(tmp_path: Pat
         beto = await join(hub, code, None)  # back in time: he sees the final score
         await until_updates(beto)
         assert last_update(beto).view.match_over and last_update(beto).rematch_votes == (0,)
-        # Past the grace: still waiting for his answer. A window of time, kept: what must not
-        # happen is a timer's doing (the grace of 0.5 s set at ana's vote must not start the
-        # rematch now that beto is back), and when all is right nothing at all happens then,
-        # so no later request and its answer can stand in for the grace running out. Its
-        # timer was due before this sleep's (the loop runs timers in deadline order), and
-        # settle_all lets the table handle whatever it posted.
-        await asyncio.sleep(0.8)
+        # Past the grace: still waiting for his answer. What must not happen is a timer's
+        # doing (the grace set at ana's vote must not start the rematch now that beto is
+        # back), and when all is right nothing at all happens then. So the barrier is the
+        # grace's own deadline: a timer of the same length set after it runs after it (the
+        # loop runs timers in deadline order), and settle_all lets the table handle
+        # whatever the grace posted.
+        graced = asyncio.get_running_loop().create_future()
+        asyncio.get_running_loop().call_later(actor.pace.away_grace, graced.set_result, None)
+        await graced
         await settle_all(ana, beto)
         assert last_update(beto).view.match_over
         beto.send(p.Rematch(table_id=table_id))
