@@ -5,8 +5,8 @@ it sends ahead of every packet (server/ssh/ignore.py reads the negotiated cipher
 the zlib inflation and offer a client compression in its first key exchange
 (server/ssh/compression.py), cap a client's environment variables (server/ssh/server.py),
 hand a channel to the program session (server/session/shell.py) and tell a connection's
-sessions that its TCP buffer is full (server/session/write_flow.py). Each of those goes through a function here, and no
-other module of ``server/`` names a private attribute of asyncssh
+sessions that its TCP buffer is full (server/session/write_flow.py). Each of those goes
+through a function here, and no other module of ``server/`` names a private attribute of asyncssh
 (tests/server/test_asyncssh_private.py reads them all). :func:`check` refuses to start on an
 asyncssh this was not written for (pyproject.toml pins the same range) or one that lacks any
 of :data:`PRIVATE_NAMES`, rather than fail on a player's connection later.
@@ -26,8 +26,7 @@ PINNED_ASYNCSSH = "2.24."  # pyproject.toml: asyncssh>=2.24.1,<2.25
 # (where, name): every private name used below, for the check and the test.
 PRIVATE_NAMES: tuple[tuple[str, str], ...] = (
     ("SSHConnection", "_enc_alg_cs"), ("SSHConnection", "_enc_alg_sc"),
-    ("SSHConnection", "_client_kexinit"), ("SSHConnection", "_auth_complete"),
-    ("SSHConnection", "_kex_complete"), ("SSHConnection", "_cmp_algs"),
+    ("SSHConnection", "_client_kexinit"), ("SSHConnection", "_cmp_algs"),
     ("SSHConnection", "_send_kexinit"), ("SSHConnection", "_kexinit_sent"),
     ("SSHConnection", "_recv_handler"), ("SSHConnection", "_session_id"),
     ("SSHConnection", "_loop"),
@@ -70,16 +69,6 @@ def _init_source(cls: type) -> str:
 def encryption_algs(conn: Any) -> tuple[bytes, bytes]:
     """The (client-to-server, server-to-client) ciphers negotiated on ``conn``."""
     return conn._enc_alg_cs, conn._enc_alg_sc
-
-
-def client_kexinit(conn: Any) -> bytes:
-    """The client's KEXINIT packet as received (empty before it came)."""
-    return bytes(getattr(conn, "_client_kexinit", b""))
-
-
-def keys_settled(conn: Any) -> bool:
-    """Whether the client has authenticated and no key exchange is under way."""
-    return bool(conn._auth_complete and conn._kex_complete)
 
 
 def answer_kexinit(conn: Any, compression_for: Callable[[bytes], list[bytes]],
