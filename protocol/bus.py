@@ -161,6 +161,31 @@ class InputAck(BusMessage):
     n: int = limited(lo=0, hi=2**53)
 
 
+ATTACH_CHECK_MAX = 1024  # sessions one ``AttachCheck`` or ``Unattached`` names
+
+
+@dataclass(frozen=True)
+class AttachCheck(BusMessage):
+    """A front end asks the lobby host which of these sessions it holds (in order with its
+    sessions' frames; the answer is an ``Unattached``): its lease ran out and it took it
+    back, and the host may have judged it gone meanwhile (server/cluster/front.py)."""
+
+    TYPE: ClassVar[str] = "bus_attach_check"
+    front: str = limited(max_len=OWNER_MAX)
+    conn_ids: tuple[int, ...] = limited((), lo=1, hi=CONN_ID_MAX, max_items=ATTACH_CHECK_MAX)
+
+
+@dataclass(frozen=True)
+class Unattached(BusMessage):
+    """The lobby host ``host`` to a front end: it holds none of these sessions (it judged the
+    front end gone and closed them, or never had them); the front end attaches those still
+    open to it again."""
+
+    TYPE: ClassVar[str] = "bus_unattached"
+    host: str = limited(max_len=OWNER_MAX)
+    conn_ids: tuple[int, ...] = limited((), lo=1, hi=CONN_ID_MAX, max_items=ATTACH_CHECK_MAX)
+
+
 @dataclass(frozen=True)
 class HangUp(BusMessage):
     """The lobby hung up on a connection (host to front end)."""
@@ -404,7 +429,7 @@ BUS_TYPES: dict[str, type[Message]] = {
                 PresenceEntry, DirectoryEntry, LobbyView, ConnAttach, ResumeCode, InputAck,
                 TableEntry, GameEntry, AliveAt, LobbyChatLine, RatingEntry, StatLine, TableOwn,
                 TableCall, TableStatus, HandSenas, TableChatLog, RestrictionEntry, ModerationNote,
-                ReportEntry, IgnoreEntry)
+                ReportEntry, IgnoreEntry, AttachCheck, Unattached)
 }
 
 

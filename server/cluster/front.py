@@ -24,8 +24,8 @@ from typing import Callable
 from nats.aio.msg import Msg
 
 import protocol as p
-from protocol.bus import (CONN_ID_MAX, ConnClosed, ConnOpened, HangUp, InputAck, LobbyChatLine, LobbyView,
-                          PresenceEntry, ResumeCode)
+from protocol.bus import (ATTACH_CHECK_MAX, CONN_ID_MAX, AttachCheck, ConnClosed, ConnOpened, HangUp, InputAck,
+                          LobbyChatLine, LobbyView, PresenceEntry, ResumeCode, Unattached)
 from server.cluster.bus import (CONN_HEADER, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject, hub_subject,
                                 parse_conn_id, settle)
 from server.cluster.table_seq import TABLE_SEQ_HEADER, TableSeqs
@@ -73,6 +73,7 @@ class FrontEnd:
         self._no_host: asyncio.TimerHandle | None = None  # the sessions' wait for a new host ends
         # Why new players are refused now ("": they are not); the Node says (its front lease)
         self.standing: Callable[[], str] = lambda: ""
+        self._lapses = 0  # times this process's lease ran out and was taken back, as last told
 
     async def start(self) -> None:
         await self._bus.nc.subscribe(self.subject, cb=self._on_message)
@@ -219,6 +220,8 @@ class FrontEnd:
                     self.deliver(message.conn_id, frame)
         elif isinstance(message, ResumeCode):
             self._book.code(message)
+        elif isinstance(message, Unattached):
+            self._attach_again(message)
         elif isinstance(message, InputAck):
             if message.host == self.host:  # (one of an earlier host says nothing of this one)
                 self._sent.confirmed(message.n)
@@ -301,6 +304,41 @@ class FrontEnd:
                 if first:  # what the old host may have taken: known by its first number
                     headers[FIRST_HEADER] = str(first)
                 self._hold(conn_id, (headers, data))
+
+    def lease_renewed(self, lapses: int) -> None:
+        """This process's lease was renewed; ``lapses``: times it ran out and was taken back.
+        After a new lapse the lobby host may have judged this process gone and closed its
+        sessions: cut off from the others while its own NATS node still answered, it cannot
+        tell (server/cluster/reach.py). So it asks the host which ones it still holds."""
+        if lapses == self._lapses:
+            return
+        self._lapses = lapses
+        if self.host is None or self.host == self._bus.owner:
+            return  # (a host never judges its own front end; without one, they attach to the next)
+        ids = [conn_id for conn_id in self.links if conn_id not in self._pending]
+        for start in range(0, len(ids), ATTACH_CHECK_MAX):
+            self._queue_bus(AttachCheck(front=self._bus.owner, conn_ids=tuple(ids[start:start + ATTACH_CHECK_MAX])))
+
+    def _attach_again(self, message: Unattached) -> None:
+        """The host does not hold these sessions (it judged this process gone): each is
+        attached to it again, as to a new host."""
+        if message.host != self.host:
+            return  # an earlier host's: the sessions attach to the current one anyway
+        again = [conn_id for conn_id in message.conn_ids if conn_id in self.links and conn_id not in self._pending]
+        if again:
+            log.warning("lobby host %s does not hold %d sessions of this process (it judged it gone): they "
+                        "attach to it again", message.host, len(again))
+        notice = p.encode(p.Notice(code="reattaching"))
+        for conn_id in again:
+            attach = self._book.attach(conn_id)
+            if attach is None:
+                continue
+            self._order.forget(conn_id)  # the host numbers its frames to it from 1 again
+            self._book.say_again(conn_id)  # (the host deleted its presence entry)
+            self._present.discard(conn_id)
+            self._queue.append((None, p.encode(attach)))
+            self.links[conn_id].deliver(notice)
+        self._wake.set()
 
     def _give_up(self) -> None:
         """No host came back in time: the waiting sessions end (players reconnect later)."""

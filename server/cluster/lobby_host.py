@@ -18,7 +18,8 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 import protocol as p
-from protocol.bus import ConnAttach, ConnClosed, ConnOpened, HangUp, InputAck, PresenceEntry, ResumeCode
+from protocol.bus import (ATTACH_CHECK_MAX, AttachCheck, ConnAttach, ConnClosed, ConnOpened, HangUp, InputAck,
+                          PresenceEntry, ResumeCode, Unattached)
 from server.cluster.bus import CONN_HEADER, Bus, conn_header, front_subject, hub_subject, parse_conn_id, settle
 from server.cluster.tasks import cancel_and_wait
 from server.cluster.held_input import ACK_EVERY, FIRST_HEADER, IN_HEADER
@@ -228,6 +229,8 @@ class HostGateway:
                 if link is not None:
                     link.closed = True
                     self._hub.post(Closed(conn_id))
+            case AttachCheck(front=front, conn_ids=conn_ids):
+                self._unattached(front, [conn_id for conn_id in conn_ids if not self._holds(front, conn_id)])
             case None:
                 pass
             case _:
@@ -262,6 +265,19 @@ class HostGateway:
                 self.links.pop(link.conn_id, None)
                 link.closed = True
                 self._hub.post(Closed(link.conn_id))
+            # Lost if it is dead; if it was only cut off from the others and is back, it
+            # attaches them again (it also asks, when it takes back its lapsed lease)
+            self._unattached(front, [link.conn_id for link in gone])
+
+    def _holds(self, front: str, conn_id: int) -> bool:
+        link = self.links.get(conn_id)
+        return link is not None and not link.closed and link.front == front
+
+    def _unattached(self, front: str, conn_ids: list[int]) -> None:
+        """Tell ``front`` which of its sessions this host does not hold (in order with its frames)."""
+        for start in range(0, len(conn_ids), ATTACH_CHECK_MAX):
+            message = Unattached(host=self._bus.owner, conn_ids=tuple(conn_ids[start:start + ATTACH_CHECK_MAX]))
+            self._out.put(None, front_subject(front), None, p.encode(message))
 
     def _open(self, message: ConnOpened | ConnAttach) -> None:
         if message.conn_id in self.links or len(self.links) >= MAX_CONNS:

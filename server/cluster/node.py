@@ -229,7 +229,7 @@ class Node:
         """This process's own lease, renewed while it lives (see ``front_lease``)."""
         lease = self.front_lease
         if lease is not None and await self.leases.renew(lease):
-            return
+            return self.front.lease_renewed(lease.lapsed)
         if lease is not None and self.hosting is not None and not self.hosting.lease.lost:
             # Only the lobby host closes a silent front end's sessions, and it never judges its
             # own front end (``_front_alive``): while this process has been the host, nobody

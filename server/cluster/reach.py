@@ -15,8 +15,10 @@ connection was down, or it was paused: its event loop did not run) may have been
 dead meanwhile; ``Reach.reachable_since`` says whether that can have happened since a given
 moment, and only a process that stayed reachable since its last renewal takes back a lease
 that ran out. (A process on a machine cut off from the others keeps its NATS connection and
-does not know it was absent to them: it may take back a lease nobody claimed meanwhile; the
-event streams' expected-sequence check still keeps any table from two writers.)
+does not know it was absent to them: it may take back a lease nobody claimed meanwhile. The
+event streams' expected-sequence check still keeps any table from two writers, and its front
+end then asks the lobby host which of its sessions it still holds, attaching the others to it
+again: server/cluster/front.py, ``FrontEnd.lease_renewed``.)
 """
 from __future__ import annotations
 

@@ -29,16 +29,26 @@ class AttachBook:
         self._where: dict[int, PresenceEntry] = {}
         self._codes: dict[int, str] = {}
         self._tables: dict[int, str] = {}  # a private table's code, from the last Seated
+        self._unsaid: set[int] = set()  # where they are is to be written again, though unchanged
 
     def opened(self, message: ConnOpened) -> None:
         self._opened[message.conn_id] = message
 
     def moved(self, entry: PresenceEntry) -> bool:
         """Where a session is now, as the host says (False: known already, or not ours)."""
-        if entry.conn_id not in self._opened or self._where.get(entry.conn_id) == entry:
+        if entry.conn_id not in self._opened:
             return False
+        if self._where.get(entry.conn_id) == entry and entry.conn_id not in self._unsaid:
+            return False
+        self._unsaid.discard(entry.conn_id)
         self._where[entry.conn_id] = entry
         return True
+
+    def say_again(self, conn_id: int) -> None:
+        """The session's presence entry was deleted (its front end judged gone): the host's
+        next word on where it is is written again even if it says the same."""
+        if conn_id in self._opened:
+            self._unsaid.add(conn_id)
 
     def code(self, message: ResumeCode) -> None:
         if message.conn_id in self._opened:
@@ -60,12 +70,14 @@ class AttachBook:
         self._where.pop(conn_id, None)
         self._codes.pop(conn_id, None)
         self._tables.pop(conn_id, None)
+        self._unsaid.discard(conn_id)
 
     def clear(self) -> None:
         self._opened.clear()
         self._where.clear()
         self._codes.clear()
         self._tables.clear()
+        self._unsaid.clear()
 
     def attach(self, conn_id: int) -> ConnAttach | ConnOpened | None:
         """What to send a new host for this session (None: not one of ours)."""

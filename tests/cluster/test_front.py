@@ -8,9 +8,12 @@ import contextlib
 from typing import AsyncIterator
 
 import protocol as p
-from protocol.bus import ConnAttach, ConnOpened, HangUp, PresenceEntry, ResumeCode, decode_bus
+from protocol.bus import ConnAttach, ConnOpened, HangUp, PresenceEntry, ResumeCode, Unattached, decode_bus
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject, settle
 from server.cluster.front import FrontEnd
+from server.cluster.lobby_host import HostGateway
+from server.lobby.messages import Attached, Opened
+from server.link import Closed
 from server.cluster.names import NameMirror
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER
 from server.cluster.table_seq import TABLE_SEQ_HEADER, TABLES_KEPT, TableSeqs
@@ -173,3 +176,90 @@ def test_table_seqs_pass_only_what_is_not_older_per_session_and_table() -> None:
     assert seqs.fresh(1, "9 t1")
     seqs.forget(2)
     assert seqs.fresh(2, "1 t1") and seqs.fresh(2, None) and seqs.fresh(2, "x t1") and seqs.fresh(2, "5")
+
+
+async def test_sessions_of_a_process_the_host_judged_gone_attach_to_it_again(nats_server: NatsServer) -> None:
+    """Cut off from the other machines while its own NATS node still answered, a process
+    cannot tell that the lobby host judged it gone and closed its sessions (make chaos: a
+    partitioned machine's players stayed attached to nothing). The host says so when it
+    closes them, and the front end asks it once it has taken its lapsed lease back; either
+    way each session attaches to the host again with where it was, and its presence entry,
+    which the host deleted, is written again."""
+    bus = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
+    host_bus = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
+    posted: list[object] = []
+    written: list[PresenceEntry] = []
+
+    class Hub:
+        def post(self, message: object) -> None:
+            posted.append(message)
+
+        def watch_presence(self, _presence: object) -> None:
+            pass
+
+    class Presence:
+        def start(self) -> None:
+            pass
+
+        async def stop(self) -> None:
+            pass
+
+        def put(self, entry: PresenceEntry) -> None:
+            written.append(entry)
+
+        def delete(self, _front: str, _conn_id: int) -> None:
+            pass
+
+    def hub_got(kind: type, conn_id: int) -> int:
+        return sum(isinstance(m, kind) and getattr(m, "peer", m).conn_id == conn_id for m in posted)
+
+    gateway = HostGateway(host_bus, Hub())  # type: ignore[arg-type]
+    names = await NameMirror.open(bus)
+    front = FrontEnd(bus, names, Presence())  # type: ignore[arg-type]
+    try:
+        await front.start()
+        front.host_changed("host-1")
+        ana = front.connect("10.0.0.1", "ana", None)  # its opening is lost: the host is not listening yet
+        await until(lambda: not front._queue)
+        await settle(bus.nc)
+        await gateway.start()
+        beto = front.connect("10.0.0.2", "beto", None)
+        await until(lambda: hub_got(Opened, beto.conn_id) == 1)
+        where = PresenceEntry(conn_id=beto.conn_id, front="front-1", name="beto", table_id="t1", seat=1)
+        for _ in range(2):  # said twice, written once
+            await host_bus.nc.publish(front_subject("front-1"), p.encode(where))
+        await settle(host_bus.nc)
+        await until(lambda: written == [where])
+
+        # Its lease ran out and was taken back: the host is asked, and ana, whom it does not
+        # hold, is opened again; beto, whom it holds, is left alone.
+        front.lease_renewed(0)  # (no lapse: nothing to ask)
+        front.lease_renewed(1)
+        await until(lambda: hub_got(Opened, ana.conn_id) == 1)
+        assert p.decode(await asyncio.wait_for(ana.receive(), 5) or b"") == p.Notice(code="reattaching")
+        assert beto.queued == 0 and not beto.closed
+
+        # The host judges the process gone and closes both: told, they attach to it again.
+        await gateway.drop_dead_fronts(lambda front_id: _answer(front_id != "front-1"))
+        assert hub_got(Closed, ana.conn_id) == hub_got(Closed, beto.conn_id) == 1
+        await until(lambda: hub_got(Opened, ana.conn_id) == 2 and hub_got(Attached, beto.conn_id) == 1)
+        attached = next(m for m in posted if isinstance(m, Attached))
+        assert (attached.name, attached.table_id, attached.seat) == ("beto", "t1", 1)
+        assert set(gateway.links) == {ana.conn_id, beto.conn_id} and not ana.closed and not beto.closed
+        await host_bus.nc.publish(front_subject("front-1"), p.encode(where))  # where it is, again
+        await until(lambda: written == [where, where])
+        # A word of a host the sessions are not attached to is ignored.
+        await host_bus.nc.publish(front_subject("front-1"), p.encode(Unattached(host="host-0", conn_ids=(ana.conn_id,))))
+        await settle(host_bus.nc)
+        await settle(bus.nc)
+        assert hub_got(Opened, ana.conn_id) == 2
+    finally:
+        await front.stop()
+        await gateway.stop()
+        await names.close()
+        await bus.close()
+        await host_bus.close()
+
+
+async def _answer(value: bool) -> bool:
+    return value
