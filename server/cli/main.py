@@ -89,6 +89,9 @@ def build_parser(tr: Translator = ENGLISH) -> SettingsParser:
                        help=tr("cli.help.serve.connections_per_minute_per_ip"))
     serve.add_argument("--chat-per-second", type=float, default=defaults.chat_per_second,
                        help=tr("cli.help.serve.chat_per_second"))
+    serve.add_argument("--input-cpu-per-address-per-second", type=float,
+                       default=defaults.input_cpu_per_address_per_second, metavar="SECONDS",
+                       help=tr("cli.help.serve.input_cpu_per_address_per_second"))
     serve.add_argument("--chat-max-len", type=int, default=defaults.chat_max_len,
                        help=tr("cli.help.serve.chat_max_len"))
     serve.add_argument("--lite", action="store_true",
@@ -161,7 +164,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         "max_connections_per_ip", "max_sessions", "chat_per_second", "chat_max_len", "lite",
         "compression", "connections_per_minute_per_ip", "seat_hold", "away_grace",
         "quick_fill_wait", "demo_bot_tables", "log_digests", "metrics", "bus_port", "operator_keys",
-        "new_player_minutes")}
+        "new_player_minutes", "input_cpu_per_address_per_second")}
     return dataclasses.replace(
         d,
         host=args.host, port=args.port, data_dir=args.data_dir, host_key=args.host_key,
@@ -175,6 +178,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         demo_bot_tables=max(0, min(50, more["demo_bot_tables"])), log_digests=more["log_digests"],
         metrics=more["metrics"] or "", operator_keys=tuple(more["operator_keys"] or ()),
         new_player_minutes=max(0.0, more["new_player_minutes"]),
+        input_cpu_per_address_per_second=max(0.01, more["input_cpu_per_address_per_second"]),
     )
 
 

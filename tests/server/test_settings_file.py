@@ -46,12 +46,13 @@ def test_settings_from_the_file_and_flags_over_them(tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
     path.write_text('port = 2300\nmax_sessions = 40\nmdns = false\nbot_delay = 2\n'
                     'data_dir = "/var/lib/truco"\nnats = ["nats://a:4222", "nats://b:4222"]\n'
-                    'log_level = "INFO"\nworkers = 4\n')
+                    'log_level = "INFO"\nworkers = 4\ninput_cpu_per_address_per_second = 0.5\n')
     settings = load_settings(path, serve_parser())
     args = parse(["--port", "2400"], settings)
     config = config_from_args(args)
     assert (config.port, config.max_sessions, config.mdns, config.bot_delay) == (2400, 40, False, 2.0)
     assert config.data_dir == Path("/var/lib/truco")
+    assert config.input_cpu_per_address_per_second == 0.5  # (players behind one NAT)
     assert args.nats == "nats://a:4222,nats://b:4222" and args.log_level == "INFO"
     assert args.workers == "4"  # as --workers 4 gives it
 
