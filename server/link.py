@@ -28,6 +28,9 @@ class Frame:
     # In a cluster, the frame's front end and number there ("front:n"; server/cluster/held_input.py):
     # the same for a frame sent again to a new lobby host, so a chat line is said once
     origin: str = ""
+    # In a cluster, sent again to a new lobby host after one that may have taken it died
+    # (server/cluster/front.py): it may have been acted on already
+    again: bool = False
 
 
 @dataclass(frozen=True)

@@ -216,7 +216,8 @@ class HostGateway:
             headers = msg.headers or {}
             number = parse_seq(headers.get(IN_HEADER, ""))
             first = parse_seq(headers.get(FIRST_HEADER, "")) or number
-            self._hub.post(Frame(link.conn_id, msg.data, f"{link.front}:{first}" if first else ""))
+            self._hub.post(Frame(link.conn_id, msg.data, f"{link.front}:{first}" if first else "",
+                                 again=FIRST_HEADER in headers))
             if number is not None:
                 self._taken(link.front, number)
             return

@@ -41,6 +41,8 @@ from server.table import Pace, TableActor
 log = logging.getLogger(__name__)
 
 BAD_FRAMES_BEFORE_DROP = 10
+# What changes who sits where: a frame sent again after a lobby host died is not acted on twice
+SEATING = (p.CreateTable, p.JoinTable, p.JoinByCode, p.QuickPlay, p.SwapSeats, p.AddBot, p.StartTable)
 
 Handler = Callable[[Conn, Any], None]  # takes the command its key in ``Hub.handlers`` names
 
@@ -207,8 +209,8 @@ class Hub:
                 self._sessions.open(peer, link)
             case Attached():  # cluster mode: a session of a lobby host that died
                 self._reattach.attach(message)
-            case Frame(conn_id, data, origin):
-                self._command(conn_id, data, origin)
+            case Frame(conn_id, data, origin, again):
+                self._command(conn_id, data, origin, again)
             case Closed(conn_id):
                 self._sessions.close(conn_id)
                 self._early.forget(conn_id)
@@ -273,7 +275,7 @@ class Hub:
                 asyncio.get_running_loop().call_soon(self._sessions.drop_lagging)
 
     # -- commands --------------------------------------------------------------
-    def _command(self, conn_id: int, data: bytes, origin: str = "") -> None:
+    def _command(self, conn_id: int, data: bytes, origin: str = "", again: bool = False) -> None:
         state = self._state
         conn = state.conns.get(conn_id)
         if conn is None:
@@ -296,6 +298,13 @@ class Hub:
             if now - conn.last_rate_error > 1.0:  # one error a second, not one per command
                 conn.last_rate_error = now
                 state.error(conn, "rate_limited", "too many commands; slow down")
+            return
+        if again and isinstance(message, SEATING):
+            # Sent again to this host after the one that may have done it died: done twice, a
+            # swap would be undone, a second bot seated, a quick-play seat left. At most once:
+            # the player is told to look and do it again if it was not done.
+            log.info("conn %s: %s sent again after a host change: not done twice", conn_id, message.TYPE)
+            state.send(conn, p.Notice(code="reattach_dropped"))
             return
         operating = isinstance(message, m.OPERATOR_COMMANDS)
         if operating and not self._desk.allows(conn):

@@ -149,7 +149,8 @@ def test_a_frame_sent_again_keeps_its_first_number_through_every_host_change() -
 
 async def test_the_host_knows_each_frame_by_its_front_end_and_first_number(nats_server: NatsServer) -> None:
     """The origin the lobby hub gets with a frame (server/origins.py): a frame sent again is
-    known by the number it was first sent with; a header that is not a number is ignored."""
+    known by the number it was first sent with, and as sent again; a header that is not a
+    number is ignored for the origin."""
     bus = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
     sender = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
     posted: list[object] = []
@@ -173,6 +174,8 @@ async def test_the_host_knows_each_frame_by_its_front_end_and_first_number(nats_
         frames = [m for m in posted if isinstance(m, Frame)]
         assert [(p.decode(f.data).text, f.origin) for f in frames] == [  # type: ignore[attr-defined]
             ("uno", "front-1:3"), ("dos", "front-1:2"), ("tres", "front-1:5"), ("cuatro", "")]
+        # Sent to an earlier host (it has a first number): maybe acted on already (server/lobby/hub.py)
+        assert [f.again for f in frames] == [False, True, True, False]
     finally:
         await host.stop()
         await sender.close()

@@ -12,7 +12,7 @@ import protocol as p
 from server.config import ServerConfig
 from server.lobby import Hub
 from server.lobby.messages import Attached
-from server.link import HubLink, Peer
+from server.link import Frame, HubLink, Peer
 from server.store import Store
 from server.table import TableActor
 from server.table import messages as tm
@@ -271,5 +271,41 @@ async def test_a_session_not_given_back_its_place_is_away_at_the_tables_owner(tm
         assert ana.of(p.Seated)[-1] == p.Seated(table_id=table_id, seat=0) and last_update(ana).seat == 0
         for refused in (mallory, zed):
             assert refused.of(p.Seated)[-1] == p.Seated() and [e.code for e in refused.of(p.Error)] == ["not_back"]
+    finally:
+        await stop_hub(hub, store, task)
+
+
+async def test_a_seating_command_sent_again_to_a_new_host_is_not_done_twice(tmp_path: Path) -> None:
+    """What the lobby host that died never confirmed, a front end sends the next one again
+    (server/cluster/held_input.py), marked as sent before: the dead host may have done it.
+    A command that changes who sits where is then not done a second time (a second bot
+    would take a friend's seat, a swap would be undone) and the player is told to look and
+    do it again; the same command sent afresh is done, and a chat line sent again is said
+    once (by its origin)."""
+    hub, store, task = await start_hub(tmp_path / "db.sqlite3", seat_hold=60)
+    try:
+        ana = await join(hub, "ana", "SHA256:ana")
+        beto = await join(hub, "beto")
+        ana.send(p.CreateTable(variant="argentino", players=4, options={"flor": False}, turn_timer=0))
+        await ana.until(lambda c: bool(c.of(p.TableCreated)))
+        table_id = ana.of(p.TableCreated)[0].table_id
+
+        def bots(client: Client) -> int:
+            infos = [m.table for m in client.of(p.TableUpdated) if m.table.table_id == table_id]
+            return sum(infos[-1].bots) if infos else 0
+
+        add_bot = p.encode(p.AddBot(table_id=table_id))
+        hub.post(Frame(ana.link.conn_id, add_bot, "front-1:7"))  # taken by the host that died
+        await beto.until(lambda c: bots(c) == 1)
+        hub.post(Frame(ana.link.conn_id, add_bot, "front-1:7", again=True))  # sent again to this one
+        await ana.until(lambda c: p.Notice(code="reattach_dropped") in c.inbox)
+        chat = p.encode(p.SendChat(text="sigo aca"))
+        for again in (False, True):
+            hub.post(Frame(ana.link.conn_id, chat, "front-1:8", again=again))
+        hub.post(Frame(ana.link.conn_id, add_bot, "front-1:9"))  # a new press: done
+        await beto.until(lambda c: bots(c) == 2)
+        await settle_all(ana, beto)
+        assert bots(beto) == 2  # not 3: the one sent again was not done
+        assert [m.line.text for m in beto.of(p.Chat)] == ["sigo aca"]
     finally:
         await stop_hub(hub, store, task)
