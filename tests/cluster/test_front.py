@@ -18,6 +18,7 @@ from server.cluster.names import NameMirror
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER
 from server.cluster.table_seq import TABLE_SEQ_HEADER, TABLES_KEPT, TableSeqs
 from server.cluster.natsd import NatsServer
+from tests.cluster.fake_hub import RecordingHub
 from tests.cluster.procs import until
 
 
@@ -187,15 +188,9 @@ async def test_sessions_of_a_process_the_host_judged_gone_attach_to_it_again(nat
     which the host deleted, is written again."""
     bus = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
     host_bus = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
-    posted: list[object] = []
+    hub = RecordingHub()
+    posted = hub.posted
     written: list[PresenceEntry] = []
-
-    class Hub:
-        def post(self, message: object) -> None:
-            posted.append(message)
-
-        def watch_presence(self, _presence: object) -> None:
-            pass
 
     class Presence:
         def start(self) -> None:
@@ -213,7 +208,7 @@ async def test_sessions_of_a_process_the_host_judged_gone_attach_to_it_again(nat
     def hub_got(kind: type, conn_id: int) -> int:
         return sum(isinstance(m, kind) and getattr(m, "peer", m).conn_id == conn_id for m in posted)
 
-    gateway = HostGateway(host_bus, Hub())  # type: ignore[arg-type]
+    gateway = HostGateway(host_bus, hub)  # type: ignore[arg-type]
     names = await NameMirror.open(bus)
     front = FrontEnd(bus, names, Presence())  # type: ignore[arg-type]
     try:

@@ -16,6 +16,7 @@ from server.cluster.lobby_host import HostGateway
 from server.link import Frame
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
+from tests.cluster.fake_hub import RecordingHub
 from tests.cluster.procs import until
 
 
@@ -153,16 +154,10 @@ async def test_the_host_knows_each_frame_by_its_front_end_and_first_number(nats_
     number is ignored for the origin."""
     bus = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
     sender = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
-    posted: list[object] = []
+    hub = RecordingHub()
+    posted = hub.posted
 
-    class Hub:
-        def post(self, message: object) -> None:
-            posted.append(message)
-
-        def watch_presence(self, _presence: object) -> None:
-            pass
-
-    host = HostGateway(bus, Hub())  # type: ignore[arg-type]
+    host = HostGateway(bus, hub)  # type: ignore[arg-type]
     try:
         await host.start()
         await sender.nc.publish(hub_subject("host-1"), p.encode(ConnOpened(conn_id=7, front="front-1", ip="10.0.0.1",
