@@ -173,7 +173,7 @@ async def measure(seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
     and right after it."""
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(Path(tmp), "--hand-pause", "1.0", "--log-level", "INFO",
-                               env={"TRUCO_LOOP_LAG_WINDOW": str(LAG_WINDOW)})
+                               env={"TRUCO_LOOP_LAG_WINDOW": str(LAG_WINDOW)}, address_budget=True)
         clients: list[ScreenClient] = []
         flooder: asyncio.subprocess.Process | None = None
         try:

@@ -71,11 +71,7 @@ DRAW_TIMEOUT = 5.0  # a watcher's screen not changed by then counts as not redra
 TABLES_AT_ONCE = 8  # tables being set up at the same time, over all workers
 CONNECTS_AT_ONCE = 8  # SSH handshakes in flight at the same time, over all workers
 CODE = re.compile(r"code\W+([%s]{%d})\b" % ("A-Z2-9", p.CODE_LEN))
-# INFO: the loop lag's lines. The load generator's hundreds of players all come from
-# 127.0.0.1, which people do not: their address's shared input budget (server/session/
-# input_gate.py) would pause them all (the screen tables could not even be set up); each
-# session keeps its own budget.
-SERVER_FLAGS = ("--hand-pause", "1.0", "--log-level", "INFO", "--input-cpu-per-address-per-second", "1000")
+SERVER_FLAGS = ("--hand-pause", "1.0", "--log-level", "INFO")  # INFO: the loop lag's lines
 LAG_WINDOW = 2.0  # seconds each loop-lag line of the server covers (server/ops/loop_lag.py)
 SCREEN_SHARE = 0.25  # of the tables, played by terminal sessions (the rest by programs)
 BOT_LEVEL = PROTO_LEVEL  # the bot that decides for a protocol seat, unless told otherwise

@@ -83,11 +83,21 @@ STARTUP_SECONDS = 30.0  # for each process of the server to say it listens
 LAG_LINE = re.compile(r"event loop lag over .* p99 ([0-9.]+) ms, max ([0-9.]+) ms")
 
 
+# The benches' players all come from 127.0.0.1, as no crowd of people does: the input budget
+# every session from one address shares (server/session/input_gate.py) would pause their keys
+# (the load bench's terminal tables could not even be set up, the connect bench's tenth player
+# could not pick a game). Each session keeps its own budget. The flood bench keeps the real one.
+PEOPLE_AT_ONE_ADDRESS = ("--input-cpu-per-address-per-second", "1000")
+
+
 class ServerProcess:
     """``truco-ssh serve`` on 127.0.0.1 (a free port, a temporary data dir). ``listeners``:
-    how many processes say they listen before it counts as started (``--workers N``: N)."""
+    how many processes say they listen before it counts as started (``--workers N``: N).
+    ``address_budget``: the input budget of an address as a server has it (else
+    ``PEOPLE_AT_ONE_ADDRESS``)."""
 
-    def __init__(self, tmp: Path, *extra: str, listeners: int = 1, env: dict[str, str] | None = None) -> None:
+    def __init__(self, tmp: Path, *extra: str, listeners: int = 1, env: dict[str, str] | None = None,
+                 address_budget: bool = False) -> None:
         self.port = free_port()
         exe = [str(Path(sys.executable).parent / "truco-ssh")]
         profile = os.environ.get("TRUCO_BENCH_PROFILE")
@@ -101,7 +111,8 @@ class ServerProcess:
              "--data-dir", str(tmp / "data"), "--host-key", str(tmp / "key"),
              "--max-connections-per-ip", "1000", "--max-sessions", "1000",
              "--connections-per-minute-per-ip", "100000",
-             "--new-player-minutes", "0", *extra],  # (its players are all new, and chat as they please)
+             "--new-player-minutes", "0", *(() if address_budget else PEOPLE_AT_ONE_ADDRESS),
+             *extra],  # (its players are all new, and chat as they please)
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env={**os.environ, **(env or {})},
         )
