@@ -117,8 +117,11 @@ class ServerProcess:
             env={**os.environ, **(env or {})},
         )
         # One thread reads everything it prints, from the start (a full pipe would stop the
-        # server mid-run); this waits for the "Press Ctrl-C" lines with a deadline of its own,
-        # which holds even when the server prints nothing at all.
+        # server mid-run); this waits with a deadline of its own, which holds even when the
+        # server prints nothing at all, for the line that says it is ready: "Press Ctrl-C" from
+        # one process; from `--workers N`, each worker's listening line (the supervisor says
+        # "Press Ctrl-C" once, before its workers start).
+        self._ready_line = "Press Ctrl-C" if listeners == 1 else "truco-ssh listening on"
         self.output: list[str] = []
         self.lags: list[tuple[float, float, float]] = []  # (monotonic time read, p99 s, max s)
         self._listening = 0
@@ -140,7 +143,7 @@ class ServerProcess:
             with self._news:
                 self.output.append(line)
                 del self.output[:-200]
-                self._listening += "Press Ctrl-C" in line
+                self._listening += self._ready_line in line
                 if (lag := LAG_LINE.search(line)) is not None:  # server/ops/loop_lag.py, at INFO
                     self.lags.append((time.monotonic(), float(lag[1]) / 1000, float(lag[2]) / 1000))
                 self._news.notify_all()
