@@ -164,6 +164,11 @@ class InputAck(BusMessage):
 ATTACH_CHECK_MAX = 1024  # sessions one ``AttachCheck`` or ``Unattached`` names
 
 
+def conn_id_batches(conn_ids: list[int]) -> list[tuple[int, ...]]:
+    """``conn_ids`` in as many ``AttachCheck`` or ``Unattached`` messages as they need."""
+    return [tuple(conn_ids[start:start + ATTACH_CHECK_MAX]) for start in range(0, len(conn_ids), ATTACH_CHECK_MAX)]
+
+
 @dataclass(frozen=True)
 class AttachCheck(BusMessage):
     """A front end asks the lobby host which of these sessions it holds (in order with its

@@ -24,8 +24,8 @@ from typing import Callable
 from nats.aio.msg import Msg
 
 import protocol as p
-from protocol.bus import (ATTACH_CHECK_MAX, CONN_ID_MAX, AttachCheck, ConnClosed, ConnOpened, HangUp, InputAck,
-                          LobbyChatLine, LobbyView, PresenceEntry, ResumeCode, Unattached)
+from protocol.bus import (CONN_ID_MAX, AttachCheck, ConnClosed, ConnOpened, HangUp, InputAck, LobbyChatLine,
+                          LobbyView, PresenceEntry, ResumeCode, Unattached, conn_id_batches)
 from server.cluster.bus import (CONN_HEADER, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject, hub_subject,
                                 parse_conn_id, settle)
 from server.cluster.table_seq import TABLE_SEQ_HEADER, TableSeqs
@@ -315,9 +315,8 @@ class FrontEnd:
         self._lapses = lapses
         if self.host is None or self.host == self._bus.owner:
             return  # (a host never judges its own front end; without one, they attach to the next)
-        ids = [conn_id for conn_id in self.links if conn_id not in self._pending]
-        for start in range(0, len(ids), ATTACH_CHECK_MAX):
-            self._queue_bus(AttachCheck(front=self._bus.owner, conn_ids=tuple(ids[start:start + ATTACH_CHECK_MAX])))
+        for batch in conn_id_batches([conn_id for conn_id in self.links if conn_id not in self._pending]):
+            self._queue_bus(AttachCheck(front=self._bus.owner, conn_ids=batch))
 
     def _attach_again(self, message: Unattached) -> None:
         """The host does not hold these sessions (it judged this process gone): each is

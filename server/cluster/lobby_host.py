@@ -18,8 +18,8 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 import protocol as p
-from protocol.bus import (ATTACH_CHECK_MAX, AttachCheck, ConnAttach, ConnClosed, ConnOpened, HangUp, InputAck,
-                          PresenceEntry, ResumeCode, Unattached)
+from protocol.bus import (AttachCheck, ConnAttach, ConnClosed, ConnOpened, HangUp, InputAck, PresenceEntry,
+                          ResumeCode, Unattached, conn_id_batches)
 from server.cluster.bus import CONN_HEADER, Bus, conn_header, front_subject, hub_subject, parse_conn_id, settle
 from server.cluster.tasks import cancel_and_wait
 from server.cluster.held_input import ACK_EVERY, FIRST_HEADER, IN_HEADER
@@ -276,9 +276,8 @@ class HostGateway:
 
     def _unattached(self, front: str, conn_ids: list[int]) -> None:
         """Tell ``front`` which of its sessions this host does not hold (in order with its frames)."""
-        for start in range(0, len(conn_ids), ATTACH_CHECK_MAX):
-            message = Unattached(host=self._bus.owner, conn_ids=tuple(conn_ids[start:start + ATTACH_CHECK_MAX]))
-            self._out.put(None, front_subject(front), None, p.encode(message))
+        for batch in conn_id_batches(conn_ids):
+            self._out.put(None, front_subject(front), None, p.encode(Unattached(host=self._bus.owner, conn_ids=batch)))
 
     def _open(self, message: ConnOpened | ConnAttach) -> None:
         if message.conn_id in self.links or len(self.links) >= MAX_CONNS:

@@ -8,7 +8,8 @@ import contextlib
 from typing import AsyncIterator
 
 import protocol as p
-from protocol.bus import ConnAttach, ConnOpened, HangUp, PresenceEntry, ResumeCode, Unattached, decode_bus
+from protocol.bus import (ATTACH_CHECK_MAX, AttachCheck, ConnAttach, ConnOpened, HangUp, PresenceEntry, ResumeCode,
+                          Unattached, conn_id_batches, decode_bus)
 from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject, settle
 from server.cluster.front import FrontEnd
 from server.cluster.lobby_host import HostGateway
@@ -258,3 +259,13 @@ async def test_sessions_of_a_process_the_host_judged_gone_attach_to_it_again(nat
 
 async def _answer(value: bool) -> bool:
     return value
+
+
+def test_a_front_ends_sessions_are_named_in_bounded_messages() -> None:
+    ids = list(range(1, 2 * ATTACH_CHECK_MAX + 2))
+    batches = conn_id_batches(ids)
+    assert [len(b) for b in batches] == [ATTACH_CHECK_MAX, ATTACH_CHECK_MAX, 1]
+    assert [i for b in batches for i in b] == ids and conn_id_batches([]) == []
+    for batch in batches:  # each one a valid message
+        assert decode_bus(p.encode(AttachCheck(front="front-1", conn_ids=batch))) == AttachCheck(front="front-1",
+                                                                                                 conn_ids=batch)
