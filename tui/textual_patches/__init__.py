@@ -42,6 +42,8 @@ One module per patch, each saying why and what upstream Textual would need to dr
 * ``component_nodes``: ``Stylesheet._process_component_classes`` styles the same virtual
   node per component class of a widget each time (it made new ones at every styling: a
   cycle of garbage per node that only the garbage collector freed).
+* ``fair_turns``: ``MessagePump._get_message`` lets the event loop run the others after a
+  pump has handled its queue for a few milliseconds (a backlog was handled in one run).
 * ``paced_repaint``: ``Screen._on_idle`` puts a repaint off while its App's pace says so (a
   server session over its input budget: a flooder's screen stops filling the event loop).
 
@@ -58,7 +60,8 @@ from importlib.metadata import version
 
 from tui import textual_private
 from tui.textual_patches import (
-    acyclic_strips, colour_depth, component_nodes, cursor_moves, early_breakpoints, first_resume, hidden_overflow,
+    acyclic_strips, colour_depth, component_nodes, cursor_moves, early_breakpoints, fair_turns, first_resume,
+    hidden_overflow,
     layout_done, lazy_strips, mount_refresh_once, paced_repaint, partial_rows, quiet_toasts, same_size_layout,
     screen_virtual_size, shared_css, styles_cache_colours,
 )
@@ -69,7 +72,7 @@ PINNED_TEXTUAL = textual_private.PINNED_TEXTUAL
 _PATCHES = (colour_depth, lazy_strips, acyclic_strips, shared_css, partial_rows, hidden_overflow,
             first_resume, same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts,
             screen_virtual_size, layout_done, cursor_moves, paced_repaint, styles_cache_colours,
-            component_nodes)
+            component_nodes, fair_turns)
 _installed = False
 
 
