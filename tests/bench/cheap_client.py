@@ -119,9 +119,10 @@ class CheapClient(ScreenClient):
                 if self.cheap:
                     self._seen(data)
                     continue
+                arrived = time.perf_counter()
                 self.raw += data
                 self.stream.feed(data)
-                self._fed()
+                self._fed(arrived)
         finally:
             self.closed.set()
             self._changed.set()

@@ -116,6 +116,17 @@ async def flood(port: int, seconds: float, kinds: tuple[str, ...] = ("chat", "re
 
 
 # -- the measured players ------------------------------------------------------------------------
+async def own_lag(until: float, every: float = 0.005) -> float:
+    """The longest this process's own event loop was late (seconds) until ``until``: the
+    measuring clients' screens are emulated here, and a latency measured while this loop was
+    held is partly the instrument's own."""
+    worst = 0.0
+    while (now := time.monotonic()) < until:
+        await asyncio.sleep(every)
+        worst = max(worst, time.monotonic() - now - every)
+    return worst
+
+
 async def chat_round_trips(sender: ScreenClient, other: ScreenClient, until: float,
                            prefix: str) -> list[float]:
     """Enter pressed until the line is on both screens, one line every CHAT_EVERY seconds."""
@@ -146,8 +157,8 @@ async def measure_window(chatters: list[ScreenClient], table: list[ScreenClient]
     until = started + seconds
     stats = PlayStats()
     cpu0 = cpu_seconds(server_pid)
-    chat, _ = await asyncio.gather(chat_round_trips(chatters[0], chatters[1], until, prefix),
-                                   play_table(table, until, stats))
+    chat, _, bench_lag = await asyncio.gather(chat_round_trips(chatters[0], chatters[1], until, prefix),
+                                              play_table(table, until, stats), own_lag(until))
     cpu = cpu_seconds(server_pid) - cpu0
     ended = time.monotonic()
     seconds = ended - started
@@ -161,9 +172,12 @@ async def measure_window(chatters: list[ScreenClient], table: list[ScreenClient]
         "chat_lines": float(len(chat)),
         "action_median_ms": pct(stats.latencies, 0.5) * 1000,
         "action_p99_ms": pct(stats.latencies, 0.99) * 1000,
+        "action_arrived_median_ms": pct(stats.arrivals, 0.5) * 1000,
+        "action_arrived_p99_ms": pct(stats.arrivals, 0.99) * 1000,
         "actions": float(stats.actions),
         "screens_not_redrawn_in_5s": float(stats.not_redrawn),
         "server_cpu_percent": cpu / seconds * 100,
+        "bench_clients_loop_lag_max_ms": bench_lag * 1000,
     }
 
 

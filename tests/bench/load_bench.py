@@ -201,6 +201,9 @@ class PlayStats:
     def __init__(self) -> None:
         self.actions = 0
         self.latencies: list[float] = []  # seconds, one per watcher screen that changed
+        # The same, to the arrival of the chunk that changed it (without the bench client's
+        # own pyte emulation of it, nor its turn behind the other screens' emulations).
+        self.arrivals: list[float] = []
         self.not_redrawn = 0  # watcher screens that did not change within DRAW_TIMEOUT
 
 
@@ -214,19 +217,21 @@ async def act(mover: ScreenClient, others: list[ScreenClient], key: str, stats: 
     pressed = time.perf_counter()
     mover.send(key)
 
-    async def drawn(client: ScreenClient, before: str) -> float:
+    async def drawn(client: ScreenClient, before: str) -> tuple[float, float]:
         if client in cheap:
-            return await client.next_chunk(DRAW_TIMEOUT) - pressed  # type: ignore[attr-defined]
+            first = await client.next_chunk(DRAW_TIMEOUT) - pressed  # type: ignore[attr-defined]
+            return first, first
         await client.wait_for(lambda t: t != before, DRAW_TIMEOUT)
-        return client.changed_at - pressed
+        return client.changed_at - pressed, client.arrived_at - pressed
 
     results = await asyncio.gather(*(drawn(c, b) for c, b in zip(others, befores)),
                                    return_exceptions=True)
-    seen = [r for r in results if isinstance(r, float)]
+    seen = [r for r in results if isinstance(r, tuple)]
     if not seen:
         return False
     stats.actions += 1
-    stats.latencies.extend(seen)
+    stats.latencies.extend(drawn_at for drawn_at, _ in seen)
+    stats.arrivals.extend(arrived_at for _, arrived_at in seen)
     stats.not_redrawn += len(results) - len(seen)
     return True
 

@@ -77,6 +77,10 @@ class ScreenClient:
         self._reader: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
         self.changed_at = 0.0  # perf_counter() when a received chunk last changed the screen
+        # ... and when that chunk was read off the connection, before this client's own
+        # terminal emulation (pyte) took it in: the benches' press-to-screen without the
+        # instrument's drawing, which a real terminal does in microseconds.
+        self.arrived_at = 0.0
         self._changed = asyncio.Event()  # set (and replaced) whenever the screen may have changed
         self.muted = False  # read and drop what arrives: an idle client in a crowd costs nothing
         self._lines: list[str] = []  # the rows as text (``lines``)
@@ -125,17 +129,19 @@ class ScreenClient:
                     break
                 if self.muted:
                     continue
+                arrived = time.perf_counter()
                 self.raw += data
                 self.stream.feed(data)
-                self._fed()
+                self._fed(arrived)
         finally:
             self.closed.set()
             self._changed.set()
 
-    def _fed(self) -> None:
+    def _fed(self, arrived: float) -> None:
         """After a chunk went to the screen: whoever waits for a change is told of one."""
         if self._take_dirty():
             self.changed_at = time.perf_counter()
+            self.arrived_at = arrived
             self._changed.set()
             self._changed = asyncio.Event()
 
