@@ -36,7 +36,9 @@ FLOOD_ADDRESS = "127.0.0.2"  # the flooder: another address, as on the internet
 CHAT_EVERY = 1.2  # seconds between two lines of the measured chatters (the chat limit is 1/s)
 CHAT_TIMEOUT = 10.0
 AFTER_SECONDS = 3.0  # the chat measured right after the flood stops
-FLOOD_WARMUP = 3.0  # seconds of flood before it is measured (the input budget's burst spent)
+# The flood's first seconds, while the input budget's burst is being spent, are measured on
+# their own ("start_"), then the steady flood ("flood_").
+FLOOD_WARMUP = 3.0
 LAG_WINDOW = 1.0  # seconds each of the server's event-loop lag summaries covers (server/ops/loop_lag.py)
 
 
@@ -52,7 +54,7 @@ async def flood_one(port: int, seconds: float, kinds: tuple[str, ...], number: i
                     everyone_in: asyncio.Barrier) -> dict[str, float]:
     """One flooding session: in the lobby, then (once every session is in) ``seconds`` of
     flood; the first through the barrier tells the parent, which measures from then on
-    (after a warm-up)."""
+    (its first FLOOD_WARMUP seconds apart)."""
     client = ScreenClient()
     name = f"flooder{number}"
     await client.connect(port, name, local_addr=FLOOD_ADDRESS)
@@ -205,11 +207,13 @@ async def measure(seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
                 "--seconds", str(seconds + FLOOD_WARMUP), "--kinds", ",".join(kinds),
                 "--connections", str(connections), stdout=asyncio.subprocess.PIPE)
             assert flooder.stdout is not None
-            # The flood, not the connecting: measured once every session is in and the
-            # budget's burst is spent (a connection storm is the connection limits' business)
+            # The flood, not the connecting: measured once every session is in (a connection
+            # storm is the connection limits' business); its start, while the input budget's
+            # burst is being spent, apart from the rest
             if (await asyncio.wait_for(flooder.stdout.readline(), 120)).strip() != b"connected":
                 raise RuntimeError("the flooder did not connect")
-            await asyncio.sleep(FLOOD_WARMUP)
+            figures.update({f"start_{k}": v for k, v in
+                            (await measure_window(chatters, table, FLOOD_WARMUP, server, "start")).items()})
             figures.update({f"flood_{k}": v for k, v in
                             (await measure_window(chatters, table, seconds, server, "busy")).items()})
             line = await asyncio.wait_for(flooder.stdout.readline(), 60)

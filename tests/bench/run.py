@@ -52,6 +52,8 @@ TARGETS = {
     "slow_link.opponent_action_fully_drawn_median_ms": "<= 1000 ms",
     "flood.*.flood_chat_round_trip_max_ms": "<= 250 ms more than calm",
     "flood.*.flood_action_p99_ms": "<= 100 ms more than calm",
+    "flood.*.start_chat_round_trip_max_ms": "<= 250 ms more than calm",
+    "flood.*.start_action_p99_ms": "<= 100 ms more than calm",
     "flood.*.after_chat_round_trip_max_ms": "calm again within 1 s of the flood's end",
     "restart.tables_1000_listening_s": "< 1 s",
     "restart.tables_1000_all_restored_s": "< 2 s",
