@@ -59,6 +59,11 @@ class ServerConfig:
     # NAT types far less; eight flooding connections from one address had 8 % each).
     input_cpu_per_address_per_second: float = 0.08  # what one session may: more connections buy nothing
     input_cpu_burst: float = 1.5
+    # However much is saved up, one address's input takes at most this share of the event
+    # loop (seconds per second, input_cpu_peak_burst at once): eight connections spending
+    # their burst at full speed held everyone else's moves 0.6-0.9 s.
+    input_cpu_peak_per_second: float = 0.25
+    input_cpu_peak_burst: float = 0.05
     input_window: int = 64 * 1024  # SSH channel window: what a paused client may still send
     max_env_vars: int = 32  # environment variables a client may send
     lobby_idle_timeout: float = 1800.0  # seconds without a key press in the lobby

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from server.config import ServerConfig
-from server.session.cpu_budget import CpuBudget
+from server.session.cpu_budget import Budgets, address_budget
 from server.link import HubLink
 from server.moderation.book import Moderation
 from server.ratelimit import TokenBucket
@@ -48,7 +48,7 @@ class ServerContext:
     released: asyncio.Event = field(default_factory=asyncio.Event)  # set when a connection's counts go
     connect_rate: dict[str, TokenBucket] = field(default_factory=dict)
     # Each address's input CPU budget, shared by its sessions' input gates while one lives.
-    address_cpu: weakref.WeakValueDictionary[str, CpuBudget] = field(default_factory=weakref.WeakValueDictionary)
+    address_cpu: weakref.WeakValueDictionary[str, Budgets] = field(default_factory=weakref.WeakValueDictionary)
     # The operators and the bans in force: a banned key, name or address is refused at the
     # handshake (server/ssh/server.py); the hub writes the same book (server/lobby/moderation.py).
     moderation: Moderation = field(default_factory=Moderation)
@@ -63,13 +63,11 @@ class ServerContext:
         for session in list(self.sessions):
             session.close()
 
-    def address_budget(self, ip: str) -> CpuBudget:
+    def address_budget(self, ip: str) -> Budgets:
         """The input CPU budget the sessions from ``ip`` share (server/session/input_gate.py)."""
         budget = self.address_cpu.get(ip)
         if budget is None:
-            cfg = self.config
-            budget = self.address_cpu[ip] = CpuBudget(cfg.input_cpu_per_address_per_second, cfg.input_cpu_burst,
-                                                      time.perf_counter)
+            budget = self.address_cpu[ip] = address_budget(self.config, time.perf_counter)
         return budget
 
     def connection_allowed(self, ip: str) -> bool:

@@ -16,7 +16,9 @@ player slow round trips. So each session's input handling has a CPU budget:
 * the budget is a bucket of CPU seconds (``input_cpu_per_second``, at most
   ``input_cpu_burst`` saved up) that may run into debt by what the last input cost. Every
   session from one address also spends from that address's budget
-  (``input_cpu_per_address_per_second``): more connections buy a flooder nothing.
+  (``input_cpu_per_address_per_second``): more connections buy a flooder nothing; and
+  however much is saved, an address's input runs at a pace (``input_cpu_peak_per_second``).
+  Each input is paid ahead as it is let in (cpu_budget.Prepaid).
 * past it, input is paused: keys already received wait in a small queue and the channel
   is not read, so SSH flow control (a small window) holds the client back and nothing of
   its flood is even decrypted. When the debt is paid the queue is fed again.
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import logging
 import random
 import time
@@ -43,7 +46,8 @@ from typing import Any, Callable, Protocol
 
 from server.ops import metrics
 from server.config import ServerConfig
-from server.session.cpu_budget import Budgets, CpuBudget
+from server.session.cpu_budget import Budgets, CpuBudget, Prepaid
+from server.session.key_chunks import editing_key_end
 from server.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
@@ -52,49 +56,17 @@ CHARGE_WINDOW = 0.25  # seconds after input was fed during which the session's w
 # (less the time the loop spent on other callbacks meanwhile: see LOOP_BUSY)
 FEED_CHUNK = 256  # at most the bytes handed to the App at once (one packet as it came, if smaller)
 QUEUE_LIMIT = 4096  # bytes of input waiting while paused; past it input is dropped
-DROP_AFTER = 1.0  # seconds input may be held back before it is dropped
+DROP_AFTER = 1.0  # seconds input may wait for the budget (not the pace) before it is dropped
 RESIZE_EVERY = 0.2  # seconds between two resizes reaching the App
 BYTES_PAUSE = 0.25  # seconds the channel rests after bytes past the byte allowance
 NOTICE_EVERY = 10.0  # seconds between two "input dropped" notices
 DROPPING_ENDS = 0.2  # dropping ends once this share of the burst is saved up again
 BUSY_POLL = 0.003  # seconds between two looks at whether the App has handled the last chunk
 BUSY_WAIT = 0.05  # at most this long: an App kept busy by others' news must still take keys
-# Sessions sharing an address's budget wait for the same debt to be paid: each comes back up
-# to this much later than the others (its own share, drawn once) to read its socket, feed
-# its App or resize it, so that they do not all do so in one turn of the loop (eight
-# flooders did: 8 x 40 ms at once).
+# Sessions sharing an address's budget wait for the same debt: each comes back up to this
+# much later than the others (its own share, drawn once) to read, feed or resize, so that
+# they do not all do so in one turn of the loop (eight flooders did: 8 x 40 ms at once).
 RESUME_SPREAD = 0.05
-
-def editing_key_end(data: bytes) -> int:
-    """Where ``data``'s first chunk ends: after its first key when that is a control key or
-    an escape sequence (CSI, SS3, a string such as OSC, or Alt+key), else before its first
-    such key (a run of text, handled in order). A bracketed paste is a run of its own."""
-    if not data:
-        return 0
-    first = data[0]
-    if first == 0x1B:
-        if data.startswith(PASTE_START):
-            end = data.find(PASTE_END)
-            return len(data) if end < 0 else end + len(PASTE_END)
-        if len(data) >= 2 and data[1] in b"]P_^X":  # a string (OSC, DCS...): up to BEL or ST
-            ends = [i + 1 for i in (data.find(b"\x07", 2),) if i >= 0]
-            ends += [i + 2 for i in (data.find(b"\x1b\\", 2),) if i >= 0]
-            return min(ends, default=len(data))
-        if len(data) >= 2 and data[1] in b"[O":  # CSI or SS3: up to its final byte
-            for i in range(2, len(data)):
-                if 0x40 <= data[i] <= 0x7E:
-                    return i + 1
-            return len(data)  # cut short: the parser waits for the rest
-        return min(len(data), 2)  # Alt+key, or a lone ESC
-    if first < 0x20 or first == 0x7F:
-        return 1
-    for i in range(1, len(data)):
-        if data[i] < 0x20 or data[i] == 0x7F:
-            return i
-    return len(data)
-
-
-PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
 
 # The input gate whose session's App this code runs for, if any.
 current_gate: contextvars.ContextVar["InputGate | None"] = contextvars.ContextVar(
@@ -127,7 +99,7 @@ class InputGate:
     def __init__(self, config: ServerConfig, sink: GateSink,
                  schedule: Callable[[float, Callable[[], None]], Any],
                  clock: Callable[[], float] = time.perf_counter,
-                 address: CpuBudget | None = None) -> None:
+                 address: Budgets | CpuBudget | None = None) -> None:
         """``address``: the budget every session from this one's address shares (same clock)."""
         self._sink = sink
         self._schedule = schedule
@@ -155,6 +127,8 @@ class InputGate:
         self._resize_due = False
         self._resized_at = -1e9
         self.charged = 0.0  # seconds charged so far (figures, tests)
+        self._prepaid = Prepaid(self.cpu)
+        self._settle_mark = -1  # admissions when a refund was last put off (-1: none due)
 
     # -- the meter ------------------------------------------------------------------------
     def charge(self, seconds: float, now: float, wall: float = 0.0) -> None:
@@ -163,8 +137,25 @@ class InputGate:
         self._own_since_feed += wall
         others = LOOP_BUSY.seconds - self._busy_at_feed - self._own_since_feed
         if now - self._fed_at - others <= CHARGE_WINDOW:
-            self.cpu.spend(seconds)
+            self._prepaid.charge(seconds)
             self.charged += seconds
+
+    def _admit(self) -> None:
+        """An input (a chunk, a resize) goes to the App, paid ahead (cpu_budget.Prepaid); what
+        was not used goes back after a charge window with no new input."""
+        self._prepaid.admit()
+        if self._settle_mark < 0:
+            self._settle()
+
+    def _settle(self, mark: int = -1) -> None:
+        admissions = self._prepaid.admissions
+        if mark != admissions:  # (more) input since: its work may still be charged
+            self._settle_mark = admissions
+            self._schedule(CHARGE_WINDOW, functools.partial(self._settle, admissions))
+            return
+        self._settle_mark = -1
+        self._prepaid.refund()
+        self._resume()
 
     def _fed(self, now: float) -> None:
         """Input reached the App at ``now``: its window starts."""
@@ -223,7 +214,7 @@ class InputGate:
         if wait > 0:
             if self._held_since is None:
                 self._held_since = now
-            elif now - self._held_since >= DROP_AFTER:
+            elif now - self._held_since >= DROP_AFTER and self.cpu.wait(pace=False) > 0:
                 self._drop(self._queued, "input over its CPU budget")
                 self._clear()
                 self.dropping = True
@@ -242,6 +233,7 @@ class InputGate:
         # the App before the first one is handled (and charged).
         self._in_flight = True
         self._taken_wait_ends = now + BUSY_WAIT
+        self._admit()
         self._sink.feed(chunk)
         self._schedule(0.0, self._taken)
         if self._queue:
@@ -278,10 +270,13 @@ class InputGate:
         # pass them back), so its queues must be empty before the next chunk goes in.
         now = self._clock()
         self._fed(now)
-        if now < self._taken_wait_ends and self._sink.busy():
+        busy = self._sink.busy()
+        if now < self._taken_wait_ends and busy:
             self._schedule(BUSY_POLL, self._taken)
             return
         self._in_flight = False
+        if not busy:  # done with: what it did not cost goes back (its repaint is charged as it comes)
+            self._prepaid.refund()
         self._pump()
 
     def _later(self, delay: float, callback: Callable[[], None]) -> None:
@@ -358,6 +353,7 @@ class InputGate:
         if size is not None:
             self._resized_at = self._clock()
             self._fed(self._resized_at)
+            self._admit()
             self._sink.resize(*size)
 
 

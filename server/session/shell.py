@@ -7,6 +7,7 @@ frames are dropped and one full repaint is made when it resumes.
 from __future__ import annotations
 
 import asyncio
+import functools
 import contextvars
 import io
 import logging
@@ -156,7 +157,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         app.terminal_link = self  # type: ignore[attr-defined]
         # Over its input budget, its screen repaints only as the debt is paid
         # (tui/textual_patches/paced_repaint.py)
-        setattr(app, REPAINT_PACE, self.gate.cpu.wait)
+        setattr(app, REPAINT_PACE, functools.partial(self.gate.cpu.wait, pace=False))
         self._env = env
         term = self._term or ""
         app.lite = self._ctx.config.lite or term in PLAIN_TERMS

@@ -3,6 +3,7 @@ input may cost, when it is paused, when it is dropped, and how resize storms are
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 import contextvars
 import dataclasses
@@ -12,10 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from server.session import input_gate
 from server.config import ServerConfig
-from server.session.cpu_budget import CpuBudget
+from server.session.cpu_budget import FIRST_ESTIMATE, CpuBudget, address_budget
+from server.session.key_chunks import editing_key_end
 from server.session.input_gate import (
     RESUME_SPREAD,
-    BUSY_WAIT, DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, InputGate, editing_key_end,
+    BUSY_WAIT, DROP_AFTER, FEED_CHUNK, QUEUE_LIMIT, RESIZE_EVERY, InputGate,
 )
 
 CONFIG = dataclasses.replace(ServerConfig(), input_cpu_per_second=0.01, input_cpu_burst=0.05)
@@ -400,3 +402,50 @@ def test_sessions_of_one_address_come_back_one_after_another() -> None:
         back += [clock.now] * (sum(s.reading for s in sinks) - len(back))
     assert len(back) == 8 and len({round(t, 3) for t in back}) > 1
     assert max(back) - min(back) <= RESUME_SPREAD + 0.01
+
+
+def address_gates(costs: list[float], config: ServerConfig = ServerConfig()
+                  ) -> tuple[list[tuple[InputGate, Sink]], Loop, Clock]:
+    """Sessions of one address (its budget as a server makes it), each input costing ``cost``
+    a byte, charged as it is fed."""
+    clock = Clock()
+    loop = Loop(clock)
+    shared = address_budget(config, clock)
+    gates = []
+    for cost in costs:
+        sink = Sink(clock, cost)
+        gate = InputGate(config, sink, loop.schedule, clock, address=shared)
+        sink.gate = gate
+        gates.append((gate, sink))
+    return gates, loop, clock
+
+
+def test_an_address_takes_at_most_its_pace_of_the_loop_however_much_it_saved() -> None:
+    """Eight sessions of one address flood for a second with every budget whole (1.5 s of
+    CPU saved, each and together): they get what the address's pace allows in a second, not
+    the bursts, which let them take the whole loop in the flood's first second."""
+    config = ServerConfig()
+    gates, loop, _ = address_gates([0.0002] * 8, config)  # 10 ms a packet
+    for _ in range(100):  # one second, a packet from each every 10 ms
+        for gate, _sink in gates:
+            gate.received(b"x" * 50)
+        loop.run_for(0.01)
+    spent = sum(gate.charged for gate, _ in gates)
+    paced = config.input_cpu_peak_burst * 2 + config.input_cpu_peak_per_second * 1.0
+    assert spent <= paced + 8 * 0.01  # (and what was in flight when the pace ran out)
+    assert spent >= config.input_cpu_peak_per_second / 2  # paced, not stopped
+
+
+def test_sessions_given_keys_in_one_turn_spend_ahead_so_few_start_before_any_is_charged() -> None:
+    """Eight sessions of one address each given a key in the same turn of the loop, their
+    Apps charging the work only later: what each input will cost is spent as it is let in,
+    so only the first few start at once; the others follow at the address's pace."""
+    config = ServerConfig()
+    gates, loop, _ = address_gates([0.0] * 8, config)  # nothing charged at the feed
+    for gate, _sink in gates:
+        gate.received(b"a")
+    loop.run_due()
+    started = sum(bool(sink.fed) for _, sink in gates)
+    assert 1 <= started <= 1 + math.ceil(config.input_cpu_peak_burst / FIRST_ESTIMATE)
+    loop.run_for(0.5)
+    assert sum(bool(sink.fed) for _, sink in gates) > started
