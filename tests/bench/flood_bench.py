@@ -32,6 +32,8 @@ from harness import ScreenClient  # noqa: E402
 from load_bench import PlayStats, close_all, pct, play_table, set_up_private_table  # noqa: E402
 from session_bench import ServerProcess, connect_to_lobby, cpu_seconds  # noqa: E402
 
+ScreenClient.feed_slice = 2048  # the measuring clients' screens do not hold each other's reads
+
 FLOOD_ADDRESS = "127.0.0.2"  # the flooder: another address, as on the internet
 CHAT_EVERY = 1.2  # seconds between two lines of the measured chatters (the chat limit is 1/s)
 CHAT_TIMEOUT = 10.0
@@ -39,6 +41,9 @@ AFTER_SECONDS = 3.0  # the chat measured right after the flood stops
 # The flood's first seconds, while the input budget's burst is being spent, are measured on
 # their own ("start_"), then the steady flood ("flood_").
 FLOOD_WARMUP = 3.0
+SETTLE_LOOK = 0.25  # seconds between two looks at the server's CPU time, waiting for it to settle
+SETTLE_BUSY = 0.2  # settled: under this share of a core over two looks in a row
+SETTLE_MAX = 10.0
 LAG_WINDOW = 1.0  # seconds each of the server's event-loop lag summaries covers (server/ops/loop_lag.py)
 
 
@@ -51,10 +56,11 @@ PASTE = ("x" * 60 + " ") * 60  # a paste of 3,660 characters into the chat, over
 
 
 async def flood_one(port: int, seconds: float, kinds: tuple[str, ...], number: int,
-                    everyone_in: asyncio.Barrier) -> dict[str, float]:
-    """One flooding session: in the lobby, then (once every session is in) ``seconds`` of
-    flood; the first through the barrier tells the parent, which measures from then on
-    (its first FLOOD_WARMUP seconds apart)."""
+                    everyone_in: asyncio.Barrier, go: asyncio.Event) -> dict[str, float]:
+    """One flooding session: in the lobby, then (once every session is in and the parent
+    says go) ``seconds`` of flood; the first through the barrier tells the parent, which
+    lets the server settle, says go and measures from then on (its first FLOOD_WARMUP
+    seconds apart)."""
     client = ScreenClient()
     name = f"flooder{number}"
     await client.connect(port, name, local_addr=FLOOD_ADDRESS)
@@ -65,6 +71,7 @@ async def flood_one(port: int, seconds: float, kinds: tuple[str, ...], number: i
     if await everyone_in.wait() == 0:
         sys.stdout.write("connected\n")
         sys.stdout.flush()
+    await go.wait()
     stop = time.monotonic() + seconds
     sent = {"bytes_written": 0.0, "lines": 0.0, "keys": 0.0, "resizes": 0.0, "pastes": 0.0}
 
@@ -111,7 +118,15 @@ async def flood(port: int, seconds: float, kinds: tuple[str, ...] = ("chat", "re
     """``connections`` sessions from one address, each flooding with every one of ``kinds``."""
     cpu0 = time.process_time()
     everyone_in = asyncio.Barrier(connections)
-    each = await asyncio.gather(*(flood_one(port, seconds, kinds, n, everyone_in) for n in range(connections)))
+    go = asyncio.Event()
+
+    async def wait_for_go() -> None:  # a line on stdin
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        go.set()
+
+    waiting = asyncio.create_task(wait_for_go())
+    each = await asyncio.gather(*(flood_one(port, seconds, kinds, n, everyone_in, go) for n in range(connections)))
+    await waiting
     sent = {key: sum(s[key] for s in each) for key in each[0]}
     sent["flooder_cpu_seconds"] = time.process_time() - cpu0
     return sent
@@ -143,13 +158,24 @@ async def chat_round_trips(sender: ScreenClient, other: ScreenClient, until: flo
         pressed = time.perf_counter()
         sender.send(f"{token}\r")
         try:
-            await asyncio.gather(*(c.wait_for(lambda t, tok=token: tok in t, CHAT_TIMEOUT)
-                                   for c in (sender, other)))
-            times.append(max(sender.changed_at, other.changed_at) - pressed)
+            stamps = await asyncio.gather(*(c.stamped_wait(lambda t, tok=token: tok in t, CHAT_TIMEOUT)
+                                            for c in (sender, other)))
+            times.append(max(changed for changed, _ in stamps) - pressed)
         except AssertionError:
             times.append(CHAT_TIMEOUT)  # not there in time: counted as the timeout
         await asyncio.sleep(max(0.0, CHAT_EVERY - (time.perf_counter() - pressed)))
     return times
+
+
+async def settled(pid: int) -> None:
+    """Until the server has done what the flooders' arrival gave it (their screens, everyone's
+    lists of players): SETTLE_BUSY of a core at most over two looks, or SETTLE_MAX."""
+    calm = 0
+    deadline = time.monotonic() + SETTLE_MAX
+    while calm < 2 and time.monotonic() < deadline:
+        cpu0 = cpu_seconds(pid)
+        await asyncio.sleep(SETTLE_LOOK)
+        calm = calm + 1 if cpu_seconds(pid) - cpu0 < SETTLE_BUSY * SETTLE_LOOK else 0
 
 
 async def measure_window(chatters: list[ScreenClient], table: list[ScreenClient], seconds: float,
@@ -184,9 +210,12 @@ async def measure_window(chatters: list[ScreenClient], table: list[ScreenClient]
 
 
 async def measure(seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
-                  connections: int = 1, calm: bool = True) -> dict[str, float]:
+                  connections: int = 1, calm: bool = True, flood: bool = True,
+                  household: bool = False) -> dict[str, float]:
     """The players' figures without a flooder (``calm``: to compare with), during its flood
-    and right after it."""
+    and right after it (``flood``). Each player connects from an address of their own, as
+    strangers on the internet do; ``household``: all six from one (people behind one NAT,
+    who share its input budget)."""
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(Path(tmp), "--hand-pause", "1.0", "--log-level", "INFO",
                                env={"TRUCO_LOOP_LAG_WINDOW": str(LAG_WINDOW)}, address_budget=True)
@@ -194,24 +223,31 @@ async def measure(seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
         flooder: asyncio.subprocess.Process | None = None
         try:
             table: list[ScreenClient] = []
-            await set_up_private_table(server.port, 0, table)
+            addresses = [None if household else f"127.0.0.{10 + n}" for n in range(6)]
+            await set_up_private_table(server.port, 0, table, local_addrs=tuple(addresses[:4]))
             clients += table
-            for name in ("ana", "beto"):
-                client, _ = await connect_to_lobby(server.port, name)
+            for name, address in zip(("ana", "beto"), addresses[4:]):
+                client, _ = await connect_to_lobby(server.port, name, local_addr=address)
                 clients.append(client)
             chatters = clients[-2:]
             figures = {f"calm_{k}": v for k, v in
                        (await measure_window(chatters, table, seconds, server, "calm")).items()} if calm else {}
+            if not flood:
+                return figures
             flooder = await asyncio.create_subprocess_exec(
                 sys.executable, __file__, "--flood", "--port", str(server.port),
                 "--seconds", str(seconds + FLOOD_WARMUP), "--kinds", ",".join(kinds),
-                "--connections", str(connections), stdout=asyncio.subprocess.PIPE)
-            assert flooder.stdout is not None
-            # The flood, not the connecting: measured once every session is in (a connection
-            # storm is the connection limits' business); its start, while the input budget's
-            # burst is being spent, apart from the rest
+                "--connections", str(connections), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            assert flooder.stdout is not None and flooder.stdin is not None
+            # The flood, not the connecting: measured once every session is in and the
+            # server has drawn what their arrival changed (a connection storm is the
+            # connection limits' business); its start, while the input budget's burst is
+            # being spent, apart from the rest
             if (await asyncio.wait_for(flooder.stdout.readline(), 120)).strip() != b"connected":
                 raise RuntimeError("the flooder did not connect")
+            await settled(server.proc.pid)
+            flooder.stdin.write(b"go\n")
+            await flooder.stdin.drain()
             figures.update({f"start_{k}": v for k, v in
                             (await measure_window(chatters, table, FLOOD_WARMUP, server, "start")).items()})
             figures.update({f"flood_{k}": v for k, v in
@@ -237,8 +273,8 @@ async def measure(seconds: float, kinds: tuple[str, ...] = ("chat", "resize"),
 
 
 def run(seconds: float = 15.0, kinds: tuple[str, ...] = ("chat", "resize"), connections: int = 1,
-        calm: bool = True) -> dict[str, float]:
-    return asyncio.run(measure(seconds, kinds, connections, calm))
+        calm: bool = True, flood: bool = True, household: bool = False) -> dict[str, float]:
+    return asyncio.run(measure(seconds, kinds, connections, calm, flood, household))
 
 
 # make bench's flood stage: each kind alone from one connection, then all of them from as many
@@ -248,7 +284,11 @@ SCENARIOS = {"chat": (("chat",), 1), "keys": (("keys",), 1), "resize": (("resize
 
 
 def run_all(seconds: float = 8.0) -> dict[str, dict[str, float]]:
-    return {name: run(seconds, kinds, connections) for name, (kinds, connections) in SCENARIOS.items()}
+    """Every scenario, and the six players from one address without a flood (what the
+    address's budget costs a household)."""
+    figures = {name: run(seconds, kinds, connections) for name, (kinds, connections) in SCENARIOS.items()}
+    figures["household"] = run(seconds, flood=False, household=True)
+    return figures
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -172,20 +172,22 @@ async def join_by_code(client: ScreenClient, code: str) -> None:
 async def set_up_private_table(port: int, n: int, players: list[ScreenClient],
                                connecting: asyncio.Semaphore | None = None,
                                factory: type[ScreenClient] = ScreenClient,
-                               host: str = "127.0.0.1") -> dict[str, float]:
-    """Four players (appended to `players` as they connect) at one private table, playing.
+                               host: str = "127.0.0.1",
+                               local_addrs: tuple[str | None, ...] = (None,) * 4) -> dict[str, float]:
+    """Four players (appended to `players` as they connect) at one private table, playing;
+    each from its ``local_addrs`` (None: the system's choice, 127.0.0.1 here).
 
     Returns the seconds each step took: connect (all four to a drawn lobby), create (the
     owner's form until the code shows), join (the other three by code, until the deal)."""
     connecting = connecting or asyncio.Semaphore(1)
     t0 = time.monotonic()
 
-    async def connect(name: str) -> None:
+    async def connect(name: str, local_addr: str | None) -> None:
         async with connecting:
-            client, _ = await connect_to_lobby(port, name, factory, host=host)
+            client, _ = await connect_to_lobby(port, name, factory, host=host, local_addr=local_addr)
         players.append(client)
 
-    await asyncio.gather(*(connect(f"t{n}p{i}") for i in range(4)))
+    await asyncio.gather(*(connect(f"t{n}p{i}", local_addrs[i]) for i in range(4)))
     t1 = time.monotonic()
     code = await create_table(players[0], private=True)
     assert code is not None
@@ -221,8 +223,8 @@ async def act(mover: ScreenClient, others: list[ScreenClient], key: str, stats: 
         if client in cheap:
             first = await client.next_chunk(DRAW_TIMEOUT) - pressed  # type: ignore[attr-defined]
             return first, first
-        await client.wait_for(lambda t: t != before, DRAW_TIMEOUT)
-        return client.changed_at - pressed, client.arrived_at - pressed
+        changed_at, arrived_at = await client.stamped_wait(lambda t: t != before, DRAW_TIMEOUT)
+        return changed_at - pressed, arrived_at - pressed
 
     results = await asyncio.gather(*(drawn(c, b) for c, b in zip(others, befores)),
                                    return_exceptions=True)

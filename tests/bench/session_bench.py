@@ -161,9 +161,10 @@ class ServerProcess:
 
 async def connect_to_lobby(port: int, name: str,
                            factory: type[ScreenClient] = ScreenClient,
-                           host: str = "127.0.0.1") -> tuple[ScreenClient, float]:
+                           host: str = "127.0.0.1", local_addr: str | None = None) -> tuple[ScreenClient, float]:
+    """``local_addr``: the address the player connects from (another 127.x: another person)."""
     start = time.perf_counter()
-    client = await factory().connect(port, name, host=host)
+    client = await factory().connect(port, name, host=host, local_addr=local_addr)
     await client.wait_for(lambda s: "Lobby" in s and name in s, timeout=30)
     return client, time.perf_counter() - start
 

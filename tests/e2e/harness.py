@@ -68,6 +68,11 @@ async def running_server(tmp_path: Path, **overrides: object) -> AsyncIterator[R
 class ScreenClient:
     """An SSH client with a PTY; everything it receives is fed to a pyte screen."""
 
+    # Bytes fed to pyte at a time, the loop given back in between (0: a chunk as read). The
+    # benches' many clients share one loop: a whole screen fed at once (tens of ms of pyte)
+    # held the reads of the others, whose arrival times then counted the bench's own work.
+    feed_slice = 0
+
     def __init__(self, cols: int = 80, rows: int = 24) -> None:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
@@ -84,6 +89,8 @@ class ScreenClient:
         self._changed = asyncio.Event()  # set (and replaced) whenever the screen may have changed
         self.muted = False  # read and drop what arrives: an idle client in a crowd costs nothing
         self._lines: list[str] = []  # the rows as text (``lines``)
+        # (predicate, future) of stamped_wait: checked after every chunk that changes the screen
+        self._watchers: list[tuple[Callable[[str], bool], asyncio.Future[tuple[float, float]]]] = []
 
     async def connect(self, port: int, username: str, *, client_keys: list[asyncssh.SSHKey] | None = None,
                       env: dict[str, str] | None = None, term_type: str = "xterm-256color",
@@ -131,7 +138,11 @@ class ScreenClient:
                     continue
                 arrived = time.perf_counter()
                 self.raw += data
-                self.stream.feed(data)
+                step = self.feed_slice or len(data)
+                for at in range(0, len(data), step):
+                    if at:
+                        await asyncio.sleep(0)
+                    self.stream.feed(data[at:at + step])
                 self._fed(arrived)
         finally:
             self.closed.set()
@@ -144,6 +155,15 @@ class ScreenClient:
             self.arrived_at = arrived
             self._changed.set()
             self._changed = asyncio.Event()
+            if self._watchers:
+                self._stamp_watchers()
+
+    def _stamp_watchers(self) -> None:
+        text = self.text()
+        for predicate, future in list(self._watchers):
+            if not future.done() and predicate(text):
+                future.set_result((self.changed_at, self.arrived_at))
+        self._watchers = [(p, f) for p, f in self._watchers if not f.done()]
 
     def _take_dirty(self) -> bool:
         """The rows drawn since the last call made again as text (``lines``); whether any was.
@@ -196,6 +216,21 @@ class ScreenClient:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(changed.wait(), left)
         raise AssertionError(f"timed out waiting for {predicate!r}; screen:\n{self.text()}")
+
+    async def stamped_wait(self, predicate: Callable[[str], bool], timeout: float) -> tuple[float, float]:
+        """(changed_at, arrived_at) of the chunk that first made the screen satisfy predicate
+        (the benches' clock: not moved on by whatever this client read after it before the
+        waiter ran); AssertionError past the timeout."""
+        if predicate(self.text()):
+            return self.changed_at, self.arrived_at
+        future: asyncio.Future[tuple[float, float]] = asyncio.get_running_loop().create_future()
+        self._watchers.append((predicate, future))
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except asyncio.TimeoutError:
+            raise AssertionError(f"timed out waiting for {predicate!r}; screen:\n{self.text()}") from None
+        finally:
+            self._watchers = [(p, f) for p, f in self._watchers if f is not future]
 
     async def close(self) -> None:
         if self.conn is not None:
