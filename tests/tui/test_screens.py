@@ -205,3 +205,21 @@ async def test_a_too_long_username_is_told_it_is_too_long() -> None:
         assert "demasiado largo" in said and "16 caracteres como máximo" in said, said
         assert "cuenta del sistema" not in said
         assert link.sent == []
+
+
+async def test_a_chat_line_is_in_sight_as_soon_as_it_is_written_even_with_the_log_full(lobby: Lobby) -> None:
+    """A line to a lobby chat log already full is at the bottom, scrolled into sight, when it
+    is written: not one refresh later (RichLog's own auto-scroll waits for one, and the
+    line reached the players' terminals a frame late)."""
+    app, _link = lobby
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        log = screen.query_one("#chat-log")
+        for n in range(12):
+            screen.server_changed(p.Chat(line=p.ChatLine(sender="beto", text=f"line {n}", ts=0)))
+            assert log.scroll_offset.y == log.max_scroll_y, n
+        assert log.max_scroll_y > 0  # the log was full, and scrolled
+        await pilot.pause()
+        assert "line 11" in screen_text(app)

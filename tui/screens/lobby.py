@@ -114,7 +114,16 @@ class LobbyScreen(TrucoScreen[None]):
         log = self.query_one("#chat-log", RichLog)
         log.clear()
         for line in self.model.chat:
-            log.write(self._chat_text(line))
+            log.write(self._chat_text(line), scroll_end=False)
+        log.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def _write_chat(self, line: p.ChatLine) -> None:
+        """A new line, at the bottom of the log and in sight in the same frame: RichLog's own
+        auto-scroll waits for a refresh, so once the log was full a line came on screen one
+        frame later (a lobby chat round trip 25 -> 50 ms)."""
+        log = self.query_one("#chat-log", RichLog)
+        log.write(self._chat_text(line), scroll_end=False)
+        log.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def _under_a_screen(self) -> bool:
         """True under a full screen (the table), False on top or under a dialog (Textual's
@@ -137,7 +146,7 @@ class LobbyScreen(TrucoScreen[None]):
                 self._stale = True
             return
         if isinstance(msg, p.Chat):
-            self.query_one("#chat-log", RichLog).write(self._chat_text(msg.line))
+            self._write_chat(msg.line)
         elif isinstance(msg, p.Listening):  # whom the chat shows changed: the app filtered the model
             self._redraw_chat()
         elif isinstance(msg, (p.PlayerUpdated, p.PlayerLeft)):
