@@ -223,3 +223,22 @@ async def test_a_chat_line_is_in_sight_as_soon_as_it_is_written_even_with_the_lo
         assert log.max_scroll_y > 0  # the log was full, and scrolled
         await pilot.pause()
         assert "line 11" in screen_text(app)
+
+
+async def test_a_long_chat_line_wraps_to_the_log_at_60_columns_and_again_after_a_resize(lobby: Lobby) -> None:
+    """All of a long line is in sight at 60x20, wrapped to the chat log's width (RichLog wraps
+    to 78 columns unless told: the middle was cut off, behind a sideways scrollbar), and
+    wrapped again when the terminal narrows."""
+    app, link = lobby
+    words = "hola a todos esta es una linea bastante larga para ver si se desplaza bien FIN".split()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        link.push(p.Chat(line=p.ChatLine(sender="beto", text=" ".join(words), ts=0)))
+        log = app.screen.query_one("#chat-log")
+        for size in ((100, 30), (60, 20)):
+            await pilot.resize_terminal(*size)
+            await until(pilot, lambda: "FIN" in screen_text(app) and not log.show_horizontal_scrollbar,
+                        f"the line wrapped at {size}")
+            assert log.virtual_size.width <= log.scrollable_content_region.width
+            shown = screen_text(app)
+            assert all(word in shown for word in words), shown

@@ -127,7 +127,8 @@ class ReplayScreen(TrucoScreen[None]):
         with Vertical():
             yield Static(id="r-title")
             yield Static(id="r-hands")
-            yield RichLog(id="r-log", markup=False, wrap=True, max_lines=500, auto_scroll=False)
+            yield RichLog(id="r-log", markup=False, wrap=True, max_lines=500, auto_scroll=False,
+                          min_width=1)  # wrapped to the pane, not to 78 columns (RichLog's default)
         yield KeyBar(id="r-keys")
 
     def on_mount(self) -> None:

@@ -65,7 +65,9 @@ class LobbyScreen(TrucoScreen[None]):
                 yield PlayerList(id="players")
             with Vertical(id="tables-pane"):
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
-        yield RichLog(id="chat-log", markup=False, wrap=True, max_lines=200, auto_scroll=True)
+        # min_width 1: each line wrapped to the log's width (RichLog's default, 78 columns,
+        # wrapped there and cut the rest off narrower terminals, behind a sideways scrollbar)
+        yield RichLog(id="chat-log", markup=False, wrap=True, max_lines=200, auto_scroll=True, min_width=1)
         yield ChatInput(id="chat-input", max_length=self.model.chat_max, home="#tables", stay=True)
         yield KeyBar(id="keys")
 
@@ -110,8 +112,11 @@ class LobbyScreen(TrucoScreen[None]):
             self._chat_stale = False
             self._redraw_chat()
 
+    _chat_width = 0  # the chat log's width when its lines were last wrapped
+
     def _redraw_chat(self) -> None:
         log = self.query_one("#chat-log", RichLog)
+        self._chat_width = log.scrollable_content_region.width
         log.clear()
         for line in self.model.chat:
             log.write(self._chat_text(line), scroll_end=False)
@@ -270,6 +275,8 @@ class LobbyScreen(TrucoScreen[None]):
     def _refit_tables(self) -> None:  # a Resize may leave their width as it was
         if self.query_one("#tables", DataTable).scrollable_content_region.width != self._fit_width:
             self._draw_tables()
+        if self.query_one("#chat-log", RichLog).scrollable_content_region.width != self._chat_width:
+            self._redraw_chat()  # RichLog keeps each line as it wrapped it: again, at the new width
 
     def _fit_columns(self, rows: list[dict[str, Text]], table_view: DataTable[Text]) -> ColumnFit:
         headers = {key: self.tr(f"lobby.col.{key}") for key in self.COLUMNS}
