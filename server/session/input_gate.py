@@ -142,7 +142,8 @@ class InputGate:
 
     def _admit(self) -> None:
         """An input (a chunk, a resize) goes to the App, paid ahead (cpu_budget.Prepaid); what
-        was not used goes back after a charge window with no new input."""
+        it did not cost goes back once the App is done with it (``_taken``) or, for a resize,
+        after a charge window with no new input."""
         self._prepaid.admit()
         if self._settle_mark < 0:
             self._settle()
