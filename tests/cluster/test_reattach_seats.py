@@ -16,7 +16,7 @@ import pytest
 import protocol as p
 from protocol.client import Client
 from server.cluster.natsd import NatsServer
-from tests.cluster.procs import Proc, host_round_trip, taken_by_host, wait_for_host
+from tests.cluster.procs import Proc, host_round_trip, taken_by_host, until, wait_for_host
 from tests.e2e import programs
 
 pytestmark = pytest.mark.e2e
@@ -25,16 +25,19 @@ pytestmark = pytest.mark.e2e
 async def _connect_once_let_in(port: int, name: str, timeout: float = 30.0) -> Client:
     """A new player on a process that may still be turning new players away: its lease was
     renewed late (a loaded machine: seen once in `make test`), and the refusal says to try
-    again in a few seconds, as a player would."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
+    again, as a player would: until one attempt is let in."""
+    let_in: list[Client] = []
+
+    async def attempt() -> bool:
         try:
-            client, = await programs.connect(port, name)
-            return client
+            let_in.extend(await programs.connect(port, name))
         except asyncssh.DisconnectError as refused:
-            if "reconnecting to its cluster" not in refused.reason or asyncio.get_running_loop().time() > deadline:
+            if "reconnecting to its cluster" not in refused.reason:
                 raise
-        await asyncio.sleep(0.5)
+        return bool(let_in)
+
+    await until(attempt, timeout)
+    return let_in[0]
 
 
 async def _until_back(client: Client, table_id: str, seat: int, shown: list[p.TableUpdate],
