@@ -15,6 +15,8 @@ import engine
 import protocol as p
 from server.variants import variant_infos
 from tui.app import TrucoApp
+from tui.textual_patches import fair_turns
+from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
 from tui.widgets.keybar import binding_pairs
 from tui.screens.lobby import LobbyScreen
@@ -81,10 +83,18 @@ async def test_after_the_lobby_chat_n_opens_a_table(lobby: Lobby) -> None:
         assert isinstance(app.screen, NewTableScreen)
 
 
+# A loaded server: every widget's queue gives the loop back between two messages
+# (tui/textual_patches/fair_turns.py does so after 4 ms of work), the order in which the
+# widgets' turns interleave when the CPU is short.
+TURNS = pytest.mark.parametrize("slice_", [fair_turns.SLICE, 0.0], ids=["idle", "loaded"])
+
+
+@TURNS
 async def test_table_keys_typed_in_one_packet_go_where_the_focus_is_by_then(
-        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
+        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn, slice_: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On a slow link "c", the line, Enter and the card key arrive together."""
+    monkeypatch.setattr(fair_turns, "SLICE", slice_)
     state, events, seat, view = own_turn
     async with show_table(state, seat, events) as pilot:
         app = pilot.app
@@ -95,7 +105,24 @@ async def test_table_keys_typed_in_one_packet_go_where_the_focus_is_by_then(
         assert app.screen.query_one("#t-chat", Input).value == ""
 
 
-async def test_lobby_keys_typed_in_one_packet_keep_their_order(lobby: Lobby) -> None:
+async def test_the_line_is_sent_when_its_enter_is_read(
+        link: FakeLink, show_table: ShowTable, own_turn: OwnTurn
+) -> None:
+    """Not later, through a message: a key typed after the Enter, sent back through the app,
+    played its card before the line was said (1 run in 75 with the widgets' turns interleaved)."""
+    state, events, seat, _view = own_turn
+    async with show_table(state, seat, events) as pilot:
+        await pilot.press("c", *"hola")
+        chat = pilot.app.screen.query_one("#t-chat", ChatInput)
+        await until(pilot, lambda: chat.value == "hola", "the line typed")
+        chat.action_send()  # (what Enter does)
+        assert [m for m in link.sent if isinstance(m, p.TableChat)] == [p.TableChat(table_id="t1", text="hola")]
+
+
+@TURNS
+async def test_lobby_keys_typed_in_one_packet_keep_their_order(lobby: Lobby, slice_: float,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fair_turns, "SLICE", slice_)
     app, link = lobby
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")

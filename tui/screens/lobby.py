@@ -68,7 +68,8 @@ class LobbyScreen(TrucoScreen[None]):
         # min_width 1: each line wrapped to the log's width (RichLog's default, 78 columns,
         # wrapped there and cut the rest off narrower terminals, behind a sideways scrollbar)
         yield RichLog(id="chat-log", markup=False, wrap=True, max_lines=200, auto_scroll=True, min_width=1)
-        yield ChatInput(id="chat-input", max_length=self.model.chat_max, home="#tables", stay=True)
+        yield ChatInput(id="chat-input", max_length=self.model.chat_max, send=self.send_chat, home="#tables",
+                        stay=True)
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
@@ -311,8 +312,8 @@ class LobbyScreen(TrucoScreen[None]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_join()
 
-    def on_chat_input_send(self, event: ChatInput.Send) -> None:
-        self.app.speak(event.text, p.SendChat(text=event.text))
+    def send_chat(self, text: str) -> None:
+        self.app.speak(text, p.SendChat(text=text))
 
     # set_focus, not focus(): focus() is deferred, and keys typed right after
     # "c" (they arrive in one packet on a slow link) would go to the old widget.

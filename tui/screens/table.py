@@ -109,7 +109,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
             yield TableLog(id="t-log")
             yield TableLog(id="t-chat-log")
         with Vertical(id="t-foot"):
-            yield ChatInput(id="t-chat", max_length=p.CHAT_MAX)
+            yield ChatInput(id="t-chat", max_length=p.CHAT_MAX, send=self.send_chat)
             with Horizontal(id="t-status-row"):
                 yield StatusLine(id="t-status")
                 yield TurnTimer(id="t-timer")

@@ -20,7 +20,6 @@ from tui.i18n import Translator
 from tui.screens.base import TrucoModalScreen
 from tui.screens.table_mixin import TableMixin
 from tui.table_model import TableModel
-from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
 from tui.widgets.table.talk import TableLog
 
@@ -175,9 +174,8 @@ class PartnerTalk(TableMixin):
         # set_focus, not focus(): at once, so the keys right after "c" are typed in the chat.
         self.set_focus(chat)
 
-    def on_chat_input_send(self, event: ChatInput.Send) -> None:
-        self.app.speak(event.text,
-                       p.TableChat(table_id=self.table_id, text=event.text, partners=self._partner_chat))
+    def send_chat(self, text: str) -> None:
+        self.app.speak(text, p.TableChat(table_id=self.table_id, text=text, partners=self._partner_chat))
         if self._partner_chat:
             self._partner_chat = False
             self.query_one("#t-chat", Input).placeholder = self._placeholder()
