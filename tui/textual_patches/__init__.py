@@ -44,8 +44,13 @@ One module per patch, each saying why and what upstream Textual would need to dr
   cycle of garbage per node that only the garbage collector freed).
 * ``fair_turns``: ``MessagePump._get_message`` lets the event loop run the others after a
   pump has handled its queue for a few milliseconds (a backlog was handled in one run).
+* ``matched_rules``: ``Stylesheet.apply`` keeps the rules matched for a kind of place in the
+  DOM (the path's types, ids, classes and the pseudo-classes that matter) for every session
+  in the process, instead of matching every selector again for every node styled.
 * ``paced_repaint``: ``Screen._on_idle`` puts a repaint off while its App's pace says so (a
   server session over its input budget: a flooder's screen stops filling the event loop).
+* ``quiet_input_size``: ``Input._watch_value`` sets a fixed-size field's virtual size without
+  asking for a layout of the screen (every key typed laid the screen out again).
 
 Code that only *uses* private Textual APIs (no patching) does so through
 ``tui/textual_private.py``, which lists every private name it touches (and those the
@@ -62,8 +67,8 @@ from tui import textual_private
 from tui.textual_patches import (
     acyclic_strips, colour_depth, component_nodes, cursor_moves, early_breakpoints, fair_turns, first_resume,
     hidden_overflow,
-    layout_done, lazy_strips, mount_refresh_once, paced_repaint, partial_rows, quiet_toasts, same_size_layout,
-    screen_virtual_size, shared_css, styles_cache_colours,
+    layout_done, lazy_strips, matched_rules, mount_refresh_once, paced_repaint, partial_rows, quiet_input_size,
+    quiet_toasts, same_size_layout, screen_virtual_size, shared_css, styles_cache_colours,
 )
 
 #: The only Textual version these patches were written and checked against.
@@ -72,7 +77,7 @@ PINNED_TEXTUAL = textual_private.PINNED_TEXTUAL
 _PATCHES = (colour_depth, lazy_strips, acyclic_strips, shared_css, partial_rows, hidden_overflow,
             first_resume, same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts,
             screen_virtual_size, layout_done, cursor_moves, paced_repaint, styles_cache_colours,
-            component_nodes, fair_turns)
+            component_nodes, fair_turns, matched_rules, quiet_input_size)
 _installed = False
 
 
