@@ -26,14 +26,15 @@ install: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/truco-ssh serve --host $(HOST) --port $(PORT) $(SERVE_ARGS)
 
-# The suite spreads over the cores with pytest-xdist. Most of a test's time is spent waiting
-# (for a server, an SSH round trip, a screen), so four workers a core keep the cores busy
-# (measured on 2 cores: 6 workers 251 s, 8 workers 222 s, 10 workers 219 s); each takes the
+# The suite spreads over the cores with pytest-xdist. Part of a test's time is spent waiting
+# (for a server, an SSH round trip, a screen), so three workers a core keep the cores busy;
+# more only contend for them (a fresh clone on 2 cores, 2026-12-07: 4 workers 357 s, 6
+# workers 320 s, 8 workers 349 s, the CPU 636 s with 6 and 710 s with 8); each takes the
 # ports of its servers from a block of its own (tests/ports.py). Python writes its bytecode
 # here even where the environment says not to (PYTHONDONTWRITEBYTECODE): every worker and every server
 # a test starts would compile the whole project again (measured: collection 6.9 -> 2.9 s of
 # CPU per worker, a server's start 1.3 -> 0.6 s).
-TEST_WORKERS ?= $(shell n=$$(( $$(nproc) * 4 )); [ $$n -gt 24 ] && n=24; echo $$n)
+TEST_WORKERS ?= $(shell n=$$(( $$(nproc) * 3 )); [ $$n -gt 24 ] && n=24; echo $$n)
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q
 
 # No test measures time (a bound on time would measure the machine's other load as well):
