@@ -31,7 +31,7 @@ from textual.dom import DOMNode
 _CANDIDATES = "_truco_candidates"  # on a stylesheet: (its rules list, {selector names: _Candidates})
 _MAX_RULE_LISTS = 64  # distinct stylesheets: one per App class and theme, in practice
 _RULE_LISTS: dict[tuple[int, ...], tuple[tuple[Any, ...], dict[frozenset[str], Any]]] = {}
-_MAX_ENTRIES = 8192  # a bound, not a working size: a few screens' places x their states
+_MAX_ENTRIES = 4096  # a bound, not a working size (the screen tests fill about 500)
 _NO_RULES = object()  # nothing matched: Textual leaves the node's rules as they were
 _MATCHED: dict[tuple[Any, ...], Any] = {}
 _original: Callable[..., None] | None = None
