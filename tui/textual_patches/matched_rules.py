@@ -103,14 +103,13 @@ def _apply(self: Stylesheet, node: DOMNode, *, animate: bool = False,
     node._has_focus_within = found.focus_within
     node._has_order_style = found.order
     node._has_odd_or_even = found.odd_or_even
-    if matched is _NO_RULES:
-        pass
-    elif node.styles.base._rules == matched:
-        # Styled again with the same rules (a class changed elsewhere on the screen): setting
-        # each rule would change nothing, and Textual would still tell the node.
-        node.notify_style_update()
-    else:
-        self.replace_rules(node, matched, animate=animate)
+    if matched is not _NO_RULES:
+        if node.styles.base._rules == matched:
+            # Styled again with the same rules (a class changed elsewhere on the screen):
+            # setting each rule would change nothing; Textual would still tell the node.
+            node.notify_style_update()
+        else:
+            self.replace_rules(node, matched, animate=animate)
     self._process_component_classes(node)
 
 
