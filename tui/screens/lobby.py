@@ -181,6 +181,11 @@ class LobbyScreen(TrucoScreen[None]):
             return  # drawn already, by an earlier timer
         if not self.is_mounted:
             return
+        if self._under_a_screen():
+            # Asked for before a table covered the lobby: drawn on return, as server_changed
+            # does (drawn now, its regions made the table repaint its whole screen).
+            self._stale = True
+            return
         if "players" in dirty:
             self._draw_players()
             self._draw_title()
