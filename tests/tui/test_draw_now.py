@@ -20,9 +20,10 @@ from tui.screens.table import TableScreen
 @pytest.fixture
 def draws(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     """Every draw of a dirty table screen: who drew it ("now": the app, "tick": Textual's
-    update timer) and how many widgets were dirty. (The lobby below it redraws its lists
-    0.1 s after the frames that seated the player, tui/lobby_pace.py: on a loaded machine
-    that came after the first update and was counted here, 2 widgets at a tick.)"""
+    update timer) and how many widgets were dirty. The lobby below draws its own changes
+    (a loaded machine can bring them late, into the frames' window) and they do not repaint
+    the table above it (tui/textual_patches/covered_screens.py: without it, a lobby widget
+    refreshed after the frames gave ``[('now', 8), ('tick', 0)]``, as CI once did)."""
     seen: list[tuple[str, int]] = []
     drawing_now = [False]
     timer_update = Screen._on_timer_update

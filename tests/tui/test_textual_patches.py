@@ -17,7 +17,7 @@ from textual.widgets._toast import ToastRack
 
 from tui import textual_patches
 from tui.textual_patches import (
-    colour_depth, early_breakpoints, first_resume, hidden_overflow, layout_done, lazy_strips, mount_refresh_once,
+    colour_depth, covered_screens, early_breakpoints, first_resume, hidden_overflow, layout_done, lazy_strips, mount_refresh_once,
     partial_rows, quiet_toasts, same_size_layout, screen_virtual_size, shared_css,
 )
 
@@ -48,6 +48,7 @@ def test_installed_once_by_the_test_setup_with_every_patch_in_place() -> None:
     assert AwaitMount.__await__ is mount_refresh_once.__await__
     assert ToastRack.show is quiet_toasts.show and Widget._on_mount is quiet_toasts._on_mount
     assert Screen._refresh_layout is layout_done._refresh_layout and Screen._on_layout is layout_done._on_layout
+    assert Screen._compositor_refresh is covered_screens._compositor_refresh
     assert Screen.__dict__["_size_updated"] is screen_virtual_size._size_updated
     assert all(isinstance(Strip.__dict__[name], property) for name in lazy_strips.CACHE_SIZES)
 

@@ -51,6 +51,8 @@ One module per patch, each saying why and what upstream Textual would need to dr
   server session over its input budget: a flooder's screen stops filling the event loop).
 * ``quiet_input_size``: ``Input._watch_value`` sets a fixed-size field's virtual size without
   asking for a layout of the screen (every key typed laid the screen out again).
+* ``covered_screens``: ``Screen._compositor_refresh`` of a screen under an opaque one does
+  not repaint the screen on top (a seated player's lobby sent the whole table again).
 
 Code that only *uses* private Textual APIs (no patching) does so through
 ``tui/textual_private.py``, which lists every private name it touches (and those the
@@ -65,7 +67,7 @@ from importlib.metadata import version
 
 from tui import textual_private
 from tui.textual_patches import (
-    acyclic_strips, colour_depth, component_nodes, cursor_moves, early_breakpoints, fair_turns, first_resume,
+    acyclic_strips, colour_depth, component_nodes, covered_screens, cursor_moves, early_breakpoints, fair_turns, first_resume,
     hidden_overflow,
     layout_done, lazy_strips, matched_rules, mount_refresh_once, paced_repaint, partial_rows, quiet_input_size,
     quiet_toasts, same_size_layout, screen_virtual_size, shared_css, styles_cache_colours,
@@ -77,7 +79,7 @@ PINNED_TEXTUAL = textual_private.PINNED_TEXTUAL
 _PATCHES = (colour_depth, lazy_strips, acyclic_strips, shared_css, partial_rows, hidden_overflow,
             first_resume, same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts,
             screen_virtual_size, layout_done, cursor_moves, paced_repaint, styles_cache_colours,
-            component_nodes, fair_turns, matched_rules, quiet_input_size)
+            component_nodes, fair_turns, matched_rules, quiet_input_size, covered_screens)
 _installed = False
 
 
