@@ -124,6 +124,13 @@ class ChannelDriver(Driver):
         self._arm_tick()
 
     def resize(self, width: int, height: int) -> None:
+        if (width, height) == self._size:
+            # The terminal changed, to the size the app has already (a window-change at the
+            # same size, or one clamped to the same bounds): Textual ignores a Resize of the
+            # same size, but the terminal may have reflowed or cut what it showed. Repaint
+            # the screen whole, as for any resize (no layout: nothing moved).
+            self._app.refresh()
+            return
         self._size = (width, height)
         size = Size(width, height)
         self._app.post_message(events.Resize(size, size))

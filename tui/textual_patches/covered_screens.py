@@ -11,9 +11,15 @@ player a whole table screen written to their terminal, bytes on the link and ser
 and came between the draws of the table's own updates (tests/tui/test_draw_now.py failed
 on a loaded machine with a lobby change late from the table's first frames).
 
-Under an opaque top screen, a covered screen keeps what Textual keeps for it (its dirty
-regions, and a repaint when it is shown again: ``Screen._on_screen_resume`` refreshes it)
-and leaves the top screen alone. Under a translucent one, and in inline mode, Textual's
+Textual's branch also sets the covered screen's own ``_repaint_required``: its next
+tick renders it whole and comes back to the branch, which asks again. So a background
+screen repainted itself and the screen on top, whole, after every message it handled
+(Textual's default screen under the lobby, the lobby under the table), a loop that went on
+as long as messages came.
+
+Under an opaque top screen, a covered screen draws its changes and keeps its dirty regions;
+it asks no repaint of itself or of the screen on top (``Screen._on_screen_resume`` refreshes
+it whole when it is shown again). Under a translucent one, and in inline mode, Textual's
 own code runs.
 
 Patched: ``textual.screen.Screen._compositor_refresh``. Upstream would need: the
@@ -43,9 +49,11 @@ def _compositor_refresh(self: Screen[Any]) -> None:
     if not dirty or not covered(self):
         _original(self)
         return
-    # What Textual's background branch does, but the top screen's refresh.
+    # Textual's background branch without its two repaints: the top screen's, and the
+    # covered screen's own ``_repaint_required``, which made its next tick render it whole
+    # and come back here to ask again, a whole repaint of both screens each time the
+    # covered one handled a message. Shown again, it is refreshed whole anyway.
     self._set_dirty(*dirty)
-    self._repaint_required = True
     dirty.clear()
     self._dirty_widgets.clear()
     self.app._update_mouse_over(self)
