@@ -34,7 +34,7 @@ from server.variants import validate_options, variant_infos
 from server.say import ENGLISH, Said, speaking, terminal_tr
 from tui.i18n import Translator
 from server.ops.signals import catch_stop_signals, release_stop_signals
-from server.ops import gc_tuning, logs, metrics
+from server.ops import action_trace, gc_tuning, logs, metrics
 from server.cli.paths import default_paths, version
 from server.cli.settings_file import SettingsError, SettingsParser, example, load_settings
 from tui import textual_patches
@@ -391,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
             log.error("--operator-key: %s", exc)
             return 2
     gc_tuning.tune()  # a server process from here on (server/ops/gc_tuning.py)
+    action_trace.start_from_env()  # TRUCO_TRACE_ACTIONS=PATH (server/ops/action_trace.py)
     try:
         if hosting is not None:
             asyncio.run(serve(config, hosting=hosting))

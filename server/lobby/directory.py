@@ -12,6 +12,7 @@ import protocol as p
 from protocol import deal_proof
 from protocol.text import clean_text
 from server.lobby.seats import Seats, new_code
+from server.ops import action_trace
 from server.moderation.reports import TableLine
 from server.lobby.state import Conn, LobbyState, Table
 from server.table import Occupant
@@ -247,6 +248,7 @@ class Directory:
     def on_act(self, conn: Conn, msg: p.TableAction) -> None:
         table = self._playing_table(conn, msg.table_id)
         if table is not None and table.actor is not None:
+            action_trace.mark("routed", conn.peer.conn_id, table.actor.table_id)
             table.actor.post(tm.Act(conn.peer.conn_id, msg))
 
     def on_table_chat(self, conn: Conn, msg: p.TableChat) -> None:

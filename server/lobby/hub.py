@@ -21,6 +21,7 @@ from protocol.text import clean_text
 from server.config import ServerConfig
 from server.link import Closed, Frame, HubLink, Peer
 from server.lobby.directory import Directory, OptionsValidator
+from server.ops import action_trace
 from server.lobby.early import EarlyCommands
 from server.lobby.history import History
 from server.lobby.messages import (Attached, FillWithBots, HoldExpired, Ignoring, LobbyMessage, Opened, RestoreDone,
@@ -210,6 +211,7 @@ class Hub:
             case Attached():  # cluster mode: a session of a lobby host that died
                 self._reattach.attach(message)
             case Frame(conn_id, data, origin, again):
+                action_trace.mark("hub", conn_id, n=len(data))
                 self._command(conn_id, data, origin, again)
             case Closed(conn_id):
                 self._sessions.close(conn_id)

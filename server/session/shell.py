@@ -17,7 +17,7 @@ import asyncssh
 from rich.console import Console
 
 from server import asyncssh_private
-from server.ops import metrics
+from server.ops import action_trace, metrics
 from server.session import program
 from server.session.ascii_out import PLAIN_TERMS, to_ascii, wants_ascii
 from server.session.context import ServerContext
@@ -92,6 +92,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._driver: ChannelDriver | None = None
         self._app: TrucoApp | None = None
         self._buf: list[str] = []
+        self._conn_id: int | None = None  # the hub's number for it, once connected (server/ops/action_trace.py)
         self._ascii = False  # a plain terminal without UTF-8: ASCII output (server/session/ascii_out.py)
         self._flush_scheduled = False
         self._flow = WriteFlow()  # held while the channel or the connection is full
@@ -151,6 +152,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         env = {str(k): str(v) for k, v in self._chan.get_environment().items()}
         lang = language_from_env(env)
         link = self._ctx.hub.connect(self._ip, self._username, self._fingerprint)
+        self._conn_id = link.conn_id
         log.info("conn %s: %r from %s connected (%s)", link.conn_id, self._username, self._ip,
                  "key " + self._fingerprint if self._fingerprint else "guest", extra={"session": link.conn_id})
         app = TrucoApp(link, self._username, lang, driver_class=ChannelDriver)
@@ -203,6 +205,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             await asyncio.sleep(0.02)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
+        action_trace.mark("input", self._conn_id, n=len(data))
         self._last_input = asyncio.get_running_loop().time()
         self.gate.received(data)
 
@@ -337,6 +340,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             self._need_repaint = True
             return
         self.bytes_out += len(data)
+        action_trace.mark("written", self._conn_id, n=len(data))
         try:
             self._chan.write(data)
         except (BrokenPipeError, asyncssh.Error, OSError):

@@ -27,7 +27,7 @@ from typing import Callable
 
 import engine
 import protocol as p
-from server.ops import metrics
+from server.ops import action_trace, metrics
 from server.store import ChatRow, EventRow, GameRecord, SenaRow, Snapshot, Store
 from server.table import bots, moves, rematch
 from server.table.chance import Chance
@@ -138,8 +138,7 @@ class TableActor:
         out = self._viewers.take()
         if self._store is not None and (rows or senas or chat):
             try:  # a finished match's record goes in the transaction of its last events
-                await self._store.append(self.table_id, rows, games=games, snapshot=snapshot, senas=senas,
-                                         chat=chat)
+                await self._store.append(self.table_id, rows, games=games, snapshot=snapshot, senas=senas, chat=chat)
             except Exception:
                 # Nobody may see what is not in the log: the table stops here, and resumes
                 # from its last logged event when the server is restarted.
@@ -149,9 +148,11 @@ class TableActor:
                 for conn_id in list(self.viewers):
                     self._send(conn_id, frame)
                 return False
+            action_trace.mark("logged", None, self.table_id, self.seq)
         self.logged_seq = self.seq
         for conn_id, frame in out:
             self._send(conn_id, frame)
+            action_trace.mark("sent", conn_id, self.table_id, self.seq)
         if self._changed:
             self._changed = False
             if self._on_change is not None:
@@ -186,8 +187,10 @@ class TableActor:
     def _handle(self, message: m.TableMessage) -> None:
         match message:
             case m.Act(conn_id, command):
+                action_trace.mark("act", conn_id, self.table_id, self.seq)
                 with metrics.PRESS_TO_UPDATE.time():  # applied, logged, each viewer's update queued
                     self._on_act(conn_id, command)
+                action_trace.mark("applied", conn_id, self.table_id, self.seq)
             case m.BotMove(seat, seq):
                 if seq == self.seq and self.state is not None:  # else the table moved on
                     self._play_for(seat)

@@ -51,6 +51,8 @@ One module per patch, each saying why and what upstream Textual would need to dr
   server session over its input budget: a flooder's screen stops filling the event loop).
 * ``quiet_input_size``: ``Input._watch_value`` sets a fixed-size field's virtual size without
   asking for a layout of the screen (every key typed laid the screen out again).
+* ``quiet_log_size``: ``RichLog`` takes a fixed-size log's new virtual size (a line written)
+  without asking for a layout of the screen (every lobby chat line laid the lobby out again).
 * ``covered_screens``: ``Screen._compositor_refresh`` of a screen under an opaque one does
   not repaint the screen on top (a seated player's lobby sent the whole table again).
 
@@ -69,7 +71,7 @@ from tui import textual_private
 from tui.textual_patches import (
     acyclic_strips, colour_depth, component_nodes, covered_screens, cursor_moves, early_breakpoints, fair_turns, first_resume,
     hidden_overflow,
-    layout_done, lazy_strips, matched_rules, mount_refresh_once, paced_repaint, partial_rows, quiet_input_size,
+    layout_done, lazy_strips, matched_rules, mount_refresh_once, paced_repaint, partial_rows, quiet_input_size, quiet_log_size,
     quiet_toasts, same_size_layout, screen_virtual_size, shared_css, styles_cache_colours,
 )
 
@@ -79,7 +81,7 @@ PINNED_TEXTUAL = textual_private.PINNED_TEXTUAL
 _PATCHES = (colour_depth, lazy_strips, acyclic_strips, shared_css, partial_rows, hidden_overflow,
             first_resume, same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts,
             screen_virtual_size, layout_done, cursor_moves, paced_repaint, styles_cache_colours,
-            component_nodes, fair_turns, matched_rules, quiet_input_size, covered_screens)
+            component_nodes, fair_turns, matched_rules, quiet_input_size, covered_screens, quiet_log_size)
 _installed = False
 
 
