@@ -79,15 +79,21 @@ async def _change_below(pilot: Any, below: Screen[Any], displayed: list[Screen[A
     await pilot.pause()
 
 
+async def _cover(app: Stacked, pilot: Any, top: Screen[Any], shown: str) -> Screen[Any]:
+    """Push ``top`` over the screen below once the app is up; the screen below."""
+    await pilot.pause()
+    below = app.screen
+    await app.push_screen(top)
+    await until(pilot, lambda: shown in screen_text(app), f"the screen showing {shown}")
+    return below
+
+
 async def test_a_change_under_an_opaque_screen_repaints_nothing_on_top(
         displayed: list[Screen[Any]], drawn: list[Screen[Any]]) -> None:
     app = Stacked()
     async with app.run_test(size=(30, 6)) as pilot:
-        await pilot.pause()
-        below = app.screen
         top = Opaque()
-        await app.push_screen(top)
-        await until(pilot, lambda: "la mesa" in screen_text(app), "the opaque screen")
+        below = await _cover(app, pilot, top, "la mesa")
         assert top.styles.background.a == 1
         await _change_below(pilot, below, displayed, drawn)
         assert top not in displayed
@@ -109,10 +115,7 @@ async def test_a_change_under_a_translucent_screen_shows_through(
         displayed: list[Screen[Any]], drawn: list[Screen[Any]]) -> None:
     app = Stacked()
     async with app.run_test(size=(30, 6)) as pilot:
-        await pilot.pause()
-        below = app.screen
-        await app.push_screen(Translucent())
-        await until(pilot, lambda: "¿seguro?" in screen_text(app), "the dialog")
+        below = await _cover(app, pilot, Translucent(), "¿seguro?")
         await _change_below(pilot, below, displayed, drawn)
         assert app.screen in displayed
         assert "después" in screen_text(app)
