@@ -235,8 +235,7 @@ class LobbyScreen(TrucoScreen[None]):
     def _draw_players(self) -> None:
         options = []
         for pl in self.model.sorted_players():
-            text = Text(pl.name, style="bold" if pl.name == self.model.me else "", no_wrap=True,
-                        overflow="ellipsis")
+            text = Text(pl.name, style="bold" if pl.name == self.model.me else "", no_wrap=True, overflow="ellipsis")
             if pl.rating is not None:
                 text.append(f" {pl.rating:.1f}", style="dim")
             if pl.table_id:
@@ -403,10 +402,8 @@ class LobbyScreen(TrucoScreen[None]):
                 self.app.send(command(code))
 
         tr, (title, placeholder, key) = self.tr, keys
-        self.app.push_screen(
-            PromptScreen(tr(title), tr(placeholder), 16, [("Enter", tr(key)), ("Esc", tr("key.cancel"))]),
-            entered,
-        )
+        self.app.push_screen(PromptScreen(tr(title), tr(placeholder), 16, [("Enter", tr(key)), ("Esc", tr("key.cancel"))]),
+                             entered)
 
     def action_operators(self) -> None:
         from tui.screens.operators import OperatorScreen
