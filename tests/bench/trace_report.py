@@ -76,7 +76,8 @@ def paths(steps: list[Step]) -> list[Path_]:
             path.steps["routed"] = routed[0]
         if (hub := index.last_before("hub", conn, path.steps.get("routed", act[0]))) is not None:
             path.steps["hub"] = hub[0]
-            if (key := index.last_before("input", conn, hub[0])) is not None:
+            key = index.last_before("input", conn, hub[0])
+            if key is not None and hub[0] - key[0] < KEY_TO_HUB:
                 path.steps["input"] = key[0]
         logged = index.first_after("logged", table, t)
         after = logged[0] if logged is not None else t
@@ -93,6 +94,9 @@ def paths(steps: list[Step]) -> list[Path_]:
 
 
 ORDER = ("input", "hub", "routed", "act", "applied", "logged")
+# Older bytes than this before the hub took the frame did not make it: a program on the
+# ``truco`` subsystem sends frames, not keys (its actions' paths start at the hub).
+KEY_TO_HUB = 1.0
 
 
 def describe(path: Path_) -> str:
