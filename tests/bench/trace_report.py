@@ -28,7 +28,7 @@ from server.ops.action_trace import Step, read  # noqa: E402
 
 
 @dataclass
-class Path_:
+class ActionPath:
     """One action: when each step happened (seconds), and each viewer's (sent, written)."""
 
     table: str
@@ -61,7 +61,7 @@ class Index:
         return self.rows[(kind, key)][i] if i < len(times) else None
 
 
-def paths(steps: list[Step]) -> list[Path_]:
+def paths(steps: list[Step]) -> list[ActionPath]:
     """Every action that moved its table, with what the trace holds of its path."""
     index = Index(steps)
     out = []
@@ -71,7 +71,7 @@ def paths(steps: list[Step]) -> list[Path_]:
         act = index.last_before("act", conn, t)
         if act is None or act[4] == seq:  # refused: the table did not move
             continue
-        path = Path_(table, seq, conn, {"act": act[0], "applied": t})
+        path = ActionPath(table, seq, conn, {"act": act[0], "applied": t})
         if (routed := index.last_before("routed", conn, act[0])) is not None:
             path.steps["routed"] = routed[0]
         if (hub := index.last_before("hub", conn, path.steps.get("routed", act[0]))) is not None:
@@ -99,7 +99,7 @@ ORDER = ("input", "hub", "routed", "act", "applied", "logged")
 KEY_TO_HUB = 1.0
 
 
-def describe(path: Path_) -> str:
+def describe(path: ActionPath) -> str:
     start = path.steps.get("input", path.steps["act"])
     parts = [f"{name} {(path.steps[name] - start) * 1000:6.1f}" for name in ORDER if name in path.steps]
     for conn, (sent, written) in sorted(path.viewers.items()):
@@ -107,7 +107,7 @@ def describe(path: Path_) -> str:
     return f"{path.table} seq {path.seq:4d} by {path.mover}: " + " ".join(parts)
 
 
-def summary(all_paths: list[Path_]) -> dict[str, tuple[float, float]]:
+def summary(all_paths: list[ActionPath]) -> dict[str, tuple[float, float]]:
     """Each step's time from the one before it (ms): median and slowest over the actions."""
     spans: dict[str, list[float]] = defaultdict(list)
     for path in all_paths:
