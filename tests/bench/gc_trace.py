@@ -6,12 +6,14 @@ collection's generation, pause and objects freed go to PATH as JSON lines; a col
 the middle or oldest generation also lists the types of the objects it freed, the largest
 counts first (the objects of those generations are listed before it and after it, which
 takes time of its own: the figures are for finding what the garbage is, not for timing
-the server).
+the server). With ``TRUCO_BENCH_GC_TIMES=1`` nothing is listed: every collection is only
+timed, and the server runs as it would without the trace.
 """
 from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -21,8 +23,9 @@ TYPES_SHOWN = 25
 
 
 class Trace:
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, list_freed: bool = True) -> None:
         self._out = out
+        self._list_freed = list_freed
         self._started = 0.0
         self._before: dict[int, type] = {}
 
@@ -30,7 +33,7 @@ class Trace:
         generation = info["generation"]
         if phase == "start":
             self._before = {}
-            if generation >= 1:
+            if generation >= 1 and self._list_freed:
                 for gen in range(generation + 1):
                     self._before.update((id(o), type(o)) for o in gc.get_objects(gen))
             self._started = time.perf_counter()
@@ -51,7 +54,7 @@ class Trace:
 def main() -> None:
     path, args = sys.argv[1], sys.argv[2:]
     out = open(path, "w", encoding="utf-8")  # (open for the process's life)
-    gc.callbacks.append(Trace(out))
+    gc.callbacks.append(Trace(out, list_freed=os.environ.get("TRUCO_BENCH_GC_TIMES") != "1"))
     from server.cli.main import main as truco_main
     sys.exit(truco_main(args))
 

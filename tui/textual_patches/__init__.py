@@ -55,6 +55,11 @@ One module per patch, each saying why and what upstream Textual would need to dr
   without asking for a layout of the screen (every lobby chat line laid the lobby out again).
 * ``covered_screens``: ``Screen._compositor_refresh`` of a screen under an opaque one does
   not repaint the screen on top (a seated player's lobby sent the whole table again).
+* ``key_parse_cache``: ``XTermParser._parse_extended_key`` caches a key sequence's parse by
+  the sequence alone, its events made with no sender (every key held its parser, and so
+  kept up to 1024 closed sessions' Apps alive).
+* ``acyclic_lru``: ``LRUCache.clear`` and ``discard`` empty the links they drop (a cleared
+  cache left its ring of links, and every value in it, for the garbage collector).
 
 Code that only *uses* private Textual APIs (no patching) does so through
 ``tui/textual_private.py``, which lists every private name it touches (and those the
@@ -69,8 +74,8 @@ from importlib.metadata import version
 
 from tui import textual_private
 from tui.textual_patches import (
-    acyclic_strips, colour_depth, component_nodes, covered_screens, cursor_moves, early_breakpoints, fair_turns, first_resume,
-    hidden_overflow,
+    acyclic_lru, acyclic_strips, colour_depth, component_nodes, covered_screens, cursor_moves, early_breakpoints, fair_turns, first_resume,
+    hidden_overflow, key_parse_cache,
     layout_done, lazy_strips, matched_rules, mount_refresh_once, paced_repaint, partial_rows, quiet_input_size, quiet_log_size,
     quiet_toasts, same_size_layout, screen_virtual_size, shared_css, styles_cache_colours,
 )
@@ -81,7 +86,8 @@ PINNED_TEXTUAL = textual_private.PINNED_TEXTUAL
 _PATCHES = (colour_depth, lazy_strips, acyclic_strips, shared_css, partial_rows, hidden_overflow,
             first_resume, same_size_layout, early_breakpoints, mount_refresh_once, quiet_toasts,
             screen_virtual_size, layout_done, cursor_moves, paced_repaint, styles_cache_colours,
-            component_nodes, fair_turns, matched_rules, quiet_input_size, covered_screens, quiet_log_size)
+            component_nodes, fair_turns, matched_rules, quiet_input_size, covered_screens, quiet_log_size,
+            key_parse_cache, acyclic_lru)
 _installed = False
 
 
