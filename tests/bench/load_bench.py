@@ -15,7 +15,9 @@ for both sides) do not stampede.
 
 When every table that could be set up is playing, the measurement windows start: each table
 acts once a second (the protocol seat the game waits for sends its bot's move; on a screen
-table, whoever's screen says "Your move." presses the key a person would read off it), and
+table, whoever's screen says "Your move." presses the key a person would read off it): with
+--spread each table at a moment of its own in the second, as players act (`make bench`), else
+every table on the second, a burst of all their actions at one instant; and
 each worker records the time from the command (key press) to the update (the change) arriving
 at the other three seats. First every table plays; then, when there are both kinds, each kind
 plays alone for a shorter window, so the server's CPU per action per seat is measured for a
@@ -448,6 +450,10 @@ class LoadRun:
     long with only the screen tables acting: the server's CPU per action per seat of each kind.
     ``play_some(n)`` measures one more window with only ``n`` of the seated tables acting.
     ``spread``: the tables act at random moments of each second rather than all on the second;
+    ``burst_seconds`` (with ``spread``): one more window of that length in each stage, every
+    table acting on the second, its latencies reported apart (``..._burst_...``): what a
+    burst of every table's action at one instant costs, beside what players acting when
+    they do see;
     ``rate``: actions a second per table (default 1); ``bot_level``: the bot deciding for
     the protocol seats (default "normal", as ``truco-ssh bot``; "easy" is cheaper for the clients).
     Use as a context manager; ``stage(n, budget)``.
@@ -458,7 +464,7 @@ class LoadRun:
                  host: str = "127.0.0.1", port: int | None = None,
                  server_pids: Sequence[int] = (), server_flags: tuple[str, ...] = (),
                  listeners: int = 1, spread: bool = False, rate: float = 1.0,
-                 bot_level: str = BOT_LEVEL) -> None:
+                 bot_level: str = BOT_LEVEL, burst_seconds: float = 0.0) -> None:
         if not 0.0 <= screen_share <= 1.0:
             raise ValueError("screen_share is a fraction, 0 to 1")
         self.seconds = seconds
@@ -472,6 +478,7 @@ class LoadRun:
         self.server_flags = server_flags  # more serve options (workers_bench: --workers 2)
         self.listeners = listeners  # server processes to wait for (--workers N: N)
         self.spread = spread  # tables act at random moments of each second (Worker.play)
+        self.burst_seconds = burst_seconds if spread else 0.0  # a window of every table on the second
         self.rate = rate  # actions a second per table
         self.bot_level = bot_level  # the bot deciding for the protocol seats (their clients' CPU)
         self.tables = 0  # table numbers handed out so far (set up or not)
@@ -606,6 +613,8 @@ class LoadRun:
         if all(self.playing.values()) and self.split_seconds > 0:
             for kind in KINDS:
                 windows[kind] = await self._window(self.split_seconds, [kind])
+        if self.burst_seconds > 0:
+            windows["burst"] = await self._window(self.burst_seconds, list(KINDS), spread=False)
         return self._figures(tables, sum(map(len, new.values())), readies, windows,
                              setup_seconds, setup_cpu)
 
@@ -630,12 +639,13 @@ class LoadRun:
         return self._figures(tables, 0, [], {"all": window}, 0.0, 0.0, playing=wanted)
 
     async def _window(self, seconds: float, kinds: list[str],
-                      limits: list[dict[str, int]] | None = None) -> dict[str, Any]:
+                      limits: list[dict[str, int]] | None = None, spread: bool | None = None) -> dict[str, Any]:
         """``seconds`` of play by the tables of ``kinds`` (``limits``: how many of each
-        worker's): the workers' reports, server CPU."""
+        worker's; ``spread``: the run's unless given): the workers' reports, server CPU."""
         start = time.monotonic() + 0.5
         until = start + seconds
-        play = self._ask([{"play": [start, until], "kinds": kinds, "spread": self.spread, "rate": self.rate,
+        spread = self.spread if spread is None else spread
+        play = self._ask([{"play": [start, until], "kinds": kinds, "spread": spread, "rate": self.rate,
                            **({"limit": limits[w]} if limits is not None else {})}
                           for w in range(self.workers)], until + DRAW_TIMEOUT + 60)
         task = asyncio.ensure_future(play)
@@ -725,6 +735,14 @@ class LoadRun:
             if measured:
                 figures[f"server_cpu_per_action_per_{seat}_ms"] = alone["server_cpu"] / alone_actions / 4 * 1000
             figures[f"clients_cpu_per_{short}_action_ms"] = client_cpu(alone) / alone_actions * 1000
+        burst = windows.get("burst")
+        if burst is not None:  # every table's action at one instant: latencies apart
+            for kind, (latency, *_) in names.items():
+                if playing[kind]:
+                    figures[f"{latency}_burst_median_ms"] = pct(latencies(burst, kind), 0.5) * 1000
+                    figures[f"{latency}_burst_p99_ms"] = pct(latencies(burst, kind), 0.99) * 1000
+            if burst.get("lags"):
+                figures["event_loop_lag_burst_p99_ms"] = max(p99 for p99, _ in burst["lags"]) * 1000
         for step in ("connect", "create", "join"):
             figures[f"setup_{step}_median_s"] = pct([s[step] for s in steps], 0.5)
         errors = [e for r in readies for e in r["errors"]]
@@ -823,6 +841,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, help="a running server's port (default: start one)")
     parser.add_argument("--server-pid", type=int, nargs="*", default=[],
                         help="with --port: the server's process ids, for its CPU time")
+    parser.add_argument("--spread", action="store_true",
+                        help="each table acts at a random moment of each second, as people do "
+                             "(default: every table on the second, a burst)")
+    parser.add_argument("--burst-seconds", type=float, default=0.0,
+                        help="with --spread: one more window per stage with every table on the second")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bot-level", default=BOT_LEVEL, help=argparse.SUPPRESS)
     parser.add_argument("--tables-at-once", type=int, help=argparse.SUPPRESS)
@@ -837,7 +860,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{key:44s} {value:10.2f}")
     with LoadRun(args.seconds, args.workers, args.pyte_clients, screen_share=args.screen_share,
                  split_seconds=args.split_seconds, host=args.host, port=args.port,
-                 server_pids=args.server_pid) as load:  # stages add tables to one server
+                 server_pids=args.server_pid, spread=args.spread,
+                 burst_seconds=args.burst_seconds) as load:  # stages add tables to one server
         for n in args.tables:
             for key, value in load.stage(n, args.setup_budget).items():
                 print(f"{key:44s} {value:10.2f}" if isinstance(value, float) else f"{key:44s} {value}")
