@@ -9,7 +9,7 @@ from pathlib import Path
 
 from server.ops import action_trace
 from tests.bench import trace_report
-from tests.e2e.harness import running_server
+from tests.e2e.harness import quiet, running_server
 from tests.e2e.helpers import lobby_client
 from tests.e2e.test_lite_ssh import table_against_a_bot
 
@@ -35,6 +35,9 @@ async def test_a_card_played_leaves_its_path_in_the_trace(tmp_path: Path) -> Non
                     ana.send(key)
                     await ana.wait_for(lambda t, b=text: t != b, 10)
                     moved += 1
+                # The change seen may have been the end of an earlier frame: the last move's
+                # own frame is written (and traced) before the session closes.
+                await quiet(ana)
             finally:
                 await ana.close()
     finally:
