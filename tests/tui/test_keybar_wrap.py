@@ -1,12 +1,15 @@
 """The key bar never loses a key: where one line is too narrow (the lobby at 60 columns)
-it breaks between keys onto a second line, and a key is never split from its words."""
+it breaks between keys onto a second line, and a key is never split from its words. It keeps
+the rows it has needed at a width, so the screen above it does not move with the keys."""
 from __future__ import annotations
 
 import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Static
 
 from tests.tui.helpers import screen_text
 from tests.tui.kit import lobby_app
-from tui.widgets.keybar import key_line
+from tui.widgets.keybar import KeyBar, key_line
 
 
 def test_key_line_breaks_between_keys_only() -> None:
@@ -26,3 +29,41 @@ async def test_the_lobby_key_bar_keeps_every_key_at_60_columns(lang: str) -> Non
         for key in ("n ", "j ", "p ", "s ", "t ", "? ", "q "):
             assert key in shown, (key, rows)
         assert bar.region.height <= 3 and bar.region.bottom <= 20  # every key, on at most three rows
+
+
+# -- the bar keeps the rows it has needed, so the screen above it does not move -----------
+
+TWO_ROWS = [("q", "Quiero"), ("n", "No quiero"), ("e", "Envido"), ("r", "Real envido"),
+            ("f", "Falta envido"), ("c", "Chat"), ("l", "Dejar"), ("?", "Ayuda")]
+ONE_ROW = [("1-3", "Carta"), ("c", "Chat"), ("l", "Dejar"), ("?", "Ayuda")]
+
+
+class _BarApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("the table", id="above")
+        yield KeyBar()
+
+
+def _bar_rows(app: App[None]) -> list[str]:
+    bar = app.screen.query_one(KeyBar)
+    return [row.strip() for row in screen_text(app).splitlines()[bar.region.y:bar.region.bottom]]
+
+
+async def test_the_bar_keeps_its_second_row_until_the_width_changes() -> None:
+    app = _BarApp()
+    async with app.run_test(size=(60, 12)) as pilot:
+        bar = app.screen.query_one(KeyBar)
+        bar.show(ONE_ROW)
+        await pilot.pause()
+        assert _bar_rows(app) == ["1-3 Carta  c Chat  l Dejar  ? Ayuda"]
+        bar.show(TWO_ROWS)  # an envido to answer: the keys need two rows at 60 columns
+        await pilot.pause()
+        assert len(_bar_rows(app)) == 2 and all(_bar_rows(app))
+        above = app.screen.query_one("#above").region
+        bar.show(ONE_ROW)  # the cards again: one row of keys, the second kept empty
+        await pilot.pause()
+        assert _bar_rows(app) == ["1-3 Carta  c Chat  l Dejar  ? Ayuda", ""]
+        assert app.screen.query_one("#above").region == above  # nothing above it moved
+        await pilot.resize_terminal(120, 12)  # wider: the rows are worked out again
+        await pilot.pause()
+        assert len(_bar_rows(app)) == 1

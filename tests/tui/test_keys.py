@@ -37,10 +37,11 @@ def one_packet(app: TrucoApp, typed: str) -> None:
 
 
 def key_bar(app: TrucoApp) -> str:
-    """The key bar's text, both lines where it breaks onto a second one."""
+    """The key bar's text, both lines where it breaks onto a second one (a row it keeps
+    empty, having needed it before, is no text)."""
     region = app.screen.query_one(KeyBar).region
-    rows = screen_text(app).splitlines()[region.y:region.bottom]
-    return "  ".join(row[region.x:region.right].strip() for row in rows)
+    rows = (row[region.x:region.right].strip() for row in screen_text(app).splitlines()[region.y:region.bottom])
+    return "  ".join(row for row in rows if row)
 
 
 def actions(link: FakeLink) -> list[p.TableAction]:

@@ -109,12 +109,21 @@ class KeyBar(Panel):
     _order: Orderer | None = None
 
     _pairs: list[tuple[str, str]] = []
+    # The most rows the keys have needed at this width: the bar keeps them until the width
+    # changes. A bar that grew and shrank with the keys offered (one row for the cards, two
+    # for an envido's answers) moved everything above it by a row each time, and laid the
+    # whole screen out again for it.
+    _rows_kept: tuple[int, int] = (0, 0)  # (width, rows)
 
     def show(self, pairs: list[tuple[str, str]]) -> None:  # type: ignore[override]
         self._pairs = pairs
-        _, rows, keys = _key_rows(pairs, self._inner_size().width)
-        if self.styles.height is None or self.styles.height.value != len(rows):
-            self.styles.height = len(rows)  # a second row only where the keys do not fit in one
+        width = self._inner_size().width
+        _, rows, keys = _key_rows(pairs, width)
+        kept_width, kept_rows = self._rows_kept
+        height = max(len(rows), kept_rows if kept_width == width else 0)
+        self._rows_kept = (width, height)
+        if self.styles.height is None or self.styles.height.value != height:
+            self.styles.height = height  # a second row only where the keys do not fit in one
         self.show_keyed(rows, keys)
 
     def on_resize(self) -> None:
