@@ -36,9 +36,12 @@ def in_lobby_as(name: str, *, lobby_word: str = "Lobby"):
 
 def _input_row(client: ScreenClient) -> int:
     """The chat input sits just above the key bar, which takes one or two rows (it breaks
-    between keys where they do not fit): its rows start at the left edge, the input's not."""
+    between keys where they do not fit) and keeps a row it needed before, empty, below its
+    keys: the bar's rows with keys start at the left edge, the input's not."""
     rows = client.lines()
     row = len(rows) - 1
+    while row > 0 and not rows[row].strip():  # a row the key bar keeps empty
+        row -= 1
     while row > 0 and rows[row][:1].strip():
         row -= 1
     return row
