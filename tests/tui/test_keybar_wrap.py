@@ -67,3 +67,29 @@ async def test_the_bar_keeps_its_second_row_until_the_width_changes() -> None:
         await pilot.resize_terminal(120, 12)  # wider: the rows are worked out again
         await pilot.pause()
         assert len(_bar_rows(app)) == 1
+
+
+class _EarlyBarApp(App[None]):
+    """Shows its keys on mount, before any layout, as the table and lobby screens do."""
+
+    heights: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("the table")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        bar = self.screen.query_one(KeyBar)
+        bar.show(TWO_ROWS)
+        assert bar.styles.height is not None
+        self.heights.append(int(bar.styles.height.value))
+
+
+async def test_keys_shown_before_the_first_layout_get_the_rows_of_the_terminals_width() -> None:
+    # (Worked out at width 0 they took one row, and the first resize asked for a second
+    # layout of the whole screen to give them two.)
+    app = _EarlyBarApp()
+    async with app.run_test(size=(60, 12)) as pilot:
+        await pilot.pause()
+        assert app.heights == [2]
+        assert len(_bar_rows(app)) == 2 and all(_bar_rows(app))

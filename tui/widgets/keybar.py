@@ -117,7 +117,7 @@ class KeyBar(Panel):
 
     def show(self, pairs: list[tuple[str, str]]) -> None:  # type: ignore[override]
         self._pairs = pairs
-        width = self._inner_size().width
+        width = self._inner_size().width or self._width_to_come()
         _, rows, keys = _key_rows(pairs, width)
         kept_width, kept_rows = self._rows_kept
         height = max(len(rows), kept_rows if kept_width == width else 0)
@@ -125,6 +125,15 @@ class KeyBar(Panel):
         if self.styles.height is None or self.styles.height.value != height:
             self.styles.height = height  # a second row only where the keys do not fit in one
         self.show_keyed(rows, keys)
+
+    def _width_to_come(self) -> int:
+        """Before its first layout: the width a bar along the bottom of its screen will get
+        (the terminal's, less its own frame), so that its first rows are the right ones and
+        the layout that sizes it does not have to be done again. Elsewhere (in a dialog) 0:
+        its first resize says."""
+        if not isinstance(self.parent, Screen):  # (not mounted yet, or inside a dialog)
+            return 0
+        return max(0, self.app.size.width - self.styles.gutter.width)
 
     def on_resize(self) -> None:
         if self._pairs:
