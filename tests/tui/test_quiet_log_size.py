@@ -1,13 +1,13 @@
 """A chat line written to a log of a fixed size lays nothing out again, and the screen is the
-one a layout draws (lines, scrollbar); a log sized by its lines still asks for its layout
-(tui/textual_patches/quiet_log_size.py)."""
+one a layout draws (lines, scrollbar); a log sized by its lines still asks for its layout;
+likewise a table opening in the lobby's list of tables (tui/textual_patches/quiet_log_size.py)."""
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
 from textual.app import ComposeResult
-from textual.widgets import RichLog
+from textual.widgets import DataTable, RichLog
 
 import protocol as p
 from tests.tui.conftest import layout_requests
@@ -85,3 +85,40 @@ async def test_a_log_sized_by_its_lines_still_asks_for_its_layout(monkeypatch: p
         await pilot.pause()
         assert asking  # its height follows its lines
         assert "crece" in screen_text(app)
+
+
+# -- the lobby's list of tables (a DataTable of a fixed size) ------------------------------
+
+def opened(n: int) -> p.TableUpdated:
+    return p.TableUpdated(table=p.TableInfo(
+        table_id=f"t{n}", title=f"mesa{n:02d}", variant="argentino", owner=f"dueno{n}",
+        seats=(f"dueno{n}", None), options={"target": 30}, status="waiting"))
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)])
+async def test_tables_opening_lay_nothing_out_and_draw_what_a_layout_draws(
+        lobby: Lobby, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    app, link = lobby
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        tables = app.screen.query_one("#tables", DataTable)
+        asking = layout_requests(monkeypatch, DataTable)
+        link.push(opened(1))
+        await until(pilot, lambda: tables.row_count == 1, "the first table")
+        assert asking == []  # (Textual's DataTable asked for a layout of the lobby for each)
+        for n in range(2, 16):  # past the pane's height: its scrollbar comes, once
+            link.push(opened(n))
+            await until(pilot, lambda n=n: tables.row_count == n, f"table {n}")  # type: ignore[misc]
+        assert tables.show_vertical_scrollbar and len(asking) <= 1
+        asking.clear()
+        for n in range(16, 22):
+            link.push(opened(n))
+            await until(pilot, lambda n=n: tables.row_count == n, f"table {n}")  # type: ignore[misc]
+        assert asking == []
+        await pilot.pause()
+        drawn = screen_text(app)
+        assert "mesa01" in drawn
+        app.screen.refresh(layout=True)  # what Textual's own layout of the screen draws
+        await pilot.pause()
+        await pilot.pause()
+        assert screen_text(app) == drawn

@@ -13,7 +13,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.strip import Strip
 from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
-from textual.widgets import RichLog
+from textual.widgets import DataTable, RichLog
 from textual.widgets._toast import ToastRack
 
 from tui import textual_patches
@@ -51,6 +51,7 @@ def test_installed_once_by_the_test_setup_with_every_patch_in_place() -> None:
     assert Screen._refresh_layout is layout_done._refresh_layout and Screen._on_layout is layout_done._on_layout
     assert Screen._compositor_refresh is covered_screens._compositor_refresh
     assert isinstance(RichLog.__dict__["virtual_size"], quiet_log_size.QuietVirtualSize)
+    assert isinstance(DataTable.__dict__["virtual_size"], quiet_log_size.QuietVirtualSize)
     assert Screen.__dict__["_size_updated"] is screen_virtual_size._size_updated
     assert all(isinstance(Strip.__dict__[name], property) for name in lazy_strips.CACHE_SIZES)
 

@@ -52,7 +52,9 @@ One module per patch, each saying why and what upstream Textual would need to dr
 * ``quiet_input_size``: ``Input._watch_value`` sets a fixed-size field's virtual size without
   asking for a layout of the screen (every key typed laid the screen out again).
 * ``quiet_log_size``: ``RichLog`` takes a fixed-size log's new virtual size (a line written)
-  without asking for a layout of the screen (every lobby chat line laid the lobby out again).
+  without asking for a layout of the screen (every lobby chat line laid the lobby out again),
+  and so does a fixed-size ``DataTable`` (a row added: every table opened or closed laid out
+  the lobby of every session showing the list).
 * ``covered_screens``: ``Screen._compositor_refresh`` of a screen under an opaque one does
   not repaint the screen on top (a seated player's lobby sent the whole table again).
 * ``key_parse_cache``: ``XTermParser._parse_extended_key`` caches a key sequence's parse by

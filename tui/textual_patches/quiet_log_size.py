@@ -1,4 +1,4 @@
-"""A log of a fixed size takes a new line without a layout of the whole screen.
+"""A log (or a data table) of a fixed size takes a new line without a layout of the whole screen.
 
 Textual 8.2.8's ``RichLog.write`` sets the log's ``virtual_size`` (its lines' width and
 count, for its own scrolling) after every line, and ``virtual_size`` is a reactive declared
@@ -11,9 +11,12 @@ is its own scrollbars and how far it scrolls. So here such a log takes its new v
 quietly (``set_reactive``), updates its scrollbars as a layout would (``_scroll_update``:
 one that appears or goes still asks for a layout, through its own ``layout=True``
 reactive), and asks for a repaint. A log sized by its content, or not laid out yet, is left
-as it was.
+as it was. ``DataTable`` sets its virtual size the same way with every row added or
+removed: the lobby's list of tables, a fixed-size table, laid the whole lobby out again in
+every session showing it whenever a table opened or closed, and a new session's lobby a
+second time for its first rows. It gets the same descriptor.
 
-Patched: ``textual.widgets.RichLog.virtual_size`` (a descriptor over ``Widget``'s reactive:
+Patched: ``textual.widgets.RichLog.virtual_size`` and ``DataTable.virtual_size`` (a descriptor over ``Widget``'s reactive:
 reading is the reactive's; a quiet set as above, any other the reactive's). Upstream would
 need: ``RichLog`` setting its virtual size with ``layout`` only for auto dimensions, as
 ``quiet_input_size`` says of ``Input``. tests/tui/test_quiet_log_size.py checks both sides.
@@ -25,23 +28,24 @@ from typing import Any
 from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.widget import Widget
-from textual.widgets import RichLog
+from textual.widgets import DataTable, RichLog
 
 _installed = False
 
 
 class QuietVirtualSize:
-    """``RichLog.virtual_size``: ``Widget.virtual_size`` set without a layout where the
-    log's size does not depend on it."""
+    """``virtual_size`` of ``owner`` (a ``RichLog``, a ``DataTable``): ``Widget.virtual_size``
+    set without a layout where the widget's size does not depend on it."""
 
-    def __init__(self, reactive: Reactive[Size]) -> None:
+    def __init__(self, reactive: Reactive[Size], owner: type[Widget]) -> None:
         self.reactive = reactive
+        self.owner = owner
 
-    def __get__(self, obj: RichLog | None, objtype: type | None = None) -> Any:
-        return self.reactive.__get__(obj, objtype or RichLog)
+    def __get__(self, obj: Widget | None, objtype: type | None = None) -> Any:
+        return self.reactive.__get__(obj, objtype or self.owner)
 
-    def __set__(self, obj: RichLog, value: Size) -> None:
-        if (obj.is_mounted and obj._size_known and not obj.styles.auto_dimensions
+    def __set__(self, obj: Widget, value: Size) -> None:
+        if (obj.is_mounted and obj.outer_size.width and not obj.styles.auto_dimensions
                 and value != self.reactive.__get__(obj, type(obj))):
             obj.set_reactive(self.reactive, value)
             obj._scroll_update(value)
@@ -51,11 +55,12 @@ class QuietVirtualSize:
 
 
 def install() -> None:
-    """Put the descriptor on ``RichLog``; a second call changes nothing."""
+    """Put the descriptor on ``RichLog`` and ``DataTable``; a second call changes nothing."""
     global _installed
     if _installed:
         return
     reactive = Widget.__dict__["virtual_size"]
     assert isinstance(reactive, Reactive)
-    RichLog.virtual_size = QuietVirtualSize(reactive)  # type: ignore[assignment]
+    RichLog.virtual_size = QuietVirtualSize(reactive, RichLog)  # type: ignore[assignment]
+    DataTable.virtual_size = QuietVirtualSize(reactive, DataTable)  # type: ignore[assignment]
     _installed = True
