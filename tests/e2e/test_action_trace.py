@@ -13,7 +13,7 @@ from tests.e2e.harness import quiet, running_server
 from tests.e2e.helpers import lobby_client
 from tests.e2e.test_lite_ssh import table_against_a_bot
 
-ANSWERS = (("o", "o Flor"), ("q", "q Quiero"), ("e", "e Say my points"), ("s", "s Son buenas"))
+ANSWERS = (("o", "o Flor"), ("q", "q Con flor quiero"), ("q", "q Quiero"), ("e", "e Say my points"), ("s", "s Son buenas"))
 
 
 async def test_a_card_played_leaves_its_path_in_the_trace(tmp_path: Path) -> None:

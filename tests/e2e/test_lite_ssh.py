@@ -147,7 +147,7 @@ async def test_a_card_played_costs_the_other_player_little(tmp_path):
                 other = beto if mover is ana else ana
                 calls = mover.text()  # the labels below are found only in the calls on offer
                 # The deal decides what comes first: a flor to sing, a bet to answer.
-                answer = next((key for key, label in (("o", "o Flor"), ("q", "q Quiero"),
+                answer = next((key for key, label in (("o", "o Flor"), ("q", "q Con flor quiero"), ("q", "q Quiero"),
                                                       ("e", "e Say my points"), ("s", "s Son buenas"))
                                if label in calls), None)
                 if answer is not None:
