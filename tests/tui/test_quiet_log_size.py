@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 from textual.widgets import DataTable, RichLog
 
 import protocol as p
@@ -14,6 +15,15 @@ from tests.tui.conftest import layout_requests
 from tests.tui.helpers import screen_text, until
 from tests.tui.kit import Lobby, ScreensApp
 from tui.screens.lobby import LobbyScreen
+
+
+async def assert_drawn_as_a_layout_draws(app: App[Any], pilot: Pilot[Any]) -> None:
+    """The screen is what Textual's own layout of the whole screen draws."""
+    drawn = screen_text(app)
+    app.screen.refresh(layout=True)
+    await pilot.pause()
+    await pilot.pause()
+    assert screen_text(app) == drawn
 
 
 def said(n: int) -> p.Chat:
@@ -36,11 +46,7 @@ async def test_chat_lines_lay_nothing_out_and_draw_what_a_layout_draws(
             await until(pilot, lambda n=n: f"linea {n}" in screen_text(app), f"line {n}")  # type: ignore[misc]
         assert asking == []
         assert log.scroll_y == log.max_scroll_y  # the newest line in sight
-        drawn = screen_text(app)
-        app.screen.refresh(layout=True)  # what Textual's own layout of the screen draws
-        await pilot.pause()
-        await pilot.pause()
-        assert screen_text(app) == drawn
+        await assert_drawn_as_a_layout_draws(app, pilot)
 
 
 class FixedLog(ScreensApp):
@@ -62,11 +68,7 @@ async def test_the_first_line_past_the_bottom_brings_the_scrollbar() -> None:
             n += 1
             await until(pilot, lambda n=n: f"linea {n - 1}" in screen_text(app), f"line {n - 1}")  # type: ignore[misc]
         assert n == 6  # five lines fit
-        drawn = screen_text(app)
-        app.screen.refresh(layout=True)
-        await pilot.pause()
-        await pilot.pause()
-        assert screen_text(app) == drawn
+        await assert_drawn_as_a_layout_draws(app, pilot)
 
 
 class GrowingLog(ScreensApp):
@@ -116,9 +118,5 @@ async def test_tables_opening_lay_nothing_out_and_draw_what_a_layout_draws(
             await until(pilot, lambda n=n: tables.row_count == n, f"table {n}")  # type: ignore[misc]
         assert asking == []
         await pilot.pause()
-        drawn = screen_text(app)
-        assert "mesa01" in drawn
-        app.screen.refresh(layout=True)  # what Textual's own layout of the screen draws
-        await pilot.pause()
-        await pilot.pause()
-        assert screen_text(app) == drawn
+        assert "mesa01" in screen_text(app)
+        await assert_drawn_as_a_layout_draws(app, pilot)
