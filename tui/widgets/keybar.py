@@ -123,7 +123,7 @@ class KeyBar(Panel):
         height = max(len(rows), kept_rows if kept_width == width else 0)
         self._rows_kept = (width, height)
         if self.styles.height is None or self.styles.height.value != height:
-            self.styles.height = height  # a second row only where the keys do not fit in one
+            self.styles.height = height  # (a layout: only when the rows kept change)
         self.show_keyed(rows, keys)
 
     def _width_to_come(self) -> int:
