@@ -200,7 +200,7 @@ class RatingBook:
             "ratings": [(r.variant, r.players, ordinal(r.mu, r.sigma), r.games, r.wins) for r in ratings],
             "recent": [(line.variant, line.players, line.title, int(line.won), int(line.abandoned),
                         line.points_for, line.points_against, int(line.rated), _delta(line),
-                        line.finished_at) for line in lines[:recent]],
+                        line.finished_at, line.table_id, line.match_no) for line in lines[:recent]],
         }
 
     async def leaderboard(self, variant: str, players: int,

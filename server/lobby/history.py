@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 import engine
 import protocol as p
+from server.lobby.messages import StatsLearnt
 from server.lobby.state import Conn, LobbyState
 from server.store import EventRow, GameRecord
 from server.table.log_events import log_event
@@ -119,9 +120,25 @@ class History:
 
         self._later(conn, asyncio.ensure_future(query()))
 
+    def learn(self, conn: Conn) -> None:
+        """``conn`` is named: its key's stats are read for the lobby itself (``StatsLearnt``)."""
+        store, fp, conn_id = self._state.store, conn.peer.fingerprint, conn.peer.conn_id
+        if store is None or fp is None:
+            return
+
+        async def query() -> StatsLearnt | None:
+            try:
+                found = await store.player_stats(fp, p.RECENT_MAX)
+                return StatsLearnt(conn_id, stats_report(found), leaves(found))
+            except Exception:  # (nobody asked: nobody to tell; the stats a screen asks for say it)
+                log.warning("the stats of %s could not be read", fp, exc_info=True)
+                return None
+
+        self._state.answer_later(conn, query(), "")
+
     def rating_known(self, conn: Conn, report: p.StatsReport) -> None:
-        """The lobby shows each key holder's most played rating: learnt from their stats,
-        which their lobby asks for on arrival and on coming back from a table."""
+        """The lobby shows each key holder's most played rating: learnt from their stats, read
+        when they are named (``learn``) and whenever their screen asks for them."""
         rating = report.ratings[0].rating if report.ratings else None
         if rating != conn.rating:
             conn.rating = rating
@@ -147,6 +164,12 @@ def _bounded(rating: float) -> float:
     return round(max(-999.0, min(999.0, rating)), 2)
 
 
+def leaves(found: dict[str, Any]) -> tuple[tuple[str, int, float], ...]:
+    """(table, match, when it ended) of each recent rated match the player left before its end."""
+    return tuple((table_id, match_no, float(at)) for _, _, _, _, quit_, _, _, rated, _, at, table_id, match_no
+                 in found["recent"] if quit_ and rated)
+
+
 def stats_report(found: dict[str, Any]) -> p.StatsReport:
     games, wins, points_for, points_against, envidos, trucos, refused = found["totals"]
     return p.StatsReport(
@@ -158,5 +181,5 @@ def stats_report(found: dict[str, Any]) -> p.StatsReport:
             p.MatchLine(variant=v, players=n, title=title[: p.TITLE_MAX], won=bool(won),
                         abandoned=bool(quit_), points_for=pf, points_against=pa, rated=bool(rated),
                         change=None if change is None else _bounded(change), finished_at=at)
-            for v, n, title, won, quit_, pf, pa, rated, change, at in found["recent"]),
+            for v, n, title, won, quit_, pf, pa, rated, change, at, *_ in found["recent"]),
     )

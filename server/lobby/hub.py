@@ -25,7 +25,7 @@ from server.ops import action_trace
 from server.lobby.early import EarlyCommands
 from server.lobby.history import History
 from server.lobby.messages import (Attached, FillWithBots, HoldExpired, Ignoring, LobbyMessage, Opened, RestoreDone,
-                                   Restored, Restricted, Result, Shutdown, TableChanged)
+                                   Restored, Restricted, Result, Shutdown, StatsLearnt, TableChanged)
 from server.lobby.moderation import OperatorDesk
 from server.lobby.quick import QuickPlay
 from server.lobby.names import Names
@@ -210,6 +210,8 @@ class Hub:
                 self._sessions.open(peer, link)
             case Attached():  # cluster mode: a session of a lobby host that died
                 self._reattach.attach(message)
+                if (conn := self._state.conns.get(message.peer.conn_id)) is not None and conn.name is not None:
+                    self._named(conn)
             case Frame(conn_id, data, origin, again):
                 action_trace.mark("hub", conn_id, n=len(data))
                 self._command(conn_id, data, origin, again)
@@ -238,8 +240,11 @@ class Hub:
                     self._state.send(conn, answer)
                     if isinstance(answer, p.StatsReport):
                         self._history.rating_known(conn, answer)
-                        if conn.peer.fingerprint is not None:
-                            self._seats.leavers.known(conn.peer.fingerprint, answer)
+            case StatsLearnt(conn_id, report, leaves):
+                if (conn := self._state.conns.get(conn_id)) is not None:
+                    self._history.rating_known(conn, report)
+                    if conn.peer.fingerprint is not None:
+                        self._seats.leavers.known(conn.peer.fingerprint, leaves)
             case Restricted():
                 self._desk.restricted(message)
             case Ignoring():
@@ -332,7 +337,13 @@ class Hub:
         unnamed = conn.name is None
         handler(conn, message)
         if unnamed and conn.name is not None:
-            self._desk.named(conn)  # (a key holder's ignore list follows the welcome)
+            self._named(conn)
+
+    def _named(self, conn: Conn) -> None:
+        """``conn`` has its name (a new one, or back at a new lobby host): what its key keeps
+        is read, its ignore list (which follows the welcome) and its stats."""
+        self._desk.named(conn)
+        self._history.learn(conn)
 
     def _on_ping(self, conn: Conn, msg: p.Ping) -> None:
         self._state.send(conn, p.Pong(n=msg.n))

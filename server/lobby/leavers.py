@@ -11,13 +11,15 @@ is answered with a notice of the wait it brings and the one the next leave would
 What counts: leaving a running match (``l``, or a dropped connection not back within the
 seat's hold) at which every seat was a person with a key of their own, the same test as a
 rated match's. The leaves this lobby saw are kept in memory by key. Those from before it
-started (a restart, another lobby host) are learnt from the player's stats, which the
-screen asks for on arrival (``known``), so a reconnection does not clear them.
+started (a restart, another lobby host) are learnt from the player's stats (``known``), which
+the lobby reads itself whenever a key's session is named, a program's as well as a
+terminal's, and again when a session is attached to a new lobby host; so neither a
+reconnection nor a restart clears them.
 """
 from __future__ import annotations
 
 import time
-from collections import deque
+from typing import Iterable
 
 import protocol as p
 from server.lobby.state import Conn, Table
@@ -40,17 +42,23 @@ def rated_seats(seats: list[Occupant | None]) -> bool:
     return len(keys) == len(seats) and len(set(keys)) == len(keys)
 
 
+Match = tuple[str, int]  # (table, match number)
+
+
 class Leavers:
     def __init__(self) -> None:
-        self._left: dict[str, deque[float]] = {}  # fingerprint -> when it left (unix seconds)
+        # fingerprint -> the rated matches it left in the window: (table, match) -> when (unix seconds)
+        self._left: dict[str, dict[Match, float]] = {}
 
-    def _times(self, fp: str, now: float) -> deque[float]:
-        times = self._left.setdefault(fp, deque(maxlen=KEPT))
-        while times and times[0] < now - WINDOW:
-            times.popleft()
+    def _recent(self, fp: str, now: float) -> dict[Match, float]:
+        left = self._left.setdefault(fp, {})
+        for match in [match for match, at in left.items() if at < now - WINDOW]:
+            del left[match]
+        while len(left) > KEPT:  # (more would not wait longer)
+            del left[min(left, key=left.__getitem__)]
         if len(self._left) > KEYS_KEPT:
             self._left.pop(next(iter(self._left)))
-        return times
+        return left
 
     def leaving(self, table: Table, occupant: Occupant) -> p.Notice | None:
         """``occupant`` (still seated as the person it was) leaves ``table``'s running match:
@@ -59,22 +67,20 @@ class Leavers:
         if fp is None or occupant.bot or table.actor is None or table.actor.finished or not rated_seats(table.seats):
             return None
         now = time.time()
-        times = self._times(fp, now)
-        times.append(now)
-        count = len(times)
+        left = self._recent(fp, now)
+        left[(table.table_id, table.actor.match_no)] = now
+        count = len(left)
         return p.Notice(code="left_rated", text=f"{wait_minutes(count)} {wait_minutes(count + 1)}")
 
-    def known(self, fp: str, report: p.StatsReport) -> None:
-        """What the key's stats say it left lately (from before this lobby knew it)."""
+    def known(self, fp: str, leaves: Iterable[tuple[str, int, float]]) -> None:
+        """The rated matches the key's stats say it left ((table, match, when the match ended)):
+        those from before this lobby knew it count; one it saw itself is not counted again."""
         now = time.time()
-        times = self._times(fp, now)
-        for line in report.recent:
-            at = float(line.finished_at)
-            if line.rated and line.abandoned and at >= now - WINDOW and at not in times:
-                times.append(at)
-        ordered = sorted(times)
-        times.clear()
-        times.extend(ordered[-KEPT:])
+        left = self._recent(fp, now)
+        for table_id, match_no, at in leaves:
+            if at >= now - WINDOW:
+                left.setdefault((table_id, match_no), at)
+        self._recent(fp, now)
 
     def waiting(self, conn: Conn) -> float:
         """Seconds before ``conn`` may play with other people again (0: now)."""
@@ -82,10 +88,10 @@ class Leavers:
         if fp is None or fp not in self._left:
             return 0.0
         now = time.time()
-        times = self._times(fp, now)
-        if not times:
+        left = self._recent(fp, now)
+        if not left:
             return 0.0
-        return max(0.0, times[-1] + wait_minutes(len(times)) * 60 - now)
+        return max(0.0, max(left.values()) + wait_minutes(len(left)) * 60 - now)
 
     def refused(self, conn: Conn) -> p.Error | None:
         """The error for a player who must still wait (None: they may play)."""

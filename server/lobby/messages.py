@@ -106,5 +106,16 @@ class Ignoring:
     hear: str
 
 
+@dataclass(frozen=True)
+class StatsLearnt:
+    """A key holder's stats, read by the lobby itself once they are named (a new name, or a
+    session attached again to a new lobby host): their rating for the players list and the
+    rated matches they left lately, whether or not their client ever asks for the stats."""
+
+    conn_id: int
+    report: p.StatsReport
+    leaves: tuple[tuple[str, int, float], ...]  # (table, match, its end) of each rated match left
+
+
 LobbyMessage = (Frame | Closed | Opened | Attached | HoldExpired | FillWithBots | TableChanged | Restored
-                | RestoreDone | Result | Shutdown | Restricted | Ignoring)
+                | RestoreDone | Result | Shutdown | Restricted | Ignoring | StatsLearnt)

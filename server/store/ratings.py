@@ -177,7 +177,7 @@ def player_stats(db: sqlite3.Connection, fp: str, recent: int) -> dict[str, Any]
     ]
     lines = db.execute(
         "SELECT m.variant, m.players, COALESCE(g.title, ''), m.won, m.abandoned, m.points_for,"
-        " m.points_against, m.rated, m.rating_after - m.rating_before, m.finished_at"
+        " m.points_against, m.rated, m.rating_after - m.rating_before, m.finished_at, m.table_id, m.match_no"
         " FROM match_stats m LEFT JOIN games g ON g.table_id = m.table_id AND g.match_no = m.match_no"
         " WHERE m.fingerprint = ? ORDER BY m.finished_at DESC, m.table_id, m.match_no DESC LIMIT ?",
         (fp, recent),

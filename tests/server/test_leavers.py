@@ -7,8 +7,13 @@ import asyncio
 import time
 
 import protocol as p
+from server.config import ServerConfig
 from server.lobby import Hub
+from server.lobby.history import leaves
 from server.lobby.leavers import WAITS, Leavers, wait_minutes
+from server.store import Store
+from server.table import Occupant
+from server.variants import validate_options, variant_infos
 from tests.server.test_hub import Client, join
 
 SHORT = {"target": 15}
@@ -85,7 +90,7 @@ async def test_a_match_with_a_bot_or_a_guest_is_not_rated_and_costs_no_wait(hub:
     assert not [e for e in ana.of(p.Error) if e.code == "leaver_wait"]
 
 
-def test_leaves_from_before_are_learnt_from_the_stats() -> None:
+def test_leaves_from_before_are_learnt_from_the_stats_and_none_is_counted_twice() -> None:
     class Peer:
         fingerprint = "SHA256:x"
 
@@ -93,12 +98,71 @@ def test_leaves_from_before_are_learnt_from_the_stats() -> None:
         peer = Peer()
 
     leavers = Leavers()
-    now = int(time.time())
-    lines = (p.MatchLine(variant="argentino", players=2, abandoned=True, rated=True, finished_at=now - 60),
-             p.MatchLine(variant="argentino", players=2, abandoned=True, rated=True, finished_at=now - 120),
-             p.MatchLine(variant="argentino", players=2, abandoned=True, rated=False, finished_at=now - 30),
-             p.MatchLine(variant="argentino", players=2, abandoned=True, rated=True, finished_at=now - 90_000))
-    leavers.known("SHA256:x", p.StatsReport(recent=lines))
-    leavers.known("SHA256:x", p.StatsReport(recent=lines))  # asked again: not counted twice
+    now = time.time()
+    stats = {"recent": [  # as the store gives them: ..., abandoned, ..., rated, change, ended, table, match
+        ("argentino", 2, "", 0, 1, 0, 0, 1, -1.0, int(now) - 60, "t1", 1),
+        ("argentino", 2, "", 0, 1, 0, 0, 1, -1.0, int(now) - 60, "t2", 1),  # the same second: still two
+        ("argentino", 2, "", 0, 1, 0, 0, 0, None, int(now) - 30, "t3", 1),  # not rated
+        ("argentino", 2, "", 0, 0, 0, 0, 1, 1.0, int(now) - 20, "t4", 1),  # played to the end
+        ("argentino", 2, "", 0, 1, 0, 0, 1, -1.0, int(now) - 90_000, "t5", 1),  # over a day ago
+    ]}
+    leavers.known("SHA256:x", leaves(stats))
+    leavers.known("SHA256:x", leaves(stats))  # read again: not counted twice
     waiting = leavers.waiting(Asker())  # type: ignore[arg-type]
-    assert WAITS[0] * 60 - 61 <= waiting <= WAITS[0] * 60 - 59  # two in the day, the last a minute ago
+    assert WAITS[0] * 60 - 62 <= waiting <= WAITS[0] * 60 - 59  # two in the day, the last a minute ago
+
+    class Actor:
+        match_no, finished = 1, False
+
+    class Table:  # t1 left while this lobby watched, then found in the stats once it ended
+        table_id, actor = "t1", Actor()
+        seats = [Occupant(name="x", fingerprint="SHA256:x", conn_id=1), Occupant(name="y", fingerprint="SHA256:y",
+                                                                               conn_id=2)]
+
+    other = Leavers()
+    told = other.leaving(Table(), Table.seats[0])  # type: ignore[arg-type]
+    assert told is not None and told.text == f"0 {WAITS[0]}"
+    other.known("SHA256:x", leaves({"recent": stats["recent"][:1]}))
+    assert other.waiting(Asker()) == 0  # one leave, not two  # type: ignore[arg-type]
+
+
+async def test_a_restart_forgets_no_leave_even_for_a_program_that_never_asks_its_stats(tmp_path) -> None:
+    """The leaves are in the store; a new lobby on it reads a key's stats itself when the key's
+    session takes its name, so a client that never sends ``MyStats`` is still made to wait."""
+    store = Store(tmp_path / "db.sqlite3")
+    await store.open()
+    try:
+        for round_ in range(2):
+            hub = Hub(ServerConfig(), variant_infos(), validate_options, store)
+            await hub.load()
+            task = asyncio.create_task(hub.run())
+            try:
+                ana = await join(hub, "ana", "SHA256:ana")
+                if round_ == 0:
+                    for other in ("beto", "carla"):  # each left by both: on record as ana's loss
+                        table_id = await a_match_between(ana, rival := await join(hub, other, f"SHA256:{other}"))
+                        for player in (ana, rival):
+                            player.send(p.LeaveTable(table_id=table_id))
+                            await player.settle()
+                    await hub.drain_writes()
+                    continue
+
+                async def rated() -> None:  # (the stats are read off the hub's step)
+                    while not any(u.player.name == "ana" and u.player.rating is not None
+                                  for u in ana.of(p.PlayerUpdated)):
+                        await ana.settle()
+                        await asyncio.sleep(0.01)
+
+                await asyncio.wait_for(rated(), 10)  # her rating, learnt from her stats, is in the list
+                ana.send(p.QuickPlay(variant="argentino"))
+                await ana.settle()
+                wait = ana.of(p.Error)[-1]
+                assert wait.code == "leaver_wait" and 0 < int(wait.reason) <= WAITS[0]
+                assert not ana.of(p.StatsReport)  # nobody asked: nothing sent
+            finally:
+                hub.request_shutdown()
+                await task
+                await hub.stop_tables()
+                await hub.drain_writes()
+    finally:
+        await store.close()

@@ -172,8 +172,10 @@ async def test_the_hub_answers_stats_to_key_holders_and_leaderboards_to_all(tmp_
         assert guest.of(p.StatsReport)[-1] == p.StatsReport(keyed=False)
         board = guest.of(p.LeaderboardReport)[-1]
         assert [line.name for line in board.lines] == ["Beto", "Ana"]
-        # Beto's rating, now known, reaches the lobby's list of players
-        seen = [m.player for m in guest.of(p.PlayerUpdated) if m.player.name == "Beto"]
+        # Beto's rating, read when he took his name, reaches the lobby's list of players (in the
+        # guest's first list, or as news after it)
+        seen = [player for snapshot in guest.of(p.LobbySnapshot) for player in snapshot.players
+                if player.name == "Beto"] + [m.player for m in guest.of(p.PlayerUpdated) if m.player.name == "Beto"]
         assert seen and seen[-1].rating == mine.ratings[0].rating
     finally:
         task.cancel()
