@@ -60,6 +60,18 @@ class ReportEntry(BusMessage):
 
 
 @dataclass(frozen=True)
+class ReportsSettled(BusMessage):
+    """In the reports' stream after the reports it settles: those of the player ``group``
+    (``server.moderation.reports.group``) numbered up to ``number`` leave the queue."""
+
+    TYPE: ClassVar[str] = "bus_reports_settled"
+    number: int = limited(1, lo=1, hi=2**53)
+    group: str = limited("", max_len=FINGERPRINT_MAX + NAME_MAX + 8)
+    at: float = limited(0.0, lo=0, hi=SECONDS_MAX)
+    by: str = limited("", max_len=FINGERPRINT_MAX)
+
+
+@dataclass(frozen=True)
 class IgnoreEntry(BusMessage):
     """Whom one key ignores and whose chat it hears (the value of its key in the ignores bucket)."""
 

@@ -129,6 +129,17 @@ class Reports(Command):
 
 
 @dataclass(frozen=True)
+class SettleReports(Command):
+    """The operators have dealt with a player's reports: the reports of that player up to
+    ``number`` (the queue line's number, their latest) leave the queue; reports made after
+    start a new line. Recorded with ``reason`` (what was done) in the operators' log."""
+
+    TYPE: ClassVar[str] = "op_settle_reports"
+    number: int = limited(lo=1, hi=2**53)
+    reason: str = limited("", max_len=REASON_MAX * 4)
+
+
+@dataclass(frozen=True)
 class Ignore(Command):
     """Hide a player's chat and señas from me (``on`` False: show them again), and never seat
     me with them by quick play; the player is not told. Kept for a key, for a session for a
@@ -201,7 +212,7 @@ class RestrictionsReport(Event):
 class LogLine:
     at: int = limited(0, lo=0, hi=2**40)
     by: str = limited("", max_len=FINGERPRINT_MAX)
-    action: str = limited("", max_len=16)  # kick | ban | mute | lift | broadcast
+    action: str = limited("", max_len=16)  # kick | ban | mute | lift | broadcast | close | settle
     target: str = limited("", max_len=ADDRESS_MAX)
     reason: str = limited("", max_len=NOTICE_MAX)
 
@@ -248,17 +259,17 @@ class Done(Event):
 
 MESSAGE_TYPES.update({cls.TYPE: cls for cls in (
     Online, Kick, Restrict, Lift, ListRestrictions, Broadcast, ModerationLog, Reports, ReportPlayer, Ignore,
-    CloseTable,
+    CloseTable, SettleReports,
     ChatSetting, Listening,
     OnlineReport, RestrictionsReport, LogReport, ReportsReport, Done,
 )})
 
 OPERATOR_COMMANDS: tuple[type[Command], ...] = (Online, Kick, Restrict, Lift, ListRestrictions, Broadcast,
-                                                ModerationLog, Reports, CloseTable)
+                                                ModerationLog, Reports, CloseTable, SettleReports)
 
 __all__ = ["Online", "Kick", "Restrict", "Lift", "ListRestrictions", "Broadcast", "ModerationLog",
            "OnlineLine", "OnlineReport", "RestrictionLine", "RestrictionsReport", "LogLine", "LogReport", "Done",
-           "ReportPlayer", "Reports", "ReportLine", "ReportsReport", "REPORT_REASONS", "EVIDENCE_LINES",
+           "ReportPlayer", "Reports", "SettleReports", "ReportLine", "ReportsReport", "REPORT_REASONS", "EVIDENCE_LINES",
            "CloseTable", "Ignore", "ChatSetting", "Listening", "IGNORED_MAX", "HEAR", "HEAR_EVERYONE", "HEAR_PARTNERS",
            "HEAR_NOBODY",
            "OPERATOR_COMMANDS", "BAN", "MUTE", "ON_KEY", "ON_NAME", "ON_ADDRESS", "REASON_MAX", "NOTICE_MAX"]

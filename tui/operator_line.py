@@ -13,6 +13,8 @@ words is an operator's command, not chat (the server refuses it from anyone else
     /close TABLE [REASON]                  end a table (its players back in the lobby, no loss)
     /log                                   the operators' last actions
     /reports                               the reports, the most reported players first
+    /settle NUMBER [REASON]                a player's reports dealt with: off the queue (theirs
+                                           up to that number in /reports)
 
 and, from anyone:
 
@@ -37,7 +39,8 @@ ON_WORDS = {"key": (m.ON_KEY, False), "name": (m.ON_NAME, False), "ip": (m.ON_AD
 USAGE = {
     "who": "/who", "kick": "/kick NAME [REASON]", "ban": "/ban [key|name|ip|net] WHO [MINUTES] [REASON]",
     "mute": "/mute [key|name|ip|net] WHO [MINUTES] [REASON]", "lift": "/lift NUMBER", "bans": "/bans",
-    "say": "/say TEXT", "log": "/log", "close": "/close TABLE [REASON]", "reports": "/reports", "report": "/report NAME REASON [TEXT]",
+    "say": "/say TEXT", "log": "/log", "close": "/close TABLE [REASON]", "reports": "/reports",
+    "settle": "/settle NUMBER [REASON]", "report": "/report NAME REASON [TEXT]",
     "ignore": "/ignore NAME", "unignore": "/unignore NAME", "chat": "/chat everyone|partners|nobody",
 }
 HEAR_WORDS = {
@@ -88,6 +91,8 @@ def _command(verb: str, rest: list[str], text: str) -> p.Command:
         return m.CloseTable(table_id=rest[0], reason=" ".join(rest[1:]))
     if verb == "lift":
         return m.Lift(number=int(rest[0]))
+    if verb == "settle":
+        return m.SettleReports(number=int(rest[0]), reason=" ".join(rest[1:]))
     if verb == "say":
         if not text:
             raise ValueError("nothing to say")

@@ -64,6 +64,9 @@ def add_admin_parser(sub: Any, default_port: int, tr: Translator = ENGLISH) -> N
     record.add_argument("--limit", type=int, default=50)
     reports = does.add_parser("reports", help=tr("cli.help.admin.reports"))
     reports.add_argument("--limit", type=int, default=50)
+    settle = does.add_parser("settle", help=tr("cli.help.admin.settle"))
+    settle.add_argument("number", type=int)
+    settle.add_argument("--reason", default="", help=tr("cli.help.admin.reason"))
 
 
 def command_of(args: argparse.Namespace) -> p.Command:
@@ -87,6 +90,8 @@ def command_of(args: argparse.Namespace) -> p.Command:
         return m.Broadcast(text=args.text)
     if action == "reports":
         return m.Reports(limit=max(1, min(500, args.limit)))
+    if action == "settle":
+        return m.SettleReports(number=max(1, args.number), reason=args.reason)
     return m.ModerationLog(limit=max(1, min(1000, args.limit)))
 
 

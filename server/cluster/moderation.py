@@ -16,12 +16,12 @@ from nats.js.errors import KeyDeletedError, KeyNotFoundError, KeyWrongLastSequen
 
 import protocol as p
 from protocol.bus import decode_bus
-from protocol.bus_moderation import IgnoreEntry, ModerationNote, ReportEntry, RestrictionEntry
+from protocol.bus_moderation import IgnoreEntry, ModerationNote, ReportEntry, ReportsSettled, RestrictionEntry
 from protocol import moderation as m
 from server.cluster.bus import Bus, bucket
 from server.cluster.mirror import BucketMirror
 from server.moderation.book import RestrictionBook
-from server.moderation.reports import Report
+from server.moderation.reports import Report, settled_by
 from server.moderation.restrictions import Restriction
 
 log = logging.getLogger(__name__)
@@ -145,6 +145,8 @@ class ModerationMirror(BucketMirror):
         return int(ack.seq)
 
     async def latest_reports(self) -> list[Report]:
+        """The latest reports not yet settled: a ``ReportsSettled`` in the stream, after the
+        reports it settles, takes them out."""
         js = self._bus.js
         state = (await js.stream_info(REPORT_STREAM)).state
         if not state.last_seq:
@@ -153,7 +155,7 @@ class ModerationMirror(BucketMirror):
         sub = await js.pull_subscribe(REPORT_SUBJECT, stream=REPORT_STREAM, config=ConsumerConfig(
             ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=start,
             inactive_threshold=30.0))
-        reports: list[Report] = []
+        reports: dict[int, Report] = {}
         try:
             seen = start - 1
             while seen < state.last_seq:
@@ -161,13 +163,26 @@ class ModerationMirror(BucketMirror):
                     seen = msg.metadata.sequence.stream
                     entry = self._bus.decode(msg)
                     if isinstance(entry, ReportEntry):
-                        reports.append(Report(seen, entry.at, entry.reported, entry.reported_key,
-                                              entry.reported_address, entry.reason, entry.text, entry.by,
-                                              entry.by_key, entry.by_address, entry.table_id, entry.seats,
-                                              entry.evidence))
+                        reports[seen] = Report(seen, entry.at, entry.reported, entry.reported_key,
+                                               entry.reported_address, entry.reason, entry.text, entry.by,
+                                               entry.by_key, entry.by_address, entry.table_id, entry.seats,
+                                               entry.evidence)
+                    elif isinstance(entry, ReportsSettled):
+                        for number in [n for n, r in reports.items() if n <= entry.number and r.group == entry.group]:
+                            del reports[number]
         finally:
             await sub.unsubscribe()
-        return reports
+        return list(reports.values())
+
+    async def settle_reports(self, number: int, by: str, reason: str) -> list[Report]:
+        settled = settled_by(await self.latest_reports(), number)
+        if not settled:
+            return []
+        settled.sort(key=lambda r: r.number)
+        await self._bus.js.publish(REPORT_SUBJECT, p.encode(ReportsSettled(
+            number=number, group=settled[-1].group, at=time.time(), by=by)), stream=REPORT_STREAM)
+        await self.note_action(by, "settle", f"{settled[-1].reported} #{number}", reason)
+        return settled
 
     async def listening(self, fingerprint: str) -> tuple[list[str], str]:
         kv = await bucket(self._bus, IGNORES_BUCKET)

@@ -42,7 +42,8 @@ class OperatorDesk:
         return {m.Online: self.on_online, m.Kick: self.on_kick, m.Restrict: self.on_restrict,
                 m.Lift: self.on_lift, m.ListRestrictions: self.on_list, m.Broadcast: self.on_broadcast,
                 m.ModerationLog: self.on_log, m.ReportPlayer: self.on_report, m.Reports: self.on_reports,
-                m.Ignore: self.on_ignore, m.ChatSetting: self.on_chat_setting, m.CloseTable: self.on_close_table}
+                m.Ignore: self.on_ignore, m.ChatSetting: self.on_chat_setting, m.CloseTable: self.on_close_table,
+                m.SettleReports: self.on_settle}
 
     def allows(self, conn: Conn) -> bool:
         return self.moderation.is_operator(conn.peer.fingerprint)
@@ -240,6 +241,25 @@ class OperatorDesk:
             return m.ReportsReport(lines=tuple(queue(await records.latest_reports(), msg.limit)))
 
         self._state.answer_later(conn, query(), "the reports are not available")
+
+    def on_settle(self, conn: Conn, msg: m.SettleReports) -> None:
+        """Reports dealt with leave the queue: the line's player's reports up to ``number``."""
+        records, reason = self.moderation.records, clean_text(msg.reason, m.REASON_MAX)
+        if records is None:
+            self._state.error(conn, "no_report", "this server keeps no reports")
+            return
+        by = conn.peer.fingerprint or ""
+
+        async def settle() -> p.Message:
+            settled = await records.settle_reports(msg.number, by, reason)
+            if not settled:
+                return p.Error(code="no_report", message=f"no open report number {msg.number}")
+            log.warning("operator %s settled %d reports of %s (%s)", by, len(settled), settled[-1].reported,
+                        reason or "no reason given")
+            count = f"{len(settled)} report{'' if len(settled) == 1 else 's'}"
+            return m.Done(action="settle", text=f"{count} of {settled[-1].reported} settled")
+
+        self._state.answer_later(conn, settle(), "the store could not record it")
 
     # -- ignoring ---------------------------------------------------------------------------
     def named(self, conn: Conn) -> None:

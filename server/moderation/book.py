@@ -58,7 +58,13 @@ class ModerationRecords(Protocol):
     async def add_report(self, report: Report) -> int:
         """Keep a report; its number."""
 
-    async def latest_reports(self) -> list[Report]: ...
+    async def latest_reports(self) -> list[Report]:
+        """The latest reports not yet settled."""
+
+    async def settle_reports(self, number: int, by: str, reason: str) -> list[Report]:
+        """Settle report ``number`` and the earlier unsettled ones of the same player
+        (``reports.settled_by``), recorded as the operator ``by``'s action; the reports settled,
+        oldest first (none: no unsettled report of that number)."""
 
     async def listening(self, fingerprint: str) -> tuple[list[str], str]:
         """Whom a key ignores (the names as written) and whose chat it hears."""

@@ -28,6 +28,11 @@ class Report:
     evidence: tuple[str, ...]
 
     @property
+    def group(self) -> str:
+        """Whom the report is of, as one person: their key, else (a guest) their name."""
+        return self.reported_key or f"name:{name_key(self.reported)}"
+
+    @property
     def reporter(self) -> str:
         """Who reported, as one person: their key, else (a guest) their name and address."""
         return self.by_key or f"guest:{name_key(self.by)}@{self.by_address}"
@@ -78,11 +83,19 @@ def table_evidence(lines: Iterable[TableLine], seats: list[str | None], reporter
     return (where, *said[-(m.EVIDENCE_LINES - 1):]) if said or where else ()
 
 
+def settled_by(reports: Iterable[Report], number: int) -> list[Report]:
+    """The reports an operator settles by settling queue line ``number``: those of the same
+    player numbered up to it (none: there is no report ``number`` among ``reports``)."""
+    reports = list(reports)
+    line = next((r for r in reports if r.number == number), None)
+    return [] if line is None else [r for r in reports if r.group == line.group and r.number <= number]
+
+
 def queue(reports: Iterable[Report], limit: int) -> list[m.ReportLine]:
     """The latest report of each reported player, with how many distinct people reported
     them; the most reported first, then the latest."""
     by_player: dict[str, list[Report]] = defaultdict(list)
     for report in reports:
-        by_player[report.reported_key or f"name:{name_key(report.reported)}"].append(report)
+        by_player[report.group].append(report)
     ranked = sorted(by_player.values(), key=lambda rs: (-len({r.reporter for r in rs}), -max(r.at for r in rs)))
     return [max(rs, key=lambda r: r.at).line(len({r.reporter for r in rs})) for rs in ranked[:limit]]

@@ -129,6 +129,9 @@ class Store:
     async def latest_reports(self) -> list[Report]:
         return await self._on_db(moderation_sql.latest_reports)
 
+    async def settle_reports(self, number: int, by: str, reason: str) -> list[Report]:
+        return await self._on_db(moderation_sql.settle_reports, number, by, reason, time.time())
+
     async def listening(self, fingerprint: str) -> tuple[list[str], str]:
         return await self._on_db(moderation_sql.listening, fingerprint)
 

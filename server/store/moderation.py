@@ -8,7 +8,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from server.moderation.reports import Report
+from server.moderation.reports import Report, settled_by
 from server.moderation.restrictions import Restriction
 
 @contextmanager
@@ -80,11 +80,32 @@ def add_report(db: sqlite3.Connection, report: Report) -> int:
     return cursor.lastrowid
 
 
+REPORT_COLUMNS = ("number, at, reported, reported_key, reported_address, reason, text, by_name, by_key, by_address,"
+                  " table_id, seats, evidence")
+
+
 def latest_reports(db: sqlite3.Connection) -> list[Report]:
-    rows = db.execute("SELECT number, at, reported, reported_key, reported_address, reason, text, by_name, by_key,"
-                      " by_address, table_id, seats, evidence FROM reports ORDER BY number DESC LIMIT ?",
+    """The latest reports not yet settled."""
+    rows = db.execute(f"SELECT {REPORT_COLUMNS} FROM reports WHERE settled_at IS NULL ORDER BY number DESC LIMIT ?",
                       (REPORTS_READ,))
     return [_report(row) for row in rows]
+
+
+def settle_reports(db: sqlite3.Connection, number: int, by: str, reason: str, at: float) -> list[Report]:
+    """Settle report ``number`` and the earlier unsettled reports of the same player, and
+    record the action; the reports settled (none: no unsettled report of that number)."""
+    with transaction(db):
+        row = db.execute("SELECT reported_key FROM reports WHERE number = ? AND settled_at IS NULL",
+                         (number,)).fetchone()
+        if row is None:
+            return []
+        rows = db.execute(f"SELECT {REPORT_COLUMNS} FROM reports WHERE settled_at IS NULL AND number <= ?"
+                          " AND reported_key = ? ORDER BY number", (number, row[0]))
+        reports = settled_by([_report(r) for r in rows], number)
+        db.executemany("UPDATE reports SET settled_at = ?, settled_by = ? WHERE number = ?",
+                       [(at, by, r.number) for r in reports])
+        note(db, at, by, "settle", f"{reports[-1].reported} #{number}", reason)
+    return reports
 
 
 def _report(row: tuple[Any, ...]) -> Report:

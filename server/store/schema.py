@@ -206,6 +206,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN deal_secret TEXT NOT NULL DEFAULT '';
     """,
+    # 12: reports an operator has dealt with leave the queue (server/moderation/reports.py)
+    """
+    ALTER TABLE reports ADD COLUMN settled_at REAL;
+    ALTER TABLE reports ADD COLUMN settled_by TEXT;
+    """,
 )
 
 

@@ -91,7 +91,7 @@ async def test_a_ban_outlives_its_lobby_host_and_holds_at_a_process_started_afte
 async def test_every_operator_action_reaches_players_on_another_process_and_is_refused_to_others(
         tmp_path, nats_server: NatsServer) -> None:
     """Through one process, on players connected to the other: a mute, a broadcast, closing their
-    table, a report read back, a kick; a player's key gets not_operator for each."""
+    table, a report read back and settled, a kick; a player's key gets not_operator for each."""
     operator, ana_key, bob_key = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(3))
     one, other = await operated(tmp_path, nats_server, operator), await operated(tmp_path, nats_server, operator)
     ana = bob = None
@@ -102,7 +102,8 @@ async def test_every_operator_action_reaches_players_on_another_process_and_is_r
         async def admin(command: p.Command, key: asyncssh.SSHKey = operator) -> p.Event:
             return await run_admin("127.0.0.1", one.port, command, [key], known_hosts=None)
 
-        for command in (m.Online(), m.Kick(name="bob"), m.Broadcast(text="x"), m.Reports()):
+        for command in (m.Online(), m.Kick(name="bob"), m.Broadcast(text="x"), m.Reports(),
+                        m.SettleReports(number=1)):
             refused = await admin(command, ana_key)
             assert isinstance(refused, p.Error) and refused.code == "not_operator", refused
 
@@ -125,6 +126,9 @@ async def test_every_operator_action_reaches_players_on_another_process_and_is_r
         reports = await admin(m.Reports())
         assert isinstance(reports, m.ReportsReport) and [r.reported for r in reports.lines] == ["ana"]
         assert reports.lines[0].table_id == table_id
+        settled = await admin(m.SettleReports(number=reports.lines[0].number, reason="warned"))
+        assert settled == m.Done(action="settle", text="1 report of ana settled"), settled
+        assert await admin(m.Reports()) == m.ReportsReport()  # (read back from the stream)
         closed = await admin(m.CloseTable(table_id=table_id, reason="a bug"))
         assert isinstance(closed, m.Done), closed
         for player in (ana, bob):

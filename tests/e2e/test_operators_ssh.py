@@ -176,6 +176,24 @@ async def test_players_report_with_the_evidence_and_the_operator_sees_the_most_r
                 "mallory", 2, "bob", "abuse", "siempre igual")
             assert line.evidence == ("mallory: you are all idiots",)  # bob said nothing; ana's lines are hers
             assert any("reported by 2" in text for text in report_lines(queue, ENGLISH))
+
+            # dealt with: settled, off the queue; a later report starts a new entry, counted afresh
+            await mallory.send(m.SettleReports(number=line.number))
+            assert (await mallory.wait_for(p.Error)).code == "not_operator"
+            settled = await _admin(srv.port, operator, m.SettleReports(number=line.number, reason="muted a day"))
+            assert settled == m.Done(action="settle", text="2 reports of mallory settled")
+            assert await _admin(srv.port, operator, m.Reports()) == m.ReportsReport()
+            again = await _admin(srv.port, operator, m.SettleReports(number=line.number))
+            assert isinstance(again, p.Error) and again.code == "no_report"
+            await ana.send(m.ReportPlayer(name="mallory", reason="name"))
+            assert (await ana.wait_for(p.Notice)).code == "reported"
+            fresh = await _admin(srv.port, operator, m.Reports())
+            assert isinstance(fresh, m.ReportsReport)
+            assert [(r.reported, r.reporters, r.reason) for r in fresh.lines] == [("mallory", 1, "name")]
+            record = await _admin(srv.port, operator, m.ModerationLog())
+            assert isinstance(record, m.LogReport)
+            assert (record.lines[0].action, record.lines[0].target, record.lines[0].reason) == (
+                "settle", f"mallory #{line.number}", "muted a day")
         finally:
             await mallory.close()
             await ana.close()

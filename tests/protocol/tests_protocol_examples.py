@@ -134,6 +134,7 @@ EXAMPLES: list[p.Message] = [
     p.Done(action="kick", text="ana was disconnected"),
     p.ReportPlayer(name="mallory", reason="abuse", text="insults all the time"),
     p.Reports(limit=10),
+    p.SettleReports(number=7, reason="muted for a day"),
     p.CloseTable(table_id="t1", reason="a bug"),
     p.Ignore(name="mallory"),
     p.Ignore(name="mallory", on=False),

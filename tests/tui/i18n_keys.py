@@ -17,6 +17,7 @@ from typing import Any
 
 import engine
 from protocol.deal_proof import PROBLEMS
+from protocol.moderation import REPORT_REASONS
 from tui.screens.operators import VIEWS
 from engine.variants.senas import SENAS
 from tui.hand_points import RAISES
@@ -192,6 +193,7 @@ def dynamic_keys() -> dict[str, set[str]]:
         "proof.problem.": set(PROBLEMS),  # what a check of the deals found (tui/proof_text.py)
         # The operators' screen (tui/screens/operators.py): its lists, and what each action asks
         "operator.view.": set(VIEWS),
+        "operator.reason_": set(REPORT_REASONS),
         "operator.empty.": set(VIEWS),
         "operator.ask.": {"ban", "mute", "ban_minutes", "mute_minutes"},
     }

@@ -25,6 +25,8 @@ from tui.operator_line import USAGE, Usage, operator_command
     ("/lift 3", m.Lift(number=3)),
     ("/say  restart at 10:00 ", m.Broadcast(text="restart at 10:00")),
     ("/reports", m.Reports()),
+    ("/settle 12", m.SettleReports(number=12)),
+    ("/settle 12 muted for a day", m.SettleReports(number=12, reason="muted for a day")),
     ("/close t7 a bug", m.CloseTable(table_id="t7", reason="a bug")),
     ("/ignore mallory", m.Ignore(name="mallory")),
     ("/unignore mallory", m.Ignore(name="mallory", on=False)),

@@ -112,6 +112,34 @@ async def test_the_reports_list_opens_a_reports_evidence_in_spanish() -> None:
                     seen=lambda: screen_text(app))
 
 
+async def test_a_report_is_settled_with_what_was_done_and_the_list_asked_again_in_portuguese() -> None:
+    app, link = lobby(operator=True, lang="pt")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await until(pilot, lambda: "Saguão" in screen_text(app), "the lobby", seen=lambda: screen_text(app))
+        await pilot.press("O")
+        await until(pilot, lambda: isinstance(app.screen, OperatorScreen), "the operators' screen")
+        await pilot.press("s")  # not on the online list: nothing happens
+        await pilot.press("3")
+        await until(pilot, lambda: link.sent[-1] == m.Reports(limit=200), "the reports asked")
+        assert not any(isinstance(sent, m.SettleReports) for sent in link.sent)
+        link.push(m.ReportsReport(lines=(m.ReportLine(number=9, reported="mallory", reason="abuse", by="ana",
+                                                      reporters=3),)))
+        await until(pilot, lambda: "ofensas" in screen_text(app), "the report, its reason in her words",
+                    seen=lambda: screen_text(app))
+        assert "s resolver" in screen_text(app) and "último" in screen_text(app)
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen)
+                    and "Dar por resolvidas as denúncias de mallory" in screen_text(app)
+                    and "(até a #9)? Elas saem da fila." in screen_text(app),
+                    "what was done, asked", seen=lambda: screen_text(app))
+        await pilot.press(*"silenciada 1 dia")
+        await pilot.press("enter")
+        await until(pilot, lambda: link.sent[-1] == m.SettleReports(number=9, reason="silenciada 1 dia"), "settled",
+                    seen=lambda: link.sent[-1])
+        link.push(m.Done(action="settle", text="3 reports of mallory settled"))
+        await until(pilot, lambda: link.sent[-1] == m.Reports(limit=200), "the queue asked again")
+
+
 def test_minutes_then_a_reason() -> None:
     assert minutes_and_reason("30 spam in chat", 60) == (30, "spam in chat")
     assert minutes_and_reason("spam", 60) == (60, "spam")

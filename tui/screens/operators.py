@@ -26,7 +26,7 @@ VIEWS = ("online", "bans", "reports", "log")
 COLUMNS = {  # per list: (column, width); what tells rows apart first, for 60 columns
     "online": (("name", 14), ("where", 16), ("address", 15), ("key", 17), ("notes", 10)),
     "bans": (("number", 4), ("what", 5), ("target", 17), ("reason", 20), ("until", 20), ("on", 8)),
-    "reports": (("number", 4), ("name", 14), ("reporters", 4), ("reason", 9), ("by", 14), ("text", 24)),
+    "reports": (("number", 4), ("name", 14), ("reporters", 4), ("reason", 9), ("last_by", 14), ("text", 24)),
     "log": (("when", 20), ("action", 9), ("target", 17), ("reason", 20), ("by", 17)),
 }
 ACTS_ON_PLAYERS = ("kick", "mute", "ban")
@@ -45,6 +45,7 @@ class OperatorScreen(TrucoScreen[None]):
         Binding("3", "show('reports')", "", show=False), Binding("4", "show('log')", "", show=False),
         Binding("k", "kick", "", show=False), Binding("m", "mute", "", show=False),
         Binding("b", "ban", "", show=False), Binding("u", "lift", "", show=False),
+        Binding("s", "settle", "", show=False),
         Binding("enter", "open", "", show=False), Binding("colon", "command", "", show=False),
         Binding("R", "refresh", "", show=False),
     ]
@@ -127,8 +128,8 @@ class OperatorScreen(TrucoScreen[None]):
                      when_text(line.until) if line.until else tr("operator.for_good"), line.on)
                     for line in answer.lines]
         elif isinstance(answer, m.ReportsReport):
-            rows = [(str(line.number), line.reported, str(line.reporters), line.reason, line.by, line.text)
-                    for line in answer.lines]
+            rows = [(str(line.number), line.reported, str(line.reporters), self._reason(line.reason), line.by,
+                     line.text) for line in answer.lines]
         elif isinstance(answer, m.LogReport):
             rows = [(when_text(line.at), line.action, shown(line.target), line.reason, shown(line.by))
                     for line in answer.lines]
@@ -136,6 +137,10 @@ class OperatorScreen(TrucoScreen[None]):
             table.add_row(*(Text(cell, no_wrap=True, overflow="ellipsis") for cell in row), key=str(n))
         self._status("" if rows else tr(f"operator.empty.{self.view}"))
         self._keys()
+
+    def _reason(self, code: str) -> str:
+        """A report's reason in the operator's language (a code this client does not know: as sent)."""
+        return self.tr(f"operator.reason_{code}") if code in m.REPORT_REASONS else code
 
     def _status(self, text: str) -> None:
         self.query_one("#op-status", Static).update(Text(text, style="dim"))
@@ -148,7 +153,7 @@ class OperatorScreen(TrucoScreen[None]):
         if self.view == "bans":
             keys.append(("u", tr("operator.key.lift")))
         if self.view == "reports":
-            keys.append(("Enter", tr("operator.key.evidence")))
+            keys += [("Enter", tr("operator.key.evidence")), ("s", tr("operator.key.settle"))]
         keys += [(":", tr("operator.key.command")), ("R", tr("operator.key.refresh")), ("Esc", tr("key.back_to_lobby"))]
         self.query_one("#op-keys", KeyBar).show(keys)
 
@@ -160,7 +165,7 @@ class OperatorScreen(TrucoScreen[None]):
             return self.view in ("online", "reports")
         if action == "lift":
             return self.view == "bans"
-        if action == "open":
+        if action in ("open", "settle"):
             return self.view == "reports"
         return True
 
@@ -220,6 +225,14 @@ class OperatorScreen(TrucoScreen[None]):
         line = self._selected()
         if isinstance(line, m.RestrictionLine):
             self.app.send(m.Lift(number=line.number))
+
+    def action_settle(self) -> None:
+        line = self._selected()
+        if isinstance(line, m.ReportLine):
+            number = line.number
+            self._ask(self.tr("operator.ask.settle", name=line.reported, number=number),
+                      self.tr("operator.ask.settle_reason"),
+                      lambda reason: self.app.send(m.SettleReports(number=number, reason=reason[:m.REASON_MAX])))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if self.view == "reports":  # (Enter on the list is the table's own key)
