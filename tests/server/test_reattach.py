@@ -309,3 +309,36 @@ async def test_a_seating_command_sent_again_to_a_new_host_is_not_done_twice(tmp_
         assert [m.line.text for m in beto.of(p.Chat)] == ["sigo aca"]
     finally:
         await stop_hub(hub, store, task)
+
+
+async def test_a_key_holder_attached_to_a_new_host_gets_back_whom_they_ignore(tmp_path: Path) -> None:
+    """The ignore list is kept for a key; a session given to a new lobby host has it read again
+    (the host also needs it: quick play never seats the two together)."""
+    from protocol import moderation as m
+    from server.moderation.book import Moderation
+
+    path = tmp_path / "db.sqlite3"
+    for round_ in range(2):
+        store = Store(path)
+        await store.open()
+        hub = Hub(ServerConfig(), variant_infos(), validate_options, store, moderation=Moderation(records=store))
+        await hub.load()
+        task = asyncio.create_task(hub.run())
+        try:
+            if round_ == 0:
+                ana = await join(hub, "ana", "SHA256:ana")
+                ana.send(m.Ignore(name="mallory"))
+                await ana.settle()
+                assert ana.of(m.Listening)[-1].ignored == ("mallory",)
+                continue
+            ana = await attach(hub, 101, "ana", "SHA256:ana")
+
+            async def told() -> None:
+                while not ana.of(m.Listening):
+                    await ana.settle()
+                    await asyncio.sleep(0.01)
+
+            await asyncio.wait_for(told(), 10)
+            assert ana.of(m.Listening)[-1].ignored == ("mallory",)
+        finally:
+            await stop_hub(hub, store, task)
