@@ -15,7 +15,8 @@ from protocol.messages import (
     CHAT_MAX, NAME_MAX, SENA_MAX, TABLE_ID_MAX, TITLE_MAX, ChatLine, Message, OptionValue, TableInfo,
 )
 from protocol.bus_base import BusMessage
-from protocol.bus_moderation import IgnoreEntry, ModerationNote, ReportEntry, ReportsSettled, RestrictionEntry
+from protocol.bus_moderation import (IgnoreEntry, ModerationNote, OperatorEntry, ReportEntry, ReportsSettled,
+                                     RestrictionEntry)
 from protocol.bus_ratings import RatingEntry, StatLine
 from protocol.schema import limited
 
@@ -434,7 +435,7 @@ BUS_TYPES: dict[str, type[Message]] = {
                 PresenceEntry, DirectoryEntry, LobbyView, ConnAttach, ResumeCode, InputAck,
                 TableEntry, GameEntry, AliveAt, LobbyChatLine, RatingEntry, StatLine, TableOwn,
                 TableCall, TableStatus, HandSenas, TableChatLog, RestrictionEntry, ModerationNote,
-                ReportEntry, ReportsSettled, IgnoreEntry, AttachCheck, Unattached)
+                ReportEntry, ReportsSettled, OperatorEntry, IgnoreEntry, AttachCheck, Unattached)
 }
 
 

@@ -72,6 +72,17 @@ class ReportsSettled(BusMessage):
 
 
 @dataclass(frozen=True)
+class OperatorEntry(BusMessage):
+    """A key an operator named an operator of the cluster (the value of its key, the
+    fingerprint in hex, in the operators' bucket; deleted when it is no longer one)."""
+
+    TYPE: ClassVar[str] = "bus_operator"
+    fingerprint: str = limited(max_len=FINGERPRINT_MAX)
+    by: str = limited("", max_len=FINGERPRINT_MAX)
+    at: float = limited(0.0, lo=0, hi=SECONDS_MAX)
+
+
+@dataclass(frozen=True)
 class IgnoreEntry(BusMessage):
     """Whom one key ignores and whose chat it hears (the value of its key in the ignores bucket)."""
 

@@ -19,6 +19,7 @@ FINGERPRINT_MAX = 64  # "SHA256:" and 43 characters of base64
 ADDRESS_MAX = 64  # an IPv6 address and its prefix length
 LIST_MAX = 10_000
 MINUTES_MAX = 10 * 365 * 24 * 60  # ten years; 0 means for good
+KEY_TEXT_MAX = 4096  # an OpenSSH public key line (an RSA key of 8192 bits and a comment fit)
 
 EVIDENCE_LINES = 20  # the chat lines a report carries
 IGNORED_MAX = 200  # the players one may ignore
@@ -140,6 +141,25 @@ class SettleReports(Command):
 
 
 @dataclass(frozen=True)
+class NameOperator(Command):
+    """Make a key an operator of this server (in a cluster, of every process), or no longer
+    (``on`` False). ``key``: a fingerprint (``SHA256:...``), an OpenSSH public key line, or
+    the name of a player online (or reserved) with a key. A key that is an operator by the
+    server's settings (``DATA_DIR/operators``, ``--operator-key``) stays one until they change."""
+
+    TYPE: ClassVar[str] = "op_operator"
+    key: str = limited(max_len=KEY_TEXT_MAX)
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class ListOperators(Command):
+    """The server's operators: by its settings and named by operators."""
+
+    TYPE: ClassVar[str] = "op_operators"
+
+
+@dataclass(frozen=True)
 class Ignore(Command):
     """Hide a player's chat and señas from me (``on`` False: show them again), and never seat
     me with them by quick play; the player is not told. Kept for a key, for a session for a
@@ -212,7 +232,7 @@ class RestrictionsReport(Event):
 class LogLine:
     at: int = limited(0, lo=0, hi=2**40)
     by: str = limited("", max_len=FINGERPRINT_MAX)
-    action: str = limited("", max_len=16)  # kick | ban | mute | lift | broadcast | close | settle
+    action: str = limited("", max_len=16)  # kick | ban | mute | lift | broadcast | close | settle | operator
     target: str = limited("", max_len=ADDRESS_MAX)
     reason: str = limited("", max_len=NOTICE_MAX)
 
@@ -249,6 +269,20 @@ class ReportsReport(Event):
 
 
 @dataclass(frozen=True)
+class OperatorLine:
+    fingerprint: str = limited(max_len=FINGERPRINT_MAX)
+    named: bool = False  # False: by the settings of the process that answers
+    by: str = limited("", max_len=FINGERPRINT_MAX)  # the operator who named it
+    at: int = limited(0, lo=0, hi=2**40)
+
+
+@dataclass(frozen=True)
+class OperatorsReport(Event):
+    TYPE: ClassVar[str] = "op_operators_report"
+    lines: tuple[OperatorLine, ...] = limited((), max_items=LIST_MAX)
+
+
+@dataclass(frozen=True)
 class Done(Event):
     """An operator's command was carried out: what was done, in words for the operator."""
 
@@ -259,17 +293,19 @@ class Done(Event):
 
 MESSAGE_TYPES.update({cls.TYPE: cls for cls in (
     Online, Kick, Restrict, Lift, ListRestrictions, Broadcast, ModerationLog, Reports, ReportPlayer, Ignore,
-    CloseTable, SettleReports,
+    CloseTable, SettleReports, NameOperator, ListOperators, OperatorsReport,
     ChatSetting, Listening,
     OnlineReport, RestrictionsReport, LogReport, ReportsReport, Done,
 )})
 
 OPERATOR_COMMANDS: tuple[type[Command], ...] = (Online, Kick, Restrict, Lift, ListRestrictions, Broadcast,
-                                                ModerationLog, Reports, CloseTable, SettleReports)
+                                                ModerationLog, Reports, CloseTable, SettleReports, NameOperator,
+                                                ListOperators)
 
 __all__ = ["Online", "Kick", "Restrict", "Lift", "ListRestrictions", "Broadcast", "ModerationLog",
            "OnlineLine", "OnlineReport", "RestrictionLine", "RestrictionsReport", "LogLine", "LogReport", "Done",
-           "ReportPlayer", "Reports", "SettleReports", "ReportLine", "ReportsReport", "REPORT_REASONS", "EVIDENCE_LINES",
+           "ReportPlayer", "Reports", "SettleReports", "NameOperator", "ListOperators", "OperatorLine",
+           "OperatorsReport", "ReportLine", "ReportsReport", "REPORT_REASONS", "EVIDENCE_LINES",
            "CloseTable", "Ignore", "ChatSetting", "Listening", "IGNORED_MAX", "HEAR", "HEAR_EVERYONE", "HEAR_PARTNERS",
            "HEAR_NOBODY",
            "OPERATOR_COMMANDS", "BAN", "MUTE", "ON_KEY", "ON_NAME", "ON_ADDRESS", "REASON_MAX", "NOTICE_MAX"]

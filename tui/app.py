@@ -218,7 +218,7 @@ class TrucoApp(App[str]):  # (exit result: the reason the session ends, if any)
             self.notify_text(msg.text, timeout=10)
         elif isinstance(msg, p.DealsProof):  # asked for in My games: checked here, shown whole
             self._show_proof(msg)
-        elif isinstance(msg, (m.OnlineReport, m.RestrictionsReport, m.LogReport, m.ReportsReport)):
+        elif isinstance(msg, (m.OnlineReport, m.RestrictionsReport, m.LogReport, m.ReportsReport, m.OperatorsReport)):
             from tui.screens.help import HelpScreen
             from tui.screens.operators import OperatorScreen
 

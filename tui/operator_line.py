@@ -15,6 +15,10 @@ words is an operator's command, not chat (the server refuses it from anyone else
     /reports                               the reports, the most reported players first
     /settle NUMBER [REASON]                a player's reports dealt with: off the queue (theirs
                                            up to that number in /reports)
+    /operators                             the operators: by the settings, and named
+    /operator add|remove KEY               name a key an operator (every process of a cluster),
+                                           or no longer: a fingerprint, a public key, or the
+                                           name of a player with a key
 
 and, from anyone:
 
@@ -40,7 +44,7 @@ USAGE = {
     "who": "/who", "kick": "/kick NAME [REASON]", "ban": "/ban [key|name|ip|net] WHO [MINUTES] [REASON]",
     "mute": "/mute [key|name|ip|net] WHO [MINUTES] [REASON]", "lift": "/lift NUMBER", "bans": "/bans",
     "say": "/say TEXT", "log": "/log", "close": "/close TABLE [REASON]", "reports": "/reports",
-    "settle": "/settle NUMBER [REASON]", "report": "/report NAME REASON [TEXT]",
+    "settle": "/settle NUMBER [REASON]", "operators": "/operators", "operator": "/operator add|remove KEY", "report": "/report NAME REASON [TEXT]",
     "ignore": "/ignore NAME", "unignore": "/unignore NAME", "chat": "/chat everyone|partners|nobody",
 }
 HEAR_WORDS = {
@@ -76,9 +80,12 @@ def operator_command(line: str) -> p.Command | None:
 
 
 def _command(verb: str, rest: list[str], text: str) -> p.Command:
-    if verb in ("who", "bans", "log", "reports"):
+    if verb in ("who", "bans", "log", "reports", "operators"):
         return {"who": m.Online(), "bans": m.ListRestrictions(), "log": m.ModerationLog(),
-                "reports": m.Reports()}[verb]
+                "reports": m.Reports(), "operators": m.ListOperators()}[verb]
+    if verb == "operator":
+        change = {"add": True, "remove": False}[rest[0].lower()]
+        return m.NameOperator(key=text.split(None, 1)[1], on=change)
     if verb == "chat":
         return m.ChatSetting(hear=HEAR_WORDS[rest[0].lower()])
     if verb in ("ignore", "unignore"):

@@ -49,6 +49,14 @@ def report_lines(answer: p.Event, tr: Tr, whole_keys: bool = True) -> list[str]:
                 out.append(f"  \u201c{line.text}\u201d")
             out += [f"  | {said}" for said in line.evidence]
         return out
+    if isinstance(answer, m.OperatorsReport):
+        if not answer.lines:
+            return [tr("operator.no_operators")]
+        rows = [tuple(tr(f"operator.col.{c}") for c in ("key", "source", "when"))]
+        rows += [(key(line.fingerprint),
+                  tr("operator.named_by", by=key(line.by)) if line.named else tr("operator.in_settings"),
+                  when_text(line.at) if line.named else "") for line in answer.lines]
+        return _columns(rows)
     if isinstance(answer, m.LogReport):
         if not answer.lines:
             return [tr("operator.no_actions")]

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 ANSWER_WAIT = 15.0  # seconds for the server's answer
 DEFAULT_KEYS = ("~/.ssh/id_ed25519", "~/.ssh/id_ecdsa", "~/.ssh/id_rsa")
-ANSWERS = (m.Done, m.OnlineReport, m.RestrictionsReport, m.LogReport, m.ReportsReport, p.Error)
+ANSWERS = (m.Done, m.OnlineReport, m.RestrictionsReport, m.LogReport, m.ReportsReport, m.OperatorsReport, p.Error)
 
 
 def add_admin_parser(sub: Any, default_port: int, tr: Translator = ENGLISH) -> None:
@@ -64,6 +64,10 @@ def add_admin_parser(sub: Any, default_port: int, tr: Translator = ENGLISH) -> N
     record.add_argument("--limit", type=int, default=50)
     reports = does.add_parser("reports", help=tr("cli.help.admin.reports"))
     reports.add_argument("--limit", type=int, default=50)
+    does.add_parser("operators", help=tr("cli.help.admin.operators"))
+    operator = does.add_parser("operator", help=tr("cli.help.admin.operator"))
+    operator.add_argument("change", choices=("add", "remove"))
+    operator.add_argument("key", help=tr("cli.help.admin.operator_key"))
     settle = does.add_parser("settle", help=tr("cli.help.admin.settle"))
     settle.add_argument("number", type=int)
     settle.add_argument("--reason", default="", help=tr("cli.help.admin.reason"))
@@ -90,6 +94,12 @@ def command_of(args: argparse.Namespace) -> p.Command:
         return m.Broadcast(text=args.text)
     if action == "reports":
         return m.Reports(limit=max(1, min(500, args.limit)))
+    if action == "operators":
+        return m.ListOperators()
+    if action == "operator":
+        key = Path(args.key).expanduser()
+        text = key.read_text(encoding="utf-8").strip() if args.key.endswith(".pub") and key.is_file() else args.key
+        return m.NameOperator(key=text[:m.KEY_TEXT_MAX], on=args.change == "add")
     if action == "settle":
         return m.SettleReports(number=max(1, args.number), reason=args.reason)
     return m.ModerationLog(limit=max(1, min(1000, args.limit)))

@@ -16,7 +16,8 @@ from nats.js.errors import KeyDeletedError, KeyNotFoundError, KeyWrongLastSequen
 
 import protocol as p
 from protocol.bus import decode_bus
-from protocol.bus_moderation import IgnoreEntry, ModerationNote, ReportEntry, ReportsSettled, RestrictionEntry
+from protocol.bus_moderation import (IgnoreEntry, ModerationNote, OperatorEntry, ReportEntry, ReportsSettled,
+                                     RestrictionEntry)
 from protocol import moderation as m
 from server.cluster.bus import Bus, bucket
 from server.cluster.mirror import BucketMirror
@@ -35,11 +36,38 @@ REPORT_SUBJECT = "truco.reports"
 REPORTS_KEPT = 100_000
 REPORTS_READ = 2000  # the latest reports the queue is made of (as with SQLite)
 IGNORES_BUCKET = "truco_ignores"  # a key's fingerprint (hex) -> IgnoreEntry
+OPERATORS_BUCKET = "truco_operators"  # a key's fingerprint (hex) -> OperatorEntry: an operator named
 NUMBER_TRIES = 20  # another host writing the same number meanwhile: the next one
 
 
 def _key(number: int) -> str:
     return f"n{number}"
+
+
+class OperatorsMirror(BucketMirror):
+    """This process's copy of the keys operators named operators of the cluster (``named``,
+    given to its ``Moderation``): a key named through any process is one here too."""
+
+    BUCKET = OPERATORS_BUCKET
+    MESSAGE = OperatorEntry
+    LABEL = "operators"
+
+    def __init__(self, bus: Bus, kv: Any) -> None:
+        super().__init__(bus, kv)
+        self.named: dict[str, tuple[str, float]] = {}
+
+    def _keep(self, key: str, message: Any) -> str | None:
+        assert isinstance(message, OperatorEntry)
+        if key != message.fingerprint.encode().hex():
+            return "not under its own key"
+        self.named[message.fingerprint] = (message.by, message.at)
+        return None
+
+    def _forget(self, key: str) -> None:
+        try:
+            self.named.pop(bytes.fromhex(key).decode(), None)
+        except ValueError:
+            pass
 
 
 class ModerationMirror(BucketMirror):
@@ -55,9 +83,16 @@ class ModerationMirror(BucketMirror):
         self.book = RestrictionBook()
         self._highest = 0  # the highest number seen: a new one is above it
 
+    operators: OperatorsMirror
+
     @classmethod
     async def open(cls, bus: Bus) -> "ModerationMirror":
         mirror = await super().open(bus)
+        try:
+            mirror.operators = await OperatorsMirror.open(bus)
+        except BaseException:
+            await mirror.close()
+            raise
         for name, subject, kept in ((RECORD_STREAM, RECORD_SUBJECT, RECORD_KEPT),
                                     (REPORT_STREAM, REPORT_SUBJECT, REPORTS_KEPT)):
             try:
@@ -67,6 +102,11 @@ class ModerationMirror(BucketMirror):
                     name=name, subjects=[subject], storage=StorageType.FILE,
                     num_replicas=bus.options.replicas, max_msgs=kept, discard=DiscardPolicy.OLD))
         return mirror
+
+    async def close(self) -> None:
+        if hasattr(self, "operators"):
+            await self.operators.close()
+        await super().close()
 
     def _keep(self, key: str, message: Any) -> str | None:
         assert isinstance(message, RestrictionEntry)
@@ -183,6 +223,28 @@ class ModerationMirror(BucketMirror):
             number=number, group=settled[-1].group, at=time.time(), by=by)), stream=REPORT_STREAM)
         await self.note_action(by, "settle", f"{settled[-1].reported} #{number}", reason)
         return settled
+
+    async def named_operators(self) -> dict[str, tuple[str, float]]:
+        return dict(self.operators.named)
+
+    async def name_operator(self, fingerprint: str, on: bool, by: str) -> bool:
+        key = fingerprint.encode().hex()
+        if on:
+            at = time.time()
+            try:
+                await self.operators.kv.create(key, p.encode(OperatorEntry(fingerprint=fingerprint, by=by, at=at)))
+            except KeyWrongLastSequenceError:  # an operator already
+                return False
+            self.operators.named[fingerprint] = (by, at)
+        else:
+            try:
+                await self.operators.kv.get(key)
+            except (KeyNotFoundError, KeyDeletedError):
+                return False
+            await self.operators.kv.delete(key)
+            self.operators.named.pop(fingerprint, None)
+        await self.note_action(by, "operator" if on else "unoperator", fingerprint, "")
+        return True
 
     async def listening(self, fingerprint: str) -> tuple[list[str], str]:
         kv = await bucket(self._bus, IGNORES_BUCKET)

@@ -164,7 +164,8 @@ class Node:
         await front.start()
         await tables.start()
         return cls(config, bus, leases, names, presence, front, tables, stop, directory,
-                   moderation=Moderation(operators, restrictions.book, records=restrictions))
+                   moderation=Moderation(operators, restrictions.book, records=restrictions,
+                                         named=restrictions.operators.named))
 
     async def start(self) -> None:
         """Until a host is known (this process, if nobody else is)."""

@@ -19,12 +19,14 @@ from server.lobby.seats import Seats
 from server.lobby.sessions import Sessions
 from server.lobby.state import Conn, LobbyState
 from server.moderation.book import Moderation
+from server.moderation.operators import OperatorKeyError, fingerprint_of
 from server.moderation.reports import Report, evidence, queue, table_evidence
 from server.moderation.restrictions import BadTarget, Restriction, network
 
 log = logging.getLogger(__name__)
 
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+PUBLIC_KEY_STARTS = ("ssh-", "ecdsa-", "sk-")  # an OpenSSH public key line's key type
 REPORTS_PER_SESSION = 10  # a session's reports of other players: past them, refused
 SECONDS_A_MINUTE = 60
 
@@ -43,7 +45,8 @@ class OperatorDesk:
                 m.Lift: self.on_lift, m.ListRestrictions: self.on_list, m.Broadcast: self.on_broadcast,
                 m.ModerationLog: self.on_log, m.ReportPlayer: self.on_report, m.Reports: self.on_reports,
                 m.Ignore: self.on_ignore, m.ChatSetting: self.on_chat_setting, m.CloseTable: self.on_close_table,
-                m.SettleReports: self.on_settle}
+                m.SettleReports: self.on_settle, m.NameOperator: self.on_name_operator,
+                m.ListOperators: self.on_list_operators}
 
     def allows(self, conn: Conn) -> bool:
         return self.moderation.is_operator(conn.peer.fingerprint)
@@ -246,20 +249,60 @@ class OperatorDesk:
         """Reports dealt with leave the queue: the line's player's reports up to ``number``."""
         records, reason = self.moderation.records, clean_text(msg.reason, m.REASON_MAX)
         if records is None:
-            self._state.error(conn, "no_report", "this server keeps no reports")
+            self._state.error(conn, "no_such_report", "this server keeps no reports")
             return
         by = conn.peer.fingerprint or ""
 
         async def settle() -> p.Message:
             settled = await records.settle_reports(msg.number, by, reason)
             if not settled:
-                return p.Error(code="no_report", message=f"no open report number {msg.number}")
+                return p.Error(code="no_such_report", message=f"no open report number {msg.number}")
             log.warning("operator %s settled %d reports of %s (%s)", by, len(settled), settled[-1].reported,
                         reason or "no reason given")
             count = f"{len(settled)} report{'' if len(settled) == 1 else 's'}"
             return m.Done(action="settle", text=f"{count} of {settled[-1].reported} settled")
 
         self._state.answer_later(conn, settle(), "the store could not record it")
+
+    # -- operators --------------------------------------------------------------------------
+    def on_list_operators(self, conn: Conn, msg: m.ListOperators) -> None:
+        moderation = self.moderation
+        lines = [m.OperatorLine(fingerprint=fp) for fp in sorted(moderation.operators)]
+        lines += [m.OperatorLine(fingerprint=fp, named=True, by=by, at=int(at))
+                  for fp, (by, at) in sorted(moderation.named.items()) if fp not in moderation.operators]
+        self._state.send(conn, m.OperatorsReport(lines=tuple(lines)))
+
+    def on_name_operator(self, conn: Conn, msg: m.NameOperator) -> None:
+        """A key named an operator of this server (a cluster's every process), or no longer."""
+        records, moderation = self.moderation.records, self.moderation
+        try:
+            text = msg.key.strip()
+            fingerprint = fingerprint_of(text) if text.startswith(PUBLIC_KEY_STARTS) else \
+                self._target(m.ON_KEY, text, False)
+        except (BadTarget, OperatorKeyError) as exc:
+            self._state.error(conn, "bad_key", str(exc))
+            return
+        if records is None:
+            self._state.error(conn, "no_store", "this server keeps no operators but its settings'")
+            return
+        if not msg.on and fingerprint in moderation.operators:
+            self._state.error(conn, "in_settings", f"{fingerprint} is an operator by this server's settings "
+                                                   "(DATA_DIR/operators, --operator-key): change them there")
+            return
+        by = conn.peer.fingerprint or ""
+
+        async def name() -> p.Message:
+            changed = await records.name_operator(fingerprint, msg.on, by)
+            if msg.on:
+                moderation.named.setdefault(fingerprint, (by, time.time()))
+            else:
+                moderation.named.pop(fingerprint, None)
+            log.warning("operator %s: %s %s an operator", by, fingerprint, "is now" if msg.on else "is no longer")
+            said = ("is an operator now" if changed else "was an operator already") if msg.on else \
+                "is no longer an operator" if changed else "was not named an operator"
+            return m.Done(action="operator", text=f"{fingerprint} {said}")
+
+        self._state.answer_later(conn, name(), "the store could not record it")
 
     # -- ignoring ---------------------------------------------------------------------------
     def named(self, conn: Conn) -> None:

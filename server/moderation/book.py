@@ -66,6 +66,13 @@ class ModerationRecords(Protocol):
         (``reports.settled_by``), recorded as the operator ``by``'s action; the reports settled,
         oldest first (none: no unsettled report of that number)."""
 
+    async def named_operators(self) -> dict[str, tuple[str, float]]:
+        """The keys operators named operators: fingerprint -> (by whom, when)."""
+
+    async def name_operator(self, fingerprint: str, on: bool, by: str) -> bool:
+        """Name a key an operator (``on``) or no longer, recorded as ``by``'s action; False:
+        nothing changed (it already was; it was not)."""
+
     async def listening(self, fingerprint: str) -> tuple[list[str], str]:
         """Whom a key ignores (the names as written) and whose chat it hears."""
 
@@ -73,14 +80,19 @@ class ModerationRecords(Protocol):
 
 
 class Moderation:
-    """The server's operators (their keys' fingerprints), its book of restrictions and where
-    they are kept (None: nowhere, as in tests of the lobby alone)."""
+    """The server's operators, its book of restrictions and where they are kept (None:
+    nowhere, as in tests of the lobby alone). Operators are the keys of the settings
+    (``operators``: DATA_DIR/operators, --operator-key) and those operators named (``named``,
+    fingerprint -> (by whom, when): kept in the store; in a cluster, a bucket's copy that its
+    watch keeps, so a key named through one process is an operator at every process)."""
 
     def __init__(self, operators: frozenset[str] = frozenset(), book: RestrictionBook | None = None,
-                 records: ModerationRecords | None = None) -> None:
+                 records: ModerationRecords | None = None,
+                 named: dict[str, tuple[str, float]] | None = None) -> None:
         self.operators = operators
+        self.named = named if named is not None else {}
         self.book = book if book is not None else RestrictionBook()
         self.records = records
 
     def is_operator(self, fingerprint: str | None) -> bool:
-        return fingerprint is not None and fingerprint in self.operators
+        return fingerprint is not None and (fingerprint in self.operators or fingerprint in self.named)

@@ -132,6 +132,12 @@ class Store:
     async def settle_reports(self, number: int, by: str, reason: str) -> list[Report]:
         return await self._on_db(moderation_sql.settle_reports, number, by, reason, time.time())
 
+    async def named_operators(self) -> dict[str, tuple[str, float]]:
+        return await self._on_db(moderation_sql.named_operators)
+
+    async def name_operator(self, fingerprint: str, on: bool, by: str) -> bool:
+        return await self._on_db(moderation_sql.name_operator, fingerprint, on, by, time.time())
+
     async def listening(self, fingerprint: str) -> tuple[list[str], str]:
         return await self._on_db(moderation_sql.listening, fingerprint)
 

@@ -115,6 +115,23 @@ def _report(row: tuple[Any, ...]) -> Report:
                   table_id, tuple(json.loads(seats)), tuple(json.loads(evidence)))
 
 
+def named_operators(db: sqlite3.Connection) -> dict[str, tuple[str, float]]:
+    return {fp: (by, at) for fp, by, at in db.execute("SELECT fingerprint, by_key, at FROM operators")}
+
+
+def name_operator(db: sqlite3.Connection, fingerprint: str, on: bool, by: str, at: float) -> bool:
+    """Name a key an operator (``on``) or no longer, and record it; False: it already was (was not)."""
+    with transaction(db):
+        if on:
+            cursor = db.execute("INSERT INTO operators (fingerprint, by_key, at) VALUES (?, ?, ?)"
+                                " ON CONFLICT(fingerprint) DO NOTHING", (fingerprint, by, at))
+        else:
+            cursor = db.execute("DELETE FROM operators WHERE fingerprint = ?", (fingerprint,))
+        if cursor.rowcount:
+            note(db, at, by, "operator" if on else "unoperator", fingerprint, "")
+    return bool(cursor.rowcount)
+
+
 def listening(db: sqlite3.Connection, fingerprint: str) -> tuple[list[str], str]:
     row = db.execute("SELECT names, hear FROM ignores WHERE fingerprint = ?", (fingerprint,)).fetchone()
     return ([str(name) for name in json.loads(row[0])], str(row[1])) if row else ([], "everyone")

@@ -211,6 +211,14 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE reports ADD COLUMN settled_at REAL;
     ALTER TABLE reports ADD COLUMN settled_by TEXT;
     """,
+    # 13: keys an operator named operators (besides the settings' own; server/moderation/book.py)
+    """
+    CREATE TABLE operators (
+        fingerprint TEXT PRIMARY KEY,
+        by_key      TEXT NOT NULL,
+        at          REAL NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
 
 

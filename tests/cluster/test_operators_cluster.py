@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from typing import Awaitable
 
 import asyncssh
 import pytest
@@ -14,7 +15,7 @@ from protocol import moderation as m
 from protocol.client import Client, Closed
 from server.cli.admin import run_admin
 from server.cluster.natsd import NatsServer
-from tests.cluster.procs import Proc, start
+from tests.cluster.procs import Proc, start, until
 
 pytestmark = pytest.mark.e2e
 
@@ -142,3 +143,43 @@ async def test_every_operator_action_reaches_players_on_another_process_and_is_r
     finally:
         await asyncio.gather(*(c.close() for c in (ana, bob) if c is not None), return_exceptions=True)
         await asyncio.gather(one.stop(), other.stop())
+
+
+async def test_a_key_named_an_operator_through_one_process_is_one_at_every_process(
+        tmp_path, nats_server: NatsServer) -> None:
+    """Named through one process's front end, kept in the operators' bucket: both processes
+    (one of them not the lobby host, so its copy comes by the bucket's watch) let the key pass
+    a ban of its name at their handshake, as an operator; once removed, neither does."""
+    operator, ana_key, eve_key = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(3))
+    one, other = await operated(tmp_path, nats_server, operator), await operated(tmp_path, nats_server, operator)
+    try:
+        async def admin(command: p.Command) -> p.Event:
+            return await run_admin("127.0.0.1", one.port, command, [operator], known_hosts=None)
+
+        async def lets_in(proc: Proc, key: asyncssh.SSHKey) -> bool:
+            try:
+                client = await Client.connect("127.0.0.1", proc.port, "ana", client_keys=[key])
+            except asyncssh.DisconnectError:
+                return False
+            await client.close()
+            return True
+
+        fingerprint = str(ana_key.get_fingerprint("sha256"))
+        assert isinstance(await admin(m.Restrict(what=m.BAN, on=m.ON_NAME, target="ana", minutes=30)), m.Done)
+        assert isinstance(await admin(m.NameOperator(key=fingerprint)), m.Done)
+        for proc in (one, other):
+            await until(lambda: lets_in(proc, ana_key))
+            assert not await lets_in(proc, eve_key)  # the ban of the name holds to anyone else
+        listed = await run_admin("127.0.0.1", other.port, m.ListOperators(), [ana_key], known_hosts=None)
+        assert isinstance(listed, m.OperatorsReport)
+        assert (fingerprint, True) in [(line.fingerprint, line.named) for line in listed.lines]
+
+        assert isinstance(await admin(m.NameOperator(key=fingerprint, on=False)), m.Done)
+        for proc in (one, other):
+            await until(lambda: not_(lets_in(proc, ana_key)))
+    finally:
+        await asyncio.gather(one.stop(), other.stop())
+
+
+async def not_(held: Awaitable[bool]) -> bool:
+    return not await held

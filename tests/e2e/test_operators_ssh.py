@@ -184,7 +184,7 @@ async def test_players_report_with_the_evidence_and_the_operator_sees_the_most_r
             assert settled == m.Done(action="settle", text="2 reports of mallory settled")
             assert await _admin(srv.port, operator, m.Reports()) == m.ReportsReport()
             again = await _admin(srv.port, operator, m.SettleReports(number=line.number))
-            assert isinstance(again, p.Error) and again.code == "no_report"
+            assert isinstance(again, p.Error) and again.code == "no_such_report"
             await ana.send(m.ReportPlayer(name="mallory", reason="name"))
             assert (await ana.wait_for(p.Notice)).code == "reported"
             fresh = await _admin(srv.port, operator, m.Reports())
@@ -296,3 +296,36 @@ async def test_an_operator_closes_a_table_its_players_are_back_in_the_lobby_and_
             assert isinstance(missing, p.Error) and missing.code == "no_table"
         finally:
             await asyncio.gather(ana.close(), bob.close())
+
+
+async def test_an_operator_names_another_operator_who_stays_one_after_a_restart_until_removed(tmp_path):
+    """Over SSH with ``truco-ssh admin``'s code: bob's key, named by its player's name, is an
+    operator from then on and after a restart; a key of the settings cannot be removed so; bob,
+    removed, is refused again."""
+    operator, bob_key = _key(), _key()
+    overrides = dict(operator_keys=(_fingerprint(operator),))
+    async with running_server(tmp_path, **overrides) as srv:
+        async with await Client.connect("127.0.0.1", srv.port, "bob", client_keys=[bob_key]) as bob:
+            await bob.send(m.NameOperator(key="bob"))  # not an operator yet: may not name himself
+            assert (await bob.wait_for(p.Error)).code == "not_operator"
+            named = await _admin(srv.port, operator, m.NameOperator(key="Bob"))
+            assert named == m.Done(action="operator", text=f"{_fingerprint(bob_key)} is an operator now"), named
+        assert isinstance(await _admin(srv.port, bob_key, m.Online()), m.OnlineReport)
+        unknown = await _admin(srv.port, bob_key, m.NameOperator(key="nobody-here"))
+        assert isinstance(unknown, p.Error) and unknown.code == "bad_key", unknown
+        kept = await _admin(srv.port, bob_key, m.NameOperator(key=_fingerprint(operator), on=False))
+        assert isinstance(kept, p.Error) and kept.code == "in_settings", kept
+    async with running_server(tmp_path, **overrides) as srv:  # the same data directory
+        listed = await _admin(srv.port, bob_key, m.ListOperators())
+        assert isinstance(listed, m.OperatorsReport)
+        assert [(line.fingerprint, line.named, line.by) for line in listed.lines] == [
+            (_fingerprint(operator), False, ""), (_fingerprint(bob_key), True, _fingerprint(operator))]
+        assert any("named by" in text for text in report_lines(listed, ENGLISH))
+        removed = await _admin(srv.port, operator, m.NameOperator(key=_fingerprint(bob_key), on=False))
+        assert isinstance(removed, m.Done) and "no longer" in removed.text
+        refused = await _admin(srv.port, bob_key, m.Online())
+        assert isinstance(refused, p.Error) and refused.code == "not_operator"
+        record = await _admin(srv.port, operator, m.ModerationLog())
+        assert isinstance(record, m.LogReport)
+        assert [(line.action, line.target) for line in record.lines] == [
+            ("unoperator", _fingerprint(bob_key)), ("operator", _fingerprint(bob_key))]
