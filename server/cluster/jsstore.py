@@ -387,9 +387,11 @@ class JetStreamStore:
 
     # -- ratings and stats (``ratings``: the rules of server/store/ratings.py) --------------
     def desert(self, game: GameRecord, players: list[tuple[int, str, str | None]]) -> "asyncio.Future[None]":
-        """Everybody left a match before its end: a loss for each of them, if it was rated."""
+        """Everybody left a match before its end: kept (My games, the proof of its deals) with
+        nobody's win, and a loss for each of them if it was rated."""
 
         async def write() -> None:
+            await self._put_game(_entry(dataclasses.replace(game, winner=None), players))
             events = await self._events_of(game.table_id, game.match_no)
             await self._book.record_deserted(game, players, events)
 

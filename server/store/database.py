@@ -272,8 +272,13 @@ class Store:
 
     # -- ratings and stats (written with each finished match: ``games``) ------------------
     def desert(self, game: GameRecord, players: list[tuple[int, str, str | None]]) -> "asyncio.Future[None]":
-        """Everybody left a match before its end: a loss for each of them, if it was rated."""
-        return self._on_db(rating_sql.record_deserted, game, players)
+        """Everybody left a match before its end: kept (My games, the proof of its deals) with
+        nobody's win, and a loss for each of them if it was rated."""
+        def write(db: sqlite3.Connection) -> None:
+            with moderation_sql.transaction(db):
+                game_sql.write_deserted(db, game, players)
+
+        return self._on_db(write)
 
     async def player_stats(self, fingerprint: str, recent: int = 20) -> dict[str, Any]:
         """A key holder's totals, ratings and last ``recent`` matches (``ratings.player_stats``)."""

@@ -1,11 +1,12 @@
 """Finished games ("My games" and their replays), as SQL on the writer thread's connection."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from typing import Any
 
-from server.store.ratings import record_match
+from server.store.ratings import record_deserted, record_match
 from server.store.records import EventRow, GameRecord, unpack_event
 
 GAME_COLUMNS = ("g.table_id, g.match_no, g.variant, g.title, g.seats, g.scores, g.winner,"
@@ -15,6 +16,23 @@ GAME_COLUMNS = ("g.table_id, g.match_no, g.variant, g.title, g.seats, g.scores, 
 def write_game(db: sqlite3.Connection, game: GameRecord,
                players: list[tuple[int, str, str | None]]) -> None:
     """A finished match and who played it (inside the caller's transaction)."""
+    _write_row(db, game, players)
+    # The match's events are in the log already (the same transaction, written first).
+    events = [unpack_event(data) for (data,) in db.execute(
+        "SELECT data FROM events WHERE table_id = ? AND match_no = ? ORDER BY seq",
+        (game.table_id, game.match_no))]
+    record_match(db, game, players, events)
+
+
+def write_deserted(db: sqlite3.Connection, game: GameRecord,
+                   players: list[tuple[int, str, str | None]]) -> None:
+    """A match every person left before its end (inside the caller's transaction): kept with
+    nobody's win, in My games and with the proof of its deals; a loss for each if rated."""
+    _write_row(db, dataclasses.replace(game, winner=None), players)
+    record_deserted(db, game, players)
+
+
+def _write_row(db: sqlite3.Connection, game: GameRecord, players: list[tuple[int, str, str | None]]) -> None:
     db.execute(
         "INSERT OR REPLACE INTO games (table_id, match_no, variant, title, seats,"
         " scores, winner, hands, finished_at, deal_secret) VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -27,11 +45,6 @@ def write_game(db: sqlite3.Connection, game: GameRecord,
         " fingerprint) VALUES (?,?,?,?,?)",
         [(game.table_id, game.match_no, seat, key, fp) for seat, key, fp in players],
     )
-    # The match's events are in the log already (the same transaction, written first).
-    events = [unpack_event(data) for (data,) in db.execute(
-        "SELECT data FROM events WHERE table_id = ? AND match_no = ? ORDER BY seq",
-        (game.table_id, game.match_no))]
-    record_match(db, game, players, events)
 
 
 def _whose(fingerprint: str | None, name_key: str) -> tuple[str, tuple[Any, ...]]:

@@ -128,7 +128,8 @@ def record_match(db: sqlite3.Connection, game: GameRecord, players: Players,
 
 def record_deserted(db: sqlite3.Connection, game: GameRecord, players: Players) -> None:
     """A rated match every person left before its end (the table closed): each of them
-    abandoned it, so each loses it (rated as if their team had lost); no match record."""
+    abandoned it, so each loses it (rated as if their team had lost). Its record, with
+    nobody's win, is written beside this (server/store/games.py, ``write_deserted``)."""
     n = len(game.seats)
     keyed = key_holders(players)
     if n % 2 or not is_rated(keyed, n):

@@ -183,10 +183,11 @@ async def test_the_hub_answers_stats_to_key_holders_and_leaderboards_to_all(tmp_
         await store.close()
 
 
-async def test_a_rated_match_everyone_left_is_a_loss_for_each(tmp_path: Path) -> None:
+async def test_a_rated_match_everyone_left_is_a_loss_for_each_and_kept_with_its_proof(tmp_path: Path) -> None:
     import asyncio
 
     import protocol as p
+    from protocol.deal_proof import check
     from server.config import ServerConfig
     from server.lobby import Hub
     from server.variants import validate_options, variant_infos
@@ -206,6 +207,7 @@ async def test_a_rated_match_everyone_left_is_a_loss_for_each(tmp_path: Path) ->
         beto.send(p.JoinTable(table_id=table_id))
         await beto.settle()
         assert hub.tables[table_id].actor is not None  # the match runs
+        await ana.until(lambda c: bool(c.of(p.DealSeal)))  # its commitment, before the first card
         ana.send(p.LeaveTable(table_id=table_id))
         await ana.settle()
         beto.send(p.LeaveTable(table_id=table_id))
@@ -217,6 +219,14 @@ async def test_a_rated_match_everyone_left_is_a_loss_for_each(tmp_path: Path) ->
             (_variant, _players, rating, games, wins), = stats["ratings"]
             assert (games, wins) == (1, 0) and rating < 0
             assert stats["recent"][0][4] == 1  # abandoned
+        # kept, with nobody's win: in My games, and the proof of its deals holds
+        (game,) = await store.my_games("SHA256:a", "ana")
+        assert (game.table_id, game.match_no, game.winner) == (table_id, 1, None)
+        seal = ana.of(p.DealSeal)[0]
+        ana.send(p.ProveDeals(table_id=table_id, match_no=1))
+        await ana.until(lambda c: bool(c.of(p.DealsProof)))
+        verdict = check(ana.of(p.DealsProof)[-1], seen_commitment=seal.commitment)
+        assert verdict.holds and verdict.deals >= 1, verdict
     finally:
         task.cancel()
         await hub.drain_writes()
