@@ -222,7 +222,8 @@ class TrucoApp(App[str]):  # (exit result: the reason the session ends, if any)
             from tui.screens.help import HelpScreen
             from tui.screens.operators import OperatorScreen
 
-            if not isinstance(self.screen, OperatorScreen):  # (there, its lists show them)
+            # (on the operators' screen, its lists show them; the operators, in a dialog anywhere)
+            if not isinstance(self.screen, OperatorScreen) or isinstance(msg, m.OperatorsReport):
                 self.push_screen(HelpScreen("\n".join(report_lines(msg, self.tr, whole_keys=False)),
                                             self.tr("operator.title")))
         elif isinstance(msg, p.Notice):
@@ -297,6 +298,12 @@ class TrucoApp(App[str]):  # (exit result: the reason the session ends, if any)
             return refusal_text(self.tr, msg.reason, model)
         if msg.code == "leaver_wait" and msg.reason.isdigit():
             return self.tr("error.leaver_wait", minutes=int(msg.reason))
+        if msg.code == "muted" and msg.reason.isdigit():  # until when (0: for good)
+            until = int(msg.reason)
+            if not until:
+                return self.tr("error.muted_for_good")
+            shape = "%H:%M UTC" if until - time.time() < 20 * 3600 else "%Y-%m-%d %H:%M UTC"
+            return self.tr("error.muted_until", when=time.strftime(shape, time.gmtime(until)))
         key = f"error.{msg.code}"
         return str(self.tr(key)) if self.tr.has(key) or self.tr.has_default(key) else msg.message
 

@@ -323,7 +323,9 @@ class Hub:
             state.error(conn, "no_name", "choose a name first")
             return
         if isinstance(message, (p.SendChat, p.TableChat, p.MakeSena)) and (muted := self._desk.muted(conn)):
-            state.error(conn, "muted", f"you are {muted.told()}")
+            # (``reason``: until when, unix seconds, 0 for good, for the client to say in its words)
+            state.send(conn, p.Error(code="muted", message=f"you are {muted.told()}"[:400],
+                                     reason=str(int(muted.until))))
             return
         if isinstance(message, (p.SendChat, p.TableChat)) and self._desk.slowed(conn):
             state.error(conn, "chat_slow", f"new here: a chat line every {self.config.new_player_chat_every:g} s at first")

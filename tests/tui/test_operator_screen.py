@@ -3,12 +3,14 @@ lists show what the server answers; the keys act on the selected line (with a re
 first), the command line takes the slash commands, and a carried-out action asks again."""
 from __future__ import annotations
 
+import time
+
 import protocol as p
 from protocol import moderation as m
 from tui.screens.operators import OperatorScreen, minutes_and_reason
 from tui.screens.prompt import PromptScreen
 
-from tests.tui.helpers import screen_text, until
+from tests.tui.helpers import screen_text, toasts, until
 from tests.tui.kit import FakeLink, TrucoApp, variant_infos
 
 ONLINE = m.OnlineReport(lines=(
@@ -138,6 +140,28 @@ async def test_a_report_is_settled_with_what_was_done_and_the_list_asked_again_i
                     seen=lambda: link.sent[-1])
         link.push(m.Done(action="settle", text="3 reports of mallory settled"))
         await until(pilot, lambda: link.sent[-1] == m.Reports(limit=200), "the queue asked again")
+        await pilot.press("colon", *"operators", "enter")  # the list of operators: a dialog, here too
+        await until(pilot, lambda: link.sent[-1] == m.ListOperators(), "the operators asked")
+        link.push(m.OperatorsReport(lines=(m.OperatorLine(fingerprint="SHA256:opkey"),
+                                           m.OperatorLine(fingerprint="SHA256:anakey", named=True, by="SHA256:opkey",
+                                                          at=1_800_000_000))))
+        await until(pilot, lambda: "nomeado por SHA256:opkey" in screen_text(app), "the operators shown",
+                    seen=lambda: screen_text(app))
+        assert "a configuração" in screen_text(app)
+
+
+async def test_a_muted_player_is_told_until_when_in_her_language() -> None:
+    app, link = lobby(operator=False, lang="es")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: "Salón" in screen_text(app), "the lobby")
+        until_unix = int(time.time()) + 1800
+        link.push(p.Error(code="muted", message="you are muted until ...", reason=str(until_unix)))
+        said = time.strftime("%H:%M UTC", time.gmtime(until_unix))
+        await until(pilot, lambda: any(f"Estás silenciado hasta las {said}" in t for t in toasts(app)),
+                    "until when", seen=lambda: str(toasts(app)))
+        link.push(p.Error(code="muted", message="you are muted for good", reason="0"))
+        await until(pilot, lambda: any("silenciado para siempre" in t for t in toasts(app)), "for good",
+                    seen=lambda: str(toasts(app)))
 
 
 def test_minutes_then_a_reason() -> None:

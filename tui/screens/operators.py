@@ -27,7 +27,7 @@ COLUMNS = {  # per list: (column, width); what tells rows apart first, for 60 co
     "online": (("name", 14), ("where", 16), ("address", 15), ("key", 17), ("notes", 10)),
     "bans": (("number", 4), ("what", 5), ("target", 17), ("reason", 20), ("until", 20), ("on", 8)),
     "reports": (("number", 4), ("name", 14), ("reporters", 4), ("reason", 9), ("last_by", 14), ("text", 24)),
-    "log": (("when", 20), ("action", 9), ("target", 17), ("reason", 20), ("by", 17)),
+    "log": (("when", 20), ("action", 10), ("target", 17), ("reason", 20), ("by", 17)),
 }
 ACTS_ON_PLAYERS = ("kick", "mute", "ban")
 WHOLE_KEYS_FROM = 150  # columns from which a key's whole fingerprint is shown (SHA256: and 43)
