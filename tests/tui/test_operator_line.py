@@ -73,3 +73,22 @@ def test_no_line_breaks_the_parser(line):
 @pytest.mark.parametrize("line", ["/IGNORE 0", "/chat nobody", "/report ana abuse x"])
 def test_a_players_own_commands_parse_on_the_same_line(line: str) -> None:
     assert type(operator_command(line)) in (m.ChatSetting, m.Ignore, m.ReportPlayer)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+def test_the_help_tells_players_the_chat_commands_in_words_the_line_takes(lang):
+    """The lobby's help names /ignore, /unignore, /chat and /report, and every reason and
+    setting it suggests in that language is one the command line understands."""
+    from tui.i18n import Translator
+
+    body = Translator(lang)("help.body")
+    for word in ("/ignore", "/unignore", "/chat", "/report"):
+        assert word in body
+    said = body[body.index("/report"):]
+    reasons = said[said.index(":", said.index("(")) + 1:said.index(")", said.index("("))]
+    words = [w.strip(" .") for w in reasons.replace(" or ", ",").replace(" u ", ",").replace(" ou ", ",").split(",")]
+    assert len(words) == 5 and all(operator_command(f"/report x {w}") is not None for w in words), words
+    chat = body[body.index("/chat"):].split(" ")[1:5]  # "/chat everyone, partners or nobody"
+    settings = [w.strip(",") for w in chat if w not in ("or", "o", "ou")][:3]
+    assert {operator_command(f"/chat {w}") for w in settings} == {
+        m.ChatSetting(hear=m.HEAR_EVERYONE), m.ChatSetting(hear=m.HEAR_PARTNERS), m.ChatSetting(hear=m.HEAR_NOBODY)}
