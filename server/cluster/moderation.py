@@ -82,14 +82,18 @@ class ModerationMirror(BucketMirror):
         super().__init__(bus, kv)
         self.book = RestrictionBook()
         self._highest = 0  # the highest number seen: a new one is above it
+        self._operators: OperatorsMirror | None = None  # (opened with this one)
 
-    operators: OperatorsMirror
+    @property
+    def operators(self) -> OperatorsMirror:
+        assert self._operators is not None, "opened by ModerationMirror.open"
+        return self._operators
 
     @classmethod
     async def open(cls, bus: Bus) -> "ModerationMirror":
         mirror = await super().open(bus)
         try:
-            mirror.operators = await OperatorsMirror.open(bus)
+            mirror._operators = await OperatorsMirror.open(bus)
         except BaseException:
             await mirror.close()
             raise
@@ -104,8 +108,8 @@ class ModerationMirror(BucketMirror):
         return mirror
 
     async def close(self) -> None:
-        if hasattr(self, "operators"):
-            await self.operators.close()
+        if self._operators is not None:
+            await self._operators.close()
         await super().close()
 
     def _keep(self, key: str, message: Any) -> str | None:
