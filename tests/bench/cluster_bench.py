@@ -17,7 +17,7 @@ Each round: read every table's stream, SIGKILL the host, and measure
 
 A new process replaces the killed one before the next round, and new players replace those it
 took with it. Run:
-``python tests/bench/cluster_bench.py [--rounds 3] [--tables 2] [--lease-ttl 1.5] [--players 6]``.
+``python tests/bench/cluster_bench.py [--rounds 3] [--tables 2] [--lease-ttl 1.5] [--players 6] [--keyed]``.
 """
 from __future__ import annotations
 
@@ -76,22 +76,29 @@ async def _reattached(client: "programs.Client", killed: float) -> float | None:
 
 
 async def _fill(players: list[tuple[procs.Proc, "programs.Client"]], cluster: list[procs.Proc],
-                wanted: int, count: list[int]) -> None:
-    """Players in the lobby on the processes that are not the host, up to ``wanted``."""
+                wanted: int, count: list[int], keyed: bool = False) -> None:
+    """Players in the lobby on the processes that are not the host, up to ``wanted``
+    (``keyed``: each with an SSH key of its own, whose stats and ignore list a new host reads)."""
+    import asyncssh
+
     others = [p for p in cluster if not p.is_host]
     while len(players) < wanted:
         proc = others[len(players) % len(others)]
         count[0] += 1
-        client, = await programs.connect(proc.port, f"b{count[0]}")
+        keys = [asyncssh.generate_private_key("ssh-ed25519")] if keyed else None
+        client, = await programs.connect(proc.port, f"b{count[0]}", client_keys=keys)
         players.append((proc, client))
 
 
-async def run_async(rounds: int, tables: int, lease_ttl: float, players_wanted: int = 6) -> dict[str, object]:
+async def run_async(rounds: int, tables: int, lease_ttl: float, players_wanted: int = 6,
+                    keyed: bool = False) -> dict[str, object]:
     procs.LEASE_TTL = lease_ttl
     tmp = Path(tempfile.mkdtemp(prefix="cluster-bench-"))
     nats = NatsServer(tmp / "js")
     await nats.start()
-    options = ("--demo-bot-tables", str(tables))
+    # (every bench player comes from 127.0.0.1: the per-address limits would refuse most)
+    options = ("--demo-bot-tables", str(tables), "--max-connections-per-ip", str(players_wanted + 8),
+               "--connections-per-minute-per-ip", str(players_wanted * (rounds + 1) + 20))
     cluster: list[procs.Proc] = []
     bus = await Bus.connect(nats.url, owner="bench-reader")
     names = await NameMirror.open(bus)
@@ -112,7 +119,7 @@ async def run_async(rounds: int, tables: int, lease_ttl: float, players_wanted: 
                 break
             await asyncio.sleep(0.05)
         for _ in range(rounds):
-            await _fill(players, cluster, players_wanted, named)
+            await _fill(players, cluster, players_wanted, named, keyed)
             await asyncio.sleep(1.0)  # the tables play a while
             host = next(p for p in cluster if p.is_host)
             await host.stop(signal.SIGKILL)
@@ -157,15 +164,16 @@ async def run_async(rounds: int, tables: int, lease_ttl: float, players_wanted: 
         "seconds_to_play_median": round(statistics.median(took), 2),
         "seconds_to_play_max": round(max(took), 2),
         "events_lost": lost, "digest_mismatches": mismatches,
-        "players": players_wanted,
+        "players": players_wanted, "players_keyed": keyed,
         "seconds_to_reattach_median": round(statistics.median(reattach), 2) if reattach else None,
         "seconds_to_reattach_max": round(max(reattach), 2) if reattach else None,
         "sessions_dropped": dropped,
     }
 
 
-def run(rounds: int = 3, tables: int = 2, lease_ttl: float = 1.5, players: int = 6) -> dict[str, object]:
-    return asyncio.run(run_async(rounds, tables, lease_ttl, players))
+def run(rounds: int = 3, tables: int = 2, lease_ttl: float = 1.5, players: int = 6,
+        keyed: bool = False) -> dict[str, object]:
+    return asyncio.run(run_async(rounds, tables, lease_ttl, players, keyed))
 
 
 if __name__ == "__main__":
@@ -174,5 +182,7 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=2)
     parser.add_argument("--lease-ttl", type=float, default=1.5)
     parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--keyed", action="store_true", help="players with SSH keys (a new host reads their "
+                        "stats and ignore lists)")
     args = parser.parse_args()
-    print(json.dumps(run(args.rounds, args.tables, args.lease_ttl, args.players), indent=2))
+    print(json.dumps(run(args.rounds, args.tables, args.lease_ttl, args.players, args.keyed), indent=2))
