@@ -232,21 +232,20 @@ class ModerationMirror(BucketMirror):
         return dict(self.operators.named)
 
     async def name_operator(self, fingerprint: str, on: bool, by: str) -> bool:
+        # (the copy: this process's by the desk that asked, every other's by its watch)
         key = fingerprint.encode().hex()
         if on:
-            at = time.time()
+            entry = OperatorEntry(fingerprint=fingerprint, by=by, at=time.time())
             try:
-                await self.operators.kv.create(key, p.encode(OperatorEntry(fingerprint=fingerprint, by=by, at=at)))
+                await self.operators.kv.create(key, p.encode(entry))
             except KeyWrongLastSequenceError:  # an operator already
                 return False
-            self.operators.named[fingerprint] = (by, at)
         else:
             try:
                 await self.operators.kv.get(key)
             except (KeyNotFoundError, KeyDeletedError):
                 return False
             await self.operators.kv.delete(key)
-            self.operators.named.pop(fingerprint, None)
         await self.note_action(by, "operator" if on else "unoperator", fingerprint, "")
         return True
 
