@@ -2,9 +2,9 @@
 
 asyncssh has no public way to do five things the server needs: leave out the ignore packet
 it sends ahead of every packet (server/ssh/ignore.py reads the negotiated ciphers), bound
-the zlib inflation and offer a client compression in its first key exchange
-(server/ssh/compression.py), cap a client's environment variables (server/ssh/server.py),
-hand a channel to the program session (server/session/shell.py) and tell a connection's
+the zlib inflation and answer a client's first KEXINIT with compression and only the
+algorithms it will pick (server/ssh/compression.py, server/ssh/kexinit.py), cap a client's
+environment variables (server/ssh/server.py), hand a channel to the program session (server/session/shell.py) and tell a connection's
 sessions that its TCP buffer is full (server/session/write_flow.py). Each of those goes
 through a function here, and no other module of ``server/`` names a private attribute of asyncssh
 (tests/server/test_asyncssh_private.py reads them all). :func:`check` refuses to start on an
@@ -13,6 +13,7 @@ of :data:`PRIVATE_NAMES`, rather than fail on a player's connection later.
 """
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from importlib.metadata import version
 from typing import Any, Callable
@@ -21,12 +22,16 @@ import asyncssh.compression as _compression
 from asyncssh.channel import SSHServerChannel
 from asyncssh.connection import SSHConnection
 
+from server.ssh import kexinit
+
 PINNED_ASYNCSSH = "2.24."  # pyproject.toml: asyncssh>=2.24.1,<2.25
 
 # (where, name): every private name used below, for the check and the test.
 PRIVATE_NAMES: tuple[tuple[str, str], ...] = (
     ("SSHConnection", "_enc_alg_cs"), ("SSHConnection", "_enc_alg_sc"),
     ("SSHConnection", "_client_kexinit"), ("SSHConnection", "_cmp_algs"),
+    ("SSHConnection", "_kex_algs"), ("SSHConnection", "_enc_algs"), ("SSHConnection", "_mac_algs"),
+    ("SSHConnection", "_server_host_key_algs"),
     ("SSHConnection", "_send_kexinit"), ("SSHConnection", "_kexinit_sent"),
     ("SSHConnection", "_recv_handler"), ("SSHConnection", "_session_id"),
     ("SSHConnection", "_loop"),
@@ -71,11 +76,11 @@ def encryption_algs(conn: Any) -> tuple[bytes, bytes]:
     return conn._enc_alg_cs, conn._enc_alg_sc
 
 
-def answer_kexinit(conn: Any, compression_for: Callable[[bytes], list[bytes]],
+def answer_kexinit(conn: Any, answer: Callable[[bytes, "kexinit.Offer"], "kexinit.Offer"],
                    wait: float) -> None:
-    """Send the server's first KEXINIT only once the client's has come, offering for
-    compression ``compression_for(the client's KEXINIT)``; if the client's has not come
-    ``wait`` seconds after its version line, the configured list goes out without it.
+    """Send the server's first KEXINIT only once the client's has come, listing
+    ``answer(the client's KEXINIT, what the server would list)``; if the client's has not
+    come ``wait`` seconds after its version line, the configured lists go out without it.
 
     Both sides send their KEXINIT at once (RFC 4253 7.1), and asyncssh's server does so as
     the client's version line arrives; it may as well answer the client's, as asyncssh does
@@ -97,7 +102,19 @@ def answer_kexinit(conn: Any, compression_for: Callable[[bytes], list[bytes]],
             client = bytes(conn._client_kexinit)
             if not client:
                 return  # asked by _recv_version: the client's comes first
-            conn._cmp_algs = compression_for(client)
+            full = kexinit.Offer(
+                kex=list(conn._kex_algs), host_key=list(conn._server_host_key_algs or ()),
+                encryption=list(conn._enc_algs), mac=list(conn._mac_algs),
+                compression=list(conn._cmp_algs))
+            offer = answer(client, full)
+            _listed(conn, offer)
+            send_now()
+            # What is chosen from the full lists is what is chosen from those sent (the
+            # client's first of each): the connection keeps its full lists for what follows,
+            # but for compression, whose answer re-keys keep offering this client (an
+            # OpenSSH client lists "none" first each time).
+            _listed(conn, dataclasses.replace(full, compression=offer.compression))
+            return
         send_now()
 
     def unanswered() -> None:
@@ -114,6 +131,14 @@ def answer_kexinit(conn: Any, compression_for: Callable[[bytes], list[bytes]],
 
     conn._send_kexinit = send_kexinit
     conn._recv_handler = recv_version
+
+
+def _listed(conn: Any, offer: "kexinit.Offer") -> None:
+    """Make ``offer`` the lists ``conn``'s next KEXINIT is written from."""
+    conn._kex_algs, conn._enc_algs, conn._mac_algs = offer.kex, offer.encryption, offer.mac
+    conn._cmp_algs = offer.compression
+    if conn._server_host_key_algs:  # (None: no host key, asyncssh lists "null")
+        conn._server_host_key_algs = offer.host_key
 
 
 def replace_decompressor(alg: bytes, factory: Callable[..., object]) -> bool:

@@ -20,20 +20,21 @@ checks the pinned version at start-up; tests/e2e/test_compression_ssh.py checks 
   that listed it in both directions: the client's own list says it can. Others are
   offered the configured list (zlib or none), so a client without zlib still connects.
   Client-to-server data becomes zlib too, which the bounded decompressor makes safe.
+  Every other list of that answer is cut to the client's pick (server/ssh/kexinit.py).
   (It used to be a second key exchange once the session opened: 4.8 KB more and two
   round trips, 5 s of a 12.4 s connection at 9600 bit/s with a 300 ms round trip, and
   a second post-quantum key exchange's CPU on the server for every connection.)
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import zlib
 from typing import Any
 
 from asyncssh import compression as _cmp
-from asyncssh.packet import SSHPacket
-
 from server import asyncssh_private
+from server.ssh import kexinit
 
 log = logging.getLogger(__name__)
 
@@ -78,22 +79,18 @@ def install_bounded_decompressor() -> None:
 ANSWER_WITHIN = 10.0
 
 
-def compression_lists(kexinit: bytes) -> tuple[list[bytes], list[bytes]]:
-    """The (client-to-server, server-to-client) compression lists of a client's KEXINIT."""
-    packet = SSHPacket(kexinit)
-    packet.get_byte()  # MSG_KEXINIT
-    packet.get_bytes(16)  # cookie
-    for _ in range(6):  # kex, host key, encryption x2, MAC x2
-        packet.get_namelist()
-    return list(packet.get_namelist()), list(packet.get_namelist())
+def compression_lists(message: bytes) -> tuple[list[bytes], list[bytes]]:
+    """The (client-to-server, server-to-client) compression lists of a KEXINIT."""
+    lists = kexinit.parse(message)
+    return lists.compression_cs, lists.compression_sc
 
 
-def compression_for(kexinit: bytes, configured: list[str]) -> list[bytes]:
+def compression_for(message: bytes, configured: list[str]) -> list[bytes]:
     """What the server offers this client for compression: zlib@openssh.com alone when the
     configured list has it and the client listed it both ways, else the configured list."""
     offered = [alg.encode() for alg in configured]
     try:
-        cs, sc = compression_lists(kexinit)
+        cs, sc = compression_lists(message)
     except Exception:  # a KEXINIT asyncssh reads otherwise: its own checks answer it
         return offered
     if ZLIB_OPENSSH in offered and ZLIB_OPENSSH in cs and ZLIB_OPENSSH in sc:
@@ -101,11 +98,23 @@ def compression_for(kexinit: bytes, configured: list[str]) -> list[bytes]:
     return offered
 
 
+def answer(message: bytes, offer: kexinit.Offer, configured: list[str]) -> kexinit.Offer:
+    """The server's first KEXINIT for a client whose KEXINIT is ``message``: compression as
+    ``compression_for`` says, every list cut to what the client will pick
+    (server/ssh/kexinit.py); ``offer`` as it is for a KEXINIT that does not parse."""
+    offer = dataclasses.replace(offer, compression=compression_for(message, configured))
+    try:
+        client = kexinit.parse(message)
+    except Exception:
+        return offer
+    return kexinit.narrowed(client, offer)
+
+
 def offer_compression(conn: Any, configured: list[str]) -> None:
-    """Answer this connection's client KEXINIT with ``compression_for`` it (see above)."""
+    """Answer this connection's client KEXINIT (see ``answer``)."""
     if ZLIB_OPENSSH.decode() not in configured:
         return  # compression off: asyncssh's own KEXINIT, at once
-    asyncssh_private.answer_kexinit(conn, lambda kexinit: compression_for(kexinit, configured),
+    asyncssh_private.answer_kexinit(conn, lambda message, offer: answer(message, offer, configured),
                                     ANSWER_WITHIN)
 
 

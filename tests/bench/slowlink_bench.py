@@ -1,6 +1,7 @@
 """Slow link: a throttling TCP proxy on 127.0.0.1 (9600 bit/s each way, 300 ms round trip)
-between one asyncssh client and the server; the time from an opponent's key press to the
-change being fully drawn on that client's screen (the last byte of the update received).
+between one asyncssh client and the server: the time to reach the lobby (and OpenSSH's, in
+tmux, through the same link), and from an opponent's key press to the change being fully
+drawn on that client's screen (the last byte of the update received).
 Run: `python tests/bench/slowlink_bench.py`.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "tests" / "e2e"))
 
 from load_bench import Recorder, keys  # noqa: E402
-from session_bench import ServerProcess, connect_to_lobby  # noqa: E402
+from session_bench import ServerProcess, connect_to_lobby, openssh_connect_seconds  # noqa: E402
 from table_bench import choose_key  # noqa: E402
 
 TAB, ENTER, DOWN, CTRL_S = "\t", "\r", "\x1b[B", "\x13"
@@ -78,6 +79,8 @@ async def measure(actions: int) -> dict[str, float]:
             t0 = time.perf_counter()
             beto, _ = await connect_to_lobby(proxy.port, "beto")  # 9600 bit/s, 300 ms
             connect_slow = time.perf_counter() - t0
+            # The client most players use, through the same link (in tmux; None without them).
+            openssh = await asyncio.to_thread(openssh_connect_seconds, proxy.port)
             rec = Recorder(beto)
             stamps: list[float] = []
             feed = beto.stream.feed
@@ -128,6 +131,7 @@ async def measure(actions: int) -> dict[str, float]:
             server.stop()
     return {
         "slow_connect_to_lobby_ms": connect_slow * 1000,
+        "slow_connect_to_lobby_openssh_ms": openssh * 1000 if openssh is not None else float("nan"),
         "opponent_action_fully_drawn_median_ms": statistics.median(times) * 1000 if times else float("nan"),
         "opponent_action_fully_drawn_max_ms": max(times) * 1000 if times else float("nan"),
         "actions": float(len(times)),

@@ -97,7 +97,8 @@ class ScreenClient:
                       password: str | None = "x",
                       compression_algs: object = (), local_addr: str | None = None,
                       host: str = "127.0.0.1", encryption_algs: object = (),
-                      window: int | None = None, receive_buffer: int | None = None) -> "ScreenClient":
+                      window: int | None = None, receive_buffer: int | None = None,
+                      rekey_bytes: int | None = None) -> "ScreenClient":
         # Like OpenSSH: offer the keys first, then fall back to keyboard-interactive (no
         # prompts for a guest) or a password, so a refused key still gets in as a guest.
         sock = None
@@ -118,6 +119,7 @@ class ScreenClient:
             compression_algs=compression_algs,  # () = asyncssh's default: none, then zlib
             local_addr=(local_addr, 0) if local_addr else None,  # e.g. 127.0.0.2: another address
             encryption_algs=encryption_algs,  # () = asyncssh's default (chacha20-poly1305 first)
+            **({} if rekey_bytes is None else {"rekey_bytes": rekey_bytes}),  # re-key that often
         )
         self.process = await self.conn.create_process(
             term_type=term_type, term_size=(self.screen.columns, self.screen.lines),
