@@ -23,6 +23,10 @@ INTERVAL = 0.05  # seconds between samples: 20 wake-ups a second, nothing next t
 WINDOW = float(os.environ.get("TRUCO_LOOP_LAG_WINDOW", "") or 10.0)
 WARN_P99 = 0.010
 WARN_MAX = 0.100
+# TRUCO_LOOP_LAG_SAMPLES=1 (the benchmarks): each window's line also lists its samples, so a
+# bench can take the p99 of a whole run. A window of a few seconds holds a few dozen samples,
+# whose p99 is their largest: the worst window's p99 was the run's worst single wait.
+WITH_SAMPLES = os.environ.get("TRUCO_LOOP_LAG_SAMPLES") == "1"
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,9 @@ class LagWatch:
             metrics.LOOP_LAG.observe(lag)
             if now >= window_ends:
                 self.last = summary = summarise(lags)
-                log.log(logging.WARNING if summary.late else logging.INFO, summary.line())
+                line = summary.line()
+                if WITH_SAMPLES:
+                    line += " samples ms: " + " ".join(f"{x * 1000:.1f}" for x in lags)
+                log.log(logging.WARNING if summary.late else logging.INFO, line)
                 lags.clear()
                 window_ends = now + self.window

@@ -81,6 +81,7 @@ STARTUP_SECONDS = 30.0  # for each process of the server to say it listens
 
 
 LAG_LINE = re.compile(r"event loop lag over .* p99 ([0-9.]+) ms, max ([0-9.]+) ms")
+LAG_SAMPLES = re.compile(r"samples ms: ([0-9. ]+)")
 
 
 # The benches' players all come from 127.0.0.1, as no crowd of people does: the input budget
@@ -124,6 +125,8 @@ class ServerProcess:
         self._ready_line = "Press Ctrl-C" if listeners == 1 else "truco-ssh listening on"
         self.output: list[str] = []
         self.lags: list[tuple[float, float, float]] = []  # (monotonic time read, p99 s, max s)
+        # (monotonic time read, every sample of the window in s), with TRUCO_LOOP_LAG_SAMPLES=1
+        self.lag_samples: list[tuple[float, list[float]]] = []
         self._listening = 0
         self._news = threading.Condition()
         threading.Thread(target=self._drain, daemon=True).start()
@@ -146,6 +149,8 @@ class ServerProcess:
                 self._listening += self._ready_line in line
                 if (lag := LAG_LINE.search(line)) is not None:  # server/ops/loop_lag.py, at INFO
                     self.lags.append((time.monotonic(), float(lag[1]) / 1000, float(lag[2]) / 1000))
+                    if (samples := LAG_SAMPLES.search(line)) is not None:
+                        self.lag_samples.append((time.monotonic(), [float(x) / 1000 for x in samples[1].split()]))
                 self._news.notify_all()
         with self._news:
             self._news.notify_all()  # the pipe closed: it exited
