@@ -34,6 +34,12 @@ log = logging.getLogger(__name__)
 
 FAREWELL = {code: f"notice.{code}" for code in ("shutdown", "replaced", "idle", "kicked", "banned")}
 DRAIN_WAIT = 1.0  # seconds the farewell line may take to leave before the channel closes
+# A session's first bytes (the terminal's modes, a pointer shape) wait for its first screen,
+# up to OPENING_HOLD seconds, to leave with it: each write of its own is an SSH packet, about
+# 40 bytes of header, padding and MAC (a tenth of a second at 9600 bit/s). A write that
+# brings the session's output to OPENING_BYTES is taken for that screen.
+OPENING_HOLD = 0.25
+OPENING_BYTES = 1024
 
 ColorSystem = Literal["standard", "256", "truecolor"]
 
@@ -95,6 +101,9 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._conn_id: int | None = None  # the hub's number for it, once connected (server/ops/action_trace.py)
         self._ascii = False  # a plain terminal without UTF-8: ASCII output (server/session/ascii_out.py)
         self._flush_scheduled = False
+        self._opening: asyncio.TimerHandle | None = None  # holding the first bytes (OPENING_HOLD)
+        self._opened = False
+        self._opening_bytes = 0
         self._flow = WriteFlow()  # held while the channel or the connection is full
         self._need_repaint = False
         self._closed = False
@@ -182,6 +191,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
             link.close()
             log.info("conn %s: %r hung up (%s)", link.conn_id, self._username, app.return_value or "connection lost",
                      extra={"session": link.conn_id})
+            self._open()  # (what the hold kept goes now)
             self._flush()
             if not self._closed:
                 reason = FAREWELL.get(str(app.return_value or ""), "")
@@ -323,6 +333,25 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
 
     def write(self, data: str) -> None:
         self._buf.append(data)
+        if not self._opened:
+            self._opening_bytes += len(data)
+            if self._opening_bytes < OPENING_BYTES:
+                if self._opening is None:
+                    self._opening = asyncio.get_running_loop().call_later(OPENING_HOLD, self._open)
+                return
+            self._open()
+            return
+        self._schedule_flush()
+
+    def _open(self) -> None:
+        """The first screen came (or OPENING_HOLD passed): output flows as it is written."""
+        self._opened = True
+        if self._opening is not None:
+            self._opening.cancel()
+            self._opening = None
+        self._schedule_flush()
+
+    def _schedule_flush(self) -> None:
         if not self._flush_scheduled:
             self._flush_scheduled = True
             asyncio.get_running_loop().call_soon(self._flush)
