@@ -4,8 +4,9 @@ asyncssh has no public way to do five things the server needs: leave out the ign
 it sends ahead of every packet (server/ssh/ignore.py reads the negotiated ciphers), bound
 the zlib inflation and answer a client's first KEXINIT with compression and only the
 algorithms it will pick (server/ssh/compression.py, server/ssh/kexinit.py), cap a client's
-environment variables (server/ssh/server.py), hand a channel to the program session (server/session/shell.py) and tell a connection's
-sessions that its TCP buffer is full (server/session/write_flow.py). Each of those goes
+environment variables (server/ssh/server.py), hand a channel to the program session
+(server/session/shell.py) and tell a connection's sessions that its TCP buffer is full
+(server/session/write_flow.py). Each of those goes
 through a function here, and no other module of ``server/`` names a private attribute of asyncssh
 (tests/server/test_asyncssh_private.py reads them all). :func:`check` refuses to start on an
 asyncssh this was not written for (pyproject.toml pins the same range) or one that lacks any
