@@ -23,8 +23,6 @@ import asyncssh.compression as _compression
 from asyncssh.channel import SSHServerChannel
 from asyncssh.connection import SSHConnection
 
-from server.ssh import kexinit
-
 PINNED_ASYNCSSH = "2.24."  # pyproject.toml: asyncssh>=2.24.1,<2.25
 
 # (where, name): every private name used below, for the check and the test.
@@ -77,7 +75,19 @@ def encryption_algs(conn: Any) -> tuple[bytes, bytes]:
     return conn._enc_alg_cs, conn._enc_alg_sc
 
 
-def answer_kexinit(conn: Any, answer: Callable[[bytes, "kexinit.Offer"], "kexinit.Offer"],
+@dataclasses.dataclass(frozen=True)
+class Offer:
+    """The lists a server's KEXINIT is written from (asyncssh sends one encryption, MAC and
+    compression list for both directions)."""
+
+    kex: list[bytes]
+    host_key: list[bytes]
+    encryption: list[bytes]
+    mac: list[bytes]
+    compression: list[bytes]
+
+
+def answer_kexinit(conn: Any, answer: Callable[[bytes, Offer], Offer],
                    wait: float) -> None:
     """Send the server's first KEXINIT only once the client's has come, listing
     ``answer(the client's KEXINIT, what the server would list)``; if the client's has not
@@ -103,7 +113,7 @@ def answer_kexinit(conn: Any, answer: Callable[[bytes, "kexinit.Offer"], "kexini
             client = bytes(conn._client_kexinit)
             if not client:
                 return  # asked by _recv_version: the client's comes first
-            full = kexinit.Offer(
+            full = Offer(
                 kex=list(conn._kex_algs), host_key=list(conn._server_host_key_algs or ()),
                 encryption=list(conn._enc_algs), mac=list(conn._mac_algs),
                 compression=list(conn._cmp_algs))
@@ -134,7 +144,7 @@ def answer_kexinit(conn: Any, answer: Callable[[bytes, "kexinit.Offer"], "kexini
     conn._recv_handler = recv_version
 
 
-def _listed(conn: Any, offer: "kexinit.Offer") -> None:
+def _listed(conn: Any, offer: Offer) -> None:
     """Make ``offer`` the lists ``conn``'s next KEXINIT is written from."""
     conn._kex_algs, conn._enc_algs, conn._mac_algs = offer.kex, offer.encryption, offer.mac
     conn._cmp_algs = offer.compression

@@ -16,6 +16,10 @@ from dataclasses import dataclass
 
 from asyncssh.packet import SSHPacket
 
+from server.asyncssh_private import Offer
+
+__all__ = ["Lists", "Offer", "narrowed", "parse"]
+
 
 @dataclass(frozen=True)
 class Lists:
@@ -37,18 +41,6 @@ def parse(kexinit: bytes) -> Lists:
     packet.get_byte()  # MSG_KEXINIT
     packet.get_bytes(16)  # cookie
     return Lists(*(list(packet.get_namelist()) for _ in range(8)))
-
-
-@dataclass(frozen=True)
-class Offer:
-    """What the server lists (it sends one encryption, MAC and compression list for both
-    directions, as asyncssh does)."""
-
-    kex: list[bytes]
-    host_key: list[bytes]
-    encryption: list[bytes]
-    mac: list[bytes]
-    compression: list[bytes]
 
 
 def _pick(client: list[bytes], ours: list[bytes]) -> bytes | None:
