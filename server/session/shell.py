@@ -11,6 +11,7 @@ import functools
 import contextvars
 import io
 import logging
+import re
 from typing import Any, Callable, Literal
 
 import asyncssh
@@ -36,10 +37,10 @@ FAREWELL = {code: f"notice.{code}" for code in ("shutdown", "replaced", "idle", 
 DRAIN_WAIT = 1.0  # seconds the farewell line may take to leave before the channel closes
 # A session's first bytes (the terminal's modes, a pointer shape) wait for its first screen,
 # up to OPENING_HOLD seconds, to leave with it: each write of its own is an SSH packet, about
-# 40 bytes of header, padding and MAC (a tenth of a second at 9600 bit/s). A write that
-# brings the session's output to OPENING_BYTES is taken for that screen.
+# 40 bytes of header, padding and MAC (a tenth of a second at 9600 bit/s). The first write
+# that places the cursor (Textual draws each line from a cursor position) is that screen.
 OPENING_HOLD = 0.25
-OPENING_BYTES = 1024
+DRAWS = re.compile(r"\x1b\[\d+;\d+H")
 
 ColorSystem = Literal["standard", "256", "truecolor"]
 
@@ -103,7 +104,6 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
         self._flush_scheduled = False
         self._opening: asyncio.TimerHandle | None = None  # holding the first bytes (OPENING_HOLD)
         self._opened = False
-        self._opening_bytes = 0
         self._flow = WriteFlow()  # held while the channel or the connection is full
         self._need_repaint = False
         self._closed = False
@@ -334,8 +334,7 @@ class TrucoSession(asyncssh.SSHServerSession[bytes]):
     def write(self, data: str) -> None:
         self._buf.append(data)
         if not self._opened:
-            self._opening_bytes += len(data)
-            if self._opening_bytes < OPENING_BYTES:
+            if DRAWS.search(data) is None:
                 if self._opening is None:
                     self._opening = asyncio.get_running_loop().call_later(OPENING_HOLD, self._open)
                 return
