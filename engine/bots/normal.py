@@ -25,14 +25,14 @@ from engine.core.views import View
 # The other side's envido bets read as the rule-based bot makes them: it opens only with a
 # value in the top ~40% of hands and raises with the top ~20%, bluffing rarely (the issue 6
 # reading, 0.65 weight on a range 0.45 wide, took every call for much weaker than it is).
-# A truco read from the caller's drawn cards still overrated our chances: in 300 games
-# against the issue 6 bot, trucos accepted at an estimated 0.3-0.5 were won 14-29% of the
-# time (break-even 25%), so the read equity is discounted (read_discount 0.6 and 0.75 both
-# won ~1.5% more games than 1.0). The falta envido is opened only when winning it wins the
-# game (style.py: falta_to_win).
+# A truco is read from the caller's drawn cards, and that equity is taken as it is: a
+# discount on it (0.6, from 300 games of an earlier version) refused trucos the random player
+# called on anything, and over 2,000 games a cell it won nothing against the issue 6 bot
+# (engine/DECISIONS.md, "read_discount"). The falta envido is opened only when winning it
+# wins the game (style.py: falta_to_win).
 BLUFFED = 0.5  # share of hands won by our refusals (see _bluffed)
 LEFT, LEFT_MIN = 0.25, 2  # share and number of hands the other side left by the mazo (_bluffed)
-NORMAL = dataclasses.replace(DEFAULT, caller_weight=0.9, caller_shift=0.17, read_discount=0.6,
+NORMAL = dataclasses.replace(DEFAULT, caller_weight=0.9, caller_shift=0.17,
                              falta_to_win=True, team_play=True)
 
 
