@@ -88,12 +88,16 @@ def compression_lists(message: bytes) -> tuple[list[bytes], list[bytes]]:
 def compression_for(message: bytes, configured: list[str]) -> list[bytes]:
     """What the server offers this client for compression: zlib@openssh.com alone when the
     configured list has it and the client listed it both ways, else the configured list."""
-    offered = [alg.encode() for alg in configured]
     try:
-        cs, sc = compression_lists(message)
+        client = kexinit.parse(message)
     except Exception:  # a KEXINIT asyncssh reads otherwise: its own checks answer it
-        return offered
-    if ZLIB_OPENSSH in offered and ZLIB_OPENSSH in cs and ZLIB_OPENSSH in sc:
+        return [alg.encode() for alg in configured]
+    return _compression(client, configured)
+
+
+def _compression(client: kexinit.Lists, configured: list[str]) -> list[bytes]:
+    offered = [alg.encode() for alg in configured]
+    if ZLIB_OPENSSH in offered and ZLIB_OPENSSH in client.compression_cs and ZLIB_OPENSSH in client.compression_sc:
         return [ZLIB_OPENSSH]
     return offered
 
@@ -101,13 +105,13 @@ def compression_for(message: bytes, configured: list[str]) -> list[bytes]:
 def answer(message: bytes, offer: kexinit.Offer, configured: list[str]) -> kexinit.Offer:
     """The server's first KEXINIT for a client whose KEXINIT is ``message``: compression as
     ``compression_for`` says, every list cut to what the client will pick
-    (server/ssh/kexinit.py); ``offer`` as it is for a KEXINIT that does not parse."""
-    offer = dataclasses.replace(offer, compression=compression_for(message, configured))
+    (server/ssh/kexinit.py); for a KEXINIT that does not parse, ``offer`` with the
+    configured compression."""
     try:
         client = kexinit.parse(message)
     except Exception:
-        return offer
-    return kexinit.narrowed(client, offer)
+        return dataclasses.replace(offer, compression=[alg.encode() for alg in configured])
+    return kexinit.narrowed(client, dataclasses.replace(offer, compression=_compression(client, configured)))
 
 
 def offer_compression(conn: Any, configured: list[str]) -> None:
