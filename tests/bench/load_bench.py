@@ -664,10 +664,12 @@ class LoadRun:
         # Spread tables act up to a second later, in the same number: the rate is steady.
         busy, total = (b - a for a, b in zip(machine0, machine1))
         # The server's loop-lag lines for its windows inside this one (a server it started).
-        lags = [(p99, worst) for at, p99, worst in (self.server.lags if self.server else [])
-                if start + LAG_WINDOW <= at <= until + 0.5]
-        samples = [x for at, window in (self.server.lag_samples if self.server else [])
-                   if start + LAG_WINDOW <= at <= until + 0.5 for x in window]
+        def inside(at: float) -> bool:
+            return start + LAG_WINDOW <= at <= until + 0.5
+
+        lags = [(p99, worst) for at, p99, worst in (self.server.lags if self.server else []) if inside(at)]
+        samples = [x for at, window in (self.server.lag_samples if self.server else []) if inside(at)
+                   for x in window]
         return {"seconds": seconds, "server_cpu": sum(by_process.values()), "by_process": by_process,
                 "machine_busy": busy / total if total > 0 else float("nan"),
                 "reports": reports, "lags": lags, "lag_samples": samples}
