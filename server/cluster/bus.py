@@ -47,6 +47,10 @@ WRONG_LAST_SEQUENCE = (10071, 10164)  # JetStream's error codes for a failed exp
 RECONNECT_TIMEOUT = 1.0  # seconds a reconnection waits on one NATS node (a hung one accepts, then says nothing)
 DUPLICATE_IN_PROCESS = 10158  # JetStream: a message with this id is still being stored (a retry)
 READ_TIMEOUT = 2.0  # seconds for one try of a retried JetStream read (Bus.js_read)
+# seconds for one try of a retried append (Bus.js_write): one sent into a partition or an
+# election is lost, and the next try must not wait nats-py's 5 s to be sent (make chaos: a
+# table stopped when its last try, made just before a partition healed, timed out too late)
+WRITE_TIMEOUT = 1.0
 RETRY_FIRST, RETRY_MOST = 0.1, 1.0  # seconds between tries: doubling from the first to the most
 
 
@@ -190,6 +194,8 @@ class Bus:
         # still electing its leader is given up sooner than nats-py's 5 s (make chaos: a
         # table's restore after a power cut of every node waited out 5 s, then read in 0.2 s)
         self.js_read: JetStreamContext = nc.jetstream(timeout=READ_TIMEOUT)
+        # for appends that are retried with their message id (JetStream drops a repeat)
+        self.js_write: JetStreamContext = nc.jetstream(timeout=WRITE_TIMEOUT)
         self.options = options
         self.owner = owner or process_id()
         self.dropped = 0  # bus messages refused (tests and operators read it)

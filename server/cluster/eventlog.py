@@ -12,17 +12,20 @@ older than the one the last owner showed them.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from typing import Any, Iterable
+from typing import Any, AsyncGenerator, Iterable
 
+from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, Header, PubAck, StorageType, StreamConfig
 from nats.js.errors import APIError, NotFoundError
 
 import protocol as p
 from protocol.bus import EVENTS_PER_MESSAGE, EventRecord, GameEntry, LoggedEvents
 from server.ops import metrics
-from server.cluster.bus import EVENTS_STREAM, EVENTS_SUBJECT, READ_TIMEOUT, WRONG_LAST_SEQUENCE, Bus, retrying
+from server.cluster.bus import (EVENTS_STREAM, EVENTS_SUBJECT, READ_TIMEOUT, TRANSIENT_ERRORS, WRONG_LAST_SEQUENCE,
+                                Bus, retrying)
 from server.store import EventRow
 
 log = logging.getLogger(__name__)
@@ -82,41 +85,60 @@ class TableLog:
         rows: list[EventRow] = []
         pending: list[EventRow] = []  # parts of an append not complete yet
         self.games = []
-        sub = await js.pull_subscribe(
-            subject(self.table_id), stream=EVENTS_STREAM,
-            config=ConsumerConfig(ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.ALL,
-                                  inactive_threshold=30.0),
-        )
-        try:
-            seen = 0
-            while seen < newest_seq:
-                for msg in await sub.fetch(READ_BATCH, timeout=READ_TIMEOUT):
-                    seen = msg.metadata.sequence.stream
-                    part = self._part(self._bus.decode(msg), seen)
-                    if part is None:
-                        continue
-                    batch, more, games = part
-                    if pending and batch[0].seq != pending[-1].seq + 1:
-                        log.warning("events of %s: an unfinished append (%d events) skipped",
-                                    self.table_id, len(pending))
-                        pending = []
-                    if rows and not pending and batch[0].seq <= rows[-1].seq:
-                        self._bus.dropped += 1
-                        log.warning("events of %s: message %d repeats logged events: skipped",
-                                    self.table_id, seen)
-                        continue
-                    pending.extend(batch)
-                    if not more:
-                        rows.extend(pending)
-                        pending = []
-                        self.games.extend(games)
-        finally:
-            await sub.unsubscribe()
+        async with contextlib.aclosing(self._messages(js, newest_seq)) as messages:
+            async for seen, message in messages:
+                part = self._part(message, seen)
+                if part is None:
+                    continue
+                batch, more, games = part
+                if pending and batch[0].seq != pending[-1].seq + 1:
+                    log.warning("events of %s: an unfinished append (%d events) skipped",
+                                self.table_id, len(pending))
+                    pending = []
+                if rows and not pending and batch[0].seq <= rows[-1].seq:
+                    self._bus.dropped += 1
+                    log.warning("events of %s: message %d repeats logged events: skipped",
+                                self.table_id, seen)
+                    continue
+                pending.extend(batch)
+                if not more:
+                    rows.extend(pending)
+                    pending = []
+                    self.games.extend(games)
         if pending:
             log.warning("events of %s: the last append was not finished (%d events): skipped",
                         self.table_id, len(pending))
         self.last = newest_seq
         return rows
+
+    async def _messages(self, js: JetStreamContext, newest_seq: int) -> AsyncGenerator[tuple[int, Any], None]:
+        """The table's messages up to ``newest_seq``, decoded, with their stream sequences:
+        in batches through a consumer; or, while JetStream has no metadata leader to make
+        one (it answers "temporarily unavailable" for 4-9 s after a partition heals or a
+        node dies), one at a time from the stream's leader, which needs none. In make chaos
+        such a restore waited out the election, and the table with it."""
+        try:
+            sub = await js.pull_subscribe(
+                subject(self.table_id), stream=EVENTS_STREAM,
+                config=ConsumerConfig(ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.ALL,
+                                      inactive_threshold=30.0),
+            )
+        except TRANSIENT_ERRORS as exc:
+            log.info("events of %s: read one by one (no consumer: %r)", self.table_id, exc)
+            seen = 0
+            while seen < newest_seq:
+                raw = await js.get_msg(EVENTS_STREAM, seen + 1, subject=subject(self.table_id), next=True)
+                seen = raw.seq or newest_seq
+                yield seen, self._bus.decode(raw)
+            return
+        try:
+            seen = 0
+            while seen < newest_seq:
+                for msg in await sub.fetch(READ_BATCH, timeout=READ_TIMEOUT):
+                    seen = msg.metadata.sequence.stream
+                    yield seen, self._bus.decode(msg)
+        finally:
+            await sub.unsubscribe()
 
     def _part(self, message: Any, stream_seq: int
               ) -> tuple[list[EventRow], bool, tuple[GameEntry, ...]] | None:
@@ -165,7 +187,8 @@ class TableLog:
                                    Header.MSG_ID: f"{self._bus.owner}:{self.table_id}:{self.last}:{part}"}
 
         async def publish() -> PubAck:
-            return await self._bus.js.publish(subject(self.table_id), data, stream=EVENTS_STREAM, headers=headers)
+            return await self._bus.js_write.publish(subject(self.table_id), data, stream=EVENTS_STREAM,
+                                                    headers=headers)
         try:
             ack = await retrying(publish, f"the log of table {self.table_id}", WRITE_WITHIN)
         except APIError as exc:

@@ -113,7 +113,11 @@ class Leases:
 
     @classmethod
     async def open(cls, bus: Bus) -> "Leases":
-        return cls(bus, await lease_bucket(bus))
+        await lease_bucket(bus)
+        # Its writes and reads are given up after 1 s, not nats-py's 5 s: a renewal sent
+        # into a partition or an election is lost, and the next must be sent as soon as it
+        # can land (a renewal whose answer was lost is found out by the next: ``renew``).
+        return cls(bus, await bus.js_write.key_value(LEASE_BUCKET))
 
     def _value(self, key: str, since: float, ready: bool = False) -> bytes:
         return p.encode(LeaseValue(key=key, owner=self._bus.owner, since=since, ready=ready))

@@ -356,6 +356,10 @@ class Node:
             hub.keep_lists_elsewhere(lists)  # each table as it is restored goes to the bucket
             hub.expect_sessions_back(REATTACH_GRACE)  # the other front ends' sessions
             await hub.load()
+        except Exception:  # let go of it for the next claim (make chaos: held, nobody hosted for 10 s)
+            await cancel_and_wait(keeping)
+            await self._release(lease)
+            raise
         finally:
             await cancel_and_wait(keeping)
         if lease.lost:
@@ -389,8 +393,7 @@ class Node:
                 log.exception("cluster: cannot renew the host lease")
 
     async def shutdown(self, grace: float) -> None:
-        """Stop hosting (tables' last events logged, the lease released at once), stop the
-        front end, leave the bus."""
+        """Stop hosting (its tables logged, its lease released at once), the front end, the bus."""
         self._closing = True
         for task in (self._watch, self._repairing):
             if task is not None:
@@ -429,7 +432,6 @@ class Node:
             await hosting.lists.stop()
         await hosting.store.close()
         await self._release(hosting.lease)
-
 
     async def _release(self, lease: Lease) -> None:
         try:

@@ -410,21 +410,26 @@ class TableOwner:
     async def _keep(self) -> None:
         """Renew the tables' leases; drop a table whose lease was lost or whose actor stopped
         (its log could not be written), so that another process takes it; and, now and then,
-        a table the lobby closed without telling it (a lobby host that died meanwhile)."""
+        a table the lobby closed without telling it (a lobby host that died meanwhile). The
+        tables are renewed at once, not one after another: in a NATS outage each renewal
+        waits for its timeout, and in turn the last would be tried a timeout per table late."""
         rounds = 0
         while not self._closing:
             await asyncio.sleep(self._bus.options.renew_every)
             rounds += 1
-            for table_id, owned in list(self.tables.items()):
-                try:
-                    if owned.task.done():
-                        await self._drop(table_id, "stopped", stop=False)
-                    elif not await self._leases.renew(owned.lease):
-                        await self._drop(table_id, "lease lost", stop=False)
-                    elif (rounds % CHECK_OPEN_EVERY == 0 and self.store is not None
-                          and not await self.store.is_open(table_id)):
-                        await self._drop(table_id, "closed", stop=True)
-                except TRANSIENT_ERRORS as exc:  # a NATS failover: the next round tries again
-                    log.warning("owner: cannot renew the lease of table %s yet: %r", table_id, exc)
-                except Exception:
-                    log.exception("owner: cannot renew the lease of table %s", table_id)
+            await asyncio.gather(*(self._keep_one(table_id, owned, rounds)
+                                   for table_id, owned in list(self.tables.items())))
+
+    async def _keep_one(self, table_id: str, owned: Owned, rounds: int) -> None:
+        try:
+            if owned.task.done():
+                await self._drop(table_id, "stopped", stop=False)
+            elif not await self._leases.renew(owned.lease):
+                await self._drop(table_id, "lease lost", stop=False)
+            elif (rounds % CHECK_OPEN_EVERY == 0 and self.store is not None
+                  and not await self.store.is_open(table_id)):
+                await self._drop(table_id, "closed", stop=True)
+        except TRANSIENT_ERRORS as exc:  # a NATS failover: the next round tries again
+            log.warning("owner: cannot renew the lease of table %s yet: %r", table_id, exc)
+        except Exception:
+            log.exception("owner: cannot renew the lease of table %s", table_id)

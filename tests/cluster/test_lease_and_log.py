@@ -298,3 +298,45 @@ async def test_a_new_owner_seals_what_it_read_and_reads_again_what_came_after(na
     finally:
         await a.close()
         await b.close()
+
+
+class _NoConsumers:
+    """A JetStream context that cannot make consumers, as while JetStream elects its
+    metadata leader (4-9 s after a partition heals); everything else is the real one."""
+
+    def __init__(self, js: object) -> None:
+        self._js = js
+        self.refused = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._js, name)
+
+    async def pull_subscribe(self, *args: object, **kwargs: object) -> object:
+        from nats.js.errors import ServiceUnavailableError
+        self.refused += 1
+        raise ServiceUnavailableError
+
+
+async def test_a_log_reads_the_same_while_jetstream_can_make_no_consumer(nats_server: NatsServer) -> None:
+    a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
+    try:
+        await events_stream(a)
+        log = TableLog(a, "t5")
+        await log.append(_rows(1, 3))
+        await TableLog(a, "t6").append(_rows(1, 2))  # another table's, between this one's
+        big = [EventRow(seq=n, match_no=1, data={"type": "note", "text": "y" * 400}) for n in range(4, 404)]
+        await log.append(big)  # split over several messages
+        await a.js.publish(subject("t5"), p.encode(LoggedEvents(table_id="t5", more=True, events=(
+            EventRecord(seq=404, match_no=1, data={"type": "note"}),))))  # a dead writer's first part
+        normal = TableLog(b, "t5")
+        expected = [(r.seq, r.data, r.seat, r.cid) for r in await normal.read()]
+        assert [seq for seq, *_ in expected] == list(range(1, 404))
+        b.js_read = no_consumers = _NoConsumers(b.js_read)  # type: ignore[assignment]
+        degraded = TableLog(b, "t5")
+        assert [(r.seq, r.data, r.seat, r.cid) for r in await degraded.read()] == expected
+        assert no_consumers.refused == 1 and degraded.last == normal.last
+        await degraded.append(_rows(404, 1))  # and it writes on from there, as the owner
+        assert [r.seq for r in await TableLog(a, "t5").read()] == list(range(1, 405))
+    finally:
+        await a.close()
+        await b.close()
