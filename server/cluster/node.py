@@ -32,6 +32,7 @@ from server.cluster.chat import ChatLog
 from server.cluster.copies import keep_copies
 from server.cluster.directory import DirectoryMirror, HostLists
 from server.cluster.front import FrontEnd
+from server.cluster.hosting import Hosting
 from server.cluster.lobby_host import HostGateway
 from server.cluster.lease import Lease, Leases
 from server.cluster.lease_repair import LeaseRepair
@@ -43,7 +44,7 @@ from server.cluster.presence import PresenceMirror, PresenceWriter
 from server.cluster.natsd import MIN_VERSION, NatsServerError
 from server.cluster.owner import TableOwner
 from server.cluster.proxy import TableRegistry
-from server.cluster.reach import Silence, answers
+from server.cluster.reach import Silence, hosts
 from server.cluster.reattach import REATTACH_GRACE
 from server.config import ServerConfig
 from server.lobby import Hub
@@ -57,20 +58,6 @@ log = logging.getLogger(__name__)
 START_WITHIN = 60.0  # seconds a starting process waits for JetStream to answer
 WATCH_EVERY = 1.0  # seconds between looks at the leases and at who is still on the bus, at most
 NEWS_EVERY = 0.2  # seconds between looks at the host lease that a new host's news asks for
-
-
-@dataclass
-class Hosting:
-    """What this process runs while it holds the host lease."""
-
-    lease: Lease
-    store: JetStreamStore
-    hub: Hub
-    gateway: HostGateway
-    registry: TableRegistry
-    task: "asyncio.Task[None]"
-    failed_renewals: int = 0
-    lists: HostLists | None = None  # the table directory this host writes
 
 
 async def _open_buckets(bus: Bus, config: ServerConfig
@@ -116,6 +103,7 @@ class Node:
     front_lease: Lease | None = None
     _watch: "asyncio.Task[None] | None" = field(default=None, repr=False)
     _repairing: "asyncio.Task[None] | None" = field(default=None, repr=False)
+    _stopping: "set[asyncio.Task[None]]" = field(default_factory=set, repr=False)  # lobbies stepped down from
     _closing: bool = False
     # One look at the leases at a time: the regular check's and one a new host's news asks for
     _stepping: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
@@ -169,7 +157,7 @@ class Node:
 
     async def start(self) -> None:
         """Until a host is known (this process, if nobody else is)."""
-        await self.bus.reach.serve(self.bus.nc, self.bus.owner)
+        await self.bus.reach.serve(self.bus.nc, self.bus.owner, hosting=lambda: self.hosting is not None)
         # (a process started while JetStream elects its leaders, as after a power cut of every
         # node, waits for them: its supervisor would only start it again into the same wait)
         await retrying(self._keep_front_lease, "claiming this process's lease", START_WITHIN)
@@ -307,8 +295,9 @@ class Node:
             self._host_missing_since = now
         elif now - self._host_missing_since > 2 * self.bus.options.lease_ttl:
             return False
-        if await answers(self.bus.nc, host):
-            log.info("cluster: the host lease is gone but its host %s answers: it may take it back", host)
+        if await hosts(self.bus.nc, host):
+            log.info("cluster: the host lease is gone but its host %s still runs the lobby: it may "
+                     "take it back", host)
             return True
         return False
 
@@ -332,9 +321,20 @@ class Node:
             await self._step_down(hosting)
 
     async def _step_down(self, hosting: Hosting) -> None:
+        """Hosting ends here; its last writes go on apart (``Hosting.stop``: with the bus
+        half back they took 7 s in make chaos, and this process, its sessions and the next
+        host's news waited for them)."""
         self.hosting = None
-        await self._stop_hosting(hosting, grace=1.0)
+        stopping = asyncio.get_running_loop().create_task(self._stop_apart(hosting), name="step-down")
+        self._stopping.add(stopping)
+        stopping.add_done_callback(self._stopping.discard)
         self.front.host_changed(None)  # its sessions wait for the new host, then attach to it
+
+    async def _stop_apart(self, hosting: Hosting) -> None:
+        try:
+            await hosting.stop(1.0, self._release)
+        except Exception:
+            log.exception("cluster: the lobby this process stepped down from did not stop cleanly")
 
     async def _become_host(self, lease: Lease) -> None:
         config = self.config
@@ -400,7 +400,9 @@ class Node:
                 await cancel_and_wait(task)
         hosting, self.hosting = self.hosting, None
         if hosting is not None:
-            await self._stop_hosting(hosting, grace)
+            await hosting.stop(grace, self._release)
+        if self._stopping:  # lobbies stepped down from, still writing their last
+            await asyncio.wait(self._stopping)
         await self.tables.stop()  # this process's tables: logged, released, taken by others
         await self.front.stop()
         if self.front_lease is not None:
@@ -413,25 +415,6 @@ class Node:
             await self.moderation.records.close()
         await self.bus.reach.stop()
         await self.bus.close()
-
-    async def _stop_hosting(self, hosting: Hosting, grace: float) -> None:
-        """The lobby stops here (its tables' last events logged, the lease released); the
-        sessions of every front end go to the next host."""
-        await hosting.gateway.stop()
-        hosting.gateway.release_sessions()  # the other front ends attach them to the next host
-        hosting.hub.request_shutdown("shutdown")
-        try:
-            await asyncio.wait_for(hosting.task, timeout=grace)
-        except asyncio.TimeoutError:
-            hosting.task.cancel()
-        await hosting.hub.stop_tables()  # proxies: the tables run on (another host adopts them)
-        await hosting.registry.stop()
-        await hosting.gateway.flush()
-        await hosting.hub.drain_writes()
-        if hosting.lists is not None:
-            await hosting.lists.stop()
-        await hosting.store.close()
-        await self._release(hosting.lease)
 
     async def _release(self, lease: Lease) -> None:
         try:

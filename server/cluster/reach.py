@@ -4,7 +4,7 @@ A lease in JetStream can run out although its holder is alive and well: a NATS n
 pauses, the lease bucket's stream elects a new leader (nats-server's Raft waits 4-9 s for a
 lost leader), and no renewal gets through meanwhile. Judged by its lease alone, such a process would be declared dead, its players
 dropped and its tables moved. So the lobby host asks a process whose lease is gone directly
-(``answers``: a request on its ``truco.alive.<process>`` subject, answered by ``Reach.serve``);
+(``ask``: a request on its ``truco.alive.<process>`` subject, answered by ``Reach.serve``);
 only one that does not answer for ``CONFIRM`` seconds is dead (``Silence``). One that nobody
 on the bus listens for any more (NATS answers "no responders" at once: its connection closed,
 as when it is killed) is dead after ``ABSENT_CONFIRM`` seconds, its lease running or not: its
@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 
 ALIVE_SUBJECT = "truco.alive"  # truco.alive.<process>: "are you there?" (request/reply)
 ANSWER_WITHIN = 1.0  # seconds a live process has to answer
+HOSTING = b"hosting"  # the answer of a process that runs the lobby (else it is empty)
 TICK = 0.25  # seconds between the event loop's heartbeats
 # A process nobody on the bus listens for any more is dead once that lasted this long (asked
 # twice): a live one moving off a NATS node that died is listened for again well within it
@@ -77,8 +78,15 @@ async def ask(nc: Client, owner: str) -> Answer:
     return Answer.YES
 
 
-async def answers(nc: Client, owner: str) -> bool:
-    return await ask(nc, owner) is Answer.YES
+async def hosts(nc: Client, owner: str) -> bool:
+    """Whether process ``owner`` answers now that it runs the lobby: a host whose lease ran
+    out in a NATS failover takes it back, one that stepped down does not (the others waited
+    up to twice the TTL for one that answered, although it had stepped down: make chaos)."""
+    try:
+        reply = await nc.request(alive_subject(owner), b"", timeout=ANSWER_WITHIN)
+    except Exception:  # no answer, a bus that is down
+        return False
+    return reply.data == HOSTING
 
 
 class Silence:
@@ -161,12 +169,13 @@ class Reach:
                 return False
         return True
 
-    async def serve(self, nc: Client, owner: str) -> None:
-        """Answer ``answers`` for this process, and keep the heartbeat."""
+    async def serve(self, nc: Client, owner: str, hosting: Callable[[], bool] = lambda: False) -> None:
+        """Answer ``ask`` (and ``hosts``: whether ``hosting()``) for this process, and
+        keep the heartbeat."""
 
         async def answer(msg: Msg) -> None:
             if msg.reply:
-                await msg.respond(b"")
+                await msg.respond(HOSTING if hosting() else b"")
 
         self._sub = await nc.subscribe(alive_subject(owner), cb=answer)
         self._task = asyncio.get_running_loop().create_task(self._heartbeat(), name="reach-heartbeat")

@@ -13,7 +13,8 @@ from nats.errors import NoRespondersError, TimeoutError as NatsTimeout
 from server.cluster.bus import Bus, BusOptions, retrying
 from server.cluster.lease import Leases
 from server.cluster.natsd import NatsServer
-from server.cluster.reach import ABSENT_CONFIRM, CONFIRM, DOWN, STALL, TICK, Reach, Silence, alive_subject
+from server.cluster.reach import (ABSENT_CONFIRM, CONFIRM, DOWN, STALL, TICK, Reach, Silence, alive_subject,
+                                  hosts)
 
 FAST = BusOptions(lease_ttl=1.0, renew_every=0.3)
 
@@ -133,6 +134,30 @@ async def test_a_process_is_judged_dead_only_after_it_stayed_absent_or_silent(na
         await live.reach.stop()
         await asker.close()
         await live.close()
+
+
+async def test_a_process_says_whether_it_runs_the_lobby_when_asked(nats_server: NatsServer) -> None:
+    """A host whose lease ran out still runs the lobby and takes the lease back; one that
+    stepped down answers too, but the others need not wait for it (server/cluster/node.py,
+    ``_host_takes_it_back``)."""
+    asker = await Bus.connect(nats_server.url, FAST, owner="asker")
+    host = await Bus.connect(nats_server.url, FAST, owner="host")
+    hosting = True
+    try:
+        await host.reach.serve(host.nc, "host", hosting=lambda: hosting)
+        assert await hosts(asker.nc, "host")
+        hosting = False  # it stepped down: alive, not hosting
+        assert not await hosts(asker.nc, "host")
+        assert not await silence_says_dead(asker, "host")
+        assert not await hosts(asker.nc, "nobody")  # nobody listens for it
+    finally:
+        await host.reach.stop()
+        await asker.close()
+        await host.close()
+
+
+async def silence_says_dead(asker: Bus, owner: str) -> bool:
+    return await Silence(asker.reach).dead(asker.nc, owner)
 
 
 async def test_transient_bus_errors_are_retried_within_the_time_given_and_others_are_not() -> None:
