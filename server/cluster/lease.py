@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import (APIError, BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError,
                              NotFoundError)
-from nats.js.kv import KeyValue
+from nats.js.kv import KV_DEL, KV_OP, KV_PURGE, KeyValue
 
 import protocol as p
 from protocol.bus import LeaseValue
@@ -139,6 +139,7 @@ class Leases:
         else:
             return None  # it came and went every time: somebody else is claiming it
         lease = self.held[key] = Lease(key, revision, since)
+        self._bus.reach.wrote()
         log.info("lease: %s now holds lease %s", self._bus.owner, key)
         return lease
 
@@ -165,13 +166,14 @@ class Leases:
                 log.warning("lease: %s lost lease %s", self._bus.owner, lease.key)
                 return False
         lease.renewed_at = asked
+        self._bus.reach.wrote()
         return True
 
     async def _take_back(self, lease: Lease, value: bytes) -> bool:
         """The key is not at ``revision``: still this process's (a write whose answer was
         lost), or nobody's (it ran out); either way written again. False: another's."""
         try:
-            entry = await self._kv.get(lease.key)
+            entry = await self._get(lease.key)
         except NotFoundError:
             entry = None
         if entry is not None:
@@ -216,7 +218,7 @@ class Leases:
         # A renewal cut short (its task cancelled at shutdown) may have been written without
         # its revision being kept: delete the key if it still names this process.
         try:
-            revision = self._mine(lease, await self._kv.get(lease.key))
+            revision = self._mine(lease, await self._get(lease.key))
             if revision is not None:
                 await self._kv.delete(lease.key, last=revision)
         except (NotFoundError, APIError):
@@ -236,7 +238,7 @@ class Leases:
         ``reach.Silence``), loses ``key`` at once rather than after the TTL; the delete names the
         revision read, so a lease written since (renewed, or claimed by another) stays."""
         try:
-            entry = await self._kv.get(key)
+            entry = await self._get(key)
         except NotFoundError:
             return False
         held = self._decode(key, entry.value) if entry.value else None
@@ -263,12 +265,23 @@ class Leases:
     async def owner(self, key: str) -> LeaseValue | None:
         """Who holds a key now (None: nobody; a bad value counts as nobody, logged)."""
         try:
-            entry = await self._kv.get(key)
+            entry = await self._get(key)
         except NotFoundError:  # never written, expired, or deleted
             return None
         if entry.value is None:
             return None
         return self._decode(key, entry.value)
+
+    async def _get(self, key: str) -> KeyValue.Entry:
+        """The key as the lease stream's leader has it (NotFoundError: absent or deleted).
+        Not ``kv.get``: the bucket allows direct reads, which any replica answers, and one
+        still catching up after a partition healed answers an old revision; a lease taken
+        back, then read so, was judged lost (make chaos: a front end then hung up its players)."""
+        raw = await self._bus.js_write.get_msg(f"KV_{LEASE_BUCKET}", subject=f"$KV.{LEASE_BUCKET}.{key}")
+        if (raw.headers or {}).get(KV_OP) in (KV_DEL, KV_PURGE):
+            raise KeyNotFoundError
+        return KeyValue.Entry(bucket=LEASE_BUCKET, key=key, value=raw.data, revision=raw.seq,
+                              delta=None, created=None, operation=None)
 
     def _decode(self, key: str, value: bytes) -> LeaseValue | None:
         try:

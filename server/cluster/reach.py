@@ -50,6 +50,9 @@ ABSENT_CONFIRM = 2.0
 # well within it
 CONFIRM = 6.0
 OUTAGE = 0.5  # an outage shorter than this is not even noted
+# An asker that wrote nothing to JetStream for longer judges nobody (its leases are renewed
+# about every second; cut off from the cluster, its writes fail): what it saw starts over
+WROTE_WITHIN = 1.5
 PING_EVERY, PINGS_UNANSWERED = 0.5, 4  # nats-py's pings to its server (seconds; before a reconnect)
 HANG_NOTICED_AFTER = PING_EVERY * PINGS_UNANSWERED  # seconds a hung NATS node goes unnoticed
 
@@ -92,7 +95,11 @@ async def hosts(nc: Client, owner: str) -> bool:
 class Silence:
     """The processes that did not answer, since when; dead once absent for ``ABSENT_CONFIRM``
     seconds, or silent for ``CONFIRM`` (asked at least twice), judged only while the asker
-    itself could be reached all that time."""
+    itself could be reached all that time, and only by an asker that kept writing to
+    JetStream (``Reach.wrote``: every ``WROTE_WITHIN`` seconds, and once the silence had lasted
+    half its time). On a machine cut off from the others every other process is absent (its
+    NATS node lost their interest) while the asker keeps its own connection: it judged them
+    all dead, and voided their leases as the partition healed (make chaos)."""
 
     def __init__(self, reach: "Reach") -> None:
         self._reach = reach
@@ -104,7 +111,8 @@ class Silence:
         one that is listened for but silent (paused, or its NATS node hung) is not, yet."""
         now = self._reach.clock()
         answer = await ask(nc, owner)
-        if answer is Answer.YES or not self._reach.reachable_since(now - CONFIRM):
+        if (answer is Answer.YES or not self._reach.reachable_since(now - CONFIRM)
+                or not self._reach.wrote_since(now - WROTE_WITHIN)):
             self._since.pop(owner, None)
             return False
         first, absent = self._since.get(owner, (now, True))
@@ -114,7 +122,8 @@ class Silence:
             self._since.pop(next(iter(self._since)))
         if absent_only and not absent:
             return False
-        return now - first >= (ABSENT_CONFIRM if absent else CONFIRM)
+        needed = ABSENT_CONFIRM if absent else CONFIRM
+        return now - first >= needed and self._reach.wrote_since(first + needed / 2)
 
 
 class Reach:
@@ -129,6 +138,7 @@ class Reach:
         self._task: asyncio.Task[None] | None = None
         self._sub: Subscription | None = None
         self.on_reconnect: list[Callable[[], Awaitable[None]]] = []  # after a reconnection
+        self._wrote = float("-inf")  # when a write of this process's last reached JetStream (``wrote``)
 
     async def disconnected(self) -> None:
         if self._down_since is None:
@@ -148,6 +158,14 @@ class Reach:
         if end - start >= OUTAGE:
             log.warning("bus: this process could not be reached for %.1f s (%s)", end - start, kind)
             self._outages = [o for o in self._outages if end - o[1] < 600][-32:] + [(start, end, kind)]
+
+    def wrote(self) -> None:
+        """A write of this process reached JetStream (a lease renewed or claimed): its NATS
+        node is on the side of the cluster that can write."""
+        self._wrote = self.clock()
+
+    def wrote_since(self, moment: float) -> bool:
+        return self._wrote >= moment
 
     def reachable_since(self, moment: float) -> bool:
         """No outage since ``moment`` (on ``clock``) long enough for another process to have

@@ -10,7 +10,7 @@ import time
 import pytest
 from nats.errors import NoRespondersError, TimeoutError as NatsTimeout
 
-from server.cluster.bus import Bus, BusOptions, retrying
+from server.cluster.bus import Bus, BusOptions, retrying, settle
 from server.cluster.lease import Leases
 from server.cluster.natsd import NatsServer
 from server.cluster.reach import (ABSENT_CONFIRM, CONFIRM, DOWN, STALL, TICK, Reach, Silence, alive_subject,
@@ -108,11 +108,14 @@ async def test_a_process_is_judged_dead_only_after_it_stayed_absent_or_silent(na
     try:
         await live.reach.serve(live.nc, "live")
 
-        def after(seconds: float) -> None:
+        def after(seconds: float, writing: bool = True) -> None:
             for _ in range(int(seconds / TICK)):  # the asker's own event loop runs meanwhile
                 clock.offset += TICK
                 asker.reach.beat()
+                if writing:  # (and renews its lease: its NATS node can write)
+                    asker.reach.wrote()
 
+        asker.reach.wrote()  # (it renewed its lease just now)
         assert not await silence.dead(asker.nc, "live")
         assert not await silence.dead(asker.nc, "gone")  # nobody listens for it: absent once, not yet
         after(ABSENT_CONFIRM / 2)
@@ -125,6 +128,15 @@ async def test_a_process_is_judged_dead_only_after_it_stayed_absent_or_silent(na
         after(CONFIRM - ABSENT_CONFIRM)
         assert await silence.dead(asker.nc, "hung")
         assert not await silence.dead(asker.nc, "live")
+        # An asker whose writes get nowhere (its machine cut off from the others: it keeps its
+        # own NATS connection, and every other process is absent to it) judges nobody
+        assert not await silence.dead(asker.nc, "gone2")
+        after(CONFIRM, writing=False)
+        assert not await silence.dead(asker.nc, "gone2")
+        after(TICK)  # it writes again: what it saw while it could not does not count
+        assert not await silence.dead(asker.nc, "gone2")
+        after(ABSENT_CONFIRM)  # absent for that long while it wrote: dead
+        assert await silence.dead(asker.nc, "gone2")
         # An asker that was itself cut off judges nobody
         await asker.reach.disconnected()
         after(CONFIRM)
@@ -145,6 +157,7 @@ async def test_a_process_says_whether_it_runs_the_lobby_when_asked(nats_server: 
     hosting = True
     try:
         await host.reach.serve(host.nc, "host", hosting=lambda: hosting)
+        await settle(host.nc)  # (the server has its subscription before it is asked)
         assert await hosts(asker.nc, "host")
         hosting = False  # it stepped down: alive, not hosting
         assert not await hosts(asker.nc, "host")
