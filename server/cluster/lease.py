@@ -113,11 +113,7 @@ class Leases:
 
     @classmethod
     async def open(cls, bus: Bus) -> "Leases":
-        await lease_bucket(bus)
-        # Its writes and reads are given up after 1 s, not nats-py's 5 s: a renewal sent
-        # into a partition or an election is lost, and the next must be sent as soon as it
-        # can land (a renewal whose answer was lost is found out by the next: ``renew``).
-        return cls(bus, await bus.js_write.key_value(LEASE_BUCKET))
+        return cls(bus, await lease_bucket(bus))
 
     def _value(self, key: str, since: float, ready: bool = False) -> bytes:
         return p.encode(LeaseValue(key=key, owner=self._bus.owner, since=since, ready=ready))
@@ -277,7 +273,7 @@ class Leases:
         Not ``kv.get``: the bucket allows direct reads, which any replica answers, and one
         still catching up after a partition healed answers an old revision; a lease taken
         back, then read so, was judged lost (make chaos: a front end then hung up its players)."""
-        raw = await self._bus.js_write.get_msg(f"KV_{LEASE_BUCKET}", subject=f"$KV.{LEASE_BUCKET}.{key}")
+        raw = await self._bus.js.get_msg(f"KV_{LEASE_BUCKET}", subject=f"$KV.{LEASE_BUCKET}.{key}")
         if (raw.headers or {}).get(KV_OP) in (KV_DEL, KV_PURGE):
             raise KeyNotFoundError
         return KeyValue.Entry(bucket=LEASE_BUCKET, key=key, value=raw.data, revision=raw.seq,
