@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import (APIError, BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError,
                              NotFoundError)
-from nats.js.kv import KV_DEL, KV_OP, KV_PURGE, KeyValue
+from nats.js.kv import KeyValue
 
 import protocol as p
 from protocol.bus import LeaseValue
@@ -93,6 +93,11 @@ class Lease:
     ready: bool = False  # written with the next renewal
     renewed_at: float = field(default_factory=time.monotonic)  # the last write that succeeded
     lapsed: int = 0  # times it ran out in a bus outage and was claimed again (``Leases.renew``)
+    # Claimed again after it ran out, the answer not (yet) heard: when the key is found to be
+    # this process's at the next renewal, that was a lapse too (make chaos: a front end whose
+    # lease ran out and was taken back so never asked the host which sessions it had closed,
+    # and its players sat at a table that had moved, for good)
+    retaking: bool = False
 
     def fresh(self, ttl: float) -> bool:
         """Held for sure: renewed well within the TTL (a process that stalled longer may
@@ -169,7 +174,7 @@ class Leases:
         """The key is not at ``revision``: still this process's (a write whose answer was
         lost), or nobody's (it ran out); either way written again. False: another's."""
         try:
-            entry = await self._get(lease.key)
+            entry = await self._kv.get(lease.key)
         except NotFoundError:
             entry = None
         if entry is not None:
@@ -180,18 +185,25 @@ class Leases:
                 lease.revision = await self._kv.update(lease.key, value, last=revision)
             except KeyWrongLastSequenceError:
                 return False
+            if lease.retaking:  # the create below landed, its answer lost: a lapse all the same
+                self._lapsed(lease)
             return True
         if not self._bus.reach.reachable_since(lease.renewed_at):
             # it may have been judged dead meanwhile, and its leases voided (server/cluster/reach.py)
             return False
+        lease.retaking = True
         try:
             lease.revision = await self._kv.create(lease.key, value)
         except KeyWrongLastSequenceError:
             return False
+        self._lapsed(lease)
+        return True
+
+    def _lapsed(self, lease: Lease) -> None:
+        lease.retaking = False
         lease.lapsed += 1
         log.warning("lease: %s's lease %s ran out while the bus could not be written; nobody "
                     "took it: held again", self._bus.owner, lease.key)
-        return True
 
     async def renew_all(self) -> list[str]:
         """Renew every lease held; the keys lost."""
@@ -214,7 +226,7 @@ class Leases:
         # A renewal cut short (its task cancelled at shutdown) may have been written without
         # its revision being kept: delete the key if it still names this process.
         try:
-            revision = self._mine(lease, await self._get(lease.key))
+            revision = self._mine(lease, await self._kv.get(lease.key))
             if revision is not None:
                 await self._kv.delete(lease.key, last=revision)
         except (NotFoundError, APIError):
@@ -234,7 +246,7 @@ class Leases:
         ``reach.Silence``), loses ``key`` at once rather than after the TTL; the delete names the
         revision read, so a lease written since (renewed, or claimed by another) stays."""
         try:
-            entry = await self._get(key)
+            entry = await self._kv.get(key)
         except NotFoundError:
             return False
         held = self._decode(key, entry.value) if entry.value else None
@@ -261,23 +273,12 @@ class Leases:
     async def owner(self, key: str) -> LeaseValue | None:
         """Who holds a key now (None: nobody; a bad value counts as nobody, logged)."""
         try:
-            entry = await self._get(key)
+            entry = await self._kv.get(key)
         except NotFoundError:  # never written, expired, or deleted
             return None
         if entry.value is None:
             return None
         return self._decode(key, entry.value)
-
-    async def _get(self, key: str) -> KeyValue.Entry:
-        """The key as the lease stream's leader has it (NotFoundError: absent or deleted).
-        Not ``kv.get``: the bucket allows direct reads, which any replica answers, and one
-        still catching up after a partition healed answers an old revision; a lease taken
-        back, then read so, was judged lost (make chaos: a front end then hung up its players)."""
-        raw = await self._bus.js.get_msg(f"KV_{LEASE_BUCKET}", subject=f"$KV.{LEASE_BUCKET}.{key}")
-        if (raw.headers or {}).get(KV_OP) in (KV_DEL, KV_PURGE):
-            raise KeyNotFoundError
-        return KeyValue.Entry(bucket=LEASE_BUCKET, key=key, value=raw.data, revision=raw.seq,
-                              delta=None, created=None, operation=None)
 
     def _decode(self, key: str, value: bytes) -> LeaseValue | None:
         try:

@@ -53,6 +53,44 @@ async def test_a_lease_that_ran_out_unclaimed_is_taken_back_by_a_holder_that_sta
         await bus.close()
 
 
+class _CreateAnswerLost:
+    """A lease bucket whose next ``create`` is written but its answer never comes (a NATS
+    failover): the key is this process's, the claimer does not know it yet."""
+
+    def __init__(self, kv: object) -> None:
+        self._kv, self.lose = kv, True
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._kv, name)
+
+    async def create(self, key: str, value: bytes) -> int:
+        revision: int = await self._kv.create(key, value)  # type: ignore[attr-defined]
+        if self.lose:
+            self.lose = False
+            raise NatsTimeout
+        return revision
+
+
+async def test_a_lapsed_lease_taken_back_whose_answer_was_lost_still_counts_as_a_lapse(
+        nats_server: NatsServer) -> None:
+    """Its holder must learn that it ran out (a front end then asks the lobby host which of
+    its sessions it closed meanwhile): found its own at the next renewal, it is a lapse."""
+    bus = await Bus.connect(nats_server.url, FAST, owner="proc-a")
+    try:
+        leases = await Leases.open(bus)
+        lease = await leases.claim("t1")
+        assert lease is not None
+        await _until_gone(leases, "t1")
+        leases._kv = _CreateAnswerLost(leases._kv)  # type: ignore[assignment]
+        with pytest.raises(NatsTimeout):
+            await leases.renew(lease)  # taken back, the answer lost: the caller tries again
+        assert lease.lapsed == 0
+        assert await leases.renew(lease) and lease.lapsed == 1 and not lease.lost
+        assert await leases.renew(lease) and lease.lapsed == 1  # renewed as usual from then on
+    finally:
+        await bus.close()
+
+
 async def test_a_holder_that_was_unreachable_long_enough_to_be_judged_dead_gives_the_lease_up(
         nats_server: NatsServer) -> None:
     clock = Clock()
