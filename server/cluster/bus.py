@@ -30,6 +30,7 @@ from nats.js.kv import KeyValue
 from protocol import ProtocolError
 from protocol.bus import CONN_ID_MAX, decode_bus
 from protocol.bus_base import BusMessage
+from server.cluster.nats_private import flush_pending
 from server.cluster.options import BusOptions
 from server.cluster.reach import PING_EVERY, PINGS_UNANSWERED, Reach
 
@@ -115,10 +116,10 @@ async def settle(nc: Client) -> None:
     queued for its flusher task (a SUB or PUB just made), so its PONG can come back before the
     server has them: a message published by another process just after was then lost about one
     time in twenty on a loaded machine (nats-py 2.16). The queue is written first here (a
-    private call: nats-py is pinned to 2.16.0), so the PING follows what was sent and its PONG
-    means the server has it.
+    private call: ``nats_private.flush_pending``), so the PING follows what was sent and its
+    PONG means the server has it.
     """
-    await nc._flush_pending(force_flush=True)
+    await flush_pending(nc)
     await nc.flush()
 
 

@@ -6,8 +6,8 @@ values and answers that count separately, and on a loaded machine the answer can
 first (0 pending: all sent), so the None comes before the values. A scan that stops at it
 misses them: a rating read back as absent, once in CI. Here the values are read with a
 pull consumer, which sends nothing until asked: its pending count when it is made is the
-number of current values, and exactly that many are fetched. Uses nats-py's private
-``KeyValue._js``, ``_stream`` and ``_pre`` (nats-py is pinned to 2.16.0).
+number of current values, and exactly that many are fetched. The bucket's stream and key
+prefix are nats-py's private attributes (``nats_private.bucket_parts``).
 """
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ import logging
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.kv import KV_DEL, KV_OP, KV_PURGE, KeyValue
+
+from server.cluster.nats_private import BucketParts, bucket_parts
 
 log = logging.getLogger(__name__)
 
@@ -30,22 +32,23 @@ async def current_values(kv: KeyValue, keys: str = ">", whole: bool = False) -> 
     stream's leader changing under the scan, e.g. after the NATS nodes lost their power) raise
     nats' TimeoutError, for the caller to scan again (``bus.retrying``), instead of a part:
     a table index read in part would leave tables whose logs exist unrestored."""
-    js = kv._js
-    info = await js.add_consumer(kv._stream, config=ConsumerConfig(
-        filter_subject=f"{kv._pre}{keys}", deliver_policy=DeliverPolicy.LAST_PER_SUBJECT,
+    parts = bucket_parts(kv)
+    js = parts.js
+    info = await js.add_consumer(parts.stream, config=ConsumerConfig(
+        filter_subject=f"{parts.prefix}{keys}", deliver_policy=DeliverPolicy.LAST_PER_SUBJECT,
         ack_policy=AckPolicy.NONE, inactive_threshold=IDLE_GONE, mem_storage=True))
     left = int(info.num_pending or 0)
     found: list[KeyValue.Entry] = []
     if left == 0:
-        await _drop(kv, info.name)
+        await _drop(parts, info.name)
         return found
-    sub = await js.pull_subscribe_bind(consumer=info.name, stream=kv._stream)
+    sub = await js.pull_subscribe_bind(consumer=info.name, stream=parts.stream)
     try:
         while left > 0:
             try:
                 msgs = await sub.fetch(min(left, BATCH), timeout=FETCH_WAIT)
             except NatsTimeout:  # the rest expired or was purged meanwhile, or the leader changed
-                log.warning("kv scan of %s: %d values did not come%s", kv._stream, left,
+                log.warning("kv scan of %s: %d values did not come%s", parts.stream, left,
                             "; it is read again" if whole else "")
                 if whole:
                     raise
@@ -57,20 +60,20 @@ async def current_values(kv: KeyValue, keys: str = ">", whole: bool = False) -> 
                     continue
                 meta = msg.metadata
                 found.append(KeyValue.Entry(
-                    bucket=kv._name, key=msg.subject[len(kv._pre):], value=msg.data,
+                    bucket=parts.name, key=msg.subject[len(parts.prefix):], value=msg.data,
                     revision=meta.sequence.stream, delta=meta.num_pending, created=meta.timestamp,  # type: ignore[arg-type]  # a datetime, as nats-py's own watcher gives
                     operation=op))
     finally:
         await sub.unsubscribe()
-        await _drop(kv, info.name)
+        await _drop(parts, info.name)
     return found
 
 
-async def _drop(kv: KeyValue, consumer: str | None) -> None:
+async def _drop(parts: BucketParts, consumer: str | None) -> None:
     """Delete the scan's consumer now (else the server drops it after ``IDLE_GONE``)."""
     if consumer is None:
         return
     try:
-        await kv._js.delete_consumer(kv._stream, consumer)
+        await parts.js.delete_consumer(parts.stream, consumer)
     except Exception as exc:  # gone already, or the bus is going away: it expires anyway
         log.debug("kv scan: consumer %s not deleted: %s", consumer, exc)

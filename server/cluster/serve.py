@@ -7,6 +7,7 @@ from typing import Callable
 
 from server import asyncssh_private
 from server.ops import metrics
+from server.cluster import nats_private
 from server.cluster.options import BusOptions
 from server.cluster.node import Node
 from server.config import ServerConfig
@@ -30,6 +31,7 @@ async def serve_cluster(config: ServerConfig, servers: list[str], options: BusOp
                         stop: asyncio.Event | None = None, reuse_port: bool = False) -> None:
     textual_patches.install()
     await asyncio.to_thread(asyncssh_private.check)  # refuses an asyncssh it was not written for
+    await asyncio.to_thread(nats_private.check)  # and a nats-py
     host_key = await asyncio.to_thread(load_or_create_host_key, config.host_key)
     stop = stop or asyncio.Event()
     tr = terminal_tr()
