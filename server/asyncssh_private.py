@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from importlib.metadata import version
 from typing import Any, Callable
 
 import asyncssh.compression as _compression
 from asyncssh.channel import SSHServerChannel
 from asyncssh.connection import SSHConnection
+
+from server.fences import check_fence
 
 PINNED_ASYNCSSH = "2.24."  # pyproject.toml: asyncssh>=2.24.1,<2.25
 
@@ -44,15 +45,7 @@ PRIVATE_NAMES: tuple[tuple[str, str], ...] = (
 def check(installed: str | None = None) -> None:
     """Raise RuntimeError unless the installed asyncssh (or ``installed``) is the pinned one
     and has every private name used here."""
-    found = version("asyncssh") if installed is None else installed
-    if not found.startswith(PINNED_ASYNCSSH):
-        raise RuntimeError(
-            f"server/asyncssh_private.py is written for asyncssh {PINNED_ASYNCSSH}x, not {found}: "
-            "it uses private parts of asyncssh. Install the pinned version (pip install -e .) or "
-            "re-check every function there against the new version and update PINNED_ASYNCSSH.")
-    missing = [f"{where}.{name}" for where, name in PRIVATE_NAMES if not _has(where, name)]
-    if missing:
-        raise RuntimeError(f"asyncssh {found} lacks what server/asyncssh_private.py uses: {missing}")
+    check_fence("asyncssh", "server/asyncssh_private.py", PINNED_ASYNCSSH, PRIVATE_NAMES, _has, installed)
 
 
 def _has(where: str, name: str) -> bool:

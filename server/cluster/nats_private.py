@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from importlib.metadata import version
 
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.kv import KeyValue
+
+from server.fences import check_fence
 
 PINNED_NATS_PY = "2.16."  # pyproject.toml: nats-py==2.16.0
 
@@ -33,15 +34,7 @@ PRIVATE_NAMES: tuple[tuple[str, str], ...] = (
 def check(installed: str | None = None) -> None:
     """Raise RuntimeError unless the installed nats-py (or ``installed``) is the pinned one
     and has every private name used here."""
-    found = version("nats-py") if installed is None else installed
-    if not found.startswith(PINNED_NATS_PY):
-        raise RuntimeError(
-            f"server/cluster/nats_private.py is written for nats-py {PINNED_NATS_PY}x, not {found}: "
-            "it uses private parts of nats-py. Install the pinned version (pip install -e .) or "
-            "re-check every function there against the new version and update PINNED_NATS_PY.")
-    missing = [f"{where}.{name}" for where, name in PRIVATE_NAMES if not _has(where, name)]
-    if missing:
-        raise RuntimeError(f"nats-py {found} lacks what server/cluster/nats_private.py uses: {missing}")
+    check_fence("nats-py", "server/cluster/nats_private.py", PINNED_NATS_PY, PRIVATE_NAMES, _has, installed)
 
 
 def _has(where: str, name: str) -> bool:
