@@ -144,7 +144,7 @@ class Leases:
         log.info("lease: %s now holds lease %s", self._bus.owner, key)
         return lease
 
-    async def renew(self, lease: Lease) -> bool:
+    async def renew(self, lease: Lease, checked: bool = False) -> bool:
         """Write the lease again (its TTL starts over); False: it was lost (claimed by another
         process, or deleted): this process must stop what it guarded. A bus that does not
         answer (a NATS node down, a leader election) raises: the caller tries again soon.
@@ -153,7 +153,10 @@ class Leases:
         ``revision``: it is still this process's, and is kept. A lease that ran out while the
         bus could not be written, that nobody claimed meanwhile, and whose holder could have
         been asked whether it lived all along, is claimed again (``lapsed`` counts it): nobody
-        else guarded anything in between."""
+        else guarded anything in between. With ``checked`` it is claimed again even if its
+        holder may have been judged dead meanwhile: the holder then asks what it lost (a
+        front end's lease: ``FrontEnd.lease_renewed`` asks the lobby host which sessions it
+        closed, and attaches them again, rather than hang them all up)."""
         if lease.lost:
             return False
         asked = time.monotonic()
@@ -161,7 +164,7 @@ class Leases:
         try:
             lease.revision = await self._kv.update(lease.key, value, last=lease.revision)
         except KeyWrongLastSequenceError:
-            if not await self._take_back(lease, value):
+            if not await self._take_back(lease, value, checked):
                 lease.lost = True
                 self.held.pop(lease.key, None)
                 log.warning("lease: %s lost lease %s", self._bus.owner, lease.key)
@@ -170,7 +173,7 @@ class Leases:
         self._bus.reach.wrote()
         return True
 
-    async def _take_back(self, lease: Lease, value: bytes) -> bool:
+    async def _take_back(self, lease: Lease, value: bytes, checked: bool) -> bool:
         """The key is not at ``revision``: still this process's (a write whose answer was
         lost), or nobody's (it ran out); either way written again. False: another's."""
         try:
@@ -188,7 +191,7 @@ class Leases:
             if lease.retaking:  # the create below landed, its answer lost: a lapse all the same
                 self._lapsed(lease)
             return True
-        if not self._bus.reach.reachable_since(lease.renewed_at):
+        if not checked and not self._bus.reach.reachable_since(lease.renewed_at):
             # it may have been judged dead meanwhile, and its leases voided (server/cluster/reach.py)
             return False
         lease.retaking = True

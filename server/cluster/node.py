@@ -217,7 +217,7 @@ class Node:
     async def _keep_front_lease(self) -> None:
         """This process's own lease, renewed while it lives (see ``front_lease``)."""
         lease = self.front_lease
-        if lease is not None and await self.leases.renew(lease):
+        if lease is not None and await self.leases.renew(lease, checked=True):
             return self.front.lease_renewed(lease.lapsed)
         if lease is not None and self.hosting is not None and not self.hosting.lease.lost:
             # Only the lobby host closes a silent front end's sessions, and it never judges its
@@ -227,7 +227,7 @@ class Node:
             # host change.) A NATS node hanging for about the lease's time did this.
             log.warning("cluster: this front end's lease ran out while the bus could not be written; "
                         "this process is the lobby host, so its sessions go on")
-        elif lease is not None:  # it ran out (a long pause): the host may have closed our sessions
+        elif lease is not None:  # another's, or deleted as it was taken back: nothing to ask about
             log.warning("cluster: this front end's lease ran out; its sessions end")
             self.front.hang_up_all()
         self.front_lease = await self.leases.claim(front_lease(self.bus.owner))

@@ -99,13 +99,19 @@ async def test_a_holder_that_was_unreachable_long_enough_to_be_judged_dead_gives
     try:
         leases = await Leases.open(bus)
         lease = await leases.claim("t1")
-        assert lease is not None
+        front = await leases.claim("front-proc-a")
+        assert lease is not None and front is not None
         await _until_gone(leases, "t1")
+        await _until_gone(leases, "front-proc-a")
         await bus.reach.disconnected()
         clock.offset += CONFIRM  # its NATS connection was down this long since the lease ran out
         await bus.reach.reconnected()
         assert not await leases.renew(lease)
         assert lease.lost and await leases.owner("t1") is None
+        # A lease whose holder then asks what it lost (a front end asks the lobby host which
+        # sessions it closed) is taken back all the same, as a lapse
+        assert await leases.renew(front, checked=True)
+        assert front.lapsed == 1 and not front.lost
     finally:
         await bus.close()
 
