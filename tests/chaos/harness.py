@@ -71,8 +71,9 @@ T = TypeVar("T")
 TABLES = 3
 RECOVERY_LIMIT = 60.0  # seconds a table may take to play again before the run counts it as stuck
 # Seconds after a power cut of every NATS node within which a new session may still be ended
-# by it: a process whose own lease ran out while no node answered ends its sessions once the
-# bus is back (docs/CLUSTER.md), those made meanwhile too.
+# by it: a process whose own lease ran out while no node answered, and was then claimed by
+# another or deleted as it was taken back, ends its sessions once the bus is back
+# (docs/CLUSTER.md), those made meanwhile too.
 OUTAGE_AFTERMATH = 20.0
 FINAL_WAIT_MIN = 10.0  # seconds the players have at least, at the end, to hear from their tables
 RESEND_AFTER = 3.0
