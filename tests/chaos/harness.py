@@ -246,7 +246,7 @@ async def _player(player: Player, ports: list[int], history: History, done: asyn
             update = await programs.play(player.client, player.table, heard, seed=player.seed, timeout=3600,
                                          resend_after=RESEND_AFTER)
             if update.view.match_over and not done.is_set():
-                await _rematch(player, update, heard, history)
+                await _rematch(player, update, heard, history, done)
         except (Closed, ConnectionError, asyncssh.Error) as exc:
             outage = history.outage_since(player.port, player.since)
             if history.killed.get(player.port, 0) < player.since and not outage:
@@ -321,12 +321,13 @@ async def _terminals_drawn(watchers: list[Watcher], report: Report, history: His
 
 
 async def _rematch(player: Player, over: p.TableUpdate, heard: Callable[[p.TableUpdate], bool],
-                   history: History) -> None:
+                   history: History, done: asyncio.Event) -> None:
     """Ask for the rematch until the next match starts, again while the table does not show
     this seat's vote (as a person presses the key again): a vote can be refused, e.g. by the
-    command allowance after a burst of resent moves."""
+    command allowance after a burst of resent moves, or lost with the table when it moves to
+    another process (its new owner shows the votes without this one's)."""
     seat = over.seat
-    while True:
+    while not done.is_set():
         await player.client.send(p.Rematch(table_id=player.table))
         history.trace.append(f"{time.strftime('%H:%M:%S')} {player.name} sends Rematch")
         try:
@@ -335,11 +336,15 @@ async def _rematch(player: Player, over: p.TableUpdate, heard: Callable[[p.Table
                                            or seat in u.rematch_votes, timeout=RESEND_AFTER, peek=True)
         except TimeoutError:
             continue
-        if update.view.match_over:  # voted: until the match starts
-            await player.client.receive()  # (the update peeked at)
-            await programs.update(player.client, lambda u: heard(u) or not u.view.match_over, timeout=3600,
-                                  peek=True)
-        return
+        if not update.view.match_over:
+            return
+        await player.client.receive()  # (the update peeked at) voted: until the match starts,
+        update = await programs.update(  # or the table no longer shows the vote
+            player.client, lambda u: heard(u) or not u.view.match_over or seat not in u.rematch_votes,
+            timeout=3600, peek=True)
+        if not update.view.match_over:
+            return
+        await player.client.receive()
 
 
 async def _again(player: Player, ports: list[int], done: asyncio.Event) -> None:
