@@ -357,7 +357,7 @@ class Node:
             hub.expect_sessions_back(REATTACH_GRACE)  # the other front ends' sessions
             await hub.load()
         except Exception:  # let go of it for the next claim (make chaos: held, nobody hosted for 10 s)
-            await cancel_and_wait(keeping)
+            await cancel_and_wait(keeping)  # first: a renewal still in flight would write it again
             await self._release(lease)
             raise
         finally:
