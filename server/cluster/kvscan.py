@@ -15,8 +15,9 @@ import logging
 
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
-from nats.js.kv import KV_DEL, KV_OP, KV_PURGE, KeyValue
+from nats.js.kv import KV_DEL, KV_PURGE, KeyValue
 
+from server.cluster.kvwatch import entry_of
 from server.cluster.nats_private import BucketParts, bucket_parts
 
 log = logging.getLogger(__name__)
@@ -55,14 +56,9 @@ async def current_values(kv: KeyValue, keys: str = ">", whole: bool = False) -> 
                 break
             left -= len(msgs)
             for msg in msgs:
-                op = msg.headers.get(KV_OP) if msg.headers else None
-                if op in (KV_DEL, KV_PURGE):
-                    continue
-                meta = msg.metadata
-                found.append(KeyValue.Entry(
-                    bucket=parts.name, key=msg.subject[len(parts.prefix):], value=msg.data,
-                    revision=meta.sequence.stream, delta=meta.num_pending, created=meta.timestamp,  # type: ignore[arg-type]  # a datetime, as nats-py's own watcher gives
-                    operation=op))
+                entry = entry_of(msg, parts)
+                if entry is not None and entry.operation not in (KV_DEL, KV_PURGE):
+                    found.append(entry)
     finally:
         await sub.unsubscribe()
         await _drop(parts, info.name)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, TypeVar
 
 from nats.js.kv import KeyValue
 
 import protocol as p
+from server.cluster import kvwatch
 from server.cluster.bus import Bus, bucket
 from server.cluster.tasks import cancel_and_wait
 from server.cluster.kvscan import current_values
@@ -22,6 +24,8 @@ from server.cluster.kvscan import current_values
 log = logging.getLogger(__name__)
 
 Mirror = TypeVar("Mirror", bound="BucketMirror")
+
+RETRY_AFTER = 0.5  # seconds between tries of a write the bus did not take
 
 
 class BucketMirror(ABC):
@@ -63,14 +67,19 @@ class BucketMirror(ABC):
     async def _watch(self) -> None:
         # The initial values are read whole first (server/cluster/kvscan.py: the watch's own
         # end-of-values marker can come before them); the watch then sends each key's value
-        # again (taken as it was: no news) and every change after.
+        # again (taken as it was: no news) and every change after, and comes back by itself
+        # within seconds of a NATS fault (server/cluster/kvwatch.py).
         for entry in await current_values(self.kv):
             self._apply(entry)
         self.ready.set()
-        watcher = await self.kv.watchall()
-        async for entry in watcher:
-            if entry is not None:
-                self._apply(entry)
+        subscription = await kvwatch.watch(self.kv, self._apply)
+        try:
+            await asyncio.get_running_loop().create_future()  # until closed
+        finally:
+            try:
+                await subscription.unsubscribe()
+            except Exception as exc:  # the connection is closing: the consumer goes with it
+                log.debug("%s: watch not unsubscribed: %r", self.LABEL, exc)
 
     def _apply(self, entry: Any) -> None:
         if entry.value is None or entry.operation in ("DEL", "PURGE"):
@@ -90,7 +99,8 @@ class BucketMirror(ABC):
 class BucketWriter:
     """One writer's puts and deletes, in order, from one task, off the caller's path; a key
     written twice before its turn is written once (the last value), so what waits is bounded
-    by the keys."""
+    by the keys. A write the bus does not take is tried again every ``RETRY_AFTER`` seconds
+    until it does (or a later one replaces it)."""
 
     LABEL: ClassVar[str] = "bucket"
 
@@ -122,10 +132,11 @@ class BucketWriter:
             await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
+        failing_since: float | None = None
         while not self._stopped:  # as Node._watch_loop: a cancel may come back as an error
             await self._wake.wait()
             self._wake.clear()
-            while self._pending:
+            while self._pending and not self._stopped:
                 key = next(iter(self._pending))
                 value = self._pending.pop(key)
                 try:
@@ -134,4 +145,16 @@ class BucketWriter:
                     else:
                         await self.kv.put(key, value)
                 except Exception as exc:  # NATS is restarting: the connection comes back by itself
-                    log.warning("%s: cannot write %s: %r", self.LABEL, key, exc)
+                    # Tried again, first in line, unless written again meanwhile: a dropped
+                    # write left the lobby showing a table's or a player's old state until
+                    # its next change
+                    if key not in self._pending:
+                        self._pending = {key: value, **self._pending}
+                    if failing_since is None:
+                        failing_since = time.monotonic()
+                        log.warning("%s: cannot write %s yet: %r", self.LABEL, key, exc)
+                    await asyncio.sleep(RETRY_AFTER)
+                    continue
+                if failing_since is not None:
+                    log.warning("%s: writes got through after %.1f s", self.LABEL, time.monotonic() - failing_since)
+                    failing_since = None

@@ -4,7 +4,8 @@ nats-py has no public way to do two things the cluster needs: write the commands
 queued for its flusher before a PING (``bus.settle``: a SUB just made reaches the server
 before anyone is told of it), and reach the stream, subject prefix and JetStream context
 of a key-value bucket (``kvscan.current_values``: a bucket's current values read whole by
-a pull consumer, not by nats-py's watch, which can say "no more values" before they come).
+a pull consumer, not by nats-py's watch, which can say "no more values" before they come;
+``kvwatch.watch``: its changes, by a consumer that beats faster than nats-py's watch).
 Each goes through a function here, and no other module of ``server/`` names a private
 attribute of nats-py's ``Client`` or ``KeyValue`` (tests/cluster/test_nats_private.py reads
 them all). :func:`check` refuses to start on a nats-py this was not written for
