@@ -263,13 +263,20 @@ async def _open_terminal(name: str, key: asyncssh.SSHKey, host: str, port: int,
     connected, a person waits ``patience`` seconds for the lobby and the table (a lobby host
     being replaced shows "Reconnecting to the lobby" meanwhile)."""
     client = ScreenClient(TERMINAL_SIZE[0], TERMINAL_SIZE[1])
+    step = "connect"
     try:
         await asyncio.wait_for(client.connect(port, name, client_keys=[key], host=host), 10)
+        step = "lobby"
         await client.wait_for(in_lobby_as(name), patience)
+        step = "a table playing"
         await client.wait_for("playing", patience)
         client.send("w")
+        step = "watching"
         await client.wait_for("watching", patience)
-    except BaseException:
+    except BaseException as exc:
+        # What the person saw, for the run's report (a terminal that gives up says why)
+        shown = " | ".join(line.strip() for line in client.text().splitlines() if line.strip())
+        exc.add_note(f"{time.strftime('%H:%M:%S')} port {port}: waited for {step}; the screen: {shown[:600]}")
         await client.close()
         raise
     return client
@@ -294,8 +301,11 @@ async def _watcher(watcher: Watcher, ports: list[int], history: History, done: a
             return await _open_terminal(watcher.name, watcher.key, host, port, patience=RECOVERY_LIMIT / 2)
         try:
             made = await _in_turn(watcher.port, watcher.hosts, ports, done, watch)
-        except (OSError, asyncssh.Error, TimeoutError, Closed, AssertionError):
-            history.ended.append(f"terminal {watcher.name} could not watch again within {RECOVERY_LIMIT:.0f} s")
+        except (OSError, asyncssh.Error, TimeoutError, Closed, AssertionError) as exc:
+            notes = getattr(exc, "__notes__", ())
+            last = f" (its last try {notes[-1].partition(';')[0]})" if notes else ""
+            history.ended.append(f"terminal {watcher.name} could not watch again within {RECOVERY_LIMIT:.0f} s{last}")
+            history.trace.extend(f"terminal {watcher.name} gave up: {note}" for note in notes)
             return
         if made is None:
             return
