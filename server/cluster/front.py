@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import deque
 from typing import Callable
 
@@ -29,7 +30,8 @@ from protocol.bus import (CONN_ID_MAX, AttachCheck, ConnClosed, ConnOpened, Hang
 from server.cluster.bus import (CONN_HEADER, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject, hub_subject,
                                 parse_conn_id, settle)
 from server.cluster.table_seq import TABLE_SEQ_HEADER, TableSeqs
-from server.cluster.held_input import FIRST_HEADER, IN_HEADER, Held, Unconfirmed
+from server.cluster.held_input import (FIRST_HEADER, FRONT_HEADER, IN_HEADER, LOW_HEADER, RESEND_AFTER, RESEND_MAX,
+                                       Held, Unconfirmed, numbered)
 from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.names import NameMirror
 from server.cluster.order import AFTER_HEADER, MOVE_HEADER, SEQ_HEADER, FrameOrder, parse_after, parse_seq
@@ -66,7 +68,10 @@ class FrontEnd:
         # that died): each one's opening or attachment, then its frames, sent in order once a
         # host is ready
         self._pending = Held()
-        self._sent = Unconfirmed()  # session frames the host has not confirmed yet
+        self._sent = Unconfirmed()  # what the host has not confirmed yet
+        self._resend: asyncio.TimerHandle | None = None  # the next look at what it has not confirmed
+        self._resend_wait = RESEND_AFTER
+        self._resent_at = 0.0
         self._book = AttachBook()  # what a new host needs to know of each session
         self._order = FrameOrder(self.deliver)  # the host's and the tables' frames, in order
         self._table_seqs = TableSeqs()  # no table frame older than one a session has (table_seq.py)
@@ -171,17 +176,48 @@ class FrontEnd:
             self._wake.clear()
             while self._queue and self.host is not None:  # (without a host they wait for the next)
                 headers, data = self._queue.popleft()
-                if headers is not None and CONN_HEADER in headers:  # a session's frame: numbered,
-                    # kept until the host has it
+                headers = {} if headers is None else headers
+                if IN_HEADER not in headers:  # numbered, kept until the host has it (one sent
+                    # again has its number already)
+                    conn = headers.get(CONN_HEADER)
                     first = int(headers.get(FIRST_HEADER, 0))
-                    headers[IN_HEADER] = str(self._sent.number(int(headers[CONN_HEADER]), data, first))
+                    headers[IN_HEADER] = str(self._sent.number(None if conn is None else int(conn), data, first))
+                headers[LOW_HEADER] = str(self._sent.low())
+                headers[FRONT_HEADER] = self._bus.owner
                 try:
                     await nc.publish(hub_subject(self.host), data, headers=headers)
-                except Exception:  # the connection reconnects by itself; this frame is lost
+                except Exception:  # the connection reconnects by itself; sent again unless confirmed
                     log.exception("front end: cannot publish to the host")
+            self._resend_later()
             if len(self._queue) > SEND_QUEUE_LIMIT:
                 log.warning("front end: %d frames waiting for the bus: dropped", len(self._queue))
                 self._queue.clear()
+
+    def _resend_later(self) -> None:
+        if self._resend is None and len(self._sent):
+            self._resend = asyncio.get_running_loop().call_later(self._resend_wait, self._resend_due)
+
+    def _resend_due(self) -> None:
+        """Nothing confirmed for a while: the host missed something (NATS delivers at most
+        once), or its confirmation went missing. Everything unconfirmed goes again, in order,
+        before anything newer (the host leaves repeats, and takes nothing after a gap)."""
+        self._resend = None
+        if not len(self._sent) or self.host is None:
+            self._resend_wait = RESEND_AFTER
+            return
+        now = time.monotonic()
+        if self._sent.progress_at > self._resent_at:
+            self._resend_wait = RESEND_AFTER
+        waited = now - max(self._sent.progress_at, self._resent_at)
+        if waited >= self._resend_wait:
+            again = self._sent.again()
+            log.warning("front end: %d messages the lobby host %s has not confirmed for %.1f s: sent again",
+                        len(again), self.host, waited)
+            self._queue.extendleft(reversed([(numbered(n, conn_id, first), data) for n, conn_id, data, first in again]))
+            self._resent_at = now
+            self._resend_wait = min(self._resend_wait * 2, RESEND_MAX)
+            self._wake.set()
+        self._resend_later()
 
     # -- host -> session -------------------------------------------------------------------
     async def _on_message(self, msg: Msg) -> None:
@@ -291,6 +327,9 @@ class FrontEnd:
                 continue
             self._pending.start(conn_id, (None, p.encode(attach)))
             link.deliver(notice)
+        # (what was to go to the old host again is in ``_sent``, numbered for it)
+        self._queue = deque(item for item in self._queue if item[0] is None or IN_HEADER not in item[0])
+        self._resend_wait = RESEND_AFTER
         unsent = [item for item in self._queue if item[0] is not None and CONN_HEADER in item[0]]
         if unsent:
             self._queue = deque(item for item in self._queue if item[0] is None or CONN_HEADER not in item[0])

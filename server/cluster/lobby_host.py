@@ -4,8 +4,9 @@ Frames from ``truco.hub.in`` with a connection id go into the hub's inbox as the
 hub decodes and validates them, as it does a local session's); ``ConnOpened``/``ConnClosed``
 open and close connections. What the hub delivers to a connection is published to that
 connection's front end, in order, by one task. Each front end is told, every ``ACK_EVERY``
-at most, how far its sessions' numbered frames have come (``InputAck``): it keeps the others
-for a next host if this one dies (server/cluster/held_input.py).
+at most, how far its numbered messages have come (``InputAck``): it keeps the others, to
+send again if this host missed one and for a next host if this one dies; they are taken
+strictly in turn (server/cluster/held_input.py).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from protocol.bus import (AttachCheck, ConnAttach, ConnClosed, ConnOpened, HangU
                           ResumeCode, Unattached, conn_id_batches)
 from server.cluster.bus import CONN_HEADER, Bus, conn_header, front_subject, hub_subject, parse_conn_id, settle
 from server.cluster.tasks import cancel_and_wait
-from server.cluster.held_input import ACK_EVERY, FIRST_HEADER, IN_HEADER
+from server.cluster.held_input import ACK_EVERY, FIRST_HEADER, FRONT_HEADER, IN_HEADER, LOW_HEADER, InTurn
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER, is_move, parse_seq
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
 from server.lobby import Hub
@@ -121,7 +122,7 @@ class HostGateway:
         self._sub: Subscription | None = None
         self._task: asyncio.Task[None] | None = None
         # Each front end's last numbered frame taken, and the last one it was told of
-        self._took: dict[str, int] = {}
+        self._in_turn = InTurn()  # how far each front end's messages have come
         self._told: dict[str, int] = {}
         self._ack: asyncio.TimerHandle | None = None
 
@@ -208,18 +209,27 @@ class HostGateway:
         await settle(self._bus.nc)
 
     async def _on_message(self, msg: Msg) -> None:
-        conn = msg.headers.get(CONN_HEADER) if msg.headers else None
+        headers = msg.headers or {}
+        number = parse_seq(headers.get(IN_HEADER, ""))
+        front = headers.get(FRONT_HEADER, "")[:256]
+        if number is not None and front:
+            match self._in_turn.check(front, number, parse_seq(headers.get(LOW_HEADER, ""))):
+                case None:
+                    return  # one before it was lost: the front end sends both again
+                case False:  # a repeat (the confirmation was lost, or the front end could not wait)
+                    self._told.pop(front, None)
+                    self._confirm_soon()
+                    return
+                case True:
+                    self._confirm_soon()
+        conn = headers.get(CONN_HEADER)
         if conn is not None:
             link = self.links.get(parse_conn_id(conn) or 0)
             if link is None or link.closed:
                 return  # a frame of a connection the host does not know (any more)
-            headers = msg.headers or {}
-            number = parse_seq(headers.get(IN_HEADER, ""))
             first = parse_seq(headers.get(FIRST_HEADER, "")) or number
             self._hub.post(Frame(link.conn_id, msg.data, f"{link.front}:{first}" if first else "",
                                  again=FIRST_HEADER in headers))
-            if number is not None:
-                self._taken(link.front, number)
             return
         message = self._bus.decode(msg)
         match message:
@@ -238,16 +248,14 @@ class HostGateway:
                 self._bus.dropped += 1
                 log.warning("host: unexpected %s dropped", message.TYPE)
 
-    def _taken(self, front: str, number: int) -> None:
-        if number > self._took.get(front, 0):
-            self._took[front] = number
-            if self._ack is None:
-                self._ack = asyncio.get_running_loop().call_later(ACK_EVERY, self._confirm)
+    def _confirm_soon(self) -> None:
+        if self._ack is None:
+            self._ack = asyncio.get_running_loop().call_later(ACK_EVERY, self._confirm)
 
     def _confirm(self) -> None:
         """Each front end learns how far its frames have come (in order with its sessions' frames)."""
         self._ack = None
-        for front, number in self._took.items():
+        for front, number in self._in_turn.took.items():
             if self._told.get(front) != number:
                 self._told[front] = number
                 self._out.put(None, front_subject(front), None, p.encode(InputAck(host=self._bus.owner, n=number)))
@@ -260,7 +268,7 @@ class HostGateway:
                 continue
             gone = [link for link in self.links.values() if link.front == front]
             log.warning("host: front end %s is gone: its %d connections close", front, len(gone))
-            self._took.pop(front, None)
+            self._in_turn.took.pop(front, None)
             self._told.pop(front, None)
             for link in gone:
                 self.links.pop(link.conn_id, None)

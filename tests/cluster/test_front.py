@@ -8,9 +8,9 @@ import contextlib
 from typing import AsyncIterator
 
 import protocol as p
-from protocol.bus import (ATTACH_CHECK_MAX, AttachCheck, ConnAttach, ConnOpened, HangUp, PresenceEntry, ResumeCode,
+from protocol.bus import (ATTACH_CHECK_MAX, AttachCheck, ConnAttach, ConnClosed, ConnOpened, HangUp, PresenceEntry, ResumeCode,
                           Unattached, conn_id_batches, decode_bus)
-from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject, settle
+from server.cluster.bus import CONN_HEADER, HUB_SUBJECT, Bus, BusOptions, front_subject, hub_subject, settle
 from server.cluster.front import FrontEnd
 from server.cluster.lobby_host import HostGateway
 from server.lobby.messages import Attached, Opened
@@ -215,12 +215,17 @@ async def test_sessions_of_a_process_the_host_judged_gone_attach_to_it_again(nat
     try:
         await front.start()
         front.host_changed("host-1")
-        ana = front.connect("10.0.0.1", "ana", None)  # its opening is lost: the host is not listening yet
+        ana = front.connect("10.0.0.1", "ana", None)  # its opening goes nowhere: the host is not listening yet
         await until(lambda: not front._queue)
         await settle(bus.nc)
         await gateway.start()
         beto = front.connect("10.0.0.2", "beto", None)
-        await until(lambda: hub_got(Opened, beto.conn_id) == 1)
+        # Not confirmed, ana's opening is sent again, before beto's (taken strictly in turn)
+        await until(lambda: hub_got(Opened, ana.conn_id) == 1 and hub_got(Opened, beto.conn_id) == 1, 10)
+        assert [m.peer.conn_id for m in posted if isinstance(m, Opened)] == [ana.conn_id, beto.conn_id]
+        # The host loses ana (as a host that judged her process gone would)
+        await host_bus.nc.publish(hub_subject("host-1"), p.encode(ConnClosed(conn_id=ana.conn_id)))
+        await until(lambda: hub_got(Closed, ana.conn_id) == 1)
         where = PresenceEntry(conn_id=beto.conn_id, front="front-1", name="beto", table_id="t1", seat=1)
         for _ in range(2):  # said twice, written once
             await host_bus.nc.publish(front_subject("front-1"), p.encode(where))
@@ -231,14 +236,14 @@ async def test_sessions_of_a_process_the_host_judged_gone_attach_to_it_again(nat
         # hold, is opened again; beto, whom it holds, is left alone.
         front.lease_renewed(0)  # (no lapse: nothing to ask)
         front.lease_renewed(1)
-        await until(lambda: hub_got(Opened, ana.conn_id) == 1)
+        await until(lambda: hub_got(Opened, ana.conn_id) == 2)
         assert p.decode(await asyncio.wait_for(ana.receive(), 5) or b"") == p.Notice(code="reattaching")
         assert beto.queued == 0 and not beto.closed
 
         # The host judges the process gone and closes both: told, they attach to it again.
         await gateway.drop_dead_fronts(lambda front_id: _answer(front_id != "front-1"))
-        assert hub_got(Closed, ana.conn_id) == hub_got(Closed, beto.conn_id) == 1
-        await until(lambda: hub_got(Opened, ana.conn_id) == 2 and hub_got(Attached, beto.conn_id) == 1)
+        assert hub_got(Closed, ana.conn_id) == 2 and hub_got(Closed, beto.conn_id) == 1
+        await until(lambda: hub_got(Opened, ana.conn_id) == 3 and hub_got(Attached, beto.conn_id) == 1)
         attached = next(m for m in posted if isinstance(m, Attached))
         assert (attached.name, attached.table_id, attached.seat) == ("beto", "t1", 1)
         assert set(gateway.links) == {ana.conn_id, beto.conn_id} and not ana.closed and not beto.closed
@@ -248,7 +253,7 @@ async def test_sessions_of_a_process_the_host_judged_gone_attach_to_it_again(nat
         await host_bus.nc.publish(front_subject("front-1"), p.encode(Unattached(host="host-0", conn_ids=(ana.conn_id,))))
         await settle(host_bus.nc)
         await settle(bus.nc)
-        assert hub_got(Opened, ana.conn_id) == 2
+        assert hub_got(Opened, ana.conn_id) == 3
     finally:
         await front.stop()
         await gateway.stop()
