@@ -205,6 +205,9 @@ class FrontEnd:
         if not len(self._sent) or self.host is None:
             self._resend_wait = RESEND_AFTER
             return
+        if not self._bus.nc.is_connected:  # (nats-py keeps what is published meanwhile, within bounds)
+            self._resend_later()
+            return
         now = time.monotonic()
         if self._sent.progress_at > self._resent_at:
             self._resend_wait = RESEND_AFTER

@@ -27,7 +27,7 @@ end has not had confirmed (``LOW_HEADER``) and its name (``FRONT_HEADER``). The 
 a front end's messages strictly in turn (``InTurn``): one after a gap is left (it comes
 again), a repeat is confirmed again and left. The front end sends everything unconfirmed
 again, in order, when nothing has been confirmed for ``RESEND_AFTER`` seconds (doubling up
-to ``RESEND_MAX`` while it still is not).
+to ``RESEND_MAX`` while it still is not; not while its own NATS connection is down).
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ FIRST_HEADER = "Truco-First"  # on a frame sent again: its number the first time
 LOW_HEADER = "Truco-Low"  # the oldest number the front end had not had confirmed when it sent this
 FRONT_HEADER = "Truco-Front"  # the front end that numbered it
 RESEND_AFTER = 0.5  # seconds without a confirmation before what is unconfirmed is sent again
-RESEND_MAX = 8.0
+RESEND_MAX = 2.0  # (a lost one must not wait long once the host is back)
 ACK_EVERY = 0.02  # seconds: the host confirms what it took at most this often, per front end
 SENT_FRAMES = 4096  # frames of all sessions the host has not confirmed yet, kept at most
 SENT_BYTES = 2 * 1024 * 1024
