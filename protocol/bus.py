@@ -153,13 +153,14 @@ class ConnClosed(BusMessage):
 
 @dataclass(frozen=True)
 class InputAck(BusMessage):
-    """The lobby host to a front end: it has taken that front end's session frames up to the
-    one numbered ``n`` (their ``Truco-In`` header), which the front end need not keep for a
-    next host any more (server/cluster/held_input.py)."""
+    """The lobby host to a front end: it has taken that front end's messages up to the one
+    numbered ``n`` (their ``Truco-In`` header); or, with ``front``, that front end to the host
+    ``host`` (its name and run): it has taken the host's (server/cluster/held_input.py)."""
 
     TYPE: ClassVar[str] = "bus_input_ack"
     host: str = limited(max_len=OWNER_MAX)
     n: int = limited(lo=0, hi=2**53)
+    front: str = limited("", max_len=OWNER_MAX)
 
 
 ATTACH_CHECK_MAX = 1024  # sessions one ``AttachCheck`` or ``Unattached`` names

@@ -25,13 +25,13 @@ from typing import Callable
 from nats.aio.msg import Msg
 
 import protocol as p
-from protocol.bus import (CONN_ID_MAX, AttachCheck, ConnClosed, ConnOpened, HangUp, InputAck, LobbyChatLine,
+from protocol.bus import (CONN_ID_MAX, OWNER_MAX, AttachCheck, ConnClosed, ConnOpened, HangUp, InputAck, LobbyChatLine,
                           LobbyView, PresenceEntry, ResumeCode, Unattached, conn_id_batches)
 from server.cluster.bus import (CONN_HEADER, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject, hub_subject,
                                 parse_conn_id, settle)
 from server.cluster.table_seq import TABLE_SEQ_HEADER, TableSeqs
-from server.cluster.held_input import (FIRST_HEADER, FRONT_HEADER, IN_HEADER, LOW_HEADER, RESEND_AFTER, RESEND_MAX,
-                                       Held, Unconfirmed, numbered)
+from server.cluster.held_input import (FIRST_HEADER, IN_HEADER, LOW_HEADER, RESEND_AFTER, RESEND_MAX,
+                                       SENDER_HEADER, Held, Taker, Unconfirmed)
 from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.names import NameMirror
 from server.cluster.order import AFTER_HEADER, MOVE_HEADER, SEQ_HEADER, FrameOrder, parse_after, parse_seq
@@ -72,6 +72,8 @@ class FrontEnd:
         self._resend: asyncio.TimerHandle | None = None  # the next look at what it has not confirmed
         self._resend_wait = RESEND_AFTER
         self._resent_at = 0.0
+        self._from_hosts = Taker(self._confirm)  # how far each host's messages to this process came
+        self._confirm_tasks: set[asyncio.Task[None]] = set()
         self._book = AttachBook()  # what a new host needs to know of each session
         self._order = FrameOrder(self.deliver)  # the host's and the tables' frames, in order
         self._table_seqs = TableSeqs()  # no table frame older than one a session has (table_seq.py)
@@ -179,11 +181,9 @@ class FrontEnd:
                 headers = {} if headers is None else headers
                 if IN_HEADER not in headers:  # numbered, kept until the host has it (one sent
                     # again has its number already)
-                    conn = headers.get(CONN_HEADER)
-                    first = int(headers.get(FIRST_HEADER, 0))
-                    headers[IN_HEADER] = str(self._sent.number(None if conn is None else int(conn), data, first))
+                    headers[IN_HEADER] = str(self._sent.number(headers, data))
                 headers[LOW_HEADER] = str(self._sent.low())
-                headers[FRONT_HEADER] = self._bus.owner
+                headers[SENDER_HEADER] = self._bus.owner
                 try:
                     await nc.publish(hub_subject(self.host), data, headers=headers)
                 except Exception:  # the connection reconnects by itself; sent again unless confirmed
@@ -216,7 +216,7 @@ class FrontEnd:
             again = self._sent.again()
             log.warning("front end: %d messages the lobby host %s has not confirmed for %.1f s: sent again",
                         len(again), self.host, waited)
-            self._queue.extendleft(reversed([(numbered(n, conn_id, first), data) for n, conn_id, data, first in again]))
+            self._queue.extendleft(reversed(again))
             self._resent_at = now
             self._resend_wait = min(self._resend_wait * 2, RESEND_MAX)
             self._wake.set()
@@ -225,6 +225,8 @@ class FrontEnd:
     # -- host -> session -------------------------------------------------------------------
     async def _on_message(self, msg: Msg) -> None:
         headers = msg.headers
+        if headers and SENDER_HEADER in headers and not self._in_turn(headers):
+            return
         conn = headers.get(CONN_HEADER) if headers else None
         if headers and conn is not None:
             conn_id = parse_conn_id(conn) or 0
@@ -267,6 +269,25 @@ class FrontEnd:
         elif message is not None:
             self._bus.dropped += 1
             log.warning("front end: unexpected %s dropped", message.TYPE)
+
+    def _in_turn(self, headers: dict[str, str]) -> bool:
+        """A host's numbered message: taken only in turn (the host sends again what this front
+        end did not confirm)."""
+        number = parse_seq(headers.get(IN_HEADER, ""))
+        return number is None or self._from_hosts.take(headers[SENDER_HEADER][:OWNER_MAX], number,
+                                                       parse_seq(headers.get(LOW_HEADER, "")))
+
+    def _confirm(self, host: str, number: int) -> None:
+        ack = p.encode(InputAck(host=host, n=number, front=self._bus.owner))
+        task = asyncio.get_running_loop().create_task(self._publish(hub_subject(host), ack), name="front-confirm")
+        self._confirm_tasks.add(task)
+        task.add_done_callback(self._confirm_tasks.discard)
+
+    async def _publish(self, subject: str, data: bytes) -> None:
+        try:
+            await self._bus.nc.publish(subject, data)
+        except Exception as exc:  # lost with the connection: the host sends again, and is confirmed then
+            log.debug("front end: confirmation to %s not sent: %r", subject, exc)
 
     async def _on_lobby_chat(self, message: p.Message, _msg: Msg) -> None:
         if isinstance(message, LobbyChatLine) and self.feed is not None:

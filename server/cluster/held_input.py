@@ -23,26 +23,30 @@ connection moves to another NATS node (its node died, restarted, was cut off) wh
 front ends publish to it meanwhile goes nowhere (measured: a player who connected just after
 a nats-server restart was never answered). So everything a front end sends the host is
 numbered, its sessions' openings and closings too, and carries the oldest number the front
-end has not had confirmed (``LOW_HEADER``) and its name (``FRONT_HEADER``). The host takes
+end has not had confirmed (``LOW_HEADER``) and its name (``SENDER_HEADER``). The host takes
 a front end's messages strictly in turn (``InTurn``): one after a gap is left (it comes
 again), a repeat is confirmed again and left. The front end sends everything unconfirmed
 again, in order, when nothing has been confirmed for ``RESEND_AFTER`` seconds (doubling up
-to ``RESEND_MAX`` while it still is not; not while its own NATS connection is down).
+to ``RESEND_MAX`` while it still is not; not while its own NATS connection is down). The
+host's messages to each front end go the same way (server/cluster/lobby_host.py,
+``Outgoing``), and the front end takes them with a ``Taker`` too.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import deque
+from typing import Callable
 
 from server.cluster.bus import CONN_HEADER
 
 log = logging.getLogger(__name__)
 
-IN_HEADER = "Truco-In"  # a session frame's number from its front end (1, 2, ...)
+IN_HEADER = "Truco-In"  # a message's number from its sender (1, 2, ...)
 FIRST_HEADER = "Truco-First"  # on a frame sent again: its number the first time
-LOW_HEADER = "Truco-Low"  # the oldest number the front end had not had confirmed when it sent this
-FRONT_HEADER = "Truco-Front"  # the front end that numbered it
+LOW_HEADER = "Truco-Low"  # the oldest number the sender had not had confirmed when it sent this
+SENDER_HEADER = "Truco-From"  # the process that numbered it
 RESEND_AFTER = 0.5  # seconds without a confirmation before what is unconfirmed is sent again
 RESEND_MAX = 2.0  # (a lost one must not wait long once the host is back)
 ACK_EVERY = 0.02  # seconds: the host confirms what it took at most this often, per front end
@@ -55,27 +59,29 @@ Item = tuple[dict[str, str] | None, bytes]  # what the front end publishes: head
 
 
 class Unconfirmed:
-    """What a front end sent the host, oldest first, until the host confirms it: its
-    sessions' frames (with their connection id) and its own messages (``ConnOpened``,
-    ``ConnClosed``...: connection id None)."""
+    """What one process sent another, oldest first, until the other confirms it. A front end's
+    to the host: its sessions' frames (a connection id header) and its own messages
+    (``ConnOpened``, ``ConnClosed``...); the host's to a front end: its frames to the
+    sessions there and its messages about them. Each is kept with the headers it was first
+    sent with; ``start``: the number before the first (a host that steps down and hosts
+    again numbers on from a later start: its front ends have taken the earlier numbers)."""
 
-    def __init__(self) -> None:
-        # (number, conn id, data, its first number): numbers grow, as the host confirms them
-        self._frames: deque[tuple[int, int | None, bytes, int]] = deque()
+    def __init__(self, start: int = 0) -> None:
+        # (number, headers, data): numbers grow, as the other side confirms them
+        self._frames: deque[tuple[int, dict[str, str], bytes]] = deque()
         self._bytes = 0
-        self._last = 0  # the last number given
-        self.progress_at = 0.0  # (monotonic) when the host last confirmed one, or one was sent to none waiting
+        self._last = start  # the last number given
+        self.progress_at = 0.0  # (monotonic) when one was last confirmed, or one was sent to none waiting
 
-    def number(self, conn_id: int | None, data: bytes, first: int = 0) -> int:
-        """The next number (``first``: the frame's number when it was first sent, if it is
-        sent again); it is kept until confirmed."""
+    def number(self, headers: dict[str, str], data: bytes) -> int:
+        """The next number; the message is kept until confirmed."""
         self._last += 1
         if not self._frames:
             self.progress_at = time.monotonic()
-        self._frames.append((self._last, conn_id, data, first or self._last))
+        self._frames.append((self._last, dict(headers), data))
         self._bytes += len(data)
         while len(self._frames) > SENT_FRAMES or self._bytes > SENT_BYTES:
-            old = self._frames.popleft()[2]  # the host is far behind: forgotten, not resent
+            old = self._frames.popleft()[2]  # the other side is far behind: forgotten, not resent
             self._bytes -= len(old)
         return self._last
 
@@ -84,22 +90,24 @@ class Unconfirmed:
         return self._frames[0][0] if self._frames else self._last + 1
 
     def confirmed(self, n: int) -> None:
-        """The host has taken everything up to number ``n``."""
+        """The other side has taken everything up to number ``n``."""
         frames = self._frames
         if frames and frames[0][0] <= n:
             self.progress_at = time.monotonic()
         while frames and frames[0][0] <= n:
             self._bytes -= len(frames.popleft()[2])
 
-    def again(self) -> list[tuple[int, int | None, bytes, int]]:
-        """Everything not confirmed yet, oldest first, to send again as it was (kept)."""
-        return list(self._frames)
+    def again(self) -> list[tuple[dict[str, str], bytes]]:
+        """Everything not confirmed yet, oldest first, with the headers to send it again as it
+        first was (its number included); kept."""
+        return [({**headers, IN_HEADER: str(n)}, data) for n, headers, data in self._frames]
 
     def take(self) -> list[tuple[int, bytes, int]]:
         """The sessions' frames never confirmed, oldest first (conn id, frame, its first
         number), for the next host; nothing is kept after (the front end's own messages were
         for this host only)."""
-        taken = [(conn_id, data, first) for _, conn_id, data, first in self._frames if conn_id is not None]
+        taken = [(int(headers[CONN_HEADER]), data, int(headers.get(FIRST_HEADER, n)))
+                 for n, headers, data in self._frames if CONN_HEADER in headers]
         self._frames.clear()
         self._bytes = 0
         return taken
@@ -108,20 +116,11 @@ class Unconfirmed:
         return len(self._frames)
 
 
-def numbered(n: int, conn_id: int | None, first: int) -> dict[str, str]:
-    """The headers a message kept by ``Unconfirmed`` is sent again with, as it first was."""
-    headers = {} if conn_id is None else {CONN_HEADER: str(conn_id)}
-    if first != n:
-        headers[FIRST_HEADER] = str(first)
-    headers[IN_HEADER] = str(n)
-    return headers
-
-
 class InTurn:
-    """The host's side: how far each front end's messages have come, taken strictly in turn."""
+    """The receiving side: how far each sender's messages have come, taken strictly in turn."""
 
     def __init__(self) -> None:
-        self.took: dict[str, int] = {}  # front end -> the last number taken
+        self.took: dict[str, int] = {}  # sender -> the last number taken
 
     def check(self, front: str, number: int, low: int | None) -> bool | None:
         """True: take it (it is the next); False: a repeat (confirm again, leave it); None: one
@@ -185,3 +184,40 @@ class Held:
 
     def waiting(self) -> list[int]:
         return list(self._items)
+
+
+class Taker:
+    """The receiving side of one process's numbered messages from others: each taken strictly
+    in turn (``InTurn``), and each sender told how far its messages came (``confirm``: sender,
+    number) at most every ``ACK_EVERY`` seconds, a repeat's sender too (its confirmation may
+    be what was lost)."""
+
+    def __init__(self, confirm: Callable[[str, int], None]) -> None:
+        self.turns = InTurn()
+        self._confirm = confirm
+        self._due: set[str] = set()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def take(self, sender: str, number: int, low: int | None) -> bool:
+        """True: act on it; False: leave it (a repeat, or one after a gap: sent again)."""
+        verdict = self.turns.check(sender, number, low)
+        if verdict is None:
+            return False
+        self._due.add(sender)
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(ACK_EVERY, self.flush)
+        return verdict
+
+    def forget(self, sender: str) -> None:
+        self.turns.took.pop(sender, None)
+        self._due.discard(sender)
+
+    def flush(self) -> None:
+        """Confirm now what is due."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        due, self._due = self._due, set()
+        for sender in due:
+            if sender in self.turns.took:
+                self._confirm(sender, self.turns.took[sender])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from typing import Awaitable, Callable
 
@@ -23,7 +24,8 @@ from protocol.bus import (AttachCheck, ConnAttach, ConnClosed, ConnOpened, HangU
                           ResumeCode, Unattached, conn_id_batches)
 from server.cluster.bus import CONN_HEADER, Bus, conn_header, front_subject, hub_subject, parse_conn_id, settle
 from server.cluster.tasks import cancel_and_wait
-from server.cluster.held_input import ACK_EVERY, FIRST_HEADER, FRONT_HEADER, IN_HEADER, LOW_HEADER, InTurn
+from server.cluster.held_input import (FIRST_HEADER, IN_HEADER, LOW_HEADER, RESEND_AFTER, RESEND_MAX, SENDER_HEADER,
+                                       Taker, Unconfirmed)
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER, is_move, parse_seq
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
 from server.lobby import Hub
@@ -70,7 +72,7 @@ class RemoteLink(HubLink):
         headers[SEQ_HEADER] = str(self.sent)
         if is_move(data):
             headers[MOVE_HEADER] = "1"
-        self._out.put(self, self._subject, headers, data)
+        self._out.put(self, self._subject, headers, data, self.front)
         return True
 
     def hang_up(self) -> None:
@@ -79,21 +81,47 @@ class RemoteLink(HubLink):
             self.closed = True
             if self.released:
                 return
-            self._out.put(None, self._subject, None, p.encode(HangUp(conn_id=self.conn_id)))
+            self._out.put(None, self._subject, None, p.encode(HangUp(conn_id=self.conn_id)), self.front)
 
 
 class Outgoing:
-    """Everything the host publishes to front ends, in order, from one task."""
+    """Everything the host publishes, in order, from one task. What it sends one front end
+    (its sessions' frames, its messages about them) is numbered for that front end, kept
+    until it confirms it, and sent again after ``RESEND_AFTER`` without a confirmation, as
+    a front end's own messages to the host are (server/cluster/held_input.py)."""
 
     def __init__(self, bus: Bus) -> None:
         self._bus = bus
-        self._queue: deque[tuple[RemoteLink | None, str, dict[str, str] | None, bytes]] = deque()
+        self._queue: deque[tuple[RemoteLink | None, str, dict[str, str] | None, bytes, str | None]] = deque()
         self._wake = asyncio.Event()
         self.stopped = False
+        # Numbers above any an earlier run of this process gave (a host that stepped down and
+        # hosts again): the front ends take them in turn after those (microseconds, < 2**53)
+        self._start = time.time_ns() // 1000
+        self._sent: dict[str, Unconfirmed] = {}  # front end -> what it has not confirmed yet
+        self._resend: asyncio.TimerHandle | None = None
+        self._resent_at: dict[str, float] = {}
+        self._wait: dict[str, float] = {}  # seconds before the next time, doubling while unconfirmed
 
-    def put(self, link: RemoteLink | None, subject: str, headers: dict[str, str] | None, data: bytes) -> None:
-        self._queue.append((link, subject, headers, data))
+    def put(self, link: RemoteLink | None, subject: str, headers: dict[str, str] | None, data: bytes,
+            front: str | None = None) -> None:
+        """``front``: numbered for it (``subject`` is its own)."""
+        self._queue.append((link, subject, headers, data, front))
         self._wake.set()
+
+    def confirmed(self, front: str, n: int) -> None:
+        sent = self._sent.get(front)
+        if sent is not None:
+            sent.confirmed(n)
+
+    def forget(self, front: str) -> None:
+        """A front end judged gone: what it did not confirm is not sent again. Its numbering
+        goes on (if it was only cut off, it has taken the numbers given so far)."""
+        sent = self._sent.get(front)
+        if sent is not None:
+            sent.take()
+        self._resent_at.pop(front, None)
+        self._wait.pop(front, None)
 
     async def run(self) -> None:
         nc = self._bus.nc
@@ -101,13 +129,47 @@ class Outgoing:
             await self._wake.wait()
             self._wake.clear()
             while self._queue:
-                link, subject, headers, data = self._queue.popleft()
+                link, subject, headers, data, front = self._queue.popleft()
                 if link is not None:
                     link.in_flight -= 1
+                if front is not None:
+                    sent = self._sent.get(front)
+                    if sent is None:
+                        sent = self._sent[front] = Unconfirmed(self._start)
+                    headers = {} if headers is None else headers
+                    if IN_HEADER not in headers:  # (one sent again has its number)
+                        headers[IN_HEADER] = str(sent.number(headers, data))
+                    headers[LOW_HEADER] = str(sent.low())
+                    headers[SENDER_HEADER] = self._bus.owner
                 try:
                     await nc.publish(subject, data, headers=headers)
                 except Exception:
                     log.exception("host: cannot publish to %s", subject)
+            if self._resend is None and any(self._sent.values()):
+                self._resend = asyncio.get_running_loop().call_later(RESEND_AFTER, self._resend_due)
+
+    def _resend_due(self) -> None:
+        """What a front end has not confirmed for ``RESEND_AFTER`` goes to it again, in order,
+        before anything newer (it takes nothing after a gap, and leaves repeats)."""
+        self._resend = None
+        if self.stopped:
+            return
+        now = time.monotonic()
+        again: list[tuple[RemoteLink | None, str, dict[str, str] | None, bytes, str | None]] = []
+        for front, sent in self._sent.items() if self._bus.nc.is_connected else ():
+            resent_at = self._resent_at.get(front, 0.0)
+            wait = self._wait.get(front, RESEND_AFTER) if resent_at > sent.progress_at else RESEND_AFTER
+            if sent and now - max(sent.progress_at, resent_at) >= wait:
+                items = sent.again()
+                log.warning("host: %d messages front end %s has not confirmed: sent again", len(items), front)
+                again += [(None, front_subject(front), headers, data, front) for headers, data in items]
+                self._resent_at[front] = now
+                self._wait[front] = min(wait * 2, RESEND_MAX)  # (a front end cut off is not flooded)
+        if again:
+            self._queue.extendleft(reversed(again))
+            self._wake.set()
+        elif any(self._sent.values()):
+            self._resend = asyncio.get_running_loop().call_later(RESEND_AFTER, self._resend_due)
 
 
 class HostGateway:
@@ -122,9 +184,7 @@ class HostGateway:
         self._sub: Subscription | None = None
         self._task: asyncio.Task[None] | None = None
         # Each front end's last numbered frame taken, and the last one it was told of
-        self._in_turn = InTurn()  # how far each front end's messages have come
-        self._told: dict[str, int] = {}
-        self._ack: asyncio.TimerHandle | None = None
+        self._in_turn = Taker(self._confirm)  # how far each front end's messages have come
 
     def publish(self, subject: str, data: bytes) -> None:
         """Out in order with the frames the hub sends (a table's messages: server/cluster/proxy.py)."""
@@ -141,11 +201,11 @@ class HostGateway:
                               rating=conn.rating)
         if entry != link.presence:  # said again (entering the lobby, then where it is): once
             link.presence = entry
-            self._out.put(None, link._subject, None, p.encode(entry))
+            self._out.put(None, link._subject, None, p.encode(entry), link.front)
         code = self._resume_code(conn)
         if code and code != link.resume:  # kept by the front end, for a new host if this one dies (``ConnAttach``)
             link.resume = code
-            self._out.put(None, link._subject, None, p.encode(ResumeCode(conn_id=link.conn_id, code=code)))
+            self._out.put(None, link._subject, None, p.encode(ResumeCode(conn_id=link.conn_id, code=code)), link.front)
 
     def to_every_front(self, subject: str, message: p.Message) -> None:
         """A bus message for every front end, once, in order with every session's frames."""
@@ -155,7 +215,7 @@ class HostGateway:
         """A bus message about a connection to its front end, in order with its frames."""
         link = self.links.get(conn_id)
         if link is not None and not link.closed:
-            self._out.put(None, link._subject, None, p.encode(message))
+            self._out.put(None, link._subject, None, p.encode(message), link.front)
 
     def _resume_code(self, conn: Conn) -> str:
         """A seated guest's code for their seat ("" if none)."""
@@ -193,9 +253,7 @@ class HostGateway:
         if self._sub is not None:
             await self._sub.unsubscribe()
             self._sub = None
-        if self._ack is not None:  # what it took is confirmed now: not sent to the next host again
-            self._ack.cancel()
-            self._confirm()
+        self._in_turn.flush()  # what it took is confirmed now: not sent to the next host again
 
     async def flush(self) -> None:
         """Publish what is still queued (hang-ups at shutdown), then stop the sender."""
@@ -211,17 +269,10 @@ class HostGateway:
     async def _on_message(self, msg: Msg) -> None:
         headers = msg.headers or {}
         number = parse_seq(headers.get(IN_HEADER, ""))
-        front = headers.get(FRONT_HEADER, "")[:256]
+        front = headers.get(SENDER_HEADER, "")[:256]
         if number is not None and front:
-            match self._in_turn.check(front, number, parse_seq(headers.get(LOW_HEADER, ""))):
-                case None:
-                    return  # one before it was lost: the front end sends both again
-                case False:  # a repeat (the confirmation was lost, or the front end could not wait)
-                    self._told.pop(front, None)
-                    self._confirm_soon()
-                    return
-                case True:
-                    self._confirm_soon()
+            if not self._in_turn.take(front, number, parse_seq(headers.get(LOW_HEADER, ""))):
+                return  # a repeat, or one after a gap (the front end sends both again)
         conn = headers.get(CONN_HEADER)
         if conn is not None:
             link = self.links.get(parse_conn_id(conn) or 0)
@@ -240,6 +291,9 @@ class HostGateway:
                 if link is not None:
                     link.closed = True
                     self._hub.post(Closed(conn_id))
+            case InputAck(front=front, n=n) if front:  # a front end has taken this host's messages
+                if message.host == self._bus.owner:
+                    self._out.confirmed(front, n)
             case AttachCheck(front=front, conn_ids=conn_ids):
                 self._unattached(front, [conn_id for conn_id in conn_ids if not self._holds(front, conn_id)])
             case None:
@@ -248,17 +302,9 @@ class HostGateway:
                 self._bus.dropped += 1
                 log.warning("host: unexpected %s dropped", message.TYPE)
 
-    def _confirm_soon(self) -> None:
-        if self._ack is None:
-            self._ack = asyncio.get_running_loop().call_later(ACK_EVERY, self._confirm)
-
-    def _confirm(self) -> None:
-        """Each front end learns how far its frames have come (in order with its sessions' frames)."""
-        self._ack = None
-        for front, number in self._in_turn.took.items():
-            if self._told.get(front) != number:
-                self._told[front] = number
-                self._out.put(None, front_subject(front), None, p.encode(InputAck(host=self._bus.owner, n=number)))
+    def _confirm(self, front: str, number: int) -> None:
+        """A front end learns how far its messages have come (in order with its sessions' frames)."""
+        self._out.put(None, front_subject(front), None, p.encode(InputAck(host=self._bus.owner, n=number)))
 
     async def drop_dead_fronts(self, alive: Callable[[str], Awaitable[bool]]) -> None:
         """Close the connections of front ends that are gone (``alive``: their lease holds);
@@ -268,8 +314,8 @@ class HostGateway:
                 continue
             gone = [link for link in self.links.values() if link.front == front]
             log.warning("host: front end %s is gone: its %d connections close", front, len(gone))
-            self._in_turn.took.pop(front, None)
-            self._told.pop(front, None)
+            self._in_turn.forget(front)
+            self._out.forget(front)
             for link in gone:
                 self.links.pop(link.conn_id, None)
                 link.closed = True
@@ -285,7 +331,8 @@ class HostGateway:
     def _unattached(self, front: str, conn_ids: list[int]) -> None:
         """Tell ``front`` which of its sessions this host does not hold (in order with its frames)."""
         for batch in conn_id_batches(conn_ids):
-            self._out.put(None, front_subject(front), None, p.encode(Unattached(host=self._bus.owner, conn_ids=batch)))
+            self._out.put(None, front_subject(front), None, p.encode(Unattached(host=self._bus.owner, conn_ids=batch)),
+                          front)
 
     def _open(self, message: ConnOpened | ConnAttach) -> None:
         if message.conn_id in self.links or len(self.links) >= MAX_CONNS:

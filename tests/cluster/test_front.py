@@ -274,3 +274,37 @@ def test_a_front_ends_sessions_are_named_in_bounded_messages() -> None:
     for batch in batches:  # each one a valid message
         assert decode_bus(p.encode(AttachCheck(front="front-1", conn_ids=batch))) == AttachCheck(front="front-1",
                                                                                                  conn_ids=batch)
+
+
+async def test_what_the_host_sent_a_front_end_that_missed_it_is_sent_again_in_order(nats_server: NatsServer) -> None:
+    """NATS delivers at most once: a host frame published while the front end could not get it
+    (here: not subscribed yet; in life, its connection moving to another NATS node) is sent
+    again, and the frames after it wait for it, so the session gets all of them, in order,
+    once (before, the first was lost for good: a lost welcome left a player with no lobby)."""
+    bus = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
+    host_bus = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
+    gateway = HostGateway(host_bus, RecordingHub())  # type: ignore[arg-type]
+    names = await NameMirror.open(bus)
+    front = FrontEnd(bus, names)
+    try:
+        await gateway.start()
+        front.host_changed("host-1")
+        ana = front.connect("10.0.0.1", "ana", None)  # (its opening waits: the front end is not started)
+        await host_bus.nc.publish(hub_subject("host-1"), p.encode(ConnOpened(conn_id=ana.conn_id, front="front-1",
+                                                                             ip="10.0.0.1", username="ana")))
+        await until(lambda: ana.conn_id in gateway.links)
+        gateway.links[ana.conn_id].deliver(p.encode(p.Pong(n=1)))  # nobody listens yet: lost
+        await settle(host_bus.nc)
+        await front.start()
+        gateway.links[ana.conn_id].deliver(p.encode(p.Pong(n=2)))
+        gateway.links[ana.conn_id].deliver(p.encode(p.Pong(n=3)))
+        got = [p.decode(await asyncio.wait_for(ana.receive(), 10) or b"") for _ in range(3)]
+        assert got == [p.Pong(n=1), p.Pong(n=2), p.Pong(n=3)]
+        await settle(bus.nc)
+        assert ana.queued == 0  # nothing twice
+    finally:
+        await front.stop()
+        await gateway.stop()
+        await names.close()
+        await bus.close()
+        await host_bus.close()

@@ -123,13 +123,13 @@ async def test_frames_the_old_host_never_confirmed_go_to_the_new_one_in_order(na
 
 def test_what_is_kept_is_bounded_by_frames_and_by_bytes() -> None:
     sent = Unconfirmed()
-    numbers = [sent.number(7, b"x") for _ in range(SENT_FRAMES + 10)]
+    numbers = [sent.number({CONN_HEADER: "7"}, b"x") for _ in range(SENT_FRAMES + 10)]
     assert numbers == list(range(1, SENT_FRAMES + 11)) and len(sent) == SENT_FRAMES  # the oldest forgotten
     sent.confirmed(numbers[-3])
     assert sent.take() == [(7, b"x", numbers[-2]), (7, b"x", numbers[-1])] and len(sent) == 0
     big = b"y" * (SENT_BYTES // 4 + 1)
     for _ in range(4):
-        sent.number(8, big)
+        sent.number({CONN_HEADER: "8"}, big)
     assert len(sent) == 3  # past the bytes
     held = Held()
     held.start(9, (None, b"attach"))
@@ -141,10 +141,10 @@ def test_what_is_kept_is_bounded_by_frames_and_by_bytes() -> None:
 
 def test_a_frame_sent_again_keeps_its_first_number_through_every_host_change() -> None:
     sent = Unconfirmed()
-    assert [sent.number(7, b"uno"), sent.number(7, b"dos")] == [1, 2]
+    assert [sent.number({CONN_HEADER: "7"}, b"uno"), sent.number({CONN_HEADER: "7"}, b"dos")] == [1, 2]
     sent.confirmed(1)
     assert sent.take() == [(7, b"dos", 2)]
-    assert sent.number(7, b"dos", first=2) == 3  # to the next host, numbered again
+    assert sent.number({CONN_HEADER: "7", FIRST_HEADER: "2"}, b"dos") == 3  # to the next host, numbered again
     assert sent.take() == [(7, b"dos", 2)]  # and again, to the one after: still the frame first sent as 2
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.cluster.held_input import InTurn, Unconfirmed, numbered
+from server.cluster.held_input import InTurn, Unconfirmed
 
 FRONT = "front-1"
 # What the channel does to each message sent: delivered, lost, or delivered twice
@@ -29,16 +29,15 @@ def _run(messages: int, fates: list[str], acks_lost: list[bool]) -> list[bytes]:
 
     for _round in range(10 * messages + 10):
         for data in to_send[:3]:  # new messages, numbered as sent
-            headers = {"Truco-In": str(sent.number(None, data)), "Truco-Low": ""}
-            headers["Truco-Low"] = str(sent.low())
-            publish(headers, data)
+            headers = {"Truco-In": str(sent.number({}, data))}
+            publish({**headers, "Truco-Low": str(sent.low())}, data)
         del to_send[:3]
         if not next(ack, False):  # the host's confirmation of how far it took
             sent.confirmed(host.took.get(FRONT, 0))
         if not to_send and not len(sent):
             break
-        for n, conn_id, data, first in sent.again():  # the resend, oldest first
-            publish({**numbered(n, conn_id, first), "Truco-Low": str(sent.low())}, data)
+        for headers, data in sent.again():  # the resend, oldest first
+            publish({**headers, "Truco-Low": str(sent.low())}, data)
     return taken
 
 
