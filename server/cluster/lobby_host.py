@@ -114,6 +114,10 @@ class Outgoing:
         if sent is not None:
             sent.confirmed(n)
 
+    def waiting(self) -> set[str]:
+        """The front ends that have not confirmed all this host sent them."""
+        return {front for front, sent in self._sent.items() if sent}
+
     def forget(self, front: str) -> None:
         """A front end judged gone: what it did not confirm is not sent again. Its numbering
         goes on (if it was only cut off, it has taken the numbers given so far)."""
@@ -308,11 +312,17 @@ class HostGateway:
 
     async def drop_dead_fronts(self, alive: Callable[[str], Awaitable[bool]]) -> None:
         """Close the connections of front ends that are gone (``alive``: their lease holds);
-        a process killed outright never said goodbye for its sessions."""
-        for front in {link.front for link in self.links.values()}:
+        a process killed outright never said goodbye for its sessions. (One with none left
+        that has not confirmed what this host sent it is looked at too: nothing more is sent
+        again to a dead one.)"""
+        for front in {link.front for link in self.links.values()} | self._out.waiting():
             if await alive(front):
                 continue
             gone = [link for link in self.links.values() if link.front == front]
+            if not gone:
+                self._in_turn.forget(front)
+                self._out.forget(front)
+                continue
             log.warning("host: front end %s is gone: its %d connections close", front, len(gone))
             self._in_turn.forget(front)
             self._out.forget(front)

@@ -39,6 +39,8 @@ from server.table.snapshot import replay_match
 
 log = logging.getLogger(__name__)
 
+PLACE_LOOK = 1.0  # seconds between looks at whether a process asked to run a table still lives
+
 PENDING_LIMIT = 1024  # messages a table without an owner keeps for it (then new ones are dropped)
 Alive = Callable[[str], Awaitable[bool]]
 
@@ -190,12 +192,20 @@ class TableProxy:
             viewers=self._viewer_list(), bot_delay=self.pace.bot_delay, hand_pause=self.pace.hand_pause,
             away_grace=self.pace.away_grace, stopped_at=self._stopped_at, adopt=adopt, host=bus.owner)
         status: object = None
+        request = asyncio.ensure_future(bus.nc.request(owner_subject(target), p.encode(ask),
+                                                       timeout=2 * bus.options.lease_ttl + 5))
         try:
-            reply = await bus.nc.request(owner_subject(target), p.encode(ask),
-                                         timeout=2 * bus.options.lease_ttl + 5)
-            status = bus.decode(reply)
+            # A process that dies before it answers is not waited for to the end: make chaos
+            # saw two tables wait 17 s for one killed right after it was asked
+            while not (await asyncio.wait({request}, timeout=PLACE_LOOK))[0]:
+                if target != bus.owner and not await registry.alive(target):
+                    log.warning("table %s: %s is gone before it answered", self.table_id, target)
+                    return False
+            status = bus.decode(request.result())
         except Exception as exc:  # no such process any more, or it did not answer in time
             log.warning("table %s: %s did not take it (%r)", self.table_id, target, exc)
+        finally:
+            request.cancel()
         if isinstance(status, TableStatus) and status.running and status.table_id == self.table_id:
             self._placed(status)
             return True
@@ -299,6 +309,9 @@ class TableRegistry:
                     proxy.owner_lost()
         if look_at_leases:
             self._unheld = unheld
+
+    async def alive(self, owner: str) -> bool:
+        return await self._alive(owner)
 
     async def choose(self, proxy: TableProxy) -> tuple[str, bool]:
         """Where a table goes, and whether that process runs it already (adopt)."""

@@ -10,14 +10,16 @@ from typing import Any
 import protocol as p
 from protocol.bus import SeatRecord, TableCall, TableOwn, TableStatus, Viewer, decode_bus
 from server.cluster.bus import (
-    CONN_HEADER, Bus, BusOptions, front_subject, owner_subject, table_lease, table_subject, settle,
+    CONN_HEADER, Bus, BusOptions, front_subject, owner_subject, settle, table_lease, table_subject,
 )
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.lease import Leases
 from server.cluster.names import NameMirror
 from server.cluster.natsd import NatsServer
 from server.cluster.owner import CHECK_OPEN_EVERY, TableOwner
+from server.cluster.proxy import TableRegistry
 from server.store import TableRecord
+from server.table import Occupant
 
 OPTIONS = BusOptions(lease_ttl=1.0, renew_every=0.3)
 
@@ -199,3 +201,49 @@ async def test_a_chat_line_sent_again_after_a_host_change_is_said_once(nats_serv
         await owner.stop()
         await names.close()
         await bus.close()
+
+
+async def test_the_host_does_not_wait_out_a_process_that_died_before_it_answered(nats_server: NatsServer) -> None:
+    """The lobby host asks the process holding a table's lease to run it, and that process dies
+    before it answers (make chaos: killed right after it was asked). The host looks every
+    second whether it still lives, and once it does not, asks another process, well before
+    its request's own time runs out (2 TTLs and 5 s: two tables waited 17 s for it)."""
+    bus, names, owner = await _process(nats_server.url, "host-1")
+    dead = await Bus.connect(nats_server.url, OPTIONS, owner="proc-dead")
+    asked: list[float] = []
+
+    async def swallowed(msg: Any) -> None:  # it took the question, and died before answering
+        asked.append(asyncio.get_running_loop().time())
+
+    living = {"proc-dead": True}
+
+    async def alive(process: str) -> bool:
+        return living.get(process, True)
+
+    registry = TableRegistry(bus, await Leases.open(bus), alive)
+    try:
+        await _in_the_directory(owner)
+        await dead.nc.subscribe(owner_subject("proc-dead"), cb=swallowed)
+        await settle(dead.nc)
+        assert await (await Leases.open(dead)).claim(table_lease("t1")) is not None  # never renewed
+        await registry.start()
+        proxy = registry.new_proxy("t1", "argentino", {}, [Occupant("bot", None, bot=True, level="easy"),
+                                                            Occupant("bot", None, bot=True, level="easy")],
+                                   seed="s33d")
+        registry.proxies["t1"] = proxy
+        proxy.assign()
+        await _until(lambda: _true(bool(asked)))
+        living["proc-dead"] = False
+        waited = 2 * OPTIONS.lease_ttl + 5  # what the request itself waits
+        await asyncio.wait_for(_until(lambda: _true(proxy.owner == "host-1"), waited), waited - 1)
+        assert asyncio.get_running_loop().time() - asked[0] < waited - 1
+    finally:
+        await registry.stop()
+        await owner.stop()
+        await names.close()
+        await dead.close()
+        await bus.close()
+
+
+async def _true(value: bool) -> bool:
+    return value
