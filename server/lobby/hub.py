@@ -98,7 +98,7 @@ class Hub:
             p.JoinTable: self._directory.on_join_table,
             p.JoinByCode: self._directory.on_join_code,
             p.LeaveTable: self._directory.on_leave_table,
-            p.WatchTable: self._directory.on_watch_table,
+            p.WatchTable: self._on_watch_table,
             p.AddBot: self._directory.on_add_bot,
             p.QuickPlay: self._quick.on_quick_play,
             p.SwapSeats: self._directory.on_swap_seats,
@@ -150,6 +150,10 @@ class Hub:
         if restore:
             self.restore_tables()
         self._directory.start_demo_tables()
+
+    def _on_watch_table(self, conn: Conn, msg: p.WatchTable) -> None:
+        if not self._reattach.watch_when_back(conn, msg.table_id):
+            self._directory.on_watch_table(conn, msg)
 
     def restore_tables(self) -> None:
         """Start rebuilding the open tables in the background (after ``load``)."""

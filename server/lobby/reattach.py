@@ -132,6 +132,20 @@ class Reattach:
                 return
         self._to_lobby(conn, table_id)
 
+    def watch_when_back(self, conn: Conn, table_id: str) -> bool:
+        """Watch a table that is being restored (a new lobby host taking over, a restart)
+        once it is back; False: it is not being restored. The lobby still lists it as it
+        was: "that table is gone" told a person the opposite of the truth (make chaos:
+        three terminals that pressed w at that moment waited for good)."""
+        table = self._state.restoring.get(table_id)
+        if table is None or table_id in self._state.tables:
+            return False
+        if table.private:
+            self._state.error(conn, "private", "this table is private: join it with its code")
+        else:
+            self._watch_later[conn.peer.conn_id] = table_id
+        return True
+
     @staticmethod
     def _may_watch(conn: Conn, table: Table, code: str) -> bool:
         """A public table, or a private one whose code the session knows (as if it had typed it)."""

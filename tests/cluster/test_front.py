@@ -180,6 +180,26 @@ def test_table_seqs_pass_only_what_is_not_older_per_session_and_table() -> None:
     assert seqs.fresh(2, "1 t1") and seqs.fresh(2, None) and seqs.fresh(2, "x t1") and seqs.fresh(2, "5")
 
 
+@contextlib.asynccontextmanager
+async def front_and_gateway(nats_server: NatsServer, hub: RecordingHub, presence: object = None
+                            ) -> AsyncIterator[tuple[FrontEnd, HostGateway, Bus, Bus]]:
+    """A front end ("front-1") and a lobby host's gateway ("host-1") over ``hub``, neither
+    started; both stopped after. Their buses: the front end's, the host's."""
+    bus = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
+    host_bus = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
+    gateway = HostGateway(host_bus, hub)  # type: ignore[arg-type]
+    names = await NameMirror.open(bus)
+    front = FrontEnd(bus, names, presence)  # type: ignore[arg-type]
+    try:
+        yield front, gateway, bus, host_bus
+    finally:
+        await front.stop()
+        await gateway.stop()
+        await names.close()
+        await bus.close()
+        await host_bus.close()
+
+
 async def test_sessions_of_a_process_the_host_judged_gone_attach_to_it_again(nats_server: NatsServer) -> None:
     """Cut off from the other machines while its own NATS node still answered, a process
     cannot tell that the lobby host judged it gone and closed its sessions (make chaos: a
@@ -187,8 +207,6 @@ async def test_sessions_of_a_process_the_host_judged_gone_attach_to_it_again(nat
     closes them, and the front end asks it once it has taken its lapsed lease back; either
     way each session attaches to the host again with where it was, and its presence entry,
     which the host deleted, is written again."""
-    bus = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
-    host_bus = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
     hub = RecordingHub()
     posted = hub.posted
     written: list[PresenceEntry] = []
@@ -209,10 +227,7 @@ async def test_sessions_of_a_process_the_host_judged_gone_attach_to_it_again(nat
     def hub_got(kind: type, conn_id: int) -> int:
         return sum(isinstance(m, kind) and getattr(m, "peer", m).conn_id == conn_id for m in posted)
 
-    gateway = HostGateway(host_bus, hub)  # type: ignore[arg-type]
-    names = await NameMirror.open(bus)
-    front = FrontEnd(bus, names, Presence())  # type: ignore[arg-type]
-    try:
+    async with front_and_gateway(nats_server, hub, Presence()) as (front, gateway, bus, host_bus):
         await front.start()
         front.host_changed("host-1")
         ana = front.connect("10.0.0.1", "ana", None)  # its opening goes nowhere: the host is not listening yet
@@ -254,12 +269,6 @@ async def test_sessions_of_a_process_the_host_judged_gone_attach_to_it_again(nat
         await settle(host_bus.nc)
         await settle(bus.nc)
         assert hub_got(Opened, ana.conn_id) == 3
-    finally:
-        await front.stop()
-        await gateway.stop()
-        await names.close()
-        await bus.close()
-        await host_bus.close()
 
 
 async def _answer(value: bool) -> bool:
@@ -281,12 +290,7 @@ async def test_what_the_host_sent_a_front_end_that_missed_it_is_sent_again_in_or
     (here: not subscribed yet; in life, its connection moving to another NATS node) is sent
     again, and the frames after it wait for it, so the session gets all of them, in order,
     once (before, the first was lost for good: a lost welcome left a player with no lobby)."""
-    bus = await Bus.connect(nats_server.url, BusOptions(), owner="front-1")
-    host_bus = await Bus.connect(nats_server.url, BusOptions(), owner="host-1")
-    gateway = HostGateway(host_bus, RecordingHub())  # type: ignore[arg-type]
-    names = await NameMirror.open(bus)
-    front = FrontEnd(bus, names)
-    try:
+    async with front_and_gateway(nats_server, RecordingHub()) as (front, gateway, bus, host_bus):
         await gateway.start()
         front.host_changed("host-1")
         ana = front.connect("10.0.0.1", "ana", None)  # (its opening waits: the front end is not started)
@@ -302,9 +306,3 @@ async def test_what_the_host_sent_a_front_end_that_missed_it_is_sent_again_in_or
         assert got == [p.Pong(n=1), p.Pong(n=2), p.Pong(n=3)]
         await settle(bus.nc)
         assert ana.queued == 0  # nothing twice
-    finally:
-        await front.stop()
-        await gateway.stop()
-        await names.close()
-        await bus.close()
-        await host_bus.close()

@@ -342,3 +342,28 @@ async def test_a_key_holder_attached_to_a_new_host_gets_back_whom_they_ignore(tm
             assert ana.of(m.Listening)[-1].ignored == ("mallory",)
         finally:
             await stop_hub(hub, store, task)
+
+
+async def test_a_table_being_restored_is_watched_once_it_is_back(tmp_path: Path) -> None:
+    """While a new host (or a restarted server) restores a table, the lobby still lists it:
+    a player who asks to watch it then watches it once it is back, instead of being told it is
+    gone (make chaos: three terminals that pressed w at that moment were told so, and waited)."""
+    path = tmp_path / "db.sqlite3"
+    hub, store, task = await start_hub(path, seat_hold=60)
+    ana, _beto = await two_at_a_table(hub)
+    table_id = ana.of(p.TableCreated)[0].table_id
+    await stop_hub(hub, store, task)
+
+    hub, store, task = await start_hub(path, restore=False, seat_hold=60)  # the table comes back below
+    try:
+        eve = await join(hub, "eve")
+        eve.send(p.WatchTable(table_id=table_id))
+        await settle_all(eve)
+        assert not eve.of(p.Error) and not eve.of(p.Seated)  # it waits for the table
+        hub.restore_tables()
+        await asyncio.wait_for(hub.restored.wait(), 10)
+        await until_updates(eve)
+        assert eve.of(p.Seated)[-1] == p.Seated(table_id=table_id) and last_update(eve).seat is None
+        assert not eve.of(p.Error)
+    finally:
+        await stop_hub(hub, store, task)
