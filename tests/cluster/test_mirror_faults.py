@@ -12,9 +12,8 @@ import signal
 import protocol as p
 from protocol.bus import DirectoryEntry
 from nats.js.errors import NoStreamResponseError
-from nats.js.kv import KeyValue
 
-from server.cluster.bus import DIRECTORY_BUCKET, Bus, BusOptions, bucket
+from server.cluster.bus import DIRECTORY_BUCKET, Bus, BusOptions, SteadyKV, bucket
 from server.cluster.directory import DirectoryMirror, DirectoryWriter
 from server.cluster.natsd import NatsServer
 from server.cluster.kvwatch import HEARTBEAT
@@ -55,8 +54,9 @@ async def test_a_copy_follows_its_bucket_again_soon_after_the_nats_server_restar
         await nats_server.process.wait()
         await nats_server.start()  # the same store: the bucket is as it was
         # Written as soon as the server answers, before the copy's watch is made again
-        await asyncio.wait_for(_until_written(kv, "t000001", _entry("t000001", "playing")), 20)
-        await asyncio.wait_for(_until_written(kv, "t000002", None), 20)
+        steady = SteadyKV(kv)  # (each write waits out the restart, as the cluster's own do)
+        await steady.put("t000001", _entry("t000001", "playing"))
+        await steady.delete("t000002")
         async with asyncio.timeout(FOLLOWS_AGAIN_WITHIN):
             while {t.table_id: t.status for t in copy.tables()} != {"t000001": "playing"}:
                 await changed.wait()
@@ -67,19 +67,6 @@ async def test_a_copy_follows_its_bucket_again_soon_after_the_nats_server_restar
         await copy.close()
         await reader.close()
         await writer.close()
-
-
-async def _until_written(kv: KeyValue, key: str, value: bytes | None) -> None:
-    """Write (or delete) once the restarted server takes it."""
-    while True:
-        try:
-            if value is None:
-                await kv.delete(key)
-            else:
-                await kv.put(key, value)
-            return
-        except Exception:  # still starting, or the client not reconnected yet
-            await asyncio.sleep(0.1)
 
 
 class FlakyBucket:
