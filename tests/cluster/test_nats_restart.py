@@ -1,6 +1,6 @@
 """The NATS server restarted under a running cluster (kill -9, then started again on the
 same store, as after a crash or a power cut of a one-node NATS): a player who connects at
-once (or as soon as the process stops turning players away while its lease is in doubt)
+once (or, turned away while its lease is in doubt, once that lease is renewed)
 is answered, although the lobby host's connection was not back yet when the player's
 opening was sent (it is sent again until the host confirms it: server/cluster/held_input.py),
 and the table they open reaches the lobby of a player on another process (whose copy of the
@@ -16,6 +16,7 @@ import pytest
 
 import protocol as p
 from protocol.client import Client
+from server.cluster.bus import LEASE_BUCKET, Bus, BusOptions, bucket, front_lease
 from server.cluster.natsd import NatsServer
 from tests.cluster.procs import Proc
 from tests.e2e import programs
@@ -41,7 +42,7 @@ async def test_a_player_arriving_just_after_the_nats_server_restarts_plays_and_i
         await nats_server.process.wait()
         await asyncio.sleep(DOWN_FOR)  # (the fault: the server stays down a moment)
         await nats_server.start()
-        dora = await _arrive(p2.port, "dora")
+        dora = await _arrive(nats_server.url, p2, "dora")
         clients.append(dora)
         table_id = await programs.table_of(dora, 2, options={"flor": False})
         while (await beto.wait_for(p.TableUpdated, 10)).table.table_id != table_id:
@@ -53,13 +54,24 @@ async def test_a_player_arriving_just_after_the_nats_server_restarts_plays_and_i
         await programs.close_all(clients)
 
 
-async def _arrive(port: int, name: str) -> Client:
-    """Connect as a person would: told the server is reconnecting to its cluster (while its
-    lease is in doubt), try again a moment later."""
-    for _ in range(50):
+async def _arrive(url: str, proc: Proc, name: str) -> Client:
+    """Connect as a person would, at once; told the server is reconnecting to its cluster
+    (while its lease is in doubt), again once its lease has been renewed."""
+    try:
+        return (await programs.connect(proc.port, name))[0]
+    except asyncssh.DisconnectError as refused:
+        assert "try again in a few seconds" in refused.reason
+    bus = await Bus.connect(url, BusOptions(), owner="test-watcher")
+    try:
+        kv = await bucket(bus, LEASE_BUCKET)
+        watcher = await kv.watch(front_lease(proc.owner))
         try:
-            return (await programs.connect(port, name))[0]
-        except asyncssh.DisconnectError as refused:
-            assert "try again in a few seconds" in refused.reason
-            await asyncio.sleep(0.2)
-    raise AssertionError(f"{name} was turned away for 10 s")
+            seen = await asyncio.wait_for(watcher.updates(), 10)  # as it is now, then its renewal
+            while (renewed := await asyncio.wait_for(watcher.updates(), 10)) is None or (
+                    seen is not None and renewed.revision == seen.revision):
+                pass
+        finally:
+            await watcher.stop()
+    finally:
+        await bus.close()
+    return (await programs.connect(proc.port, name))[0]
