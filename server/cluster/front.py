@@ -30,8 +30,8 @@ from protocol.bus import (CONN_ID_MAX, OWNER_MAX, AttachCheck, ConnClosed, ConnO
 from server.cluster.bus import (CONN_HEADER, LOBBY_CHAT_SUBJECT, Bus, conn_header, front_subject, hub_subject,
                                 parse_conn_id, settle)
 from server.cluster.table_seq import TABLE_SEQ_HEADER, TableSeqs
-from server.cluster.held_input import (FIRST_HEADER, IN_HEADER, LOW_HEADER, RESEND_AFTER, RESEND_MAX,
-                                       SENDER_HEADER, Held, Taker, Unconfirmed)
+from server.cluster.held_input import (FIRST_HEADER, IN_HEADER, LOW_HEADER, RESEND_AFTER, SENDER_HEADER, Held,
+                                       Taker, Unconfirmed)
 from server.cluster.lobby_feed import LobbyFeed
 from server.cluster.names import NameMirror
 from server.cluster.order import AFTER_HEADER, MOVE_HEADER, SEQ_HEADER, FrameOrder, parse_after, parse_seq
@@ -70,8 +70,6 @@ class FrontEnd:
         self._pending = Held()
         self._sent = Unconfirmed()  # what the host has not confirmed yet
         self._resend: asyncio.TimerHandle | None = None  # the next look at what it has not confirmed
-        self._resend_wait = RESEND_AFTER
-        self._resent_at = 0.0
         self._from_hosts = Taker(self._confirm)  # how far each host's messages to this process came
         self._confirm_tasks: set[asyncio.Task[None]] = set()
         self._book = AttachBook()  # what a new host needs to know of each session
@@ -195,30 +193,21 @@ class FrontEnd:
 
     def _resend_later(self) -> None:
         if self._resend is None and len(self._sent):
-            self._resend = asyncio.get_running_loop().call_later(self._resend_wait, self._resend_due)
+            self._resend = asyncio.get_running_loop().call_later(RESEND_AFTER, self._resend_due)
 
     def _resend_due(self) -> None:
         """Nothing confirmed for a while: the host missed something (NATS delivers at most
         once), or its confirmation went missing. Everything unconfirmed goes again, in order,
-        before anything newer (the host leaves repeats, and takes nothing after a gap)."""
+        before anything newer (the host leaves repeats, and takes nothing after a gap); not
+        while this process's own connection is down (nats-py keeps what is published meanwhile)."""
         self._resend = None
-        if not len(self._sent) or self.host is None:
-            self._resend_wait = RESEND_AFTER
+        if self.host is None:
             return
-        if not self._bus.nc.is_connected:  # (nats-py keeps what is published meanwhile, within bounds)
-            self._resend_later()
-            return
-        now = time.monotonic()
-        if self._sent.progress_at > self._resent_at:
-            self._resend_wait = RESEND_AFTER
-        waited = now - max(self._sent.progress_at, self._resent_at)
-        if waited >= self._resend_wait:
-            again = self._sent.again()
-            log.warning("front end: %d messages the lobby host %s has not confirmed for %.1f s: sent again",
-                        len(again), self.host, waited)
+        again = self._sent.due(time.monotonic()) if self._bus.nc.is_connected else []
+        if again:
+            log.warning("front end: %d messages the lobby host %s has not confirmed: sent again", len(again),
+                        self.host)
             self._queue.extendleft(reversed(again))
-            self._resent_at = now
-            self._resend_wait = min(self._resend_wait * 2, RESEND_MAX)
             self._wake.set()
         self._resend_later()
 
@@ -353,7 +342,6 @@ class FrontEnd:
             link.deliver(notice)
         # (what was to go to the old host again is in ``_sent``, numbered for it)
         self._queue = deque(item for item in self._queue if item[0] is None or IN_HEADER not in item[0])
-        self._resend_wait = RESEND_AFTER
         unsent = [item for item in self._queue if item[0] is not None and CONN_HEADER in item[0]]
         if unsent:
             self._queue = deque(item for item in self._queue if item[0] is None or CONN_HEADER not in item[0])

@@ -72,6 +72,8 @@ class Unconfirmed:
         self._bytes = 0
         self._last = start  # the last number given
         self.progress_at = 0.0  # (monotonic) when one was last confirmed, or one was sent to none waiting
+        self._resent_at = 0.0  # (monotonic) when everything unconfirmed was last sent again
+        self._wait = RESEND_AFTER  # seconds without progress before the next time, doubling while none comes
 
     def number(self, headers: dict[str, str], data: bytes) -> int:
         """The next number; the message is kept until confirmed."""
@@ -102,6 +104,17 @@ class Unconfirmed:
         first was (its number included); kept."""
         return [({**headers, IN_HEADER: str(n)}, data) for n, headers, data in self._frames]
 
+    def due(self, now: float) -> list[tuple[dict[str, str], bytes]]:
+        """What to send again now (``again``): everything unconfirmed if nothing was
+        confirmed for the wait (which then doubles, up to ``RESEND_MAX``: a receiver cut off
+        is not flooded), else nothing."""
+        if self.progress_at > self._resent_at:
+            self._wait = RESEND_AFTER
+        if not self._frames or now - max(self.progress_at, self._resent_at) < self._wait:
+            return []
+        self._resent_at, self._wait = now, min(self._wait * 2, RESEND_MAX)
+        return self.again()
+
     def take(self) -> list[tuple[int, bytes, int]]:
         """The sessions' frames never confirmed, oldest first (conn id, frame, its first
         number), for the next host; nothing is kept after (the front end's own messages were
@@ -110,6 +123,7 @@ class Unconfirmed:
                  for n, headers, data in self._frames if CONN_HEADER in headers]
         self._frames.clear()
         self._bytes = 0
+        self._wait = RESEND_AFTER
         return taken
 
     def __len__(self) -> int:

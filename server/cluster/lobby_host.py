@@ -24,7 +24,7 @@ from protocol.bus import (AttachCheck, ConnAttach, ConnClosed, ConnOpened, HangU
                           ResumeCode, Unattached, conn_id_batches)
 from server.cluster.bus import CONN_HEADER, Bus, conn_header, front_subject, hub_subject, parse_conn_id, settle
 from server.cluster.tasks import cancel_and_wait
-from server.cluster.held_input import (FIRST_HEADER, IN_HEADER, LOW_HEADER, RESEND_AFTER, RESEND_MAX, SENDER_HEADER,
+from server.cluster.held_input import (FIRST_HEADER, IN_HEADER, LOW_HEADER, RESEND_AFTER, SENDER_HEADER,
                                        Taker, Unconfirmed)
 from server.cluster.order import MOVE_HEADER, SEQ_HEADER, is_move, parse_seq
 from server.link import OUTBOX_LIMIT, Closed, Frame, HubLink, Peer
@@ -100,8 +100,6 @@ class Outgoing:
         self._start = time.time_ns() // 1000
         self._sent: dict[str, Unconfirmed] = {}  # front end -> what it has not confirmed yet
         self._resend: asyncio.TimerHandle | None = None
-        self._resent_at: dict[str, float] = {}
-        self._wait: dict[str, float] = {}  # seconds before the next time, doubling while unconfirmed
 
     def put(self, link: RemoteLink | None, subject: str, headers: dict[str, str] | None, data: bytes,
             front: str | None = None) -> None:
@@ -124,8 +122,6 @@ class Outgoing:
         sent = self._sent.get(front)
         if sent is not None:
             sent.take()
-        self._resent_at.pop(front, None)
-        self._wait.pop(front, None)
 
     async def run(self) -> None:
         nc = self._bus.nc
@@ -161,14 +157,10 @@ class Outgoing:
         now = time.monotonic()
         again: list[tuple[RemoteLink | None, str, dict[str, str] | None, bytes, str | None]] = []
         for front, sent in self._sent.items() if self._bus.nc.is_connected else ():
-            resent_at = self._resent_at.get(front, 0.0)
-            wait = self._wait.get(front, RESEND_AFTER) if resent_at > sent.progress_at else RESEND_AFTER
-            if sent and now - max(sent.progress_at, resent_at) >= wait:
-                items = sent.again()
+            items = sent.due(now)
+            if items:
                 log.warning("host: %d messages front end %s has not confirmed: sent again", len(items), front)
                 again += [(None, front_subject(front), headers, data, front) for headers, data in items]
-                self._resent_at[front] = now
-                self._wait[front] = min(wait * 2, RESEND_MAX)  # (a front end cut off is not flooded)
         if again:
             self._queue.extendleft(reversed(again))
             self._wake.set()
