@@ -16,7 +16,7 @@ JetStream answers. A consumer left behind by a remake is dropped by the server a
 """
 from __future__ import annotations
 
-from typing import Awaitable, Callable
+from typing import Callable
 
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
@@ -56,7 +56,6 @@ async def watch(kv: KeyValue, seen: Callable[[KeyValue.Entry], None]) -> Subscri
         if entry is not None:
             seen(entry)
 
-    handler: Callable[[Msg], Awaitable[None]] = delivered
     return await parts.js.subscribe(
-        f"{parts.prefix}>", stream=parts.stream, cb=handler, ordered_consumer=True,
+        f"{parts.prefix}>", stream=parts.stream, cb=delivered, ordered_consumer=True,
         deliver_policy=DeliverPolicy.LAST_PER_SUBJECT, idle_heartbeat=HEARTBEAT, inactive_threshold=IDLE_GONE)
