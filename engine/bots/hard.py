@@ -2,7 +2,9 @@
 
 For a decision the seat must take (a card to play, a bet to answer, calls on its own turn):
   1. draw the other seats' hidden cards so they agree with everything public
-     (engine/bots/infer.py `sample_hands`: cards played, envido values said, flores sung);
+     (engine/bots/infer.py `sample_hands`: cards played, envido values said, flores sung),
+     a pending bet of the other side making the hands it would be made with likelier, as
+     the normal level reads it (engine/bots/reads.py);
   2. build that world (engine/core/worlds.py: the table's state with every hidden card
      replaced by the drawn ones, so nothing hidden leaks into it);
   3. for each legal move, apply it with the engine's own `apply` and play the hand out with
@@ -28,7 +30,7 @@ import random
 import time
 from typing import Any
 
-from engine.bots import infer, normal, odds
+from engine.bots import infer, normal, odds, reads
 from engine.bots.bot import choose_action, is_obliged
 from engine.bots.seat import UNKNOWN, call_family
 from engine.bots.signals import Signals
@@ -100,12 +102,15 @@ def _search(view: View, rules: RuleSet, rng: random.Random, worlds: Worlds,
     assert me is not None
     mine, theirs = _score_sides(view, me)
     sampler = infer.Sampler(view, rules)
+    # The other side's pending bet, read as the normal level reads it (engine/bots/reads.py),
+    # unless that side is seen betting on anything (normal reads nothing then either)
+    read = None if normal.bluffed(view) else reads.pending(view, rules, normal.style_for(view))
     if base not in moves:
         moves = [base, *moves]
     b = moves.index(base)
     values: list[list[float | None]] = [[] for _ in moves]  # per move, per world
     for _ in range(n_worlds):
-        hands = sampler.draw(rng)
+        hands = sampler.draw(rng) if read is None else read.draw(lambda: sampler.draw(rng), rng)
         seed = rng.getrandbits(32)
         try:
             world = worlds.make(hands)

@@ -224,7 +224,7 @@ def beliefs(view: View, rules: RuleSet, rng: random.Random,
     team = view.teams[me]
     opps = [c for c in found if view.teams[c.seat] != team]
     cards: list[int] | None = None
-    called = _truco_caller(view, opps) if read_bets else None
+    called = truco_caller(view, opps) if read_bets else None
     if called is not None:
         cards = caller_cards(view, rules, rng, found, called)
     if cards is None and any(c.narrowing for c in found):
@@ -281,7 +281,7 @@ def hands_left(view: View) -> int:
     return sum(1 for hand in view.history
                if hand.reason == "mazo" and hand.winner_team == team)
 
-def _truco_caller(view: View, opps: list[Clue]) -> int | None:
+def truco_caller(view: View, opps: list[Clue]) -> int | None:
     """The seat whose truco-ladder bet waits for this seat's answer, when it is the only
     opponent still in the hand (a duel: its cards are then the whole of the other side)."""
     seat = view.truco_pending_seat
@@ -299,10 +299,6 @@ def caller_cards(view: View, rules: RuleSet, rng: random.Random, found: list[Clu
     drawn among those that agree with the table, and each is weighed by whether the
     rule-based bot (engine/bots/bot.py, default tunables) holding it would have made this
     call: its hand equity reaching the step's threshold, or a bluff. None when no draw fits."""
-    level = view.truco_pending_level
-    assert level is not None
-    calls = DEFAULT.truco_call
-    threshold = calls[min(max(level - 1, 0), len(calls) - 1)]
     strength = card_tables(rules, view.face_up).strength
     sampler = Sampler(view, rules, found)
     pooled: list[int] = []
@@ -310,11 +306,21 @@ def caller_cards(view: View, rules: RuleSet, rng: random.Random, found: list[Clu
         held = sampler.draw(rng).get(caller, ())
         if not held:
             continue
-        theirs = dataclasses.replace(view, viewer=caller, own_cards=held, legal=())
-        equity = Seat(theirs, rules).equity()
-        weight = CALLED_RANGE if equity >= threshold else 1
+        weight = truco_caller_weight(view, rules, caller, held)
         pooled.extend(strength[card.code] for card in held for _ in range(weight))
     return sorted(pooled) or None
+
+
+def truco_caller_weight(view: View, rules: RuleSet, caller: int, held: tuple[Card, ...]) -> int:
+    """How much likelier the pending truco-ladder call makes the hand `held` for `caller`:
+    CALLED_RANGE when the rule-based bot holding it would have made the call (its equity
+    reaching the step's threshold), 1 when only a bluff would."""
+    level = view.truco_pending_level
+    assert level is not None
+    calls = DEFAULT.truco_call
+    threshold = calls[min(max(level - 1, 0), len(calls) - 1)]
+    theirs = dataclasses.replace(view, viewer=caller, own_cards=held, legal=())
+    return CALLED_RANGE if Seat(theirs, rules).equity() >= threshold else 1
 
 
 def _envido_decision(view: View, rules: RuleSet) -> bool:

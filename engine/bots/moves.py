@@ -23,6 +23,7 @@ from engine.bots.seat import (
     TRUCO,
     share_below,
 )
+from engine.bots.style import Style
 from engine.core.actions import Action
 from engine.core.ruleset import FlorDeclaration, RuleSet
 
@@ -78,6 +79,23 @@ def open_envido(seat: Seat, openings: list[Action], rng: random.Random) -> Actio
     return plain[0] if plain else None
 
 
+def caller_quantile(calls: Sequence[str], rules: RuleSet, style: Style) -> float:
+    """Where in the range of envido values the other side's bet `calls` puts the caller's
+    (a quantile: the rule-based bot opens with the top ~55%, a falta or a raise says more),
+    moved by the level's `caller_shift`."""
+    steps = _envido_steps(rules)
+    last = steps.get(calls[-1]) if calls else None
+    level = 0.45
+    if last is not None and _is_falta(last):
+        level = 0.65
+    elif last is not None and last.points >= 3:
+        level = 0.6
+    if len(calls) > 1:
+        level += 0.1
+    level += style.caller_shift
+    return min(level, 0.95 if style.caller_shift else 0.9)
+
+
 def answer_envido(seat: Seat, known: dict[str, list[Action]], rng: random.Random) -> Action:
     view = seat.view
     calls = view.envido_calls
@@ -89,17 +107,8 @@ def answer_envido(seat: Seat, known: dict[str, list[Action]], rng: random.Random
         return accept  # a flor outranks any envido (only reachable in new variants)
     stake = _stake(seat, calls)
     refused = 1 if len(calls) <= 1 else _stake(seat, calls[:-1])
-    last = steps.get(calls[-1]) if calls else None
-    level = 0.45
-    if last is not None and _is_falta(last):
-        level = 0.65
-    elif last is not None and last.points >= 3:
-        level = 0.6
-    if len(calls) > 1:
-        level += 0.1
     value = seat.envido_value()
-    level += seat.style.caller_shift
-    chance = seat.envido_chance(value, caller_quantile=min(level, 0.95 if seat.style.caller_shift else 0.9))
+    chance = seat.envido_chance(value, caller_quantile=caller_quantile(calls, seat.rules, seat.style))
     if raises and chance > seat.style.envido_raise:
         ordered = sorted(raises, key=lambda a: (_is_falta(steps[a.call.value]),
                                                steps[a.call.value].points))

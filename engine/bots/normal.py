@@ -30,8 +30,8 @@ from engine.core.views import View
 # called on anything, and over 2,000 games a cell it won nothing against the issue 6 bot
 # (engine/DECISIONS.md, "read_discount"). The falta envido is opened only when winning it
 # wins the game (style.py: falta_to_win).
-BLUFFED = 0.5  # share of hands won by our refusals (see _bluffed)
-LEFT, LEFT_MIN = 0.25, 2  # share and number of hands the other side left by the mazo (_bluffed)
+BLUFFED = 0.5  # share of hands won by our refusals (see bluffed)
+LEFT, LEFT_MIN = 0.25, 2  # share and number of hands the other side left by the mazo (bluffed)
 NORMAL = dataclasses.replace(DEFAULT, caller_weight=0.9, caller_shift=0.17,
                              falta_to_win=True, team_play=True)
 
@@ -43,7 +43,7 @@ def choose(view: View, rules: RuleSet, rng: random.Random, *,
     if view.viewer is None or not view.legal:
         return None
     style = style_for(view)
-    trusting = not _bluffed(view)
+    trusting = not bluffed(view)
     if not trusting:
         # The other side bets far more than the rule-based bot: its bets say little.
         style = dataclasses.replace(style, caller_weight=DEFAULT.caller_weight,
@@ -52,7 +52,7 @@ def choose(view: View, rules: RuleSet, rng: random.Random, *,
     return choose_action(view, rules, rng, strict=strict, style=style, beliefs=beliefs)
 
 
-def _bluffed(view: View) -> bool:
+def bluffed(view: View) -> bool:
     """The reads of the other side's bets assume it bets like the rule-based bot; a side
     that won more than BLUFFED of this game's hands by our refusals (two at least) bets on
     anything, and refusing it is what it plays for. A side that went to the mazo in more

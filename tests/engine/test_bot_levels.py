@@ -333,13 +333,13 @@ def test_a_side_that_wins_by_our_refusals_is_read_as_a_bluffer() -> None:
     for hands in (1, 2):
         state = seat_1_calls_truco(state)
         answer = view(state, 0)
-        assert not normal._bluffed(answer)
+        assert not normal.bluffed(answer)
         state, _ = advance(state, next(a for a in answer.legal if a.call is Call.NO_QUIERO), rng)
         assert infer.bets_refused(view(state, 0)) == (hands, hands)
         assert infer.bets_refused(view(state, 1)) == (0, hands)
     state = seat_1_calls_truco(state)
     answer = view(state, 0)
-    assert normal._bluffed(answer)
+    assert normal.bluffed(answer)
     read = infer.beliefs(answer, rules, random.Random(0))
     assert read is not None and read.read_caller
     plain = infer.beliefs(answer, rules, random.Random(0), read_bets=False)
@@ -370,8 +370,8 @@ def test_a_side_that_goes_to_the_mazo_is_not_read_as_the_rule_based_bot() -> Non
         state = finish_hand(state, leave)
     v = view(state, 0)
     assert infer.hands_left(v) == 1 and infer.hands_left(view(state, 1)) == 0
-    assert not normal._bluffed(v)
+    assert not normal.bluffed(v)
     state = finish_hand(state, True)
     v = view(state, 0)
     assert infer.hands_left(v) == 2 and len(v.history) == 3
-    assert normal._bluffed(v) and not normal._bluffed(view(state, 1))
+    assert normal.bluffed(v) and not normal.bluffed(view(state, 1))
