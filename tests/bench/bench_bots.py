@@ -4,6 +4,7 @@ duplicate deals, with 95% Wilson intervals, CPU time per decision, and the hidde
 
     python tests/bench/bench_bots.py [--minutes 25] [--jobs N] [--pairs normal-today,...]
         [--variants argentino,...] [--sizes 2,4] [--peek-share 0.04] [--seed 1000] [--games N]
+        [--hard-cpu 0.4]
 
 Tables: each game at each size it is played at among 2, 4 and 6 players (the teams are
 seat % 2; at 4 and 6 players both or all three partners of a team play the same level).
@@ -58,6 +59,9 @@ PAIRS = (("normal", "today", 0.22), ("normal", "random", 0.08), ("hard", "normal
 PEEK_SHARE = 0.04  # of the time, for the never-peek check
 SIGNALLING = frozenset({"easy", "normal", "hard"})
 HARD_CPU = 0.5  # s of CPU per hard decision (issue 36)
+# The hard level's search budget here (--hard-cpu; the production one by default): a smaller
+# one plays a before/after comparison of the search in a quarter of the time.
+hard_limit = hard.TIME_LIMIT
 FIRST_GUESS = {"hard": 40.0}  # s a pair may take before any was measured (x players / 2)
 
 Table = tuple[str, int]  # (variant, players)
@@ -83,7 +87,8 @@ def _decide(level: str, state: engine.State, seat: int, rules: engine.RuleSet,
 
     def at_level(view: engine.View, r: engine.RuleSet, g: random.Random) -> engine.Action | None:
         if level == "hard":
-            return hard.choose(view, r, g, worlds=engine.Worlds(state, seat), wall_limit=None)
+            return hard.choose(view, r, g, worlds=engine.Worlds(state, seat), time_limit=hard_limit,
+                               wall_limit=None)
         return engine.choose_for_level(level, view, r, g)
 
     return choose_with_senas(v, rules, rng, mates, at_level, level=level)
@@ -195,6 +200,11 @@ class Figures:
         return FIRST_GUESS.get(cell[0], 6.0) * cell[3] / 2
 
 
+def _set_hard_limit(seconds: float) -> None:
+    global hard_limit
+    hard_limit = seconds
+
+
 def run(minutes: float, jobs: int, cells: list[tuple[Cell, float]], peek: list[tuple[Table, str]],
         peek_share: float, seed0: int, games: int = 0) -> tuple[dict[Cell, Figures], dict[str, list[int]], list[str], float, int]:
     """Plays until the deadline; returns the figures per cell, the peek counts per level
@@ -210,7 +220,7 @@ def run(minutes: float, jobs: int, cells: list[tuple[Cell, float]], peek: list[t
     peek_next = 0
     seeds = {cell: seed0 for cell, _ in cells}
     running: dict[Future[object], tuple[str, object, float]] = {}
-    pool = ProcessPoolExecutor(jobs)
+    pool = ProcessPoolExecutor(jobs, initializer=_set_hard_limit, initargs=(hard_limit,))
     dropped = 0
     try:
         while True:
@@ -334,7 +344,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--games", type=int, default=0,
                         help="games per cell at most (same seeds: a before/after comparison)")
+    parser.add_argument("--hard-cpu", type=float, default=hard.TIME_LIMIT,
+                        help="the hard level's CPU seconds per decision (default: production's)")
     args = parser.parse_args()
+    _set_hard_limit(args.hard_cpu)
     sizes = tuple(int(x) for x in args.sizes.split(","))
     at = tables(tuple(args.variants.split(",")) if args.variants else None, sizes)
     todo = [(p, o, share) for p, o, share in PAIRS if args.pairs is None or f"{p}-{o}" in args.pairs.split(",")]
