@@ -12,39 +12,36 @@ from engine.testing import act, scenario
 DRAWS = 300
 
 
-def _caller_hands(v, rules, read: reads.BetRead | None, seed: int = 1):  # type: ignore[no-untyped-def]
-    rng = random.Random(seed)
-    sampler = infer.Sampler(v, rules)
-    caller = read.seat if read is not None else 1 - v.viewer
-    draw = (lambda: sampler.draw(rng)) if read is None else (lambda: read.draw(lambda: sampler.draw(rng), rng))
-    return [draw()[caller] for _ in range(DRAWS)]
+def _plain_and_read(deal: dict[int, str], call: str):  # type: ignore[no-untyped-def]
+    """Seat 0 makes `call`; the hands drawn for it from seat 1's view without the read and
+    with it (DRAWS each, seeded), and the state."""
+    state, _ = scenario(deal, n=2, flor=False)
+    state, _ = act(state, (0, call))
+    v = view(state, 1)
+    read = reads.pending(v, state.rules, normal.style_for(v))
+    assert read is not None and read.seat == 0
+    sampler = infer.Sampler(v, state.rules)
+    rng = random.Random(1)
+    plain = [sampler.draw(rng)[0] for _ in range(DRAWS)]
+    weighed = [read.draw(lambda: sampler.draw(rng), rng)[0] for _ in range(DRAWS)]
+    return plain, weighed, state
 
 
 def test_an_envido_bet_makes_the_callers_high_values_likelier() -> None:
-    state, _ = scenario({0: "7o 6o 4b", 1: "4e 12c 4c"}, n=2, flor=False)
-    state, _ = act(state, (0, "envido"))
-    v = view(state, 1)
-    read = reads.pending(v, state.rules, normal.style_for(v))
-    assert read is not None and read.seat == 0
+    plain, weighed, state = _plain_and_read({0: "7o 6o 4b", 1: "4e 12c 4c"}, "envido")
 
     def high_share(hands) -> float:  # type: ignore[no-untyped-def]
         return sum(1 for h in hands if state.rules.envido(h, None) >= 26) / len(hands)
-    plain, weighed = high_share(_caller_hands(v, state.rules, None)), high_share(_caller_hands(v, state.rules, read))
-    assert weighed > plain + 0.3, (plain, weighed)
+    assert high_share(weighed) > high_share(plain) + 0.3, (high_share(plain), high_share(weighed))
 
 
 def test_a_truco_bet_makes_the_callers_strong_hands_likelier() -> None:
-    state, _ = scenario({0: "4e 5c 6b", 1: "7o 4c 12b"}, n=2, flor=False)
-    state, _ = act(state, (0, "truco"))
-    v = view(state, 1)
-    read = reads.pending(v, state.rules, normal.style_for(v))
-    assert read is not None and read.seat == 0
+    plain, weighed, state = _plain_and_read({0: "4e 5c 6b", 1: "7o 4c 12b"}, "truco")
     strength = bot.card_tables(state.rules, None).strength
 
     def mean_strength(hands) -> float:  # type: ignore[no-untyped-def]
         return sum(strength[c.code] for h in hands for c in h) / sum(len(h) for h in hands)
-    plain, weighed = mean_strength(_caller_hands(v, state.rules, None)), mean_strength(_caller_hands(v, state.rules, read))
-    assert weighed > plain + 1, (plain, weighed)
+    assert mean_strength(weighed) > mean_strength(plain) + 1, (mean_strength(plain), mean_strength(weighed))
 
 
 def test_nothing_is_read_without_a_bet_of_the_other_side() -> None:
