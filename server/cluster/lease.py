@@ -106,6 +106,7 @@ class Lease:
 
 
 CLAIM_TRIES = 3  # creates of a key that ran out as it was being created (see Leases.claim)
+TAKE_BACK_TRIES = 4  # reads and writes of a lease found changed (see Leases._take_back)
 
 
 class Leases:
@@ -175,32 +176,47 @@ class Leases:
 
     async def _take_back(self, lease: Lease, value: bytes, checked: bool) -> bool:
         """The key is not at ``revision``: still this process's (a write whose answer was
-        lost), or nobody's (it ran out); either way written again. False: another's."""
-        try:
-            entry = await self._kv.get(lease.key)
-        except NotFoundError:
-            entry = None
-        if entry is not None:
-            revision = self._mine(lease, entry)
-            if revision is None:
-                return False
+        lost), or nobody's (it ran out, or the lobby host voided it); either way written
+        again. False: another's (the warning says what was found, for the operator who reads
+        why sessions ended).
+
+        Read and written again in a loop: the key may change between the two (the host
+        voiding it as this process comes back to the bus: once under load, the write that
+        named the revision just read failed, and a front end whose lease was still its own
+        hung up all its players)."""
+        for _ in range(TAKE_BACK_TRIES):
             try:
-                lease.revision = await self._kv.update(lease.key, value, last=revision)
+                entry = await self._kv.get(lease.key)
+            except NotFoundError:
+                entry = None
+            if entry is not None:
+                revision = self._mine(lease, entry)
+                if revision is None:
+                    held = self._decode(lease.key, entry.value) if entry.value else None
+                    return self._not_taken_back(lease, f"it is {held.owner if held else 'nobody'}'s now (revision "
+                                                       f"{entry.revision}, this process wrote {lease.revision})")
+                try:
+                    lease.revision = await self._kv.update(lease.key, value, last=revision)
+                except KeyWrongLastSequenceError:
+                    continue  # written meanwhile: read again
+                if lease.retaking:  # the create below landed, its answer lost: a lapse all the same
+                    self._lapsed(lease)
+                return True
+            if not checked and not self._bus.reach.reachable_since(lease.renewed_at):
+                # it may have been judged dead meanwhile, and its leases voided (server/cluster/reach.py)
+                return self._not_taken_back(lease, "it ran out while this process could not be reached")
+            lease.retaking = True
+            try:
+                lease.revision = await self._kv.create(lease.key, value)
             except KeyWrongLastSequenceError:
-                return False
-            if lease.retaking:  # the create below landed, its answer lost: a lapse all the same
-                self._lapsed(lease)
+                continue  # created meanwhile: by whom, the next read says
+            self._lapsed(lease)
             return True
-        if not checked and not self._bus.reach.reachable_since(lease.renewed_at):
-            # it may have been judged dead meanwhile, and its leases voided (server/cluster/reach.py)
-            return False
-        lease.retaking = True
-        try:
-            lease.revision = await self._kv.create(lease.key, value)
-        except KeyWrongLastSequenceError:
-            return False
-        self._lapsed(lease)
-        return True
+        return self._not_taken_back(lease, f"it changed under each of {TAKE_BACK_TRIES} tries")
+
+    def _not_taken_back(self, lease: Lease, why: str) -> bool:
+        log.warning("lease: %s cannot take lease %s back: %s", self._bus.owner, lease.key, why)
+        return False
 
     def _lapsed(self, lease: Lease) -> None:
         lease.retaking = False

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
 
-from server.cluster.bus import HOST_LEASE, HOST_NEWS, TRANSIENT_ERRORS, Bus, front_lease, retrying
+from server.cluster.bus import HOST_LEASE, HOST_NEWS, TRANSIENT_ERRORS, Bus, front_lease, retrying, transient
 from server.cluster.options import BusOptions
 from server.cluster.tasks import cancel_and_wait
 from server.cluster.chat import ChatLog
@@ -183,8 +183,8 @@ class Node:
                 if self.hosting is not None:
                     await self.hosting.gateway.drop_dead_fronts(self._front_alive)
                     await self.hosting.registry.check()
-            except Exception:
-                log.exception("cluster: host check failed")
+            except Exception as exc:
+                _failed(exc, "cluster: host check failed")
 
     async def _repair_loop(self) -> None:
         """The lease bucket made again if its stream is stuck without a leader (``lease_repair``):
@@ -389,8 +389,8 @@ class Node:
             await asyncio.sleep(self.bus.options.renew_every)
             try:
                 await self.leases.renew(lease)
-            except Exception:
-                log.exception("cluster: cannot renew the host lease")
+            except Exception as exc:
+                _failed(exc, "cluster: cannot renew the host lease")
 
     async def shutdown(self, grace: float) -> None:
         """Stop hosting (its tables logged, its lease released at once), the front end, the bus."""
@@ -421,6 +421,16 @@ class Node:
             await self.leases.release(lease)
         except Exception:  # the bus is gone: the lease runs out by itself
             log.exception("cluster: cannot release the lease %s", lease.key)
+
+
+def _failed(exc: Exception, what: str) -> None:
+    """A periodic check's failure in the log: a bus that does not answer yet (a NATS node
+    down, a stream electing its leader) in one line, tried again at the next check; anything
+    else with its traceback."""
+    if transient(exc):
+        log.warning("%s: the bus does not answer yet (%r); tried again soon", what, exc)
+    else:
+        log.exception(what)
 
 
 def parse_servers(text: str) -> list[str]:

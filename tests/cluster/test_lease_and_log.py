@@ -273,6 +273,49 @@ async def test_a_claim_when_the_holders_key_runs_out_meanwhile_tries_again(nats_
         await a.close()
 
 
+class _VoidedAsRead:
+    """A lease bucket whose key is deleted (the lobby host voiding a front end it judged
+    gone) right after a ``get`` read it, ``times`` times; then the real bucket answers."""
+
+    def __init__(self, kv: object, times: int) -> None:
+        self._kv, self.times = kv, times
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._kv, name)
+
+    async def get(self, key: str) -> object:
+        entry = await self._kv.get(key)  # type: ignore[attr-defined]
+        if self.times:
+            self.times -= 1
+            await self._kv.delete(key)  # type: ignore[attr-defined]
+        return entry
+
+
+async def test_a_lease_voided_as_it_is_taken_back_is_taken_back_all_the_same(nats_server: NatsServer) -> None:
+    """Seen under load (a NATS node paused longer than a lease): a front end's renewal found
+    its key one write ahead (an answer lost in the outage), read it as its own, and the host
+    voided it before the write that named that revision: the process hung up all its players
+    although nobody else held its lease. It reads again and claims it back, a lapse."""
+    a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
+    try:
+        real = await lease_bucket(a)
+        leases = Leases(a, _VoidedAsRead(real, times=0))  # type: ignore[arg-type]
+        lease = await leases.claim("front-proc-a")
+        assert lease is not None
+        kept = lease.revision
+        assert await leases.renew(lease)
+        lease.revision = kept  # the renewal's answer lost: the key is one write ahead
+        leases._kv.times = 1  # type: ignore[attr-defined]
+        assert await leases.renew(lease, checked=True)
+        assert lease.lapsed == 1 and not lease.lost
+        held = await (await Leases.open(b)).owner("front-proc-a")
+        assert held is not None and held.owner == "proc-a"
+        assert await leases.renew(lease) and lease.lapsed == 1  # and it renews as before
+    finally:
+        await a.close()
+        await b.close()
+
+
 async def test_a_new_owner_seals_what_it_read_and_reads_again_what_came_after(nats_server: NatsServer) -> None:
     a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
     try:

@@ -114,8 +114,10 @@ async def three_procs(tmp_path: Path, nats_cluster: list[NatsServer]) -> AsyncIt
         yield procs
     finally:
         await asyncio.gather(*(proc.stop() for proc in procs))
-        for n, proc in enumerate(procs):  # shown when the test fails
-            print(f"--- process {n} ---", "".join(proc.lines[-40:]), sep="\n")
+        for n, proc in enumerate(procs):  # shown when the test fails: the tail here, all of it in the file
+            whole = tmp_path / f"process-{n}.log"
+            whole.write_text("".join(proc.lines))
+            print(f"--- process {n} (all of it: {whole}) ---", "".join(proc.lines[-40:]), sep="\n")
 
 
 async def test_a_killed_nats_node_costs_no_session_and_stops_no_process(
