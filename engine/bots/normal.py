@@ -31,7 +31,7 @@ from engine.core.views import View
 # (engine/DECISIONS.md, "read_discount"). The falta envido is opened only when winning it
 # wins the game (style.py: falta_to_win).
 BLUFFED = 0.5  # share of hands won by our refusals (see bluffed)
-LEFT, LEFT_MIN = 0.25, 2  # share and number of hands the other side left by the mazo (bluffed)
+LEFT, LEFT_MIN = 0.25, 1  # share and number of hands the other side left by the mazo (bluffed)
 NORMAL = dataclasses.replace(DEFAULT, caller_weight=0.9, caller_shift=0.17,
                              falta_to_win=True, team_play=True)
 
@@ -56,8 +56,8 @@ def bluffed(view: View) -> bool:
     """The reads of the other side's bets assume it bets like the rule-based bot; a side
     that won more than BLUFFED of this game's hands by our refusals (two at least) bets on
     anything, and refusing it is what it plays for. A side that went to the mazo in more
-    than LEFT of them (two at least) does not play like that bot either: its bets are not
-    read as the bot's."""
+    than LEFT of them (one is enough: the bot never does in a duel) does not play like that
+    bot either: its bets are not read as the bot's."""
     refused, hands = infer.bets_refused(view)
     if refused >= 2 and refused > BLUFFED * hands:
         return True

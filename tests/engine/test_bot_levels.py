@@ -347,8 +347,9 @@ def test_a_side_that_wins_by_our_refusals_is_read_as_a_bluffer() -> None:
 
 
 def test_a_side_that_goes_to_the_mazo_is_not_read_as_the_rule_based_bot() -> None:
-    """Seat 1 leaves two of its first three hands by the mazo (the rule-based bot never
-    does in a duel): its bets no longer read as that bot's."""
+    """Seat 1 leaves its first hand by the mazo (the rule-based bot never does in a duel):
+    its bets no longer read as that bot's while the mazo is more than a quarter of the
+    game's hands; after three hands played out, one in four, they are read again."""
     rules = get_ruleset("argentino", flor=False)
     rng = random.Random(5)
     state, _ = new_match(rules, 2, rng)
@@ -366,12 +367,15 @@ def test_a_side_that_goes_to_the_mazo_is_not_read_as_the_rule_based_bot() -> Non
             state, _ = advance(state, action, rng)
         return state
 
-    for leave in (True, False):
-        state = finish_hand(state, leave)
-    v = view(state, 0)
-    assert infer.hands_left(v) == 1 and infer.hands_left(view(state, 1)) == 0
-    assert not normal.bluffed(v)
+    assert not normal.bluffed(view(state, 0))  # nothing seen yet
     state = finish_hand(state, True)
     v = view(state, 0)
-    assert infer.hands_left(v) == 2 and len(v.history) == 3
+    assert infer.hands_left(v) == 1 and infer.hands_left(view(state, 1)) == 0
     assert normal.bluffed(v) and not normal.bluffed(view(state, 1))
+    for played in (2, 3):
+        state = finish_hand(state, False)
+        assert len(view(state, 0).history) == played and normal.bluffed(view(state, 0))
+    state = finish_hand(state, False)
+    v = view(state, 0)
+    assert infer.hands_left(v) == 1 and len(v.history) == 4
+    assert not normal.bluffed(v)
