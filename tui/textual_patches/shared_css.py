@@ -25,18 +25,37 @@ _PARSED: dict[tuple[Any, ...], list[Any]] = {}
 _MAX_ENTRIES = 4096  # a bound, not a working size: a few dozen sources x a few themes
 
 
-def _variables_key(stylesheet: Stylesheet) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted(stylesheet._variables.items()))
+# The theme's variables (a couple of hundred) as a small number: the same variables, the
+# same number. Sorting and hashing them for each of a parse's few dozen sources was a tenth
+# of a millisecond each, 2 ms of a session's start (py-spy over tests/bench/connect_bench.py).
+_VARIABLES: dict[tuple[tuple[str, str], ...], int] = {}
+_MEMO = "_truco_variables_token"  # on a Stylesheet: (its variables dict, generation, number)
+_generation = 0  # both caches emptied: every number handed out before is forgotten
+
+
+def _variables_token(stylesheet: Stylesheet) -> int:
+    # Textual replaces a stylesheet's variables dict (set_variables), never changes it in place.
+    memo = getattr(stylesheet, _MEMO, None)
+    if memo is not None and memo[0] is stylesheet._variables and memo[1] == _generation:
+        return int(memo[2])
+    key = tuple(sorted(stylesheet._variables.items()))
+    token = _VARIABLES.setdefault(key, len(_VARIABLES))
+    setattr(stylesheet, _MEMO, (stylesheet._variables, _generation, token))
+    return token
 
 
 def _parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
                  tie_breaker: int = 0, scope: str = "") -> list[Any]:
-    key = (css, read_from, is_default_rules, tie_breaker, scope, _variables_key(self))
+    global _generation
+    key = (css, read_from, is_default_rules, tie_breaker, scope, _variables_token(self))
     rules = _PARSED.get(key)
     if rules is None:
         rules = _textual_parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
-        if len(_PARSED) >= _MAX_ENTRIES:
+        if len(_PARSED) >= _MAX_ENTRIES or len(_VARIABLES) >= _MAX_ENTRIES:
             _PARSED.clear()
+            _VARIABLES.clear()
+            _generation += 1
+            key = (*key[:-1], _variables_token(self))
         _PARSED[key] = rules
     return rules
 
