@@ -242,3 +242,33 @@ async def test_a_long_chat_line_wraps_to_the_log_at_60_columns_and_again_after_a
             assert log.virtual_size.width <= log.scrollable_content_region.width
             shown = screen_text(app)
             assert all(word in shown for word in words), shown
+
+
+def dialog_words(app: TrucoApp) -> str:
+    """The screen's words in one line, the dialog's borders left out (a sentence wraps)."""
+    return " ".join(screen_text(app).replace("│", " ").split())
+
+
+@pytest.mark.parametrize("lang, guest, plain", [
+    ("en", "you play as a guest", "Pick another name, or connect with that key."),
+    ("es", "jugás como invitado", "Elegí otro nombre o conectate con esa clave."),
+    ("pt", "você joga como convidado", "Escolha outro nome ou conecte com essa chave.")])
+async def test_a_login_name_of_another_key_says_the_player_is_a_guest(lang: str, guest: str, plain: str) -> None:
+    """Connected with a key as a name another key holds: the server did not use the key
+    (server/ssh/server.py), so a name picked now is a guest's, and the screen says so and
+    how to keep a name with one's key; a name typed in the form and refused so is told
+    the plain way (the connection may have its key). All of it in view at 60x20."""
+    link = FakeLink()
+    app = TrucoApp(link, "ana", lang)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await until(pilot, lambda: bool(link.sent), "the login name claimed")
+        link.push(p.NameRefused(name="ana", reason="reserved_key", suggestion="ana2"))
+        await until(pilot, lambda: isinstance(app.screen, ChooseNameScreen) and guest in dialog_words(app),
+                    "the name asked, as a guest")
+        shown = dialog_words(app)
+        assert "ssh" in shown and "@host" in shown, shown
+        assert app.screen.query_one("#name-input", Input).region.bottom <= 20
+        await pilot.press("ctrl+u", *"bob", "enter")
+        link.push(p.NameRefused(name="bob", reason="reserved_key", suggestion="bob2"))
+        await until(pilot, lambda: plain in dialog_words(app), "the typed name's refusal")
+        assert guest not in dialog_words(app)

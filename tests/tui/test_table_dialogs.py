@@ -322,3 +322,22 @@ async def test_the_three_player_match_over_names_players_not_teams() -> None:
         assert winners and f"{', '.join(names[s] for s in winners)} win the match!" in text
         assert "Final score: " + " · ".join(f"{n} {s}" for n, s in zip(names, scores)) in text
         assert "Us" not in text.split("Final score")[1]
+
+
+@pytest.mark.parametrize("lang, yes", [("en", "y Yes"), ("es", "s Sí"), ("pt", "s Sim")])
+async def test_the_leave_question_offers_the_letter_of_the_players_yes(lang: str, yes: str) -> None:
+    """A Portuguese or Spanish speaker is offered "s" (sim, sí), an English one "y"; the
+    letter offered leaves the table."""
+    from tests.tui.kit import lobby_with
+
+    app, link = lobby_with(dataclasses.replace(TABLE, table_id="t0"), lang=lang)
+    async with app.run_test(size=(60, 20)) as pilot:
+        link.push(p.Seated(table_id="t0", seat=0))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmLeaveScreen) and dialog_region(app).width > 0,
+                    "the question")
+        bar = " ".join(screen_text(app).split())
+        assert yes.lower() in bar.lower(), bar
+        await pilot.press(yes[0])
+        await until(pilot, lambda: p.LeaveTable(table_id="t0") in link.sent, "the table left")

@@ -19,6 +19,10 @@ class ChooseNameScreen(TrucoScreen[None]):
         super().__init__()
         self._asked = name  # (not ``_name``: a Textual node's own name)
         self._reason = reason
+        # The name of the login (the SSH username) refused, as opposed to one typed here: a
+        # key was not used for a username that names another's key (server/ssh/server.py,
+        # validate_public_key), so the player is a guest whatever they pick now.
+        self._at_login = True
         stem = name_stem(name) if reason != "join_code" else ""  # a table's code is no name
         self._suggestion = suggestion or (stem if usable_name(stem) else "")
 
@@ -40,10 +44,12 @@ class ChooseNameScreen(TrucoScreen[None]):
     def _explanation(self) -> Text:
         tr = self.app.tr
         key = f"name.reason.{self._reason}" if self._reason else "name.reason.unusable"
+        if self._reason == "reserved_key" and self._at_login:
+            key = "name.reason.reserved_key_login"
         return Text(tr(key, name=self._asked[:NAME_MAX * 2], max=NAME_MAX))
 
     def refused(self, msg: p.NameRefused) -> None:
-        self._asked, self._reason = msg.name, msg.reason
+        self._asked, self._reason, self._at_login = msg.name, msg.reason, False
         self.query_one("#name-why", Static).update(self._explanation())
         if msg.suggestion:
             self.query_one("#name-input", Input).value = msg.suggestion

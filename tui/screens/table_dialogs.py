@@ -46,7 +46,8 @@ class ConfirmLeaveScreen(TrucoModalScreen[bool]):
                 first, second, third = p.LEAVER_WAITS
                 yield Static(Text(tr("table.confirm_leave", first=first, second=second, third=third)))
             bar = KeyBar()
-            bar.show([("y", tr("form.yes")), ("n", tr("form.no"))])
+            # the letter of the language's "yes" (y and s both work), as every question says it
+            bar.show([(tr("confirm.yes_key"), tr("form.yes")), ("n Esc", tr("form.no"))])
             yield bar
 
     def action_yes(self) -> None:
