@@ -196,13 +196,16 @@ async def test_lobby_describes_the_selected_table_with_its_changed_options(lobby
         assert "Flor" not in status  # unchanged options are not listed
 
 
-async def test_a_too_long_username_is_told_it_is_too_long() -> None:
+@pytest.mark.parametrize("length, quoted", [(30, "a" * 30 + '"'), (40, "a" * 31 + '…"')])
+async def test_a_too_long_username_is_told_it_is_too_long(length: int, quoted: str) -> None:
+    """Quoted whole up to 32 characters; a longer one is cut where the quote says so."""
     link = FakeLink()
-    app = TrucoApp(link, "a" * 30, "es")
+    app = TrucoApp(link, "a" * length, "es")
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, ChooseNameScreen), "the name prompt")
-        said = " ".join(screen_text(app).split())
+        said = dialog_words(app)
         assert "demasiado largo" in said and "16 caracteres como máximo" in said, said
+        assert '"' + quoted in said.replace(" ", ""), said
         assert "cuenta del sistema" not in said
         assert link.sent == []
 

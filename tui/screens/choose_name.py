@@ -46,7 +46,9 @@ class ChooseNameScreen(TrucoScreen[None]):
         key = f"name.reason.{self._reason}" if self._reason else "name.reason.unusable"
         if self._reason == "reserved_key" and self._at_login:
             key = "name.reason.reserved_key_login"
-        return Text(tr(key, name=self._asked[:NAME_MAX * 2], max=NAME_MAX))
+        asked = self._asked  # quoted whole up to twice the longest name, else cut where it says so
+        shown = asked if len(asked) <= NAME_MAX * 2 else asked[:NAME_MAX * 2 - 1] + "…"
+        return Text(tr(key, name=shown, max=NAME_MAX))
 
     def refused(self, msg: p.NameRefused) -> None:
         self._asked, self._reason, self._at_login = msg.name, msg.reason, False
