@@ -8,6 +8,7 @@ from typing import Protocol
 
 from rich.terminal_theme import TerminalTheme
 from rich.text import Text
+from textual import events
 from textual.app import App
 from textual.notifications import SeverityLevel
 
@@ -19,6 +20,7 @@ from tui.operator_report import report_lines
 from tui.proof_text import proof_lines
 from protocol.text import name_key, usable_name, valid_name
 from tui.draw_now import draw_now, drawn_later
+from tui.held_keys import HeldKeys
 from tui.i18n import Translator, next_language
 from tui.model import LobbyModel
 from tui.screens.base import TrucoScreen
@@ -82,6 +84,7 @@ class TrucoApp(App[str]):  # (exit result: the reason the session ends, if any)
         # The host's terminal: its table's code -> the whole ssh lines that seat a friend
         # there, as `truco-ssh host` printed them (a session knows no address to give).
         self.join_commands: dict[str, tuple[str, ...]] = {}
+        self.held_keys = HeldKeys(self)  # keys typed while the next screen is on its way
 
     # Textual switches its filter on and off (ANSI colour) or makes a new one (theme) in
     # place: here a shared one is put in its place instead (tui/shared_filters.py).
@@ -93,6 +96,11 @@ class TrucoApp(App[str]):  # (exit result: the reason the session ends, if any)
     def _refresh_truecolor_filter(self, theme: TerminalTheme) -> None:
         super()._refresh_truecolor_filter(theme)
         share_filters(self)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and self.held_keys.take(event):
+            return  # (tui/held_keys.py)
+        await super().on_event(event)
 
     # -- lifecycle ---------------------------------------------------------------
     def on_mount(self) -> None:
@@ -265,6 +273,8 @@ class TrucoApp(App[str]):  # (exit result: the reason the session ends, if any)
             self.tables.pop(was_at, None)
             while not isinstance(self.screen, LobbyScreen) and len(self.screen_stack) > 1:
                 self.pop_screen()
+            if table_id is None:
+                self.held_keys.release()  # typed since the leave was confirmed: the lobby's
         if table_id is not None and not (isinstance(self.screen, TableScreen) and self.screen.table_id == table_id):
             while not isinstance(self.screen, LobbyScreen) and len(self.screen_stack) > 1:
                 self.pop_screen()

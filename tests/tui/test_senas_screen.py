@@ -279,3 +279,27 @@ async def test_the_chat_input_says_when_calls_said_in_it_count() -> None:
         await pilot.press("C")  # to the partners: nothing is called there (and 2 players have none)
         await keys_before_taken(pilot, app)
         assert "a call said alone counts" in app.screen.query_one("#t-chat", Input).placeholder
+
+
+async def test_a_lobby_key_typed_right_after_leaving_a_table_reaches_the_lobby() -> None:
+    """l, s (yes, leave) and p typed together (one packet on a slow link): p is pressed
+    before the server's answer brings the lobby back, and is kept for the lobby, where it
+    opens quick play; Ctrl+Q is never kept."""
+    from tui.screens.lobby import LobbyScreen
+    from tui.screens.quick_play import QuickPlayScreen
+    from tui.screens.table import ConfirmLeaveScreen
+
+    tables = (p.TableInfo(table_id="t0", title="old", variant="uruguayo", owner="x", seats=("ana", None), options={}),)
+    app, link = lobby_with(*tables, lang="es")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        link.push(p.Seated(table_id="t0", seat=0))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmLeaveScreen), "the leave question")
+        await pilot.press("s", "p")
+        await until(pilot, lambda: p.LeaveTable(table_id="t0") in link.sent, "the table left")
+        assert isinstance(app.screen, TableScreen) and app.held_keys.holding  # the answer not here yet
+        link.push(p.Seated())
+        await until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "quick play, from the p typed ahead")
+        assert not app.held_keys.holding

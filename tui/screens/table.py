@@ -406,6 +406,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
 
     def _leave_confirmed(self, yes: bool | None) -> None:
         if yes:
+            self.app.held_keys.hold()  # until the server seats this player in the lobby
             self.app.send(p.LeaveTable(table_id=self.table_id))
 
     def play_card(self, index: int) -> None:
