@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from textual import events
 
 import engine
 import protocol as p
@@ -297,7 +298,8 @@ async def test_a_lobby_key_typed_right_after_leaving_a_table_reaches_the_lobby()
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         await pilot.press("l")
         await until(pilot, lambda: isinstance(app.screen, ConfirmLeaveScreen), "the leave question")
-        await pilot.press("s", "p")
+        for key in "sp":  # in one packet: both queued before the first is handled
+            app.post_message(events.Key(key, key))
         await until(pilot, lambda: p.LeaveTable(table_id="t0") in link.sent, "the table left")
         assert isinstance(app.screen, TableScreen) and app.held_keys.holding  # the answer not here yet
         link.push(p.Seated())

@@ -31,7 +31,11 @@ def over_table(screen: ModalScreen[Any]) -> ModalScreen[Any]:
 
 
 class ConfirmLeaveScreen(TrucoModalScreen[bool]):
-    BINDINGS = [("y", "yes", ""), ("s", "yes", ""), ("n", "no", ""), ("escape", "no", "")]
+    # Priority: the app runs them as the key comes, before it takes the next key typed with
+    # it (a screen's own bindings run later, from the screen's queue), so that the keys
+    # after a yes are held for the lobby (action_yes).
+    BINDINGS = [Binding(key, action, "", priority=True)
+                for key, action in (("y", "yes"), ("s", "yes"), ("n", "no"), ("escape", "no"))]
 
     def __init__(self, waiting_room: bool = False) -> None:
         super().__init__(classes=OVER_TABLE)
@@ -51,6 +55,9 @@ class ConfirmLeaveScreen(TrucoModalScreen[bool]):
             yield bar
 
     def action_yes(self) -> None:
+        # Keys already queued behind this one (typed together) are the lobby's: held from
+        # here, as the answer's callback runs only after they were handled (tui/held_keys.py).
+        self.app.held_keys.hold()
         self.dismiss(True)
 
     def action_no(self) -> None:
