@@ -181,9 +181,9 @@ class Leases:
         why sessions ended).
 
         Read and written again in a loop: the key may change between the two (the host
-        voiding it as this process comes back to the bus: once under load, the write that
-        named the revision just read failed, and a front end whose lease was still its own
-        hung up all its players)."""
+        voiding it as this process comes back to the bus). Judged lost on the first such
+        change, a front end whose lease nobody else held would hang up all its players: the
+        likely cause of one that did so once under load, during a NATS node's pause."""
         for _ in range(TAKE_BACK_TRIES):
             try:
                 entry = await self._kv.get(lease.key)

@@ -384,8 +384,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
         if self._watching():  # a spectator just stops watching: nothing to lose
             self._leave_confirmed(True)
             return
-        waiting_room = self.table.update is None
-        self.app.push_screen(ConfirmLeaveScreen(waiting_room), self._leave_confirmed)
+        self.app.push_screen(ConfirmLeaveScreen(waiting_room=self.table.update is None), self._leave_confirmed)
 
     def action_add_bot(self) -> None:
         self.app.push_screen(BotLevelScreen(), self._bot_level_chosen)
