@@ -1,6 +1,7 @@
 """Pilot tests of señas and the partner chat at the table: the keys, the picker, the lines."""
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -305,3 +306,26 @@ async def test_a_lobby_key_typed_right_after_leaving_a_table_reaches_the_lobby()
         link.push(p.Seated())
         await until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "quick play, from the p typed ahead")
         assert not app.held_keys.holding
+
+
+@pytest.mark.parametrize("later", [0, 1, 3])
+async def test_a_table_left_in_the_batch_that_seated_the_player_leaves_the_lobby_working(later: int) -> None:
+    """Seated at a table and out of it again before its screen was mounted (both in one
+    batch of frames, or a few loop turns apart): the table's screen, popped unmounted, set
+    itself up anyway and its lost widgets ended the session (NoMatches); the flake of the
+    quick-play test above under load. The lobby answers its keys."""
+    from tui.screens.lobby import LobbyScreen
+    from tui.screens.quick_play import QuickPlayScreen
+
+    tables = (p.TableInfo(table_id="t0", title="old", variant="uruguayo", owner="x", seats=("ana", None), options={}),)
+    app, link = lobby_with(*tables, lang="pt")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        link.push(p.Seated(table_id="t0", seat=0))
+        for _ in range(later):
+            await asyncio.sleep(0)
+        link.push(p.Seated())
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not app.model.table_id, "the lobby again")
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the quick play chooser")
+        assert app.return_code is None  # the app runs on

@@ -8,7 +8,8 @@ changed.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 from textual.screen import ModalScreen, Screen, ScreenResultType
 
@@ -19,6 +20,23 @@ if TYPE_CHECKING:
 
     from tui.app import TrucoApp
     from tui.i18n import Translator
+
+
+S = TypeVar("S", bound=Screen)  # type: ignore[type-arg]
+
+
+def unless_popped(handler: Callable[[S], None]) -> Callable[[S], None]:
+    """For a screen's ``on_mount`` (which sets up its widgets): skipped when the app popped the
+    screen before it was mounted, its widgets gone (two seat changes in one batch of server
+    frames: a table's screen pushed and popped at once; its set-up then raised NoMatches,
+    which ended the player's session)."""
+
+    @functools.wraps(handler)
+    def run(screen: S) -> None:
+        if screen in screen.app.screen_stack:
+            handler(screen)
+
+    return run
 
 
 class TrucoScreen(Screen[ScreenResultType]):

@@ -12,7 +12,7 @@ import protocol as p
 from tui.calls import bet_label
 from tui.cards import card_face, card_roles, mark_text
 from tui.i18n import Translator, option_value
-from tui.screens.base import TrucoModalScreen
+from tui.screens.base import TrucoModalScreen, unless_popped
 from tui.table_model import TableModel
 from tui.widgets.hanging import HangingText
 from tui.widgets.keybar import KeyBar
@@ -42,6 +42,7 @@ class HelpScreen(TrucoModalScreen[None]):
             bar.show([("Esc", tr("key.close"))])
             yield bar
 
+    @unless_popped
     def on_mount(self) -> None:
         self._fit()
 

@@ -16,7 +16,7 @@ from textual.widgets import DataTable, RichLog, Static
 import protocol as p
 from tui.cards import card_text
 from tui.event_text import log_lines
-from tui.screens.base import TrucoScreen
+from tui.screens.base import TrucoScreen, unless_popped
 from tui.widgets.keybar import KeyBar
 from tui.table_model import TableModel
 
@@ -44,6 +44,7 @@ class HistoryScreen(TrucoScreen[None]):
         yield Static(id="h-status")
         yield KeyBar(id="h-keys")
 
+    @unless_popped
     def on_mount(self) -> None:
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(" truco-ssh ", style="reverse bold")
@@ -131,6 +132,7 @@ class ReplayScreen(TrucoScreen[None]):
                           min_width=1)  # wrapped to the pane, not to 78 columns (RichLog's default)
         yield KeyBar(id="r-keys")
 
+    @unless_popped
     def on_mount(self) -> None:
         self.query_one("#r-keys", KeyBar).show([
             ("n/→", self.tr("key.next_hand")), ("p/←", self.tr("key.prev_hand")),

@@ -17,7 +17,7 @@ from tui.lobby_columns import TITLE_MIN, ColumnFit, fit_columns
 from tui.lobby_pace import REDRAW_DELAY, players_delay, spread
 from tui.lobby_rows import describe, table_cells
 from tui.model import LobbyModel
-from tui.screens.base import TrucoScreen
+from tui.screens.base import TrucoScreen, unless_popped
 from tui.widgets.chat_input import ChatInput
 from tui.widgets.keybar import KeyBar
 from tui.widgets.fixed_lists import PlayerList
@@ -72,6 +72,7 @@ class LobbyScreen(TrucoScreen[None]):
                         stay=True)
         yield KeyBar(id="keys")
 
+    @unless_popped
     def on_mount(self) -> None:
         tables = self.query_one("#tables", DataTable)
         self.query_one("#players-pane").border_title = self.tr("lobby.players")

@@ -19,7 +19,7 @@ import protocol as p
 from protocol import moderation as m
 from tui.operator_line import MUTE_MINUTES, Usage, operator_command
 from tui.operator_report import report_lines, short_key, when_text, where_text
-from tui.screens.base import TrucoScreen
+from tui.screens.base import TrucoScreen, unless_popped
 from tui.widgets.keybar import KeyBar
 
 VIEWS = ("online", "bans", "reports", "log")
@@ -63,6 +63,7 @@ class OperatorScreen(TrucoScreen[None]):
         yield Input(id="op-line", placeholder=self.tr("operator.line_placeholder"), max_length=400)
         yield KeyBar(id="op-keys")
 
+    @unless_popped
     def on_mount(self) -> None:
         self.action_show("online")
 

@@ -16,7 +16,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 import protocol as p
-from tui.screens.base import TrucoModalScreen
+from tui.screens.base import TrucoModalScreen, unless_popped
 from tui.widgets.keybar import KeyBar
 
 
@@ -49,6 +49,7 @@ class QuickPlayScreen(TrucoModalScreen[tuple[str, int] | None]):
             bar.show([("↑↓ Enter", tr("key.pick")), ("Esc", tr("key.cancel"))])
             yield bar
 
+    @unless_popped
     def on_mount(self) -> None:
         choices = self.query_one("#quick-choices", OptionList)
         if self._preferred in self._choices:

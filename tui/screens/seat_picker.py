@@ -18,7 +18,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 import protocol as p
-from tui.screens.base import TrucoModalScreen
+from tui.screens.base import TrucoModalScreen, unless_popped
 from tui.widgets.keybar import KeyBar
 from tui.widgets.table.levels import BOT_LEVEL_KEYS
 
@@ -77,6 +77,7 @@ class SeatPickerScreen(TrucoModalScreen[int | None]):
                       ("Esc", tr("key.cancel"))])
             yield bar
 
+    @unless_popped
     def on_mount(self) -> None:
         choices = self.query_one("#seat-choices", OptionList)
         first = min(self._allowed, default=None)

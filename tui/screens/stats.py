@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Static
 import protocol as p
 from tui.i18n import Translator
 from tui.model import LobbyModel
-from tui.screens.base import TrucoScreen
+from tui.screens.base import TrucoScreen, unless_popped
 from tui.widgets.keybar import KeyBar
 
 
@@ -48,6 +48,7 @@ class StatsScreen(TrucoScreen[None]):
         yield DataTable(id="st-recent", cursor_type="row", zebra_stripes=False)
         yield KeyBar(id="st-keys")
 
+    @unless_popped
     def on_mount(self) -> None:
         me = self.app.model.me
         self.query_one("#st-title", Static).update(_title(self.tr, f"{self.tr('stats.title')} · {me}"))
@@ -139,6 +140,7 @@ class LeaderboardScreen(TrucoScreen[None]):
         yield Static(id="lb-status")
         yield KeyBar(id="lb-keys")
 
+    @unless_popped
     def on_mount(self) -> None:
         board = self.query_one("#lb-board", DataTable)
         # completed: the share of their rated matches each player stayed to the end of

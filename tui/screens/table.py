@@ -20,7 +20,7 @@ from textual.widgets import Input
 import protocol as p
 from tui.calls import PREFERRED_KEYS, RESERVED, SPARE_KEYS, CallChoice, call_label
 from tui.refusals import card_refusal, no_card_reason, refusal_text
-from tui.screens.base import TrucoScreen
+from tui.screens.base import TrucoScreen, unless_popped
 from tui.screens.table_keys import CALL_DESCRIPTION, KeyBarGate
 from tui.screens.table_dialogs import BotLevelScreen, ConfirmLeaveScreen, MatchOverScreen, over_table
 from tui.screens.table_seats import SeatChoice
@@ -115,6 +115,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
                 yield TurnTimer(id="t-timer")
         yield KeyBar(id="t-keys")
 
+    @unless_popped
     def on_mount(self) -> None:
         self.query_one("#t-chat", Input).placeholder = self.tr("table.chat_placeholder")
         log = self.query_one("#t-log", TableLog)
@@ -136,8 +137,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
 
     def _share_talk(self) -> None:
         """Where the chat pane is hidden (a small terminal) the log shows the chat too."""
-        chat = self.query_one("#t-chat-log", TableLog)
-        self.query_one("#t-log", TableLog).set_show_chat(not chat.display)
+        self.query_one("#t-log", TableLog).set_show_chat(not self.query_one("#t-chat-log", TableLog).display)
         if self.table.update is not None:
             self.refresh_keys()  # (a short terminal's bar leaves some keys off)
 

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 import protocol as p
 from tui.event_text import hand_summary, holder_name, score_text, team_name
-from tui.screens.base import TrucoModalScreen
+from tui.screens.base import TrucoModalScreen, unless_popped
 from tui.table_model import TableModel
 from tui.widgets.keybar import KeyBar
 from tui.widgets.table.levels import BOT_ABOUT_KEYS, BOT_LEVEL_KEYS
@@ -115,6 +115,7 @@ class MatchOverScreen(TrucoModalScreen[None]):
             return self._can_ask()  # spectators have no say; an asker waits for the others
         return super().check_action(action, parameters)
 
+    @unless_popped
     def on_mount(self) -> None:
         tr = self.app.tr
         self.query_one("#match-over-keys", KeyBar).follow_bindings(lambda binding: str(tr(binding.description)))
