@@ -40,11 +40,12 @@ class NewTableScreen(TrucoModalScreen[p.CreateTable | None]):
     # What the option in focus means: the same words as its tooltip, for keyboard players.
     DEFAULT_CSS = "#option-help { height: auto; max-height: 3; color: $text-muted; }"
 
-    def __init__(self, variants: tuple[p.VariantInfo, ...]) -> None:
+    def __init__(self, variants: tuple[p.VariantInfo, ...], preferred: str = "") -> None:
         super().__init__()
         self._variants = {v.name: v for v in variants}
         playable = [v for v in variants if v.implemented] or list(variants)
-        self._variant = playable[0].name if playable else ""
+        names = [v.name for v in playable]
+        self._variant = preferred if preferred in names else names[0] if names else ""
 
 
     def compose(self) -> ComposeResult:
