@@ -221,6 +221,7 @@ class TrucoApp(App[str]):  # (exit result: the reason the session ends, if any)
             else:
                 self.push_screen(ChooseNameScreen(msg.name, msg.reason, msg.suggestion))
         elif isinstance(msg, p.Error):
+            self.held_keys.release()  # (a refused leave: no lobby is coming for them)
             self.notify_text(self._error_text(msg), severity="error")
         elif isinstance(msg, m.Done):  # an operator's command was carried out
             self.notify_text(msg.text, timeout=10)

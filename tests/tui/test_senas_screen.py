@@ -329,3 +329,25 @@ async def test_a_table_left_in_the_batch_that_seated_the_player_leaves_the_lobby
         await pilot.press("p")
         await until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the quick play chooser")
         assert app.return_code is None  # the app runs on
+
+
+async def test_keys_held_after_a_refused_leave_go_back_to_the_table_at_once() -> None:
+    """The server refuses the leave (the player was no longer at that table): no lobby is
+    coming, so the keys typed meanwhile are the table's again, not kept for 3 s."""
+    from tui.screens.lobby import LobbyScreen
+    from tui.screens.table import ConfirmLeaveScreen
+
+    tables = (p.TableInfo(table_id="t0", title="old", variant="uruguayo", owner="x", seats=("ana", None), options={}),)
+    app, link = lobby_with(*tables, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        link.push(p.Seated(table_id="t0", seat=0))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmLeaveScreen), "the leave question")
+        await pilot.press("y", "question_mark")
+        assert app.held_keys.holding
+        link.push(p.Error(code="not_at_table", message="you are not at that table"))
+        await until(pilot, lambda: "not at that table" in app._shown[0], "the refusal said")
+        assert not app.held_keys.holding  # given back as the refusal came, not seconds later
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the held ? shown as the table's help")
