@@ -72,6 +72,16 @@ class LobbyModel:
             return self.rating.variant, self.rating.players
         return (self.last_variant, self.last_players) if self.last_variant else None
 
+    def usual_game(self, lang: str) -> tuple[str, int]:
+        """The game and size quick play and the new-table form open on: my last quick-play
+        choice, else the last table I sat at, else the game of my language (the Brazilian
+        one in Portuguese, the Argentine one otherwise) for two."""
+        if self.quick_choice is not None:
+            return self.quick_choice
+        if self.last_variant:
+            return self.last_variant, self.last_players
+        return ("paulista" if lang == "pt" else "argentino"), 2
+
     @property
     def my_table(self) -> p.TableInfo | None:
         return self.tables.get(self.table_id or "")

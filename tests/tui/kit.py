@@ -99,6 +99,32 @@ def lobby_with(*tables: p.TableInfo, lang: str = "en", variants: Sequence[p.Vari
     return app, link
 
 
+def old_table(variant: str = "uruguayo") -> p.TableInfo:
+    """A table "t0" of ``variant`` with a free seat, listed in the lobby (for ``lobby_with``)."""
+    return p.TableInfo(table_id="t0", title="old", variant=variant, owner="x", seats=("ana", None), options={})
+
+
+async def seated_at_old_table(pilot: Any, app: TrucoApp, link: FakeLink) -> None:
+    """From the lobby (once it shows) to the screen of ``old_table``, seated."""
+    from tests.tui.helpers import until
+    from tui.screens.lobby import LobbyScreen
+    from tui.screens.table import TableScreen
+
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    link.push(p.Seated(table_id="t0", seat=0))
+    await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+
+
+async def left_old_table(pilot: Any, app: TrucoApp, link: FakeLink) -> None:
+    """Seated at ``old_table``, then back in the lobby: the game I last sat at is its game."""
+    from tests.tui.helpers import until
+    from tui.screens.lobby import LobbyScreen
+
+    await seated_at_old_table(pilot, app, link)
+    link.push(p.Seated())
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not app.model.table_id, "the lobby again")
+
+
 # ---------------------------------------------------------------- at a table
 
 TABLE = p.TableInfo(table_id="t1", title="la mesa", variant="argentino", owner="ana",

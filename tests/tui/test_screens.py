@@ -281,18 +281,13 @@ async def test_a_login_name_of_another_key_says_the_player_is_a_guest(lang: str,
                                                   ("es", "uruguayo", "uruguayo")])
 async def test_the_new_table_form_opens_on_my_game(lang: str, last: str | None, expected: str) -> None:
     """As quick play does: the game of the last table sat at, else the language's."""
-    from tests.tui.kit import lobby_with
+    from tests.tui.kit import left_old_table, lobby_with, old_table
 
-    tables = () if last is None else (p.TableInfo(table_id="t0", title="old", variant=last, owner="x",
-                                                  seats=("ana", None), options={}),)
-    app, link = lobby_with(*tables, lang=lang)
+    app, link = lobby_with(*(() if last is None else (old_table(last),)), lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         if last is not None:  # I sat there, then left
-            link.push(p.Seated(table_id="t0", seat=0))
-            await until(pilot, lambda: app.model.table_id == "t0", "seated")
-            link.push(p.Seated())
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not app.model.table_id, "the lobby again")
+            await left_old_table(pilot, app, link)
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, NewTableScreen) and bool(app.screen.query("#variant")),
                     "the new table form")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import pytest
 from textual import events
@@ -17,7 +18,7 @@ from tui.screens.table import TableScreen
 from tui.widgets.table.senas import SenasScreen
 
 from tests.tui.helpers import keys_before_taken, picker_keys_taken, screen_text, until
-from tests.tui.kit import FakeLink, lobby_with
+from tests.tui.kit import FakeLink, left_old_table, lobby_with, old_table, seated_at_old_table
 from tests.tui.test_table_screen import update_for
 
 NAMES = ("ana", "beto", "carla", "dani")  # ana (0) and carla (2) are partners
@@ -245,16 +246,11 @@ async def test_p_in_the_lobby_offers_quick_play_in_my_game(lang: str, last: str 
     from tui.screens.lobby import LobbyScreen
     from tui.screens.quick_play import QuickPlayScreen
 
-    tables = () if last is None else (p.TableInfo(table_id="t0", title="old", variant=last, owner="x",
-                                                  seats=("ana", None), options={}),)
-    app, link = lobby_with(*tables, lang=lang)
+    app, link = lobby_with(*(() if last is None else (old_table(last),)), lang=lang)
     async with app.run_test(size=(60, 20)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         if last is not None:  # I sat there, then left
-            link.push(p.Seated(table_id="t0", seat=0))
-            await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-            link.push(p.Seated())
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+            await left_old_table(pilot, app, link)
         assert isinstance(app.screen, LobbyScreen)
         await pilot.press("p")  # the chooser opens on my game, for two
         await until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the quick play chooser")
@@ -283,22 +279,24 @@ async def test_the_chat_input_says_when_calls_said_in_it_count() -> None:
         assert "a call said alone counts" in app.screen.query_one("#t-chat", Input).placeholder
 
 
+async def at_the_leave_question(pilot: Any, app: TrucoApp, link: FakeLink) -> None:
+    """Seated at ``old_table``, ``l`` pressed: its question shows."""
+    from tui.screens.table import ConfirmLeaveScreen
+
+    await seated_at_old_table(pilot, app, link)
+    await pilot.press("l")
+    await until(pilot, lambda: isinstance(app.screen, ConfirmLeaveScreen), "the leave question")
+
+
 async def test_a_lobby_key_typed_right_after_leaving_a_table_reaches_the_lobby() -> None:
     """l, s (yes, leave) and p typed together (one packet on a slow link): p is pressed
     before the server's answer brings the lobby back, and is kept for the lobby, where it
     opens quick play; Ctrl+Q is never kept."""
-    from tui.screens.lobby import LobbyScreen
     from tui.screens.quick_play import QuickPlayScreen
-    from tui.screens.table import ConfirmLeaveScreen
 
-    tables = (p.TableInfo(table_id="t0", title="old", variant="uruguayo", owner="x", seats=("ana", None), options={}),)
-    app, link = lobby_with(*tables, lang="es")
+    app, link = lobby_with(old_table(), lang="es")
     async with app.run_test(size=(60, 20)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        link.push(p.Seated(table_id="t0", seat=0))
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await pilot.press("l")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmLeaveScreen), "the leave question")
+        await at_the_leave_question(pilot, app, link)
         for key in "sp":  # in one packet: both queued before the first is handled
             app.post_message(events.Key(key, key))
         await until(pilot, lambda: p.LeaveTable(table_id="t0") in link.sent, "the table left")
@@ -317,8 +315,7 @@ async def test_a_table_left_in_the_batch_that_seated_the_player_leaves_the_lobby
     from tui.screens.lobby import LobbyScreen
     from tui.screens.quick_play import QuickPlayScreen
 
-    tables = (p.TableInfo(table_id="t0", title="old", variant="uruguayo", owner="x", seats=("ana", None), options={}),)
-    app, link = lobby_with(*tables, lang="pt")
+    app, link = lobby_with(old_table(), lang="pt")
     async with app.run_test(size=(60, 20)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         link.push(p.Seated(table_id="t0", seat=0))
@@ -334,17 +331,10 @@ async def test_a_table_left_in_the_batch_that_seated_the_player_leaves_the_lobby
 async def test_keys_held_after_a_refused_leave_go_back_to_the_table_at_once() -> None:
     """The server refuses the leave (the player was no longer at that table): no lobby is
     coming, so the keys typed meanwhile are the table's again, not kept for 3 s."""
-    from tui.screens.lobby import LobbyScreen
-    from tui.screens.table import ConfirmLeaveScreen
 
-    tables = (p.TableInfo(table_id="t0", title="old", variant="uruguayo", owner="x", seats=("ana", None), options={}),)
-    app, link = lobby_with(*tables, lang="en")
+    app, link = lobby_with(old_table(), lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        link.push(p.Seated(table_id="t0", seat=0))
-        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-        await pilot.press("l")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmLeaveScreen), "the leave question")
+        await at_the_leave_question(pilot, app, link)
         await pilot.press("y", "question_mark")
         assert app.held_keys.holding
         link.push(p.Error(code="not_at_table", message="you are not at that table"))

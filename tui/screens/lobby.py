@@ -335,14 +335,8 @@ class LobbyScreen(TrucoScreen[None]):
             if command is not None:
                 self.app.send(command)
 
-        model = self.model  # the form opens on the game last played, else the language's
-        game = model.quick_choice[0] if model.quick_choice else model.last_variant or self._language_game()
-        self.app.push_screen(NewTableScreen(tuple(model.variants.values()), game), created)
-
-    def _language_game(self) -> str:
-        """The game a player of this language most likely plays: the Brazilian one in
-        Portuguese, the Argentine one otherwise."""
-        return "paulista" if self.tr.lang == "pt" else "argentino"
+        game, _ = self.model.usual_game(self.tr.lang)
+        self.app.push_screen(NewTableScreen(tuple(self.model.variants.values()), game), created)
 
     def action_join(self) -> None:
         """Partners and free seats: choose the seat (and partner); else sit straight away."""
@@ -373,8 +367,7 @@ class LobbyScreen(TrucoScreen[None]):
         from tui.screens.quick_play import QuickPlayScreen
 
         model = self.model
-        preferred = model.quick_choice or (
-            (model.last_variant, model.last_players) if model.last_variant else (self._language_game(), 2))
+        preferred = model.usual_game(self.tr.lang)
 
         def chosen(choice: tuple[str, int] | None) -> None:
             if choice is not None:
