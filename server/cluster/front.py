@@ -108,6 +108,9 @@ class FrontEnd:
         if self._pump is not None:
             self._pump.cancel()
             await asyncio.gather(self._pump, return_exceptions=True)
+        # Confirmations made just before the stop are sent (or fail) now, not left to the
+        # loop's close, which reported them "never awaited" (seen once in a clean make test).
+        await asyncio.gather(*self._confirm_tasks, return_exceptions=True)
         if self._presence is not None:
             await self._presence.stop()
         if not self._bus.nc.is_closed:
@@ -267,6 +270,8 @@ class FrontEnd:
                                                        parse_seq(headers.get(LOW_HEADER, "")))
 
     def _confirm(self, host: str, number: int) -> None:
+        if self._stopped:
+            return  # (the host sends again, to whichever process has the sessions now)
         ack = p.encode(InputAck(host=host, n=number, front=self._bus.owner))
         task = asyncio.get_running_loop().create_task(self._publish(hub_subject(host), ack), name="front-confirm")
         self._confirm_tasks.add(task)
