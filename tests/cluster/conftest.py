@@ -9,7 +9,7 @@ from typing import AsyncIterator
 import pytest
 
 from server.cluster.natsd import NatsServer
-from tests.cluster.procs import Proc, start, start_nats_cluster
+from tests.cluster.procs import Proc, keep_logs, start, start_nats_cluster
 from tests.ports import free_port
 
 
@@ -33,6 +33,7 @@ async def cluster(tmp_path: Path, nats_server: NatsServer) -> AsyncIterator[list
         yield procs
     finally:
         await asyncio.gather(*(p.stop() for p in procs))
+        keep_logs(procs, tmp_path)
 
 
 @pytest.fixture

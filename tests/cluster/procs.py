@@ -39,6 +39,15 @@ ROUTE_PINGS = "cluster {\n  ping_interval: \"1s\"\n  ping_max: 3\n}\n"
 LEASE_TTL = 1.5  # seconds: a dead host is replaced within about this
 
 
+def keep_logs(procs: "list[Proc]", where: Path, tail: int = 40) -> None:
+    """Each process's whole output in ``where``/process-N.log, its tail printed (pytest shows
+    it when the test fails): a rare failure is read from the file afterwards."""
+    for n, proc in enumerate(procs):
+        whole = where / f"process-{n}.log"
+        whole.write_text("".join(proc.lines))
+        print(f"--- process {n} (all of it: {whole}) ---", "".join(proc.lines[-tail:]), sep="\n")
+
+
 @dataclass
 class Proc:
     process: asyncio.subprocess.Process

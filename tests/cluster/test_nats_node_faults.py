@@ -19,7 +19,7 @@ import protocol as p
 from protocol.client import Client
 from server.cluster.bus import LEASE_BUCKET
 from server.cluster.natsd import NatsServer
-from tests.cluster.procs import Proc, start
+from tests.cluster.procs import Proc, keep_logs, start
 from tests.e2e import programs
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -114,10 +114,7 @@ async def three_procs(tmp_path: Path, nats_cluster: list[NatsServer]) -> AsyncIt
         yield procs
     finally:
         await asyncio.gather(*(proc.stop() for proc in procs))
-        for n, proc in enumerate(procs):  # shown when the test fails: the tail here, all of it in the file
-            whole = tmp_path / f"process-{n}.log"
-            whole.write_text("".join(proc.lines))
-            print(f"--- process {n} (all of it: {whole}) ---", "".join(proc.lines[-40:]), sep="\n")
+        keep_logs(procs, tmp_path)
 
 
 async def test_a_killed_nats_node_costs_no_session_and_stops_no_process(
