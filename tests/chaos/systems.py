@@ -39,6 +39,11 @@ from tests.chaos.replay_check import Log, jetstream_logs, sqlite_logs
 from tests.cluster.procs import Proc, start, start_nats_cluster
 
 CAUGHT_UP_LIMIT = 60.0
+# A serve process started again waits for JetStream before it listens: after a partition or a
+# node's fault the NATS cluster may still be electing (once, in a loaded make test, the 20 s
+# the other tests allow ran out while it said "opening the cluster's buckets waits for
+# JetStream"); the harness gives it as long as a table is given to play again.
+RESTART_WITHIN = 60.0
 # Every player and terminal of the harness connects from one address (and again after each
 # kill): the server's allowances for one address, meant for a stranger's flood, are raised
 ONE_ADDRESS = ("--max-connections-per-ip", "64", "--connections-per-minute-per-ip", "6000")
@@ -177,7 +182,7 @@ class Single(Faults):
         self.ports = [self.procs[0].port]
 
     async def start_process(self, n: int, port: int | None = None) -> Proc:
-        return await start(self.root, None, *ONE_ADDRESS, port=port)
+        return await start(self.root, None, *ONE_ADDRESS, port=port, within=RESTART_WITHIN)
 
     async def _inject(self, kind: str, rng: random.Random, seen: Callable[[], dict[str, int]]
                       ) -> tuple[str, Ending]:
@@ -239,7 +244,8 @@ class Cluster(Faults):
     async def start_process(self, n: int, port: int | None = None) -> Proc:
         urls = [s.url for s in self.servers]
         proc = await start(self.root, ",".join(urls[n:] + urls[:n]), "--replicas", "3", "--lease-ttl", "6", *ONE_ADDRESS,
-                           port=port, host=self.machines.address(n), prefix=self.machines.prefix(n))
+                           port=port, host=self.machines.address(n), prefix=self.machines.prefix(n),
+                           within=RESTART_WITHIN)
         self.hosts[proc.port] = self.machines.address(n)
         return proc
 

@@ -92,11 +92,11 @@ class Proc:
 
 
 async def start(tmp: Path, nats_url: str | None, *options: str, port: int | None = None,
-                host: str = "127.0.0.1", prefix: tuple[str, ...] = ()) -> Proc:
-    """One process of the cluster, once it listens; all of them share ``tmp`` (data dir, key).
-    Without ``nats_url``, a process on its own, its store SQLite in the data dir. ``prefix``:
-    a command it runs under (the chaos harness's machines: ``ip netns exec``), listening on
-    ``host`` there."""
+                host: str = "127.0.0.1", prefix: tuple[str, ...] = (), within: float = 20.0) -> Proc:
+    """One process of the cluster, once it listens (``within`` seconds at most); all of them
+    share ``tmp`` (data dir, key). Without ``nats_url``, a process on its own, its store
+    SQLite in the data dir. ``prefix``: a command it runs under (the chaos harness's machines:
+    ``ip netns exec``), listening on ``host`` there."""
     exe = Path(sys.executable).parent / "truco-ssh"
     port = port or free_port()
     cluster = ("--nats", nats_url, "--lease-ttl", str(LEASE_TTL)) if nats_url is not None else ()
@@ -110,7 +110,7 @@ async def start(tmp: Path, nats_url: str | None, *options: str, port: int | None
     proc = Proc(process, port)
     proc.reader = asyncio.get_running_loop().create_task(proc._read())
     try:
-        listening = await proc.wait_line(LISTENING if nats_url is not None else SINGLE_LISTENING)
+        listening = await proc.wait_line(LISTENING if nats_url is not None else SINGLE_LISTENING, within)
     except BaseException:
         await proc.stop(signal.SIGKILL)
         raise
