@@ -88,7 +88,8 @@ def _said_by(tr: Translator, model: TableModel, view: TableView, kind: str, bet:
     answer = mine is not None and seat < len(teams) and teams[seat] != mine
     if frame is None and answer:
         return Pending(kind, tr("table.pending", call=bet, who=model.name(seat)), style, seat)
-    said = tr("table.from", call=bet, who=model.name(seat))
+    # The bettor is not named to himself: "Truco from ana" read as if someone else called it.
+    said = tr("table.from_me", call=bet) if seat == model.seat else tr("table.from", call=bet, who=model.name(seat))
     if frame is not None:
         said = tr(frame, calls=said)
     return Pending(kind, tr("table.answer", bet=said) if answer else said, style, seat)

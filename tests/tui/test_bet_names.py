@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 import engine
 from engine.core.calls import ENVIDO_CALLS, FLOR_RAISES, TRUCO_CALLS, Call
 from tui.bets import Pending, pending_bets
+from tui.i18n import Translator
 from server.table.log_events import log_events
 from tui.event_text import log_lines
-from tui.i18n import Translator
 
 from tests.tui.kit import NAMES, model_for
 
@@ -69,26 +69,30 @@ def check_names(state: engine.State, bettors: Bettors, seat: int | None, seen: C
     for tr in TRANSLATORS:
         parts = {part.kind: part for part in pending_bets(tr, model)}
         if view.truco_pending:
-            named += _check(parts["truco"], bettors.truco, state, view.truco_pending_by)
+            named += _check(parts["truco"], bettors.truco, state, view.truco_pending_by, seat, tr)
             if bettors.truco is None and view.deal_kind == "eleven":
                 # Nobody called it: the team on 11 decides; its players are the ones named.
                 at_eleven = 1 - view.truco_pending_by
                 for s in view.players:
                     assert (NAMES[s] in parts["truco"].text) == (view.teams[s] == at_eleven)
         if view.envido_status == "betting" and view.envido_calls:
-            named += _check(parts["envido"], bettors.envido, state, view.envido_by)
+            named += _check(parts["envido"], bettors.envido, state, view.envido_by, seat, tr)
         if view.flor_status in ("announcing", "answering", "round_two") and view.flor_pending_seat is not None:
-            named += _check(parts["flor"], bettors.flor, state, view.flor_pending_by)
+            named += _check(parts["flor"], bettors.flor, state, view.flor_pending_by, seat, tr)
     seen["named"] += named
 
 
-def _check(part: Pending, bettor: int | None, state: engine.State, team: int | None) -> int:
+def _check(part: Pending, bettor: int | None, state: engine.State, team: int | None, viewer: int | None,
+           tr: Translator) -> int:
     assert part.seat == bettor, (part, bettor)
     if bettor is None:
         # A bet nobody said out loud (mão de onze, privo y truco) names no one of its team.
         assert not any(NAMES[s] in part.text for s in range(state.n) if state.team(s) == team), part
         return 0
-    assert NAMES[bettor] in part.text, (part, bettor)
+    if bettor == viewer:  # the bettor reads "(you)", not his own name as if another said it
+        assert tr("table.seat_picker.you") in part.text and NAMES[bettor] not in part.text, (part, bettor)
+    else:
+        assert NAMES[bettor] in part.text, (part, bettor)
     others = [NAMES[s] for s in range(state.n) if s != bettor]
     assert not any(name in part.text for name in others), (part, bettor)
     return 1

@@ -7,8 +7,12 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
+import engine
+from engine.testing import act, scenario
 from tests.tui.helpers import screen_text
-from tests.tui.kit import lobby_app
+from tests.tui.kit import lobby_app, table_shown, update_for, variant_app
+from tui.i18n import Translator
+from tui.screens.table import TableScreen
 from tui.widgets.keybar import KeyBar, key_line
 
 
@@ -93,3 +97,44 @@ async def test_keys_shown_before_the_first_layout_get_the_rows_of_the_terminals_
         await pilot.pause()
         assert app.heights == [2]
         assert len(_bar_rows(app)) == 2 and all(_bar_rows(app))
+
+
+# -- a short terminal's bar while answering: chat and leave only where they fit -------------
+
+async def _answer_bar(state: engine.State, variant: str, lang: str, size: tuple[int, int]) -> tuple[list[str], int]:
+    """The table's key bar rows for ana (seat 0), who must answer, and the rows the
+    answers alone take at that width."""
+    app, link = await variant_app(state, 0, variant, lang=lang)
+    async with table_shown(app, link, update_for(state, 0, 2), size=size):
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.answering()
+        rows = [row for row in _bar_rows(app) if row]
+        bar = screen.key_bar()
+        answers = [(k, words) for k, words in bar.pairs if words not in (
+            str(app.tr(d)) for d in ("key.chat", "key.leave_table"))]
+        return rows, len(key_line(answers, bar.region.width).split("\n"))
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+async def test_a_short_bar_keeps_chat_and_leave_where_the_answers_leave_room(lang: str) -> None:
+    # A truco from the other player in the Paulista game: three answers, room for the rest.
+    state, _ = scenario({0: "Qc Jc Kc", 1: "Qh Jh Kh"}, n=2, variant="paulista", face_up="As")
+    state, _ = act(state, (0, "play", "Qc"), (1, "truco"))
+    rows, _ = await _answer_bar(state, "paulista", lang, (60, 20))
+    shown = "  ".join(rows)
+    assert len(rows) == 1, rows
+    for words in ("key.chat", "key.leave_table", "key.help"):
+        assert Translator(lang)(words) in shown, (words, rows)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt"])
+async def test_a_short_bar_drops_chat_and_leave_before_it_takes_another_row(lang: str) -> None:
+    # A truco in the Argentine game's first trick: the envido comes first, six answers.
+    state, _ = scenario({0: "4c 5o 6b", 1: "4e 5c 6o"}, n=2, dealer=0, flor=False)
+    state, _ = act(state, (1, "truco"))
+    rows, alone = await _answer_bar(state, "argentino", lang, (60, 20))
+    assert len(rows) == alone, rows  # the answers' rows: none added for chat and leave
+    # Taller, the bar lists every key (the log has room).
+    rows, _ = await _answer_bar(state, "argentino", lang, (60, 30))
+    shown = "  ".join(rows)
+    assert Translator(lang)("key.chat") in shown and Translator(lang)("key.leave_table") in shown

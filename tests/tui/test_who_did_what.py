@@ -30,6 +30,10 @@ def test_the_seat_that_raised_is_named_not_a_player_of_its_team() -> None:
     # Beto's side waits for the answer (nobody tells Ana to answer her partner), and so
     # does a spectator.
     assert bets_text(EN, state, E) == bets_text(EN, state, None) == "Retruco from Beto"
+    # Beto himself is not told a Beto called it.
+    assert bets_text(EN, state, W) == "Retruco (you)"
+    assert bets_text(ES, state, W) == "Retruco (vos)"
+    assert bets_text(PT, state, W) == "Retruco (você)"
     state, _ = act(state, (N, "quiero"), (S, "vale_cuatro"))
     assert "Vale cuatro from Bot 3" in bets_text(EN, state, None)
 

@@ -125,7 +125,7 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
         chat.set_title(" " + self.tr("table.chat_title") + " ")
         self._fill_log()
         self.redraw()
-        self.query_one("#t-keys", KeyBar).follow_bindings(self._binding_label, self.key_order)
+        self.query_one("#t-keys", KeyBar).follow_bindings(self._binding_label, self.key_order, self.short_optional)
 
     def on_resize(self, event: events.Resize) -> None:
         # The size classes are set by now; the panes know their sizes after the layout.

@@ -12,7 +12,8 @@ from tui.screens.table_mixin import TableMixin
 from tui.widgets.keybar import KeyBar
 
 CALL_DESCRIPTION = "call"  # the call keys' (tui/screens/table.py): named by call_key_label
-# Keys left off a short terminal's bar while answering (they still work; the help lists them).
+# Keys left off a short terminal's bar while answering, where they would take it to a second
+# row (they still work; the help lists them).
 SHORT_HIDDEN = frozenset({"key.chat", "key.partner_chat", "key.sena", "key.leave_table"})
 Asked = tuple[tuple[str, tuple[Any, ...]], ...]
 
@@ -64,13 +65,16 @@ class KeyBarGate(TableMixin):
         """A key's words in the bar (the table's bar follows its bindings with this)."""
         if binding.description == CALL_DESCRIPTION:
             return self.call_key_label(binding)
-        if binding.description in SHORT_HIDDEN and self.has_class("-short") and self.answering():
-            return ""  # a short terminal: the answers and ? fill the bar, the log keeps its lines
         if binding.description == "key.play" and self._laying_away():
             return str(self.tr("call.discard"))  # the Uruguayan mano's fourth card: "1-4 Lay away"
         if binding.description == "key.leave_table" and self._watching():
             return str(self.tr("key.stop_watching"))  # nobody's seat to hand to a bot
         return str(self.tr(binding.description))
+
+    def short_optional(self, binding: Binding) -> bool:
+        """A key a short terminal's bar shows only where the answers leave it room: the log
+        keeps its lines (the bar's ``optional``)."""
+        return binding.description in SHORT_HIDDEN and self.has_class("-short") and self.answering()
 
     def _laying_away(self) -> bool:
         return any(a.call == "discard" for a in self.table.view.legal)
@@ -110,7 +114,9 @@ class KeyBarGate(TableMixin):
             asked = key_state_actions(cls.BINDINGS)
             cls._keys_asked = asked
         state = (self.focused, self.tr.lang, self._watching(), tuple((c.key, c.call) for c in self._choices),
-                 self.table.view.deal_kind, self.has_class("-short"), self.key_answers(asked), self._laying_away())
+                 self.table.view.deal_kind, self.key_answers(asked), self._laying_away(),
+                 # (a short bar's optional keys depend on its width)
+                 self.has_class("-short") and self.size.width)
         if state == self._keys_state:
             return
         self._keys_state = state

@@ -17,6 +17,7 @@ from tui.widgets.shared_rows import SharedLRU
 
 Labeller = Callable[[Binding], str]
 Orderer = Callable[[Binding], int]  # a key's place in the bar (lowest first; ties: binding order)
+Droppable = Callable[[Binding], bool]  # a key the bar leaves off when it would need another row for it
 
 
 # The bars drawn, shared by every session: the seats of a table show the same few bars
@@ -74,13 +75,14 @@ def _keys_text(keys: list[str]) -> str:
 
 
 def binding_pairs(active: Mapping[str, ActiveBinding], label: Labeller,
-                  order: Orderer | None = None) -> list[tuple[str, str]]:
+                  order: Orderer | None = None, leave_out: Droppable | None = None) -> list[tuple[str, str]]:
     """The (key, label) pairs of the enabled, shown bindings, in binding order.
 
     Consecutive bindings of one action and label (the card keys: ``card(0)``, ``card(1)``...)
     make one entry, so three cards read "1-3 Card" and a single one "1 Card". A binding
     whose label is "" now is left off (the table's calls, listed only while answering).
-    ``order`` puts some keys first (the answers to a bet, before the table's keys).
+    ``order`` puts some keys first (the answers to a bet, before the table's keys);
+    ``leave_out`` leaves the bindings it says yes to off.
     """
     groups: list[tuple[tuple[str, str], list[str]]] = []
     entries = list(active.items())
@@ -89,6 +91,8 @@ def binding_pairs(active: Mapping[str, ActiveBinding], label: Labeller,
     for key, entry in entries:
         binding = entry.binding
         if not entry.enabled or not binding.show or not binding.description:
+            continue
+        if leave_out is not None and leave_out(binding):
             continue
         words = label(binding)
         if not words:
@@ -107,6 +111,7 @@ class KeyBar(Panel):
 
     _label: Labeller | None = None
     _order: Orderer | None = None
+    _optional: Droppable | None = None
 
     _pairs: list[tuple[str, str]] = []
     # The most rows the keys have needed at this width: the bar keeps them until the width
@@ -136,7 +141,9 @@ class KeyBar(Panel):
         return max(0, self.app.size.width - self.styles.gutter.width)
 
     def on_resize(self) -> None:
-        if self._pairs:
+        if self._optional is not None and self.is_attached:
+            self._bindings_changed(self.screen)  # the optional keys may fit now, or no longer
+        elif self._pairs:
             self.show(self._pairs)
 
     @property
@@ -149,13 +156,16 @@ class KeyBar(Panel):
         """Whether the bar follows its screen's bindings (``follow_bindings`` was called)."""
         return self._label is not None
 
-    def follow_bindings(self, label: Labeller, order: Orderer | None = None) -> None:
+    def follow_bindings(self, label: Labeller, order: Orderer | None = None,
+                        optional: Droppable | None = None) -> None:
         """Show the screen's active bindings from now on, redrawn whenever Textual (a focus
         change) or the screen (``refresh_bindings`` after a change of state) says they
         changed. ``label`` turns a binding into its words in the player's language; ``order``
-        (if given) says which keys come first."""
+        (if given) says which keys come first; ``optional`` (if given) which keys are shown
+        only where they fit on the rows the others take."""
         self._label = label
         self._order = order
+        self._optional = optional
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self._bindings_changed(self.screen)
 
@@ -165,5 +175,13 @@ class KeyBar(Panel):
         self._bindings_changed(screen)
 
     def _bindings_changed(self, screen: Screen[Any]) -> None:
-        if self._label is not None and self.is_attached:
-            self.show(binding_pairs(screen.active_bindings, self._label, self._order))
+        if self._label is None or not self.is_attached:
+            return
+        active = screen.active_bindings
+        pairs = binding_pairs(active, self._label, self._order)
+        if self._optional is not None:
+            fewer = binding_pairs(active, self._label, self._order, self._optional)
+            width = self._inner_size().width or self._width_to_come()
+            if len(_key_rows(pairs, width)[1]) > len(_key_rows(fewer, width)[1]):
+                pairs = fewer
+        self.show(pairs)
