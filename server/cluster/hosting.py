@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Awaitable, Callable
 
 from server.cluster.directory import HostLists
+from server.cluster.host_record import HostRecord
 from server.cluster.jsstore import JetStreamStore
 from server.cluster.lease import Lease
 from server.cluster.lobby_host import HostGateway
@@ -24,8 +25,21 @@ class Hosting:
     gateway: HostGateway
     registry: TableRegistry
     task: "asyncio.Task[None]"
+    record: HostRecord
     failed_renewals: int = 0
     lists: HostLists | None = None  # the table directory this host writes
+    lapses_checked: int = 0  # the lease's lapses (``Lease.lapsed``) looked into by ``other_host``
+
+    async def other_host(self, owner: str) -> str | None:
+        """The process that ran the lobby while the lease had run out, if it ran out and
+        another did (host_record.py); None otherwise. Raises if the bus does not answer (the
+        next renewal asks again)."""
+        lapsed = self.lease.lapsed
+        if lapsed == self.lapses_checked:
+            return None
+        other = await self.record.other_host(owner, self.lease.since)
+        self.lapses_checked = lapsed
+        return other
 
     async def stop(self, grace: float, release: Callable[[Lease], Awaitable[None]]) -> None:
         """The lobby stops here (its tables' last events logged, the lease released with

@@ -32,6 +32,7 @@ from server.cluster.chat import ChatLog
 from server.cluster.copies import keep_copies
 from server.cluster.directory import DirectoryMirror, HostLists
 from server.cluster.front import FrontEnd
+from server.cluster.host_record import HostRecord
 from server.cluster.hosting import Hosting
 from server.cluster.lobby_host import HostGateway
 from server.cluster.lease import Lease, Leases
@@ -319,6 +320,10 @@ class Node:
         if not ok:  # another process is the host now: never run the lobby twice
             log.error("cluster: this process lost the host lease; it steps down and follows the new host")
             await self._step_down(hosting)
+        elif (other := await hosting.other_host(self.bus.owner)) is not None:
+            log.error("cluster: %s ran the lobby while this process's host lease had run out; this "
+                      "process steps down and the lobby is loaded again", other)
+            await self._step_down(hosting)
 
     async def _step_down(self, hosting: Hosting) -> None:
         """Hosting ends here; its last writes go on apart (``Hosting.stop``: with the bus
@@ -343,6 +348,8 @@ class Node:
         try:
             store = JetStreamStore(self.bus, self.names)  # the tables' owners write their events
             await store.open()
+            record = await HostRecord.open(self.bus)
+            await record.write(self.bus.owner, lease.since)  # before the lobby serves anyone
             registry = TableRegistry(self.bus, self.leases, self._front_alive)
             chat = ChatLog(self.bus)
             await chat.open()
@@ -375,7 +382,7 @@ class Node:
         await registry.start()  # the owners' news heard before any table is placed
         task = asyncio.get_running_loop().create_task(hub.run(), name="hub")
         await gateway.start()
-        self.hosting = Hosting(lease, store, hub, gateway, registry, task, lists=lists)
+        self.hosting = Hosting(lease, store, hub, gateway, registry, task, record, lists=lists)
         lease.ready = True  # the front ends send connections from now on
         await self._renew(self.hosting)
         log.warning("cluster: this process (%s) is the lobby host", self.bus.owner)

@@ -19,6 +19,8 @@ import protocol as p
 from protocol.bus import ConnAttach, LeaseValue
 from protocol.client import Client, Closed
 from server.cluster.bus import HOST_LEASE, LEASE_BUCKET, Bus, BusOptions, hub_subject, settle
+from server.cluster.host_record import HOST_KEY
+from server.cluster.jsstore import META_BUCKET
 from server.cluster.natsd import NatsServer
 from server.cluster.presence import PresenceMirror
 from tests.cluster.procs import HOST, Proc, taken_by_host, wait_for_host
@@ -217,5 +219,38 @@ async def test_a_host_whose_lease_another_took_steps_down_and_the_cluster_goes_o
                                       timeout=20)
         assert p1.process.returncode is None  # it did not stop
         assert sum(len(proc.saw(HOST)) for proc in cluster) >= 2  # a host was elected again
+    finally:
+        await programs.close_all(clients)
+
+
+
+async def test_a_host_that_takes_back_a_lease_another_held_meanwhile_loads_the_lobby_again(
+        nats_server: NatsServer, cluster: list[Proc]) -> None:
+    """While the host was cut off (a partition of its machine), another process claimed the
+    lobby, ran it, and lost the lease in turn; the key is empty again and the host takes it
+    back. Its lobby missed what the other did, so it steps down and the lobby is loaded
+    again from the store (server/cluster/host_record.py); every session goes on."""
+    p1, p2, p3 = cluster
+    clients = ana, beto, dora = await _one_on_each(cluster)
+    try:
+        nc = await nats.connect(nats_server.url)
+        try:
+            js = nc.jetstream()
+            meta = await js.key_value(META_BUCKET)  # what the other host wrote as it claimed
+            await meta.put(HOST_KEY, p.encode(LeaseValue(key=HOST_LEASE, owner="elsewhere", since=time.time(),
+                                                         ready=True)))
+            await (await js.key_value(LEASE_BUCKET)).delete(HOST_LEASE)  # its lease ran out
+        finally:
+            await nc.close()
+        await p1.wait_line(re.compile(r"held again"))
+        await p1.wait_line(re.compile(r"elsewhere ran the lobby while this process's host lease had run out"))
+        for client in (ana, beto, dora):
+            assert await _notice(client) == "reattaching"
+        await programs.Online(beto).until(lambda names: {"ana", "beto", "dora"} <= names, 30)
+        for sender, viewer in ((ana, beto), (dora, ana), (beto, dora)):
+            await programs.round_trip(sender, viewer, f"seguimos {sender.welcome.name if sender.welcome else ''}",
+                                      timeout=20)
+        assert p1.process.returncode is None  # it did not stop
+        assert sum(len(proc.saw(HOST)) for proc in cluster) >= 2  # the lobby was loaded again
     finally:
         await programs.close_all(clients)
