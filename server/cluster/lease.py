@@ -210,6 +210,8 @@ class Leases:
                 lease.revision = await self._kv.create(lease.key, value)
             except KeyWrongLastSequenceError:
                 continue  # created meanwhile: by whom, the next read says
+            except KeyNotFoundError:  # (as in ``claim``: it ran out inside nats-py's create)
+                continue
             self._lapsed(lease)
             return True
         return self._not_taken_back(lease, f"it changed under each of {TAKE_BACK_TRIES} tries")
