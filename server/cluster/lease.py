@@ -107,6 +107,7 @@ class Lease:
 
 CLAIM_TRIES = 3  # creates of a key that ran out as it was being created (see Leases.claim)
 TAKE_BACK_TRIES = 4  # reads and writes of a lease found changed (see Leases._take_back)
+TAKE_BACK_PAUSE = 0.05  # seconds before the second of them, doubled before each next one
 
 
 class Leases:
@@ -184,7 +185,10 @@ class Leases:
         voiding it as this process comes back to the bus). Judged lost on the first such
         change, a front end whose lease nobody else held would hang up all its players: the
         likely cause of one that did so once under load, during a NATS node's pause."""
-        for _ in range(TAKE_BACK_TRIES):
+        seen: list[str] = []  # what each try found, for the warning if none succeeds
+        for n in range(TAKE_BACK_TRIES):
+            if n:  # (a leader just elected, or a key running out, may answer otherwise a moment later)
+                await asyncio.sleep(TAKE_BACK_PAUSE * 2 ** (n - 1))
             try:
                 entry = await self._kv.get(lease.key)
             except NotFoundError:
@@ -198,6 +202,7 @@ class Leases:
                 try:
                     lease.revision = await self._kv.update(lease.key, value, last=revision)
                 except KeyWrongLastSequenceError:
+                    seen.append(f"read as this process's at revision {revision}, the write refused")
                     continue  # written meanwhile: read again
                 if lease.retaking:  # the create below landed, its answer lost: a lapse all the same
                     self._lapsed(lease)
@@ -209,12 +214,14 @@ class Leases:
             try:
                 lease.revision = await self._kv.create(lease.key, value)
             except KeyWrongLastSequenceError:
+                seen.append("read as nobody's, the create refused")
                 continue  # created meanwhile: by whom, the next read says
             except KeyNotFoundError:  # (as in ``claim``: it ran out inside nats-py's create)
+                seen.append("read as nobody's, gone again inside the create")
                 continue
             self._lapsed(lease)
             return True
-        return self._not_taken_back(lease, f"it changed under each of {TAKE_BACK_TRIES} tries")
+        return self._not_taken_back(lease, f"it changed under each of {TAKE_BACK_TRIES} tries: " + "; ".join(seen))
 
     def _not_taken_back(self, lease: Lease, why: str) -> bool:
         log.warning("lease: %s cannot take lease %s back: %s", self._bus.owner, lease.key, why)

@@ -7,13 +7,13 @@ import logging
 import time
 
 import pytest
-from nats.js.errors import KeyNotFoundError
+from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 
 import protocol as p
 from protocol.bus import EventRecord, LeaseValue, LoggedEvents, decode_bus
 from server.cluster.bus import LEASE_BUCKET, Bus, BusOptions, settle
 from server.cluster.eventlog import Fenced, TableLog, events_stream, subject
-from server.cluster.lease import CLAIM_TRIES, FRESH_SHARE, Leases, lease_bucket
+from server.cluster.lease import CLAIM_TRIES, FRESH_SHARE, TAKE_BACK_TRIES, Leases, lease_bucket
 from server.cluster.natsd import NatsServer
 from server.store import EventRow
 from tests.cluster.procs import until
@@ -334,6 +334,39 @@ async def test_a_lease_voided_as_it_is_taken_back_is_taken_back_all_the_same(nat
     finally:
         await a.close()
         await b.close()
+
+
+class _WritesRefused:
+    """A lease bucket whose writes, once ``refuse`` is set, all find the key changed."""
+
+    def __init__(self, kv: object) -> None:
+        self._kv, self.refuse = kv, False
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._kv, name)
+
+    async def update(self, key: str, value: bytes, last: int) -> int:
+        if self.refuse:
+            raise KeyWrongLastSequenceError
+        return await self._kv.update(key, value, last=last)  # type: ignore[attr-defined,no-any-return]
+
+
+async def test_a_lease_that_changes_under_every_take_back_is_given_up_saying_what_each_try_found(
+        nats_server: NatsServer, caplog: pytest.LogCaptureFixture) -> None:
+    a = await _bus(nats_server, "proc-a")
+    try:
+        leases = Leases(a, _WritesRefused(await lease_bucket(a)))  # type: ignore[arg-type]
+        lease = await leases.claim("front-proc-a")
+        assert lease is not None
+        leases._kv.refuse = True  # type: ignore[attr-defined]
+        with caplog.at_level(logging.WARNING, logger="server.cluster.lease"):
+            assert not await leases.renew(lease, checked=True)
+        assert lease.lost
+        given_up = [r.getMessage() for r in caplog.records if "cannot take lease" in r.getMessage()]
+        assert len(given_up) == 1 and f"each of {TAKE_BACK_TRIES} tries" in given_up[0], given_up
+        assert "the write refused" in given_up[0] or "the create refused" in given_up[0], given_up
+    finally:
+        await a.close()
 
 
 async def test_a_new_owner_seals_what_it_read_and_reads_again_what_came_after(nats_server: NatsServer) -> None:
