@@ -37,12 +37,21 @@ from server.cluster.reach import PING_EVERY, PINGS_UNANSWERED, Reach
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+
+
+class InDoubt(Exception):
+    """JetStream keeps refusing a write that what it reads says should pass: a write of the
+    same key still in flight in its stream's Raft group (sent during a NATS node's outage,
+    its answer lost) holds it back until that one is decided. Nothing is known yet; a try a
+    moment later is answered (``Leases._take_back``)."""
+
+
 # What the bus answers while a NATS node is down or a stream elects its leader: the request
 # may or may not have been done, and the same request a moment later will be answered.
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
     nats_errors.TimeoutError, nats_errors.NoRespondersError, nats_errors.ConnectionReconnectingError,
     nats_errors.OutboundBufferLimitError, nats_errors.StaleConnectionError, js_errors.NoStreamResponseError,
-    js_errors.ServiceUnavailableError, asyncio.TimeoutError,
+    js_errors.ServiceUnavailableError, asyncio.TimeoutError, InDoubt,
 )
 WRONG_LAST_SEQUENCE = (10071, 10164)  # JetStream's error codes for a failed expected sequence
 RECONNECT_TIMEOUT = 1.0  # seconds a reconnection waits on one NATS node (a hung one accepts, then says nothing)
