@@ -50,6 +50,12 @@ FRONTS_KEPT = 4096  # connections a table remembers the front end of (pruned to 
 CLAIM_EVERY = 0.2  # seconds between tries at a lease a dead owner still holds
 RESEND_AFTER = 0.2  # seconds: asks to send the views again within this are answered once
 CHECK_OPEN_EVERY = 10  # lease renewals between checks that the lobby did not close a table
+# Lease TTLs a table waits, before a write, for its lease to be renewed through a NATS
+# failover. NATS faults back to back kept the lease stream unwritable for more than two TTLs
+# in make chaos; a table that gave up then stopped, and played again only once the lobby
+# placed it anew, 5-8 s later. Waiting longer risks nothing: a table another process took
+# over meanwhile finds its lease another's at the renewal, and its appends are fenced anyway.
+WRITE_WAITS_TTLS = 5
 SAID_KEPT = 256  # a table's last chat lines and señas known by their origin
 
 
@@ -156,7 +162,7 @@ class TableOwner:
             return True
         try:  # the table waits through a NATS failover (the lease cannot be lost meanwhile)
             return await retrying(lambda: self._leases.renew(lease), f"the lease of table {table_id}",
-                                  2 * self._bus.options.lease_ttl)
+                                  WRITE_WAITS_TTLS * self._bus.options.lease_ttl)
         except Exception:
             log.exception("owner: cannot renew the lease of table %s before a write", table_id)
             return False
