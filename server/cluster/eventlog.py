@@ -192,11 +192,32 @@ class TableLog:
         try:
             ack = await retrying(publish, f"the log of table {self.table_id}", WRITE_WITHIN)
         except APIError as exc:
-            if exc.err_code in WRONG_LAST_SEQUENCE:
+            if exc.err_code not in WRONG_LAST_SEQUENCE:
+                raise
+            landed = await self._landed(data)
+            if landed is None:
                 return False
-            raise
+            self.last = landed
+            return True
         self.last = ack.seq
         return True
+
+    async def _landed(self, data: bytes) -> int | None:
+        """The stream sequence of ``data`` if it is the table's last message (None if it is
+        not). A try whose answer was lost in a NATS node's outage had landed, and the retry,
+        which named the sequence before it, was refused instead of being answered as a
+        duplicate of it (a new stream leader, not yet knowing the message id): the table
+        stopped as if another process had written to it (make chaos, a NATS node's pause)."""
+        try:
+            raw = await retrying(lambda: self._bus.js_read.get_msg(EVENTS_STREAM, subject=subject(self.table_id)),
+                                 f"the end of the log of table {self.table_id}", WRITE_WITHIN)
+        except NotFoundError:
+            return None
+        if raw.data != data or raw.seq is None:
+            return None
+        log.warning("events of %s: an append whose answer was lost had landed (message %d): its "
+                    "retry's refusal is not another process's write", self.table_id, raw.seq)
+        return raw.seq
 
     def _encode(self, records: list[EventRecord], now: float, more: bool = False,
                 games: tuple[GameEntry, ...] = ()) -> list[bytes]:

@@ -7,13 +7,13 @@ import logging
 import time
 
 import pytest
-from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
+from nats.js.errors import APIError, KeyNotFoundError, KeyWrongLastSequenceError
 
 import protocol as p
 from protocol.bus import EventRecord, LeaseValue, LoggedEvents, decode_bus
 from server.cluster.bus import LEASE_BUCKET, Bus, BusOptions, settle
 from server.cluster.eventlog import Fenced, TableLog, events_stream, subject
-from server.cluster.bus import InDoubt
+from server.cluster.bus import WRONG_LAST_SEQUENCE, InDoubt
 from server.cluster.lease import CLAIM_TRIES, FRESH_SHARE, TAKE_BACK_TRIES, Leases, lease_bucket
 from server.cluster.natsd import NatsServer
 from server.store import EventRow
@@ -89,6 +89,48 @@ async def test_the_log_reads_back_what_was_acknowledged_and_fences_a_stale_owner
         with pytest.raises(Fenced):  # the old owner cannot write after the new one did
             await old.append(_rows(4, 1))
         assert [r.seq for r in await TableLog(a, "t9").read()] == [1, 2, 3, 4]
+    finally:
+        await a.close()
+        await b.close()
+
+
+class _LandedThenRefused:
+    """A JetStream context whose next publish lands, its answer lost, and whose retry is
+    refused as following the wrong sequence (a new stream leader that did not yet know the
+    message id): what a NATS node's pause did in make chaos."""
+
+    def __init__(self, js: object) -> None:
+        self._js, self.armed = js, True
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._js, name)
+
+    async def publish(self, *args: object, **kwargs: object) -> object:
+        if not self.armed:
+            return await self._js.publish(*args, **kwargs)  # type: ignore[attr-defined]
+        self.armed = False
+        await self._js.publish(*args, **kwargs)  # type: ignore[attr-defined]
+        raise APIError(code=400, err_code=WRONG_LAST_SEQUENCE[0], description="wrong last sequence")
+
+
+async def test_an_append_refused_after_its_lost_answer_landed_is_not_another_owners_write(
+        nats_server: NatsServer) -> None:
+    a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
+    try:
+        await events_stream(a)
+        log_a = TableLog(a, "t7")
+        assert await log_a.read() == []
+        await log_a.append(_rows(1, 2))
+        a.js_write = _LandedThenRefused(a.js_write)  # type: ignore[assignment]
+        await log_a.append(_rows(3, 1))  # landed: not Fenced
+        await log_a.append(_rows(4, 1))  # and the next follows it
+        assert [r.seq for r in await TableLog(b, "t7").read()] == [1, 2, 3, 4]
+        other = TableLog(b, "t7")
+        await other.read()
+        await other.append(_rows(5, 1))
+        a.js_write = _LandedThenRefused(a.js_write._js)  # type: ignore[attr-defined]
+        with pytest.raises(Fenced):  # another's write is still another's
+            await log_a.append(_rows(5, 1))
     finally:
         await a.close()
         await b.close()
