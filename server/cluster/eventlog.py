@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 READ_BATCH = 256
 READ_WITHIN = 30.0  # seconds a restore keeps reading a log through a NATS failover
 WRITE_WITHIN = 15.0  # seconds an append keeps trying (the table waits meanwhile; then it stops)
+FOLLOW_TRIES = 3  # appends of one message, each after this process's own last one (``_follow_last``)
 
 
 class Fenced(RuntimeError):
@@ -182,42 +183,53 @@ class TableLog:
         """``data`` written right after ``last`` (which then moves to it); False: another
         process wrote to the table since. The message id makes a retry after a lost
         acknowledgement (a NATS node failing over) land once: JetStream answers the repeat
-        with the first one's sequence."""
-        headers: dict[str, str] = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last),
-                                   Header.MSG_ID: f"{self._bus.owner}:{self.table_id}:{self.last}:{part}"}
+        with the first one's sequence. A refusal is looked into (``_own_last``): the table's
+        last message may be this process's own, landed although its answer was lost."""
+        for _ in range(FOLLOW_TRIES):
+            headers: dict[str, str] = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.last),
+                                       Header.MSG_ID: f"{self._bus.owner}:{self.table_id}:{self.last}:{part}"}
 
-        async def publish() -> PubAck:
-            return await self._bus.js_write.publish(subject(self.table_id), data, stream=EVENTS_STREAM,
-                                                    headers=headers)
-        try:
-            ack = await retrying(publish, f"the log of table {self.table_id}", WRITE_WITHIN)
-        except APIError as exc:
-            if exc.err_code not in WRONG_LAST_SEQUENCE:
-                raise
-            landed = await self._landed(data)
-            if landed is None:
-                return False
-            self.last = landed
+            async def publish() -> PubAck:
+                return await self._bus.js_write.publish(subject(self.table_id), data, stream=EVENTS_STREAM,
+                                                        headers=headers)
+            try:
+                ack = await retrying(publish, f"the log of table {self.table_id}", WRITE_WITHIN)
+            except APIError as exc:
+                if exc.err_code not in WRONG_LAST_SEQUENCE:
+                    raise
+                own = await self._own_last(data)
+                if own is None:
+                    return False
+                landed, self.last = own
+                if landed:
+                    return True
+                continue  # written after it
+            self.last = ack.seq
             return True
-        self.last = ack.seq
-        return True
+        return False
 
-    async def _landed(self, data: bytes) -> int | None:
-        """The stream sequence of ``data`` if it is the table's last message (None if it is
-        not). A try whose answer was lost in a NATS node's outage had landed, and the retry,
-        which named the sequence before it, was refused instead of being answered as a
-        duplicate of it (a new stream leader, not yet knowing the message id): the table
-        stopped as if another process had written to it (make chaos, a NATS node's pause)."""
+    async def _own_last(self, data: bytes) -> tuple[bool, int] | None:
+        """The table's last message, if this process wrote it: whether it is ``data``, and its
+        stream sequence (None: another process's, or none). A NATS node's outage in make
+        chaos left two such cases behind a refused append, each of which had stopped its table
+        as if another process had written to it: the try whose answer was lost had landed and
+        the retry, naming the sequence before it, was refused by a new stream leader that did
+        not know its message id; or a copy of an earlier append, held in the stream's Raft
+        group, landed late (a read skips such repeats)."""
         try:
             raw = await retrying(lambda: self._bus.js_read.get_msg(EVENTS_STREAM, subject=subject(self.table_id)),
                                  f"the end of the log of table {self.table_id}", WRITE_WITHIN)
         except NotFoundError:
             return None
-        if raw.data != data or raw.seq is None:
+        message = self._bus.decode(raw)
+        if raw.seq is None or not isinstance(message, LoggedEvents) or message.owner != self._bus.owner:
             return None
-        log.warning("events of %s: an append whose answer was lost had landed (message %d): its "
-                    "retry's refusal is not another process's write", self.table_id, raw.seq)
-        return raw.seq
+        landed = raw.data == data
+        log.warning("events of %s: the log ends with this process's %s (message %d): a refused append "
+                    "is not another process's write", self.table_id,
+                    "append, landed although its answer was lost" if landed else "earlier append, landed late",
+                    raw.seq)
+        return landed, raw.seq
 
     def _encode(self, records: list[EventRecord], now: float, more: bool = False,
                 games: tuple[GameEntry, ...] = ()) -> list[bytes]:

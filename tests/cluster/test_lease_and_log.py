@@ -11,7 +11,7 @@ from nats.js.errors import APIError, KeyNotFoundError, KeyWrongLastSequenceError
 
 import protocol as p
 from protocol.bus import EventRecord, LeaseValue, LoggedEvents, decode_bus
-from server.cluster.bus import LEASE_BUCKET, Bus, BusOptions, settle
+from server.cluster.bus import EVENTS_STREAM, LEASE_BUCKET, Bus, BusOptions, settle
 from server.cluster.eventlog import Fenced, TableLog, events_stream, subject
 from server.cluster.bus import WRONG_LAST_SEQUENCE, InDoubt
 from server.cluster.lease import CLAIM_TRIES, FRESH_SHARE, TAKE_BACK_TRIES, Leases, lease_bucket
@@ -131,6 +131,27 @@ async def test_an_append_refused_after_its_lost_answer_landed_is_not_another_own
         a.js_write = _LandedThenRefused(a.js_write._js)  # type: ignore[attr-defined]
         with pytest.raises(Fenced):  # another's write is still another's
             await log_a.append(_rows(5, 1))
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_late_copy_of_an_owners_own_append_is_followed_not_taken_for_another_owners_write(
+        nats_server: NatsServer) -> None:
+    a, b = await _bus(nats_server, "proc-a"), await _bus(nats_server, "proc-b")
+    try:
+        await events_stream(a)
+        log_a = TableLog(a, "t6")
+        assert await log_a.read() == []
+        await log_a.append(_rows(1, 2))
+        first = await a.js.get_msg(EVENTS_STREAM, subject=subject("t6"))
+        await a.js.publish(subject("t6"), first.data, stream=EVENTS_STREAM)  # held in Raft, landed late
+        await log_a.append(_rows(3, 1))  # not Fenced: it follows the copy
+        assert [r.seq for r in await TableLog(b, "t6").read()] == [1, 2, 3]  # the copy skipped
+        forged = LoggedEvents(table_id="t6", events=(), ts=time.time(), owner="proc-b")
+        await b.js.publish(subject("t6"), p.encode(forged), stream=EVENTS_STREAM)
+        with pytest.raises(Fenced):  # another process's message is another's write
+            await log_a.append(_rows(4, 1))
     finally:
         await a.close()
         await b.close()
