@@ -196,6 +196,20 @@ async def test_a_players_screen_says_the_lobby_is_coming_back_and_goes_on(cluste
         await programs.close_all([beto])
 
 
+async def _all_go_on_under_a_new_host(cluster: list[Proc], clients: list[Client]) -> None:
+    """The old host stepped down: every session is told the lobby comes back, sees everyone
+    online, chats both ways; the old host did not stop, and a host was elected again."""
+    ana, beto, dora = clients
+    for client in clients:
+        assert await _notice(client) == "reattaching"
+    await programs.Online(beto).until(lambda names: {"ana", "beto", "dora"} <= names, 30)
+    for sender, viewer in ((ana, beto), (dora, ana), (beto, dora)):
+        await programs.round_trip(sender, viewer, f"seguimos {sender.welcome.name if sender.welcome else ''}",
+                                  timeout=20)
+    assert cluster[0].process.returncode is None  # it did not stop
+    assert sum(len(proc.saw(HOST)) for proc in cluster) >= 2  # a host was elected again
+
+
 async def test_a_host_whose_lease_another_took_steps_down_and_the_cluster_goes_on(
         nats_server: NatsServer, cluster: list[Proc]) -> None:
     """The host lease is written by someone else under the host (as a process that claimed it
@@ -211,17 +225,9 @@ async def test_a_host_whose_lease_another_took_steps_down_and_the_cluster_goes_o
         finally:
             await nc.close()
         await p1.wait_line(re.compile(r"lost the host lease; it steps down"))
-        for client in (ana, beto, dora):
-            assert await _notice(client) == "reattaching"
-        await programs.Online(beto).until(lambda names: {"ana", "beto", "dora"} <= names, 30)
-        for sender, viewer in ((ana, beto), (dora, ana), (beto, dora)):
-            await programs.round_trip(sender, viewer, f"seguimos {sender.welcome.name if sender.welcome else ''}",
-                                      timeout=20)
-        assert p1.process.returncode is None  # it did not stop
-        assert sum(len(proc.saw(HOST)) for proc in cluster) >= 2  # a host was elected again
+        await _all_go_on_under_a_new_host(cluster, clients)
     finally:
         await programs.close_all(clients)
-
 
 
 async def test_a_host_that_takes_back_a_lease_another_held_meanwhile_loads_the_lobby_again(
@@ -244,13 +250,6 @@ async def test_a_host_that_takes_back_a_lease_another_held_meanwhile_loads_the_l
             await nc.close()
         await p1.wait_line(re.compile(r"held again"))
         await p1.wait_line(re.compile(r"elsewhere ran the lobby while this process's host lease had run out"))
-        for client in (ana, beto, dora):
-            assert await _notice(client) == "reattaching"
-        await programs.Online(beto).until(lambda names: {"ana", "beto", "dora"} <= names, 30)
-        for sender, viewer in ((ana, beto), (dora, ana), (beto, dora)):
-            await programs.round_trip(sender, viewer, f"seguimos {sender.welcome.name if sender.welcome else ''}",
-                                      timeout=20)
-        assert p1.process.returncode is None  # it did not stop
-        assert sum(len(proc.saw(HOST)) for proc in cluster) >= 2  # the lobby was loaded again
+        await _all_go_on_under_a_new_host(cluster, clients)
     finally:
         await programs.close_all(clients)

@@ -94,22 +94,29 @@ async def test_the_log_reads_back_what_was_acknowledged_and_fences_a_stale_owner
         await b.close()
 
 
-class _LandedThenRefused:
+class _Wrapped:
+    """A stand-in for a nats-py bucket or JetStream context: what it does not override is
+    the real one's."""
+
+    def __init__(self, real: object) -> None:
+        self._real = real
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._real, name)
+
+
+class _LandedThenRefused(_Wrapped):
     """A JetStream context whose next publish lands, its answer lost, and whose retry is
     refused as following the wrong sequence (a new stream leader that did not yet know the
     message id): what a NATS node's pause did in make chaos."""
 
-    def __init__(self, js: object) -> None:
-        self._js, self.armed = js, True
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._js, name)
+    armed = True
 
     async def publish(self, *args: object, **kwargs: object) -> object:
         if not self.armed:
-            return await self._js.publish(*args, **kwargs)  # type: ignore[attr-defined]
+            return await self._real.publish(*args, **kwargs)  # type: ignore[attr-defined]
         self.armed = False
-        await self._js.publish(*args, **kwargs)  # type: ignore[attr-defined]
+        await self._real.publish(*args, **kwargs)  # type: ignore[attr-defined]
         raise APIError(code=400, err_code=WRONG_LAST_SEQUENCE[0], description="wrong last sequence")
 
 
@@ -128,7 +135,7 @@ async def test_an_append_refused_after_its_lost_answer_landed_is_not_another_own
         other = TableLog(b, "t7")
         await other.read()
         await other.append(_rows(5, 1))
-        a.js_write = _LandedThenRefused(a.js_write._js)  # type: ignore[attr-defined]
+        a.js_write = _LandedThenRefused(a.js_write._real)  # type: ignore[attr-defined]
         with pytest.raises(Fenced):  # another's write is still another's
             await log_a.append(_rows(5, 1))
     finally:
@@ -303,16 +310,14 @@ async def test_an_append_is_whole_or_absent_and_big_ones_are_split(nats_server: 
         await a.close()
 
 
-class _RunsOutWhileCreated:
+class _RunsOutWhileCreated(_Wrapped):
     """A lease bucket whose key runs out as nats-py's ``create`` looks at it: the create's
     write finds a holder's key, its read then finds nothing (KeyNotFoundError), ``times``
     times; then the real bucket answers."""
 
     def __init__(self, kv: object, times: int) -> None:
+        super().__init__(kv)
         self._kv, self.times = kv, times
-
-    def __getattr__(self, name: str) -> object:  # everything else: the real bucket
-        return getattr(self._kv, name)
 
     async def create(self, key: str, value: bytes) -> int:
         if self.times:
@@ -357,15 +362,13 @@ async def test_a_lease_taken_back_as_its_last_write_runs_out_is_taken_back_all_t
         await a.close()
 
 
-class _VoidedAsRead:
+class _VoidedAsRead(_Wrapped):
     """A lease bucket whose key is deleted (the lobby host voiding a front end it judged
     gone) right after a ``get`` read it, ``times`` times; then the real bucket answers."""
 
     def __init__(self, kv: object, times: int) -> None:
+        super().__init__(kv)
         self._kv, self.times = kv, times
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._kv, name)
 
     async def get(self, key: str) -> object:
         entry = await self._kv.get(key)  # type: ignore[attr-defined]
@@ -400,24 +403,20 @@ async def test_a_lease_voided_as_it_is_taken_back_is_taken_back_all_the_same(nat
         await b.close()
 
 
-class _WritesRefused:
+class _WritesRefused(_Wrapped):
     """A lease bucket whose writes, once ``refuse`` is set, all find the key changed."""
 
-    def __init__(self, kv: object) -> None:
-        self._kv, self.refuse = kv, False
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._kv, name)
+    refuse = False
 
     async def update(self, key: str, value: bytes, last: int) -> int:
         if self.refuse:
             raise KeyWrongLastSequenceError
-        return await self._kv.update(key, value, last=last)  # type: ignore[attr-defined,no-any-return]
+        return await self._real.update(key, value, last=last)  # type: ignore[attr-defined,no-any-return]
 
     async def create(self, key: str, value: bytes) -> int:
         if self.refuse:
             raise KeyWrongLastSequenceError
-        return await self._kv.create(key, value)  # type: ignore[attr-defined,no-any-return]
+        return await self._real.create(key, value)  # type: ignore[attr-defined,no-any-return]
 
 
 async def test_a_lease_read_as_its_own_whose_writes_are_refused_is_in_doubt_not_lost(
