@@ -85,6 +85,7 @@ class TableInfo:
     turn_timer: int = limited(0, lo=0, hi=600)  # seconds per decision, 0 = none
     owner_starts: bool = False  # a waiting room: the owner starts it (StartTable), not the last seat taken
     commitment: str = limited("", max_len=64)  # the next match's deals' while entropy is taken
+    rated: bool = False  # every seat a person with a key: leaving its match is a loss (and may mean a wait)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Iterable
 import protocol as p
 from server.lobby.state import Conn, Table
 from server.table import Occupant
+from server.table.occupant import rated_seats
 
 WINDOW = 24 * 3600.0  # seconds in which leaves count
 WAITS = p.LEAVER_WAITS  # minutes after the 2nd, 3rd and 4th (and later) leave in the window
@@ -34,12 +35,6 @@ KEYS_KEPT = 10_000  # keys remembered at all (the oldest go first)
 def wait_minutes(leaves: int) -> int:
     """The wait after ``leaves`` rated matches left in the window."""
     return 0 if leaves < 2 else WAITS[min(leaves - 2, len(WAITS) - 1)]
-
-
-def rated_seats(seats: list[Occupant | None]) -> bool:
-    """Every seat a person with a key of their own: a rated match (server/store/ratings.py)."""
-    keys = [o.fingerprint for o in seats if o is not None and not o.bot and o.fingerprint]
-    return len(keys) == len(seats) and len(set(keys)) == len(keys)
 
 
 Match = tuple[str, int]  # (table, match number)

@@ -22,6 +22,7 @@ from server.moderation.reports import SAID_KEPT, TableLine
 from server.ratelimit import Buckets, TokenBucket
 from server.store import Store
 from server.table import Occupant, TableActor
+from server.table.occupant import rated_seats
 
 log = logging.getLogger(__name__)
 
@@ -246,7 +247,7 @@ class LobbyState:
             bots=tuple(o is not None and o.bot for o in table.seats), turn_timer=table.turn_timer,
             bot_levels=tuple(o.level if o is not None and o.bot else "" for o in table.seats),
             owner_starts=table.owner_starts and table.actor is None,
-            commitment=self._next_commitment(table),
+            commitment=self._next_commitment(table), rated=rated_seats(table.seats),
         )
 
     @staticmethod

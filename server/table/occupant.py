@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 import engine
 import protocol as p
@@ -80,3 +80,9 @@ class Occupant:
         o.level = level if level in engine.BOT_LEVELS else "normal"
         o.entropy = str(d.get("entropy") or "")[:2 * deal_proof.ENTROPY_MAX]
         return o
+
+
+def rated_seats(seats: Sequence[Occupant | None]) -> bool:
+    """Every seat a person with a key of their own: a rated match (server/store/ratings.py)."""
+    keys = [o.fingerprint for o in seats if o is not None and not o.bot and o.fingerprint]
+    return len(keys) == len(seats) and len(set(keys)) == len(keys)

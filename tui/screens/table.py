@@ -382,9 +382,9 @@ class TableScreen(PartnerTalk, SeatChoice, KeyBarGate, TrucoScreen[None]):
 
     def action_leave(self) -> None:
         if self._watching():  # a spectator just stops watching: nothing to lose
-            self._leave_confirmed(True)
-            return
-        self.app.push_screen(ConfirmLeaveScreen(waiting_room=self.table.update is None), self._leave_confirmed)
+            return self._leave_confirmed(True)
+        info = self._info()  # (None: not known yet, and the warning is said)
+        self.app.push_screen(ConfirmLeaveScreen(self.table.update is None, not info or info.rated), self._leave_confirmed)
 
     def action_add_bot(self) -> None:
         self.app.push_screen(BotLevelScreen(), self._bot_level_chosen)

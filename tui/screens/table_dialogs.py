@@ -37,15 +37,18 @@ class ConfirmLeaveScreen(TrucoModalScreen[bool]):
     BINDINGS = [Binding(key, action, "", priority=True)
                 for key, action in (("y", "yes"), ("s", "yes"), ("n", "no"), ("escape", "no"))]
 
-    def __init__(self, waiting_room: bool = False) -> None:
+    def __init__(self, waiting_room: bool = False, rated: bool = True) -> None:
         super().__init__(classes=OVER_TABLE)
         self._waiting_room = waiting_room  # before the game the seat is freed, no bot takes it
+        self._rated = rated  # a bot or a guest at the table: leaving costs nothing more
 
     def compose(self) -> ComposeResult:
         tr = self.app.tr
         with Vertical(classes="dialog small"):
             if self._waiting_room:
                 yield Static(Text(tr("table.confirm_leave_waiting")))
+            elif not self._rated:
+                yield Static(Text(tr("table.confirm_leave_unrated")))
             else:  # told before they leave: what leaving rated matches costs (server/lobby/leavers.py)
                 first, second, third = p.LEAVER_WAITS
                 yield Static(Text(tr("table.confirm_leave", first=first, second=second, third=third)))
