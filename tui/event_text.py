@@ -11,7 +11,7 @@ import protocol as p
 from tui.calls import ANSWERS, call_label
 from tui.cards import card_text
 from tui.hand_points import RAISES, TRUCO_CALLS, Scored, hand_scored, hand_totals, points_reason, reason_text
-from tui.i18n import Translator
+from tui.i18n import Translator, names_said
 from tui.table_model import TableModel
 
 
@@ -36,7 +36,7 @@ def side_name(tr: Translator, model: TableModel, team: int | None,
     seat_teams = teams or model.view.teams or ()
     if len(seat_teams) == 3 and team is not None:
         players = [model.name(s) for s, t in enumerate(seat_teams) if t == team]
-        return tr("table.pair", a=players[0], b=players[1]) if len(players) == 2 else ", ".join(players)
+        return names_said(tr, players)
     return team_name(tr, model, team, teams)
 
 
@@ -279,7 +279,7 @@ def event_line(tr: Translator, model: TableModel, event: p.LogEvent, french: boo
         passed = [s for n, s in model.view.passed_cards if n == event.number]
         if passed and hand.is_current(model):
             # Venezuelan: a third card above one's second has no value (001 L45).
-            line.append(" " + tr("log.carta_pasada", names=", ".join(name(s) for s in passed)), style="cyan")
+            line.append(" " + tr("log.carta_pasada", names=names_said(tr, [name(s) for s in passed])), style="cyan")
         return line
     if isinstance(event, p.PointsScored):
         return Text(tr("log.points", team=side(event.team), points=event.points,

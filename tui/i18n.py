@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 LOCALES = Path(__file__).parent / "locales"
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt": "Português"}
@@ -43,6 +43,13 @@ class Translator:
 
     def has_default(self, key: str) -> bool:
         return key in _catalog(DEFAULT_LANGUAGE)
+
+
+def names_said(tr: Translator, names: Sequence[str]) -> str:
+    """Names as a sentence lists them: "Bot 1 y Bot 3", "ana, beto and Bot 2"."""
+    if len(names) < 2:
+        return "".join(names)
+    return tr("table.pair", a=", ".join(names[:-1]), b=names[-1])
 
 
 def _count(values: Mapping[str, Any]) -> object:

@@ -9,7 +9,7 @@ import string
 import pytest
 
 import engine
-from tui.i18n import LANGUAGES, LOCALES, Translator, option_label, option_value
+from tui.i18n import LANGUAGES, LOCALES, Translator, names_said, option_label, option_value
 
 from tests.tui.i18n_keys import dynamic_keys, key_constants, played_words
 
@@ -125,3 +125,11 @@ def test_every_option_and_value_reads_in_the_language(lang: str) -> None:
                     assert shown == CATALOGS[lang][f"value.{choice}"] and shown != choice
                 else:
                     assert shown == str(choice)
+
+
+def test_names_are_listed_as_a_sentence_lists_them() -> None:
+    # A seña to two partners at six players read "a Bot 1, Bot 3" (a new-player pass).
+    assert names_said(Translator("es"), ["Bot 1", "Bot 3"]) == "Bot 1 y Bot 3"
+    assert names_said(Translator("pt"), ["ana", "beto", "Bot 2"]) == "ana, beto e Bot 2"
+    assert names_said(Translator("en"), ["ana"]) == "ana"
+    assert names_said(Translator("en"), []) == ""

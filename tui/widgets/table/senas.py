@@ -16,7 +16,7 @@ from textual.widgets import Input, Static
 
 import protocol as p
 from tui.cards import card_text
-from tui.i18n import Translator
+from tui.i18n import Translator, names_said
 from tui.screens.base import TrucoModalScreen
 from tui.screens.table_mixin import TableMixin
 from tui.table_model import TableModel
@@ -54,7 +54,7 @@ def sena_text(tr: Translator, model: TableModel, event: p.SenaSeen) -> Text:
     """One seña as the log shows it: mine, a partner's, or one I caught from an opponent."""
     variant = model.view.variant
     name = sena_name(tr, event.sena)
-    to = ", ".join(model.name(s) for s in event.to)
+    to = names_said(tr, [model.name(s) for s in event.to])
     if event.seat == model.seat:
         return Text(tr("senas.log.mine", to=to, name=name), style="green")
     gesture = sena_gesture(tr, variant, event.sena)
