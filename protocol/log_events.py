@@ -164,7 +164,9 @@ class MatchEnded(LogRecord):
 @dataclass(frozen=True)
 class SeatCovered(LogRecord):
     """The table's bot makes the next action for ``seat``: its timer ran out ("time") or its
-    player is away ("away"). The server logs it just before that action's own events."""
+    player is away ("away"); the server logs it just before that action's own events. Or a
+    bot plays the seat for good from now on: its player left ("left") or did not come back in
+    time ("gone"), sent alone to the table's viewers when it happens."""
 
     KIND: ClassVar[str] = "seat_covered"
     seat: int = _seat()

@@ -177,7 +177,7 @@ def said_in_hand(tr: Translator, model: TableModel, events: Iterable[p.LogEvent]
 
 
 def _covered_alone(tr: Translator, model: TableModel, event: p.SeatCovered) -> Text:
-    why = "away" if event.reason == "away" else "time"
+    why = event.reason if event.reason in ("away", "left", "gone") else "time"
     return Text(tr(f"log.covered.{why}", who=model.name(event.seat)), style="bold yellow")
 
 

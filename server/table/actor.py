@@ -320,12 +320,18 @@ class TableActor:
             return
         if not self.seats[seat].left_from(conn_id):  # a bot finishes for them, unless theirs again
             return log.warning("table %s seat %s is held again: conn %s's leave ignored", self.table_id, seat, conn_id)
+        self._handed_to_bot(seat, "left")
+
+    def _handed_to_bot(self, seat: int, why: str) -> None:
+        """A bot plays ``seat`` for good: its player left ("left") or did not come back in time
+        ("gone"); in a match being played, every viewer's log says so (the table's log does not)."""
         self.rematch_votes.discard(seat)
         if self._rematch_agreed():  # the others had all asked: they need not wait for this seat
             self._new_match()
             return
         self._reschedule()  # the bot may be the one the table waits for
-        self._viewers.update_all(self._shown(), [])
+        said: list[engine.Event] = [] if self.state is None or self.finished else [engine.SeatCovered(seat, why)]
+        self._viewers.update_all(self._shown(), said)
 
     def _on_away(self, conn_id: int) -> None:
         """The connection of a seated player dropped: hold the seat, show them away."""
@@ -357,12 +363,7 @@ class TableActor:
         if occupant.conn_id is not None:
             return
         occupant.release()
-        self.rematch_votes.discard(seat)
-        if self._rematch_agreed():
-            self._new_match()
-            return
-        self._reschedule()
-        self._viewers.update_all(self._shown(), [])
+        self._handed_to_bot(seat, "gone")
 
     def _on_cover(self, seat: int, seq: int) -> None:
         if seq != self.seq or self.state is None or not self.seats[seat].away:

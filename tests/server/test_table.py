@@ -206,6 +206,9 @@ async def test_a_player_who_leaves_is_replaced_by_a_bot_and_rematch_needs_every_
         actor.post(tm.Leave(conn))
     await until(lambda: viewers.updates(1)[-1].seats[3].bot)
     assert [s.bot for s in viewers.updates(1)[-1].seats] == [False, True, True, True]
+    # ana's log says who left (a bot plays their seats from now on), each once, in order
+    said = [e for u in viewers.updates(1) for e in u.events if isinstance(e, p.SeatCovered)]
+    assert [(e.seat, e.reason) for e in said if e.reason == "left"] == [(1, "left"), (2, "left"), (3, "left")]
     # ana is the only human: let her be covered too by timing out is slow, so she leaves too
     actor.post(tm.Leave(1))
     await until(lambda: actor.finished)

@@ -111,6 +111,16 @@ def test_a_move_the_bot_made_for_a_timed_out_seat_says_so() -> None:
     assert log_text(EN, state, E, wire) == ["Bot 1 is away: the bot said Truco for them."]
 
 
+def test_a_seat_handed_to_a_bot_for_good_says_why_once() -> None:
+    state, _ = scenario({}, flor=False)
+    assert log_text(EN, state, N, [engine.SeatCovered(W, "left")]) == [
+        "Beto left the table: a bot plays their seat to the end of the match."]
+    assert log_text(ES, state, N, [engine.SeatCovered(W, "left")]) == [
+        "Beto dejó la mesa: un bot juega en su lugar hasta el final del partido."]
+    assert log_text(PT, state, N, [engine.SeatCovered(E, "gone")]) == [
+        "Ana não voltou a tempo: um bot assume o lugar até o fim da partida."]
+
+
 def test_a_trick_is_taken_by_a_player() -> None:
     state, _ = scenario({E: "4e 5e 6b", N: "1e 4b 5b", W: "4o 5o 6o", S: "4c 5c 6c"}, flor=False)
     state, ev = act(state, (E, "play", "4e"), (N, "play", "1e"), (W, "play", "4o"), (S, "play", "4c"))
