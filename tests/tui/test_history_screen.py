@@ -11,7 +11,7 @@ from tui.screens.history import HistoryScreen, ReplayScreen
 from tui.screens.lobby import LobbyScreen
 
 from tests.tui.helpers import screen_text, until
-from tests.tui.kit import Lobby
+from tests.tui.kit import Lobby, lobby_with
 
 GAME = p.GameSummary(table_id="t9", match_no=1, variant="argentino", title="la revancha",
                      seats=("ana", "beto"), scores=(30, 12), winner=0, hands=2)
@@ -81,3 +81,15 @@ async def test_my_games_lists_a_game_and_the_replay_steps_through_its_hands(lobb
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen), "my games again")
         assert isinstance(app.screen, HistoryScreen)
+
+
+async def test_at_60_columns_my_games_shows_each_score_whole() -> None:
+    app, link = lobby_with(lang="es")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen), "my games")
+        link.push(p.GamesList(games=(GAME,)))
+        await until(pilot, lambda: "30-12" in screen_text(app), "the game's score, in view",
+                    seen=lambda: screen_text(app))
+        assert "Tantos" in screen_text(app)  # its column's head, whole

@@ -51,7 +51,8 @@ class HistoryScreen(TrucoScreen[None]):
         title.append(" " + self.tr("history.title"))
         self.query_one("#h-title", Static).update(title)
         table = self.query_one("#h-games", DataTable)
-        for key, width in (("when", 16), ("title", 14), ("game", 11), ("players", 22), ("score", 8)):
+        # The score before the players: at 60 columns it is in view, the names cut at the edge
+        for key, width in (("when", 16), ("title", 14), ("game", 11), ("score", 7), ("players", 22)):
             table.add_column(self.tr(f"history.col.{key}"), key=key, width=width)
         self.query_one("#h-status", Static).update(Text(self.tr("history.loading"), style="dim"))
         self.query_one("#h-keys", KeyBar).show(
@@ -71,8 +72,8 @@ class HistoryScreen(TrucoScreen[None]):
                 table.add_row(
                     Text(when), Text(game.title, no_wrap=True, overflow="ellipsis"),
                     Text(self.tr(f"variant.{game.variant}"), no_wrap=True, overflow="ellipsis"),
-                    Text(", ".join(game.seats), no_wrap=True, overflow="ellipsis"),
                     Text("-".join(str(x) for x in game.scores)),
+                    Text(", ".join(game.seats), no_wrap=True, overflow="ellipsis"),
                     key=str(i),
                 )
             status = "" if self.games else self.tr("history.empty")
