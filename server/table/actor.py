@@ -323,8 +323,7 @@ class TableActor:
         self._handed_to_bot(seat, "left")
 
     def _handed_to_bot(self, seat: int, why: str) -> None:
-        """A bot plays ``seat`` for good: its player left ("left") or did not come back in time
-        ("gone"); in a match being played, every viewer's log says so (the table's log does not)."""
+        """A bot plays ``seat`` for good (its player "left", or is "gone"): said in every viewer's log."""
         self.rematch_votes.discard(seat)
         if self._rematch_agreed():  # the others had all asked: they need not wait for this seat
             self._new_match()
