@@ -186,6 +186,7 @@ class Leases:
         change, a front end whose lease nobody else held would hang up all its players: the
         likely cause of one that did so once under load, during a NATS node's pause."""
         seen: list[str] = []  # what each try found, for the warning if none succeeds
+        read_as_mine = True  # every try read the key as this process's (and its write was refused)
         for n in range(TAKE_BACK_TRIES):
             if n:  # (a leader just elected, or a key running out, may answer otherwise a moment later)
                 await asyncio.sleep(TAKE_BACK_PAUSE * 2 ** (n - 1))
@@ -210,7 +211,7 @@ class Leases:
             if not checked and not self._bus.reach.reachable_since(lease.renewed_at):
                 # it may have been judged dead meanwhile, and its leases voided (server/cluster/reach.py)
                 return self._not_taken_back(lease, "it ran out while this process could not be reached")
-            lease.retaking = True
+            lease.retaking, read_as_mine = True, False
             try:
                 lease.revision = await self._kv.create(lease.key, value)
             except KeyWrongLastSequenceError:
@@ -222,7 +223,7 @@ class Leases:
             self._lapsed(lease)
             return True
         found = "; ".join(seen)
-        if all(what.startswith("read as this process's") for what in seen):
+        if read_as_mine:
             # Its own as far as JetStream says, its writes refused: one of its own renewals is
             # still in flight (make chaos: a NATS node's pause); not lost, not yet renewed.
             raise InDoubt(f"lease {lease.key}: {found}")
