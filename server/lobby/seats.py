@@ -240,10 +240,11 @@ class Seats:
             state.close_in_store(table.table_id)
         elif table.stored:  # a waiting room everybody left
             state.close_in_store(table.table_id)
-        for watcher in table.spectators:
+        for watcher in table.spectators:  # (an operator's close told them already, and cleared them)
             w = state.conns.get(watcher)
             if w is not None:
                 w.table_id = None
+                state.send(w, p.Notice(code="watched_table_gone"))  # not left wondering why
                 state.send_snapshot(w)
                 state.send(w, p.Seated())
         state.lobby_news(p.TableRemoved(table_id=table.table_id), table_id=table.table_id)

@@ -250,6 +250,26 @@ async def test_lobby_news_skips_players_at_tables_who_get_a_snapshot_on_return(h
     assert ana.inbox.index(back) < ana.inbox.index(ana.of(p.Seated)[-1])
 
 
+async def test_a_watcher_is_told_when_the_table_closes_because_everyone_left(hub: Hub) -> None:
+    ana, beto, eve = await join(hub, "ana"), await join(hub, "beto"), await join(hub, "eve")
+    ana.send(p.CreateTable(variant="argentino", players=2, options={"flor": False}))
+    await ana.settle()
+    table_id = ana.of(p.TableCreated)[0].table_id
+    beto.send(p.JoinTable(table_id=table_id))
+    await beto.settle()
+    eve.send(p.WatchTable(table_id=table_id))
+    await eve.settle()
+    assert eve.of(p.Seated)[-1].table_id == table_id
+    for player in (ana, beto):
+        player.send(p.LeaveTable(table_id=table_id))
+        await player.settle()
+    await eve.settle()
+    told = eve.of(p.Notice)
+    assert [n.code for n in told] == ["watched_table_gone"]
+    assert eve.of(p.Seated)[-1].table_id is None  # back in the lobby, after being told why
+    assert eve.inbox.index(told[0]) < eve.inbox.index(eve.of(p.Seated)[-1])
+
+
 async def test_private_table_needs_its_code(hub: Hub) -> None:
     ana = await join(hub, "ana")
     beto = await join(hub, "beto")
