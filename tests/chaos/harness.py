@@ -191,7 +191,7 @@ class Report:
             out.append(f"seconds until every table played again: median {statistics.median(recoveries):.1f}, "
                        f"max {max(recoveries):.1f}")
             if self.mode == "cluster":
-                out.append(f"  of which after the store answered again (JetStream's streams led again): "
+                out.append(f"  of which after the store answered again (its streams led, a write taken): "
                            f"median {statistics.median(ours):.1f}, max {max(ours):.1f}")
             by_kind: dict[str, list[float]] = {}
             for fault in self.faults:

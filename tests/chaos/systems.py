@@ -31,6 +31,8 @@ from typing import Awaitable, Callable
 import nats
 from nats.aio.client import Client as NatsClient
 
+from nats.js.api import StorageType
+
 from server.cluster.bus import EVENTS_STREAM, LEASE_BUCKET, retrying
 from server.cluster.natsd import NatsServer
 from tests.chaos.lazyfs import LazyMount
@@ -44,6 +46,8 @@ CAUGHT_UP_LIMIT = 60.0
 # the other tests allow ran out while it said "opening the cluster's buckets waits for
 # JetStream"); the harness gives it as long as a table is given to play again.
 RESTART_WITHIN = 60.0
+# The harness's own stream, written to see when JetStream takes writes again (``_watch_store``)
+PROBE_STREAM, PROBE_SUBJECT = "CHAOS_PROBE", "chaos.probe"
 # Every player and terminal of the harness connects from one address (and again after each
 # kill): the server's allowances for one address, meant for a stranger's flood, are raised
 ONE_ADDRESS = ("--max-connections-per-ip", "64", "--connections-per-minute-per-ip", "6000")
@@ -341,10 +345,15 @@ class Cluster(Faults):
     async def _watch_store(self) -> None:
         """Whether the lease and event streams have a leader, twenty times a second, as a node
         that can answer reports them (a stream's leader answers for it; a partition's heal can
-        start an election again, long after the fault began): when they last had leaders again.
-        (One connection to that node is kept while it answers, not one made for each look.)"""
+        start an election again, long after the fault began), and whether JetStream takes a
+        write (a probe stream of its own, replicated as the others): when both last held again.
+        Leaders alone said "answered" while every process's writes still met "JetStream system
+        temporarily unavailable" for 7 s after a partition's heal, which the report then
+        counted as this project's part. (One connection to that node is kept while it answers,
+        not one made for each look.)"""
         streams = (f"KV_{LEASE_BUCKET}", EVENTS_STREAM)
         leaderless = False
+        probe_made = False
         nc: NatsClient | None = None
         node = -1  # the node ``nc`` is connected to
         try:
@@ -364,6 +373,12 @@ class Cluster(Faults):
                         js = nc.jetstream(timeout=0.5)
                         infos = [await js.stream_info(stream) for stream in streams]
                         led = all(info.cluster is not None and bool(info.cluster.leader) for info in infos)
+                        if led and not probe_made:
+                            await js.add_stream(name=PROBE_STREAM, subjects=[PROBE_SUBJECT], max_msgs=16,
+                                                num_replicas=len(self.servers), storage=StorageType.MEMORY)
+                            probe_made = True
+                        if led:
+                            await js.publish(PROBE_SUBJECT, b"", stream=PROBE_STREAM)
                     except Exception:
                         led = False
                         nc = await _closed(nc)  # (the next look connects again)
