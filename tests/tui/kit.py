@@ -125,6 +125,21 @@ async def left_old_table(pilot: Any, app: TrucoApp, link: FakeLink) -> None:
     await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not app.model.table_id, "the lobby again")
 
 
+def lobby_last_at(last: str | None, lang: str) -> tuple[TrucoApp, FakeLink]:
+    """A lobby in ``lang`` listing ``old_table(last)`` (None: no table) for ``in_lobby_after``."""
+    return lobby_with(*(() if last is None else (old_table(last),)), lang=lang)
+
+
+async def in_lobby_after(pilot: Any, app: TrucoApp, link: FakeLink, last: str | None) -> None:
+    """The lobby showing; if ``last`` is a game, after sitting at its table and leaving it."""
+    from tests.tui.helpers import until
+    from tui.screens.lobby import LobbyScreen
+
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    if last is not None:
+        await left_old_table(pilot, app, link)
+
+
 # ---------------------------------------------------------------- at a table
 
 TABLE = p.TableInfo(table_id="t1", title="la mesa", variant="argentino", owner="ana",

@@ -281,13 +281,11 @@ async def test_a_login_name_of_another_key_says_the_player_is_a_guest(lang: str,
                                                   ("es", "uruguayo", "uruguayo")])
 async def test_the_new_table_form_opens_on_my_game(lang: str, last: str | None, expected: str) -> None:
     """As quick play does: the game of the last table sat at, else the language's."""
-    from tests.tui.kit import left_old_table, lobby_with, old_table
+    from tests.tui.kit import in_lobby_after, lobby_last_at
 
-    app, link = lobby_with(*(() if last is None else (old_table(last),)), lang=lang)
+    app, link = lobby_last_at(last, lang)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        if last is not None:  # I sat there, then left
-            await left_old_table(pilot, app, link)
+        await in_lobby_after(pilot, app, link, last)  # (I sat at a table of that game, then left)
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, NewTableScreen) and bool(app.screen.query("#variant")),
                     "the new table form")

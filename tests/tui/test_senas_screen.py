@@ -18,7 +18,7 @@ from tui.screens.table import TableScreen
 from tui.widgets.table.senas import SenasScreen
 
 from tests.tui.helpers import keys_before_taken, picker_keys_taken, screen_text, until
-from tests.tui.kit import FakeLink, left_old_table, lobby_with, old_table, seated_at_old_table
+from tests.tui.kit import FakeLink, in_lobby_after, lobby_last_at, lobby_with, old_table, seated_at_old_table
 from tests.tui.test_table_screen import update_for
 
 NAMES = ("ana", "beto", "carla", "dani")  # ana (0) and carla (2) are partners
@@ -246,11 +246,9 @@ async def test_p_in_the_lobby_offers_quick_play_in_my_game(lang: str, last: str 
     from tui.screens.lobby import LobbyScreen
     from tui.screens.quick_play import QuickPlayScreen
 
-    app, link = lobby_with(*(() if last is None else (old_table(last),)), lang=lang)
+    app, link = lobby_last_at(last, lang)
     async with app.run_test(size=(60, 20)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-        if last is not None:  # I sat there, then left
-            await left_old_table(pilot, app, link)
+        await in_lobby_after(pilot, app, link, last)  # (I sat at a table of that game, then left)
         assert isinstance(app.screen, LobbyScreen)
         await pilot.press("p")  # the chooser opens on my game, for two
         await until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the quick play chooser")
